@@ -1,0 +1,154 @@
+//! Every tuning constant of the engine, each with the reason it exists.
+//!
+//! Lengths are in metres. A game that works in its own length unit (pixels,
+//! say) sets [`WorldSettings::length_units_per_meter`] and every length
+//! tolerance below is scaled by it, so a 32-pixel box behaves like a 1 m box.
+
+/// A polygon holds at most this many vertices, in fixed arrays (no heap).
+/// Eight is enough for any convex part a game needs; larger outlines are
+/// decomposed or simplified.
+pub const MAX_POLYGON_VERTICES: usize = 8;
+
+/// The collision and constraint tolerance, in metres. Contacts are allowed to
+/// overlap this much before position correction pushes them apart: a little
+/// permanent overlap keeps resting contacts alive from frame to frame, which
+/// is what lets warm starting work. Small enough not to be seen.
+pub const LINEAR_SLOP: f32 = 0.005;
+
+/// How far apart (in metres) two shapes may still be and get contact points.
+/// These speculative points let the solver stop a body *before* it
+/// penetrates: the constraint allows the gap to close exactly, no further.
+/// Four slops is enough for a body falling at tens of metres per second to
+/// be caught at 60 Hz without pulling resting bodies together.
+pub const SPECULATIVE_DISTANCE: f32 = 4.0 * LINEAR_SLOP;
+
+/// How much (in metres) a shape's bounding box is fattened in the broadphase
+/// tree. A shape that moves less than this keeps its tree node, so most
+/// steps touch no tree node at all.
+pub const AABB_MARGIN: f32 = 0.1;
+
+/// Points closer than this (in metres) are welded into one when building a
+/// convex hull; an edge shorter than this has no reliable normal.
+pub const WELD_DISTANCE: f32 = 0.5 * LINEAR_SLOP;
+
+/// The largest position correction (in metres) applied to one contact in one
+/// step. A deep overlap (a body teleported into another) is resolved over a
+/// few steps instead of launching the bodies apart.
+pub const MAX_LINEAR_CORRECTION: f32 = 0.2;
+
+/// How the solver removes overlap that the velocity solve left behind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum PositionCorrection {
+    /// Split impulses: the overlap is pushed out through a separate
+    /// pseudo-velocity that reaches only the position integrator, so the
+    /// correction never turns into kinetic energy. The default: a stack
+    /// stays still.
+    SplitImpulse,
+    /// Baumgarte stabilisation: a bias velocity is added to the normal
+    /// constraint. Simple, but the push-apart velocity stays in the bodies
+    /// and a stack chatters.
+    Baumgarte,
+    /// No position correction at all: drift is never undone and a stack
+    /// slowly sinks into itself. Kept for the stability report.
+    None,
+}
+
+impl PositionCorrection {
+    /// The name used in reports: `split-impulse`, `baumgarte`, `none`.
+    pub fn name(self) -> &'static str {
+        match self {
+            PositionCorrection::SplitImpulse => "split-impulse",
+            PositionCorrection::Baumgarte => "baumgarte",
+            PositionCorrection::None => "none",
+        }
+    }
+}
+
+/// The order in which each velocity iteration visits the contact points.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Sweep {
+    /// Forward on even iterations, backward on odd ones. The default: a
+    /// forward-only Gauss-Seidel sweep always solves the same corner of each
+    /// box first, and the leftover torque walks a tower sideways.
+    Alternating,
+    /// Always forward. Kept for the stability report.
+    Forward,
+}
+
+impl Sweep {
+    /// The name used in reports: `alternating`, `forward`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Sweep::Alternating => "alternating",
+            Sweep::Forward => "forward",
+        }
+    }
+}
+
+/// Solver options, all switchable at run time through
+/// [`World::solver_settings_mut`](crate::World::solver_settings_mut).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct SolverSettings {
+    /// Velocity iterations per step, 1..=16. More iterations converge further
+    /// towards the exact coupled solution of all contacts.
+    pub iterations: u32,
+    /// Start each step from the impulses the same contact points needed in
+    /// the previous step (matched by feature id). Without it a stack has to
+    /// rediscover its whole load every step and never quite does.
+    pub warm_starting: bool,
+    /// How overlap is removed.
+    pub position_correction: PositionCorrection,
+    /// Sweep order of the velocity iterations.
+    pub sweep: Sweep,
+    /// Fraction of the remaining overlap removed per step (split impulses and
+    /// Baumgarte). 0.2 removes overlap in a handful of steps without
+    /// overshooting.
+    pub baumgarte: f32,
+    /// Restitution applies only when bodies approach faster than this
+    /// (metres per second): below it, a resting body would jitter on its own
+    /// tiny bounces.
+    pub restitution_threshold: f32,
+}
+
+impl Default for SolverSettings {
+    fn default() -> Self {
+        SolverSettings {
+            iterations: 8,
+            warm_starting: true,
+            position_correction: PositionCorrection::SplitImpulse,
+            sweep: Sweep::Alternating,
+            baumgarte: 0.2,
+            restitution_threshold: 1.0,
+        }
+    }
+}
+
+/// The smallest and largest velocity iteration counts the solver accepts.
+pub const ITERATIONS_RANGE: std::ops::RangeInclusive<u32> = 1..=16;
+
+/// World-wide settings fixed at creation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct WorldSettings {
+    /// Gravity in length units per second squared. Default (0, -10).
+    pub gravity: glam::Vec2,
+    /// Length units per metre. 1 for a game in metres; 32 for a game whose
+    /// 1 m crate is 32 pixels. Every length tolerance (slop, speculative
+    /// distance, AABB margin) is scaled by it.
+    pub length_units_per_meter: f32,
+    /// Solver options.
+    pub solver: SolverSettings,
+}
+
+impl Default for WorldSettings {
+    fn default() -> Self {
+        WorldSettings {
+            gravity: glam::Vec2::new(0.0, -10.0),
+            length_units_per_meter: 1.0,
+            solver: SolverSettings::default(),
+        }
+    }
+}
