@@ -65,7 +65,8 @@ pub fn convex_hull(points: &[Vec2]) -> Result<Vec<Vec2>, ShapeError> {
             let c = hull[(i + 1) % n];
             let ac = c - a;
             let len = ac.length();
-            if len == 0.0 || cross(ac, b - a) / len <= 0.5 * LINEAR_SLOP * 0.1 {
+            // Distance of b outside the chord a-c (positive for a convex corner).
+            if len == 0.0 || cross(b - a, ac) / len <= 0.05 * LINEAR_SLOP {
                 hull.remove(i);
                 changed = true;
                 break;
