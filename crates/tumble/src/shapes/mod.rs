@@ -32,6 +32,10 @@ pub enum ShapeError {
     DegenerateCapsule,
     /// A concave outline crosses itself, so it has no well-defined inside.
     SelfIntersecting,
+    /// A shape's density is zero or negative (a dynamic body needs mass).
+    NonPositiveDensity,
+    /// Friction is negative, or restitution is negative.
+    InvalidMaterial,
 }
 
 impl fmt::Display for ShapeError {
@@ -44,6 +48,8 @@ impl fmt::Display for ShapeError {
             ShapeError::NonPositiveRadius => "a radius must be positive (a rounding radius >= 0)",
             ShapeError::DegenerateCapsule => "the capsule's two centres coincide: use a circle",
             ShapeError::SelfIntersecting => "the outline crosses itself",
+            ShapeError::NonPositiveDensity => "density must be positive",
+            ShapeError::InvalidMaterial => "friction and restitution must be finite and >= 0",
         };
         f.write_str(msg)
     }

@@ -1,0 +1,121 @@
+//! Scenes match SCENES.md, and the solver meets the report's targets.
+
+use super::*;
+use tumble::collision::collide;
+
+fn all_shapes(scene: &Scene) -> Vec<(Shape, tumble::Transform, BodyId)> {
+    let w = &scene.world;
+    w.bodies()
+        .flat_map(|b| {
+            let xf = w.transform(b).unwrap();
+            w.body_shapes(b)
+                .unwrap()
+                .into_iter()
+                .map(move |s| (*w.shape(s).unwrap(), xf, b))
+        })
+        .collect()
+}
+
+/// Deepest overlap between any two shapes of different bodies.
+fn max_initial_overlap(scene: &Scene) -> f32 {
+    let shapes = all_shapes(scene);
+    let mut worst = 0.0f32;
+    for i in 0..shapes.len() {
+        for j in i + 1..shapes.len() {
+            let (a, xa, ba) = &shapes[i];
+            let (b, xb, bb) = &shapes[j];
+            if ba == bb {
+                continue;
+            }
+            let static_pair = scene.world.body_type(*ba).unwrap() != tumble::BodyType::Dynamic
+                && scene.world.body_type(*bb).unwrap() != tumble::BodyType::Dynamic;
+            if static_pair {
+                continue;
+            }
+            worst = worst.max(collide(a, *xa, b, *xb, 0.0).max_depth());
+        }
+    }
+    worst
+}
+
+#[test]
+fn every_scene_builds_without_initial_overlap() {
+    for name in [
+        SceneName::Pyramid,
+        SceneName::Tower,
+        SceneName::PyramidLarge(12),
+        SceneName::Stack(10),
+        SceneName::CardHouse,
+        SceneName::MassRatio(100),
+        SceneName::Ramp,
+        SceneName::Bounce,
+        SceneName::Pile,
+    ] {
+        let scene = build(name, SolverSettings::default());
+        let overlap = max_initial_overlap(&scene);
+        assert!(overlap < 1e-4, "{}: initial overlap {overlap}", name.name());
+        assert_eq!(scene.tracked.len(), scene.start.len());
+    }
+}
+
+#[test]
+fn scene_counts_and_positions_follow_scenes_md() {
+    let p = build(SceneName::Pyramid, SolverSettings::default());
+    assert_eq!(p.tracked.len(), 21);
+    // Bottom row: 6 boxes centred on x = 0, 1.05 m apart, at y = 0.5.
+    for (i, s) in p.start[..6].iter().enumerate() {
+        assert!((s.x - (i as f32 - 2.5) * 1.05).abs() < 1e-5);
+        assert!((s.y - 0.5).abs() < 1e-6);
+    }
+    assert_eq!(p.start[20], Vec2::new(0.0, 5.5));
+    assert_eq!(build(SceneName::PyramidLarge(100), SolverSettings::default()).tracked.len(), 5050);
+    let t = build(SceneName::Tower, SolverSettings::default());
+    assert_eq!(t.tracked.len(), 7);
+    assert_eq!(t.start[6], Vec2::new(0.0, 6.5));
+    assert_eq!(t.top, Some(t.tracked[6]));
+    assert_eq!(build(SceneName::CardHouse, SolverSettings::default()).tracked.len(), 15);
+    let m = build(SceneName::MassRatio(100), SolverSettings::default());
+    let masses: Vec<f32> = m.tracked.iter().map(|&b| m.world.mass_data(b).unwrap().mass).collect();
+    assert_eq!(masses, vec![1.0, 100.0, 1.0]);
+    assert_eq!(build(SceneName::Ramp, SolverSettings::default()).tracked.len(), 4);
+    let b = build(SceneName::Bounce, SolverSettings::default());
+    assert_eq!(b.tracked.len(), 5);
+    assert!(b.start.iter().all(|s| (s.y - BOUNCE_RADIUS - BOUNCE_DROP_HEIGHT).abs() < 1e-6));
+    assert_eq!(build(SceneName::Pile, SolverSettings::default()).tracked.len(), 200);
+}
+
+#[test]
+fn scene_names_parse_with_parameters() {
+    assert_eq!(SceneName::parse("pyramid-large:60"), Some(SceneName::PyramidLarge(60)));
+    assert_eq!(SceneName::parse("stack:30"), Some(SceneName::Stack(30)));
+    assert_eq!(SceneName::parse("nope"), None);
+    for s in SceneName::ALL {
+        assert_eq!(SceneName::parse(s.name()).map(|n| n.name()), Some(s.name()));
+    }
+}
+
+#[test]
+fn pyramid_meets_the_warm_started_targets() {
+    let mut scene = build(SceneName::Pyramid, SolverSettings::default());
+    let m = run(&mut scene, SceneName::Pyramid.frames());
+    assert!(m.residual_slide <= 1e-5, "{m:?}");
+    assert!(m.mean_overlap <= 0.001, "{m:?}");
+    assert!(m.worst_moved <= 0.005, "{m:?}");
+}
+
+#[test]
+fn ramp_splits_as_coulomb_predicts() {
+    let mut scene = build(SceneName::Ramp, SolverSettings::default());
+    let frames = SceneName::Ramp.frames();
+    run(&mut scene, frames);
+    let t = frames as f32 * DT;
+    for (k, &mu) in RAMP_FRICTIONS.iter().enumerate() {
+        let moved = (scene.world.center_of_mass(scene.tracked[k]).unwrap() - scene.start[k]).length();
+        let analytic = ramp_analytic_distance(mu, t);
+        if analytic > 0.0 {
+            assert!((moved - analytic).abs() < 0.02 * analytic, "mu {mu}: slid {moved}, Coulomb says {analytic}");
+        } else {
+            assert!(moved < 0.01, "mu {mu}: should stay, moved {moved}");
+        }
+    }
+}

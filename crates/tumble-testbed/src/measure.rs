@@ -1,0 +1,364 @@
+//! `tumble measure`: the stability report of SCENES.md.
+//!
+//! Four studies: warm starting x iterations on the pyramid; split impulses
+//! vs Baumgarte vs none on the tower; forward vs alternating sweep on the
+//! tower; and a quality study at the default settings (how large a pyramid
+//! and how tall a stack still stand, mass ratios, the ramp's Coulomb split,
+//! bounce heights under restitution).
+
+use serde_json::{json, Value};
+use tumble::{PositionCorrection, SolverSettings, Sweep};
+use tumble_scenes::{
+    build, ramp_analytic_distance, run, Metrics, Recorder, SceneName, BOUNCE_DROP_HEIGHT, BOUNCE_RADIUS,
+    BOUNCE_RESTITUTIONS, DT, RAMP_FRICTIONS,
+};
+
+/// Which studies to run and for how long.
+#[derive(Clone, Debug, Default)]
+pub struct MeasureOptions {
+    /// Only rows on this scene (by SCENES.md name).
+    pub scene: Option<String>,
+    /// Frames per run instead of each scene's SCENES.md count.
+    pub frames: Option<u32>,
+}
+
+/// One row of the report.
+#[derive(Clone, Debug)]
+pub struct Row {
+    /// Study name: `warm-starting`, `position-correction`, `sweep`, `quality`.
+    pub study: &'static str,
+    /// The scene.
+    pub scene: SceneName,
+    /// Solver settings of the run.
+    pub settings: SolverSettings,
+    /// The metrics.
+    pub metrics: Metrics,
+    /// Quality rows: what the row measures (`rows 60`, `friction 0.4`, ...).
+    pub case: Option<String>,
+    /// Quality rows: the figure measured beyond the common metrics
+    /// (slide distance, rebound height) and what physics predicts for it.
+    pub measured: Option<f32>,
+    /// What physics predicts for `measured`.
+    pub expected: Option<f32>,
+    /// Quality rows: whether the case passed its criterion.
+    pub pass: Option<bool>,
+}
+
+impl Row {
+    fn new(study: &'static str, scene: SceneName, settings: SolverSettings, metrics: Metrics) -> Row {
+        Row {
+            study,
+            scene,
+            settings,
+            metrics,
+            case: None,
+            measured: None,
+            expected: None,
+            pass: None,
+        }
+    }
+
+    /// The row as SCENES.md's JSON object (every field, `null` where it does
+    /// not apply).
+    pub fn to_json(&self) -> Value {
+        let m = &self.metrics;
+        json!({
+            "study": self.study,
+            "scene": self.scene.name(),
+            "warm_starting": self.settings.warm_starting,
+            "iterations": self.settings.iterations,
+            "position_correction": self.settings.position_correction.name(),
+            "sweep": self.settings.sweep.name(),
+            "frames": m.frames,
+            "residual_slide": m.residual_slide,
+            "mean_overlap": m.mean_overlap,
+            "worst_moved": m.worst_moved,
+            "spread": m.spread,
+            "sink": m.sink,
+            "creep": m.creep,
+            "standing": m.standing,
+            "case": self.case,
+            "measured": self.measured,
+            "expected": self.expected,
+            "pass": self.pass,
+        })
+    }
+}
+
+fn wanted(opts: &MeasureOptions, scene: SceneName) -> bool {
+    opts.scene.as_deref().is_none_or(|s| s == scene.name())
+}
+
+fn frames(opts: &MeasureOptions, scene: SceneName) -> u32 {
+    opts.frames.unwrap_or(scene.frames())
+}
+
+fn measure_one(opts: &MeasureOptions, study: &'static str, scene: SceneName, settings: SolverSettings) -> Row {
+    let mut s = build(scene, settings);
+    let metrics = run(&mut s, frames(opts, scene));
+    Row::new(study, scene, settings, metrics)
+}
+
+/// Study 1: warm starting off with 4 and 8 iterations, on with 8 and 14.
+pub fn warm_starting(opts: &MeasureOptions) -> Vec<Row> {
+    if !wanted(opts, SceneName::Pyramid) {
+        return Vec::new();
+    }
+    [(false, 4), (false, 8), (true, 8), (true, 14)]
+        .into_iter()
+        .map(|(warm, iterations)| {
+            let settings = SolverSettings {
+                warm_starting: warm,
+                iterations,
+                ..SolverSettings::default()
+            };
+            measure_one(opts, "warm-starting", SceneName::Pyramid, settings)
+        })
+        .collect()
+}
+
+/// Study 2: the tower under each position-correction scheme.
+pub fn position_correction(opts: &MeasureOptions) -> Vec<Row> {
+    if !wanted(opts, SceneName::Tower) {
+        return Vec::new();
+    }
+    [
+        PositionCorrection::SplitImpulse,
+        PositionCorrection::Baumgarte,
+        PositionCorrection::None,
+    ]
+    .into_iter()
+    .map(|pc| {
+        let settings = SolverSettings {
+            position_correction: pc,
+            ..SolverSettings::default()
+        };
+        measure_one(opts, "position-correction", SceneName::Tower, settings)
+    })
+    .collect()
+}
+
+/// Study 3: forward-only vs alternating sweep on the tower.
+pub fn sweep(opts: &MeasureOptions) -> Vec<Row> {
+    if !wanted(opts, SceneName::Tower) {
+        return Vec::new();
+    }
+    [Sweep::Forward, Sweep::Alternating]
+        .into_iter()
+        .map(|sweep| {
+            let settings = SolverSettings {
+                sweep,
+                ..SolverSettings::default()
+            };
+            measure_one(opts, "sweep", SceneName::Tower, settings)
+        })
+        .collect()
+}
+
+/// Largest pyramid rows tried by the quality study.
+pub const PYRAMID_ROWS: [u32; 5] = [20, 40, 60, 80, 100];
+/// Stack heights tried by the quality study.
+pub const STACK_HEIGHTS: [u32; 4] = [10, 20, 30, 40];
+/// Mass ratios tried by the quality study.
+pub const MASS_RATIOS: [u32; 3] = [10, 30, 100];
+
+/// Study 4: quality at the default settings.
+pub fn quality(opts: &MeasureOptions) -> Vec<Row> {
+    let settings = SolverSettings::default();
+    let mut rows = Vec::new();
+    if wanted(opts, SceneName::PyramidLarge(0)) {
+        for n in PYRAMID_ROWS {
+            let mut row = measure_one(opts, "quality", SceneName::PyramidLarge(n), settings);
+            row.case = Some(format!("rows {n}"));
+            row.pass = Some(row.metrics.standing);
+            rows.push(row);
+        }
+    }
+    if wanted(opts, SceneName::Stack(0)) || wanted(opts, SceneName::Tower) {
+        for n in STACK_HEIGHTS {
+            let scene = SceneName::Stack(n);
+            let mut s = build(scene, settings);
+            let metrics = run(&mut s, opts.frames.unwrap_or(600));
+            let mut row = Row::new("quality", scene, settings, metrics);
+            row.case = Some(format!("height {n}"));
+            row.pass = Some(row.metrics.standing);
+            rows.push(row);
+        }
+    }
+    if wanted(opts, SceneName::MassRatio(0)) {
+        for ratio in MASS_RATIOS {
+            let mut row = measure_one(opts, "quality", SceneName::MassRatio(ratio), settings);
+            row.case = Some(format!("ratio {ratio}"));
+            row.pass = Some(row.metrics.standing);
+            rows.push(row);
+        }
+    }
+    if wanted(opts, SceneName::Ramp) {
+        let scene = SceneName::Ramp;
+        let n = frames(opts, scene);
+        let mut s = build(scene, settings);
+        let metrics = run(&mut s, n);
+        let t = n as f32 * DT;
+        for (k, &mu) in RAMP_FRICTIONS.iter().enumerate() {
+            let b = s.tracked[k];
+            let moved = (s.world.center_of_mass(b).expect("alive") - s.start[k]).length();
+            let analytic = ramp_analytic_distance(mu, t);
+            let slid = moved > 0.01;
+            let mut row = Row::new("quality", scene, settings, metrics);
+            row.case = Some(format!("friction {mu}"));
+            row.measured = Some(moved);
+            row.expected = Some(analytic);
+            row.pass = Some(slid == (analytic > 0.0) && (!slid || (moved - analytic).abs() <= 0.02 * analytic));
+            rows.push(row);
+        }
+    }
+    if wanted(opts, SceneName::Bounce) {
+        let scene = SceneName::Bounce;
+        let n = frames(opts, scene);
+        let mut s = build(scene, settings);
+        let heights = first_rebound_heights(&mut s, n);
+        let mut rec = Recorder::default();
+        rec.record(&s);
+        let metrics = rec.metrics(&s);
+        for (k, &e) in BOUNCE_RESTITUTIONS.iter().enumerate() {
+            let expected = e * e * BOUNCE_DROP_HEIGHT;
+            let mut row = Row::new("quality", scene, settings, metrics);
+            row.case = Some(format!("restitution {e}"));
+            row.measured = Some(heights[k]);
+            row.expected = Some(expected);
+            row.pass = Some(if e >= 0.25 {
+                (heights[k] - expected).abs() <= 0.05 * expected
+            } else {
+                heights[k] < 0.05
+            });
+            rows.push(row);
+        }
+    }
+    rows
+}
+
+/// Steps the bounce scene and returns each circle's first rebound height:
+/// the highest its lowest point rises above the ground after its first
+/// bounce (zero if it never leaves the ground).
+pub fn first_rebound_heights(scene: &mut tumble_scenes::Scene, frames: u32) -> Vec<f32> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Phase {
+        Falling,
+        Rising,
+        Done,
+    }
+    let n = scene.tracked.len();
+    let mut phase = vec![Phase::Falling; n];
+    let mut apex = vec![0.0f32; n];
+    for _ in 0..frames {
+        scene.world.step(DT);
+        for k in 0..n {
+            let b = scene.tracked[k];
+            let v = scene.world.linear_velocity(b).expect("alive");
+            let y = scene.world.center_of_mass(b).expect("alive").y - BOUNCE_RADIUS;
+            match phase[k] {
+                Phase::Falling if v.y > 0.0 => {
+                    phase[k] = Phase::Rising;
+                    apex[k] = y;
+                }
+                Phase::Rising => {
+                    apex[k] = apex[k].max(y);
+                    if v.y <= 0.0 {
+                        phase[k] = Phase::Done;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    apex
+}
+
+/// Runs the studies selected by `opts`.
+pub fn all_studies(opts: &MeasureOptions) -> Vec<Row> {
+    let mut rows = warm_starting(opts);
+    rows.extend(position_correction(opts));
+    rows.extend(sweep(opts));
+    rows.extend(quality(opts));
+    rows
+}
+
+/// The report as JSON: `{"rows": [...]}`.
+pub fn to_json(rows: &[Row]) -> String {
+    let rows: Vec<Value> = rows.iter().map(Row::to_json).collect();
+    serde_json::to_string_pretty(&json!({ "rows": rows })).expect("plain JSON values serialise")
+}
+
+fn sci(x: f32) -> String {
+    if x == 0.0 {
+        "0".to_string()
+    } else if x.abs() < 1e-3 {
+        format!("{x:.1e}")
+    } else {
+        format!("{x:.4}")
+    }
+}
+
+/// The report as markdown tables, one per study.
+pub fn to_markdown(rows: &[Row]) -> String {
+    let mut out = String::new();
+    let studies: [(&str, &str); 4] = [
+        ("warm-starting", "Warm starting x iterations (pyramid, 21 boxes)"),
+        ("position-correction", "Position correction (tower, 7 boxes, 8 iterations, warm starting on)"),
+        ("sweep", "Sweep order (tower, split impulses)"),
+        ("quality", "Quality at the default settings (8 iterations, warm starting, split impulses, alternating)"),
+    ];
+    for (study, title) in studies {
+        let rs: Vec<&Row> = rows.iter().filter(|r| r.study == study).collect();
+        if rs.is_empty() {
+            continue;
+        }
+        out.push_str(&format!("### {title}\n\n"));
+        if study == "quality" {
+            out.push_str("| scene | case | frames | spread (m) | sink (m) | worst moved (m) | measured | expected | pass |\n");
+            out.push_str("|---|---|---|---|---|---|---|---|---|\n");
+            for r in rs {
+                let m = &r.metrics;
+                let opt = |x: Option<f32>| x.map(|v| format!("{v:.3}")).unwrap_or_else(|| "-".into());
+                out.push_str(&format!(
+                    "| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+                    r.scene.name(),
+                    r.case.as_deref().unwrap_or("-"),
+                    m.frames,
+                    sci(m.spread),
+                    sci(m.sink),
+                    sci(m.worst_moved),
+                    opt(r.measured),
+                    opt(r.expected),
+                    match r.pass {
+                        Some(true) => "yes",
+                        Some(false) => "**no**",
+                        None => "-",
+                    }
+                ));
+            }
+        } else {
+            out.push_str("| warm starting | iterations | position correction | sweep | residual slide (m/s) | mean overlap (m) | worst moved (m) | spread (m) | sink (m) | creep (m) | standing |\n");
+            out.push_str("|---|---|---|---|---|---|---|---|---|---|---|\n");
+            for r in rs {
+                let m = &r.metrics;
+                out.push_str(&format!(
+                    "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+                    if r.settings.warm_starting { "on" } else { "off" },
+                    r.settings.iterations,
+                    r.settings.position_correction.name(),
+                    r.settings.sweep.name(),
+                    sci(m.residual_slide),
+                    sci(m.mean_overlap),
+                    sci(m.worst_moved),
+                    sci(m.spread),
+                    sci(m.sink),
+                    m.creep.map(sci).unwrap_or_else(|| "-".into()),
+                    if m.standing { "yes" } else { "no" },
+                ));
+            }
+        }
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,92 @@
+//! Debug drawing: the world describes itself through this trait, and the
+//! testbed window and the PNG renderer implement it.
+
+use crate::math::Vec2;
+
+/// An RGBA colour, 0..=1 per channel.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Color {
+    /// Red.
+    pub r: f32,
+    /// Green.
+    pub g: f32,
+    /// Blue.
+    pub b: f32,
+    /// Alpha (opacity).
+    pub a: f32,
+}
+
+impl Color {
+    /// A colour from 0xRRGGBB, opaque.
+    pub const fn hex(rgb: u32) -> Color {
+        Color {
+            r: ((rgb >> 16) & 0xff) as f32 / 255.0,
+            g: ((rgb >> 8) & 0xff) as f32 / 255.0,
+            b: (rgb & 0xff) as f32 / 255.0,
+            a: 1.0,
+        }
+    }
+
+    /// The same colour with alpha `a`.
+    pub const fn with_alpha(self, a: f32) -> Color {
+        Color { a, ..self }
+    }
+
+    /// Static bodies.
+    pub const STATIC: Color = Color::hex(0x6f7d8c);
+    /// Kinematic bodies.
+    pub const KINEMATIC: Color = Color::hex(0x7fb3d5);
+    /// Dynamic bodies.
+    pub const DYNAMIC: Color = Color::hex(0xe8b04b);
+    /// A body frozen after its state became non-finite.
+    pub const FROZEN: Color = Color::hex(0xd04040);
+    /// Contact points that persisted from the previous step (warm started).
+    pub const CONTACT_PERSISTED: Color = Color::hex(0x4fc3f7);
+    /// Contact points new this step.
+    pub const CONTACT_NEW: Color = Color::hex(0xff5252);
+    /// Contact normals.
+    pub const NORMAL: Color = Color::hex(0x9ccc65);
+    /// Bounding boxes.
+    pub const AABB: Color = Color::hex(0xb388ff);
+}
+
+/// What [`World::debug_draw`](crate::World::debug_draw) draws.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DrawOptions {
+    /// Shapes.
+    pub shapes: bool,
+    /// Contact points (persisted ones in one colour, new ones in another).
+    pub contacts: bool,
+    /// Contact normals, scaled by `normal_length`.
+    pub normals: bool,
+    /// Shapes' fat bounding boxes in the broadphase.
+    pub aabbs: bool,
+    /// Length of a drawn normal, in world units.
+    pub normal_length: f32,
+}
+
+impl Default for DrawOptions {
+    fn default() -> Self {
+        DrawOptions {
+            shapes: true,
+            contacts: false,
+            normals: false,
+            aabbs: false,
+            normal_length: 0.3,
+        }
+    }
+}
+
+/// Receives the world's drawing calls. Every coordinate is in world units.
+pub trait DebugDraw {
+    /// A solid convex polygon, counter-clockwise, rounded by `radius`.
+    fn draw_polygon(&mut self, vertices: &[Vec2], radius: f32, color: Color);
+    /// A solid circle; `axis` is a unit vector showing its rotation.
+    fn draw_circle(&mut self, center: Vec2, radius: f32, axis: Vec2, color: Color);
+    /// A solid capsule.
+    fn draw_capsule(&mut self, p1: Vec2, p2: Vec2, radius: f32, color: Color);
+    /// A line segment.
+    fn draw_segment(&mut self, p1: Vec2, p2: Vec2, color: Color);
+    /// A point of `size` pixels.
+    fn draw_point(&mut self, p: Vec2, size: f32, color: Color);
+}

@@ -1,0 +1,296 @@
+//! World-level tests: analytic motion, conservation, rest, handles, errors.
+
+use super::*;
+use crate::shapes::{Capsule, Circle, Polygon};
+
+const DT: f32 = 1.0 / 60.0;
+
+fn ground(world: &mut World) -> BodyId {
+    let g = world.create_body(&BodyDef::fixed().at(Vec2::new(0.0, -1.0))).unwrap();
+    world
+        .add_shape(g, Polygon::new_box(50.0, 1.0).unwrap(), &ShapeDef::default())
+        .unwrap();
+    g
+}
+
+fn unit_box(world: &mut World, at: Vec2) -> BodyId {
+    let b = world.create_body(&BodyDef::dynamic().at(at)).unwrap();
+    world
+        .add_shape(b, Polygon::new_box(0.5, 0.5).unwrap(), &ShapeDef::default())
+        .unwrap();
+    b
+}
+
+#[test]
+fn free_fall_matches_the_integrators_closed_form() {
+    // Symplectic Euler: v_n = v0 + n g dt, y_n = y0 + n v0 dt + g dt^2 n(n+1)/2.
+    let mut world = World::default();
+    let v0 = 3.0;
+    let b = world
+        .create_body(&BodyDef::dynamic().at(Vec2::new(0.0, 100.0)).with_velocity(Vec2::new(1.0, v0)))
+        .unwrap();
+    world
+        .add_shape(b, Circle::new(Vec2::ZERO, 0.5).unwrap(), &ShapeDef::default())
+        .unwrap();
+    let n = 90;
+    for _ in 0..n {
+        world.step(DT);
+    }
+    let nf = n as f32;
+    let g = -10.0;
+    let y = 100.0 + nf * v0 * DT + g * DT * DT * nf * (nf + 1.0) / 2.0;
+    let p = world.position(b).unwrap();
+    assert!((p.y - y).abs() < 1e-3, "y = {} expected {}", p.y, y);
+    assert!((p.x - nf * DT).abs() < 1e-4);
+    let v = world.linear_velocity(b).unwrap();
+    assert!((v.y - (v0 + nf * g * DT)).abs() < 1e-3);
+}
+
+#[test]
+fn box_dropped_on_ground_comes_to_rest_at_half_a_metre() {
+    let mut world = World::default();
+    ground(&mut world);
+    let b = unit_box(&mut world, Vec2::new(0.0, 4.0));
+    for _ in 0..180 {
+        world.step(DT);
+    }
+    let p = world.position(b).unwrap();
+    assert!((p.y - 0.5).abs() < 0.01, "y = {}", p.y);
+    assert!(p.x.abs() < 1e-3 && world.angle(b).unwrap().abs() < 1e-3);
+}
+
+#[test]
+fn box_at_rest_shows_zero_velocity_after_two_seconds() {
+    let mut world = World::default();
+    ground(&mut world);
+    let b = unit_box(&mut world, Vec2::new(0.0, 0.5));
+    for _ in 0..120 {
+        world.step(DT);
+    }
+    let v = world.linear_velocity(b).unwrap();
+    let w = world.angular_velocity(b).unwrap();
+    assert!(v.length() < 1e-4 && w.abs() < 1e-4, "v = {v}, w = {w}");
+    // Resting flat: two contact points, each carrying half the weight.
+    let c = world.contacts().next().unwrap();
+    assert_eq!(c.manifold.count, 2);
+    let weight_impulse = 10.0 * DT; // m g dt, m = 1
+    let total: f32 = c.manifold.points().iter().map(|p| p.normal_impulse).sum();
+    assert!((total - weight_impulse).abs() < 1e-3, "{total}");
+}
+
+#[test]
+fn head_on_collision_conserves_linear_momentum() {
+    let mut world = World::new(WorldSettings {
+        gravity: Vec2::ZERO,
+        ..WorldSettings::default()
+    });
+    let a = unit_box(&mut world, Vec2::new(-2.0, 0.0));
+    let b = unit_box(&mut world, Vec2::new(2.0, 0.1));
+    world.set_linear_velocity(a, Vec2::new(5.0, 0.0)).unwrap();
+    world.set_linear_velocity(b, Vec2::new(-3.0, 0.0)).unwrap();
+    let momentum = |w: &World| w.linear_velocity(a).unwrap() + w.linear_velocity(b).unwrap();
+    let before = momentum(&world);
+    let mut touched = false;
+    for _ in 0..120 {
+        world.step(DT);
+        touched |= world.contacts().any(|c| c.manifold.points().iter().any(|p| p.normal_impulse > 0.0));
+    }
+    assert!(touched, "the boxes never collided");
+    let after = momentum(&world);
+    assert!((after - before).length() < 1e-4, "{before} -> {after}");
+    // They collided: neither keeps its original velocity.
+    assert!(world.linear_velocity(a).unwrap().x < 4.0);
+}
+
+#[test]
+fn same_world_stepped_twice_is_bit_identical() {
+    let build = || {
+        let mut world = World::default();
+        ground(&mut world);
+        for i in 0..12 {
+            let b = unit_box(&mut world, Vec2::new((i % 4) as f32 * 0.7, 1.0 + i as f32 * 1.1));
+            world.set_angular_velocity(b, 0.3 * i as f32).unwrap();
+        }
+        world
+    };
+    let run = |mut world: World| {
+        for _ in 0..200 {
+            world.step(DT);
+        }
+        world
+            .bodies()
+            .map(|b| {
+                let xf = world.transform(b).unwrap();
+                [xf.p.x.to_bits(), xf.p.y.to_bits(), xf.q.c.to_bits(), xf.q.s.to_bits()]
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(run(build()), run(build()));
+}
+
+#[test]
+fn stale_handles_are_errors_and_slots_get_new_generations() {
+    let mut world = World::default();
+    let a = unit_box(&mut world, Vec2::ZERO);
+    let shapes = world.body_shapes(a).unwrap();
+    world.remove_body(a).unwrap();
+    assert_eq!(world.position(a), Err(BodyError::StaleHandle));
+    assert_eq!(world.remove_body(a), Err(BodyError::StaleHandle));
+    assert_eq!(world.shape(shapes[0]).err(), Some(BodyError::StaleHandle));
+    let b = unit_box(&mut world, Vec2::ONE);
+    assert_eq!(a.index(), b.index());
+    assert_ne!(a, b);
+    assert!(world.contains_body(b) && !world.contains_body(a));
+    assert_eq!(world.body_count(), 1);
+}
+
+#[test]
+fn removing_a_body_removes_its_contacts() {
+    let mut world = World::default();
+    ground(&mut world);
+    let b = unit_box(&mut world, Vec2::new(0.0, 0.5));
+    world.step(DT);
+    assert_eq!(world.contact_count(), 1);
+    world.remove_body(b).unwrap();
+    assert_eq!(world.contact_count(), 0);
+    assert_eq!(world.shape_count(), 1);
+    world.step(DT);
+}
+
+#[test]
+fn bad_input_is_named_and_leaves_the_world_unchanged() {
+    let mut world = World::default();
+    let b = unit_box(&mut world, Vec2::ZERO);
+    let before = (world.body_count(), world.shape_count(), world.mass_data(b).unwrap());
+    assert_eq!(
+        world.create_body(&BodyDef::dynamic().at(Vec2::new(f32::NAN, 0.0))),
+        Err(BodyError::NonFinite("position"))
+    );
+    let bad_density = ShapeDef {
+        density: 0.0,
+        ..ShapeDef::default()
+    };
+    let circle = Circle::new(Vec2::ZERO, 1.0).unwrap();
+    assert_eq!(
+        world.add_shape(b, circle, &bad_density),
+        Err(Error::Shape(ShapeError::NonPositiveDensity))
+    );
+    assert_eq!(
+        world.set_linear_velocity(b, Vec2::new(f32::INFINITY, 0.0)),
+        Err(BodyError::NonFinite("linear velocity"))
+    );
+    assert_eq!(
+        world.apply_force(b, Vec2::new(f32::NAN, 0.0), Vec2::ZERO),
+        Err(BodyError::NonFinite("force"))
+    );
+    assert!(world.add_concave(b, &[Vec2::ZERO, Vec2::X], &ShapeDef::default()).is_err());
+    let after = (world.body_count(), world.shape_count(), world.mass_data(b).unwrap());
+    assert_eq!(before, after);
+    assert_eq!(world.linear_velocity(b).unwrap(), Vec2::ZERO);
+}
+
+#[test]
+fn compound_body_mass_and_spin_about_its_centre() {
+    let mut world = World::new(WorldSettings {
+        gravity: Vec2::ZERO,
+        ..WorldSettings::default()
+    });
+    let b = world.create_body(&BodyDef::dynamic()).unwrap();
+    let left = Polygon::new_offset_box(0.5, 0.5, Vec2::new(1.5, 0.0), 0.0).unwrap();
+    let right = Polygon::new_offset_box(0.5, 0.5, Vec2::new(2.5, 0.0), 0.0).unwrap();
+    world.add_shape(b, left, &ShapeDef::default()).unwrap();
+    world.add_shape(b, right, &ShapeDef::default()).unwrap();
+    let md = world.mass_data(b).unwrap();
+    assert!((md.mass - 2.0).abs() < 1e-5);
+    assert!((md.center - Vec2::new(2.0, 0.0)).length() < 1e-5);
+    // A 2 x 1 box: m (w^2 + h^2) / 12 = 2 * 5 / 12.
+    assert!((md.inertia - 10.0 / 12.0).abs() < 1e-4);
+    // Spinning, it turns about its centre of mass, which stays put.
+    world.set_angular_velocity(b, 3.0).unwrap();
+    for _ in 0..100 {
+        world.step(DT);
+    }
+    assert!((world.center_of_mass(b).unwrap() - Vec2::new(2.0, 0.0)).length() < 1e-4);
+}
+
+#[test]
+fn kinematic_body_moves_at_its_velocity_and_pushes_dynamics() {
+    let mut world = World::new(WorldSettings {
+        gravity: Vec2::ZERO,
+        ..WorldSettings::default()
+    });
+    let k = world.create_body(&BodyDef::kinematic().with_velocity(Vec2::new(2.0, 0.0))).unwrap();
+    world
+        .add_shape(k, Polygon::new_box(0.5, 0.5).unwrap(), &ShapeDef::default())
+        .unwrap();
+    let d = unit_box(&mut world, Vec2::new(3.0, 0.0));
+    for _ in 0..120 {
+        world.step(DT);
+    }
+    assert!((world.position(k).unwrap().x - 4.0).abs() < 1e-3);
+    assert!(world.position(d).unwrap().x > 4.5, "pushed ahead of the kinematic body");
+    assert_eq!(world.linear_velocity(k).unwrap(), Vec2::new(2.0, 0.0));
+}
+
+#[test]
+fn capsule_lying_on_ground_rests_without_rocking() {
+    let mut world = World::default();
+    ground(&mut world);
+    let b = world.create_body(&BodyDef::dynamic().at(Vec2::new(0.0, 0.3))).unwrap();
+    world
+        .add_shape(
+            b,
+            Capsule::new(Vec2::new(-0.5, 0.0), Vec2::new(0.5, 0.0), 0.25).unwrap(),
+            &ShapeDef::default(),
+        )
+        .unwrap();
+    for _ in 0..180 {
+        world.step(DT);
+    }
+    assert!(world.angle(b).unwrap().abs() < 1e-3);
+    assert!(world.angular_velocity(b).unwrap().abs() < 1e-4);
+    assert!((world.position(b).unwrap().y - 0.25).abs() < 0.01);
+}
+
+#[test]
+fn huge_force_freezes_the_body_instead_of_spreading_nan() {
+    let mut world = World::default();
+    ground(&mut world);
+    let a = unit_box(&mut world, Vec2::new(0.0, 0.5));
+    let b = unit_box(&mut world, Vec2::new(0.0, 1.5));
+    world.step(DT);
+    world.apply_force_to_center(b, Vec2::new(0.0, f32::MAX)).unwrap();
+    world.apply_force_to_center(b, Vec2::new(0.0, f32::MAX)).unwrap();
+    for _ in 0..10 {
+        world.step(DT);
+    }
+    assert_eq!(world.frozen_bodies(), &[b]);
+    let pa = world.position(a).unwrap();
+    assert!(pa.is_finite() && (pa.y - 0.5).abs() < 0.01);
+    assert!(world.position(b).unwrap().is_finite());
+}
+
+#[test]
+fn fixed_stepper_takes_whole_steps_and_clamps_long_frames() {
+    let mut s = FixedStepper::new(60.0, 4);
+    let mut n = 0;
+    assert_eq!(s.advance(1.0 / 120.0, |_| n += 1), 0);
+    assert_eq!(s.advance(1.0 / 120.0 + 1e-6, |_| n += 1), 1);
+    assert_eq!(s.advance(10.0, |_| n += 1), 4);
+    assert_eq!(n, 5);
+    assert!(s.alpha() < 1.0);
+}
+
+#[test]
+fn ray_cast_and_point_query_find_the_box() {
+    let mut world = World::default();
+    ground(&mut world);
+    let b = unit_box(&mut world, Vec2::new(3.0, 2.0));
+    let hit = world.ray_cast_closest(Vec2::new(3.0, 10.0), Vec2::new(0.0, -20.0)).unwrap();
+    assert_eq!(hit.body, b);
+    assert!((hit.point.y - 2.5).abs() < 1e-4);
+    assert!((hit.normal - Vec2::Y).length() < 1e-4);
+    let at = world.shapes_at_point(Vec2::new(3.2, 2.3));
+    assert_eq!(at.len(), 1);
+    assert_eq!(world.shape_body(at[0]).unwrap(), b);
+}
