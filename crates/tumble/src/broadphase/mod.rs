@@ -124,6 +124,10 @@ impl BroadPhase {
     ///
     /// If `proxy_id` is not a live proxy.
     pub fn move_proxy(&mut self, proxy_id: u32, tight_aabb: Aabb) -> bool {
+        assert!(
+            self.tree.is_proxy(proxy_id),
+            "proxy id {proxy_id} is not a live proxy"
+        );
         if self.tree.fat_aabb(proxy_id).contains(tight_aabb) {
             return false;
         }
