@@ -1,1 +1,515 @@
-//! placeholder
+//! Broadphase: which shapes might touch, found cheaply before the
+//! narrowphase works out whether (and where) they really do.
+//!
+//! Each shape has a proxy in a [`DynamicTree`] whose box is the shape's
+//! tight box grown by a margin (the *fat* box). A shape that moves less than
+//! the margin keeps its proxy where it is: most steps change no tree node.
+//! Proxies that were created, re-inserted or touched wait in a *move buffer*;
+//! [`BroadPhase::update_pairs`] queries the tree for each of them and
+//! reports the pairs whose fat boxes overlap. Pairs of proxies that both
+//! stayed put were reported before, and the world keeps their contacts.
+
+mod tree;
+
+pub use tree::{DynamicTree, NULL_NODE};
+
+use crate::math::{Aabb, Vec2};
+use crate::settings::AABB_MARGIN;
+
+/// A key for an unordered pair of ids: the smaller in the high 32 bits, the
+/// larger in the low 32, so `pair_key(a, b) == pair_key(b, a)`.
+///
+/// ```
+/// # use tumble::broadphase::pair_key;
+/// assert_eq!(pair_key(7, 3), (3u64 << 32) | 7);
+/// assert_eq!(pair_key(3, 7), pair_key(7, 3));
+/// ```
+#[inline]
+pub fn pair_key(a: u32, b: u32) -> u64 {
+    let (low, high) = if a < b { (a, b) } else { (b, a) };
+    ((low as u64) << 32) | high as u64
+}
+
+/// The broadphase: a [`DynamicTree`] of fat boxes and a buffer of the
+/// proxies that moved since the last [`update_pairs`](Self::update_pairs).
+///
+/// User values are the caller's ids for the shapes (they are what
+/// `update_pairs` reports) and should be unique.
+///
+/// ```
+/// # use tumble::broadphase::BroadPhase;
+/// # use tumble::{Aabb, Vec2};
+/// let mut broadphase = BroadPhase::new(0.1);
+/// broadphase.create_proxy(Aabb::new(Vec2::ZERO, Vec2::ONE), 20);
+/// broadphase.create_proxy(Aabb::new(Vec2::new(1.1, 0.0), Vec2::new(2.0, 1.0)), 10);
+/// let mut pairs = Vec::new();
+/// broadphase.update_pairs(&mut pairs);
+/// assert_eq!(pairs, [(10, 20)]); // the fat boxes overlap
+/// pairs.clear();
+/// broadphase.update_pairs(&mut pairs);
+/// assert!(pairs.is_empty()); // nothing moved since
+/// ```
+#[derive(Clone, Debug)]
+pub struct BroadPhase {
+    tree: DynamicTree,
+    margin: f32,
+    /// Proxies to query in the next `update_pairs`, each at most once.
+    move_buffer: Vec<u32>,
+    /// Indexed by proxy id: true while the proxy is in `move_buffer`.
+    in_move_buffer: Vec<bool>,
+}
+
+impl Default for BroadPhase {
+    /// A broadphase with the default margin, [`AABB_MARGIN`].
+    fn default() -> Self {
+        BroadPhase::new(AABB_MARGIN)
+    }
+}
+
+impl BroadPhase {
+    /// An empty broadphase whose fat boxes are the tight ones grown by
+    /// `margin` on every side. A negative or NaN margin counts as zero.
+    pub fn new(margin: f32) -> BroadPhase {
+        BroadPhase {
+            tree: DynamicTree::new(),
+            margin: margin.max(0.0),
+            move_buffer: Vec::new(),
+            in_move_buffer: Vec::new(),
+        }
+    }
+
+    /// How far fat boxes reach beyond tight ones.
+    #[inline]
+    pub fn margin(&self) -> f32 {
+        self.margin
+    }
+
+    /// The tree of fat boxes, for queries and debug drawing.
+    #[inline]
+    pub fn tree(&self) -> &DynamicTree {
+        &self.tree
+    }
+
+    /// Number of live proxies.
+    #[inline]
+    pub fn proxy_count(&self) -> usize {
+        self.tree.proxy_count()
+    }
+
+    /// Adds a proxy for a shape whose tight box is `aabb`; returns its id.
+    /// The proxy is buffered, so the next `update_pairs` reports its pairs.
+    pub fn create_proxy(&mut self, aabb: Aabb, user: u32) -> u32 {
+        let proxy_id = self.tree.create_proxy(aabb.expanded(self.margin), user);
+        self.buffer_move(proxy_id);
+        proxy_id
+    }
+
+    /// Removes a proxy; it takes no part in any later pair.
+    ///
+    /// # Panics
+    ///
+    /// If `proxy_id` is not a live proxy.
+    pub fn destroy_proxy(&mut self, proxy_id: u32) {
+        self.unbuffer_move(proxy_id);
+        self.tree.destroy_proxy(proxy_id);
+    }
+
+    /// Tells the broadphase a shape's new tight box. When it still lies
+    /// inside the proxy's fat box nothing happens and this returns `false`.
+    /// Otherwise the proxy is re-inserted with a new fat box around
+    /// `tight_aabb`, buffered for the next `update_pairs`, and this returns
+    /// `true`.
+    ///
+    /// # Panics
+    ///
+    /// If `proxy_id` is not a live proxy.
+    pub fn move_proxy(&mut self, proxy_id: u32, tight_aabb: Aabb) -> bool {
+        assert!(
+            self.tree.is_proxy(proxy_id),
+            "proxy id {proxy_id} is not a live proxy"
+        );
+        if self.tree.fat_aabb(proxy_id).contains(tight_aabb) {
+            return false;
+        }
+        self.tree
+            .move_proxy(proxy_id, tight_aabb.expanded(self.margin));
+        self.buffer_move(proxy_id);
+        true
+    }
+
+    /// Buffers a proxy without moving it, so the next `update_pairs` reports
+    /// all its pairs again (after a filter change, say, or a wake-up).
+    ///
+    /// # Panics
+    ///
+    /// If `proxy_id` is not a live proxy.
+    pub fn touch_proxy(&mut self, proxy_id: u32) {
+        assert!(
+            self.tree.is_proxy(proxy_id),
+            "proxy id {proxy_id} is not a live proxy"
+        );
+        self.buffer_move(proxy_id);
+    }
+
+    /// The proxy's fat box.
+    #[inline]
+    pub fn fat_aabb(&self, proxy_id: u32) -> Aabb {
+        self.tree.fat_aabb(proxy_id)
+    }
+
+    /// The user value the proxy was created with.
+    #[inline]
+    pub fn user_data(&self, proxy_id: u32) -> u32 {
+        self.tree.user_data(proxy_id)
+    }
+
+    /// True when the two proxies' fat boxes overlap.
+    #[inline]
+    pub fn test_overlap(&self, proxy_a: u32, proxy_b: u32) -> bool {
+        self.tree
+            .fat_aabb(proxy_a)
+            .overlaps(self.tree.fat_aabb(proxy_b))
+    }
+
+    /// Number of proxies waiting for the next `update_pairs`.
+    #[inline]
+    pub fn move_count(&self) -> usize {
+        self.move_buffer.len()
+    }
+
+    /// Calls `callback(proxy_id)` for every proxy whose fat box overlaps
+    /// `aabb`; see [`DynamicTree::query`].
+    #[inline]
+    pub fn query(&self, aabb: Aabb, callback: impl FnMut(u32) -> bool) {
+        self.tree.query(aabb, callback);
+    }
+
+    /// Casts a segment against the fat boxes; see [`DynamicTree::ray_cast`].
+    #[inline]
+    pub fn ray_cast(&self, origin: Vec2, translation: Vec2, callback: impl FnMut(u32, f32) -> f32) {
+        self.tree.ray_cast(origin, translation, callback);
+    }
+
+    /// Appends to `out` every pair of user values `(a, b)`, `a < b`, whose
+    /// proxies' fat boxes overlap and at least one of which was buffered
+    /// (created, re-inserted by `move_proxy`, or touched) since the last
+    /// call; then empties the buffer.
+    ///
+    /// Each pair appears at most once per call, even when both proxies were
+    /// buffered, and the appended pairs are sorted, so the output depends
+    /// only on the proxies and not on the order they moved in. Pairs that
+    /// already have a contact are reported again; the caller filters them.
+    /// Nothing is allocated once `out` and the internal buffers have grown
+    /// to their working size.
+    pub fn update_pairs(&mut self, out: &mut Vec<(u32, u32)>) {
+        let first_new = out.len();
+        let tree = &self.tree;
+        let in_move_buffer = &self.in_move_buffer;
+        for &query_proxy in &self.move_buffer {
+            let query_user = tree.user_data(query_proxy);
+            tree.query(tree.fat_aabb(query_proxy), |other_proxy| {
+                if other_proxy == query_proxy {
+                    return true;
+                }
+                // When both moved, only the query from the smaller proxy id
+                // reports the pair.
+                if in_move_buffer[other_proxy as usize] && other_proxy < query_proxy {
+                    return true;
+                }
+                let other_user = tree.user_data(other_proxy);
+                if other_user != query_user {
+                    out.push((query_user.min(other_user), query_user.max(other_user)));
+                }
+                true
+            });
+        }
+
+        for &proxy_id in &self.move_buffer {
+            self.in_move_buffer[proxy_id as usize] = false;
+        }
+        self.move_buffer.clear();
+
+        // Sort for a deterministic order; drop repeats (possible only when
+        // two proxies share a user value).
+        let new_pairs = &mut out[first_new..];
+        new_pairs.sort_unstable();
+        let mut kept = first_new;
+        for read in first_new..out.len() {
+            if kept == first_new || out[read] != out[kept - 1] {
+                out[kept] = out[read];
+                kept += 1;
+            }
+        }
+        out.truncate(kept);
+    }
+
+    fn buffer_move(&mut self, proxy_id: u32) {
+        let slot = proxy_id as usize;
+        if slot >= self.in_move_buffer.len() {
+            self.in_move_buffer.resize(slot + 1, false);
+        }
+        if !self.in_move_buffer[slot] {
+            self.in_move_buffer[slot] = true;
+            self.move_buffer.push(proxy_id);
+        }
+    }
+
+    fn unbuffer_move(&mut self, proxy_id: u32) {
+        let slot = proxy_id as usize;
+        if self.in_move_buffer.get(slot) == Some(&true) {
+            self.in_move_buffer[slot] = false;
+            if let Some(position) = self.move_buffer.iter().position(|&id| id == proxy_id) {
+                self.move_buffer.swap_remove(position);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn tight_box(x: f32, y: f32, w: f32, h: f32) -> Aabb {
+        Aabb::new(Vec2::new(x, y), Vec2::new(x + w, y + h))
+    }
+
+    fn arb_tight_box() -> impl Strategy<Value = Aabb> {
+        (-20.0f32..20.0, -20.0f32..20.0, 0.0f32..3.0, 0.0f32..3.0)
+            .prop_map(|(x, y, w, h)| tight_box(x, y, w, h))
+    }
+
+    /// Every overlapping pair of fat boxes with at least one proxy in
+    /// `moved`, as sorted user pairs.
+    fn brute_pairs(broadphase: &BroadPhase, proxies: &[u32], moved: &[bool]) -> Vec<(u32, u32)> {
+        let mut pairs = Vec::new();
+        for (i, &a) in proxies.iter().enumerate() {
+            for (j, &b) in proxies.iter().enumerate().skip(i + 1) {
+                if (moved[i] || moved[j]) && broadphase.test_overlap(a, b) {
+                    let (ua, ub) = (broadphase.user_data(a), broadphase.user_data(b));
+                    pairs.push((ua.min(ub), ua.max(ub)));
+                }
+            }
+        }
+        pairs.sort_unstable();
+        pairs
+    }
+
+    #[test]
+    fn pair_key_is_symmetric_and_ordered() {
+        assert_eq!(pair_key(1, 2), pair_key(2, 1));
+        assert_eq!(pair_key(0, u32::MAX), u32::MAX as u64);
+        assert_eq!(pair_key(5, 5), (5u64 << 32) | 5);
+        assert!(pair_key(1, 9) < pair_key(2, 3));
+    }
+
+    #[test]
+    fn fat_box_is_the_tight_box_grown_by_the_margin() {
+        let mut broadphase = BroadPhase::default();
+        assert_eq!(broadphase.margin(), AABB_MARGIN);
+        let tight = tight_box(0.0, 0.0, 1.0, 2.0);
+        let id = broadphase.create_proxy(tight, 3);
+        assert_eq!(broadphase.fat_aabb(id), tight.expanded(AABB_MARGIN));
+        assert_eq!(BroadPhase::new(-1.0).margin(), 0.0);
+        assert_eq!(BroadPhase::new(f32::NAN).margin(), 0.0);
+    }
+
+    #[test]
+    fn small_moves_keep_the_fat_box_and_report_nothing() {
+        let mut broadphase = BroadPhase::new(0.1);
+        let a = broadphase.create_proxy(tight_box(0.0, 0.0, 1.0, 1.0), 0);
+        let b = broadphase.create_proxy(tight_box(1.05, 0.0, 1.0, 1.0), 1);
+        let mut pairs = Vec::new();
+        broadphase.update_pairs(&mut pairs);
+        assert_eq!(pairs, [(0, 1)]);
+
+        let fat_a = broadphase.fat_aabb(a);
+        for step in 1..=9 {
+            let dx = 0.01 * step as f32;
+            assert!(!broadphase.move_proxy(a, tight_box(dx, -dx, 1.0, 1.0)));
+            assert_eq!(broadphase.fat_aabb(a), fat_a);
+        }
+        assert_eq!(broadphase.move_count(), 0);
+        pairs.clear();
+        broadphase.update_pairs(&mut pairs);
+        assert!(pairs.is_empty());
+
+        // Leaving the fat box re-inserts and re-fattens around the new box.
+        let far = tight_box(0.5, 0.0, 1.0, 1.0);
+        assert!(broadphase.move_proxy(a, far));
+        assert_eq!(broadphase.fat_aabb(a), far.expanded(0.1));
+        broadphase.update_pairs(&mut pairs);
+        assert_eq!(pairs, [(0, 1)]);
+        assert!(broadphase.test_overlap(a, b));
+        broadphase.tree().validate();
+    }
+
+    #[test]
+    fn a_pair_that_both_moved_is_reported_once() {
+        let mut broadphase = BroadPhase::new(0.0);
+        let a = broadphase.create_proxy(tight_box(0.0, 0.0, 1.0, 1.0), 4);
+        let b = broadphase.create_proxy(tight_box(10.0, 0.0, 1.0, 1.0), 2);
+        let mut pairs = Vec::new();
+        broadphase.update_pairs(&mut pairs);
+        assert!(pairs.is_empty());
+        broadphase.move_proxy(a, tight_box(5.0, 0.0, 1.0, 1.0));
+        broadphase.move_proxy(b, tight_box(5.5, 0.0, 1.0, 1.0));
+        broadphase.touch_proxy(a); // already buffered: no second entry
+        assert_eq!(broadphase.move_count(), 2);
+        broadphase.update_pairs(&mut pairs);
+        assert_eq!(pairs, [(2, 4)]);
+    }
+
+    #[test]
+    fn touching_reports_existing_overlaps_again() {
+        let mut broadphase = BroadPhase::new(0.1);
+        let a = broadphase.create_proxy(tight_box(0.0, 0.0, 1.0, 1.0), 0);
+        broadphase.create_proxy(tight_box(0.5, 0.5, 1.0, 1.0), 1);
+        broadphase.create_proxy(tight_box(-0.5, 0.5, 1.0, 1.0), 2);
+        broadphase.create_proxy(tight_box(9.0, 9.0, 1.0, 1.0), 3);
+        let mut pairs = Vec::new();
+        broadphase.update_pairs(&mut pairs);
+        assert_eq!(pairs, [(0, 1), (0, 2), (1, 2)]);
+        pairs.clear();
+        broadphase.touch_proxy(a);
+        broadphase.update_pairs(&mut pairs);
+        assert_eq!(pairs, [(0, 1), (0, 2)]);
+    }
+
+    #[test]
+    fn update_pairs_appends_after_existing_entries() {
+        let mut broadphase = BroadPhase::new(0.1);
+        broadphase.create_proxy(tight_box(0.0, 0.0, 1.0, 1.0), 8);
+        broadphase.create_proxy(tight_box(0.5, 0.0, 1.0, 1.0), 7);
+        let mut pairs = vec![(100, 200)];
+        broadphase.update_pairs(&mut pairs);
+        assert_eq!(pairs, [(100, 200), (7, 8)]);
+    }
+
+    #[test]
+    fn destroyed_proxies_are_gone() {
+        let mut broadphase = BroadPhase::new(0.1);
+        let a = broadphase.create_proxy(tight_box(0.0, 0.0, 1.0, 1.0), 0);
+        let b = broadphase.create_proxy(tight_box(0.5, 0.0, 1.0, 1.0), 1);
+        let c = broadphase.create_proxy(tight_box(0.0, 0.5, 1.0, 1.0), 2);
+        // `b` is still buffered when it is destroyed.
+        broadphase.destroy_proxy(b);
+        let mut pairs = Vec::new();
+        broadphase.update_pairs(&mut pairs);
+        assert_eq!(pairs, [(0, 2)]);
+
+        let mut found = Vec::new();
+        broadphase.query(tight_box(-10.0, -10.0, 20.0, 20.0), |id| {
+            found.push(id);
+            true
+        });
+        found.sort_unstable();
+        assert_eq!(found, [a, c]);
+
+        // A new proxy may reuse the id; it must not inherit anything.
+        let d = broadphase.create_proxy(tight_box(50.0, 50.0, 1.0, 1.0), 3);
+        pairs.clear();
+        broadphase.update_pairs(&mut pairs);
+        assert!(pairs.is_empty(), "{pairs:?}");
+        broadphase.destroy_proxy(d);
+        broadphase.tree().validate();
+        assert_eq!(broadphase.proxy_count(), 2);
+    }
+
+    #[test]
+    fn steady_state_does_not_grow_buffers() {
+        let mut broadphase = BroadPhase::new(0.1);
+        let ids: Vec<u32> = (0..64)
+            .map(|i| {
+                broadphase.create_proxy(tight_box((i % 8) as f32, (i / 8) as f32, 0.9, 0.9), i)
+            })
+            .collect();
+        let mut pairs = Vec::new();
+        broadphase.update_pairs(&mut pairs);
+        let (cap_pairs, cap_moves, cap_flags, cap_nodes) = (
+            pairs.capacity(),
+            broadphase.move_buffer.capacity(),
+            broadphase.in_move_buffer.capacity(),
+            broadphase.tree.node_count(),
+        );
+        for step in 0..50 {
+            pairs.clear();
+            let wobble = if step % 2 == 0 { 0.5 } else { -0.5 };
+            for (k, &id) in ids.iter().enumerate() {
+                let i = k as f32;
+                broadphase.move_proxy(id, tight_box(i % 8.0 + wobble, (i / 8.0).floor(), 0.9, 0.9));
+            }
+            broadphase.update_pairs(&mut pairs);
+        }
+        assert_eq!(pairs.capacity(), cap_pairs);
+        assert_eq!(broadphase.move_buffer.capacity(), cap_moves);
+        assert_eq!(broadphase.in_move_buffer.capacity(), cap_flags);
+        assert_eq!(broadphase.tree.node_count(), cap_nodes);
+    }
+
+    proptest! {
+        #[test]
+        fn first_update_finds_every_overlapping_pair(
+            boxes in prop::collection::vec(arb_tight_box(), 0..120),
+        ) {
+            let mut broadphase = BroadPhase::new(0.1);
+            // Users in reverse order, so user order differs from id order.
+            let n = boxes.len() as u32;
+            let proxies: Vec<u32> = boxes
+                .iter()
+                .enumerate()
+                .map(|(i, b)| broadphase.create_proxy(*b, n - i as u32))
+                .collect();
+            let mut pairs = Vec::new();
+            broadphase.update_pairs(&mut pairs);
+            let all_moved = vec![true; proxies.len()];
+            prop_assert_eq!(&pairs, &brute_pairs(&broadphase, &proxies, &all_moved));
+            prop_assert!(pairs.windows(2).all(|w| w[0] < w[1]));
+            prop_assert!(pairs.iter().all(|(a, b)| a < b));
+        }
+
+        #[test]
+        fn later_updates_find_the_pairs_of_what_moved(
+            boxes in prop::collection::vec(arb_tight_box(), 1..80),
+            moves in prop::collection::vec((any::<usize>(), -3.0f32..3.0, -3.0f32..3.0), 0..40),
+            touches in prop::collection::vec(any::<usize>(), 0..4),
+        ) {
+            let mut broadphase = BroadPhase::new(0.1);
+            let mut tight: Vec<Aabb> = boxes.clone();
+            let proxies: Vec<u32> = boxes
+                .iter()
+                .enumerate()
+                .map(|(i, b)| broadphase.create_proxy(*b, i as u32))
+                .collect();
+            let mut pairs = Vec::new();
+            broadphase.update_pairs(&mut pairs);
+            pairs.clear();
+
+            let mut moved = vec![false; proxies.len()];
+            for (pick, dx, dy) in moves {
+                let k = pick % proxies.len();
+                // Mostly small moves, which should stay inside the margin.
+                let scale = if pick % 3 == 0 { 1.0 } else { 0.01 };
+                let offset = Vec2::new(dx, dy) * scale;
+                tight[k] = Aabb::new(tight[k].min + offset, tight[k].max + offset);
+                let fat_before = broadphase.fat_aabb(proxies[k]);
+                let reinserted = broadphase.move_proxy(proxies[k], tight[k]);
+                prop_assert_eq!(reinserted, !fat_before.contains(tight[k]));
+                if !reinserted {
+                    prop_assert_eq!(broadphase.fat_aabb(proxies[k]), fat_before);
+                }
+                prop_assert!(broadphase.fat_aabb(proxies[k]).contains(tight[k]));
+                moved[k] |= reinserted;
+            }
+            for pick in touches {
+                let k = pick % proxies.len();
+                broadphase.touch_proxy(proxies[k]);
+                moved[k] = true;
+            }
+            broadphase.update_pairs(&mut pairs);
+            prop_assert_eq!(&pairs, &brute_pairs(&broadphase, &proxies, &moved));
+            prop_assert_eq!(broadphase.move_count(), 0);
+            broadphase.tree().validate();
+        }
+    }
+}

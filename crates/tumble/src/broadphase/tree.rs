@@ -1,0 +1,1114 @@
+//! A dynamic bounding-volume tree over axis-aligned boxes.
+//!
+//! Every leaf holds one proxy: a (usually fattened) box and a `u32` user
+//! value. Every internal node holds the union of its two children's boxes, so
+//! a query or a ray walks down only the branches whose box it touches.
+//!
+//! Nodes live in one flat `Vec`, addressed by `u32` index; freed nodes are
+//! chained into a free list and reused, so a proxy id stays valid (and
+//! stable) for as long as its proxy lives.
+//!
+//! # How a leaf is placed
+//!
+//! A new leaf walks down from the root. At each internal node it goes to the
+//! child that would add the least perimeter to the tree (the surface-area
+//! heuristic in 2D: a query's chance of entering a box grows with the box's
+//! perimeter). At the bottom it pairs with the leaf it reached under a new
+//! internal node.
+//!
+//! On the way back up, each ancestor is refitted and rebalanced:
+//!
+//! * **Height balance (AVL-style).** When one child of a node is more than
+//!   two levels taller than the other, the taller child is rotated up. This
+//!   keeps every node's two subtrees within two levels of each other, so the
+//!   height stays below about `1.81 log2(n)` whatever the insertion order (a
+//!   row of boxes inserted left to right would otherwise grow a list).
+//! * **Perimeter choices.** Wherever the balance leaves a choice, the box
+//!   perimeter decides it: a rotation gives the demoted node the grandchild
+//!   that makes its box smaller, and a child may trade places with a
+//!   grandchild when that shrinks the box of the node in between (provided
+//!   both stay balanced and the subtree does not grow taller).
+
+use crate::math::{Aabb, Vec2};
+
+/// The index that means "no node": the parent of the root, the children of
+/// a leaf, the end of the free list.
+pub const NULL_NODE: u32 = u32::MAX;
+
+/// Marks a node that sits on the free list.
+const FREE_HEIGHT: i32 = -1;
+
+/// The most the heights of a node's two subtrees may differ. One would be
+/// a classic AVL tree (height at most about `1.44 log2 n`), but it leaves
+/// almost no freedom to arrange boxes by perimeter: in a scene of 10 000
+/// scattered moving boxes a query then visits four times as many nodes. Two
+/// costs a slightly taller bound (about `1.81 log2 n`) and gives a tree as
+/// tight as an unbalanced one.
+const MAX_HEIGHT_DIFFERENCE: i32 = 2;
+
+/// One node of the tree: a leaf (a proxy) or an internal node.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    /// The proxy's box for a leaf; the union of the children for an
+    /// internal node.
+    aabb: Aabb,
+    /// The parent, or (for a node on the free list) the next free node.
+    parent_or_next: u32,
+    /// First child, or [`NULL_NODE`] for a leaf.
+    child1: u32,
+    /// Second child, or [`NULL_NODE`] for a leaf.
+    child2: u32,
+    /// The user value of a leaf; unused on internal nodes.
+    user: u32,
+    /// 0 for a leaf, one more than the taller child for an internal node,
+    /// [`FREE_HEIGHT`] on the free list.
+    height: i32,
+}
+
+impl Node {
+    const EMPTY: Node = Node {
+        aabb: Aabb {
+            min: Vec2::ZERO,
+            max: Vec2::ZERO,
+        },
+        parent_or_next: NULL_NODE,
+        child1: NULL_NODE,
+        child2: NULL_NODE,
+        user: 0,
+        height: FREE_HEIGHT,
+    };
+
+    #[inline]
+    fn is_leaf(&self) -> bool {
+        self.child1 == NULL_NODE
+    }
+}
+
+/// Pending nodes of a depth-first walk. The first [`NodeStack::INLINE`]
+/// entries live inside the struct (on the caller's stack), so a walk never
+/// allocates: the balance keeps a tree of even a billion proxies under 55
+/// levels, and a depth-first walk holds at most one pending node per level
+/// (plus one). Deeper walks would spill into a `Vec`, allocated only then.
+struct NodeStack {
+    inline: [u32; NodeStack::INLINE],
+    inline_len: usize,
+    spill: Vec<u32>,
+}
+
+impl NodeStack {
+    const INLINE: usize = 64;
+
+    #[inline]
+    fn new() -> NodeStack {
+        NodeStack {
+            inline: [NULL_NODE; NodeStack::INLINE],
+            inline_len: 0,
+            spill: Vec::new(),
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, index: u32) {
+        if self.inline_len < NodeStack::INLINE {
+            self.inline[self.inline_len] = index;
+            self.inline_len += 1;
+        } else {
+            self.spill.push(index);
+        }
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<u32> {
+        // The spill only fills once the inline part is full, so its entries
+        // are the most recent ones.
+        if let Some(index) = self.spill.pop() {
+            return Some(index);
+        }
+        if self.inline_len == 0 {
+            return None;
+        }
+        self.inline_len -= 1;
+        Some(self.inline[self.inline_len])
+    }
+}
+
+/// A dynamic AABB tree: proxies (a box and a `u32` user value each) that can
+/// be created, moved and destroyed at any time, with fast box-overlap
+/// queries and ray casts.
+///
+/// Proxy ids are node indices. An id stays the same for the life of its
+/// proxy, and is reused after the proxy is destroyed.
+///
+/// ```
+/// # use tumble::broadphase::DynamicTree;
+/// # use tumble::{Aabb, Vec2};
+/// let mut tree = DynamicTree::new();
+/// let a = tree.create_proxy(Aabb::new(Vec2::ZERO, Vec2::ONE), 7);
+/// let mut found = Vec::new();
+/// tree.query(Aabb::new(Vec2::splat(0.5), Vec2::splat(2.0)), |id| {
+///     found.push(tree.user_data(id));
+///     true // keep going
+/// });
+/// assert_eq!(found, [7]);
+/// tree.destroy_proxy(a);
+/// assert_eq!(tree.proxy_count(), 0);
+/// ```
+#[derive(Clone, Debug)]
+pub struct DynamicTree {
+    nodes: Vec<Node>,
+    root: u32,
+    free_list: u32,
+    proxy_count: usize,
+}
+
+impl Default for DynamicTree {
+    fn default() -> Self {
+        DynamicTree::new()
+    }
+}
+
+impl DynamicTree {
+    /// An empty tree.
+    pub fn new() -> DynamicTree {
+        DynamicTree {
+            nodes: Vec::new(),
+            root: NULL_NODE,
+            free_list: NULL_NODE,
+            proxy_count: 0,
+        }
+    }
+
+    /// Adds a proxy with box `aabb` and user value `user`; returns its id.
+    pub fn create_proxy(&mut self, aabb: Aabb, user: u32) -> u32 {
+        let leaf = self.allocate_node();
+        let node = &mut self.nodes[leaf as usize];
+        node.aabb = aabb;
+        node.user = user;
+        node.height = 0;
+        self.insert_leaf(leaf);
+        self.proxy_count += 1;
+        leaf
+    }
+
+    /// Removes a proxy. Its id may be handed out again by a later
+    /// [`create_proxy`](Self::create_proxy).
+    ///
+    /// # Panics
+    ///
+    /// If `proxy_id` is not a live proxy of this tree.
+    pub fn destroy_proxy(&mut self, proxy_id: u32) {
+        self.assert_proxy(proxy_id);
+        self.remove_leaf(proxy_id);
+        self.free_node(proxy_id);
+        self.proxy_count -= 1;
+    }
+
+    /// Gives a proxy a new box, re-inserting it where the new box belongs.
+    /// The id and user value stay the same.
+    ///
+    /// # Panics
+    ///
+    /// If `proxy_id` is not a live proxy of this tree.
+    pub fn move_proxy(&mut self, proxy_id: u32, aabb: Aabb) {
+        self.assert_proxy(proxy_id);
+        self.remove_leaf(proxy_id);
+        self.nodes[proxy_id as usize].aabb = aabb;
+        self.insert_leaf(proxy_id);
+    }
+
+    /// The box stored for a proxy.
+    ///
+    /// # Panics
+    ///
+    /// If `proxy_id` is out of range. A destroyed id returns stale data.
+    #[inline]
+    pub fn fat_aabb(&self, proxy_id: u32) -> Aabb {
+        self.nodes[proxy_id as usize].aabb
+    }
+
+    /// The user value stored for a proxy.
+    ///
+    /// # Panics
+    ///
+    /// If `proxy_id` is out of range. A destroyed id returns stale data.
+    #[inline]
+    pub fn user_data(&self, proxy_id: u32) -> u32 {
+        self.nodes[proxy_id as usize].user
+    }
+
+    /// True when `proxy_id` names a live proxy of this tree.
+    pub fn is_proxy(&self, proxy_id: u32) -> bool {
+        self.nodes
+            .get(proxy_id as usize)
+            .is_some_and(|node| node.height == 0)
+    }
+
+    /// Number of live proxies.
+    #[inline]
+    pub fn proxy_count(&self) -> usize {
+        self.proxy_count
+    }
+
+    /// Height of the tree: 0 when empty or holding a single proxy, otherwise
+    /// the number of internal nodes on the longest root-to-leaf path.
+    pub fn height(&self) -> u32 {
+        if self.root == NULL_NODE {
+            0
+        } else {
+            self.nodes[self.root as usize].height as u32
+        }
+    }
+
+    /// The box around every proxy, or `None` when the tree is empty.
+    pub fn bounds(&self) -> Option<Aabb> {
+        (self.root != NULL_NODE).then(|| self.nodes[self.root as usize].aabb)
+    }
+
+    /// Sum of the perimeters of all internal nodes: the surface-area
+    /// heuristic's measure of how much work queries do. Lower is better.
+    pub fn internal_perimeter(&self) -> f32 {
+        self.nodes
+            .iter()
+            .filter(|node| node.height > 0)
+            .map(|node| node.aabb.perimeter())
+            .sum()
+    }
+
+    /// Calls `callback(proxy_id)` for every proxy whose box overlaps `aabb`
+    /// (touching counts). The callback returns `true` to keep going and
+    /// `false` to stop the query.
+    ///
+    /// The walk is iterative with a fixed-size stack, so it neither recurses
+    /// nor allocates.
+    pub fn query(&self, aabb: Aabb, mut callback: impl FnMut(u32) -> bool) {
+        if self.root == NULL_NODE {
+            return;
+        }
+        let mut stack = NodeStack::new();
+        stack.push(self.root);
+        while let Some(index) = stack.pop() {
+            let node = &self.nodes[index as usize];
+            if !node.aabb.overlaps(aabb) {
+                continue;
+            }
+            if node.is_leaf() {
+                if !callback(index) {
+                    return;
+                }
+            } else {
+                stack.push(node.child1);
+                stack.push(node.child2);
+            }
+        }
+    }
+
+    /// Casts the segment from `origin` to `origin + translation` through the
+    /// tree and calls `callback(proxy_id, max_fraction)` for every proxy
+    /// whose box the segment (clipped to `max_fraction`) touches. Fractions
+    /// are in units of `translation`: 0 at `origin`, 1 at its end.
+    ///
+    /// The callback's return value steers the cast:
+    ///
+    /// * `0` stops it at once;
+    /// * a value in `(0, max_fraction)` clips the ray there, so boxes beyond
+    ///   are skipped (return the hit fraction of a closest-hit search);
+    /// * `max_fraction` (or anything larger) goes on unchanged;
+    /// * a negative value ignores this proxy and goes on unchanged.
+    ///
+    /// Boxes are tested with the slab method. Like [`query`](Self::query),
+    /// the walk neither recurses nor allocates.
+    pub fn ray_cast(
+        &self,
+        origin: Vec2,
+        translation: Vec2,
+        mut callback: impl FnMut(u32, f32) -> f32,
+    ) {
+        if self.root == NULL_NODE {
+            return;
+        }
+        let mut max_fraction = 1.0f32;
+        let mut segment_box = segment_bounds(origin, translation, max_fraction);
+        let mut stack = NodeStack::new();
+        stack.push(self.root);
+        while let Some(index) = stack.pop() {
+            let node = &self.nodes[index as usize];
+            // The cheap box-box test first, then the exact slab test.
+            if !node.aabb.overlaps(segment_box)
+                || segment_entry_fraction(node.aabb, origin, translation, max_fraction).is_none()
+            {
+                continue;
+            }
+            if !node.is_leaf() {
+                stack.push(node.child1);
+                stack.push(node.child2);
+                continue;
+            }
+            let answer = callback(index, max_fraction);
+            if answer == 0.0 {
+                return;
+            }
+            if answer > 0.0 && answer < max_fraction {
+                max_fraction = answer;
+                segment_box = segment_bounds(origin, translation, max_fraction);
+            }
+        }
+    }
+
+    /// Checks every invariant of the tree: parent and child links agree,
+    /// each internal box is exactly the union of its children, heights are
+    /// right and every node's subtrees differ in height by at most two, and
+    /// every node is either reachable from the root or on the free list.
+    /// For tests.
+    ///
+    /// # Panics
+    ///
+    /// With a description of the first broken invariant.
+    pub fn validate(&self) {
+        let mut reachable = 0usize;
+        let mut leaves = 0usize;
+        if self.root != NULL_NODE {
+            assert_eq!(
+                self.nodes[self.root as usize].parent_or_next, NULL_NODE,
+                "the root has a parent"
+            );
+            let mut stack = NodeStack::new();
+            stack.push(self.root);
+            while let Some(index) = stack.pop() {
+                reachable += 1;
+                let node = &self.nodes[index as usize];
+                assert_ne!(node.height, FREE_HEIGHT, "node {index} is free but linked");
+                if node.is_leaf() {
+                    assert_eq!(node.child2, NULL_NODE, "leaf {index} has one child");
+                    assert_eq!(node.height, 0, "leaf {index} has height {}", node.height);
+                    leaves += 1;
+                    continue;
+                }
+                let (c1, c2) = (node.child1, node.child2);
+                for child in [c1, c2] {
+                    assert!((child as usize) < self.nodes.len(), "bad child of {index}");
+                    let parent = self.nodes[child as usize].parent_or_next;
+                    assert_eq!(
+                        parent, index,
+                        "child {child} does not point back to {index}"
+                    );
+                }
+                let (n1, n2) = (&self.nodes[c1 as usize], &self.nodes[c2 as usize]);
+                assert_eq!(
+                    node.height,
+                    1 + n1.height.max(n2.height),
+                    "height of {index}"
+                );
+                assert!(
+                    (n1.height - n2.height).abs() <= MAX_HEIGHT_DIFFERENCE,
+                    "node {index} is unbalanced: {} vs {}",
+                    n1.height,
+                    n2.height
+                );
+                assert_eq!(node.aabb, n1.aabb.union(n2.aabb), "box of {index}");
+                stack.push(c1);
+                stack.push(c2);
+            }
+        }
+        assert_eq!(leaves, self.proxy_count, "leaf count");
+        let mut free = 0usize;
+        let mut index = self.free_list;
+        while index != NULL_NODE {
+            let node = &self.nodes[index as usize];
+            assert_eq!(
+                node.height, FREE_HEIGHT,
+                "node {index} on the free list is in use"
+            );
+            free += 1;
+            assert!(free <= self.nodes.len(), "the free list loops");
+            index = node.parent_or_next;
+        }
+        assert_eq!(reachable + free, self.nodes.len(), "lost nodes");
+    }
+
+    // ---- node storage ----
+
+    /// Nodes allocated, in use or free: the tree's memory footprint.
+    #[cfg(test)]
+    pub(crate) fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
+
+    fn allocate_node(&mut self) -> u32 {
+        if self.free_list == NULL_NODE {
+            let index = self.nodes.len() as u32;
+            self.nodes.push(Node::EMPTY);
+            return index;
+        }
+        let index = self.free_list;
+        self.free_list = self.nodes[index as usize].parent_or_next;
+        self.nodes[index as usize] = Node::EMPTY;
+        index
+    }
+
+    fn free_node(&mut self, index: u32) {
+        let node = &mut self.nodes[index as usize];
+        *node = Node::EMPTY;
+        node.parent_or_next = self.free_list;
+        self.free_list = index;
+    }
+
+    fn assert_proxy(&self, proxy_id: u32) {
+        assert!(
+            self.is_proxy(proxy_id),
+            "proxy id {proxy_id} is not a live proxy of this tree"
+        );
+    }
+
+    #[inline]
+    fn height_of(&self, index: u32) -> i32 {
+        self.nodes[index as usize].height
+    }
+
+    #[inline]
+    fn aabb_of(&self, index: u32) -> Aabb {
+        self.nodes[index as usize].aabb
+    }
+
+    /// Makes `new_child` the child of `parent` in the slot `old_child` held,
+    /// or the root when `parent` is null. Does not touch `new_child`'s own
+    /// parent link.
+    fn replace_child(&mut self, parent: u32, old_child: u32, new_child: u32) {
+        if parent == NULL_NODE {
+            self.root = new_child;
+            return;
+        }
+        let node = &mut self.nodes[parent as usize];
+        if node.child1 == old_child {
+            node.child1 = new_child;
+        } else {
+            debug_assert_eq!(node.child2, old_child);
+            node.child2 = new_child;
+        }
+    }
+
+    /// Recomputes an internal node's box and height from its children.
+    #[inline]
+    fn refit(&mut self, index: u32) {
+        let node = self.nodes[index as usize];
+        let (n1, n2) = (
+            &self.nodes[node.child1 as usize],
+            &self.nodes[node.child2 as usize],
+        );
+        let aabb = n1.aabb.union(n2.aabb);
+        let height = 1 + n1.height.max(n2.height);
+        let node = &mut self.nodes[index as usize];
+        node.aabb = aabb;
+        node.height = height;
+    }
+
+    // ---- insertion and removal ----
+
+    fn insert_leaf(&mut self, leaf: u32) {
+        if self.root == NULL_NODE {
+            self.root = leaf;
+            self.nodes[leaf as usize].parent_or_next = NULL_NODE;
+            return;
+        }
+        let leaf_box = self.aabb_of(leaf);
+        let sibling = self.choose_sibling(leaf_box);
+
+        // A new internal node takes the sibling's place and adopts the
+        // sibling and the leaf.
+        let old_parent = self.nodes[sibling as usize].parent_or_next;
+        let new_parent = self.allocate_node();
+        self.nodes[new_parent as usize] = Node {
+            aabb: leaf_box.union(self.aabb_of(sibling)),
+            parent_or_next: old_parent,
+            child1: sibling,
+            child2: leaf,
+            user: 0,
+            height: 1,
+        };
+        self.replace_child(old_parent, sibling, new_parent);
+        self.nodes[sibling as usize].parent_or_next = new_parent;
+        self.nodes[leaf as usize].parent_or_next = new_parent;
+
+        self.repair_upwards(old_parent);
+    }
+
+    /// Walks from the root to the leaf that a new box should pair with. At
+    /// each internal node it takes the child under which the box would add
+    /// the least perimeter to the tree. Under an internal child that is at
+    /// least the child's growth plus a new node of the box's own perimeter;
+    /// next to a leaf child it is exactly the new node around both.
+    fn choose_sibling(&self, leaf_box: Aabb) -> u32 {
+        let leaf_perimeter = leaf_box.perimeter();
+        let added_perimeter = |index: u32| -> f32 {
+            let node = &self.nodes[index as usize];
+            let merged = node.aabb.union(leaf_box).perimeter();
+            if node.is_leaf() {
+                merged
+            } else {
+                merged - node.aabb.perimeter() + leaf_perimeter
+            }
+        };
+        let mut index = self.root;
+        loop {
+            let node = &self.nodes[index as usize];
+            if node.is_leaf() {
+                return index;
+            }
+            let cost1 = added_perimeter(node.child1);
+            let cost2 = added_perimeter(node.child2);
+            index = if cost1 < cost2 {
+                node.child1
+            } else if cost2 < cost1 {
+                node.child2
+            } else {
+                // A tie (or a NaN box): prefer the shorter subtree.
+                if self.height_of(node.child1) <= self.height_of(node.child2) {
+                    node.child1
+                } else {
+                    node.child2
+                }
+            };
+        }
+    }
+
+    /// Unlinks a leaf: its sibling takes the place of their parent, which is
+    /// freed. The leaf itself keeps its data.
+    fn remove_leaf(&mut self, leaf: u32) {
+        if leaf == self.root {
+            self.root = NULL_NODE;
+            return;
+        }
+        let parent = self.nodes[leaf as usize].parent_or_next;
+        let parent_node = self.nodes[parent as usize];
+        let sibling = if parent_node.child1 == leaf {
+            parent_node.child2
+        } else {
+            parent_node.child1
+        };
+        let grandparent = parent_node.parent_or_next;
+        self.replace_child(grandparent, parent, sibling);
+        self.nodes[sibling as usize].parent_or_next = grandparent;
+        self.free_node(parent);
+        self.nodes[leaf as usize].parent_or_next = NULL_NODE;
+        self.repair_upwards(grandparent);
+    }
+
+    /// Rebalances, improves and refits every node from `index` up to the
+    /// root, after a subtree below `index` changed.
+    fn repair_upwards(&mut self, mut index: u32) {
+        while index != NULL_NODE {
+            index = self.rebalance(index);
+            self.swap_for_smaller_box(index);
+            self.refit(index);
+            index = self.nodes[index as usize].parent_or_next;
+        }
+    }
+
+    /// Restores the height balance at internal node `top` (whose children
+    /// are balanced) by rotating its taller child up when the two children
+    /// differ by more than [`MAX_HEIGHT_DIFFERENCE`]. Returns the node now
+    /// in `top`'s place.
+    fn rebalance(&mut self, top: u32) -> u32 {
+        let node = self.nodes[top as usize];
+        let (h1, h2) = (self.height_of(node.child1), self.height_of(node.child2));
+        if h2 > h1 + MAX_HEIGHT_DIFFERENCE {
+            self.rotate_up(top, node.child1, node.child2)
+        } else if h1 > h2 + MAX_HEIGHT_DIFFERENCE {
+            self.rotate_up(top, node.child2, node.child1)
+        } else {
+            top
+        }
+    }
+
+    /// `tall`, the taller child of `top`, takes `top`'s place. `top` moves
+    /// down to become `tall`'s child beside one of `tall`'s children, and
+    /// adopts the other. Of the two ways to split the grandchildren, the
+    /// balanced one is taken; when both are balanced, the one that gives
+    /// `top` the smaller box. Returns `tall`.
+    fn rotate_up(&mut self, top: u32, short: u32, tall: u32) -> u32 {
+        let tall_node = self.nodes[tall as usize];
+        let (f, g) = (tall_node.child1, tall_node.child2);
+        let short_height = self.height_of(short);
+        let short_box = self.aabb_of(short);
+        // (keep, adopt, perimeter of `top` after) for each balanced split.
+        let mut best: Option<(u32, u32, f32)> = None;
+        for (keep, adopt) in [(f, g), (g, f)] {
+            let adopt_height = self.height_of(adopt);
+            let top_height = 1 + short_height.max(adopt_height);
+            let balanced = (short_height - adopt_height).abs() <= MAX_HEIGHT_DIFFERENCE
+                && (self.height_of(keep) - top_height).abs() <= MAX_HEIGHT_DIFFERENCE;
+            if !balanced {
+                continue;
+            }
+            let perimeter = short_box.union(self.aabb_of(adopt)).perimeter();
+            if best.is_none_or(|(_, _, best_perimeter)| perimeter < best_perimeter) {
+                best = Some((keep, adopt, perimeter));
+            }
+        }
+        // Keeping the taller grandchild up is always balanced when the
+        // imbalance is one past the limit, which is all that insertion and
+        // removal can cause; the fallback only guards against the unexpected.
+        let (keep, adopt) = match best {
+            Some((keep, adopt, _)) => (keep, adopt),
+            None if self.height_of(f) >= self.height_of(g) => (f, g),
+            None => (g, f),
+        };
+
+        let grandparent = self.nodes[top as usize].parent_or_next;
+        self.replace_child(grandparent, top, tall);
+        self.nodes[tall as usize].parent_or_next = grandparent;
+
+        let tall_node = &mut self.nodes[tall as usize];
+        tall_node.child1 = top;
+        tall_node.child2 = keep;
+        let top_node = &mut self.nodes[top as usize];
+        top_node.parent_or_next = tall;
+        top_node.child1 = short;
+        top_node.child2 = adopt;
+        self.nodes[adopt as usize].parent_or_next = top;
+
+        self.refit(top);
+        self.refit(tall);
+        tall
+    }
+
+    /// At internal node `top` with children `b` and `c`: if `b` can trade
+    /// places with a child of `c` so that `c`'s box shrinks (or the same with
+    /// the roles of `b` and `c` exchanged), makes the trade that shrinks it
+    /// most. Only trades that keep both nodes balanced and do not make `top`
+    /// taller are considered.
+    fn swap_for_smaller_box(&mut self, top: u32) {
+        let node = self.nodes[top as usize];
+        let top_height = 1 + self.height_of(node.child1).max(self.height_of(node.child2));
+        let mut best_gain = 0.0f32;
+        // (child of `top`, the grandchild it trades with, that grandchild's parent)
+        let mut best_swap = None;
+        for (outer, inner) in [(node.child1, node.child2), (node.child2, node.child1)] {
+            // `outer` would move down into `inner`, in place of one of
+            // `inner`'s children, which moves up.
+            let inner_node = self.nodes[inner as usize];
+            if inner_node.is_leaf() {
+                continue;
+            }
+            let outer_height = self.height_of(outer);
+            let outer_box = self.aabb_of(outer);
+            let old_perimeter = inner_node.aabb.perimeter();
+            let children = [inner_node.child1, inner_node.child2];
+            for (lifted, remaining) in [(children[0], children[1]), (children[1], children[0])] {
+                // After the trade `inner` holds `outer` and `remaining`, and
+                // `top` holds `lifted` and `inner`.
+                let remaining_height = self.height_of(remaining);
+                let lifted_height = self.height_of(lifted);
+                let inner_height = 1 + outer_height.max(remaining_height);
+                let balanced = (outer_height - remaining_height).abs() <= MAX_HEIGHT_DIFFERENCE
+                    && (lifted_height - inner_height).abs() <= MAX_HEIGHT_DIFFERENCE;
+                if !balanced || 1 + lifted_height.max(inner_height) > top_height {
+                    continue;
+                }
+                let new_perimeter = outer_box.union(self.aabb_of(remaining)).perimeter();
+                let gain = old_perimeter - new_perimeter;
+                if gain > best_gain {
+                    best_gain = gain;
+                    best_swap = Some((outer, lifted, inner));
+                }
+            }
+        }
+        let Some((outer, lifted, inner)) = best_swap else {
+            return;
+        };
+        self.replace_child(top, outer, lifted);
+        self.nodes[lifted as usize].parent_or_next = top;
+        self.replace_child(inner, lifted, outer);
+        self.nodes[outer as usize].parent_or_next = inner;
+        self.refit(inner);
+    }
+}
+
+/// The bounding box of the segment from `origin` to
+/// `origin + fraction * translation`.
+#[inline]
+fn segment_bounds(origin: Vec2, translation: Vec2, fraction: f32) -> Aabb {
+    let end = origin + fraction * translation;
+    Aabb::new(origin.min(end), origin.max(end))
+}
+
+/// Slab test: the fraction (of `translation`) at which the segment from
+/// `origin` to `origin + max_fraction * translation` enters `aabb`, or `None`
+/// when it misses. A segment starting inside enters at 0.
+///
+/// Each arithmetic step is monotonic in the box's bounds, so a box that
+/// contains another is hit whenever the inner one is: the tree never prunes
+/// a branch holding a hit leaf.
+pub(crate) fn segment_entry_fraction(
+    aabb: Aabb,
+    origin: Vec2,
+    translation: Vec2,
+    max_fraction: f32,
+) -> Option<f32> {
+    if max_fraction.is_nan() || max_fraction < 0.0 {
+        return None;
+    }
+    let mut enter = 0.0f32;
+    let mut exit = max_fraction;
+    let axes = [
+        (origin.x, translation.x, aabb.min.x, aabb.max.x),
+        (origin.y, translation.y, aabb.min.y, aabb.max.y),
+    ];
+    for (start, delta, low, high) in axes {
+        if delta == 0.0 {
+            // Parallel to this slab: inside it all along, or never. (Every
+            // comparison with a NaN is false, so a NaN is a miss.)
+            let inside = start >= low && start <= high;
+            if !inside {
+                return None;
+            }
+            continue;
+        }
+        let inverse = 1.0 / delta;
+        let mut near = (low - start) * inverse;
+        let mut far = (high - start) * inverse;
+        if near.is_nan() || far.is_nan() {
+            return None;
+        }
+        if near > far {
+            std::mem::swap(&mut near, &mut far);
+        }
+        enter = enter.max(near);
+        exit = exit.min(far);
+        if enter > exit {
+            return None;
+        }
+    }
+    Some(enter)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn square(x: f32, y: f32, half: f32) -> Aabb {
+        Aabb::new(Vec2::new(x - half, y - half), Vec2::new(x + half, y + half))
+    }
+
+    fn brute_query(live: &[(u32, Aabb)], aabb: Aabb) -> Vec<u32> {
+        let mut ids: Vec<u32> = live
+            .iter()
+            .filter(|(_, b)| b.overlaps(aabb))
+            .map(|(id, _)| *id)
+            .collect();
+        ids.sort_unstable();
+        ids
+    }
+
+    fn tree_query(tree: &DynamicTree, aabb: Aabb) -> Vec<u32> {
+        let mut ids = Vec::new();
+        tree.query(aabb, |id| {
+            ids.push(id);
+            true
+        });
+        ids.sort_unstable();
+        ids
+    }
+
+    /// The tallest a tree of `leaves` leaves can be while every node's
+    /// subtrees differ by at most `MAX_HEIGHT_DIFFERENCE`: the sparsest tree
+    /// of height h has a sparsest subtree of height h - 1 beside one of
+    /// height h - 1 - MAX_HEIGHT_DIFFERENCE.
+    fn balanced_height_bound(leaves: usize) -> u32 {
+        let mut fewest_leaves: Vec<usize> = vec![1];
+        loop {
+            let h = fewest_leaves.len();
+            let short = h.saturating_sub(1 + MAX_HEIGHT_DIFFERENCE as usize);
+            let next = fewest_leaves[h - 1] + fewest_leaves[short];
+            if next > leaves {
+                return (h - 1) as u32;
+            }
+            fewest_leaves.push(next);
+        }
+    }
+
+    #[test]
+    fn the_height_bound_is_logarithmic() {
+        assert_eq!(balanced_height_bound(1), 0);
+        assert_eq!(balanced_height_bound(2), 1);
+        for n in [10usize, 1_000, 1_000_000] {
+            let log2 = (n as f32).log2();
+            assert!(balanced_height_bound(n) as f32 <= 2.0 * log2 + 2.0);
+        }
+    }
+
+    #[test]
+    fn empty_tree() {
+        let tree = DynamicTree::new();
+        tree.validate();
+        assert_eq!(tree.height(), 0);
+        assert_eq!(tree.bounds(), None);
+        tree.query(square(0.0, 0.0, 1.0), |_| panic!("nothing to find"));
+        tree.ray_cast(Vec2::ZERO, Vec2::X, |_, _| panic!("nothing to hit"));
+    }
+
+    #[test]
+    fn a_row_inserted_in_order_stays_shallow() {
+        let mut tree = DynamicTree::new();
+        let n = 10_000;
+        for i in 0..n {
+            tree.create_proxy(square(i as f32, 0.0, 0.45), i);
+        }
+        tree.validate();
+        let log2 = (n as f32).log2();
+        assert!(
+            tree.height() as f32 <= 2.0 * log2 + 2.0,
+            "height {} for {n} leaves",
+            tree.height()
+        );
+        assert!(tree.height() <= balanced_height_bound(n as usize));
+        // A query in the middle of the row finds exactly its neighbours.
+        let mut found: Vec<u32> = tree_query(&tree, square(5000.0, 0.0, 0.6))
+            .into_iter()
+            .map(|id| tree.user_data(id))
+            .collect();
+        found.sort_unstable();
+        assert_eq!(found, [4999, 5000, 5001]);
+    }
+
+    #[test]
+    fn a_diagonal_inserted_in_reverse_then_half_removed_stays_shallow() {
+        let mut tree = DynamicTree::new();
+        let n = 4096u32;
+        let ids: Vec<u32> = (0..n)
+            .rev()
+            .map(|i| tree.create_proxy(square(i as f32, i as f32, 0.5), i))
+            .collect();
+        tree.validate();
+        for id in ids.iter().step_by(2) {
+            tree.destroy_proxy(*id);
+        }
+        tree.validate();
+        assert_eq!(tree.proxy_count(), n as usize / 2);
+        assert!(tree.height() <= balanced_height_bound(n as usize / 2));
+    }
+
+    #[test]
+    fn ids_are_reused_and_user_data_kept() {
+        let mut tree = DynamicTree::new();
+        let a = tree.create_proxy(square(0.0, 0.0, 1.0), 10);
+        let b = tree.create_proxy(square(5.0, 0.0, 1.0), 11);
+        assert_eq!(tree.user_data(a), 10);
+        assert_eq!(tree.user_data(b), 11);
+        tree.move_proxy(b, square(6.0, 0.0, 1.0));
+        assert_eq!(tree.user_data(b), 11);
+        assert_eq!(tree.fat_aabb(b), square(6.0, 0.0, 1.0));
+        tree.destroy_proxy(a);
+        assert!(!tree.is_proxy(a));
+        let c = tree.create_proxy(square(1.0, 1.0, 1.0), 12);
+        tree.validate();
+        assert!(tree.is_proxy(c));
+        assert_eq!(tree.proxy_count(), 2);
+        assert_eq!(
+            tree.bounds(),
+            Some(square(1.0, 1.0, 1.0).union(square(6.0, 0.0, 1.0)))
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "not a live proxy")]
+    fn destroying_twice_panics_instead_of_corrupting() {
+        let mut tree = DynamicTree::new();
+        let a = tree.create_proxy(square(0.0, 0.0, 1.0), 0);
+        tree.create_proxy(square(3.0, 0.0, 1.0), 1);
+        tree.destroy_proxy(a);
+        tree.destroy_proxy(a);
+    }
+
+    #[test]
+    fn query_stops_when_told() {
+        let mut tree = DynamicTree::new();
+        for i in 0..20 {
+            tree.create_proxy(square(0.0, 0.0, 1.0 + i as f32), i);
+        }
+        let mut calls = 0;
+        tree.query(square(0.0, 0.0, 0.1), |_| {
+            calls += 1;
+            calls < 3
+        });
+        assert_eq!(calls, 3);
+    }
+
+    #[test]
+    fn slab_test_cases() {
+        let unit = Aabb::new(Vec2::ZERO, Vec2::ONE);
+        let hit = |o: Vec2, d: Vec2| segment_entry_fraction(unit, o, d, 1.0);
+        assert_eq!(hit(Vec2::new(-1.0, 0.5), Vec2::new(4.0, 0.0)), Some(0.25));
+        assert_eq!(hit(Vec2::new(0.5, 0.5), Vec2::new(4.0, 0.0)), Some(0.0));
+        assert_eq!(
+            hit(Vec2::new(-1.0, 0.5), Vec2::new(0.5, 0.0)),
+            None,
+            "stops short"
+        );
+        assert_eq!(
+            hit(Vec2::new(-1.0, 1.5), Vec2::new(4.0, 0.0)),
+            None,
+            "passes above"
+        );
+        assert_eq!(hit(Vec2::new(-1.0, -1.0), Vec2::new(4.0, 4.0)), Some(0.25));
+        assert_eq!(hit(Vec2::new(2.0, 2.0), Vec2::new(-4.0, -4.0)), Some(0.25));
+        assert_eq!(
+            hit(Vec2::new(-1.0, 0.0), Vec2::new(2.0, -2.0)),
+            None,
+            "misses the corner"
+        );
+        assert_eq!(
+            hit(Vec2::new(0.5, 0.5), Vec2::ZERO),
+            Some(0.0),
+            "a point inside"
+        );
+        assert_eq!(
+            hit(Vec2::new(1.5, 0.5), Vec2::ZERO),
+            None,
+            "a point outside"
+        );
+        assert_eq!(hit(Vec2::new(f32::NAN, 0.5), Vec2::X), None);
+    }
+
+    #[test]
+    fn ray_cast_clipping_finds_the_closest_box() {
+        let mut tree = DynamicTree::new();
+        for i in 0..10 {
+            tree.create_proxy(square(10.0 - i as f32, 0.0, 0.25), i);
+        }
+        let origin = Vec2::new(-1.0, 0.0);
+        let translation = Vec2::new(20.0, 0.0);
+        let mut closest = None;
+        let mut calls = 0;
+        tree.ray_cast(origin, translation, |id, max_fraction| {
+            calls += 1;
+            let fraction =
+                segment_entry_fraction(tree.fat_aabb(id), origin, translation, max_fraction)
+                    .expect("the tree only reports boxes the ray reaches");
+            closest = Some(tree.user_data(id));
+            fraction
+        });
+        // The box centred at x = 1 is the first along the ray.
+        assert_eq!(closest, Some(9));
+        assert!(calls <= 10);
+    }
+
+    /// A random operation on a tree.
+    #[derive(Clone, Debug)]
+    enum Op {
+        Create(Aabb),
+        Destroy(usize),
+        Move(usize, Aabb),
+    }
+
+    fn arb_box() -> impl Strategy<Value = Aabb> {
+        (-50.0f32..50.0, -50.0f32..50.0, 0.0f32..6.0, 0.0f32..6.0)
+            .prop_map(|(x, y, w, h)| Aabb::new(Vec2::new(x, y), Vec2::new(x + w, y + h)))
+    }
+
+    fn arb_op() -> impl Strategy<Value = Op> {
+        prop_oneof![
+            3 => arb_box().prop_map(Op::Create),
+            1 => any::<usize>().prop_map(Op::Destroy),
+            2 => (any::<usize>(), arb_box()).prop_map(|(i, b)| Op::Move(i, b)),
+        ]
+    }
+
+    /// Applies the operations to a tree and to a plain list of live
+    /// proxies, validating the tree as it goes.
+    fn build(ops: &[Op]) -> (DynamicTree, Vec<(u32, Aabb)>) {
+        let mut tree = DynamicTree::new();
+        let mut live: Vec<(u32, Aabb)> = Vec::new();
+        for (step, op) in ops.iter().enumerate() {
+            match *op {
+                Op::Create(aabb) => {
+                    let id = tree.create_proxy(aabb, step as u32);
+                    assert!(live.iter().all(|(other, _)| *other != id));
+                    live.push((id, aabb));
+                }
+                Op::Destroy(pick) if !live.is_empty() => {
+                    let (id, _) = live.swap_remove(pick % live.len());
+                    tree.destroy_proxy(id);
+                }
+                Op::Move(pick, aabb) if !live.is_empty() => {
+                    let k = pick % live.len();
+                    tree.move_proxy(live[k].0, aabb);
+                    live[k].1 = aabb;
+                }
+                _ => {}
+            }
+            if step % 16 == 0 {
+                tree.validate();
+            }
+        }
+        tree.validate();
+        (tree, live)
+    }
+
+    proptest! {
+        #[test]
+        fn query_matches_brute_force(
+            ops in prop::collection::vec(arb_op(), 0..300),
+            probes in prop::collection::vec(arb_box(), 1..20),
+        ) {
+            let (tree, live) = build(&ops);
+            prop_assert_eq!(tree.proxy_count(), live.len());
+            prop_assert!(tree.height() <= balanced_height_bound(live.len()));
+            for (id, aabb) in &live {
+                prop_assert_eq!(tree.fat_aabb(*id), *aabb);
+            }
+            for probe in probes {
+                prop_assert_eq!(tree_query(&tree, probe), brute_query(&live, probe));
+            }
+        }
+
+        #[test]
+        fn ray_cast_matches_brute_force(
+            ops in prop::collection::vec(arb_op(), 0..300),
+            rays in prop::collection::vec(
+                (-60.0f32..60.0, -60.0f32..60.0, -120.0f32..120.0, -120.0f32..120.0),
+                1..10,
+            ),
+        ) {
+            let (tree, live) = build(&ops);
+            for (ox, oy, dx, dy) in rays {
+                let origin = Vec2::new(ox, oy);
+                let translation = Vec2::new(dx, dy);
+
+                // Every box the full segment touches.
+                let mut hits = Vec::new();
+                tree.ray_cast(origin, translation, |id, max_fraction| {
+                    hits.push(id);
+                    max_fraction
+                });
+                hits.sort_unstable();
+                let mut expected: Vec<u32> = live
+                    .iter()
+                    .filter(|(_, b)| segment_entry_fraction(*b, origin, translation, 1.0).is_some())
+                    .map(|(id, _)| *id)
+                    .collect();
+                expected.sort_unstable();
+                prop_assert_eq!(&hits, &expected);
+
+                // Clipping to each hit finds the nearest entry.
+                let mut nearest = f32::INFINITY;
+                tree.ray_cast(origin, translation, |id, max_fraction| {
+                    let entry = segment_entry_fraction(tree.fat_aabb(id), origin, translation, max_fraction);
+                    match entry {
+                        Some(fraction) => {
+                            nearest = nearest.min(fraction);
+                            // Zero would stop the cast, which is right: nothing is nearer.
+                            fraction
+                        }
+                        None => -1.0,
+                    }
+                });
+                let brute_nearest = live
+                    .iter()
+                    .filter_map(|(_, b)| segment_entry_fraction(*b, origin, translation, 1.0))
+                    .fold(f32::INFINITY, f32::min);
+                prop_assert_eq!(nearest, brute_nearest);
+            }
+        }
+    }
+}
