@@ -850,10 +850,10 @@ impl World {
 
     /// Shapes containing the world point `p`, in slot order.
     pub fn shapes_at_point(&self, p: Vec2) -> Vec<ShapeId> {
-        let mut hits = Vec::new();
         if !is_finite_vec(p) {
-            return hits;
+            return Vec::new();
         }
+        let mut hits: Vec<u32> = Vec::new();
         self.broadphase.query(Aabb::new(p, p), |proxy| {
             let si = self.broadphase.user_data(proxy);
             let slot = &self.shapes[si as usize];
@@ -868,7 +868,7 @@ impl World {
 
     /// Shapes whose fat bounding boxes overlap `aabb`, in slot order.
     pub fn shapes_in_aabb(&self, aabb: Aabb) -> Vec<ShapeId> {
-        let mut hits = Vec::new();
+        let mut hits: Vec<u32> = Vec::new();
         self.broadphase.query(aabb, |proxy| {
             hits.push(self.broadphase.user_data(proxy));
             true
