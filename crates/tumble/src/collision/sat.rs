@@ -374,3 +374,292 @@ pub fn collide_capsules(
         speculative,
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::f32::consts::{FRAC_PI_4, FRAC_PI_6};
+
+    fn at(x: f32, y: f32, angle: f32) -> Transform {
+        Transform::new(Vec2::new(x, y), angle)
+    }
+
+    fn square(half: f32) -> Polygon {
+        Polygon::new_box(half, half).unwrap()
+    }
+
+    fn ground() -> Polygon {
+        Polygon::new_box(50.0, 0.5).unwrap()
+    }
+
+    fn rounded_square(half: f32, radius: f32) -> Polygon {
+        let h = half;
+        let corners = [
+            Vec2::new(-h, -h),
+            Vec2::new(h, -h),
+            Vec2::new(h, h),
+            Vec2::new(-h, h),
+        ];
+        Polygon::new_rounded(&corners, radius).unwrap()
+    }
+
+    #[test]
+    fn boxes_side_by_side_overlapping_by_ten() {
+        let m = collide_polygons(
+            &square(20.0),
+            at(0.0, 0.0, 0.0),
+            &square(20.0),
+            at(30.0, 0.0, 0.0),
+            0.0,
+        );
+        assert_eq!(m.count, 2);
+        assert!((m.normal - Vec2::X).length() < 1e-6, "{m:?}");
+        for p in m.points() {
+            assert!((p.separation + 10.0).abs() < 1e-4, "{m:?}");
+            // Midway between A's face at x = 20 and B's at x = 10.
+            assert!((p.point.x - 15.0).abs() < 1e-4, "{m:?}");
+        }
+        assert_ne!(m.points[0].id, m.points[1].id);
+        let mut ys = [m.points[0].point.y, m.points[1].point.y];
+        ys.sort_by(f32::total_cmp);
+        assert!(
+            (ys[0] + 20.0).abs() < 1e-4 && (ys[1] - 20.0).abs() < 1e-4,
+            "{m:?}"
+        );
+    }
+
+    #[test]
+    fn diamond_apart_although_bounding_boxes_overlap() {
+        let diamond_xf = at(45.0, 45.0, FRAC_PI_4);
+        let a = square(20.0);
+        let sa = crate::shapes::Shape::Polygon(a);
+        assert!(sa.aabb(at(0.0, 0.0, 0.0)).overlaps(sa.aabb(diamond_xf)));
+        let m = collide_polygons(&a, at(0.0, 0.0, 0.0), &a, diamond_xf, 0.0);
+        assert_eq!(m.count, 0, "{m:?}");
+    }
+
+    #[test]
+    fn diamond_closer_overlaps_at_the_corner() {
+        let a = square(20.0);
+        let m = collide_polygons(&a, at(0.0, 0.0, 0.0), &a, at(30.0, 30.0, FRAC_PI_4), 0.0);
+        assert_eq!(m.count, 1, "{m:?}");
+        // The square's corner (20, 20) is inside the diamond's lower-left face
+        // x + y = 60 - 20 sqrt 2 by (40 - that) / sqrt 2.
+        let depth = (40.0 - (60.0 - 20.0 * 2.0_f32.sqrt())) / 2.0_f32.sqrt();
+        assert!(
+            (m.points[0].separation + depth).abs() < 1e-3,
+            "{m:?} vs {depth}"
+        );
+        let diagonal = Vec2::ONE.normalize();
+        assert!((m.normal - diagonal).length() < 1e-5, "{m:?}");
+    }
+
+    #[test]
+    fn box_resting_flat_on_the_ground_gets_two_points() {
+        let m = collide_polygons(
+            &ground(),
+            at(0.0, 0.0, 0.0),
+            &square(0.5),
+            at(3.0, 0.999, 0.0),
+            0.0,
+        );
+        assert_eq!(m.count, 2, "{m:?}");
+        assert!((m.normal - Vec2::Y).length() < 1e-6);
+        for p in m.points() {
+            assert!((p.separation + 0.001).abs() < 1e-5, "{m:?}");
+            assert!((p.point.y - 0.4995).abs() < 1e-5, "{m:?}");
+        }
+        let mut xs = [m.points[0].point.x, m.points[1].point.x];
+        xs.sort_by(f32::total_cmp);
+        assert!(
+            (xs[0] - 2.5).abs() < 1e-5 && (xs[1] - 3.5).abs() < 1e-5,
+            "{m:?}"
+        );
+        assert_ne!(m.points[0].id, m.points[1].id);
+        assert!(m.points().iter().all(|p| p.id != 0));
+    }
+
+    #[test]
+    fn box_tilted_on_a_corner_gets_one_point() {
+        // The lowest corner of a unit box turned 30 degrees is
+        // 0.5 (cos 30 + sin 30) below its centre.
+        let drop = 0.5 * (FRAC_PI_6.cos() + FRAC_PI_6.sin());
+        let y = 0.5 + drop - 0.001;
+        let m = collide_polygons(
+            &ground(),
+            at(0.0, 0.0, 0.0),
+            &square(0.5),
+            at(0.0, y, FRAC_PI_6),
+            0.0,
+        );
+        assert_eq!(m.count, 1, "{m:?}");
+        assert!((m.normal - Vec2::Y).length() < 1e-6);
+        assert!((m.points[0].separation + 0.001).abs() < 1e-4, "{m:?}");
+    }
+
+    #[test]
+    fn capsule_lying_flat_on_a_box_gets_two_points() {
+        let capsule = Capsule::new(Vec2::new(-1.0, 0.0), Vec2::new(1.0, 0.0), 0.25).unwrap();
+        let y = 0.5 + 0.25 - 0.002;
+        let m =
+            collide_polygon_capsule(&ground(), at(0.0, 0.0, 0.0), &capsule, at(0.0, y, 0.0), 0.0);
+        assert_eq!(m.count, 2, "{m:?}");
+        assert!((m.normal - Vec2::Y).length() < 1e-6);
+        let mut xs = [m.points[0].point.x, m.points[1].point.x];
+        xs.sort_by(f32::total_cmp);
+        assert!(
+            (xs[0] + 1.0).abs() < 1e-5 && (xs[1] - 1.0).abs() < 1e-5,
+            "{m:?}"
+        );
+        for p in m.points() {
+            assert!((p.separation + 0.002).abs() < 1e-5, "{m:?}");
+            assert!((p.point.y - 0.499).abs() < 1e-5, "{m:?}");
+        }
+    }
+
+    #[test]
+    fn capsules_side_by_side_and_crossed() {
+        let c = Capsule::new(Vec2::new(-1.0, 0.0), Vec2::new(1.0, 0.0), 0.25).unwrap();
+        let m = collide_capsules(&c, at(0.0, 0.0, 0.0), &c, at(0.5, 0.49, 0.0), 0.0);
+        assert_eq!(m.count, 2, "{m:?}");
+        assert!((m.normal - Vec2::Y).length() < 1e-6);
+        assert!(m
+            .points()
+            .iter()
+            .all(|p| (p.separation + 0.01).abs() < 1e-5));
+        // Crossed at right angles, B above A: one point at the crossing.
+        let m = collide_capsules(&c, at(0.0, 0.0, 0.0), &c, at(0.2, 0.45, 1.2), 0.0);
+        assert_eq!(m.count, 1, "{m:?}");
+        assert!(m.normal.y > 0.99, "{m:?}");
+    }
+
+    #[test]
+    fn capsule_end_against_box_corner_uses_the_line_between_them() {
+        // Cores apart diagonally: the capsule's end cap faces the box's
+        // corner, so the normal runs corner to cap centre, not along a face.
+        let capsule = Capsule::new(Vec2::new(0.0, 0.0), Vec2::new(2.0, 2.0), 0.5).unwrap();
+        let corner = Vec2::new(0.5, 0.5);
+        let offset = Vec2::new(0.3, 0.4);
+        let m = collide_polygon_capsule(
+            &square(0.5),
+            at(0.0, 0.0, 0.0),
+            &capsule,
+            at(0.8, 0.9, 0.0),
+            0.0,
+        );
+        assert_eq!(m.count, 1, "{m:?}");
+        assert!((m.normal - offset.normalize()).length() < 1e-4, "{m:?}");
+        assert!(
+            (m.points[0].separation - (offset.length() - 0.5)).abs() < 1e-4,
+            "{m:?}"
+        );
+        let expected_point = corner + offset.normalize() * 0.5 * (offset.length() - 0.5);
+        assert!(
+            (m.points[0].point - expected_point).length() < 1e-4,
+            "{m:?}"
+        );
+    }
+
+    #[test]
+    fn rounded_box_resting_flat_and_slightly_tilted_gets_two_points() {
+        let b = rounded_square(0.4, 0.1);
+        // Flat: the rounded bottom at y = 0.5 - 0.001.
+        let m = collide_polygons(&ground(), at(0.0, 0.0, 0.0), &b, at(1.0, 0.999, 0.0), 0.0);
+        assert_eq!(m.count, 2, "{m:?}");
+        for p in m.points() {
+            assert!((p.separation + 0.001).abs() < 1e-5, "{m:?}");
+            assert!((p.point.y - 0.4995).abs() < 1e-5, "{m:?}");
+        }
+        // Tilted by 0.01 rad: one corner 0.004 lower than the other; both
+        // within the speculative distance.
+        let m = collide_polygons(
+            &ground(),
+            at(0.0, 0.0, 0.0),
+            &b,
+            at(1.0, 1.0035, 0.01),
+            0.02,
+        );
+        assert_eq!(m.count, 2, "{m:?}");
+        assert!((m.normal - Vec2::Y).length() < 1e-6);
+    }
+
+    #[test]
+    fn rounded_corners_facing_each_other() {
+        let b = rounded_square(0.5, 0.25);
+        // Cores apart along the diagonal by 0.4 sqrt 2 = 0.566, radii 0.5.
+        let m = collide_polygons(&b, at(0.0, 0.0, 0.0), &b, at(1.4, 1.4, 0.0), 0.1);
+        assert_eq!(m.count, 1, "{m:?}");
+        let diagonal = Vec2::ONE.normalize();
+        assert!((m.normal - diagonal).length() < 1e-4, "{m:?}");
+        let expected = 0.4 * 2.0_f32.sqrt() - 0.5;
+        assert!((m.points[0].separation - expected).abs() < 1e-4, "{m:?}");
+        assert!(
+            (m.points[0].point - Vec2::splat(0.7)).length() < 1e-4,
+            "{m:?}"
+        );
+    }
+
+    #[test]
+    fn feature_ids_do_not_churn_under_tiny_moves() {
+        let b = square(0.5);
+        let reference = collide_polygons(&b, at(0.0, 0.0, 0.0), &b, at(0.1, 0.999, 0.0), 0.0);
+        assert_eq!(reference.count, 2);
+        let ids = |m: &Manifold| {
+            let mut v = [m.points[0].id, m.points[1].id];
+            v.sort();
+            v
+        };
+        for k in 0..50 {
+            let wiggle = (k as f32 * 0.37).sin() * 1e-4;
+            let tilt = (k as f32 * 0.91).cos() * 1e-4;
+            let m = collide_polygons(
+                &b,
+                at(0.0, 0.0, tilt),
+                &b,
+                at(0.1 + wiggle, 0.999 - wiggle.abs() * 0.5, -tilt),
+                0.0,
+            );
+            assert_eq!(m.count, 2, "{m:?}");
+            assert_eq!(ids(&m), ids(&reference), "step {k}: {m:?}");
+        }
+    }
+
+    #[test]
+    fn speculative_points_appear_within_reach_only() {
+        let b = square(0.5);
+        let g = ground();
+        let gap = |g_: f32, spec: f32| {
+            collide_polygons(&g, at(0.0, 0.0, 0.0), &b, at(0.0, 1.0 + g_, 0.0), spec)
+        };
+        let m = gap(0.01, 0.02);
+        assert_eq!(m.count, 2, "{m:?}");
+        assert!(m
+            .points()
+            .iter()
+            .all(|p| (p.separation - 0.01).abs() < 1e-5));
+        assert_eq!(gap(0.03, 0.02).count, 0);
+        assert_eq!(gap(0.01, 0.0).count, 0);
+        // A tilted box: only the low corner is within reach.
+        let m = collide_polygons(&g, at(0.0, 0.0, 0.0), &b, at(0.0, 1.01, 0.02), 0.02);
+        assert_eq!(m.count, 1, "{m:?}");
+    }
+
+    #[test]
+    fn clipping_keeps_distinct_tags() {
+        let seg = [
+            ClipVertex {
+                point: Vec2::new(-2.0, 0.0),
+                vertex: 3,
+            },
+            ClipVertex {
+                point: Vec2::new(2.0, 0.0),
+                vertex: 4,
+            },
+        ];
+        let out = clip_segment_to_line(seg, Vec2::X, 1.0).unwrap();
+        assert_eq!(out[0], seg[0]);
+        assert_eq!(out[1].vertex, 4);
+        assert!((out[1].point - Vec2::new(1.0, 0.0)).length() < 1e-6);
+        assert!(clip_segment_to_line(seg, Vec2::X, -3.0).is_none());
+    }
+}
