@@ -3,9 +3,99 @@
 //! [`collide`] dispatches on the shape pair and returns a [`Manifold`] whose
 //! normal points **from shape A to shape B**, with up to two points, each with
 //! its own separation and feature id.
+//!
+//! | pair | algorithm |
+//! |---|---|
+//! | polygon / capsule with polygon / capsule | [`sat`]: separating axes, then the incident edge clipped to the reference face (two points for a flat rest) |
+//! | circle with anything | [`circles`]: closed form, one point |
+//! | fallback, queries | [`gjk`] on the cores, [`epa`] when they overlap, radii folded back in ([`distance`]) |
+//!
+//! Ray casts ([`ray`]) and the time of impact for continuous collision
+//! ([`toi`]) live here too.
+
+pub mod circles;
+pub mod distance;
+pub mod epa;
+pub mod gjk;
+pub mod ray;
+pub mod sat;
+pub mod toi;
+
+#[cfg(test)]
+mod proptests;
+
+pub use distance::{shape_distance, DistanceOutput};
+pub use ray::{ray_cast, RayHit};
+pub use toi::time_of_impact;
 
 use crate::math::{Transform, Vec2};
 use crate::shapes::Shape;
+
+/// The feature id of a contact point: reference edge, incident vertex and
+/// flip flag packed as `(edge << 16) | (vertex << 8) | flip`, plus one so that
+/// zero means "no id". Bits 32..48 are left free for compound part indices.
+#[inline]
+pub fn feature_id(reference_edge: usize, incident_vertex: usize, flip: bool) -> u64 {
+    (((reference_edge as u64) << 16) | ((incident_vertex as u64) << 8) | flip as u64) + 1
+}
+
+/// The contact manifold between shape `a` placed at `xf_a` and shape `b` at
+/// `xf_b`: a world-space normal from A to B and up to two world-space points
+/// midway between the surfaces, each with its separation (negative when
+/// overlapping) and feature id. Points up to `speculative` apart are
+/// included; farther apart the manifold is empty (`count == 0`). Impulses
+/// are left at zero.
+///
+/// Any pair order works: swapping A and B flips the normal and keeps the
+/// points.
+///
+/// ```
+/// # use tumble::{Polygon, Shape, Transform, Vec2};
+/// # use tumble::collision::collide;
+/// let ground: Shape = Polygon::new_box(5.0, 0.5).unwrap().into();
+/// let crate_: Shape = Polygon::new_box(0.5, 0.5).unwrap().into();
+/// let m = collide(&ground, Transform::IDENTITY, &crate_, Transform::new(Vec2::new(0.0, 0.99), 0.0), 0.0);
+/// assert_eq!(m.count, 2);
+/// assert_eq!(m.normal, Vec2::Y);
+/// assert!((m.points[0].separation + 0.01).abs() < 1e-5);
+/// ```
+pub fn collide(
+    a: &Shape,
+    xf_a: Transform,
+    b: &Shape,
+    xf_b: Transform,
+    speculative: f32,
+) -> Manifold {
+    match (a, b) {
+        (Shape::Circle(a), Shape::Circle(b)) => {
+            circles::collide_circles(a, xf_a, b, xf_b, speculative)
+        }
+        (Shape::Capsule(a), Shape::Circle(b)) => {
+            circles::collide_capsule_circle(a, xf_a, b, xf_b, speculative)
+        }
+        (Shape::Circle(a), Shape::Capsule(b)) => {
+            circles::collide_capsule_circle(b, xf_b, a, xf_a, speculative).flipped()
+        }
+        (Shape::Polygon(a), Shape::Circle(b)) => {
+            circles::collide_polygon_circle(a, xf_a, b, xf_b, speculative)
+        }
+        (Shape::Circle(a), Shape::Polygon(b)) => {
+            circles::collide_polygon_circle(b, xf_b, a, xf_a, speculative).flipped()
+        }
+        (Shape::Polygon(a), Shape::Polygon(b)) => {
+            sat::collide_polygons(a, xf_a, b, xf_b, speculative)
+        }
+        (Shape::Polygon(a), Shape::Capsule(b)) => {
+            sat::collide_polygon_capsule(a, xf_a, b, xf_b, speculative)
+        }
+        (Shape::Capsule(a), Shape::Polygon(b)) => {
+            sat::collide_polygon_capsule(b, xf_b, a, xf_a, speculative).flipped()
+        }
+        (Shape::Capsule(a), Shape::Capsule(b)) => {
+            sat::collide_capsules(a, xf_a, b, xf_b, speculative)
+        }
+    }
+}
 
 /// One contact point of a manifold.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
@@ -67,5 +157,27 @@ impl Manifold {
     /// Deepest penetration over the points (zero if none overlap).
     pub fn max_depth(&self) -> f32 {
         self.points().iter().map(|p| p.depth()).fold(0.0, f32::max)
+    }
+
+    /// The smallest separation over the points (`None` when empty).
+    pub fn min_separation(&self) -> Option<f32> {
+        self.points().iter().map(|p| p.separation).reduce(f32::min)
+    }
+
+    /// The manifold mapped from a body's local frame to the world by `xf`:
+    /// the normal rotated, the points moved.
+    pub fn transformed(mut self, xf: Transform) -> Manifold {
+        self.normal = xf.q.rotate(self.normal);
+        for p in self.points_mut() {
+            p.point = xf.apply(p.point);
+        }
+        self
+    }
+
+    /// The same contact seen from the other shape: the normal negated, the
+    /// points and ids unchanged.
+    pub fn flipped(mut self) -> Manifold {
+        self.normal = -self.normal;
+        self
     }
 }

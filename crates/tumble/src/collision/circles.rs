@@ -1,0 +1,309 @@
+//! Closed-form contacts for pairs with a circle: circle-circle,
+//! capsule-circle and polygon-circle. A circle touches anything along one
+//! point, so each manifold has at most one.
+//!
+//! Each function works in A's frame and maps the result to the world; the
+//! reverse orders (circle-capsule, circle-polygon) are these with the normal
+//! flipped, in [`collide`](super::collide).
+
+use super::distance::normal_or_fallback;
+use super::{feature_id, Manifold, ManifoldPoint};
+use crate::math::{right_perp, Transform, Vec2};
+use crate::shapes::{Capsule, Circle, Polygon};
+
+/// Below this distance two centres (or a centre and a core) coincide and
+/// their difference has no usable direction.
+const COINCIDENT_DISTANCE: f32 = 1.0e-6;
+
+/// The one-point manifold between a core point `core_a` of radius `radius_a`
+/// and a circle centre `centre_b` of radius `radius_b`, along `normal`
+/// (unit, from A to B), with the core distance `distance` along it.
+fn disc_contact(
+    core_a: Vec2,
+    radius_a: f32,
+    centre_b: Vec2,
+    radius_b: f32,
+    normal: Vec2,
+    distance: f32,
+    speculative: f32,
+) -> Manifold {
+    let separation = distance - radius_a - radius_b;
+    let mut manifold = Manifold {
+        normal,
+        ..Manifold::default()
+    };
+    if separation <= speculative && separation.is_finite() {
+        let surface_a = core_a + radius_a * normal;
+        let surface_b = centre_b - radius_b * normal;
+        manifold.points[0] = ManifoldPoint {
+            point: 0.5 * (surface_a + surface_b),
+            separation,
+            id: feature_id(0, 0, false),
+            ..ManifoldPoint::default()
+        };
+        manifold.count = 1;
+    }
+    manifold
+}
+
+/// Contact between two circles.
+pub fn collide_circles(
+    a: &Circle,
+    xf_a: Transform,
+    b: &Circle,
+    xf_b: Transform,
+    speculative: f32,
+) -> Manifold {
+    let centre_b = xf_a.inv_mul(xf_b).apply(b.center);
+    let offset = centre_b - a.center;
+    let distance = offset.length();
+    // Concentric circles have no preferred direction: push B up.
+    let normal = if distance > COINCIDENT_DISTANCE {
+        offset / distance
+    } else {
+        Vec2::Y
+    };
+    disc_contact(
+        a.center,
+        a.radius,
+        centre_b,
+        b.radius,
+        normal,
+        distance,
+        speculative,
+    )
+    .transformed(xf_a)
+}
+
+/// The point of segment `p`-`q` nearest `c`.
+fn closest_point_on_segment(p: Vec2, q: Vec2, c: Vec2) -> Vec2 {
+    let e = q - p;
+    let length_squared = e.length_squared();
+    if length_squared <= 0.0 {
+        return p;
+    }
+    let t = ((c - p).dot(e) / length_squared).clamp(0.0, 1.0);
+    p + t * e
+}
+
+/// Contact between a capsule (A) and a circle (B).
+pub fn collide_capsule_circle(
+    a: &Capsule,
+    xf_a: Transform,
+    b: &Circle,
+    xf_b: Transform,
+    speculative: f32,
+) -> Manifold {
+    let centre_b = xf_a.inv_mul(xf_b).apply(b.center);
+    let nearest = closest_point_on_segment(a.center1, a.center2, centre_b);
+    let offset = centre_b - nearest;
+    let distance = offset.length();
+    // A centre on the segment leaves soonest sideways, across the segment.
+    let normal = if distance > COINCIDENT_DISTANCE {
+        offset / distance
+    } else {
+        let across = right_perp(a.center2 - a.center1);
+        let centre_offset = centre_b - 0.5 * (a.center1 + a.center2);
+        normal_or_fallback(across, centre_offset)
+    };
+    disc_contact(
+        nearest,
+        a.radius,
+        centre_b,
+        b.radius,
+        normal,
+        distance,
+        speculative,
+    )
+    .transformed(xf_a)
+}
+
+/// Contact between a (possibly rounded) polygon (A) and a circle (B). When
+/// the centre is inside the polygon the face of least penetration wins;
+/// outside, the nearest point of the polygon's boundary.
+pub fn collide_polygon_circle(
+    a: &Polygon,
+    xf_a: Transform,
+    b: &Circle,
+    xf_b: Transform,
+    speculative: f32,
+) -> Manifold {
+    let centre_b = xf_a.inv_mul(xf_b).apply(b.center);
+    let n = a.count;
+
+    // The face the centre is farthest in front of.
+    let mut best_face = 0;
+    let mut best_separation = f32::NEG_INFINITY;
+    for i in 0..n {
+        let s = a.normals[i].dot(centre_b - a.vertices[i]);
+        if s > best_separation {
+            best_face = i;
+            best_separation = s;
+        }
+    }
+    let radius = a.radius + b.radius;
+    if best_separation - radius > speculative {
+        return Manifold::default();
+    }
+
+    if best_separation <= 0.0 {
+        // Centre inside the core: leave through the face of least
+        // penetration.
+        let normal = a.normals[best_face];
+        let on_face = centre_b - best_separation * normal;
+        let manifold = disc_contact(
+            on_face,
+            a.radius,
+            centre_b,
+            b.radius,
+            normal,
+            best_separation,
+            speculative,
+        );
+        return manifold.transformed(xf_a);
+    }
+
+    // Centre outside: the nearest point over all edges (at most eight).
+    let mut nearest = a.vertices[0];
+    let mut nearest_distance_squared = f32::INFINITY;
+    for i in 0..n {
+        let p = closest_point_on_segment(a.vertices[i], a.vertices[(i + 1) % n], centre_b);
+        let d = p.distance_squared(centre_b);
+        if d < nearest_distance_squared {
+            nearest = p;
+            nearest_distance_squared = d;
+        }
+    }
+    let offset = centre_b - nearest;
+    let distance = nearest_distance_squared.sqrt();
+    let normal = if distance > COINCIDENT_DISTANCE {
+        offset / distance
+    } else {
+        a.normals[best_face]
+    };
+    disc_contact(
+        nearest,
+        a.radius,
+        centre_b,
+        b.radius,
+        normal,
+        distance,
+        speculative,
+    )
+    .transformed(xf_a)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn circle(r: f32) -> Circle {
+        Circle::new(Vec2::ZERO, r).unwrap()
+    }
+
+    fn at(x: f32, y: f32) -> Transform {
+        Transform::new(Vec2::new(x, y), 0.0)
+    }
+
+    #[test]
+    fn circle_circle_depth() {
+        // Radii 1 and 0.5, centres 1.2 apart: depth 0.3 along +x.
+        let m = collide_circles(&circle(1.0), at(2.0, 3.0), &circle(0.5), at(3.2, 3.0), 0.0);
+        assert_eq!(m.count, 1);
+        assert!((m.points[0].separation + 0.3).abs() < 1e-6);
+        assert!((m.normal - Vec2::X).length() < 1e-6);
+        // Midway between the surfaces at x = 3.0 and x = 2.7.
+        assert!((m.points[0].point - Vec2::new(2.85, 3.0)).length() < 1e-5);
+        assert_eq!(m.points[0].id, 1);
+    }
+
+    #[test]
+    fn circle_circle_speculative_limit() {
+        let a = circle(1.0);
+        let b = circle(1.0);
+        assert_eq!(
+            collide_circles(&a, at(0.0, 0.0), &b, at(2.05, 0.0), 0.1).count,
+            1
+        );
+        assert_eq!(
+            collide_circles(&a, at(0.0, 0.0), &b, at(2.15, 0.0), 0.1).count,
+            0
+        );
+        assert_eq!(
+            collide_circles(&a, at(0.0, 0.0), &b, at(2.05, 0.0), 0.0).count,
+            0
+        );
+    }
+
+    #[test]
+    fn concentric_circles_push_up() {
+        let m = collide_circles(&circle(1.0), at(1.0, 1.0), &circle(2.0), at(1.0, 1.0), 0.0);
+        assert_eq!(m.normal, Vec2::Y);
+        assert!((m.points[0].separation + 3.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn circle_resting_on_box() {
+        let ground = Polygon::new_box(5.0, 0.5).unwrap();
+        let ball = circle(0.5);
+        // Ball centre at y = 0.999: 0.001 into the ground's top at y = 0.5.
+        let m = collide_polygon_circle(&ground, at(0.0, 0.0), &ball, at(1.0, 0.999), 0.0);
+        assert_eq!(m.count, 1);
+        assert!((m.normal - Vec2::Y).length() < 1e-6);
+        assert!((m.points[0].separation + 0.001).abs() < 1e-5);
+        assert!((m.points[0].point - Vec2::new(1.0, 0.4995)).length() < 1e-5);
+    }
+
+    #[test]
+    fn circle_near_box_corner_uses_the_corner() {
+        let b = Polygon::new_box(1.0, 1.0).unwrap();
+        let m = collide_polygon_circle(&b, at(0.0, 0.0), &circle(1.0), at(1.6, 1.8), 0.0);
+        let expected = Vec2::new(0.6, 0.8);
+        assert!((m.normal - expected).length() < 1e-5, "{m:?}");
+        assert!(m.points[0].separation.abs() < 1e-5);
+    }
+
+    #[test]
+    fn circle_centre_inside_box_leaves_by_nearest_face() {
+        let b = Polygon::new_box(2.0, 1.0).unwrap();
+        let m = collide_polygon_circle(&b, at(0.0, 0.0), &circle(0.25), at(1.5, 0.2), 0.0);
+        // Right face is 0.5 away, top 0.8: leave through the right.
+        assert!((m.normal - Vec2::X).length() < 1e-6);
+        assert!((m.points[0].separation + 0.75).abs() < 1e-6);
+    }
+
+    #[test]
+    fn rounded_polygon_and_rotated_frame() {
+        let b = Polygon::new_rounded(
+            &[
+                Vec2::new(-1.0, -1.0),
+                Vec2::new(1.0, -1.0),
+                Vec2::ONE,
+                Vec2::new(-1.0, 1.0),
+            ],
+            0.2,
+        )
+        .unwrap();
+        let xf_a = Transform::new(Vec2::new(10.0, 0.0), std::f32::consts::FRAC_PI_2);
+        // Box turned 90 deg: its local +x face now faces world +y.
+        let m = collide_polygon_circle(&b, xf_a, &circle(0.5), at(10.0, 1.6), 0.0);
+        assert_eq!(m.count, 1);
+        assert!((m.normal - Vec2::Y).length() < 1e-5, "{m:?}");
+        assert!((m.points[0].separation + 0.1).abs() < 1e-5, "{m:?}");
+    }
+
+    #[test]
+    fn capsule_circle_side_and_cap() {
+        let cap = Capsule::new(Vec2::new(-1.0, 0.0), Vec2::new(1.0, 0.0), 0.5).unwrap();
+        let m = collide_capsule_circle(&cap, at(0.0, 0.0), &circle(0.5), at(0.3, 0.9), 0.0);
+        assert!((m.normal - Vec2::Y).length() < 1e-6);
+        assert!((m.points[0].separation + 0.1).abs() < 1e-6);
+        let m = collide_capsule_circle(&cap, at(0.0, 0.0), &circle(0.5), at(1.9, 0.0), 0.0);
+        assert!((m.normal - Vec2::X).length() < 1e-6);
+        assert!((m.points[0].separation + 0.1).abs() < 1e-6);
+        // Centre on the segment: pushed across it.
+        let m = collide_capsule_circle(&cap, at(0.0, 0.0), &circle(0.5), at(0.2, 0.0), 0.0);
+        assert!((m.normal.dot(Vec2::Y)).abs() > 0.999, "{m:?}");
+        assert!((m.points[0].separation + 1.0).abs() < 1e-6);
+    }
+}

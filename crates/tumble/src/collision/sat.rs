@@ -1,0 +1,665 @@
+//! Polygons (and capsules) against each other: the separating axis test,
+//! then clipping the incident edge to the reference face.
+//!
+//! A box resting on the ground touches it along a whole edge. One contact
+//! point in the middle would balance it on a pin and let it rock; two points,
+//! one at each end of the touching stretch, let it sit. So after SAT finds
+//! the face of least penetration (the *reference face*), the edge of the other
+//! polygon facing it (the *incident edge*) is clipped against the reference
+//! face's two side planes, and whatever survives in front of the reference
+//! face within the speculative distance becomes the manifold.
+//!
+//! A capsule joins in as a two-vertex rounded polygon (its segment, with one
+//! normal per side), so a capsule lying flat on a box also gets two points.
+//! Rounding radii are subtracted from the separations and the points are
+//! placed midway between the rounded surfaces.
+
+use super::distance::{one_point_manifold, rounded_contact, RoundedContact};
+use super::gjk::ShapeProxy;
+use super::{feature_id, Manifold, ManifoldPoint};
+use crate::math::{left_perp, right_perp, Transform, Vec2};
+use crate::settings::{LINEAR_SLOP, MAX_POLYGON_VERTICES};
+use crate::shapes::{Capsule, Polygon};
+
+/// When the cores are apart, the reference face's separation is only a
+/// lower bound of their distance. If the true distance exceeds it by more
+/// than this (plus [`FACE_CONTACT_RELATIVE_GAP`] of the distance), the
+/// nearest features are two corners, not a face, and the contact normal
+/// comes from the closest points instead.
+const FACE_CONTACT_GAP: f32 = 0.01 * LINEAR_SLOP;
+
+/// Relative part of the face-versus-corner test above: about two degrees
+/// of tilt between the face normal and the true direction.
+const FACE_CONTACT_RELATIVE_GAP: f32 = 0.0005;
+
+/// A convex polygon core for clipping: a polygon's vertices and normals, or
+/// a capsule's segment as a two-vertex polygon whose two "edges" run both
+/// ways along the segment with opposite normals.
+#[derive(Clone, Copy, Debug)]
+struct ClipPolygon {
+    vertices: [Vec2; MAX_POLYGON_VERTICES],
+    normals: [Vec2; MAX_POLYGON_VERTICES],
+    count: usize,
+    radius: f32,
+    centroid: Vec2,
+}
+
+impl ClipPolygon {
+    fn from_polygon(p: &Polygon) -> ClipPolygon {
+        ClipPolygon {
+            vertices: p.vertices,
+            normals: p.normals,
+            count: p.count,
+            radius: p.radius,
+            centroid: p.centroid,
+        }
+    }
+
+    fn from_capsule(c: &Capsule) -> ClipPolygon {
+        let mut vertices = [Vec2::ZERO; MAX_POLYGON_VERTICES];
+        let mut normals = [Vec2::ZERO; MAX_POLYGON_VERTICES];
+        vertices[0] = c.center1;
+        vertices[1] = c.center2;
+        let side = right_perp(c.center2 - c.center1).normalize_or(Vec2::Y);
+        normals[0] = side;
+        normals[1] = -side;
+        ClipPolygon {
+            vertices,
+            normals,
+            count: 2,
+            radius: c.radius,
+            centroid: 0.5 * (c.center1 + c.center2),
+        }
+    }
+
+    fn transformed(&self, xf: Transform) -> ClipPolygon {
+        let mut out = *self;
+        for i in 0..self.count {
+            out.vertices[i] = xf.apply(self.vertices[i]);
+            out.normals[i] = xf.q.rotate(self.normals[i]);
+        }
+        out.centroid = xf.apply(self.centroid);
+        out
+    }
+
+    #[inline]
+    fn next(&self, i: usize) -> usize {
+        if i + 1 < self.count {
+            i + 1
+        } else {
+            0
+        }
+    }
+
+    fn proxy(&self) -> ShapeProxy {
+        ShapeProxy::new(&self.vertices[..self.count], self.radius)
+    }
+}
+
+/// The face of `poly` that `other` is farthest in front of: for each face,
+/// the separation of `other`'s deepest vertex; returns the face with the
+/// largest one. Positive means a separating axis.
+fn max_separation(poly: &ClipPolygon, other: &ClipPolygon) -> (usize, f32) {
+    let mut best_face = 0;
+    let mut best_separation = f32::NEG_INFINITY;
+    for i in 0..poly.count {
+        let n = poly.normals[i];
+        let v = poly.vertices[i];
+        let deepest = other.vertices[..other.count]
+            .iter()
+            .map(|w| n.dot(*w - v))
+            .fold(f32::INFINITY, f32::min);
+        if deepest > best_separation {
+            best_face = i;
+            best_separation = deepest;
+        }
+    }
+    (best_face, best_separation)
+}
+
+/// The edge of `poly` whose normal is most anti-parallel to `normal`.
+fn incident_edge(poly: &ClipPolygon, normal: Vec2) -> usize {
+    let mut best = 0;
+    let mut best_dot = f32::INFINITY;
+    for i in 0..poly.count {
+        let d = poly.normals[i].dot(normal);
+        if d < best_dot {
+            best = i;
+            best_dot = d;
+        }
+    }
+    best
+}
+
+/// A point of the incident edge during clipping, tagged with the incident
+/// vertex it started as.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct ClipVertex {
+    point: Vec2,
+    vertex: usize,
+}
+
+/// Sutherland-Hodgman on a segment: keeps the part with
+/// `normal . p <= offset`. An end beyond the line is replaced by the crossing
+/// point and keeps its vertex tag, so the two ends keep distinct ids. `None`
+/// when the whole segment is beyond the line.
+fn clip_segment_to_line(
+    segment: [ClipVertex; 2],
+    normal: Vec2,
+    offset: f32,
+) -> Option<[ClipVertex; 2]> {
+    let d0 = normal.dot(segment[0].point) - offset;
+    let d1 = normal.dot(segment[1].point) - offset;
+    match (d0 <= 0.0, d1 <= 0.0) {
+        (true, true) => Some(segment),
+        (false, false) => None,
+        (inside0, _) => {
+            // Opposite signs, so d0 - d1 is not zero.
+            let t = d0 / (d0 - d1);
+            let crossing = segment[0].point.lerp(segment[1].point, t);
+            let mut out = segment;
+            let outside = if inside0 { 1 } else { 0 };
+            out[outside].point = crossing;
+            Some(out)
+        }
+    }
+}
+
+/// Which polygon supplies the reference face.
+struct ReferenceFace<'a> {
+    reference: &'a ClipPolygon,
+    incident: &'a ClipPolygon,
+    edge: usize,
+    separation: f32,
+    flip: bool,
+}
+
+/// A's best face unless B's is clearly better. The tolerance keeps the roles
+/// from swapping frame to frame on a near tie (two boxes resting square on
+/// each other), which would change every feature id and lose the warm start.
+fn reference_face<'a>(a: &'a ClipPolygon, b: &'a ClipPolygon) -> ReferenceFace<'a> {
+    let (edge_a, separation_a) = max_separation(a, b);
+    let (edge_b, separation_b) = max_separation(b, a);
+    if separation_b > 0.98 * separation_a + 0.1 * LINEAR_SLOP {
+        ReferenceFace {
+            reference: b,
+            incident: a,
+            edge: edge_b,
+            separation: separation_b,
+            flip: true,
+        }
+    } else {
+        ReferenceFace {
+            reference: a,
+            incident: b,
+            edge: edge_a,
+            separation: separation_a,
+            flip: false,
+        }
+    }
+}
+
+/// Clips the incident edge to the reference face and keeps the points no
+/// farther than `speculative` in front of it. The manifold is in the frame
+/// the polygons are in, with the normal from A to B.
+fn clip_to_reference_face(face: &ReferenceFace, speculative: f32) -> Manifold {
+    let reference = face.reference;
+    let incident = face.incident;
+    let v1 = reference.vertices[face.edge];
+    let v2 = reference.vertices[reference.next(face.edge)];
+    let normal = reference.normals[face.edge];
+    // Along the face, from v1 to v2 (the outward normal is its right side).
+    let tangent = left_perp(normal);
+
+    let i1 = incident_edge(incident, normal);
+    let i2 = incident.next(i1);
+    let segment = [
+        ClipVertex {
+            point: incident.vertices[i1],
+            vertex: i1,
+        },
+        ClipVertex {
+            point: incident.vertices[i2],
+            vertex: i2,
+        },
+    ];
+    let mut manifold = Manifold {
+        normal: if face.flip { -normal } else { normal },
+        ..Manifold::default()
+    };
+    let Some(segment) = clip_segment_to_line(segment, -tangent, -tangent.dot(v1)) else {
+        return manifold;
+    };
+    let Some(segment) = clip_segment_to_line(segment, tangent, tangent.dot(v2)) else {
+        return manifold;
+    };
+
+    let front = normal.dot(v1);
+    let radius_sum = reference.radius + incident.radius;
+    for clipped in segment {
+        let core_separation = normal.dot(clipped.point) - front;
+        let separation = core_separation - radius_sum;
+        if separation > speculative || !separation.is_finite() {
+            continue;
+        }
+        // Midway between the incident surface (the core point pulled back by
+        // its radius) and the reference surface (the point dropped onto the
+        // face, pushed out by the reference radius).
+        let shift = 0.5 * (reference.radius - incident.radius - core_separation);
+        manifold.points[manifold.count] = ManifoldPoint {
+            point: clipped.point + shift * normal,
+            separation,
+            id: feature_id(face.edge, clipped.vertex, face.flip),
+            ..ManifoldPoint::default()
+        };
+        manifold.count += 1;
+    }
+    manifold
+}
+
+/// The one-point fallback: nearest (or deepest) points of the rounded cores,
+/// with the id built from the reference face and the incident core point.
+fn closest_points_contact(
+    face: &ReferenceFace,
+    contact: &RoundedContact,
+    speculative: f32,
+) -> Manifold {
+    let incident_vertex = if face.flip {
+        contact.feature_a
+    } else {
+        contact.feature_b
+    };
+    let id = feature_id(face.edge, incident_vertex, face.flip);
+    one_point_manifold(contact, speculative, id)
+}
+
+/// The whole narrowphase for two clip polygons given in A's frame.
+fn collide_local(a: &ClipPolygon, b: &ClipPolygon, speculative: f32) -> Manifold {
+    let face = reference_face(a, b);
+    let radius_sum = a.radius + b.radius;
+    if face.separation - radius_sum > speculative {
+        // A separating axis with room to spare: no contact.
+        return Manifold::default();
+    }
+
+    let centre_offset = b.centroid - a.centroid;
+    if face.separation > 0.0 {
+        // The cores are apart, so the face separation only bounds their
+        // distance from below. Two corners facing each other are nearer along
+        // the line between them than along any face normal: measure it.
+        let contact = rounded_contact(&a.proxy(), &b.proxy(), centre_offset);
+        let core_distance = contact.separation + radius_sum;
+        if contact.separation > speculative {
+            return Manifold::default();
+        }
+        let face_gap = FACE_CONTACT_GAP + FACE_CONTACT_RELATIVE_GAP * core_distance;
+        if core_distance - face.separation > face_gap {
+            return closest_points_contact(&face, &contact, speculative);
+        }
+    }
+
+    let manifold = clip_to_reference_face(&face, speculative);
+    if manifold.count > 0 {
+        return manifold;
+    }
+    // Clipping kept nothing although the shapes are within reach (an
+    // incident edge beside the reference face, or its deepest end clipped
+    // away): fall back on the single nearest point.
+    let contact = rounded_contact(&a.proxy(), &b.proxy(), centre_offset);
+    closest_points_contact(&face, &contact, speculative)
+}
+
+/// Runs the narrowphase in A's frame and maps the result to the world.
+fn collide_clip_polygons(
+    a: &ClipPolygon,
+    xf_a: Transform,
+    b: &ClipPolygon,
+    xf_b: Transform,
+    speculative: f32,
+) -> Manifold {
+    let b_local = b.transformed(xf_a.inv_mul(xf_b));
+    collide_local(a, &b_local, speculative).transformed(xf_a)
+}
+
+/// Contact manifold between two (possibly rounded) polygons: up to two
+/// points, normal from A to B.
+pub fn collide_polygons(
+    a: &Polygon,
+    xf_a: Transform,
+    b: &Polygon,
+    xf_b: Transform,
+    speculative: f32,
+) -> Manifold {
+    collide_clip_polygons(
+        &ClipPolygon::from_polygon(a),
+        xf_a,
+        &ClipPolygon::from_polygon(b),
+        xf_b,
+        speculative,
+    )
+}
+
+/// Contact manifold between a polygon (A) and a capsule (B): a capsule lying
+/// flat on a face gets two points.
+pub fn collide_polygon_capsule(
+    a: &Polygon,
+    xf_a: Transform,
+    b: &Capsule,
+    xf_b: Transform,
+    speculative: f32,
+) -> Manifold {
+    collide_clip_polygons(
+        &ClipPolygon::from_polygon(a),
+        xf_a,
+        &ClipPolygon::from_capsule(b),
+        xf_b,
+        speculative,
+    )
+}
+
+/// Contact manifold between two capsules: two points when they lie
+/// side by side.
+pub fn collide_capsules(
+    a: &Capsule,
+    xf_a: Transform,
+    b: &Capsule,
+    xf_b: Transform,
+    speculative: f32,
+) -> Manifold {
+    collide_clip_polygons(
+        &ClipPolygon::from_capsule(a),
+        xf_a,
+        &ClipPolygon::from_capsule(b),
+        xf_b,
+        speculative,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::f32::consts::{FRAC_PI_4, FRAC_PI_6};
+
+    fn at(x: f32, y: f32, angle: f32) -> Transform {
+        Transform::new(Vec2::new(x, y), angle)
+    }
+
+    fn square(half: f32) -> Polygon {
+        Polygon::new_box(half, half).unwrap()
+    }
+
+    fn ground() -> Polygon {
+        Polygon::new_box(50.0, 0.5).unwrap()
+    }
+
+    fn rounded_square(half: f32, radius: f32) -> Polygon {
+        let h = half;
+        let corners = [
+            Vec2::new(-h, -h),
+            Vec2::new(h, -h),
+            Vec2::new(h, h),
+            Vec2::new(-h, h),
+        ];
+        Polygon::new_rounded(&corners, radius).unwrap()
+    }
+
+    #[test]
+    fn boxes_side_by_side_overlapping_by_ten() {
+        let m = collide_polygons(
+            &square(20.0),
+            at(0.0, 0.0, 0.0),
+            &square(20.0),
+            at(30.0, 0.0, 0.0),
+            0.0,
+        );
+        assert_eq!(m.count, 2);
+        assert!((m.normal - Vec2::X).length() < 1e-6, "{m:?}");
+        for p in m.points() {
+            assert!((p.separation + 10.0).abs() < 1e-4, "{m:?}");
+            // Midway between A's face at x = 20 and B's at x = 10.
+            assert!((p.point.x - 15.0).abs() < 1e-4, "{m:?}");
+        }
+        assert_ne!(m.points[0].id, m.points[1].id);
+        let mut ys = [m.points[0].point.y, m.points[1].point.y];
+        ys.sort_by(f32::total_cmp);
+        assert!(
+            (ys[0] + 20.0).abs() < 1e-4 && (ys[1] - 20.0).abs() < 1e-4,
+            "{m:?}"
+        );
+    }
+
+    #[test]
+    fn diamond_apart_although_bounding_boxes_overlap() {
+        let diamond_xf = at(45.0, 45.0, FRAC_PI_4);
+        let a = square(20.0);
+        let sa = crate::shapes::Shape::Polygon(a);
+        assert!(sa.aabb(at(0.0, 0.0, 0.0)).overlaps(sa.aabb(diamond_xf)));
+        let m = collide_polygons(&a, at(0.0, 0.0, 0.0), &a, diamond_xf, 0.0);
+        assert_eq!(m.count, 0, "{m:?}");
+    }
+
+    #[test]
+    fn diamond_closer_overlaps_at_the_corner() {
+        let a = square(20.0);
+        let m = collide_polygons(&a, at(0.0, 0.0, 0.0), &a, at(30.0, 30.0, FRAC_PI_4), 0.0);
+        assert_eq!(m.count, 1, "{m:?}");
+        // The square's corner (20, 20) is inside the diamond's lower-left face
+        // x + y = 60 - 20 sqrt 2 by (40 - that) / sqrt 2.
+        let depth = (40.0 - (60.0 - 20.0 * 2.0_f32.sqrt())) / 2.0_f32.sqrt();
+        assert!(
+            (m.points[0].separation + depth).abs() < 1e-3,
+            "{m:?} vs {depth}"
+        );
+        let diagonal = Vec2::ONE.normalize();
+        assert!((m.normal - diagonal).length() < 1e-5, "{m:?}");
+    }
+
+    #[test]
+    fn box_resting_flat_on_the_ground_gets_two_points() {
+        let m = collide_polygons(
+            &ground(),
+            at(0.0, 0.0, 0.0),
+            &square(0.5),
+            at(3.0, 0.999, 0.0),
+            0.0,
+        );
+        assert_eq!(m.count, 2, "{m:?}");
+        assert!((m.normal - Vec2::Y).length() < 1e-6);
+        for p in m.points() {
+            assert!((p.separation + 0.001).abs() < 1e-5, "{m:?}");
+            assert!((p.point.y - 0.4995).abs() < 1e-5, "{m:?}");
+        }
+        let mut xs = [m.points[0].point.x, m.points[1].point.x];
+        xs.sort_by(f32::total_cmp);
+        assert!(
+            (xs[0] - 2.5).abs() < 1e-5 && (xs[1] - 3.5).abs() < 1e-5,
+            "{m:?}"
+        );
+        assert_ne!(m.points[0].id, m.points[1].id);
+        assert!(m.points().iter().all(|p| p.id != 0));
+    }
+
+    #[test]
+    fn box_tilted_on_a_corner_gets_one_point() {
+        // The lowest corner of a unit box turned 30 degrees is
+        // 0.5 (cos 30 + sin 30) below its centre.
+        let drop = 0.5 * (FRAC_PI_6.cos() + FRAC_PI_6.sin());
+        let y = 0.5 + drop - 0.001;
+        let m = collide_polygons(
+            &ground(),
+            at(0.0, 0.0, 0.0),
+            &square(0.5),
+            at(0.0, y, FRAC_PI_6),
+            0.0,
+        );
+        assert_eq!(m.count, 1, "{m:?}");
+        assert!((m.normal - Vec2::Y).length() < 1e-6);
+        assert!((m.points[0].separation + 0.001).abs() < 1e-4, "{m:?}");
+    }
+
+    #[test]
+    fn capsule_lying_flat_on_a_box_gets_two_points() {
+        let capsule = Capsule::new(Vec2::new(-1.0, 0.0), Vec2::new(1.0, 0.0), 0.25).unwrap();
+        let y = 0.5 + 0.25 - 0.002;
+        let m =
+            collide_polygon_capsule(&ground(), at(0.0, 0.0, 0.0), &capsule, at(0.0, y, 0.0), 0.0);
+        assert_eq!(m.count, 2, "{m:?}");
+        assert!((m.normal - Vec2::Y).length() < 1e-6);
+        let mut xs = [m.points[0].point.x, m.points[1].point.x];
+        xs.sort_by(f32::total_cmp);
+        assert!(
+            (xs[0] + 1.0).abs() < 1e-5 && (xs[1] - 1.0).abs() < 1e-5,
+            "{m:?}"
+        );
+        for p in m.points() {
+            assert!((p.separation + 0.002).abs() < 1e-5, "{m:?}");
+            assert!((p.point.y - 0.499).abs() < 1e-5, "{m:?}");
+        }
+    }
+
+    #[test]
+    fn capsules_side_by_side_and_crossed() {
+        let c = Capsule::new(Vec2::new(-1.0, 0.0), Vec2::new(1.0, 0.0), 0.25).unwrap();
+        let m = collide_capsules(&c, at(0.0, 0.0, 0.0), &c, at(0.5, 0.49, 0.0), 0.0);
+        assert_eq!(m.count, 2, "{m:?}");
+        assert!((m.normal - Vec2::Y).length() < 1e-6);
+        assert!(m
+            .points()
+            .iter()
+            .all(|p| (p.separation + 0.01).abs() < 1e-5));
+        // Crossed at right angles, B above A: one point at the crossing.
+        let m = collide_capsules(&c, at(0.0, 0.0, 0.0), &c, at(0.2, 0.45, 1.2), 0.0);
+        assert_eq!(m.count, 1, "{m:?}");
+        assert!(m.normal.y > 0.99, "{m:?}");
+    }
+
+    #[test]
+    fn capsule_end_against_box_corner_uses_the_line_between_them() {
+        // Cores apart diagonally: the capsule's end cap faces the box's
+        // corner, so the normal runs corner to cap centre, not along a face.
+        let capsule = Capsule::new(Vec2::new(0.0, 0.0), Vec2::new(2.0, 2.0), 0.5).unwrap();
+        let corner = Vec2::new(0.5, 0.5);
+        let offset = Vec2::new(0.3, 0.4);
+        let m = collide_polygon_capsule(
+            &square(0.5),
+            at(0.0, 0.0, 0.0),
+            &capsule,
+            at(0.8, 0.9, 0.0),
+            0.0,
+        );
+        assert_eq!(m.count, 1, "{m:?}");
+        assert!((m.normal - offset.normalize()).length() < 1e-4, "{m:?}");
+        assert!(
+            (m.points[0].separation - (offset.length() - 0.5)).abs() < 1e-4,
+            "{m:?}"
+        );
+        let expected_point = corner + offset.normalize() * 0.5 * (offset.length() - 0.5);
+        assert!(
+            (m.points[0].point - expected_point).length() < 1e-4,
+            "{m:?}"
+        );
+    }
+
+    #[test]
+    fn rounded_box_resting_flat_and_slightly_tilted_gets_two_points() {
+        let b = rounded_square(0.4, 0.1);
+        // Flat: the rounded bottom at y = 0.5 - 0.001.
+        let m = collide_polygons(&ground(), at(0.0, 0.0, 0.0), &b, at(1.0, 0.999, 0.0), 0.0);
+        assert_eq!(m.count, 2, "{m:?}");
+        for p in m.points() {
+            assert!((p.separation + 0.001).abs() < 1e-5, "{m:?}");
+            assert!((p.point.y - 0.4995).abs() < 1e-5, "{m:?}");
+        }
+        // Tilted by 0.01 rad: one corner 0.004 lower than the other; both
+        // within the speculative distance.
+        let m = collide_polygons(
+            &ground(),
+            at(0.0, 0.0, 0.0),
+            &b,
+            at(1.0, 1.0035, 0.01),
+            0.02,
+        );
+        assert_eq!(m.count, 2, "{m:?}");
+        assert!((m.normal - Vec2::Y).length() < 1e-6);
+    }
+
+    #[test]
+    fn rounded_corners_facing_each_other() {
+        let b = rounded_square(0.5, 0.25);
+        // Cores apart along the diagonal by 0.4 sqrt 2 = 0.566, radii 0.5.
+        let m = collide_polygons(&b, at(0.0, 0.0, 0.0), &b, at(1.4, 1.4, 0.0), 0.1);
+        assert_eq!(m.count, 1, "{m:?}");
+        let diagonal = Vec2::ONE.normalize();
+        assert!((m.normal - diagonal).length() < 1e-4, "{m:?}");
+        let expected = 0.4 * 2.0_f32.sqrt() - 0.5;
+        assert!((m.points[0].separation - expected).abs() < 1e-4, "{m:?}");
+        assert!(
+            (m.points[0].point - Vec2::splat(0.7)).length() < 1e-4,
+            "{m:?}"
+        );
+    }
+
+    #[test]
+    fn feature_ids_do_not_churn_under_tiny_moves() {
+        let b = square(0.5);
+        let reference = collide_polygons(&b, at(0.0, 0.0, 0.0), &b, at(0.1, 0.999, 0.0), 0.0);
+        assert_eq!(reference.count, 2);
+        let ids = |m: &Manifold| {
+            let mut v = [m.points[0].id, m.points[1].id];
+            v.sort();
+            v
+        };
+        for k in 0..50 {
+            let wiggle = (k as f32 * 0.37).sin() * 1e-4;
+            let tilt = (k as f32 * 0.91).cos() * 1e-4;
+            let m = collide_polygons(
+                &b,
+                at(0.0, 0.0, tilt),
+                &b,
+                at(0.1 + wiggle, 0.999 - wiggle.abs() * 0.5, -tilt),
+                0.0,
+            );
+            assert_eq!(m.count, 2, "{m:?}");
+            assert_eq!(ids(&m), ids(&reference), "step {k}: {m:?}");
+        }
+    }
+
+    #[test]
+    fn speculative_points_appear_within_reach_only() {
+        let b = square(0.5);
+        let g = ground();
+        let gap = |g_: f32, spec: f32| {
+            collide_polygons(&g, at(0.0, 0.0, 0.0), &b, at(0.0, 1.0 + g_, 0.0), spec)
+        };
+        let m = gap(0.01, 0.02);
+        assert_eq!(m.count, 2, "{m:?}");
+        assert!(m
+            .points()
+            .iter()
+            .all(|p| (p.separation - 0.01).abs() < 1e-5));
+        assert_eq!(gap(0.03, 0.02).count, 0);
+        assert_eq!(gap(0.01, 0.0).count, 0);
+        // A tilted box: only the low corner is within reach.
+        let m = collide_polygons(&g, at(0.0, 0.0, 0.0), &b, at(0.0, 1.01, 0.02), 0.02);
+        assert_eq!(m.count, 1, "{m:?}");
+    }
+
+    #[test]
+    fn clipping_keeps_distinct_tags() {
+        let seg = [
+            ClipVertex {
+                point: Vec2::new(-2.0, 0.0),
+                vertex: 3,
+            },
+            ClipVertex {
+                point: Vec2::new(2.0, 0.0),
+                vertex: 4,
+            },
+        ];
+        let out = clip_segment_to_line(seg, Vec2::X, 1.0).unwrap();
+        assert_eq!(out[0], seg[0]);
+        assert_eq!(out[1].vertex, 4);
+        assert!((out[1].point - Vec2::new(1.0, 0.0)).length() < 1e-6);
+        assert!(clip_segment_to_line(seg, Vec2::X, -3.0).is_none());
+    }
+}
