@@ -1,0 +1,91 @@
+//! The three engines behind one small trait, each building a [`Spec`] its
+//! own way and stepping it at its own default solver settings.
+
+use crate::spec::{Spec, V2};
+
+pub mod box2d;
+pub mod rapier;
+pub mod tumble;
+
+/// One engine's copy of one scene.
+pub trait Engine {
+    /// The engine's name in the output: `Tumble`, `Box2D` or `Rapier`.
+    fn name(&self) -> &'static str;
+
+    /// Advances the scene by one step of [`crate::spec::DT`].
+    fn step(&mut self);
+
+    /// Number of bodies in the engine's world (static and kinematic too).
+    fn body_count(&self) -> usize;
+
+    /// Every body's centre, in the order of the spec's bodies: the world
+    /// centre of mass of a dynamic body, the origin of any other.
+    fn centres(&mut self) -> Vec<V2>;
+
+    /// The total mass of the dynamic bodies, as the engine computed it.
+    fn dynamic_mass(&mut self) -> f32;
+
+    /// Memory figures, where the engine offers a way to get them.
+    fn memory(&self) -> Option<Memory> {
+        None
+    }
+}
+
+/// How much memory an engine's world takes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Memory {
+    /// Tumble: per-body and per-contact estimates (see [`crate::memory`]).
+    Estimated(crate::memory::Footprint),
+    /// Box2D: the bytes its allocator has handed out, measured.
+    Allocated {
+        /// Bytes allocated.
+        bytes: usize,
+        /// Bodies in the world.
+        bodies: usize,
+        /// Contacts in the world.
+        contacts: usize,
+    },
+}
+
+/// Which engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EngineKind {
+    /// Tumble, this project's engine.
+    Tumble,
+    /// Box2D v3, through the `boxdd` crate.
+    Box2d,
+    /// Rapier, through the `rapier2d` crate.
+    Rapier,
+}
+
+impl EngineKind {
+    /// All three, in the order they take turns and appear in the output.
+    pub const ALL: [EngineKind; 3] = [EngineKind::Tumble, EngineKind::Box2d, EngineKind::Rapier];
+
+    /// The engine's name in the output.
+    pub fn name(self) -> &'static str {
+        match self {
+            EngineKind::Tumble => "Tumble",
+            EngineKind::Box2d => "Box2D",
+            EngineKind::Rapier => "Rapier",
+        }
+    }
+
+    /// The settings it runs at, for the output.
+    pub fn settings(self) -> String {
+        match self {
+            EngineKind::Tumble => tumble::settings(),
+            EngineKind::Box2d => box2d::settings(),
+            EngineKind::Rapier => rapier::settings(),
+        }
+    }
+
+    /// Builds the scene in this engine.
+    pub fn build(self, spec: &Spec) -> Box<dyn Engine> {
+        match self {
+            EngineKind::Tumble => Box::new(tumble::TumbleScene::new(spec)),
+            EngineKind::Box2d => Box::new(box2d::Box2dScene::new(spec)),
+            EngineKind::Rapier => Box::new(rapier::RapierScene::new(spec)),
+        }
+    }
+}

@@ -1,0 +1,23 @@
+//! The side-by-side benchmark: Tumble, Box2D v3 (through `boxdd`) and
+//! Rapier (through `rapier2d`) build the same five scenes from one
+//! engine-neutral description ([`spec`]), step them in turn
+//! ([`runner`]) and report the median time per step with a quality
+//! figure, so a fast engine whose pyramid collapses is seen doing so
+//! ([`report`], [`plot`]). [`memory`] estimates Tumble's bytes per body and
+//! per contact.
+//!
+//! ```no_run
+//! use tumble_bench::{engines::EngineKind, runner, spec};
+//! let scene = spec::build("large-pyramid").unwrap();
+//! let run = runner::run_scene(&scene, &EngineKind::ALL, 20, runner::CHUNK);
+//! println!("{}", tumble_bench::report::markdown_table(&run));
+//! ```
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod engines;
+pub mod memory;
+pub mod plot;
+pub mod report;
+pub mod runner;
+pub mod spec;

@@ -1,0 +1,115 @@
+//! `tumble-bench`: Tumble against Box2D v3 and Rapier on the same scenes.
+//!
+//! ```text
+//! tumble-bench [--json] [--scene NAME] [--steps N] [--chunk N] [--plot FILE.png]
+//! ```
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use tumble_bench::engines::EngineKind;
+use tumble_bench::spec::{self, SCENES};
+use tumble_bench::{plot, report, runner};
+
+const USAGE: &str = "usage: tumble-bench [--json] [--scene NAME] [--steps N] [--chunk N] [--plot FILE.png]
+
+Builds each scene in Tumble, Box2D v3 (boxdd) and Rapier (rapier2d), steps the
+three in turn (N steps each per turn, default 10) timing every step, and prints
+a markdown table per scene with the median ms per step, Tumble's ratio to each
+peer and a quality figure, then Tumble's memory per body and per contact.
+
+  --json           print {\"rows\": [{\"scene\", \"engine\", \"ms_per_step\", \"steps\", \"worst_moved\", ...}]}
+  --scene NAME     run one scene: large-pyramid, many-pyramids, tumbler, smash, pile
+  --steps N        steps per engine instead of the scene's own count
+  --chunk N        steps each engine takes per turn (default 10)
+  --plot FILE.png  also draw a bar chart of the medians";
+
+struct Options {
+    json: bool,
+    scenes: Vec<&'static str>,
+    steps: Option<u32>,
+    chunk: u32,
+    plot: Option<PathBuf>,
+}
+
+fn parse(args: &[String]) -> Result<Options, String> {
+    let mut options = Options {
+        json: false,
+        scenes: SCENES.to_vec(),
+        steps: None,
+        chunk: runner::CHUNK,
+        plot: None,
+    };
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value = |name: &str| it.next().cloned().ok_or(format!("{name} needs a value"));
+        match arg.as_str() {
+            "--json" => options.json = true,
+            "--scene" => {
+                let name = value("--scene")?;
+                let known = SCENES.iter().find(|&&s| s == name);
+                options.scenes = vec![*known.ok_or(format!("no scene named {name:?}"))?];
+            }
+            "--steps" => {
+                let n = value("--steps")?;
+                options.steps = Some(n.parse().map_err(|_| format!("--steps {n:?} is not a count"))?);
+            }
+            "--chunk" => {
+                let n = value("--chunk")?;
+                let n: u32 = n.parse().map_err(|_| format!("--chunk {n:?} is not a count"))?;
+                options.chunk = n.max(1);
+            }
+            "--plot" => options.plot = Some(PathBuf::from(value("--plot")?)),
+            "-h" | "--help" => return Err(String::new()),
+            other => return Err(format!("unknown argument {other:?}")),
+        }
+    }
+    Ok(options)
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let options = match parse(&args) {
+        Ok(o) => o,
+        Err(e) if e.is_empty() => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            eprintln!("tumble-bench: {e}\n\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    if cfg!(debug_assertions) {
+        eprintln!("tumble-bench: a debug build; time it with `cargo run --release -p tumble-bench`");
+    }
+    let engines = EngineKind::ALL;
+    let mut runs = Vec::new();
+    for name in &options.scenes {
+        let spec = spec::build(name).expect("names come from SCENES");
+        let steps = options.steps.unwrap_or(spec.steps);
+        eprintln!(
+            "tumble-bench: {name}: {} bodies, {steps} steps per engine ...",
+            spec.bodies.len()
+        );
+        let started = std::time::Instant::now();
+        let run = runner::run_scene(&spec, &engines, steps, options.chunk);
+        eprintln!(
+            "tumble-bench: {name}: done in {:.1} s",
+            started.elapsed().as_secs_f64()
+        );
+        runs.push(run);
+    }
+    if options.json {
+        println!("{}", report::json(&runs, &engines));
+    } else {
+        print!("{}", report::markdown(&runs, &engines));
+    }
+    if let Some(path) = &options.plot {
+        if let Err(e) = plot::plot(&runs, path) {
+            eprintln!("tumble-bench: could not draw {}: {e}", path.display());
+            return ExitCode::FAILURE;
+        }
+        eprintln!("tumble-bench: wrote {}", path.display());
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,187 @@
+//! The benchmark's output: a markdown table per scene with the memory
+//! figures beside it, or the same rows as JSON.
+
+use crate::engines::{EngineKind, Memory};
+use crate::runner::SceneRun;
+use crate::spec::Quality;
+use serde_json::{json, Value};
+use std::fmt::Write;
+
+/// The quality column's heading for a scene.
+pub fn quality_heading(quality: Quality) -> &'static str {
+    match quality {
+        Quality::WorstMoved => "worst moved (m)",
+        Quality::EscapedBox { .. } => "escaped container (bodies)",
+        Quality::EscapedCircle { .. } => "escaped tumbler (bodies)",
+        Quality::None => "quality",
+    }
+}
+
+fn quality_cell(quality: Quality, value: Option<f64>) -> String {
+    match (quality, value) {
+        (Quality::WorstMoved, Some(v)) => format!("{v:.3}"),
+        (_, Some(v)) => format!("{v:.0}"),
+        (_, None) => "-".to_string(),
+    }
+}
+
+/// Tumble's median time over `engine`'s: above 1 Tumble is slower.
+pub fn tumble_ratio(scene: &SceneRun, engine: EngineKind) -> Option<f64> {
+    let tumble = scene.run(EngineKind::Tumble)?.median_ms;
+    let other = scene.run(engine)?.median_ms;
+    (other > 0.0).then(|| tumble / other)
+}
+
+/// One scene's markdown table.
+pub fn markdown_table(scene: &SceneRun) -> String {
+    let mut out = String::new();
+    let first = scene.runs.first();
+    let _ = writeln!(
+        out,
+        "### {} ({} bodies, {} steps)\n",
+        scene.scene,
+        first.map_or(0, |r| r.bodies),
+        first.map_or(0, |r| r.steps)
+    );
+    let _ = writeln!(
+        out,
+        "| engine | median ms/step | fastest ms/step | Tumble / engine | {} |",
+        quality_heading(scene.quality)
+    );
+    let _ = writeln!(out, "|---|---:|---:|---:|---:|");
+    for run in &scene.runs {
+        let ratio = tumble_ratio(scene, run.engine).map_or("-".to_string(), |r| format!("{r:.2}"));
+        let _ = writeln!(
+            out,
+            "| {} | {:.2} | {:.2} | {} | {} |",
+            run.engine.name(),
+            run.median_ms,
+            run.min_ms,
+            ratio,
+            quality_cell(scene.quality, run.quality)
+        );
+    }
+    out
+}
+
+/// The memory figures of every scene, as markdown lines.
+pub fn memory_lines(scenes: &[SceneRun]) -> String {
+    let mut out = String::new();
+    for scene in scenes {
+        for run in &scene.runs {
+            match run.memory {
+                Some(Memory::Estimated(f)) => {
+                    let _ = writeln!(
+                        out,
+                        "- {} / {}: {} B per body, {} B per contact; {} bodies, {} contacts, \
+                         about {:.1} MiB",
+                        scene.scene,
+                        run.engine.name(),
+                        f.bytes_per_body,
+                        f.bytes_per_contact,
+                        f.bodies,
+                        f.contacts,
+                        f.total_bytes() as f64 / (1024.0 * 1024.0)
+                    );
+                }
+                Some(Memory::Allocated {
+                    bytes,
+                    bodies,
+                    contacts,
+                }) => {
+                    let _ = writeln!(
+                        out,
+                        "- {} / {} (measured, for comparison): {:.1} MiB allocated for {} bodies and {} \
+                         contacts, {:.0} B per body all included",
+                        scene.scene,
+                        run.engine.name(),
+                        bytes as f64 / (1024.0 * 1024.0),
+                        bodies,
+                        contacts,
+                        bytes as f64 / bodies.max(1) as f64
+                    );
+                }
+                None => {}
+            }
+        }
+    }
+    out
+}
+
+/// The whole markdown report: settings, one table per scene, memory.
+pub fn markdown(scenes: &[SceneRun], engines: &[EngineKind]) -> String {
+    let mut out = String::from("## Tumble vs Box2D vs Rapier\n\n");
+    out.push_str(
+        "Each engine steps its own copy of each scene at dt = 1/60 s, the engines taking turns \
+         10 steps at a time; every step is timed and the median is quoted. \
+         \"Tumble / engine\" is Tumble's median over that engine's: above 1, Tumble is slower.\n\n",
+    );
+    for &engine in engines {
+        let _ = writeln!(out, "- {}", engine.settings());
+    }
+    out.push('\n');
+    for scene in scenes {
+        out.push_str(&markdown_table(scene));
+        out.push('\n');
+    }
+    let memory = memory_lines(scenes);
+    if !memory.is_empty() {
+        out.push_str("### Memory\n\n");
+        out.push_str(&memory);
+        let _ = writeln!(
+            out,
+            "\nTumble's figures are estimates: the engine has no public memory report, so private \
+             structs are mirrored field for field and sized with std::mem::size_of ({}). \
+             Buffer capacities can be up to twice the lengths counted here.",
+            crate::memory::breakdown()
+        );
+    }
+    out
+}
+
+/// The rows as JSON: `{"rows": [{"scene", "engine", "ms_per_step",
+/// "steps", "worst_moved", ...}], "settings": {...}}`.
+pub fn json(scenes: &[SceneRun], engines: &[EngineKind]) -> Value {
+    let mut rows = Vec::new();
+    for scene in scenes {
+        for run in &scene.runs {
+            let worst_moved = match scene.quality {
+                Quality::WorstMoved => run.quality,
+                _ => None,
+            };
+            let escaped = match scene.quality {
+                Quality::EscapedBox { .. } | Quality::EscapedCircle { .. } => run.quality,
+                _ => None,
+            };
+            let mut row = json!({
+                "scene": scene.scene,
+                "engine": run.engine.name(),
+                "ms_per_step": run.median_ms,
+                "min_ms_per_step": run.min_ms,
+                "steps": run.steps,
+                "bodies": run.bodies,
+                "worst_moved": worst_moved,
+                "escaped": escaped,
+                "tumble_ratio": tumble_ratio(scene, run.engine),
+            });
+            match run.memory {
+                Some(Memory::Estimated(f)) => {
+                    row["bytes_per_body"] = json!(f.bytes_per_body);
+                    row["bytes_per_contact"] = json!(f.bytes_per_contact);
+                    row["contacts"] = json!(f.contacts);
+                }
+                Some(Memory::Allocated { bytes, contacts, .. }) => {
+                    row["allocated_bytes"] = json!(bytes);
+                    row["contacts"] = json!(contacts);
+                }
+                None => {}
+            }
+            rows.push(row);
+        }
+    }
+    let settings: serde_json::Map<String, Value> = engines
+        .iter()
+        .map(|e| (e.name().to_string(), json!(e.settings())))
+        .collect();
+    json!({ "rows": rows, "settings": settings })
+}

@@ -1,0 +1,140 @@
+//! Runs the engines side by side: each advances its own copy of the scene
+//! by a chunk of steps in turn (A B C A B C ...), every step timed on its
+//! own, so a burst of machine noise lands on all engines alike; the median
+//! step time is the figure quoted.
+
+use crate::engines::{Engine, EngineKind, Memory};
+use crate::spec::{Motion, Quality, Spec, V2};
+use std::time::Instant;
+
+/// Steps each engine takes before handing over to the next.
+pub const CHUNK: u32 = 10;
+
+/// One engine's run of one scene.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineRun {
+    /// Which engine.
+    pub engine: EngineKind,
+    /// Steps taken.
+    pub steps: u32,
+    /// Bodies in the engine's world.
+    pub bodies: usize,
+    /// Median wall-clock time of one step, milliseconds.
+    pub median_ms: f64,
+    /// Fastest step, milliseconds.
+    pub min_ms: f64,
+    /// The scene's quality figure at the end (see [`Quality`]): metres for
+    /// worst moved, a body count for the escape checks.
+    pub quality: Option<f64>,
+    /// Memory figures at the end of the run, where the engine has them.
+    pub memory: Option<Memory>,
+}
+
+/// All engines' runs of one scene.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SceneRun {
+    /// The scene's name.
+    pub scene: &'static str,
+    /// What [`EngineRun::quality`] measures.
+    pub quality: Quality,
+    /// One run per engine, in the order they were asked for.
+    pub runs: Vec<EngineRun>,
+}
+
+impl SceneRun {
+    /// The run of one engine, if it took part.
+    pub fn run(&self, engine: EngineKind) -> Option<&EngineRun> {
+        self.runs.iter().find(|r| r.engine == engine)
+    }
+}
+
+/// Median of a list of times (the mean of the middle two for an even
+/// count); zero for an empty list.
+pub fn median(times: &mut [f64]) -> f64 {
+    if times.is_empty() {
+        return 0.0;
+    }
+    times.sort_by(f64::total_cmp);
+    let n = times.len();
+    if n % 2 == 1 {
+        times[n / 2]
+    } else {
+        0.5 * (times[n / 2 - 1] + times[n / 2])
+    }
+}
+
+/// The scene's quality figure from where the bodies started and ended.
+pub fn quality(spec: &Spec, start: &[V2], end: &[V2]) -> Option<f64> {
+    let dynamic = || {
+        spec.bodies
+            .iter()
+            .zip(start.iter().zip(end))
+            .filter(|(b, _)| b.motion == Motion::Dynamic)
+            .map(|(_, (&s, &e))| (s, e))
+    };
+    match spec.quality {
+        Quality::WorstMoved => Some(dynamic().map(|(s, e)| s.distance(e) as f64).fold(0.0, f64::max)),
+        Quality::EscapedBox { min, max } => Some(
+            dynamic()
+                .filter(|(_, e)| !(e.x >= min.x && e.x <= max.x && e.y >= min.y && e.y <= max.y))
+                .count() as f64,
+        ),
+        Quality::EscapedCircle { center, radius } => {
+            Some(dynamic().filter(|(_, e)| e.distance(center) > radius).count() as f64)
+        }
+        Quality::None => None,
+    }
+}
+
+/// Builds the scene in each engine and runs them in turn, `chunk` steps at
+/// a time, for `steps` steps each.
+pub fn run_scene(spec: &Spec, engines: &[EngineKind], steps: u32, chunk: u32) -> SceneRun {
+    let mut sims: Vec<Box<dyn Engine>> = engines.iter().map(|e| e.build(spec)).collect();
+    let starts: Vec<Vec<V2>> = sims.iter_mut().map(|s| s.centres()).collect();
+    let mut times: Vec<Vec<f64>> = vec![Vec::with_capacity(steps as usize); sims.len()];
+    let chunk = chunk.max(1);
+    let mut done = 0;
+    while done < steps {
+        let k = chunk.min(steps - done);
+        for (sim, times) in sims.iter_mut().zip(&mut times) {
+            for _ in 0..k {
+                let t = Instant::now();
+                sim.step();
+                times.push(t.elapsed().as_secs_f64() * 1e3);
+            }
+        }
+        done += k;
+    }
+    let mut runs = Vec::new();
+    for (((&engine, sim), start), mut times) in engines.iter().zip(&mut sims).zip(&starts).zip(times) {
+        let end = sim.centres();
+        let median_ms = median(&mut times);
+        let min_ms = times.first().copied().unwrap_or(0.0);
+        runs.push(EngineRun {
+            engine,
+            steps,
+            bodies: sim.body_count(),
+            median_ms,
+            min_ms,
+            quality: quality(spec, start, &end),
+            memory: sim.memory(),
+        });
+    }
+    SceneRun {
+        scene: spec.name,
+        quality: spec.quality,
+        runs,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn median_of_odd_and_even_counts() {
+        assert_eq!(median(&mut [3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&mut [4.0, 1.0, 3.0, 2.0]), 2.5);
+        assert_eq!(median(&mut []), 0.0);
+    }
+}

@@ -1,0 +1,566 @@
+//! The five bench scenes as plain data, built once and handed to every
+//! engine, so all three simulate the same bodies from the same places.
+//!
+//! A [`Spec`] lists bodies in a fixed order; each engine keeps its handles
+//! in that order, which is what lets the runner compare start and end
+//! positions and the tests compare engines body by body.
+
+use std::f32::consts::{PI, TAU};
+use tumble_scenes::{pyramid_positions, Rng, GROUND_HALF_WIDTH};
+
+/// A point or vector in metres, independent of every engine's math types.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct V2 {
+    /// x, metres.
+    pub x: f32,
+    /// y, metres (up).
+    pub y: f32,
+}
+
+impl V2 {
+    /// The vector (x, y).
+    pub const fn new(x: f32, y: f32) -> V2 {
+        V2 { x, y }
+    }
+
+    /// The zero vector.
+    pub const ZERO: V2 = V2::new(0.0, 0.0);
+
+    /// Euclidean distance to `other`.
+    pub fn distance(self, other: V2) -> f32 {
+        (self.x - other.x).hypot(self.y - other.y)
+    }
+}
+
+impl std::ops::Add for V2 {
+    type Output = V2;
+    fn add(self, o: V2) -> V2 {
+        V2::new(self.x + o.x, self.y + o.y)
+    }
+}
+
+impl std::ops::Sub for V2 {
+    type Output = V2;
+    fn sub(self, o: V2) -> V2 {
+        V2::new(self.x - o.x, self.y - o.y)
+    }
+}
+
+/// How a body moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Motion {
+    /// Never moves.
+    Static,
+    /// Moves at the velocity it was given, unaffected by contacts.
+    Kinematic,
+    /// Moves under gravity and contacts.
+    Dynamic,
+}
+
+/// A shape's geometry in its body's frame.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Geometry {
+    /// A box of half-widths `half`, centred at `center` and turned by
+    /// `angle` radians (`center` zero and `angle` zero for a plain box).
+    Box {
+        /// Half-widths along the box's own axes.
+        half: V2,
+        /// Centre in the body frame.
+        center: V2,
+        /// Turn in the body frame, radians.
+        angle: f32,
+    },
+    /// A circle about the body origin.
+    Circle {
+        /// Radius.
+        radius: f32,
+    },
+    /// A capsule along the body's x axis, centred on the body origin.
+    Capsule {
+        /// Half the distance between the two cap centres.
+        half_length: f32,
+        /// Cap radius.
+        radius: f32,
+    },
+    /// A convex polygon, counter-clockwise, 3 to 8 corners, with its area
+    /// centroid on the body origin (so every engine agrees where the
+    /// centre of mass is, whatever it does with polygon vertices).
+    Polygon {
+        /// Corners, counter-clockwise.
+        points: Vec<V2>,
+    },
+}
+
+/// A shape: geometry and material.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShapeSpec {
+    /// Geometry in the body frame.
+    pub geometry: Geometry,
+    /// kg per square metre.
+    pub density: f32,
+    /// Coulomb friction coefficient.
+    pub friction: f32,
+    /// Restitution.
+    pub restitution: f32,
+}
+
+impl ShapeSpec {
+    /// The shape with the issue's common material: density 1, friction 0.6,
+    /// restitution 0.
+    pub fn new(geometry: Geometry) -> ShapeSpec {
+        ShapeSpec {
+            geometry,
+            density: 1.0,
+            friction: FRICTION,
+            restitution: 0.0,
+        }
+    }
+
+    /// A plain box of half-widths `hx`, `hy` on the body origin.
+    pub fn square_box(hx: f32, hy: f32) -> ShapeSpec {
+        ShapeSpec::new(Geometry::Box {
+            half: V2::new(hx, hy),
+            center: V2::ZERO,
+            angle: 0.0,
+        })
+    }
+
+    /// The same shape with another density.
+    pub fn with_density(self, density: f32) -> ShapeSpec {
+        ShapeSpec { density, ..self }
+    }
+}
+
+/// A body: how it moves, where it starts, and its shapes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BodySpec {
+    /// Static, kinematic or dynamic.
+    pub motion: Motion,
+    /// Where the body origin starts.
+    pub position: V2,
+    /// Starting angle, radians.
+    pub angle: f32,
+    /// Starting velocity.
+    pub linear_velocity: V2,
+    /// Starting angular velocity, rad/s.
+    pub angular_velocity: f32,
+    /// One or more shapes.
+    pub shapes: Vec<ShapeSpec>,
+}
+
+impl BodySpec {
+    /// A body of one shape at rest at `position`.
+    pub fn new(motion: Motion, position: V2, shape: ShapeSpec) -> BodySpec {
+        BodySpec {
+            motion,
+            position,
+            angle: 0.0,
+            linear_velocity: V2::ZERO,
+            angular_velocity: 0.0,
+            shapes: vec![shape],
+        }
+    }
+}
+
+/// Friction of every shape in every scene.
+pub const FRICTION: f32 = 0.6;
+
+/// The fixed step of every scene: 1/60 s.
+pub const DT: f32 = 1.0 / 60.0;
+
+/// One bench scene, ready to hand to any engine.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Spec {
+    /// The scene's name on the command line and in the output.
+    pub name: &'static str,
+    /// Steps a full run takes.
+    pub steps: u32,
+    /// Gravity, m/s^2.
+    pub gravity: V2,
+    /// The bodies, in a fixed order every engine keeps.
+    pub bodies: Vec<BodySpec>,
+    /// What the quality column measures for this scene.
+    pub quality: Quality,
+}
+
+/// The quality figure a scene reports beside its time.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Quality {
+    /// SCENES.md "worst moved": the largest distance any dynamic body's
+    /// centre moved from where it started. A standing pyramid barely
+    /// moves; a collapsing one moves metres.
+    WorstMoved,
+    /// How many dynamic bodies ended outside the axis-aligned box
+    /// `min..max` (escaped the container, or fell through the floor).
+    EscapedBox {
+        /// Lower-left corner of the region the bodies must stay in.
+        min: V2,
+        /// Upper-right corner.
+        max: V2,
+    },
+    /// How many dynamic bodies ended farther than `radius` from `center`
+    /// (for the turning container, whose corners sweep that circle).
+    EscapedCircle {
+        /// The circle's centre.
+        center: V2,
+        /// Its radius.
+        radius: f32,
+    },
+    /// No quality figure (zero gravity: everything is meant to fly).
+    None,
+}
+
+/// The scenes' names, in the order a full run takes them.
+pub const SCENES: [&str; 5] = ["large-pyramid", "many-pyramids", "tumbler", "smash", "pile"];
+
+/// Builds a scene by name (one of [`SCENES`]).
+pub fn build(name: &str) -> Option<Spec> {
+    Some(match name {
+        "large-pyramid" => large_pyramid(),
+        "many-pyramids" => many_pyramids(),
+        "tumbler" => tumbler(),
+        "smash" => smash(),
+        "pile" => pile(),
+        _ => return None,
+    })
+}
+
+fn gravity() -> V2 {
+    V2::new(0.0, -10.0)
+}
+
+/// The ground of tumble-scenes: a static box whose top face is y = 0.
+fn ground() -> BodySpec {
+    BodySpec::new(
+        Motion::Static,
+        V2::new(0.0, -1.0),
+        ShapeSpec::square_box(GROUND_HALF_WIDTH, 1.0),
+    )
+}
+
+fn unit_box(at: V2) -> BodySpec {
+    BodySpec::new(Motion::Dynamic, at, ShapeSpec::square_box(0.5, 0.5))
+}
+
+/// Box2D's own benchmark scene: a pyramid of base 100 (5050 boxes of 1 m)
+/// on the ground, laid out by tumble-scenes.
+pub fn large_pyramid() -> Spec {
+    let mut bodies = vec![ground()];
+    bodies.extend(
+        pyramid_positions(100)
+            .into_iter()
+            .map(|p| unit_box(V2::new(p.x, p.y))),
+    );
+    Spec {
+        name: "large-pyramid",
+        steps: 500,
+        gravity: gravity(),
+        bodies,
+        quality: Quality::WorstMoved,
+    }
+}
+
+/// Rows and columns of pyramids in `many-pyramids`.
+pub const MANY_PYRAMIDS_GRID: u32 = 20;
+/// Base of each small pyramid.
+pub const MANY_PYRAMIDS_BASE: u32 = 10;
+/// Horizontal distance between neighbouring pyramids' centre lines: a
+/// base-10 pyramid is 10.45 m wide, so about a metre of air between.
+pub const MANY_PYRAMIDS_PITCH: f32 = 11.5;
+/// Vertical distance between shelves: a base-10 pyramid is 10 m tall, so
+/// 1 m of air above its top box and a 1 m thick shelf.
+pub const MANY_PYRAMIDS_SHELF_SPACING: f32 = 12.0;
+
+/// 20 shelves, each holding 20 pyramids of base 10: 22 000 boxes. Every
+/// shelf is a static box whose top face is y = 12 * shelf.
+pub fn many_pyramids() -> Spec {
+    let n = MANY_PYRAMIDS_GRID;
+    let shape = pyramid_positions(MANY_PYRAMIDS_BASE);
+    let shelf_half_width = 0.5 * n as f32 * MANY_PYRAMIDS_PITCH + 1.0;
+    let mut bodies = Vec::new();
+    for row in 0..n {
+        let top = row as f32 * MANY_PYRAMIDS_SHELF_SPACING;
+        bodies.push(BodySpec::new(
+            Motion::Static,
+            V2::new(0.0, top - 0.5),
+            ShapeSpec::square_box(shelf_half_width, 0.5),
+        ));
+        for col in 0..n {
+            let x = (col as f32 - 0.5 * (n - 1) as f32) * MANY_PYRAMIDS_PITCH;
+            bodies.extend(shape.iter().map(|p| unit_box(V2::new(p.x + x, p.y + top))));
+        }
+    }
+    Spec {
+        name: "many-pyramids",
+        steps: 200,
+        gravity: gravity(),
+        bodies,
+        quality: Quality::WorstMoved,
+    }
+}
+
+/// Where the tumbler's container turns about.
+pub const TUMBLER_CENTER: V2 = V2::new(0.0, 10.0);
+/// The container's speed: 25 degrees a second.
+pub const TUMBLER_SPIN: f32 = 25.0 * PI / 180.0;
+/// Boxes along each side of the tumbler's starting grid (45 x 45 = 2025).
+pub const TUMBLER_GRID: u32 = 45;
+
+/// A 20 m hollow box (four 1 m thick walls on one kinematic body) turning
+/// at 25 deg/s with 2025 boxes of 0.25 m inside, starting in a 45 x 45
+/// grid at 0.4 m pitch.
+pub fn tumbler() -> Spec {
+    let wall = |half: V2, center: V2| {
+        ShapeSpec::new(Geometry::Box {
+            half,
+            center,
+            angle: 0.0,
+        })
+    };
+    let container = BodySpec {
+        motion: Motion::Kinematic,
+        position: TUMBLER_CENTER,
+        angle: 0.0,
+        linear_velocity: V2::ZERO,
+        angular_velocity: TUMBLER_SPIN,
+        shapes: vec![
+            wall(V2::new(0.5, 10.0), V2::new(9.5 + 0.5, 0.0)),
+            wall(V2::new(0.5, 10.0), V2::new(-9.5 - 0.5, 0.0)),
+            wall(V2::new(10.0, 0.5), V2::new(0.0, 9.5 + 0.5)),
+            wall(V2::new(10.0, 0.5), V2::new(0.0, -9.5 - 0.5)),
+        ],
+    };
+    let mut bodies = vec![container];
+    let n = TUMBLER_GRID;
+    let pitch = 0.4;
+    let first = -0.5 * (n - 1) as f32 * pitch;
+    for i in 0..n {
+        for j in 0..n {
+            let at = TUMBLER_CENTER + V2::new(first + j as f32 * pitch, first + i as f32 * pitch);
+            bodies.push(BodySpec::new(
+                Motion::Dynamic,
+                at,
+                ShapeSpec::square_box(0.125, 0.125),
+            ));
+        }
+    }
+    Spec {
+        name: "tumbler",
+        steps: 750,
+        gravity: gravity(),
+        bodies,
+        // The walls' inner faces are 9.5 m from the centre, so nothing
+        // inside ever gets farther than 9.5 * sqrt(2) from it.
+        quality: Quality::EscapedCircle {
+            center: TUMBLER_CENTER,
+            radius: 9.5 * std::f32::consts::SQRT_2,
+        },
+    }
+}
+
+/// Columns of the smash grid.
+pub const SMASH_COLUMNS: u32 = 120;
+/// Rows of the smash grid.
+pub const SMASH_ROWS: u32 = 80;
+
+/// Zero gravity: an 8 x 8 m box of density 8 flies at 40 m/s into a
+/// 120 x 80 grid of 0.4 m boxes laid edge to edge, its near face at x = 0.
+pub fn smash() -> Spec {
+    let d = 0.4;
+    let mut bodies = vec![BodySpec {
+        linear_velocity: V2::new(40.0, 0.0),
+        ..BodySpec::new(
+            Motion::Dynamic,
+            V2::new(-20.0, 0.0),
+            ShapeSpec::square_box(4.0, 4.0).with_density(8.0),
+        )
+    }];
+    for i in 0..SMASH_COLUMNS {
+        for j in 0..SMASH_ROWS {
+            let at = V2::new(
+                (i as f32 + 0.5) * d,
+                (j as f32 - 0.5 * (SMASH_ROWS - 1) as f32) * d,
+            );
+            bodies.push(BodySpec::new(
+                Motion::Dynamic,
+                at,
+                ShapeSpec::square_box(0.5 * d, 0.5 * d),
+            ));
+        }
+    }
+    Spec {
+        name: "smash",
+        steps: 300,
+        gravity: V2::ZERO,
+        bodies,
+        quality: Quality::None,
+    }
+}
+
+/// Shapes dropped in `pile`.
+pub const PILE_COUNT: u32 = 2000;
+/// Half the inner width of the pile's container.
+pub const PILE_HALF_WIDTH: f32 = 15.0;
+/// Shapes per row of the starting lattice.
+pub const PILE_PER_ROW: u32 = 28;
+/// Lattice pitch: wider than the largest shape (a capsule at most 0.96 m
+/// long), so no two start overlapping whatever their angles.
+pub const PILE_PITCH: f32 = 1.0;
+/// Seed of the pile's random shapes and angles.
+pub const PILE_SEED: u64 = 0x00b0_c5ed;
+
+/// 2000 mixed shapes (boxes, convex polygons of 3 to 8 corners, circles,
+/// capsules; each 0.3 to 0.6 m across) dropped from a lattice into a 30 m
+/// wide container. The same seeded generator gives the same shapes,
+/// positions and angles to every engine.
+pub fn pile() -> Spec {
+    let wall_half_height = 40.0;
+    let wall = |side: f32| {
+        BodySpec::new(
+            Motion::Static,
+            V2::new(side * (PILE_HALF_WIDTH + 0.5), wall_half_height),
+            ShapeSpec::square_box(0.5, wall_half_height),
+        )
+    };
+    let mut bodies = vec![ground(), wall(-1.0), wall(1.0)];
+    let mut rng = Rng::new(PILE_SEED);
+    for k in 0..PILE_COUNT {
+        let (row, col) = (k / PILE_PER_ROW, k % PILE_PER_ROW);
+        let x = (col as f32 - 0.5 * (PILE_PER_ROW - 1) as f32) * PILE_PITCH + rng.range(-0.05, 0.05);
+        let y = 1.0 + row as f32 * PILE_PITCH;
+        let angle = rng.range(0.0, PI);
+        let shape = ShapeSpec::new(random_geometry(&mut rng));
+        bodies.push(BodySpec {
+            angle,
+            ..BodySpec::new(Motion::Dynamic, V2::new(x, y), shape)
+        });
+    }
+    Spec {
+        name: "pile",
+        steps: 600,
+        gravity: gravity(),
+        bodies,
+        quality: Quality::EscapedBox {
+            min: V2::new(-PILE_HALF_WIDTH, -0.5),
+            max: V2::new(PILE_HALF_WIDTH, 2.0 * wall_half_height),
+        },
+    }
+}
+
+/// One of the pile's shapes, 0.3 to 0.6 m across.
+pub fn random_geometry(rng: &mut Rng) -> Geometry {
+    let size = rng.range(0.15, 0.3);
+    match rng.below(4) {
+        0 => Geometry::Box {
+            half: V2::new(size, rng.range(0.15, 0.3)),
+            center: V2::ZERO,
+            angle: 0.0,
+        },
+        1 => {
+            // Corners on an ellipse are always in convex position. Each
+            // corner is jittered by at most 0.3 of its angular slot, so two
+            // neighbouring slots together span at least 1.4 slots and no
+            // corner comes near the line through its neighbours (which an
+            // engine would drop as collinear).
+            let n = 3 + rng.below(6);
+            let ry = size * rng.range(0.6, 1.0);
+            let points: Vec<V2> = (0..n)
+                .map(|i| {
+                    let a = (i as f32 + rng.range(-0.3, 0.3)) / n as f32 * TAU;
+                    V2::new(size * a.cos(), ry * a.sin())
+                })
+                .collect();
+            Geometry::Polygon {
+                points: centred(&points),
+            }
+        }
+        2 => Geometry::Circle { radius: size },
+        _ => Geometry::Capsule {
+            half_length: rng.range(0.1, 0.3),
+            radius: 0.6 * size,
+        },
+    }
+}
+
+/// The polygon moved so its area centroid is on the origin.
+fn centred(points: &[V2]) -> Vec<V2> {
+    let c = area_centroid(points);
+    points.iter().map(|&p| p - c).collect()
+}
+
+/// Area centroid of a simple counter-clockwise polygon (a fan of triangles
+/// from the first corner, each weighted by its signed area).
+pub fn area_centroid(points: &[V2]) -> V2 {
+    let o = points[0];
+    let (mut area, mut cx, mut cy) = (0.0f32, 0.0f32, 0.0f32);
+    for w in points[1..].windows(2) {
+        let (a, b) = (w[0] - o, w[1] - o);
+        let tri = 0.5 * (a.x * b.y - a.y * b.x);
+        area += tri;
+        cx += tri * (a.x + b.x) / 3.0;
+        cy += tri * (a.y + b.y) / 3.0;
+    }
+    o + V2::new(cx / area, cy / area)
+}
+
+/// Mass of a shape (area times density), for checking that every engine
+/// built the same bodies.
+pub fn shape_mass(shape: &ShapeSpec) -> f32 {
+    let area = match &shape.geometry {
+        Geometry::Box { half, .. } => 4.0 * half.x * half.y,
+        Geometry::Circle { radius } => PI * radius * radius,
+        Geometry::Capsule { half_length, radius } => 4.0 * half_length * radius + PI * radius * radius,
+        Geometry::Polygon { points } => {
+            let n = points.len();
+            0.5 * (0..n)
+                .map(|i| {
+                    let (a, b) = (points[i], points[(i + 1) % n]);
+                    a.x * b.y - a.y * b.x
+                })
+                .sum::<f32>()
+        }
+    };
+    area * shape.density
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scenes_have_the_sizes_the_issue_names() {
+        let dynamic = |s: &Spec| s.bodies.iter().filter(|b| b.motion == Motion::Dynamic).count();
+        assert_eq!(dynamic(&large_pyramid()), 5050);
+        assert_eq!(dynamic(&many_pyramids()), 22_000);
+        assert_eq!(dynamic(&tumbler()), 2025);
+        assert_eq!(dynamic(&smash()), 120 * 80 + 1);
+        assert_eq!(dynamic(&pile()), 2000);
+        for name in SCENES {
+            assert_eq!(build(name).unwrap().name, name);
+        }
+    }
+
+    #[test]
+    fn pile_polygons_are_convex_counter_clockwise_and_centred() {
+        let spec = pile();
+        let mut polygons = 0;
+        for body in &spec.bodies {
+            if let Geometry::Polygon { points } = &body.shapes[0].geometry {
+                polygons += 1;
+                let n = points.len();
+                assert!((3..=8).contains(&n));
+                for i in 0..n {
+                    let (a, b, c) = (points[i], points[(i + 1) % n], points[(i + 2) % n]);
+                    let turn = (b - a).x * (c - b).y - (b - a).y * (c - b).x;
+                    // Well clear of collinear: the middle corner stands at
+                    // least 1 cm off its neighbours' chord.
+                    let chord = c - a;
+                    let off = ((b - a).x * chord.y - (b - a).y * chord.x).abs() / chord.distance(V2::ZERO);
+                    assert!(turn > 0.0 && off > 0.01, "corner {i} of {points:?}");
+                }
+                assert!(area_centroid(points).distance(V2::ZERO) < 1e-5);
+            }
+        }
+        assert!(polygons > 300, "a quarter of the shapes are polygons: {polygons}");
+    }
+}

@@ -1,0 +1,86 @@
+//! The comparison is fair only if every engine simulates the same thing:
+//! these tests build each scene in all three engines and check that they
+//! hold the same bodies, in the same places, with the same mass.
+
+use tumble_bench::engines::EngineKind;
+use tumble_bench::runner;
+use tumble_bench::spec::{self, shape_mass, Motion, Spec, SCENES, V2};
+
+/// Centres sorted by x, then y, so engines can be compared without relying
+/// on any engine's body order.
+fn sorted(mut centres: Vec<V2>) -> Vec<V2> {
+    centres.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
+    centres
+}
+
+fn expected_mass(spec: &Spec) -> f32 {
+    spec.bodies
+        .iter()
+        .filter(|b| b.motion == Motion::Dynamic)
+        .flat_map(|b| &b.shapes)
+        .map(shape_mass)
+        .sum()
+}
+
+#[test]
+fn every_engine_builds_the_same_bodies_in_the_same_places() {
+    for name in SCENES {
+        let spec = spec::build(name).unwrap();
+        let wanted: Vec<V2> = spec.bodies.iter().map(|b| b.position).collect();
+        let mut reference: Option<Vec<V2>> = None;
+        for engine in EngineKind::ALL {
+            let mut sim = engine.build(&spec);
+            assert_eq!(
+                sim.body_count(),
+                spec.bodies.len(),
+                "{name}: {} body count",
+                engine.name()
+            );
+            let centres = sim.centres();
+            // Every body starts where the spec puts it (a polygon's centre
+            // of mass is its centroid, which the spec put on the origin).
+            for (i, (got, want)) in centres.iter().zip(&wanted).enumerate() {
+                assert!(
+                    got.distance(*want) < 1e-4,
+                    "{name}: {} body {i} starts at {got:?}, not {want:?}",
+                    engine.name()
+                );
+            }
+            let centres = sorted(centres);
+            match &reference {
+                None => reference = Some(centres),
+                Some(first) => {
+                    for (a, b) in first.iter().zip(&centres) {
+                        assert!(
+                            a.distance(*b) < 1e-4,
+                            "{name}: {} has {b:?} where Tumble has {a:?}",
+                            engine.name()
+                        );
+                    }
+                }
+            }
+            let mass = sim.dynamic_mass();
+            let want = expected_mass(&spec);
+            assert!(
+                (mass - want).abs() <= 1e-4 * want,
+                "{name}: {} dynamic mass {mass}, expected {want}",
+                engine.name()
+            );
+        }
+    }
+}
+
+#[test]
+fn a_short_interleaved_run_reports_every_engine() {
+    let spec = spec::build("tumbler").unwrap();
+    let run = runner::run_scene(&spec, &EngineKind::ALL, 6, 2);
+    assert_eq!(run.runs.len(), 3);
+    for r in &run.runs {
+        assert_eq!(r.steps, 6);
+        assert_eq!(r.bodies, spec.bodies.len());
+        assert!(r.median_ms > 0.0 && r.min_ms <= r.median_ms, "{r:?}");
+        // Six steps in, nothing has left the turning box.
+        assert_eq!(r.quality, Some(0.0), "{r:?}");
+    }
+    assert!(run.run(EngineKind::Tumble).unwrap().memory.is_some());
+}
