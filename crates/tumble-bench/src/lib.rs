@@ -1,6 +1,7 @@
 //! The side-by-side benchmark: Tumble, Box2D v3 (through `boxdd`) and
 //! Rapier (through `rapier2d`) build the same five scenes from one
-//! engine-neutral description ([`spec`]), step them in turn
+//! engine-neutral description ([`spec`], kept in `tumble-scenes` so the
+//! testbed shows the same scenes), step them in turn
 //! ([`runner`]) and report the median time per step with a quality
 //! figure, so a fast engine whose pyramid collapses is seen doing so
 //! ([`report`], [`plot`]). [`memory`] estimates Tumble's bytes per body and
@@ -20,4 +21,4 @@ pub mod memory;
 pub mod plot;
 pub mod report;
 pub mod runner;
-pub mod spec;
+pub use tumble_scenes::bench as spec;

@@ -1,12 +1,25 @@
-//! The five bench scenes as plain data, built once and handed to every
-//! engine, so all three simulate the same bodies from the same places.
+//! The five scenes of the side-by-side benchmark (`tumble-bench`) as
+//! plain, engine-neutral data: the benchmark hands the same [`Spec`] to
+//! Tumble, Box2D and Rapier, so all three simulate the same bodies from
+//! the same places, and [`build_world`] fills a Tumble world from it so
+//! the testbed can show the scenes too.
 //!
 //! A [`Spec`] lists bodies in a fixed order; each engine keeps its handles
-//! in that order, which is what lets the runner compare start and end
-//! positions and the tests compare engines body by body.
+//! in that order, which is what lets the benchmark compare start and end
+//! positions and its tests compare engines body by body.
+//!
+//! ```
+//! use tumble_scenes::bench;
+//! let spec = bench::build("tumbler").unwrap();
+//! let mut scene = bench::build_world(&spec);
+//! assert_eq!(scene.bodies.len(), 1 + 45 * 45);
+//! scene.world.step(bench::DT);
+//! ```
 
+use crate::{pyramid_positions, Rng, GROUND_HALF_WIDTH};
+pub use crate::{DT, FRICTION};
 use std::f32::consts::{PI, TAU};
-use tumble_scenes::{pyramid_positions, Rng, GROUND_HALF_WIDTH};
+use tumble::{BodyDef, BodyId, Capsule, Circle, Polygon, Shape, ShapeDef, Vec2, World, WorldSettings};
 
 /// A point or vector in metres, independent of every engine's math types.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -161,12 +174,6 @@ impl BodySpec {
         }
     }
 }
-
-/// Friction of every shape in every scene.
-pub const FRICTION: f32 = 0.6;
-
-/// The fixed step of every scene: 1/60 s.
-pub const DT: f32 = 1.0 / 60.0;
 
 /// One bench scene, ready to hand to any engine.
 #[derive(Clone, Debug, PartialEq)]
@@ -523,6 +530,82 @@ pub fn shape_mass(shape: &ShapeSpec) -> f32 {
     area * shape.density
 }
 
+/// A bench scene in a Tumble world: the world, and its bodies in the
+/// spec's order.
+#[derive(Clone, Debug)]
+pub struct BenchWorld {
+    /// The world, filled, at Tumble's default solver settings.
+    pub world: World,
+    /// One handle per spec body, in the spec's order.
+    pub bodies: Vec<BodyId>,
+}
+
+fn vec2(v: V2) -> Vec2 {
+    Vec2::new(v.x, v.y)
+}
+
+/// Fills a Tumble world (default settings, the spec's gravity) with the
+/// spec's bodies.
+pub fn build_world(spec: &Spec) -> BenchWorld {
+    let mut world = World::new(WorldSettings {
+        gravity: vec2(spec.gravity),
+        ..WorldSettings::default()
+    });
+    let bodies = spec.bodies.iter().map(|b| add_body(&mut world, b)).collect();
+    BenchWorld { world, bodies }
+}
+
+fn add_body(world: &mut World, spec: &BodySpec) -> BodyId {
+    let def = match spec.motion {
+        Motion::Static => BodyDef::fixed(),
+        Motion::Kinematic => BodyDef::kinematic(),
+        Motion::Dynamic => BodyDef::dynamic(),
+    };
+    let def = BodyDef {
+        angular_velocity: spec.angular_velocity,
+        ..def
+            .at(vec2(spec.position))
+            .with_angle(spec.angle)
+            .with_velocity(vec2(spec.linear_velocity))
+    };
+    let id = world.create_body(&def).expect("bench bodies are finite");
+    for shape in &spec.shapes {
+        let material = ShapeDef {
+            density: shape.density,
+            friction: shape.friction,
+            restitution: shape.restitution,
+            user_data: 0,
+        };
+        world
+            .add_shape(id, tumble_shape(shape), &material)
+            .expect("bench shapes are valid");
+    }
+    id
+}
+
+/// The spec shape as a Tumble shape.
+pub fn tumble_shape(shape: &ShapeSpec) -> Shape {
+    match &shape.geometry {
+        Geometry::Box { half, center, angle } => {
+            Polygon::new_offset_box(half.x, half.y, vec2(*center), *angle)
+                .expect("valid box")
+                .into()
+        }
+        Geometry::Circle { radius } => Circle::new(Vec2::ZERO, *radius).expect("valid circle").into(),
+        Geometry::Capsule { half_length, radius } => Capsule::new(
+            Vec2::new(-half_length, 0.0),
+            Vec2::new(*half_length, 0.0),
+            *radius,
+        )
+        .expect("valid capsule")
+        .into(),
+        Geometry::Polygon { points } => {
+            let points: Vec<Vec2> = points.iter().map(|&p| vec2(p)).collect();
+            Polygon::new(&points).expect("valid convex polygon").into()
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -562,5 +645,19 @@ mod tests {
             }
         }
         assert!(polygons > 300, "a quarter of the shapes are polygons: {polygons}");
+    }
+
+    #[test]
+    fn tumble_keeps_every_polygon_corner() {
+        // Tumble drops collinear corners; the pile's polygons have none, so
+        // each keeps the corner count (and so the shape) the spec gave.
+        for body in &pile().bodies {
+            if let Geometry::Polygon { points } = &body.shapes[0].geometry {
+                match tumble_shape(&body.shapes[0]) {
+                    Shape::Polygon(p) => assert_eq!(p.count, points.len()),
+                    other => panic!("{other:?}"),
+                }
+            }
+        }
     }
 }
