@@ -1,7 +1,7 @@
 //! `tumble-bench`: Tumble against Box2D v3 and Rapier on the same scenes.
 //!
 //! ```text
-//! tumble-bench [--json] [--scene NAME] [--steps N] [--chunk N] [--plot FILE.png]
+//! tumble-bench [--json] [--scene NAME] [--steps N] [--chunk N] [--engine NAME] [--plot FILE.png]
 //! ```
 
 use std::path::PathBuf;
@@ -10,7 +10,7 @@ use tumble_bench::engines::EngineKind;
 use tumble_bench::spec::{self, SCENES};
 use tumble_bench::{plot, report, runner};
 
-const USAGE: &str = "usage: tumble-bench [--json] [--scene NAME] [--steps N] [--chunk N] [--plot FILE.png]
+const USAGE: &str = "usage: tumble-bench [--json] [--scene NAME] [--steps N] [--chunk N] [--engine NAME] [--plot FILE.png]
 
 Builds each scene in Tumble, Box2D v3 (boxdd) and Rapier (rapier2d), steps the
 three in turn (N steps each per turn, default 10) timing every step, and prints
@@ -21,6 +21,7 @@ peer and a quality figure, then Tumble's memory per body and per contact.
   --scene NAME     run one scene: large-pyramid, many-pyramids, tumbler, smash, pile
   --steps N        steps per engine instead of the scene's own count
   --chunk N        steps each engine takes per turn (default 10)
+  --engine NAME    run one engine only (tumble, box2d, rapier), say under a profiler
   --plot FILE.png  also draw a bar chart of the medians";
 
 struct Options {
@@ -29,6 +30,7 @@ struct Options {
     steps: Option<u32>,
     chunk: u32,
     plot: Option<PathBuf>,
+    engines: Vec<EngineKind>,
 }
 
 fn parse(args: &[String]) -> Result<Options, String> {
@@ -38,6 +40,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
         steps: None,
         chunk: runner::CHUNK,
         plot: None,
+        engines: EngineKind::ALL.to_vec(),
     };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -59,6 +62,13 @@ fn parse(args: &[String]) -> Result<Options, String> {
                 options.chunk = n.max(1);
             }
             "--plot" => options.plot = Some(PathBuf::from(value("--plot")?)),
+            "--engine" => {
+                let name = value("--engine")?;
+                let known = EngineKind::ALL
+                    .into_iter()
+                    .find(|e| e.name().eq_ignore_ascii_case(&name));
+                options.engines = vec![known.ok_or(format!("no engine named {name:?}"))?];
+            }
             "-h" | "--help" => return Err(String::new()),
             other => return Err(format!("unknown argument {other:?}")),
         }
@@ -82,7 +92,7 @@ fn main() -> ExitCode {
     if cfg!(debug_assertions) {
         eprintln!("tumble-bench: a debug build; time it with `cargo run --release -p tumble-bench`");
     }
-    let engines = EngineKind::ALL;
+    let engines = &options.engines;
     let mut runs = Vec::new();
     for name in &options.scenes {
         let spec = spec::build(name).expect("names come from SCENES");
@@ -92,7 +102,7 @@ fn main() -> ExitCode {
             spec.bodies.len()
         );
         let started = std::time::Instant::now();
-        let run = runner::run_scene(&spec, &engines, steps, options.chunk);
+        let run = runner::run_scene(&spec, engines, steps, options.chunk);
         eprintln!(
             "tumble-bench: {name}: done in {:.1} s",
             started.elapsed().as_secs_f64()
@@ -100,9 +110,9 @@ fn main() -> ExitCode {
         runs.push(run);
     }
     if options.json {
-        println!("{}", report::json(&runs, &engines));
+        println!("{}", report::json(&runs, engines));
     } else {
-        print!("{}", report::markdown(&runs, &engines));
+        print!("{}", report::markdown(&runs, engines));
     }
     if let Some(path) = &options.plot {
         if let Err(e) = plot::plot(&runs, path) {

@@ -38,7 +38,8 @@ fn colour(engine: EngineKind) -> RGBColor {
 /// Draws the chart to a PNG at `path`.
 pub fn plot(scenes: &[SceneRun], path: &Path) -> Result<(), Box<dyn std::error::Error>> {
     register_font();
-    let width = PANEL_WIDTH * scenes.len().max(1) as u32;
+    // Wide enough for the title even with one scene.
+    let width = (PANEL_WIDTH * scenes.len().max(1) as u32).max(2 * PANEL_WIDTH);
     let root = BitMapBackend::new(path, (width, HEIGHT)).into_drawing_area();
     root.fill(&WHITE)?;
     let root = root.titled(
@@ -67,7 +68,7 @@ fn draw_panel(scene: &SceneRun, area: &DrawingArea<BitMapBackend<'_>, plotters::
         .margin(12)
         .x_label_area_size(30)
         .y_label_area_size(50)
-        .build_cartesian_2d((0..n).into_segmented(), 0.0..top)?;
+        .build_cartesian_2d((0..n.saturating_sub(1)).into_segmented(), 0.0..top)?;
     chart
         .configure_mesh()
         .disable_x_mesh()
