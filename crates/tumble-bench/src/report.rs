@@ -150,7 +150,7 @@ pub fn json(scenes: &[SceneRun], engines: &[EngineKind]) -> Value {
                 _ => None,
             };
             let escaped = match scene.quality {
-                Quality::EscapedBox { .. } | Quality::EscapedCircle { .. } => run.quality,
+                Quality::EscapedBox { .. } | Quality::EscapedCircle { .. } => run.quality.map(|n| n as u64),
                 _ => None,
             };
             let mut row = json!({

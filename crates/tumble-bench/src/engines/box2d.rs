@@ -5,9 +5,10 @@
 use super::{Engine, Memory};
 use crate::spec::{BodySpec, Geometry, Motion, ShapeSpec, Spec, DT, V2};
 use boxdd::{
-    shapes, BodyBuilder, BodyId, BodyType, Foundation, ShapeDef, SurfaceMaterial, Transform, World,
-    WorldBuilder,
+    shapes, BodyBuilder, BodyId, BodyType, Foundation, FoundationConfig, FoundationLogHook, ShapeDef,
+    SurfaceMaterial, Transform, World, WorldBuilder,
 };
+use std::sync::{Arc, OnceLock};
 
 /// Box2D's recommended substep count, the one its samples and benchmarks
 /// use.
@@ -28,8 +29,17 @@ pub struct Box2dScene {
     dynamic: Vec<bool>,
 }
 
+/// Box2D's process-wide setup, done once: its default length unit, and its
+/// log sent to stderr (by default it prints to stdout, where it would
+/// break `--json`). A `OnceLock` keeps concurrent tests from racing two
+/// different hooks into the setup, which Box2D would reject.
 fn foundation() -> &'static Foundation {
-    Foundation::initialize_default().expect("Box2D's process-wide setup at its default length unit")
+    static FOUNDATION: OnceLock<&'static Foundation> = OnceLock::new();
+    FOUNDATION.get_or_init(|| {
+        let log: Arc<FoundationLogHook> = Arc::new(|message: &str| eprintln!("Box2D: {message}"));
+        Foundation::initialize(FoundationConfig::new(1.0).with_log_hook(log))
+            .expect("Box2D's process-wide setup at one length unit per metre")
+    })
 }
 
 impl Box2dScene {
