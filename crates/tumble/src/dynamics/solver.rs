@@ -60,6 +60,14 @@ pub(crate) struct ContactConstraint {
     restitution: f32,
     count: usize,
     points: [ConstraintPoint; 2],
+    /// Two-point manifolds: the 2x2 normal mass matrix `K` (symmetric:
+    /// `k11, k12, k22`) and its inverse, when it is well conditioned. The
+    /// two normal impulses are then solved together, exactly, instead of
+    /// one after the other: a box resting on two points gets the same
+    /// impulse on both corners, with no torque left over to rock it.
+    k: [f32; 3],
+    inv_k: [f32; 3],
+    block: bool,
 }
 
 /// Tolerances the solver needs, already scaled to the world's length unit.
@@ -103,6 +111,9 @@ pub(crate) fn prepare_contacts(
             restitution: c.restitution,
             count: c.manifold.count,
             points: [ConstraintPoint::default(); 2],
+            k: [0.0; 3],
+            inv_k: [0.0; 3],
+            block: false,
         };
         for (mp, cp) in c.manifold.points().iter().zip(cc.points.iter_mut()) {
             let ra = mp.point - centers[ia];
@@ -151,7 +162,104 @@ pub(crate) fn prepare_contacts(
                 relative_velocity: dv.dot(n),
             };
         }
+        if cc.count == 2 {
+            let [p1, p2] = &cc.points;
+            let (rn1a, rn1b) = (cross(p1.ra, n), cross(p1.rb, n));
+            let (rn2a, rn2b) = (cross(p2.ra, n), cross(p2.rb, n));
+            let k11 = ma + mb + iia * rn1a * rn1a + iib * rn1b * rn1b;
+            let k22 = ma + mb + iia * rn2a * rn2a + iib * rn2b * rn2b;
+            let k12 = ma + mb + iia * rn1a * rn2a + iib * rn1b * rn2b;
+            let det = k11 * k22 - k12 * k12;
+            // Nearly parallel rows (two points almost on top of each other)
+            // make K singular: then solve the points one at a time.
+            const MAX_CONDITION: f32 = 1000.0;
+            if k11 * k11 < MAX_CONDITION * det && det > 0.0 {
+                let inv = 1.0 / det;
+                cc.k = [k11, k12, k22];
+                cc.inv_k = [k22 * inv, -k12 * inv, k11 * inv];
+                cc.block = true;
+            }
+        }
         constraints.push(cc);
+    }
+}
+
+/// Solves the two normal impulses of a two-point manifold together: the
+/// mixed linear complementarity problem `vn = K x + b >= target`, `x >= 0`,
+/// `x . (vn - target) = 0`, by trying its four cases in turn (both points
+/// pushing, only the first, only the second, neither).
+fn solve_normal_block(c: &mut ContactConstraint, bodies: &mut [SolverBody], pseudo: bool) {
+    let (a, b) = (c.a as usize, c.b as usize);
+    let n = c.normal;
+    let [k11, k12, k22] = c.k;
+    let [i11, i12, i22] = c.inv_k;
+    let (ba, bb) = (&bodies[a], &bodies[b]);
+    let (va, wa, vb, wb) = if pseudo {
+        (ba.pv, ba.pw, bb.pv, bb.pw)
+    } else {
+        (ba.v, ba.w, bb.v, bb.w)
+    };
+    let [p1, p2] = &c.points;
+    let vn1 = (vb + cross_sv(wb, p1.rb) - va - cross_sv(wa, p1.ra)).dot(n);
+    let vn2 = (vb + cross_sv(wb, p2.rb) - va - cross_sv(wa, p2.ra)).dot(n);
+    let (old1, old2, t1, t2) = if pseudo {
+        (p1.pseudo_impulse, p2.pseudo_impulse, p1.pseudo_target, p2.pseudo_target)
+    } else {
+        (p1.normal_impulse, p2.normal_impulse, p1.velocity_target, p2.velocity_target)
+    };
+    // b = what vn - target would be with the old impulses removed.
+    let b1 = vn1 - t1 - (k11 * old1 + k12 * old2);
+    let b2 = vn2 - t2 - (k12 * old1 + k22 * old2);
+    // Case 1: both points push: x = -K^-1 b.
+    let mut x1 = -(i11 * b1 + i12 * b2);
+    let mut x2 = -(i12 * b1 + i22 * b2);
+    if !(x1 >= 0.0 && x2 >= 0.0) {
+        // Case 2: only the first pushes; the second must then separate.
+        x1 = -b1 / k11;
+        x2 = 0.0;
+        if !(x1 >= 0.0 && k12 * x1 + b2 >= 0.0) {
+            // Case 3: only the second pushes.
+            x1 = 0.0;
+            x2 = -b2 / k22;
+            if !(x2 >= 0.0 && k12 * x2 + b1 >= 0.0) {
+                // Case 4: neither pushes (both separating), or no case fits
+                // (numerically): release both.
+                x1 = 0.0;
+                x2 = 0.0;
+            }
+        }
+    }
+    let (d1, d2) = (x1 - old1, x2 - old2);
+    let (ra1, rb1, ra2, rb2) = (p1.ra, p1.rb, p2.ra, p2.rb);
+    let (p1v, p2v) = (d1 * n, d2 * n);
+    let ba = &mut bodies[a];
+    let dva = -ba.inv_mass * (p1v + p2v);
+    let dwa = -ba.inv_inertia * (cross(ra1, p1v) + cross(ra2, p2v));
+    if pseudo {
+        ba.pv += dva;
+        ba.pw += dwa;
+    } else {
+        ba.v += dva;
+        ba.w += dwa;
+    }
+    let bb = &mut bodies[b];
+    let dvb = bb.inv_mass * (p1v + p2v);
+    let dwb = bb.inv_inertia * (cross(rb1, p1v) + cross(rb2, p2v));
+    if pseudo {
+        bb.pv += dvb;
+        bb.pw += dwb;
+    } else {
+        bb.v += dvb;
+        bb.w += dwb;
+    }
+    if pseudo {
+        c.points[0].pseudo_impulse = x1;
+        c.points[1].pseudo_impulse = x2;
+    } else {
+        c.points[0].normal_impulse = x1;
+        c.points[1].normal_impulse = x2;
+        c.points[0].max_normal_impulse = c.points[0].max_normal_impulse.max(x1);
+        c.points[1].max_normal_impulse = c.points[1].max_normal_impulse.max(x2);
     }
 }
 
@@ -201,6 +309,10 @@ fn solve_constraint(c: &mut ContactConstraint, bodies: &mut [SolverBody], revers
         let lambda = new_impulse - cp.tangent_impulse;
         cp.tangent_impulse = new_impulse;
         apply_impulse(bodies, a, b, cp.ra, cp.rb, lambda * t);
+    }
+    if c.block {
+        solve_normal_block(c, bodies, false);
+        return;
     }
     for &k in &order[..c.count] {
         let cp = &mut c.points[k];
@@ -262,6 +374,10 @@ pub(crate) fn apply_restitution(constraints: &mut [ContactConstraint], bodies: &
 }
 
 fn solve_pseudo_constraint(c: &mut ContactConstraint, bodies: &mut [SolverBody], reverse: bool) {
+    if c.block {
+        solve_normal_block(c, bodies, true);
+        return;
+    }
     let (a, b) = (c.a as usize, c.b as usize);
     let n = c.normal;
     let order: [usize; 2] = if reverse && c.count == 2 { [1, 0] } else { [0, 1] };
