@@ -677,6 +677,47 @@ mod tests {
     }
 
     #[test]
+    fn nearest_corner_beside_the_reference_face_is_kept() {
+        // Found by the property test: the capsule's face wins SAT by a hair,
+        // but the triangle's nearest corner lies just beyond the capsule's
+        // end, so clipping would cut it off and overstate the gap by 0.04.
+        let tri = [
+            Vec2::new(-1.998927, 1.1796091),
+            Vec2::ZERO,
+            Vec2::new(0.0, 0.21682678),
+        ];
+        let a = Polygon::new(&tri).unwrap();
+        let xa = Transform {
+            p: Vec2::new(2.6731496, -2.1966293),
+            q: crate::math::Rot {
+                c: 0.94438523,
+                s: -0.32884124,
+            },
+        };
+        let b = Capsule::new(
+            Vec2::new(0.19612221, 1.04442),
+            Vec2::new(1.1216956, -1.3317043),
+            0.29568562,
+        )
+        .unwrap();
+        let xb = Transform {
+            p: Vec2::new(-0.16629073, -0.72137547),
+            q: crate::math::Rot {
+                c: 0.63234836,
+                s: -0.77468413,
+            },
+        };
+        let m = collide_polygon_capsule(&a, xa, &b, xb, 0.25);
+        let d = super::super::shape_distance(&a.into(), &xa, &b.into(), &xb);
+        assert_eq!(m.count, 1, "{m:?}");
+        assert!(
+            (m.points[0].separation - d.distance).abs() < 1e-4,
+            "{m:?} {d:?}"
+        );
+        assert!((m.normal - d.normal).length() < 1e-3, "{m:?} {d:?}");
+    }
+
+    #[test]
     fn clipping_keeps_distinct_tags() {
         let seg = [
             ClipVertex {
