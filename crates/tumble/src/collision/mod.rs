@@ -47,7 +47,10 @@ pub fn feature_id(reference_edge: usize, incident_vertex: usize, flip: bool) -> 
 /// are left at zero.
 ///
 /// Any pair order works: swapping A and B flips the normal and keeps the
-/// points.
+/// points. (Two polygons whose best faces are a near tie are the one
+/// exception: each order prefers its own first shape's face, within the
+/// reference-face hysteresis.) One-point contacts with a circle carry the id
+/// `feature_id(0, 0, false)`.
 ///
 /// ```
 /// # use tumble::{Polygon, Shape, Transform, Vec2};
