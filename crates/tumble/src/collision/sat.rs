@@ -285,26 +285,37 @@ fn collide_local(a: &ClipPolygon, b: &ClipPolygon, speculative: f32) -> Manifold
     let centre_offset = b.centroid - a.centroid;
     if face.separation > 0.0 {
         // The cores are apart, so the face separation only bounds their
-        // distance from below. Two corners facing each other are nearer along
-        // the line between them than along any face normal: measure it.
+        // distance from below: two corners facing each other are nearer
+        // along the line between them than along any face normal. Measure
+        // the true distance and trust the face only when it agrees.
         let contact = rounded_contact(&a.proxy(), &b.proxy(), centre_offset);
-        let core_distance = contact.separation + radius_sum;
         if contact.separation > speculative {
             return Manifold::default();
         }
+        let core_distance = contact.separation + radius_sum;
         let face_gap = FACE_CONTACT_GAP + FACE_CONTACT_RELATIVE_GAP * core_distance;
-        if core_distance - face.separation > face_gap {
-            return closest_points_contact(&face, &contact, speculative);
+        if core_distance - face.separation <= face_gap {
+            // The face normal is the true direction. Clipping can still have
+            // cut off the nearest incident corner (it lies beside the
+            // reference face); then the nearest points are corner to corner.
+            let manifold = clip_to_reference_face(&face, speculative);
+            let nearest_kept = manifold
+                .min_separation()
+                .is_some_and(|s| s <= contact.separation + face_gap);
+            if nearest_kept {
+                return manifold;
+            }
         }
+        return closest_points_contact(&face, &contact, speculative);
     }
 
     let manifold = clip_to_reference_face(&face, speculative);
     if manifold.count > 0 {
         return manifold;
     }
-    // Clipping kept nothing although the shapes are within reach (an
-    // incident edge beside the reference face, or its deepest end clipped
-    // away): fall back on the single nearest point.
+    // Clipping kept nothing although the cores overlap (an incident edge
+    // beside the reference face, or its deepest end clipped away): fall back
+    // on the single deepest point.
     let contact = rounded_contact(&a.proxy(), &b.proxy(), centre_offset);
     closest_points_contact(&face, &contact, speculative)
 }
@@ -319,6 +330,27 @@ fn collide_clip_polygons(
 ) -> Manifold {
     let b_local = b.transformed(xf_a.inv_mul(xf_b));
     collide_local(a, &b_local, speculative).transformed(xf_a)
+}
+
+/// The best face separations `(of B from A's faces, of A from B's faces)`
+/// of two polygon or capsule cores, for tests that need to know whether
+/// the reference face is a near tie. `None` for pairs with a circle.
+#[cfg(test)]
+pub(crate) fn face_separations(
+    a: &crate::shapes::Shape,
+    xf_a: Transform,
+    b: &crate::shapes::Shape,
+    xf_b: Transform,
+) -> Option<(f32, f32)> {
+    use crate::shapes::Shape;
+    let clip = |s: &Shape| match s {
+        Shape::Polygon(p) => Some(ClipPolygon::from_polygon(p)),
+        Shape::Capsule(c) => Some(ClipPolygon::from_capsule(c)),
+        Shape::Circle(_) => None,
+    };
+    let a = clip(a)?;
+    let b = clip(b)?.transformed(xf_a.inv_mul(xf_b));
+    Some((max_separation(&a, &b).1, max_separation(&b, &a).1))
 }
 
 /// Contact manifold between two (possibly rounded) polygons: up to two
@@ -642,6 +674,47 @@ mod tests {
         // A tilted box: only the low corner is within reach.
         let m = collide_polygons(&g, at(0.0, 0.0, 0.0), &b, at(0.0, 1.01, 0.02), 0.02);
         assert_eq!(m.count, 1, "{m:?}");
+    }
+
+    #[test]
+    fn nearest_corner_beside_the_reference_face_is_kept() {
+        // Found by the property test: the capsule's face wins SAT by a hair,
+        // but the triangle's nearest corner lies just beyond the capsule's
+        // end, so clipping would cut it off and overstate the gap by 0.04.
+        let tri = [
+            Vec2::new(-1.998927, 1.1796091),
+            Vec2::ZERO,
+            Vec2::new(0.0, 0.21682678),
+        ];
+        let a = Polygon::new(&tri).unwrap();
+        let xa = Transform {
+            p: Vec2::new(2.6731496, -2.1966293),
+            q: crate::math::Rot {
+                c: 0.94438523,
+                s: -0.32884124,
+            },
+        };
+        let b = Capsule::new(
+            Vec2::new(0.19612221, 1.04442),
+            Vec2::new(1.1216956, -1.3317043),
+            0.29568562,
+        )
+        .unwrap();
+        let xb = Transform {
+            p: Vec2::new(-0.16629073, -0.72137547),
+            q: crate::math::Rot {
+                c: 0.63234836,
+                s: -0.77468413,
+            },
+        };
+        let m = collide_polygon_capsule(&a, xa, &b, xb, 0.25);
+        let d = super::super::shape_distance(&a.into(), &xa, &b.into(), &xb);
+        assert_eq!(m.count, 1, "{m:?}");
+        assert!(
+            (m.points[0].separation - d.distance).abs() < 1e-4,
+            "{m:?} {d:?}"
+        );
+        assert!((m.normal - d.normal).length() < 1e-3, "{m:?} {d:?}");
     }
 
     #[test]
