@@ -376,10 +376,14 @@ impl World {
 
     /// Handles of all live bodies, in slot order.
     pub fn bodies(&self) -> impl Iterator<Item = BodyId> + '_ {
-        self.bodies.iter().enumerate().filter(|(_, b)| b.alive).map(|(i, b)| BodyId {
-            index: i as u32,
-            generation: b.generation,
-        })
+        self.bodies
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.alive)
+            .map(|(i, b)| BodyId {
+                index: i as u32,
+                generation: b.generation,
+            })
     }
 
     /// The body's type.
@@ -678,7 +682,12 @@ impl World {
     ///
     /// Errors: a stale body handle, a non-positive or non-finite density, a
     /// negative friction or restitution.
-    pub fn add_shape(&mut self, body: BodyId, shape: impl Into<Shape>, def: &ShapeDef) -> Result<ShapeId, Error> {
+    pub fn add_shape(
+        &mut self,
+        body: BodyId,
+        shape: impl Into<Shape>,
+        def: &ShapeDef,
+    ) -> Result<ShapeId, Error> {
         let bi = self.body_index(body)?;
         def.validate()?;
         let shape = shape.into();
@@ -716,7 +725,12 @@ impl World {
 
     /// Splits a concave outline (a simple polygon, either winding) into
     /// convex parts and attaches them all to the body.
-    pub fn add_concave(&mut self, body: BodyId, outline: &[Vec2], def: &ShapeDef) -> Result<Vec<ShapeId>, Error> {
+    pub fn add_concave(
+        &mut self,
+        body: BodyId,
+        outline: &[Vec2],
+        def: &ShapeDef,
+    ) -> Result<Vec<ShapeId>, Error> {
         let bi = self.body_index(body)?;
         def.validate()?;
         let parts = decompose_concave(outline)?;
@@ -883,24 +897,25 @@ impl World {
             return None;
         }
         let mut best: Option<RayHit> = None;
-        self.broadphase.ray_cast(origin, translation, |proxy, max_fraction| {
-            let si = self.broadphase.user_data(proxy);
-            let slot = &self.shapes[si as usize];
-            let xf = self.bodies[slot.body as usize].xf;
-            match ray_cast(&slot.shape, xf, origin, translation) {
-                Some(hit) if hit.fraction <= max_fraction => {
-                    best = Some(RayHit {
-                        shape: self.shape_id(si),
-                        body: self.body_id(slot.body),
-                        point: hit.point,
-                        normal: hit.normal,
-                        fraction: hit.fraction,
-                    });
-                    hit.fraction
+        self.broadphase
+            .ray_cast(origin, translation, |proxy, max_fraction| {
+                let si = self.broadphase.user_data(proxy);
+                let slot = &self.shapes[si as usize];
+                let xf = self.bodies[slot.body as usize].xf;
+                match ray_cast(&slot.shape, xf, origin, translation) {
+                    Some(hit) if hit.fraction <= max_fraction => {
+                        best = Some(RayHit {
+                            shape: self.shape_id(si),
+                            body: self.body_id(slot.body),
+                            point: hit.point,
+                            normal: hit.normal,
+                            fraction: hit.fraction,
+                        });
+                        hit.fraction
+                    }
+                    _ => max_fraction,
                 }
-                _ => max_fraction,
-            }
-        });
+            });
         best
     }
 
@@ -1093,7 +1108,7 @@ impl World {
             }
             let sb = scratch.solver_bodies[i];
             let center = b.center + sb.dp;
-            let q = sb.dq.mul(b.xf.q);
+            let q = sb.dq * b.xf.q;
             b.force = Vec2::ZERO;
             b.torque = 0.0;
             let finite = is_finite_vec(center)
@@ -1155,7 +1170,12 @@ impl World {
         if options.aabbs {
             for slot in self.shapes.iter().filter(|s| s.alive) {
                 let a = self.broadphase.fat_aabb(slot.proxy);
-                let c = [a.min, Vec2::new(a.max.x, a.min.y), a.max, Vec2::new(a.min.x, a.max.y)];
+                let c = [
+                    a.min,
+                    Vec2::new(a.max.x, a.min.y),
+                    a.max,
+                    Vec2::new(a.min.x, a.max.y),
+                ];
                 for k in 0..4 {
                     draw.draw_segment(c[k], c[(k + 1) % 4], Color::AABB);
                 }

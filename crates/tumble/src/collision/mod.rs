@@ -62,17 +62,9 @@ pub fn feature_id(reference_edge: usize, incident_vertex: usize, flip: bool) -> 
 /// assert_eq!(m.normal, Vec2::Y);
 /// assert!((m.points[0].separation + 0.01).abs() < 1e-5);
 /// ```
-pub fn collide(
-    a: &Shape,
-    xf_a: Transform,
-    b: &Shape,
-    xf_b: Transform,
-    speculative: f32,
-) -> Manifold {
+pub fn collide(a: &Shape, xf_a: Transform, b: &Shape, xf_b: Transform, speculative: f32) -> Manifold {
     match (a, b) {
-        (Shape::Circle(a), Shape::Circle(b)) => {
-            circles::collide_circles(a, xf_a, b, xf_b, speculative)
-        }
+        (Shape::Circle(a), Shape::Circle(b)) => circles::collide_circles(a, xf_a, b, xf_b, speculative),
         (Shape::Capsule(a), Shape::Circle(b)) => {
             circles::collide_capsule_circle(a, xf_a, b, xf_b, speculative)
         }
@@ -85,18 +77,12 @@ pub fn collide(
         (Shape::Circle(a), Shape::Polygon(b)) => {
             circles::collide_polygon_circle(b, xf_b, a, xf_a, speculative).flipped()
         }
-        (Shape::Polygon(a), Shape::Polygon(b)) => {
-            sat::collide_polygons(a, xf_a, b, xf_b, speculative)
-        }
-        (Shape::Polygon(a), Shape::Capsule(b)) => {
-            sat::collide_polygon_capsule(a, xf_a, b, xf_b, speculative)
-        }
+        (Shape::Polygon(a), Shape::Polygon(b)) => sat::collide_polygons(a, xf_a, b, xf_b, speculative),
+        (Shape::Polygon(a), Shape::Capsule(b)) => sat::collide_polygon_capsule(a, xf_a, b, xf_b, speculative),
         (Shape::Capsule(a), Shape::Polygon(b)) => {
             sat::collide_polygon_capsule(b, xf_b, a, xf_a, speculative).flipped()
         }
-        (Shape::Capsule(a), Shape::Capsule(b)) => {
-            sat::collide_capsules(a, xf_a, b, xf_b, speculative)
-        }
+        (Shape::Capsule(a), Shape::Capsule(b)) => sat::collide_capsules(a, xf_a, b, xf_b, speculative),
     }
 }
 
@@ -273,10 +259,7 @@ mod tests {
         };
         m.points[0].point = Vec2::new(1.0, 0.0);
         m.points[0].separation = -0.25;
-        let w = m.transformed(Transform::new(
-            Vec2::new(0.0, 2.0),
-            std::f32::consts::FRAC_PI_2,
-        ));
+        let w = m.transformed(Transform::new(Vec2::new(0.0, 2.0), std::f32::consts::FRAC_PI_2));
         assert!((w.normal - Vec2::Y).length() < 1e-6);
         assert!((w.points[0].point - Vec2::new(0.0, 3.0)).length() < 1e-6);
         assert_eq!(w.flipped().normal, -w.normal);

@@ -25,9 +25,7 @@ fn polygon() -> impl Strategy<Value = Shape> {
         prop_oneof![Just(0.0f32), float(0.01, 0.4)],
     )
         .prop_filter_map("not a valid polygon", |(points, radius)| {
-            Polygon::new_rounded(&points, radius)
-                .ok()
-                .map(Shape::Polygon)
+            Polygon::new_rounded(&points, radius).ok().map(Shape::Polygon)
         })
 }
 
@@ -38,12 +36,7 @@ fn capsule() -> impl Strategy<Value = Shape> {
 }
 
 fn circle() -> impl Strategy<Value = Shape> {
-    (point(0.5), float(0.05, 1.5)).prop_map(|(c, r)| {
-        Shape::Circle(Circle {
-            center: c,
-            radius: r,
-        })
-    })
+    (point(0.5), float(0.05, 1.5)).prop_map(|(c, r)| Shape::Circle(Circle { center: c, radius: r }))
 }
 
 fn shape() -> impl Strategy<Value = Shape> {
@@ -51,10 +44,7 @@ fn shape() -> impl Strategy<Value = Shape> {
 }
 
 fn transform() -> impl Strategy<Value = Transform> {
-    (
-        point(3.0),
-        float(-std::f32::consts::PI, std::f32::consts::PI),
-    )
+    (point(3.0), float(-std::f32::consts::PI, std::f32::consts::PI))
         .prop_map(|(p, angle)| Transform::new(p, angle))
 }
 

@@ -143,11 +143,7 @@ struct ClipVertex {
 /// `normal . p <= offset`. An end beyond the line is replaced by the crossing
 /// point and keeps its vertex tag, so the two ends keep distinct ids. `None`
 /// when the whole segment is beyond the line.
-fn clip_segment_to_line(
-    segment: [ClipVertex; 2],
-    normal: Vec2,
-    offset: f32,
-) -> Option<[ClipVertex; 2]> {
+fn clip_segment_to_line(segment: [ClipVertex; 2], normal: Vec2, offset: f32) -> Option<[ClipVertex; 2]> {
     let d0 = normal.dot(segment[0].point) - offset;
     let d1 = normal.dot(segment[1].point) - offset;
     match (d0 <= 0.0, d1 <= 0.0) {
@@ -259,11 +255,7 @@ fn clip_to_reference_face(face: &ReferenceFace, speculative: f32) -> Manifold {
 
 /// The one-point fallback: nearest (or deepest) points of the rounded cores,
 /// with the id built from the reference face and the incident core point.
-fn closest_points_contact(
-    face: &ReferenceFace,
-    contact: &RoundedContact,
-    speculative: f32,
-) -> Manifold {
+fn closest_points_contact(face: &ReferenceFace, contact: &RoundedContact, speculative: f32) -> Manifold {
     let incident_vertex = if face.flip {
         contact.feature_a
     } else {
@@ -478,10 +470,7 @@ mod tests {
         // The square's corner (20, 20) is inside the diamond's lower-left face
         // x + y = 60 - 20 sqrt 2 by (40 - that) / sqrt 2.
         let depth = (40.0 - (60.0 - 20.0 * 2.0_f32.sqrt())) / 2.0_f32.sqrt();
-        assert!(
-            (m.points[0].separation + depth).abs() < 1e-3,
-            "{m:?} vs {depth}"
-        );
+        assert!((m.points[0].separation + depth).abs() < 1e-3, "{m:?} vs {depth}");
         let diagonal = Vec2::ONE.normalize();
         assert!((m.normal - diagonal).length() < 1e-5, "{m:?}");
     }
@@ -503,10 +492,7 @@ mod tests {
         }
         let mut xs = [m.points[0].point.x, m.points[1].point.x];
         xs.sort_by(f32::total_cmp);
-        assert!(
-            (xs[0] - 2.5).abs() < 1e-5 && (xs[1] - 3.5).abs() < 1e-5,
-            "{m:?}"
-        );
+        assert!((xs[0] - 2.5).abs() < 1e-5 && (xs[1] - 3.5).abs() < 1e-5, "{m:?}");
         assert_ne!(m.points[0].id, m.points[1].id);
         assert!(m.points().iter().all(|p| p.id != 0));
     }
@@ -533,16 +519,12 @@ mod tests {
     fn capsule_lying_flat_on_a_box_gets_two_points() {
         let capsule = Capsule::new(Vec2::new(-1.0, 0.0), Vec2::new(1.0, 0.0), 0.25).unwrap();
         let y = 0.5 + 0.25 - 0.002;
-        let m =
-            collide_polygon_capsule(&ground(), at(0.0, 0.0, 0.0), &capsule, at(0.0, y, 0.0), 0.0);
+        let m = collide_polygon_capsule(&ground(), at(0.0, 0.0, 0.0), &capsule, at(0.0, y, 0.0), 0.0);
         assert_eq!(m.count, 2, "{m:?}");
         assert!((m.normal - Vec2::Y).length() < 1e-6);
         let mut xs = [m.points[0].point.x, m.points[1].point.x];
         xs.sort_by(f32::total_cmp);
-        assert!(
-            (xs[0] + 1.0).abs() < 1e-5 && (xs[1] - 1.0).abs() < 1e-5,
-            "{m:?}"
-        );
+        assert!((xs[0] + 1.0).abs() < 1e-5 && (xs[1] - 1.0).abs() < 1e-5, "{m:?}");
         for p in m.points() {
             assert!((p.separation + 0.002).abs() < 1e-5, "{m:?}");
             assert!((p.point.y - 0.499).abs() < 1e-5, "{m:?}");
@@ -555,10 +537,7 @@ mod tests {
         let m = collide_capsules(&c, at(0.0, 0.0, 0.0), &c, at(0.5, 0.49, 0.0), 0.0);
         assert_eq!(m.count, 2, "{m:?}");
         assert!((m.normal - Vec2::Y).length() < 1e-6);
-        assert!(m
-            .points()
-            .iter()
-            .all(|p| (p.separation + 0.01).abs() < 1e-5));
+        assert!(m.points().iter().all(|p| (p.separation + 0.01).abs() < 1e-5));
         // Crossed at right angles, B above A: one point at the crossing.
         let m = collide_capsules(&c, at(0.0, 0.0, 0.0), &c, at(0.2, 0.45, 1.2), 0.0);
         assert_eq!(m.count, 1, "{m:?}");
@@ -572,13 +551,7 @@ mod tests {
         let capsule = Capsule::new(Vec2::new(0.0, 0.0), Vec2::new(2.0, 2.0), 0.5).unwrap();
         let corner = Vec2::new(0.5, 0.5);
         let offset = Vec2::new(0.3, 0.4);
-        let m = collide_polygon_capsule(
-            &square(0.5),
-            at(0.0, 0.0, 0.0),
-            &capsule,
-            at(0.8, 0.9, 0.0),
-            0.0,
-        );
+        let m = collide_polygon_capsule(&square(0.5), at(0.0, 0.0, 0.0), &capsule, at(0.8, 0.9, 0.0), 0.0);
         assert_eq!(m.count, 1, "{m:?}");
         assert!((m.normal - offset.normalize()).length() < 1e-4, "{m:?}");
         assert!(
@@ -586,10 +559,7 @@ mod tests {
             "{m:?}"
         );
         let expected_point = corner + offset.normalize() * 0.5 * (offset.length() - 0.5);
-        assert!(
-            (m.points[0].point - expected_point).length() < 1e-4,
-            "{m:?}"
-        );
+        assert!((m.points[0].point - expected_point).length() < 1e-4, "{m:?}");
     }
 
     #[test]
@@ -604,13 +574,7 @@ mod tests {
         }
         // Tilted by 0.01 rad: one corner 0.004 lower than the other; both
         // within the speculative distance.
-        let m = collide_polygons(
-            &ground(),
-            at(0.0, 0.0, 0.0),
-            &b,
-            at(1.0, 1.0035, 0.01),
-            0.02,
-        );
+        let m = collide_polygons(&ground(), at(0.0, 0.0, 0.0), &b, at(1.0, 1.0035, 0.01), 0.02);
         assert_eq!(m.count, 2, "{m:?}");
         assert!((m.normal - Vec2::Y).length() < 1e-6);
     }
@@ -625,10 +589,7 @@ mod tests {
         assert!((m.normal - diagonal).length() < 1e-4, "{m:?}");
         let expected = 0.4 * 2.0_f32.sqrt() - 0.5;
         assert!((m.points[0].separation - expected).abs() < 1e-4, "{m:?}");
-        assert!(
-            (m.points[0].point - Vec2::splat(0.7)).length() < 1e-4,
-            "{m:?}"
-        );
+        assert!((m.points[0].point - Vec2::splat(0.7)).length() < 1e-4, "{m:?}");
     }
 
     #[test]
@@ -660,15 +621,11 @@ mod tests {
     fn speculative_points_appear_within_reach_only() {
         let b = square(0.5);
         let g = ground();
-        let gap = |g_: f32, spec: f32| {
-            collide_polygons(&g, at(0.0, 0.0, 0.0), &b, at(0.0, 1.0 + g_, 0.0), spec)
-        };
+        let gap =
+            |g_: f32, spec: f32| collide_polygons(&g, at(0.0, 0.0, 0.0), &b, at(0.0, 1.0 + g_, 0.0), spec);
         let m = gap(0.01, 0.02);
         assert_eq!(m.count, 2, "{m:?}");
-        assert!(m
-            .points()
-            .iter()
-            .all(|p| (p.separation - 0.01).abs() < 1e-5));
+        assert!(m.points().iter().all(|p| (p.separation - 0.01).abs() < 1e-5));
         assert_eq!(gap(0.03, 0.02).count, 0);
         assert_eq!(gap(0.01, 0.0).count, 0);
         // A tilted box: only the low corner is within reach.
@@ -710,10 +667,7 @@ mod tests {
         let m = collide_polygon_capsule(&a, xa, &b, xb, 0.25);
         let d = super::super::shape_distance(&a.into(), &xa, &b.into(), &xb);
         assert_eq!(m.count, 1, "{m:?}");
-        assert!(
-            (m.points[0].separation - d.distance).abs() < 1e-4,
-            "{m:?} {d:?}"
-        );
+        assert!((m.points[0].separation - d.distance).abs() < 1e-4, "{m:?} {d:?}");
         assert!((m.normal - d.normal).length() < 1e-3, "{m:?} {d:?}");
     }
 

@@ -259,7 +259,13 @@ fn current_separation(cp: &ConstraintPoint, n: Vec2, ba: &SolverBody, bb: &Solve
 }
 
 #[inline]
-fn relative_normal_velocity(cp: &ConstraintPoint, n: Vec2, ba: &SolverBody, bb: &SolverBody, pseudo: bool) -> f32 {
+fn relative_normal_velocity(
+    cp: &ConstraintPoint,
+    n: Vec2,
+    ba: &SolverBody,
+    bb: &SolverBody,
+    pseudo: bool,
+) -> f32 {
     let dv = if pseudo {
         bb.pv + cross_sv(bb.pw, cp.rb) - ba.pv - cross_sv(ba.pw, cp.ra)
     } else {
@@ -306,9 +312,19 @@ fn solve_normal_block(c: &mut ContactConstraint, bodies: &mut [SolverBody], ctx:
     let s1 = current_separation(p1, n, ba, bb);
     let s2 = current_separation(p2, n, ba, bb);
     let (old1, old2, t1, t2) = if pseudo {
-        (p1.pseudo_impulse, p2.pseudo_impulse, ctx.push_out(s1), ctx.push_out(s2))
+        (
+            p1.pseudo_impulse,
+            p2.pseudo_impulse,
+            ctx.push_out(s1),
+            ctx.push_out(s2),
+        )
     } else {
-        (p1.normal_impulse, p2.normal_impulse, ctx.velocity_target(s1), ctx.velocity_target(s2))
+        (
+            p1.normal_impulse,
+            p2.normal_impulse,
+            ctx.velocity_target(s1),
+            ctx.velocity_target(s2),
+        )
     };
     // b = what vn - target would be with the old impulses removed.
     let b1 = vn1 - t1 - (k11 * old1 + k12 * old2);
@@ -386,7 +402,12 @@ fn solve_constraint(c: &mut ContactConstraint, bodies: &mut [SolverBody], ctx: &
     }
 }
 
-fn solve_pseudo_constraint(c: &mut ContactConstraint, bodies: &mut [SolverBody], ctx: &StepContext, reverse: bool) {
+fn solve_pseudo_constraint(
+    c: &mut ContactConstraint,
+    bodies: &mut [SolverBody],
+    ctx: &StepContext,
+    reverse: bool,
+) {
     if c.block {
         solve_normal_block(c, bodies, ctx, true);
         return;
@@ -513,7 +534,14 @@ pub(crate) fn solve(constraints: &mut [ContactConstraint], bodies: &mut [SolverB
                 c.points[0].pseudo_impulse = 0.0;
                 c.points[1].pseudo_impulse = 0.0;
             }
-            sweep_constraints(constraints, bodies, ctx, iteration, iterations, solve_pseudo_constraint);
+            sweep_constraints(
+                constraints,
+                bodies,
+                ctx,
+                iteration,
+                iterations,
+                solve_pseudo_constraint,
+            );
         }
         integrate_positions(bodies, ctx);
         iteration += iterations;
