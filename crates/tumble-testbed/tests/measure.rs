@@ -36,8 +36,12 @@ fn json_report_has_all_four_studies_and_every_field() {
         }
     }
     // The tower rows carry creep; the pyramid rows do not.
-    assert!(rows.iter().any(|r| r["scene"] == "tower" && r["creep"].is_number()));
-    assert!(rows.iter().any(|r| r["scene"] == "pyramid" && r["creep"].is_null()));
+    assert!(rows
+        .iter()
+        .any(|r| r["scene"] == "tower" && r["creep"].is_number()));
+    assert!(rows
+        .iter()
+        .any(|r| r["scene"] == "pyramid" && r["creep"].is_null()));
 }
 
 #[test]
@@ -48,7 +52,9 @@ fn scene_filter_restricts_the_report() {
     };
     let rows = all_studies(&opts);
     assert!(!rows.is_empty());
-    assert!(rows.iter().all(|r| r.scene.name() == "tower" || r.scene.name() == "stack"));
+    assert!(rows
+        .iter()
+        .all(|r| r.scene.name() == "tower" || r.scene.name() == "stack"));
     let md = to_markdown(&rows);
     assert!(md.contains("Position correction") && md.contains("Sweep order"));
     assert!(!md.contains("Warm starting x iterations"));

@@ -340,24 +340,36 @@ fn fast_bodies_do_not_tunnel_through_a_thin_wall() {
         (100.0, Shape::from(Circle::new(Vec2::ZERO, 0.1).unwrap())),
         (300.0, Shape::from(Circle::new(Vec2::ZERO, 0.1).unwrap())),
         (200.0, Shape::from(Polygon::new_box(0.2, 0.1).unwrap())),
-        (150.0, Shape::from(Capsule::new(Vec2::new(-0.2, 0.0), Vec2::new(0.2, 0.0), 0.1).unwrap())),
+        (
+            150.0,
+            Shape::from(Capsule::new(Vec2::new(-0.2, 0.0), Vec2::new(0.2, 0.0), 0.1).unwrap()),
+        ),
     ] {
         let mut world = World::new(WorldSettings {
             gravity: Vec2::ZERO,
             ..WorldSettings::default()
         });
-        let wall = world.create_body(&BodyDef::fixed().at(Vec2::new(10.0, 0.0))).unwrap();
+        let wall = world
+            .create_body(&BodyDef::fixed().at(Vec2::new(10.0, 0.0)))
+            .unwrap();
         world
             .add_shape(wall, Polygon::new_box(0.05, 5.0).unwrap(), &ShapeDef::default())
             .unwrap();
         let b = world
-            .create_body(&BodyDef::dynamic().at(Vec2::new(0.0, 0.3)).with_velocity(Vec2::new(speed, 0.0)))
+            .create_body(
+                &BodyDef::dynamic()
+                    .at(Vec2::new(0.0, 0.3))
+                    .with_velocity(Vec2::new(speed, 0.0)),
+            )
             .unwrap();
         world.add_shape(b, shape, &ShapeDef::default()).unwrap();
         for _ in 0..60 {
             world.step(DT);
         }
         let x = world.position(b).unwrap().x;
-        assert!(x < 10.0, "{shape:?} at {speed} m/s ended at x = {x}: through the wall");
+        assert!(
+            x < 10.0,
+            "{shape:?} at {speed} m/s ended at x = {x}: through the wall"
+        );
     }
 }
