@@ -11,7 +11,7 @@ use crate::dynamics::solver::{self, ContactConstraint, SolverBody, StepContext};
 use crate::error::{BodyError, Error};
 use crate::math::{cross, is_finite_vec, Aabb, Rot, Transform, Vec2};
 use crate::settings::{
-    SolverSettings, WorldSettings, AABB_MARGIN, ITERATIONS_RANGE, LINEAR_SLOP, MAX_LINEAR_CORRECTION,
+    SolverSettings, WorldSettings, AABB_MARGIN, ITERATIONS_RANGE, LINEAR_SLOP, MAX_PUSH_OUT_SPEED,
     SPECULATIVE_DISTANCE, SUBSTEPS_RANGE,
 };
 use crate::shapes::{combine_mass, decompose_concave, MassData, Shape, ShapeError};
@@ -1038,7 +1038,7 @@ impl World {
             h,
             substeps,
             linear_slop: self.slop(),
-            max_linear_correction: MAX_LINEAR_CORRECTION * lu,
+            max_push_out_speed: MAX_PUSH_OUT_SPEED * lu,
             max_speed: MAX_TRANSLATION_PER_STEP * lu / dt,
             max_spin: MAX_ROTATION_PER_STEP / dt,
             settings,
