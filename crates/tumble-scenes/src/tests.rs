@@ -158,6 +158,9 @@ fn pyramid_stands_at_every_iteration_count_the_testbed_offers() {
         };
         let mut scene = build(SceneName::Pyramid, settings);
         let m = run(&mut scene, 300);
-        assert!(m.standing && m.residual_slide < 0.01, "{iterations} iterations: {m:?}");
+        assert!(
+            m.standing && m.residual_slide < 0.01,
+            "{iterations} iterations: {m:?}"
+        );
     }
 }

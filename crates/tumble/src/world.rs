@@ -663,6 +663,14 @@ impl World {
             b.local_center = combine_mass(&parts).center;
         }
         b.center = b.xf.apply(b.local_center);
+        b.extent = 0.0;
+        for &si in &b.shapes {
+            let local = self.shapes[si as usize].shape.aabb(Transform::IDENTITY);
+            let corner = (local.min - b.local_center)
+                .abs()
+                .max((local.max - b.local_center).abs());
+            b.extent = b.extent.max(corner.length());
+        }
         // Keep the velocity of the material points: the centre moved.
         b.v += crate::math::cross_sv(b.w, b.center - old_center);
     }
@@ -1014,13 +1022,7 @@ impl World {
             // can close in one step, so a fast body gets its contact points
             // before it would pass through (speculative continuous
             // collision). Resting pairs keep the small base margin.
-            let reach = |shape: &Shape, xf: Transform, center: Vec2| {
-                let aabb = shape.aabb(xf);
-                (aabb.min - center).abs().max((aabb.max - center).abs()).length()
-            };
-            let closing = (bb.v - ba.v).length()
-                + ba.w.abs() * reach(&shape_a, xf_a, ba.center)
-                + bb.w.abs() * reach(&shape_b, xf_b, bb.center);
+            let closing = (bb.v - ba.v).length() + ba.w.abs() * ba.extent + bb.w.abs() * bb.extent;
             let speculative = base_speculative + dt * closing;
             self.contacts[ci].update(&shape_a, xf_a, &shape_b, xf_b, speculative);
         }

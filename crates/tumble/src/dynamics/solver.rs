@@ -311,12 +311,14 @@ fn solve_normal_block(c: &mut ContactConstraint, bodies: &mut [SolverBody], ctx:
     let s1 = current_separation(p1, n, ba, bb);
     let s2 = current_separation(p2, n, ba, bb);
     let (old1, old2, t1, t2) = if pseudo {
-        (
-            p1.pseudo_impulse,
-            p2.pseudo_impulse,
-            ctx.push_out(s1),
-            ctx.push_out(s2),
-        )
+        let (t1, t2) = (ctx.push_out(s1), ctx.push_out(s2));
+        if p1.pseudo_impulse == 0.0 && p2.pseudo_impulse == 0.0 && vn1 >= t1 && vn2 >= t2 {
+            // Nothing pushed yet and nothing to push (both points already
+            // separate at least as fast as their targets): zero is the
+            // exact answer. The usual case for a resting contact.
+            return;
+        }
+        (p1.pseudo_impulse, p2.pseudo_impulse, t1, t2)
     } else {
         (
             p1.normal_impulse,
