@@ -9,13 +9,14 @@
 //! mirrors out the way rustc lays out the originals (same fields, same
 //! types, default representation). Buffer lengths come from the world's
 //! counts; capacities, which grow by doubling, can be up to twice that.
-//! A mirror goes stale when the engine's struct changes: the figures say
-//! what the layout cost when this was written, and a public
-//! `World::memory_usage()` in the engine would replace all of it.
+//! A mirror goes stale when the engine's struct changes (they match the
+//! engine as of the solver's substep and block-solver work): the figures
+//! say what the layout cost then, and a public `World::memory_usage()` in
+//! the engine would replace all of it.
 
 use std::mem::size_of;
 use tumble::collision::Manifold;
-use tumble::{Aabb, BodyType, Shape, ShapeDef, Transform, Vec2, World};
+use tumble::{Aabb, BodyType, Rot, Shape, ShapeDef, Transform, Vec2, World};
 
 /// Mirror of `tumble::dynamics::body::Body`.
 #[allow(dead_code)]
@@ -40,6 +41,7 @@ struct BodyMirror {
     user_data: u64,
     shapes: Vec<u32>,
     frozen: bool,
+    extent: f32,
 }
 
 /// Mirror of the world's private `ShapeSlot`.
@@ -89,6 +91,13 @@ struct SolverBodyMirror {
     inv_inertia: f32,
     pv: Vec2,
     pw: f32,
+    accel: Vec2,
+    angular_accel: f32,
+    linear_decay: f32,
+    angular_decay: f32,
+    dynamic: bool,
+    dp: Vec2,
+    dq: Rot,
 }
 
 /// Mirror of the solver's private `ConstraintPoint`.
@@ -96,14 +105,13 @@ struct SolverBodyMirror {
 struct ConstraintPointMirror {
     ra: Vec2,
     rb: Vec2,
+    base_separation: f32,
     normal_mass: f32,
     tangent_mass: f32,
     normal_impulse: f32,
     tangent_impulse: f32,
     pseudo_impulse: f32,
     max_normal_impulse: f32,
-    velocity_target: f32,
-    pseudo_target: f32,
     relative_velocity: f32,
 }
 
@@ -118,6 +126,9 @@ struct ContactConstraintMirror {
     restitution: f32,
     count: usize,
     points: [ConstraintPointMirror; 2],
+    k: [f32; 3],
+    inv_k: [f32; 3],
+    block: bool,
 }
 
 /// The smallest heap block a one-shape body's `Vec<u32>` of shape slots
