@@ -681,7 +681,9 @@ impl World {
     /// shapes. Several shapes on one body make a compound body.
     ///
     /// Errors: a stale body handle, a non-positive or non-finite density, a
-    /// negative friction or restitution.
+    /// negative friction or restitution, a hand-built shape that breaks the
+    /// constructors' rules ([`Shape::validate`]), or a shape whose mass
+    /// overflows ([`ShapeError::MassOverflow`]).
     pub fn add_shape(
         &mut self,
         body: BodyId,
@@ -691,6 +693,7 @@ impl World {
         let bi = self.body_index(body)?;
         def.validate()?;
         let shape = shape.into();
+        check_shape(&shape, def)?;
         Ok(self.add_shape_unchecked(bi, shape, def))
     }
 
@@ -734,6 +737,9 @@ impl World {
         let bi = self.body_index(body)?;
         def.validate()?;
         let parts = decompose_concave(outline)?;
+        for p in &parts {
+            check_shape(&Shape::Polygon(*p), def)?;
+        }
         Ok(parts
             .into_iter()
             .map(|p| self.add_shape_unchecked(bi, Shape::Polygon(p), def))
@@ -1200,6 +1206,18 @@ impl World {
             }
         }
     }
+}
+
+/// Checks a shape before it joins a body: its geometry (its fields are
+/// public, so it may not have come from a constructor) and that its mass
+/// and inertia at the shape's density fit in `f32`.
+fn check_shape(shape: &Shape, def: &ShapeDef) -> Result<(), ShapeError> {
+    shape.validate()?;
+    let md = shape.mass(def.density);
+    if !(md.mass.is_finite() && md.inertia.is_finite() && is_finite_vec(md.center)) {
+        return Err(ShapeError::MassOverflow);
+    }
+    Ok(())
 }
 
 /// Stops a body whose state became non-finite and reports it.

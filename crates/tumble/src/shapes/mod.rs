@@ -36,6 +36,13 @@ pub enum ShapeError {
     NonPositiveDensity,
     /// Friction is negative, or restitution is negative.
     InvalidMaterial,
+    /// A polygon built by hand (its fields are public) is not strictly
+    /// convex and counter-clockwise, or its stored normals do not match its
+    /// edges. Build polygons with [`Polygon::new`] to avoid this.
+    NotConvex,
+    /// The shape is so large (or its density so high) that its mass or
+    /// rotational inertia overflows `f32`.
+    MassOverflow,
 }
 
 impl fmt::Display for ShapeError {
@@ -50,6 +57,8 @@ impl fmt::Display for ShapeError {
             ShapeError::SelfIntersecting => "the outline crosses itself",
             ShapeError::NonPositiveDensity => "density must be positive",
             ShapeError::InvalidMaterial => "friction and restitution must be finite and >= 0",
+            ShapeError::NotConvex => "the polygon is not convex and counter-clockwise",
+            ShapeError::MassOverflow => "the shape's mass or inertia overflows f32",
         };
         f.write_str(msg)
     }
@@ -478,6 +487,62 @@ pub fn combine_mass(parts: &[MassData]) -> MassData {
         mass,
         center,
         inertia,
+    }
+}
+
+impl Shape {
+    /// Checks a shape that may have been built by hand (every field is
+    /// public): the same rules the constructors enforce, plus a polygon's
+    /// vertex count, convexity and normals. [`World::add_shape`] calls it.
+    ///
+    /// [`World::add_shape`]: crate::World::add_shape
+    pub fn validate(&self) -> Result<(), ShapeError> {
+        match self {
+            Shape::Circle(c) => Circle::new(c.center, c.radius).map(|_| ()),
+            Shape::Capsule(c) => Capsule::new(c.center1, c.center2, c.radius).map(|_| ()),
+            Shape::Polygon(p) => p.validate(),
+        }
+    }
+}
+
+impl Polygon {
+    /// Checks a polygon that may have been built by hand: 3..=8 finite
+    /// vertices, strictly convex and counter-clockwise, unit normals that
+    /// face out of their edges, a finite centroid and a finite rounding
+    /// radius >= 0.
+    pub fn validate(&self) -> Result<(), ShapeError> {
+        if self.count < 3 {
+            return Err(ShapeError::TooFewPoints);
+        }
+        if self.count > MAX_POLYGON_VERTICES {
+            return Err(ShapeError::TooManyVertices);
+        }
+        let finite = self.points().iter().all(|v| is_finite_vec(*v))
+            && self.edge_normals().iter().all(|n| is_finite_vec(*n))
+            && is_finite_vec(self.centroid)
+            && self.radius.is_finite();
+        if !finite {
+            return Err(ShapeError::NonFinite);
+        }
+        if self.radius < 0.0 {
+            return Err(ShapeError::NonPositiveRadius);
+        }
+        let n = self.count;
+        for i in 0..n {
+            let a = self.vertices[i];
+            let b = self.vertices[(i + 1) % n];
+            let c = self.vertices[(i + 2) % n];
+            let edge = b - a;
+            if cross(edge, c - b) <= 0.0 {
+                return Err(ShapeError::NotConvex);
+            }
+            let normal = self.normals[i];
+            let expected = right_perp(edge).normalize_or_zero();
+            if (normal.length() - 1.0).abs() > 1e-3 || normal.dot(expected) < 0.999 {
+                return Err(ShapeError::NotConvex);
+            }
+        }
+        Ok(())
     }
 }
 
