@@ -31,6 +31,29 @@
 //! (SAT with face clipping for polygons, GJK/EPA for rounded shapes), and
 //! the warm-started sequential-impulse solver in [`dynamics`]. Every tuning
 //! constant lives in [`settings`] with the reason it exists.
+//!
+//! # Snapshots
+//!
+//! With the `serde` feature, [`World`] implements `Serialize` and
+//! `Deserialize`: bodies, shapes, contacts with their warm-start impulses,
+//! the broadphase tree, the settings, the free lists, the step count and
+//! the frozen list are saved, so a restored world steps bit for bit like
+//! the one that was saved (rollback netcode, replays, save games). Only
+//! scratch buffers and a lookup index are rebuilt on loading. Loading
+//! checks that the indices tying bodies, shapes, contacts and proxies
+//! together are consistent and refuses a damaged snapshot with an error.
+//!
+//! A settled pile of 200 mixed bodies (about three contacts per body)
+//! takes about 460 bytes per body in a compact binary format (`postcard`)
+//! and about 2.3 KB per body in JSON (`serde_json`, which round-trips every
+//! `f32` exactly). Measured by the `snapshot_size_per_body` test.
+//!
+//! # Determinism
+//!
+//! The same calls in the same order give bit-identical results: nothing
+//! iterates a hash map, and every loop runs in slot order. The
+//! `determinism` test pins the bits of a scene with bodies removed and
+//! added mid-run.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 

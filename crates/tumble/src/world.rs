@@ -93,6 +93,7 @@ impl ShapeDef {
 }
 
 #[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 struct ShapeSlot {
     generation: u32,
     alive: bool,
@@ -1296,6 +1297,9 @@ impl FixedStepper {
         self.accumulator / self.dt
     }
 }
+
+#[cfg(feature = "serde")]
+mod snapshot;
 
 #[cfg(test)]
 mod tests;
