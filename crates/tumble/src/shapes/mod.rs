@@ -40,8 +40,8 @@ pub enum ShapeError {
     /// convex and counter-clockwise, or its stored normals do not match its
     /// edges. Build polygons with [`Polygon::new`] to avoid this.
     NotConvex,
-    /// The shape is so large (or its density so high) that its mass or
-    /// rotational inertia overflows `f32`.
+    /// The shape is so large (or its density so high) that its area, edge
+    /// normals, centroid, mass or rotational inertia overflow `f32`.
     MassOverflow,
 }
 
@@ -209,7 +209,7 @@ impl Polygon {
             return Err(ShapeError::NonPositiveRadius);
         }
         let hull = convex_hull(points)?;
-        Ok(Polygon::from_hull(&hull, radius))
+        Polygon::from_hull(&hull, radius).size_checked()
     }
 
     /// Builds the polygon from an already convex, counter-clockwise,
@@ -257,7 +257,7 @@ impl Polygon {
             Vec2::new(-hx, hy),
         ];
         let hull = corners.map(|c| xf.apply(c));
-        Ok(Polygon::from_hull(&hull, 0.0))
+        Polygon::from_hull(&hull, 0.0).size_checked()
     }
 
     /// The used vertices.
@@ -506,6 +506,25 @@ impl Shape {
 }
 
 impl Polygon {
+    /// The polygon, unless its coordinates are so large that its edge
+    /// normals or centroid overflowed while it was built, or so far from
+    /// the origin for their size that an edge collapsed to a point.
+    fn size_checked(self) -> Result<Polygon, ShapeError> {
+        let n = self.count;
+        if (0..n).any(|i| self.vertices[(i + 1) % n] == self.vertices[i]) {
+            return Err(ShapeError::Collinear);
+        }
+        let finite = self.edge_normals().iter().all(|n| is_finite_vec(*n)) && is_finite_vec(self.centroid);
+        if !finite {
+            return Err(ShapeError::MassOverflow);
+        }
+        let unit = |n: &Vec2| (n.length() - 1.0).abs() <= 1e-3;
+        if !self.edge_normals().iter().all(unit) {
+            return Err(ShapeError::Collinear);
+        }
+        Ok(self)
+    }
+
     /// Checks a polygon that may have been built by hand: 3..=8 finite
     /// vertices, strictly convex and counter-clockwise, unit normals that
     /// face out of their edges, a finite centroid and a finite rounding
