@@ -522,11 +522,28 @@ impl Polygon {
         if !self.edge_normals().iter().all(unit) {
             return Err(ShapeError::Collinear);
         }
+        self.area_checked()?;
         Ok(self)
     }
 
+    /// Checks that the polygon's area, as its mass properties compute it
+    /// (rounding included), is positive and finite: far from the origin,
+    /// f32 rounding can flatten a thin triangle that passed the hull's
+    /// collinearity test.
+    fn area_checked(&self) -> Result<(), ShapeError> {
+        let m = self.mass(1.0);
+        if m.mass.is_infinite() || m.inertia.is_infinite() {
+            return Err(ShapeError::MassOverflow);
+        }
+        if !(m.mass > 0.0 && is_finite_vec(m.center) && m.inertia.is_finite()) {
+            return Err(ShapeError::Collinear);
+        }
+        Ok(())
+    }
+
     /// Checks a polygon that may have been built by hand: 3..=8 finite
-    /// vertices, strictly convex and counter-clockwise, unit normals that
+    /// vertices, convex and counter-clockwise (a corner may be straight to
+    /// within rounding), unit normals that
     /// face out of their edges, a finite centroid and a finite rounding
     /// radius >= 0.
     pub fn validate(&self) -> Result<(), ShapeError> {
@@ -552,7 +569,11 @@ impl Polygon {
             let b = self.vertices[(i + 1) % n];
             let c = self.vertices[(i + 2) % n];
             let edge = b - a;
-            if cross(edge, c - b) <= 0.0 {
+            // A corner may be straight to within rounding (the hull of a
+            // sliver far from the origin has such corners), but must not
+            // turn clockwise.
+            let tolerance = 1e-5 * edge.length() * (c - b).length();
+            if cross(edge, c - b) < -tolerance {
                 return Err(ShapeError::NotConvex);
             }
             let normal = self.normals[i];
@@ -561,7 +582,7 @@ impl Polygon {
                 return Err(ShapeError::NotConvex);
             }
         }
-        Ok(())
+        self.area_checked()
     }
 }
 
