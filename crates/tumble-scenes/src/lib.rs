@@ -20,7 +20,9 @@ pub use metrics::{run, Metrics, Recorder};
 pub use rng::Rng;
 
 use std::f32::consts::PI;
-use tumble::{BodyDef, BodyId, Capsule, Circle, Polygon, Shape, ShapeDef, SolverSettings, Vec2, World, WorldSettings};
+use tumble::{
+    BodyDef, BodyId, Capsule, Circle, Polygon, Shape, ShapeDef, SolverSettings, Vec2, World, WorldSettings,
+};
 
 /// The fixed step every scene is run at.
 pub const DT: f32 = 1.0 / 60.0;
@@ -170,13 +172,17 @@ pub fn add_ground(world: &mut World) -> BodyId {
         .create_body(&BodyDef::fixed().at(Vec2::new(0.0, -1.0)))
         .expect("finite ground position");
     let shape = Polygon::new_box(GROUND_HALF_WIDTH, 1.0).expect("valid ground box");
-    world.add_shape(ground, shape, &default_material()).expect("valid ground material");
+    world
+        .add_shape(ground, shape, &default_material())
+        .expect("valid ground material");
     ground
 }
 
 fn add_body(world: &mut World, def: BodyDef, shape: impl Into<Shape>, material: &ShapeDef) -> BodyId {
     let body = world.create_body(&def).expect("scene bodies are finite");
-    world.add_shape(body, shape, material).expect("scene shapes are valid");
+    world
+        .add_shape(body, shape, material)
+        .expect("scene shapes are valid");
     body
 }
 
@@ -270,8 +276,10 @@ pub const PLANK_HALF_THICKNESS: f32 = 0.05;
 pub const PLANK_HALF_LENGTH: f32 = 1.0;
 /// Lean of each plank from vertical, radians.
 pub const CARD_LEAN: f32 = 0.3;
-/// Horizontal distance between neighbouring apexes of a storey.
-pub const CARD_PAIR_SPACING: f32 = 1.6;
+/// Horizontal distance between neighbouring apexes of a storey: a flat
+/// plank's length plus a 2 mm gap, so the flat planks of one level lie end
+/// to end, each end on one of an apex's two top corners.
+pub const CARD_PAIR_SPACING: f32 = 2.002;
 
 fn card_house(world: &mut World) -> Vec<BodyId> {
     let m = default_material();
@@ -293,8 +301,12 @@ fn card_house(world: &mut World) -> Vec<BodyId> {
         for k in 0..pairs {
             let apex = (k as f32 - 0.5 * (pairs - 1) as f32) * CARD_PAIR_SPACING;
             let y = base + half_height;
-            let left = BodyDef::dynamic().at(Vec2::new(apex - half_width, y)).with_angle(-a);
-            let right = BodyDef::dynamic().at(Vec2::new(apex + half_width, y)).with_angle(a);
+            let left = BodyDef::dynamic()
+                .at(Vec2::new(apex - half_width, y))
+                .with_angle(-a);
+            let right = BodyDef::dynamic()
+                .at(Vec2::new(apex + half_width, y))
+                .with_angle(a);
             bodies.push(add_body(world, left, plank, &m));
             bodies.push(add_body(world, right, plank, &m));
         }
@@ -349,7 +361,12 @@ fn ramp(world: &mut World) -> Vec<BodyId> {
             .expect("valid ramp material");
         let box_center = foot + along * RAMP_START + up * 0.5;
         let def = BodyDef::dynamic().at(box_center).with_angle(RAMP_ANGLE);
-        bodies.push(add_body(world, def, Polygon::new_box(0.5, 0.5).expect("valid box"), &material));
+        bodies.push(add_body(
+            world,
+            def,
+            Polygon::new_box(0.5, 0.5).expect("valid box"),
+            &material,
+        ));
     }
     bodies
 }
@@ -446,7 +463,9 @@ fn pile(world: &mut World, count: u32, seed: u64) -> Vec<BodyId> {
             let col = i % per_row;
             let x = (col as f32 - 0.5 * (per_row - 1) as f32) * 0.75 + rng.range(-0.05, 0.05);
             let y = 1.0 + row as f32 * 0.8;
-            let def = BodyDef::dynamic().at(Vec2::new(x, y)).with_angle(rng.range(0.0, PI));
+            let def = BodyDef::dynamic()
+                .at(Vec2::new(x, y))
+                .with_angle(rng.range(0.0, PI));
             add_body(world, def, random_shape(&mut rng), &m)
         })
         .collect()

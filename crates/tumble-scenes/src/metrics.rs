@@ -67,10 +67,16 @@ impl Recorder {
                 points += 1;
             }
         }
-        let mean_overlap = if points == 0 { 0.0 } else { (depth_sum / points as f64) as f32 };
+        let mean_overlap = if points == 0 {
+            0.0
+        } else {
+            (depth_sum / points as f64) as f32
+        };
         let (mut worst_moved, mut spread, mut sink) = (0.0f32, 0.0f32, 0.0f32);
         for (&b, &start) in scene.tracked.iter().zip(&scene.start) {
-            let Ok(p) = scene.world.center_of_mass(b) else { continue };
+            let Ok(p) = scene.world.center_of_mass(b) else {
+                continue;
+            };
             let d: Vec2 = p - start;
             worst_moved = worst_moved.max(d.length());
             spread = spread.max(d.x.abs());

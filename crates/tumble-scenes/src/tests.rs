@@ -68,25 +68,48 @@ fn scene_counts_and_positions_follow_scenes_md() {
         assert!((s.y - 0.5).abs() < 1e-6);
     }
     assert_eq!(p.start[20], Vec2::new(0.0, 5.5));
-    assert_eq!(build(SceneName::PyramidLarge(100), SolverSettings::default()).tracked.len(), 5050);
+    assert_eq!(
+        build(SceneName::PyramidLarge(100), SolverSettings::default())
+            .tracked
+            .len(),
+        5050
+    );
     let t = build(SceneName::Tower, SolverSettings::default());
     assert_eq!(t.tracked.len(), 7);
     assert_eq!(t.start[6], Vec2::new(0.0, 6.5));
     assert_eq!(t.top, Some(t.tracked[6]));
-    assert_eq!(build(SceneName::CardHouse, SolverSettings::default()).tracked.len(), 15);
+    assert_eq!(
+        build(SceneName::CardHouse, SolverSettings::default())
+            .tracked
+            .len(),
+        15
+    );
     let m = build(SceneName::MassRatio(100), SolverSettings::default());
-    let masses: Vec<f32> = m.tracked.iter().map(|&b| m.world.mass_data(b).unwrap().mass).collect();
+    let masses: Vec<f32> = m
+        .tracked
+        .iter()
+        .map(|&b| m.world.mass_data(b).unwrap().mass)
+        .collect();
     assert_eq!(masses, vec![1.0, 100.0, 1.0]);
     assert_eq!(build(SceneName::Ramp, SolverSettings::default()).tracked.len(), 4);
     let b = build(SceneName::Bounce, SolverSettings::default());
     assert_eq!(b.tracked.len(), 5);
-    assert!(b.start.iter().all(|s| (s.y - BOUNCE_RADIUS - BOUNCE_DROP_HEIGHT).abs() < 1e-6));
-    assert_eq!(build(SceneName::Pile, SolverSettings::default()).tracked.len(), 200);
+    assert!(b
+        .start
+        .iter()
+        .all(|s| (s.y - BOUNCE_RADIUS - BOUNCE_DROP_HEIGHT).abs() < 1e-6));
+    assert_eq!(
+        build(SceneName::Pile, SolverSettings::default()).tracked.len(),
+        200
+    );
 }
 
 #[test]
 fn scene_names_parse_with_parameters() {
-    assert_eq!(SceneName::parse("pyramid-large:60"), Some(SceneName::PyramidLarge(60)));
+    assert_eq!(
+        SceneName::parse("pyramid-large:60"),
+        Some(SceneName::PyramidLarge(60))
+    );
     assert_eq!(SceneName::parse("stack:30"), Some(SceneName::Stack(30)));
     assert_eq!(SceneName::parse("nope"), None);
     for s in SceneName::ALL {
@@ -113,7 +136,10 @@ fn ramp_splits_as_coulomb_predicts() {
         let moved = (scene.world.center_of_mass(scene.tracked[k]).unwrap() - scene.start[k]).length();
         let analytic = ramp_analytic_distance(mu, t);
         if analytic > 0.0 {
-            assert!((moved - analytic).abs() < 0.02 * analytic, "mu {mu}: slid {moved}, Coulomb says {analytic}");
+            assert!(
+                (moved - analytic).abs() < 0.02 * analytic,
+                "mu {mu}: slid {moved}, Coulomb says {analytic}"
+            );
         } else {
             assert!(moved < 0.01, "mu {mu}: should stay, moved {moved}");
         }

@@ -93,7 +93,12 @@ fn frames(opts: &MeasureOptions, scene: SceneName) -> u32 {
     opts.frames.unwrap_or(scene.frames())
 }
 
-fn measure_one(opts: &MeasureOptions, study: &'static str, scene: SceneName, settings: SolverSettings) -> Row {
+fn measure_one(
+    opts: &MeasureOptions,
+    study: &'static str,
+    scene: SceneName,
+    settings: SolverSettings,
+) -> Row {
     let mut s = build(scene, settings);
     let metrics = run(&mut s, frames(opts, scene));
     Row::new(study, scene, settings, metrics)
@@ -208,7 +213,8 @@ pub fn quality(opts: &MeasureOptions) -> Vec<Row> {
             row.case = Some(format!("friction {mu}"));
             row.measured = Some(moved);
             row.expected = Some(analytic);
-            row.pass = Some(slid == (analytic > 0.0) && (!slid || (moved - analytic).abs() <= 0.02 * analytic));
+            row.pass =
+                Some(slid == (analytic > 0.0) && (!slid || (moved - analytic).abs() <= 0.02 * analytic));
             rows.push(row);
         }
     }
@@ -304,9 +310,15 @@ pub fn to_markdown(rows: &[Row]) -> String {
     let mut out = String::new();
     let studies: [(&str, &str); 4] = [
         ("warm-starting", "Warm starting x iterations (pyramid, 21 boxes)"),
-        ("position-correction", "Position correction (tower, 7 boxes, 8 iterations, warm starting on)"),
+        (
+            "position-correction",
+            "Position correction (tower, 7 boxes, 8 iterations, warm starting on)",
+        ),
         ("sweep", "Sweep order (tower, split impulses)"),
-        ("quality", "Quality at the default settings (8 iterations, warm starting, split impulses, alternating)"),
+        (
+            "quality",
+            "Quality at the default settings (8 iterations, warm starting, split impulses, alternating)",
+        ),
     ];
     for (study, title) in studies {
         let rs: Vec<&Row> = rows.iter().filter(|r| r.study == study).collect();

@@ -52,15 +52,6 @@ impl Rot {
         Vec2::new(self.c * v.x + self.s * v.y, -self.s * v.x + self.c * v.y)
     }
 
-    /// `self * other`: first `other`, then `self`.
-    #[inline]
-    pub fn mul(self, other: Rot) -> Rot {
-        Rot {
-            c: self.c * other.c - self.s * other.s,
-            s: self.s * other.c + self.c * other.s,
-        }
-    }
-
     /// `self^-1 * other`: the rotation of `other` relative to `self`.
     #[inline]
     pub fn inv_mul(self, other: Rot) -> Rot {
@@ -79,7 +70,10 @@ impl Rot {
         let s = self.s + da * self.c;
         let mag = (c * c + s * s).sqrt();
         let inv = if mag > 0.0 { 1.0 / mag } else { 0.0 };
-        Rot { c: c * inv, s: s * inv }
+        Rot {
+            c: c * inv,
+            s: s * inv,
+        }
     }
 
     /// The rotated x axis.
@@ -127,21 +121,38 @@ impl Transform {
         self.q.inv_rotate(v - self.p)
     }
 
-    /// `self * other`: first `other`, then `self`.
-    #[inline]
-    pub fn mul(self, other: Transform) -> Transform {
-        Transform {
-            p: self.q.rotate(other.p) + self.p,
-            q: self.q.mul(other.q),
-        }
-    }
-
     /// `self^-1 * other`: `other` expressed in the frame of `self`.
     #[inline]
     pub fn inv_mul(self, other: Transform) -> Transform {
         Transform {
             p: self.q.inv_rotate(other.p - self.p),
             q: self.q.inv_mul(other.q),
+        }
+    }
+}
+
+impl std::ops::Mul for Rot {
+    type Output = Rot;
+
+    /// `self * other`: first `other`, then `self`.
+    #[inline]
+    fn mul(self, other: Rot) -> Rot {
+        Rot {
+            c: self.c * other.c - self.s * other.s,
+            s: self.s * other.c + self.c * other.s,
+        }
+    }
+}
+
+impl std::ops::Mul for Transform {
+    type Output = Transform;
+
+    /// `self * other`: first `other`, then `self`.
+    #[inline]
+    fn mul(self, other: Transform) -> Transform {
+        Transform {
+            p: self.q.rotate(other.p) + self.p,
+            q: self.q * other.q,
         }
     }
 }

@@ -92,9 +92,15 @@ impl Sweep {
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SolverSettings {
-    /// Velocity iterations per step, 1..=16. More iterations converge further
-    /// towards the exact coupled solution of all contacts.
+    /// Velocity iterations per step, 1..=16, shared out over the substeps.
+    /// More iterations converge further towards the exact coupled solution
+    /// of all contacts.
     pub iterations: u32,
+    /// Substeps per step, 1..=8 (never more than `iterations`): the step is
+    /// split into this many smaller ones that share one collision pass. A
+    /// stack carries its load far better with 4 substeps of 2 iterations
+    /// than with 1 substep of 8, at about the same cost.
+    pub substeps: u32,
     /// Start each step from the impulses the same contact points needed in
     /// the previous step (matched by feature id). Without it a stack has to
     /// rediscover its whole load every step and never quite does.
@@ -117,6 +123,7 @@ impl Default for SolverSettings {
     fn default() -> Self {
         SolverSettings {
             iterations: 8,
+            substeps: 4,
             warm_starting: true,
             position_correction: PositionCorrection::SplitImpulse,
             sweep: Sweep::Alternating,
@@ -128,6 +135,9 @@ impl Default for SolverSettings {
 
 /// The smallest and largest velocity iteration counts the solver accepts.
 pub const ITERATIONS_RANGE: std::ops::RangeInclusive<u32> = 1..=16;
+
+/// The smallest and largest substep counts the solver accepts.
+pub const SUBSTEPS_RANGE: std::ops::RangeInclusive<u32> = 1..=8;
 
 /// World-wide settings fixed at creation.
 #[derive(Clone, Copy, Debug, PartialEq)]

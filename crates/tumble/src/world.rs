@@ -7,12 +7,12 @@ use crate::collision::{ray_cast, Manifold};
 use crate::debug_draw::{Color, DebugDraw, DrawOptions};
 use crate::dynamics::body::{Body, BodyDef, BodyType};
 use crate::dynamics::contact::{mix_friction, mix_restitution, Contact};
-use crate::dynamics::solver::{self, ContactConstraint, SolverBody, SolverTolerances};
+use crate::dynamics::solver::{self, ContactConstraint, SolverBody, StepContext};
 use crate::error::{BodyError, Error};
 use crate::math::{cross, is_finite_vec, Aabb, Rot, Transform, Vec2};
 use crate::settings::{
     SolverSettings, WorldSettings, AABB_MARGIN, ITERATIONS_RANGE, LINEAR_SLOP, MAX_LINEAR_CORRECTION,
-    SPECULATIVE_DISTANCE,
+    SPECULATIVE_DISTANCE, SUBSTEPS_RANGE,
 };
 use crate::shapes::{combine_mass, decompose_concave, MassData, Shape, ShapeError};
 use std::collections::HashMap;
@@ -376,10 +376,14 @@ impl World {
 
     /// Handles of all live bodies, in slot order.
     pub fn bodies(&self) -> impl Iterator<Item = BodyId> + '_ {
-        self.bodies.iter().enumerate().filter(|(_, b)| b.alive).map(|(i, b)| BodyId {
-            index: i as u32,
-            generation: b.generation,
-        })
+        self.bodies
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.alive)
+            .map(|(i, b)| BodyId {
+                index: i as u32,
+                generation: b.generation,
+            })
     }
 
     /// The body's type.
@@ -678,7 +682,12 @@ impl World {
     ///
     /// Errors: a stale body handle, a non-positive or non-finite density, a
     /// negative friction or restitution.
-    pub fn add_shape(&mut self, body: BodyId, shape: impl Into<Shape>, def: &ShapeDef) -> Result<ShapeId, Error> {
+    pub fn add_shape(
+        &mut self,
+        body: BodyId,
+        shape: impl Into<Shape>,
+        def: &ShapeDef,
+    ) -> Result<ShapeId, Error> {
         let bi = self.body_index(body)?;
         def.validate()?;
         let shape = shape.into();
@@ -716,7 +725,12 @@ impl World {
 
     /// Splits a concave outline (a simple polygon, either winding) into
     /// convex parts and attaches them all to the body.
-    pub fn add_concave(&mut self, body: BodyId, outline: &[Vec2], def: &ShapeDef) -> Result<Vec<ShapeId>, Error> {
+    pub fn add_concave(
+        &mut self,
+        body: BodyId,
+        outline: &[Vec2],
+        def: &ShapeDef,
+    ) -> Result<Vec<ShapeId>, Error> {
         let bi = self.body_index(body)?;
         def.validate()?;
         let parts = decompose_concave(outline)?;
@@ -883,24 +897,25 @@ impl World {
             return None;
         }
         let mut best: Option<RayHit> = None;
-        self.broadphase.ray_cast(origin, translation, |proxy, max_fraction| {
-            let si = self.broadphase.user_data(proxy);
-            let slot = &self.shapes[si as usize];
-            let xf = self.bodies[slot.body as usize].xf;
-            match ray_cast(&slot.shape, xf, origin, translation) {
-                Some(hit) if hit.fraction <= max_fraction => {
-                    best = Some(RayHit {
-                        shape: self.shape_id(si),
-                        body: self.body_id(slot.body),
-                        point: hit.point,
-                        normal: hit.normal,
-                        fraction: hit.fraction,
-                    });
-                    hit.fraction
+        self.broadphase
+            .ray_cast(origin, translation, |proxy, max_fraction| {
+                let si = self.broadphase.user_data(proxy);
+                let slot = &self.shapes[si as usize];
+                let xf = self.bodies[slot.body as usize].xf;
+                match ray_cast(&slot.shape, xf, origin, translation) {
+                    Some(hit) if hit.fraction <= max_fraction => {
+                        best = Some(RayHit {
+                            shape: self.shape_id(si),
+                            body: self.body_id(slot.body),
+                            point: hit.point,
+                            normal: hit.normal,
+                            fraction: hit.fraction,
+                        });
+                        hit.fraction
+                    }
+                    _ => max_fraction,
                 }
-                _ => max_fraction,
-            }
-        });
+            });
         best
     }
 
@@ -927,7 +942,7 @@ impl World {
             .iterations
             .clamp(*ITERATIONS_RANGE.start(), *ITERATIONS_RANGE.end());
         self.find_new_contacts();
-        self.update_contacts();
+        self.update_contacts(dt);
         self.solve(dt);
         self.step_count += 1;
     }
@@ -980,8 +995,8 @@ impl World {
         self.scratch.new_pairs = pairs;
     }
 
-    fn update_contacts(&mut self) {
-        let speculative = SPECULATIVE_DISTANCE * self.settings.length_units_per_meter;
+    fn update_contacts(&mut self, dt: f32) {
+        let base_speculative = SPECULATIVE_DISTANCE * self.settings.length_units_per_meter;
         for ci in 0..self.contacts.len() {
             let c = &self.contacts[ci];
             if !c.alive {
@@ -995,17 +1010,40 @@ impl World {
             let (ba, bb) = (&self.bodies[c.body_a as usize], &self.bodies[c.body_b as usize]);
             let (shape_a, shape_b) = (sa.shape, sb.shape);
             let (xf_a, xf_b) = (ba.xf, bb.xf);
+            // Speculative margin: the base distance, plus how far the pair
+            // can close in one step, so a fast body gets its contact points
+            // before it would pass through (speculative continuous
+            // collision). Resting pairs keep the small base margin.
+            let reach = |shape: &Shape, xf: Transform, center: Vec2| {
+                let aabb = shape.aabb(xf);
+                (aabb.min - center).abs().max((aabb.max - center).abs()).length()
+            };
+            let closing = (bb.v - ba.v).length()
+                + ba.w.abs() * reach(&shape_a, xf_a, ba.center)
+                + bb.w.abs() * reach(&shape_b, xf_b, bb.center);
+            let speculative = base_speculative + dt * closing;
             self.contacts[ci].update(&shape_a, xf_a, &shape_b, xf_b, speculative);
         }
     }
 
     fn solve(&mut self, dt: f32) {
-        let gravity = self.settings.gravity;
-        let solver_settings = self.settings.solver;
-        let tol = SolverTolerances {
+        let settings = self.settings.solver;
+        let substeps = settings
+            .substeps
+            .clamp(*SUBSTEPS_RANGE.start(), *SUBSTEPS_RANGE.end())
+            .min(settings.iterations);
+        let h = dt / substeps as f32;
+        let lu = self.settings.length_units_per_meter;
+        let ctx = StepContext {
+            h,
+            substeps,
             linear_slop: self.slop(),
-            max_linear_correction: MAX_LINEAR_CORRECTION * self.settings.length_units_per_meter,
+            max_linear_correction: MAX_LINEAR_CORRECTION * lu,
+            max_speed: MAX_TRANSLATION_PER_STEP * lu / dt,
+            max_spin: MAX_ROTATION_PER_STEP / dt,
+            settings,
         };
+        let gravity = self.settings.gravity;
         let mut scratch = std::mem::take(&mut self.scratch);
         let n = self.bodies.len();
         scratch.solver_bodies.clear();
@@ -1013,45 +1051,40 @@ impl World {
         scratch.centers.clear();
         scratch.centers.resize(n, Vec2::ZERO);
 
-        // Forces and gravity into velocities.
-        let max_speed = MAX_TRANSLATION_PER_STEP * self.settings.length_units_per_meter / dt;
-        let max_spin = MAX_ROTATION_PER_STEP / dt;
         for (i, b) in self.bodies.iter_mut().enumerate() {
             scratch.centers[i] = b.center;
             if !b.alive || b.frozen {
                 continue;
             }
+            let sb = &mut scratch.solver_bodies[i];
             match b.body_type {
                 BodyType::Static => {}
                 BodyType::Kinematic => {
-                    scratch.solver_bodies[i].v = b.v;
-                    scratch.solver_bodies[i].w = b.w;
+                    sb.v = b.v;
+                    sb.w = b.w;
                 }
                 BodyType::Dynamic => {
-                    let mut v = b.v + dt * (b.gravity_scale * gravity + b.inv_mass * b.force);
-                    let mut w = b.w + dt * b.inv_inertia * b.torque;
-                    // Damping as an implicit decay: stable at any dt.
-                    v *= 1.0 / (1.0 + dt * b.linear_damping);
-                    w *= 1.0 / (1.0 + dt * b.angular_damping);
-                    if !is_finite_vec(v) || !w.is_finite() {
+                    let accel = b.gravity_scale * gravity + b.inv_mass * b.force;
+                    let angular_accel = b.inv_inertia * b.torque;
+                    let finite = is_finite_vec(b.v + dt * accel) && (b.w + dt * angular_accel).is_finite();
+                    if !finite {
                         // A user's force overflowed: freeze the body here,
                         // before its velocity reaches any contact.
                         freeze(b, i as u32, &mut self.frozen);
                         continue;
                     }
-                    // Guard against absurd speeds (see the constants).
-                    let speed = v.length();
-                    if speed > max_speed {
-                        v *= max_speed / speed;
-                    }
-                    w = w.clamp(-max_spin, max_spin);
-                    scratch.solver_bodies[i] = SolverBody {
-                        v,
-                        w,
+                    *sb = SolverBody {
+                        v: b.v,
+                        w: b.w,
                         inv_mass: b.inv_mass,
                         inv_inertia: b.inv_inertia,
-                        pv: Vec2::ZERO,
-                        pw: 0.0,
+                        accel,
+                        angular_accel,
+                        // Damping as an implicit decay: stable at any dt.
+                        linear_decay: 1.0 / (1.0 + h * b.linear_damping),
+                        angular_decay: 1.0 / (1.0 + h * b.angular_damping),
+                        dynamic: true,
+                        ..SolverBody::default()
                     };
                 }
             }
@@ -1062,47 +1095,53 @@ impl World {
             &self.contacts,
             &scratch.solver_bodies,
             &scratch.centers,
-            &solver_settings,
-            tol,
-            dt,
+            &ctx,
         );
-        solver::warm_start(&scratch.constraints, &mut scratch.solver_bodies);
-        solver::solve_velocities(&mut scratch.constraints, &mut scratch.solver_bodies, &solver_settings);
-        solver::apply_restitution(
-            &mut scratch.constraints,
-            &mut scratch.solver_bodies,
-            solver_settings.restitution_threshold,
-        );
-        solver::solve_pseudo_velocities(&mut scratch.constraints, &mut scratch.solver_bodies, &solver_settings);
-        solver::store_impulses(&scratch.constraints, &mut self.contacts);
+        solver::solve(&mut scratch.constraints, &mut scratch.solver_bodies, &ctx);
+        solver::store_impulses(&scratch.constraints, &mut self.contacts, substeps);
 
-        // Integrate positions; the pseudo-velocities move bodies but are
-        // then forgotten.
+        // Move the bodies by what the substeps integrated.
         for i in 0..n {
             let b = &mut self.bodies[i];
             if !b.alive || b.frozen || b.body_type == BodyType::Static {
                 continue;
             }
             let sb = scratch.solver_bodies[i];
-            let (v, w) = (sb.v, sb.w);
-            let center = b.center + dt * (v + sb.pv);
-            let q: Rot = b.xf.q.integrate(dt * (w + sb.pw));
+            let center = b.center + sb.dp;
+            let q = sb.dq * b.xf.q;
             b.force = Vec2::ZERO;
             b.torque = 0.0;
-            let finite = is_finite_vec(center) && is_finite_vec(v) && w.is_finite() && q.c.is_finite() && q.s.is_finite();
+            let finite = is_finite_vec(center)
+                && is_finite_vec(sb.v)
+                && sb.w.is_finite()
+                && q.c.is_finite()
+                && q.s.is_finite();
             if !finite {
                 // Freeze it where it was rather than let NaN spread.
                 freeze(b, i as u32, &mut self.frozen);
                 continue;
             }
-            b.v = v;
-            b.w = w;
+            // Renormalise: many small rotations drift off unit length.
+            let mag = (q.c * q.c + q.s * q.s).sqrt();
+            let q = Rot {
+                c: q.c / mag,
+                s: q.s / mag,
+            };
+            b.v = sb.v;
+            b.w = sb.w;
             b.center = center;
             b.sync_origin(q);
+            // Predict the next step's motion into the AABB, so a fast body
+            // meets what it is about to hit in time for a speculative
+            // contact to stop it.
+            let travel = dt * b.v;
             let xf = b.xf;
             for &s in &b.shapes {
                 let slot = &self.shapes[s as usize];
-                self.broadphase.move_proxy(slot.proxy, slot.shape.aabb(xf));
+                let mut aabb = slot.shape.aabb(xf);
+                aabb.min += travel.min(Vec2::ZERO);
+                aabb.max += travel.max(Vec2::ZERO);
+                self.broadphase.move_proxy(slot.proxy, aabb);
             }
         }
         self.scratch = scratch;
@@ -1131,7 +1170,12 @@ impl World {
         if options.aabbs {
             for slot in self.shapes.iter().filter(|s| s.alive) {
                 let a = self.broadphase.fat_aabb(slot.proxy);
-                let c = [a.min, Vec2::new(a.max.x, a.min.y), a.max, Vec2::new(a.min.x, a.max.y)];
+                let c = [
+                    a.min,
+                    Vec2::new(a.max.x, a.min.y),
+                    a.max,
+                    Vec2::new(a.min.x, a.max.y),
+                ];
                 for k in 0..4 {
                     draw.draw_segment(c[k], c[(k + 1) % 4], Color::AABB);
                 }

@@ -131,8 +131,7 @@ impl BroadPhase {
         if self.tree.fat_aabb(proxy_id).contains(tight_aabb) {
             return false;
         }
-        self.tree
-            .move_proxy(proxy_id, tight_aabb.expanded(self.margin));
+        self.tree.move_proxy(proxy_id, tight_aabb.expanded(self.margin));
         self.buffer_move(proxy_id);
         true
     }
@@ -166,9 +165,7 @@ impl BroadPhase {
     /// True when the two proxies' fat boxes overlap.
     #[inline]
     pub fn test_overlap(&self, proxy_a: u32, proxy_b: u32) -> bool {
-        self.tree
-            .fat_aabb(proxy_a)
-            .overlaps(self.tree.fat_aabb(proxy_b))
+        self.tree.fat_aabb(proxy_a).overlaps(self.tree.fat_aabb(proxy_b))
     }
 
     /// Number of proxies waiting for the next `update_pairs`.
@@ -420,9 +417,7 @@ mod tests {
     fn steady_state_does_not_grow_buffers() {
         let mut broadphase = BroadPhase::new(0.1);
         let ids: Vec<u32> = (0..64)
-            .map(|i| {
-                broadphase.create_proxy(tight_box((i % 8) as f32, (i / 8) as f32, 0.9, 0.9), i)
-            })
+            .map(|i| broadphase.create_proxy(tight_box((i % 8) as f32, (i / 8) as f32, 0.9, 0.9), i))
             .collect();
         let mut pairs = Vec::new();
         broadphase.update_pairs(&mut pairs);

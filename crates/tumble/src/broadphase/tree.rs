@@ -317,12 +317,7 @@ impl DynamicTree {
     ///
     /// Boxes are tested with the slab method. Like [`query`](Self::query),
     /// the walk neither recurses nor allocates.
-    pub fn ray_cast(
-        &self,
-        origin: Vec2,
-        translation: Vec2,
-        mut callback: impl FnMut(u32, f32) -> f32,
-    ) {
+    pub fn ray_cast(&self, origin: Vec2, translation: Vec2, mut callback: impl FnMut(u32, f32) -> f32) {
         if self.root == NULL_NODE {
             return;
         }
@@ -387,17 +382,10 @@ impl DynamicTree {
                 for child in [c1, c2] {
                     assert!((child as usize) < self.nodes.len(), "bad child of {index}");
                     let parent = self.nodes[child as usize].parent_or_next;
-                    assert_eq!(
-                        parent, index,
-                        "child {child} does not point back to {index}"
-                    );
+                    assert_eq!(parent, index, "child {child} does not point back to {index}");
                 }
                 let (n1, n2) = (&self.nodes[c1 as usize], &self.nodes[c2 as usize]);
-                assert_eq!(
-                    node.height,
-                    1 + n1.height.max(n2.height),
-                    "height of {index}"
-                );
+                assert_eq!(node.height, 1 + n1.height.max(n2.height), "height of {index}");
                 assert!(
                     (n1.height - n2.height).abs() <= MAX_HEIGHT_DIFFERENCE,
                     "node {index} is unbalanced: {} vs {}",
@@ -957,16 +945,8 @@ mod tests {
             None,
             "misses the corner"
         );
-        assert_eq!(
-            hit(Vec2::new(0.5, 0.5), Vec2::ZERO),
-            Some(0.0),
-            "a point inside"
-        );
-        assert_eq!(
-            hit(Vec2::new(1.5, 0.5), Vec2::ZERO),
-            None,
-            "a point outside"
-        );
+        assert_eq!(hit(Vec2::new(0.5, 0.5), Vec2::ZERO), Some(0.0), "a point inside");
+        assert_eq!(hit(Vec2::new(1.5, 0.5), Vec2::ZERO), None, "a point outside");
         assert_eq!(hit(Vec2::new(f32::NAN, 0.5), Vec2::X), None);
     }
 
@@ -982,9 +962,8 @@ mod tests {
         let mut calls = 0;
         tree.ray_cast(origin, translation, |id, max_fraction| {
             calls += 1;
-            let fraction =
-                segment_entry_fraction(tree.fat_aabb(id), origin, translation, max_fraction)
-                    .expect("the tree only reports boxes the ray reaches");
+            let fraction = segment_entry_fraction(tree.fat_aabb(id), origin, translation, max_fraction)
+                .expect("the tree only reports boxes the ray reaches");
             closest = Some(tree.user_data(id));
             fraction
         });

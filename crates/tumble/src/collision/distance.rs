@@ -90,11 +90,7 @@ pub(crate) fn normal_or_fallback(n: Vec2, centre_offset: Vec2) -> Vec2 {
 /// GJK, then EPA if the cores overlap, then the radii: the signed distance
 /// and surface points of two rounded cores. `centre_offset` (B's centre minus
 /// A's) orients the normal when the geometry gives none.
-pub(crate) fn rounded_contact(
-    a: &ShapeProxy,
-    b: &ShapeProxy,
-    centre_offset: Vec2,
-) -> RoundedContact {
+pub(crate) fn rounded_contact(a: &ShapeProxy, b: &ShapeProxy, centre_offset: Vec2) -> RoundedContact {
     let gjk = gjk_distance(a, b);
     let (normal, core_separation, core_a, core_b) =
         if !gjk.overlapping && gjk.distance > CORE_TOUCHING_DISTANCE {
@@ -188,10 +184,7 @@ mod tests {
 
     #[test]
     fn fallback_normals() {
-        assert_eq!(
-            normal_or_fallback(Vec2::ZERO, Vec2::new(0.0, -2.0)),
-            -Vec2::Y
-        );
+        assert_eq!(normal_or_fallback(Vec2::ZERO, Vec2::new(0.0, -2.0)), -Vec2::Y);
         assert_eq!(normal_or_fallback(Vec2::NAN, Vec2::ZERO), Vec2::Y);
         assert_eq!(normal_or_fallback(Vec2::new(3.0, 0.0), Vec2::Y), Vec2::X);
     }

@@ -69,7 +69,9 @@ struct NearestEdge {
     distance: f32,
 }
 
-fn nearest_edge(polytope: &[SimplexVertex]) -> Option<NearestEdge> {
+/// `tolerance` is the float noise of a distance: an edge the origin lies
+/// on, within it, is at distance zero rather than "inverted".
+fn nearest_edge(polytope: &[SimplexVertex], tolerance: f32) -> Option<NearestEdge> {
     let n = polytope.len();
     let mut best: Option<NearestEdge> = None;
     for i in 0..n {
@@ -81,10 +83,13 @@ fn nearest_edge(polytope: &[SimplexVertex]) -> Option<NearestEdge> {
         }
         let mut normal = right_perp(q - p) / length;
         let mut distance = normal.dot(p);
-        if distance < 0.0 {
+        if distance < -tolerance {
             // Rounding has wound this edge the wrong way round the origin.
             normal = -normal;
             distance = -distance;
+        } else if distance < 0.0 {
+            // The origin is on this edge: the cores touch here.
+            distance = 0.0;
         }
         if best.as_ref().is_none_or(|b| distance < b.distance) {
             best = Some(NearestEdge {
@@ -221,7 +226,7 @@ pub fn epa(a: &ShapeProxy, b: &ShapeProxy, simplex: &Simplex) -> EpaOutput {
 
     let tolerance = EPA_RELATIVE_TOLERANCE * scale;
     loop {
-        let Some(edge) = nearest_edge(&polytope[..count]) else {
+        let Some(edge) = nearest_edge(&polytope[..count], tolerance) else {
             return flat_result(a, b, &polytope[..count]);
         };
         let next = (edge.index + 1) % count;
@@ -310,5 +315,25 @@ mod tests {
         let e = epa(&a, &a, &g.simplex);
         assert!((e.depth - 2.0).abs() < 1e-4, "{e:?}");
         assert!((e.normal.length() - 1.0).abs() < 1e-5);
+    }
+
+    #[test]
+    fn origin_on_an_edge_of_the_difference_is_touching() {
+        // Found by the property test: a point on a triangle's edge. The edge
+        // through the origin must read as distance zero, not as an inverted
+        // edge to flip.
+        let tri = [
+            Vec2::new(-1.6495882, 1.674876),
+            Vec2::new(0.0, -1.0852695),
+            Vec2::ZERO,
+        ];
+        let a = ShapeProxy::new(&tri, 0.0);
+        let on_edge = tri[0].lerp(tri[1], 0.52558);
+        let b = ShapeProxy::new(&[on_edge], 0.0);
+        let g = gjk_distance(&a, &b);
+        let e = epa(&a, &b, &g.simplex);
+        assert!(e.depth.abs() < 1e-4, "{e:?}");
+        let outward = crate::math::right_perp(tri[1] - tri[0]).normalize();
+        assert!((e.normal - outward).length() < 1e-3, "{e:?}");
     }
 }

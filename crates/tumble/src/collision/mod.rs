@@ -47,7 +47,10 @@ pub fn feature_id(reference_edge: usize, incident_vertex: usize, flip: bool) -> 
 /// are left at zero.
 ///
 /// Any pair order works: swapping A and B flips the normal and keeps the
-/// points.
+/// points. (Two polygons whose best faces are a near tie are the one
+/// exception: each order prefers its own first shape's face, within the
+/// reference-face hysteresis.) One-point contacts with a circle carry the id
+/// `feature_id(0, 0, false)`.
 ///
 /// ```
 /// # use tumble::{Polygon, Shape, Transform, Vec2};
@@ -59,17 +62,9 @@ pub fn feature_id(reference_edge: usize, incident_vertex: usize, flip: bool) -> 
 /// assert_eq!(m.normal, Vec2::Y);
 /// assert!((m.points[0].separation + 0.01).abs() < 1e-5);
 /// ```
-pub fn collide(
-    a: &Shape,
-    xf_a: Transform,
-    b: &Shape,
-    xf_b: Transform,
-    speculative: f32,
-) -> Manifold {
+pub fn collide(a: &Shape, xf_a: Transform, b: &Shape, xf_b: Transform, speculative: f32) -> Manifold {
     match (a, b) {
-        (Shape::Circle(a), Shape::Circle(b)) => {
-            circles::collide_circles(a, xf_a, b, xf_b, speculative)
-        }
+        (Shape::Circle(a), Shape::Circle(b)) => circles::collide_circles(a, xf_a, b, xf_b, speculative),
         (Shape::Capsule(a), Shape::Circle(b)) => {
             circles::collide_capsule_circle(a, xf_a, b, xf_b, speculative)
         }
@@ -82,18 +77,12 @@ pub fn collide(
         (Shape::Circle(a), Shape::Polygon(b)) => {
             circles::collide_polygon_circle(b, xf_b, a, xf_a, speculative).flipped()
         }
-        (Shape::Polygon(a), Shape::Polygon(b)) => {
-            sat::collide_polygons(a, xf_a, b, xf_b, speculative)
-        }
-        (Shape::Polygon(a), Shape::Capsule(b)) => {
-            sat::collide_polygon_capsule(a, xf_a, b, xf_b, speculative)
-        }
+        (Shape::Polygon(a), Shape::Polygon(b)) => sat::collide_polygons(a, xf_a, b, xf_b, speculative),
+        (Shape::Polygon(a), Shape::Capsule(b)) => sat::collide_polygon_capsule(a, xf_a, b, xf_b, speculative),
         (Shape::Capsule(a), Shape::Polygon(b)) => {
             sat::collide_polygon_capsule(b, xf_b, a, xf_a, speculative).flipped()
         }
-        (Shape::Capsule(a), Shape::Capsule(b)) => {
-            sat::collide_capsules(a, xf_a, b, xf_b, speculative)
-        }
+        (Shape::Capsule(a), Shape::Capsule(b)) => sat::collide_capsules(a, xf_a, b, xf_b, speculative),
     }
 }
 
@@ -179,5 +168,103 @@ impl Manifold {
     pub fn flipped(mut self) -> Manifold {
         self.normal = -self.normal;
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::settings::SPECULATIVE_DISTANCE;
+    use crate::shapes::{Capsule, Circle, Polygon};
+
+    fn shapes() -> [Shape; 4] {
+        let corners = [
+            Vec2::new(-0.5, -0.3),
+            Vec2::new(0.6, -0.4),
+            Vec2::new(0.4, 0.5),
+            Vec2::new(-0.4, 0.4),
+        ];
+        [
+            Circle::new(Vec2::new(0.1, 0.0), 0.5).unwrap().into(),
+            Capsule::new(Vec2::new(-0.5, 0.1), Vec2::new(0.5, -0.1), 0.3)
+                .unwrap()
+                .into(),
+            Polygon::new(&corners).unwrap().into(),
+            Polygon::new_rounded(&corners, 0.1).unwrap().into(),
+        ]
+    }
+
+    #[test]
+    fn every_pair_in_both_orders() {
+        let xf_a = Transform::new(Vec2::new(1.0, -2.0), 0.4);
+        let xf_b = Transform::new(Vec2::new(1.3, -1.3), -0.9);
+        for a in shapes() {
+            for b in shapes() {
+                let ab = collide(&a, xf_a, &b, xf_b, SPECULATIVE_DISTANCE);
+                let ba = collide(&b, xf_b, &a, xf_a, SPECULATIVE_DISTANCE);
+                assert!(ab.count > 0 && ba.count > 0, "{a:?} {b:?}");
+                let d = shape_distance(&a, &xf_a, &b, &xf_b);
+                assert!(d.overlapping);
+                assert!(
+                    (ab.min_separation().unwrap() - d.distance).abs() < 0.02,
+                    "{ab:?} {d:?}"
+                );
+                assert!(
+                    (ba.min_separation().unwrap() - d.distance).abs() < 0.02,
+                    "{ba:?} {d:?}"
+                );
+                // B is above and right of A: the normal points that way.
+                assert!(ab.normal.dot(xf_b.p - xf_a.p) > 0.0, "{a:?} {b:?} {ab:?}");
+                assert!(ba.normal.dot(xf_a.p - xf_b.p) > 0.0, "{a:?} {b:?} {ba:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn reversed_circle_pairs_flip_exactly() {
+        let [circle, capsule, polygon, rounded] = shapes();
+        let xf_a = Transform::new(Vec2::new(0.0, 0.0), 0.3);
+        let xf_b = Transform::new(Vec2::new(0.5, 0.6), 1.1);
+        for other in [capsule, polygon, rounded] {
+            let ab = collide(&other, xf_a, &circle, xf_b, 0.0);
+            let ba = collide(&circle, xf_b, &other, xf_a, 0.0);
+            assert_eq!(ab.count, 1);
+            assert_eq!(ab.normal, -ba.normal);
+            assert_eq!(ab.points, ba.points);
+        }
+    }
+
+    #[test]
+    fn shapes_far_apart_have_no_points() {
+        let xf_b = Transform::new(Vec2::new(5.0, 0.0), 0.0);
+        for a in shapes() {
+            for b in shapes() {
+                assert_eq!(collide(&a, Transform::IDENTITY, &b, xf_b, 1.0).count, 0);
+            }
+        }
+    }
+
+    #[test]
+    fn feature_id_packing() {
+        assert_eq!(feature_id(0, 0, false), 1);
+        assert_eq!(feature_id(2, 3, true), (2 << 16 | 3 << 8 | 1) + 1);
+    }
+
+    #[test]
+    fn manifold_helpers() {
+        let mut m = Manifold {
+            normal: Vec2::X,
+            count: 1,
+            ..Manifold::default()
+        };
+        m.points[0].point = Vec2::new(1.0, 0.0);
+        m.points[0].separation = -0.25;
+        let w = m.transformed(Transform::new(Vec2::new(0.0, 2.0), std::f32::consts::FRAC_PI_2));
+        assert!((w.normal - Vec2::Y).length() < 1e-6);
+        assert!((w.points[0].point - Vec2::new(0.0, 3.0)).length() < 1e-6);
+        assert_eq!(w.flipped().normal, -w.normal);
+        assert_eq!(m.min_separation(), Some(-0.25));
+        assert_eq!(Manifold::default().min_separation(), None);
+        assert_eq!(m.max_depth(), 0.25);
     }
 }

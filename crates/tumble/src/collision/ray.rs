@@ -204,10 +204,7 @@ mod tests {
         let xf = Transform::new(Vec2::new(5.0, 0.0), std::f32::consts::FRAC_PI_4);
         // The diamond's left corner is at x = 5 - sqrt(2).
         let hit = ray_cast(&s, xf, Vec2::new(0.0, 0.0), Vec2::new(10.0, 0.0)).unwrap();
-        assert!(
-            (hit.point.x - (5.0 - 2.0_f32.sqrt())).abs() < 1e-5,
-            "{hit:?}"
-        );
+        assert!((hit.point.x - (5.0 - 2.0_f32.sqrt())).abs() < 1e-5, "{hit:?}");
         assert!(hit.normal.x < 0.0);
         // A ray passing above the diamond misses.
         assert!(ray_cast(&s, xf, Vec2::new(0.0, 1.5), Vec2::new(10.0, 0.0)).is_none());
@@ -234,31 +231,13 @@ mod tests {
         let s: Shape = Capsule::new(Vec2::new(-1.0, 0.0), Vec2::new(1.0, 0.0), 0.5)
             .unwrap()
             .into();
-        let side = ray_cast(
-            &s,
-            Transform::IDENTITY,
-            Vec2::new(0.5, -3.0),
-            Vec2::new(0.0, 6.0),
-        )
-        .unwrap();
+        let side = ray_cast(&s, Transform::IDENTITY, Vec2::new(0.5, -3.0), Vec2::new(0.0, 6.0)).unwrap();
         assert!(close(side.point, Vec2::new(0.5, -0.5)));
         assert!(close(side.normal, -Vec2::Y));
-        let cap = ray_cast(
-            &s,
-            Transform::IDENTITY,
-            Vec2::new(4.0, 0.0),
-            Vec2::new(-4.0, 0.0),
-        )
-        .unwrap();
+        let cap = ray_cast(&s, Transform::IDENTITY, Vec2::new(4.0, 0.0), Vec2::new(-4.0, 0.0)).unwrap();
         assert!(close(cap.point, Vec2::new(1.5, 0.0)));
         assert!(close(cap.normal, Vec2::X));
-        assert!(ray_cast(
-            &s,
-            Transform::IDENTITY,
-            Vec2::new(0.0, 0.2),
-            Vec2::new(0.0, 6.0)
-        )
-        .is_none());
+        assert!(ray_cast(&s, Transform::IDENTITY, Vec2::new(0.0, 0.2), Vec2::new(0.0, 6.0)).is_none());
     }
 
     #[test]
@@ -283,21 +262,9 @@ mod tests {
         assert!(close(hit.point, expected), "{hit:?}");
         assert!(close(hit.normal, -dir));
         // Face hit: the top face pushed out to y = 1.5.
-        let hit = ray_cast(
-            &s,
-            Transform::IDENTITY,
-            Vec2::new(0.0, 3.0),
-            Vec2::new(0.0, -3.0),
-        )
-        .unwrap();
+        let hit = ray_cast(&s, Transform::IDENTITY, Vec2::new(0.0, 3.0), Vec2::new(0.0, -3.0)).unwrap();
         assert!((hit.fraction - 0.5).abs() < 1e-6);
         assert!(close(hit.normal, Vec2::Y));
-        assert!(ray_cast(
-            &s,
-            Transform::IDENTITY,
-            Vec2::new(1.2, 1.2),
-            Vec2::new(3.0, 0.0)
-        )
-        .is_none());
+        assert!(ray_cast(&s, Transform::IDENTITY, Vec2::new(1.2, 1.2), Vec2::new(3.0, 0.0)).is_none());
     }
 }

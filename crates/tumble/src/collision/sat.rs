@@ -143,11 +143,7 @@ struct ClipVertex {
 /// `normal . p <= offset`. An end beyond the line is replaced by the crossing
 /// point and keeps its vertex tag, so the two ends keep distinct ids. `None`
 /// when the whole segment is beyond the line.
-fn clip_segment_to_line(
-    segment: [ClipVertex; 2],
-    normal: Vec2,
-    offset: f32,
-) -> Option<[ClipVertex; 2]> {
+fn clip_segment_to_line(segment: [ClipVertex; 2], normal: Vec2, offset: f32) -> Option<[ClipVertex; 2]> {
     let d0 = normal.dot(segment[0].point) - offset;
     let d1 = normal.dot(segment[1].point) - offset;
     match (d0 <= 0.0, d1 <= 0.0) {
@@ -259,11 +255,7 @@ fn clip_to_reference_face(face: &ReferenceFace, speculative: f32) -> Manifold {
 
 /// The one-point fallback: nearest (or deepest) points of the rounded cores,
 /// with the id built from the reference face and the incident core point.
-fn closest_points_contact(
-    face: &ReferenceFace,
-    contact: &RoundedContact,
-    speculative: f32,
-) -> Manifold {
+fn closest_points_contact(face: &ReferenceFace, contact: &RoundedContact, speculative: f32) -> Manifold {
     let incident_vertex = if face.flip {
         contact.feature_a
     } else {
@@ -285,26 +277,37 @@ fn collide_local(a: &ClipPolygon, b: &ClipPolygon, speculative: f32) -> Manifold
     let centre_offset = b.centroid - a.centroid;
     if face.separation > 0.0 {
         // The cores are apart, so the face separation only bounds their
-        // distance from below. Two corners facing each other are nearer along
-        // the line between them than along any face normal: measure it.
+        // distance from below: two corners facing each other are nearer
+        // along the line between them than along any face normal. Measure
+        // the true distance and trust the face only when it agrees.
         let contact = rounded_contact(&a.proxy(), &b.proxy(), centre_offset);
-        let core_distance = contact.separation + radius_sum;
         if contact.separation > speculative {
             return Manifold::default();
         }
+        let core_distance = contact.separation + radius_sum;
         let face_gap = FACE_CONTACT_GAP + FACE_CONTACT_RELATIVE_GAP * core_distance;
-        if core_distance - face.separation > face_gap {
-            return closest_points_contact(&face, &contact, speculative);
+        if core_distance - face.separation <= face_gap {
+            // The face normal is the true direction. Clipping can still have
+            // cut off the nearest incident corner (it lies beside the
+            // reference face); then the nearest points are corner to corner.
+            let manifold = clip_to_reference_face(&face, speculative);
+            let nearest_kept = manifold
+                .min_separation()
+                .is_some_and(|s| s <= contact.separation + face_gap);
+            if nearest_kept {
+                return manifold;
+            }
         }
+        return closest_points_contact(&face, &contact, speculative);
     }
 
     let manifold = clip_to_reference_face(&face, speculative);
     if manifold.count > 0 {
         return manifold;
     }
-    // Clipping kept nothing although the shapes are within reach (an
-    // incident edge beside the reference face, or its deepest end clipped
-    // away): fall back on the single nearest point.
+    // Clipping kept nothing although the cores overlap (an incident edge
+    // beside the reference face, or its deepest end clipped away): fall back
+    // on the single deepest point.
     let contact = rounded_contact(&a.proxy(), &b.proxy(), centre_offset);
     closest_points_contact(&face, &contact, speculative)
 }
@@ -319,6 +322,27 @@ fn collide_clip_polygons(
 ) -> Manifold {
     let b_local = b.transformed(xf_a.inv_mul(xf_b));
     collide_local(a, &b_local, speculative).transformed(xf_a)
+}
+
+/// The best face separations `(of B from A's faces, of A from B's faces)`
+/// of two polygon or capsule cores, for tests that need to know whether
+/// the reference face is a near tie. `None` for pairs with a circle.
+#[cfg(test)]
+pub(crate) fn face_separations(
+    a: &crate::shapes::Shape,
+    xf_a: Transform,
+    b: &crate::shapes::Shape,
+    xf_b: Transform,
+) -> Option<(f32, f32)> {
+    use crate::shapes::Shape;
+    let clip = |s: &Shape| match s {
+        Shape::Polygon(p) => Some(ClipPolygon::from_polygon(p)),
+        Shape::Capsule(c) => Some(ClipPolygon::from_capsule(c)),
+        Shape::Circle(_) => None,
+    };
+    let a = clip(a)?;
+    let b = clip(b)?.transformed(xf_a.inv_mul(xf_b));
+    Some((max_separation(&a, &b).1, max_separation(&b, &a).1))
 }
 
 /// Contact manifold between two (possibly rounded) polygons: up to two
@@ -446,10 +470,7 @@ mod tests {
         // The square's corner (20, 20) is inside the diamond's lower-left face
         // x + y = 60 - 20 sqrt 2 by (40 - that) / sqrt 2.
         let depth = (40.0 - (60.0 - 20.0 * 2.0_f32.sqrt())) / 2.0_f32.sqrt();
-        assert!(
-            (m.points[0].separation + depth).abs() < 1e-3,
-            "{m:?} vs {depth}"
-        );
+        assert!((m.points[0].separation + depth).abs() < 1e-3, "{m:?} vs {depth}");
         let diagonal = Vec2::ONE.normalize();
         assert!((m.normal - diagonal).length() < 1e-5, "{m:?}");
     }
@@ -471,10 +492,7 @@ mod tests {
         }
         let mut xs = [m.points[0].point.x, m.points[1].point.x];
         xs.sort_by(f32::total_cmp);
-        assert!(
-            (xs[0] - 2.5).abs() < 1e-5 && (xs[1] - 3.5).abs() < 1e-5,
-            "{m:?}"
-        );
+        assert!((xs[0] - 2.5).abs() < 1e-5 && (xs[1] - 3.5).abs() < 1e-5, "{m:?}");
         assert_ne!(m.points[0].id, m.points[1].id);
         assert!(m.points().iter().all(|p| p.id != 0));
     }
@@ -501,16 +519,12 @@ mod tests {
     fn capsule_lying_flat_on_a_box_gets_two_points() {
         let capsule = Capsule::new(Vec2::new(-1.0, 0.0), Vec2::new(1.0, 0.0), 0.25).unwrap();
         let y = 0.5 + 0.25 - 0.002;
-        let m =
-            collide_polygon_capsule(&ground(), at(0.0, 0.0, 0.0), &capsule, at(0.0, y, 0.0), 0.0);
+        let m = collide_polygon_capsule(&ground(), at(0.0, 0.0, 0.0), &capsule, at(0.0, y, 0.0), 0.0);
         assert_eq!(m.count, 2, "{m:?}");
         assert!((m.normal - Vec2::Y).length() < 1e-6);
         let mut xs = [m.points[0].point.x, m.points[1].point.x];
         xs.sort_by(f32::total_cmp);
-        assert!(
-            (xs[0] + 1.0).abs() < 1e-5 && (xs[1] - 1.0).abs() < 1e-5,
-            "{m:?}"
-        );
+        assert!((xs[0] + 1.0).abs() < 1e-5 && (xs[1] - 1.0).abs() < 1e-5, "{m:?}");
         for p in m.points() {
             assert!((p.separation + 0.002).abs() < 1e-5, "{m:?}");
             assert!((p.point.y - 0.499).abs() < 1e-5, "{m:?}");
@@ -523,10 +537,7 @@ mod tests {
         let m = collide_capsules(&c, at(0.0, 0.0, 0.0), &c, at(0.5, 0.49, 0.0), 0.0);
         assert_eq!(m.count, 2, "{m:?}");
         assert!((m.normal - Vec2::Y).length() < 1e-6);
-        assert!(m
-            .points()
-            .iter()
-            .all(|p| (p.separation + 0.01).abs() < 1e-5));
+        assert!(m.points().iter().all(|p| (p.separation + 0.01).abs() < 1e-5));
         // Crossed at right angles, B above A: one point at the crossing.
         let m = collide_capsules(&c, at(0.0, 0.0, 0.0), &c, at(0.2, 0.45, 1.2), 0.0);
         assert_eq!(m.count, 1, "{m:?}");
@@ -540,13 +551,7 @@ mod tests {
         let capsule = Capsule::new(Vec2::new(0.0, 0.0), Vec2::new(2.0, 2.0), 0.5).unwrap();
         let corner = Vec2::new(0.5, 0.5);
         let offset = Vec2::new(0.3, 0.4);
-        let m = collide_polygon_capsule(
-            &square(0.5),
-            at(0.0, 0.0, 0.0),
-            &capsule,
-            at(0.8, 0.9, 0.0),
-            0.0,
-        );
+        let m = collide_polygon_capsule(&square(0.5), at(0.0, 0.0, 0.0), &capsule, at(0.8, 0.9, 0.0), 0.0);
         assert_eq!(m.count, 1, "{m:?}");
         assert!((m.normal - offset.normalize()).length() < 1e-4, "{m:?}");
         assert!(
@@ -554,10 +559,7 @@ mod tests {
             "{m:?}"
         );
         let expected_point = corner + offset.normalize() * 0.5 * (offset.length() - 0.5);
-        assert!(
-            (m.points[0].point - expected_point).length() < 1e-4,
-            "{m:?}"
-        );
+        assert!((m.points[0].point - expected_point).length() < 1e-4, "{m:?}");
     }
 
     #[test]
@@ -572,13 +574,7 @@ mod tests {
         }
         // Tilted by 0.01 rad: one corner 0.004 lower than the other; both
         // within the speculative distance.
-        let m = collide_polygons(
-            &ground(),
-            at(0.0, 0.0, 0.0),
-            &b,
-            at(1.0, 1.0035, 0.01),
-            0.02,
-        );
+        let m = collide_polygons(&ground(), at(0.0, 0.0, 0.0), &b, at(1.0, 1.0035, 0.01), 0.02);
         assert_eq!(m.count, 2, "{m:?}");
         assert!((m.normal - Vec2::Y).length() < 1e-6);
     }
@@ -593,10 +589,7 @@ mod tests {
         assert!((m.normal - diagonal).length() < 1e-4, "{m:?}");
         let expected = 0.4 * 2.0_f32.sqrt() - 0.5;
         assert!((m.points[0].separation - expected).abs() < 1e-4, "{m:?}");
-        assert!(
-            (m.points[0].point - Vec2::splat(0.7)).length() < 1e-4,
-            "{m:?}"
-        );
+        assert!((m.points[0].point - Vec2::splat(0.7)).length() < 1e-4, "{m:?}");
     }
 
     #[test]
@@ -628,20 +621,54 @@ mod tests {
     fn speculative_points_appear_within_reach_only() {
         let b = square(0.5);
         let g = ground();
-        let gap = |g_: f32, spec: f32| {
-            collide_polygons(&g, at(0.0, 0.0, 0.0), &b, at(0.0, 1.0 + g_, 0.0), spec)
-        };
+        let gap =
+            |g_: f32, spec: f32| collide_polygons(&g, at(0.0, 0.0, 0.0), &b, at(0.0, 1.0 + g_, 0.0), spec);
         let m = gap(0.01, 0.02);
         assert_eq!(m.count, 2, "{m:?}");
-        assert!(m
-            .points()
-            .iter()
-            .all(|p| (p.separation - 0.01).abs() < 1e-5));
+        assert!(m.points().iter().all(|p| (p.separation - 0.01).abs() < 1e-5));
         assert_eq!(gap(0.03, 0.02).count, 0);
         assert_eq!(gap(0.01, 0.0).count, 0);
         // A tilted box: only the low corner is within reach.
         let m = collide_polygons(&g, at(0.0, 0.0, 0.0), &b, at(0.0, 1.01, 0.02), 0.02);
         assert_eq!(m.count, 1, "{m:?}");
+    }
+
+    #[test]
+    fn nearest_corner_beside_the_reference_face_is_kept() {
+        // Found by the property test: the capsule's face wins SAT by a hair,
+        // but the triangle's nearest corner lies just beyond the capsule's
+        // end, so clipping would cut it off and overstate the gap by 0.04.
+        let tri = [
+            Vec2::new(-1.998927, 1.1796091),
+            Vec2::ZERO,
+            Vec2::new(0.0, 0.21682678),
+        ];
+        let a = Polygon::new(&tri).unwrap();
+        let xa = Transform {
+            p: Vec2::new(2.6731496, -2.1966293),
+            q: crate::math::Rot {
+                c: 0.94438523,
+                s: -0.32884124,
+            },
+        };
+        let b = Capsule::new(
+            Vec2::new(0.19612221, 1.04442),
+            Vec2::new(1.1216956, -1.3317043),
+            0.29568562,
+        )
+        .unwrap();
+        let xb = Transform {
+            p: Vec2::new(-0.16629073, -0.72137547),
+            q: crate::math::Rot {
+                c: 0.63234836,
+                s: -0.77468413,
+            },
+        };
+        let m = collide_polygon_capsule(&a, xa, &b, xb, 0.25);
+        let d = super::super::shape_distance(&a.into(), &xa, &b.into(), &xb);
+        assert_eq!(m.count, 1, "{m:?}");
+        assert!((m.points[0].separation - d.distance).abs() < 1e-4, "{m:?} {d:?}");
+        assert!((m.normal - d.normal).length() < 1e-3, "{m:?} {d:?}");
     }
 
     #[test]

@@ -1,20 +1,29 @@
 //! The contact solver: warm-started sequential impulses with Coulomb
-//! friction, restitution, and position correction by split impulses.
+//! friction, restitution, and position correction by split impulses, run
+//! over a few substeps per step.
 //!
 //! Each contact point is a pair of constraints: the normal impulse keeps the
 //! surfaces from approaching (`vn >= target`, accumulated impulse `>= 0`),
 //! the friction impulse opposes sliding (accumulated impulse within
 //! `+/- mu * normal impulse`). Points are solved one at a time, many times
-//! over (Gauss-Seidel); starting each step from last step's impulses (warm
-//! starting) is what makes that converge for a stack.
+//! over (Gauss-Seidel); starting from last step's impulses (warm starting)
+//! is what makes that converge for a stack. A two-point manifold's normal
+//! impulses are solved together as one 2x2 problem, so a box on two corners
+//! gets a symmetric answer.
+//!
+//! The step is split into substeps that share one narrowphase: each
+//! substep integrates gravity, warm starts, iterates, corrects positions
+//! and moves the bodies, tracking each contact's separation from the bodies'
+//! motion since the step began. Smaller substeps carry load through a tall
+//! stack far better than the same number of iterations in one big step.
 
 use super::contact::Contact;
-use crate::math::{cross, cross_sv, right_perp, Vec2};
+use crate::math::{cross, cross_sv, right_perp, Rot, Vec2};
 use crate::settings::{PositionCorrection, SolverSettings, Sweep};
 
-/// The velocity state of one body as the solver sees it. Kept apart from
-/// the body's bookkeeping so the inner loops touch only this.
-#[derive(Clone, Copy, Debug, Default)]
+/// The state of one body as the solver sees it, kept apart from the body's
+/// bookkeeping so the inner loops touch only this.
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct SolverBody {
     pub v: Vec2,
     pub w: f32,
@@ -25,28 +34,62 @@ pub(crate) struct SolverBody {
     pub pv: Vec2,
     /// Pseudo angular velocity.
     pub pw: f32,
+    /// Velocity change per second from gravity and forces.
+    pub accel: Vec2,
+    /// Angular velocity change per second from torques.
+    pub angular_accel: f32,
+    /// Per-substep damping factors, `1 / (1 + h * damping)`.
+    pub linear_decay: f32,
+    /// Per-substep angular damping factor.
+    pub angular_decay: f32,
+    /// Whether velocities integrate (dynamic) or stay as set (kinematic,
+    /// static).
+    pub dynamic: bool,
+    /// Translation of the centre of mass since the step began.
+    pub dp: Vec2,
+    /// Rotation since the step began.
+    pub dq: Rot,
+}
+
+impl Default for SolverBody {
+    fn default() -> Self {
+        SolverBody {
+            v: Vec2::ZERO,
+            w: 0.0,
+            inv_mass: 0.0,
+            inv_inertia: 0.0,
+            pv: Vec2::ZERO,
+            pw: 0.0,
+            accel: Vec2::ZERO,
+            angular_accel: 0.0,
+            linear_decay: 1.0,
+            angular_decay: 1.0,
+            dynamic: false,
+            dp: Vec2::ZERO,
+            dq: Rot::IDENTITY,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, Default)]
 struct ConstraintPoint {
-    /// Anchor relative to body A's centre of mass (world orientation).
+    /// Anchor relative to body A's centre of mass at the start of the step.
     ra: Vec2,
     /// Anchor relative to body B's centre of mass.
     rb: Vec2,
+    /// Separation at the start of the step less `(rb - ra) . n`: adding the
+    /// current anchor gap along the normal gives the current separation.
+    base_separation: f32,
     normal_mass: f32,
     tangent_mass: f32,
+    /// Accumulated impulses, per substep.
     normal_impulse: f32,
     tangent_impulse: f32,
     pseudo_impulse: f32,
     /// Largest normal impulse applied this step: restitution applies only
     /// where the contact actually pushed.
     max_normal_impulse: f32,
-    /// Normal velocity the velocity solve must reach (`vn >= target`):
-    /// closes a speculative gap exactly, or Baumgarte's push-out.
-    velocity_target: f32,
-    /// Pseudo-velocity target of split-impulse position correction.
-    pseudo_target: f32,
-    /// Normal velocity before the solve, for restitution.
+    /// Normal velocity before the step, for restitution.
     relative_velocity: f32,
 }
 
@@ -70,26 +113,67 @@ pub(crate) struct ContactConstraint {
     block: bool,
 }
 
-/// Tolerances the solver needs, already scaled to the world's length unit.
+/// Per-step constants of the solve.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct SolverTolerances {
+pub(crate) struct StepContext {
+    /// Substep length, seconds.
+    pub h: f32,
+    /// Substeps this step.
+    pub substeps: u32,
+    /// Collision tolerance, in the world's length unit.
     pub linear_slop: f32,
+    /// Largest push-out per substep, in the world's length unit.
     pub max_linear_correction: f32,
+    /// Largest speed and spin a body may reach (guards, see the world).
+    pub max_speed: f32,
+    /// Largest angular speed.
+    pub max_spin: f32,
+    /// Solver options.
+    pub settings: SolverSettings,
 }
 
-/// Builds one constraint per touching manifold (both bodies' masses, the
-/// anchors, the effective masses and the velocity targets).
+impl StepContext {
+    #[inline]
+    fn inv_h(&self) -> f32 {
+        1.0 / self.h
+    }
+
+    /// Normal velocity the velocity solve must reach at separation `s`: a
+    /// point not touching yet may close its gap this substep, no more; a
+    /// touching one must not approach, and Baumgarte adds a push-out.
+    #[inline]
+    fn velocity_target(&self, s: f32) -> f32 {
+        if s > 0.0 {
+            -s * self.inv_h()
+        } else if self.settings.position_correction == PositionCorrection::Baumgarte {
+            self.push_out(s)
+        } else {
+            0.0
+        }
+    }
+
+    /// The separating velocity that removes a fraction of the overlap
+    /// beyond the slop in one substep, capped.
+    #[inline]
+    fn push_out(&self, s: f32) -> f32 {
+        (self.settings.baumgarte * self.inv_h() * -(s + self.linear_slop))
+            .clamp(0.0, self.max_linear_correction * self.inv_h())
+    }
+}
+
+/// Builds one constraint per manifold with points (both bodies' masses,
+/// the anchors, the effective masses). Impulses in the manifolds are per
+/// step; the solver works per substep.
 pub(crate) fn prepare_contacts(
     constraints: &mut Vec<ContactConstraint>,
     contacts: &[Contact],
     bodies: &[SolverBody],
     centers: &[Vec2],
-    settings: &SolverSettings,
-    tol: SolverTolerances,
-    dt: f32,
+    ctx: &StepContext,
 ) {
     constraints.clear();
-    let inv_dt = if dt > 0.0 { 1.0 / dt } else { 0.0 };
+    let per_substep = 1.0 / ctx.substeps as f32;
+    let dt = ctx.h * ctx.substeps as f32;
     for (ci, c) in contacts.iter().enumerate() {
         if !c.alive || c.manifold.count == 0 {
             continue;
@@ -110,10 +194,7 @@ pub(crate) fn prepare_contacts(
             friction: c.friction,
             restitution: c.restitution,
             count: c.manifold.count,
-            points: [ConstraintPoint::default(); 2],
-            k: [0.0; 3],
-            inv_k: [0.0; 3],
-            block: false,
+            ..ContactConstraint::default()
         };
         for (mp, cp) in c.manifold.points().iter().zip(cc.points.iter_mut()) {
             let ra = mp.point - centers[ia];
@@ -124,41 +205,26 @@ pub(crate) fn prepare_contacts(
             let rta = cross(ra, t);
             let rtb = cross(rb, t);
             let kt = ma + mb + iia * rta * rta + iib * rtb * rtb;
-            let dv = bb.v + cross_sv(bb.w, rb) - ba.v - cross_sv(ba.w, ra);
-            let sep = mp.separation;
-            // A point that is not touching yet may close its gap this step,
-            // no more. A touching one must not approach; Baumgarte adds a
-            // push-out velocity, split impulses route it to pseudo-velocity.
-            let push_out = (settings.baumgarte * inv_dt * (-(sep + tol.linear_slop)))
-                .clamp(0.0, tol.max_linear_correction * inv_dt);
-            let velocity_target = if sep > 0.0 {
-                -sep * inv_dt
-            } else if settings.position_correction == PositionCorrection::Baumgarte {
-                push_out
-            } else {
-                0.0
-            };
-            let pseudo_target = if settings.position_correction == PositionCorrection::SplitImpulse {
-                push_out
-            } else {
-                0.0
-            };
-            let (normal_impulse, tangent_impulse) = if settings.warm_starting {
-                (mp.normal_impulse, mp.tangent_impulse)
+            // Approach velocity for restitution: the velocity at the start
+            // of the step plus what gravity and forces add over it, so a
+            // body caught by a speculative point bounces with the speed it
+            // hits at, not the speed it had a step earlier.
+            let dv = bb.v + cross_sv(bb.w, rb) - ba.v - cross_sv(ba.w, ra) + dt * (bb.accel - ba.accel);
+            let (normal_impulse, tangent_impulse) = if ctx.settings.warm_starting {
+                (mp.normal_impulse * per_substep, mp.tangent_impulse * per_substep)
             } else {
                 (0.0, 0.0)
             };
             *cp = ConstraintPoint {
                 ra,
                 rb,
+                base_separation: mp.separation - (rb - ra).dot(n),
                 normal_mass: if kn > 0.0 { 1.0 / kn } else { 0.0 },
                 tangent_mass: if kt > 0.0 { 1.0 / kt } else { 0.0 },
                 normal_impulse,
                 tangent_impulse,
                 pseudo_impulse: 0.0,
                 max_normal_impulse: 0.0,
-                velocity_target,
-                pseudo_target,
                 relative_velocity: dv.dot(n),
             };
         }
@@ -173,7 +239,7 @@ pub(crate) fn prepare_contacts(
             // Nearly parallel rows (two points almost on top of each other)
             // make K singular: then solve the points one at a time.
             const MAX_CONDITION: f32 = 1000.0;
-            if k11 * k11 < MAX_CONDITION * det && det > 0.0 {
+            if det > 0.0 && k11 * k11 < MAX_CONDITION * det {
                 let inv = 1.0 / det;
                 cc.k = [k11, k12, k22];
                 cc.inv_k = [k22 * inv, -k12 * inv, k11 * inv];
@@ -184,28 +250,81 @@ pub(crate) fn prepare_contacts(
     }
 }
 
+/// Current separation of a point from the bodies' motion since the step
+/// began (first order in the rotation, exact in the translation).
+#[inline]
+fn current_separation(cp: &ConstraintPoint, n: Vec2, ba: &SolverBody, bb: &SolverBody) -> f32 {
+    let d = (bb.dp + bb.dq.rotate(cp.rb)) - (ba.dp + ba.dq.rotate(cp.ra));
+    d.dot(n) + cp.base_separation
+}
+
+#[inline]
+fn relative_normal_velocity(
+    cp: &ConstraintPoint,
+    n: Vec2,
+    ba: &SolverBody,
+    bb: &SolverBody,
+    pseudo: bool,
+) -> f32 {
+    let dv = if pseudo {
+        bb.pv + cross_sv(bb.pw, cp.rb) - ba.pv - cross_sv(ba.pw, cp.ra)
+    } else {
+        bb.v + cross_sv(bb.w, cp.rb) - ba.v - cross_sv(ba.w, cp.ra)
+    };
+    dv.dot(n)
+}
+
+#[inline]
+fn apply_impulse(bodies: &mut [SolverBody], a: usize, b: usize, ra: Vec2, rb: Vec2, p: Vec2, pseudo: bool) {
+    let ba = &mut bodies[a];
+    let (dva, dwa) = (ba.inv_mass * p, ba.inv_inertia * cross(ra, p));
+    if pseudo {
+        ba.pv -= dva;
+        ba.pw -= dwa;
+    } else {
+        ba.v -= dva;
+        ba.w -= dwa;
+    }
+    let bb = &mut bodies[b];
+    let (dvb, dwb) = (bb.inv_mass * p, bb.inv_inertia * cross(rb, p));
+    if pseudo {
+        bb.pv += dvb;
+        bb.pw += dwb;
+    } else {
+        bb.v += dvb;
+        bb.w += dwb;
+    }
+}
+
 /// Solves the two normal impulses of a two-point manifold together: the
-/// mixed linear complementarity problem `vn = K x + b >= target`, `x >= 0`,
+/// linear complementarity problem `vn = K x + b >= target`, `x >= 0`,
 /// `x . (vn - target) = 0`, by trying its four cases in turn (both points
 /// pushing, only the first, only the second, neither).
-fn solve_normal_block(c: &mut ContactConstraint, bodies: &mut [SolverBody], pseudo: bool) {
+fn solve_normal_block(c: &mut ContactConstraint, bodies: &mut [SolverBody], ctx: &StepContext, pseudo: bool) {
     let (a, b) = (c.a as usize, c.b as usize);
     let n = c.normal;
     let [k11, k12, k22] = c.k;
     let [i11, i12, i22] = c.inv_k;
     let (ba, bb) = (&bodies[a], &bodies[b]);
-    let (va, wa, vb, wb) = if pseudo {
-        (ba.pv, ba.pw, bb.pv, bb.pw)
-    } else {
-        (ba.v, ba.w, bb.v, bb.w)
-    };
     let [p1, p2] = &c.points;
-    let vn1 = (vb + cross_sv(wb, p1.rb) - va - cross_sv(wa, p1.ra)).dot(n);
-    let vn2 = (vb + cross_sv(wb, p2.rb) - va - cross_sv(wa, p2.ra)).dot(n);
+    let vn1 = relative_normal_velocity(p1, n, ba, bb, pseudo);
+    let vn2 = relative_normal_velocity(p2, n, ba, bb, pseudo);
+    let s1 = current_separation(p1, n, ba, bb);
+    let s2 = current_separation(p2, n, ba, bb);
     let (old1, old2, t1, t2) = if pseudo {
-        (p1.pseudo_impulse, p2.pseudo_impulse, p1.pseudo_target, p2.pseudo_target)
+        (
+            p1.pseudo_impulse,
+            p2.pseudo_impulse,
+            ctx.push_out(s1),
+            ctx.push_out(s2),
+        )
     } else {
-        (p1.normal_impulse, p2.normal_impulse, p1.velocity_target, p2.velocity_target)
+        (
+            p1.normal_impulse,
+            p2.normal_impulse,
+            ctx.velocity_target(s1),
+            ctx.velocity_target(s2),
+        )
     };
     // b = what vn - target would be with the old impulses removed.
     let b1 = vn1 - t1 - (k11 * old1 + k12 * old2);
@@ -229,29 +348,9 @@ fn solve_normal_block(c: &mut ContactConstraint, bodies: &mut [SolverBody], pseu
             }
         }
     }
-    let (d1, d2) = (x1 - old1, x2 - old2);
     let (ra1, rb1, ra2, rb2) = (p1.ra, p1.rb, p2.ra, p2.rb);
-    let (p1v, p2v) = (d1 * n, d2 * n);
-    let ba = &mut bodies[a];
-    let dva = -ba.inv_mass * (p1v + p2v);
-    let dwa = -ba.inv_inertia * (cross(ra1, p1v) + cross(ra2, p2v));
-    if pseudo {
-        ba.pv += dva;
-        ba.pw += dwa;
-    } else {
-        ba.v += dva;
-        ba.w += dwa;
-    }
-    let bb = &mut bodies[b];
-    let dvb = bb.inv_mass * (p1v + p2v);
-    let dwb = bb.inv_inertia * (cross(rb1, p1v) + cross(rb2, p2v));
-    if pseudo {
-        bb.pv += dvb;
-        bb.pw += dwb;
-    } else {
-        bb.v += dvb;
-        bb.w += dwb;
-    }
+    apply_impulse(bodies, a, b, ra1, rb1, (x1 - old1) * n, pseudo);
+    apply_impulse(bodies, a, b, ra2, rb2, (x2 - old2) * n, pseudo);
     if pseudo {
         c.points[0].pseudo_impulse = x1;
         c.points[1].pseudo_impulse = x2;
@@ -263,36 +362,13 @@ fn solve_normal_block(c: &mut ContactConstraint, bodies: &mut [SolverBody], pseu
     }
 }
 
-#[inline]
-fn apply_impulse(bodies: &mut [SolverBody], a: usize, b: usize, ra: Vec2, rb: Vec2, p: Vec2) {
-    let ba = &mut bodies[a];
-    ba.v -= ba.inv_mass * p;
-    ba.w -= ba.inv_inertia * cross(ra, p);
-    let bb = &mut bodies[b];
-    bb.v += bb.inv_mass * p;
-    bb.w += bb.inv_inertia * cross(rb, p);
-}
-
-/// Applies last step's impulses (zero when warm starting is off, as
-/// prepared).
-pub(crate) fn warm_start(constraints: &[ContactConstraint], bodies: &mut [SolverBody]) {
-    for c in constraints {
-        let t = right_perp(c.normal);
-        for cp in &c.points[..c.count] {
-            let p = cp.normal_impulse * c.normal + cp.tangent_impulse * t;
-            apply_impulse(bodies, c.a as usize, c.b as usize, cp.ra, cp.rb, p);
-        }
-    }
-}
-
-/// Point order for iteration `i`: forward always, or backward on odd
-/// iterations when the sweep alternates.
+/// Point order: backward on odd iterations when the sweep alternates.
 #[inline]
 fn backward(sweep: Sweep, iteration: u32) -> bool {
     sweep == Sweep::Alternating && iteration % 2 == 1
 }
 
-fn solve_constraint(c: &mut ContactConstraint, bodies: &mut [SolverBody], reverse: bool) {
+fn solve_constraint(c: &mut ContactConstraint, bodies: &mut [SolverBody], ctx: &StepContext, reverse: bool) {
     let (a, b) = (c.a as usize, c.b as usize);
     let n = c.normal;
     let t = right_perp(n);
@@ -302,54 +378,122 @@ fn solve_constraint(c: &mut ContactConstraint, bodies: &mut [SolverBody], revers
     for &k in &order[..c.count] {
         let cp = &mut c.points[k];
         let (ba, bb) = (&bodies[a], &bodies[b]);
-        let dv = bb.v + cross_sv(bb.w, cp.rb) - ba.v - cross_sv(ba.w, cp.ra);
-        let vt = dv.dot(t);
+        let vt = (bb.v + cross_sv(bb.w, cp.rb) - ba.v - cross_sv(ba.w, cp.ra)).dot(t);
         let max_friction = c.friction * cp.normal_impulse;
         let new_impulse = (cp.tangent_impulse - cp.tangent_mass * vt).clamp(-max_friction, max_friction);
         let lambda = new_impulse - cp.tangent_impulse;
         cp.tangent_impulse = new_impulse;
-        apply_impulse(bodies, a, b, cp.ra, cp.rb, lambda * t);
+        apply_impulse(bodies, a, b, cp.ra, cp.rb, lambda * t, false);
     }
     if c.block {
-        solve_normal_block(c, bodies, false);
+        solve_normal_block(c, bodies, ctx, false);
         return;
     }
     for &k in &order[..c.count] {
         let cp = &mut c.points[k];
         let (ba, bb) = (&bodies[a], &bodies[b]);
-        let dv = bb.v + cross_sv(bb.w, cp.rb) - ba.v - cross_sv(ba.w, cp.ra);
-        let vn = dv.dot(n);
-        let new_impulse = (cp.normal_impulse + cp.normal_mass * (cp.velocity_target - vn)).max(0.0);
+        let vn = relative_normal_velocity(cp, n, ba, bb, false);
+        let target = ctx.velocity_target(current_separation(cp, n, ba, bb));
+        let new_impulse = (cp.normal_impulse + cp.normal_mass * (target - vn)).max(0.0);
         let lambda = new_impulse - cp.normal_impulse;
         cp.normal_impulse = new_impulse;
         cp.max_normal_impulse = cp.max_normal_impulse.max(new_impulse);
-        apply_impulse(bodies, a, b, cp.ra, cp.rb, lambda * n);
+        apply_impulse(bodies, a, b, cp.ra, cp.rb, lambda * n, false);
     }
 }
 
-/// The velocity iterations.
-pub(crate) fn solve_velocities(
+fn solve_pseudo_constraint(
+    c: &mut ContactConstraint,
+    bodies: &mut [SolverBody],
+    ctx: &StepContext,
+    reverse: bool,
+) {
+    if c.block {
+        solve_normal_block(c, bodies, ctx, true);
+        return;
+    }
+    let (a, b) = (c.a as usize, c.b as usize);
+    let n = c.normal;
+    let order: [usize; 2] = if reverse && c.count == 2 { [1, 0] } else { [0, 1] };
+    for &k in &order[..c.count] {
+        let cp = &mut c.points[k];
+        let (ba, bb) = (&bodies[a], &bodies[b]);
+        let target = ctx.push_out(current_separation(cp, n, ba, bb));
+        if target == 0.0 && cp.pseudo_impulse == 0.0 {
+            continue;
+        }
+        let vn = relative_normal_velocity(cp, n, ba, bb, true);
+        let new_impulse = (cp.pseudo_impulse + cp.normal_mass * (target - vn)).max(0.0);
+        let lambda = new_impulse - cp.pseudo_impulse;
+        cp.pseudo_impulse = new_impulse;
+        apply_impulse(bodies, a, b, cp.ra, cp.rb, lambda * n, true);
+    }
+}
+
+/// Runs `iterations` Gauss-Seidel sweeps of `solve` over the constraints,
+/// alternating direction when asked; `first` is the global iteration index
+/// so the alternation continues across substeps.
+fn sweep_constraints(
     constraints: &mut [ContactConstraint],
     bodies: &mut [SolverBody],
-    settings: &SolverSettings,
+    ctx: &StepContext,
+    first: u32,
+    iterations: u32,
+    solve: fn(&mut ContactConstraint, &mut [SolverBody], &StepContext, bool),
 ) {
-    for it in 0..settings.iterations {
-        if backward(settings.sweep, it) {
+    for it in first..first + iterations {
+        if backward(ctx.settings.sweep, it) {
             for c in constraints.iter_mut().rev() {
-                solve_constraint(c, bodies, true);
+                solve(c, bodies, ctx, true);
             }
         } else {
             for c in constraints.iter_mut() {
-                solve_constraint(c, bodies, false);
+                solve(c, bodies, ctx, false);
             }
         }
     }
 }
 
-/// Restitution, after the velocity iterations: each point that approached
-/// faster than the threshold and was actually pushed gets a normal velocity
-/// of `-e` times its approach velocity.
-pub(crate) fn apply_restitution(constraints: &mut [ContactConstraint], bodies: &mut [SolverBody], threshold: f32) {
+/// Applies the accumulated impulses at the start of a substep.
+fn warm_start(constraints: &[ContactConstraint], bodies: &mut [SolverBody]) {
+    for c in constraints {
+        let t = right_perp(c.normal);
+        for cp in &c.points[..c.count] {
+            let p = cp.normal_impulse * c.normal + cp.tangent_impulse * t;
+            apply_impulse(bodies, c.a as usize, c.b as usize, cp.ra, cp.rb, p, false);
+        }
+    }
+}
+
+fn integrate_velocities(bodies: &mut [SolverBody], h: f32) {
+    for b in bodies.iter_mut().filter(|b| b.dynamic) {
+        b.v = (b.v + h * b.accel) * b.linear_decay;
+        b.w = (b.w + h * b.angular_accel) * b.angular_decay;
+    }
+}
+
+fn integrate_positions(bodies: &mut [SolverBody], ctx: &StepContext) {
+    let h = ctx.h;
+    for b in bodies.iter_mut() {
+        if b.dynamic {
+            // Guard against absurd speeds (see the world's constants).
+            let speed = b.v.length();
+            if speed > ctx.max_speed {
+                b.v *= ctx.max_speed / speed;
+            }
+            b.w = b.w.clamp(-ctx.max_spin, ctx.max_spin);
+        }
+        b.dp += h * (b.v + b.pv);
+        b.dq = b.dq.integrate(h * (b.w + b.pw));
+        b.pv = Vec2::ZERO;
+        b.pw = 0.0;
+    }
+}
+
+/// Restitution, after all substeps: each point that approached faster than
+/// the threshold and was actually pushed gets a normal velocity of `-e`
+/// times its approach velocity.
+fn apply_restitution(constraints: &mut [ContactConstraint], bodies: &mut [SolverBody], threshold: f32) {
     for c in constraints.iter_mut() {
         if c.restitution == 0.0 {
             continue;
@@ -360,80 +504,60 @@ pub(crate) fn apply_restitution(constraints: &mut [ContactConstraint], bodies: &
             if cp.relative_velocity > -threshold || cp.max_normal_impulse == 0.0 {
                 continue;
             }
-            let (ba, bb) = (&bodies[a], &bodies[b]);
-            let dv = bb.v + cross_sv(bb.w, cp.rb) - ba.v - cross_sv(ba.w, cp.ra);
-            let vn = dv.dot(n);
+            let vn = relative_normal_velocity(cp, n, &bodies[a], &bodies[b], false);
             let target = -c.restitution * cp.relative_velocity;
             let new_impulse = (cp.normal_impulse + cp.normal_mass * (target - vn)).max(0.0);
             let lambda = new_impulse - cp.normal_impulse;
             cp.normal_impulse = new_impulse;
-            cp.max_normal_impulse = cp.max_normal_impulse.max(new_impulse);
-            apply_impulse(bodies, a, b, cp.ra, cp.rb, lambda * n);
+            apply_impulse(bodies, a, b, cp.ra, cp.rb, lambda * n, false);
         }
     }
 }
 
-fn solve_pseudo_constraint(c: &mut ContactConstraint, bodies: &mut [SolverBody], reverse: bool) {
-    if c.block {
-        solve_normal_block(c, bodies, true);
-        return;
-    }
-    let (a, b) = (c.a as usize, c.b as usize);
-    let n = c.normal;
-    let order: [usize; 2] = if reverse && c.count == 2 { [1, 0] } else { [0, 1] };
-    for &k in &order[..c.count] {
-        let cp = &mut c.points[k];
-        if cp.pseudo_target == 0.0 && cp.pseudo_impulse == 0.0 {
-            continue;
-        }
-        let (ba, bb) = (&bodies[a], &bodies[b]);
-        let dv = bb.pv + cross_sv(bb.pw, cp.rb) - ba.pv - cross_sv(ba.pw, cp.ra);
-        let vn = dv.dot(n);
-        let new_impulse = (cp.pseudo_impulse + cp.normal_mass * (cp.pseudo_target - vn)).max(0.0);
-        let lambda = new_impulse - cp.pseudo_impulse;
-        cp.pseudo_impulse = new_impulse;
-        let p = lambda * n;
-        let ba = &mut bodies[a];
-        ba.pv -= ba.inv_mass * p;
-        ba.pw -= ba.inv_inertia * cross(cp.ra, p);
-        let bb = &mut bodies[b];
-        bb.pv += bb.inv_mass * p;
-        bb.pw += bb.inv_inertia * cross(cp.rb, p);
-    }
-}
-
-/// Split-impulse position correction: the same Gauss-Seidel sweep on the
-/// pseudo-velocities, which push overlapping bodies apart through the
-/// position integrator without adding energy.
-pub(crate) fn solve_pseudo_velocities(
-    constraints: &mut [ContactConstraint],
-    bodies: &mut [SolverBody],
-    settings: &SolverSettings,
-) {
-    if settings.position_correction != PositionCorrection::SplitImpulse {
-        return;
-    }
-    for it in 0..settings.iterations {
-        if backward(settings.sweep, it) {
-            for c in constraints.iter_mut().rev() {
-                solve_pseudo_constraint(c, bodies, true);
-            }
-        } else {
+/// The whole solve of one step: for each substep, gravity and forces,
+/// warm start, velocity iterations, split-impulse position correction and
+/// position integration; then restitution. Bodies' `dp`/`dq` hold their
+/// motion over the step afterwards.
+pub(crate) fn solve(constraints: &mut [ContactConstraint], bodies: &mut [SolverBody], ctx: &StepContext) {
+    let total = ctx.settings.iterations.max(1);
+    let substeps = ctx.substeps;
+    let mut iteration = 0;
+    for substep in 0..substeps {
+        // Share the iterations out: earlier substeps get the remainder.
+        let iterations = total / substeps + u32::from(substep < total % substeps);
+        integrate_velocities(bodies, ctx.h);
+        warm_start(constraints, bodies);
+        sweep_constraints(constraints, bodies, ctx, iteration, iterations, solve_constraint);
+        if ctx.settings.position_correction == PositionCorrection::SplitImpulse {
+            // Pseudo-velocities start from rest every substep.
             for c in constraints.iter_mut() {
-                solve_pseudo_constraint(c, bodies, false);
+                c.points[0].pseudo_impulse = 0.0;
+                c.points[1].pseudo_impulse = 0.0;
             }
+            sweep_constraints(
+                constraints,
+                bodies,
+                ctx,
+                iteration,
+                iterations,
+                solve_pseudo_constraint,
+            );
         }
+        integrate_positions(bodies, ctx);
+        iteration += iterations;
     }
+    apply_restitution(constraints, bodies, ctx.settings.restitution_threshold);
 }
 
-/// Writes the accumulated impulses back into the contacts' manifolds, where
-/// the next step finds them by feature id.
-pub(crate) fn store_impulses(constraints: &[ContactConstraint], contacts: &mut [Contact]) {
+/// Writes the accumulated impulses back into the contacts' manifolds (per
+/// step), where the next step finds them by feature id.
+pub(crate) fn store_impulses(constraints: &[ContactConstraint], contacts: &mut [Contact], substeps: u32) {
+    let scale = substeps as f32;
     for c in constraints {
         let m = &mut contacts[c.contact as usize].manifold;
         for (mp, cp) in m.points[..c.count].iter_mut().zip(&c.points) {
-            mp.normal_impulse = cp.normal_impulse;
-            mp.tangent_impulse = cp.tangent_impulse;
+            mp.normal_impulse = cp.normal_impulse * scale;
+            mp.tangent_impulse = cp.tangent_impulse * scale;
         }
     }
 }

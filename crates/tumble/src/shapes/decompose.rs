@@ -102,11 +102,9 @@ fn clean_outline(outline: &[Vec2]) -> Result<Vec<Vec2>, ShapeError> {
 
     // Products of coordinate differences must stay finite for the
     // orientation tests below to mean anything.
-    let (low, high) = points
-        .iter()
-        .fold((points[0], points[0]), |(low, high), p| {
-            (low.min(*p), high.max(*p))
-        });
+    let (low, high) = points.iter().fold((points[0], points[0]), |(low, high), p| {
+        (low.min(*p), high.max(*p))
+    });
     let extent = high - low;
     if !(extent.x * extent.y).is_finite() || !extent.length_squared().is_finite() {
         return Err(ShapeError::NonFinite);
@@ -234,9 +232,8 @@ fn segments_meet(a: Vec2, b: Vec2, c: Vec2, d: Vec2) -> bool {
     if opposite(side_c, side_d) && opposite(side_a, side_b) {
         return true;
     }
-    let near = |p: Vec2, s0: Vec2, s1: Vec2| {
-        distance_squared_to_segment(p, s0, s1) <= WELD_DISTANCE * WELD_DISTANCE
-    };
+    let near =
+        |p: Vec2, s0: Vec2, s1: Vec2| distance_squared_to_segment(p, s0, s1) <= WELD_DISTANCE * WELD_DISTANCE;
     near(a, c, d) || near(b, c, d) || near(c, a, b) || near(d, a, b)
 }
 
@@ -287,10 +284,7 @@ impl Ring {
     }
 
     fn any_corner(&self) -> usize {
-        self.removed
-            .iter()
-            .position(|removed| !removed)
-            .unwrap_or(0)
+        self.removed.iter().position(|removed| !removed).unwrap_or(0)
     }
 }
 
@@ -352,9 +346,7 @@ fn best_ear(ring: &Ring, scores: &[Option<f32>]) -> Option<usize> {
 fn ear_clip(points: &[Vec2]) -> Result<Triangulation, ShapeError> {
     let n = points.len();
     let mut ring = Ring::new(n);
-    let mut scores: Vec<Option<f32>> = (0..n)
-        .map(|i| ear_quality(points, &ring, i, false))
-        .collect();
+    let mut scores: Vec<Option<f32>> = (0..n).map(|i| ear_quality(points, &ring, i, false)).collect();
     let mut triangulation = Triangulation {
         triangles: Vec::with_capacity(n - 2),
         diagonals: Vec::with_capacity(n - 3),
@@ -448,12 +440,7 @@ fn merge_into_convex_parts(points: &[Vec2], triangulation: Triangulation) -> Vec
 }
 
 /// The live part whose boundary runs from corner `from` straight to `to`.
-fn find_part_with_edge(
-    parts: &[Vec<usize>],
-    alive: &[bool],
-    from: usize,
-    to: usize,
-) -> Option<usize> {
+fn find_part_with_edge(parts: &[Vec<usize>], alive: &[bool], from: usize, to: usize) -> Option<usize> {
     (0..parts.len()).find(|&p| {
         let part = &parts[p];
         alive[p] && (0..part.len()).any(|k| part[k] == from && part[(k + 1) % part.len()] == to)
@@ -637,26 +624,14 @@ mod tests {
     #[test]
     fn a_bow_tie_crosses_itself() {
         let bow_tie = [v(0.0, 0.0), v(1.0, 1.0), v(1.0, 0.0), v(0.0, 1.0)];
-        assert_eq!(
-            decompose_concave(&bow_tie),
-            Err(ShapeError::SelfIntersecting)
-        );
+        assert_eq!(decompose_concave(&bow_tie), Err(ShapeError::SelfIntersecting));
     }
 
     #[test]
     fn an_outline_touching_itself_is_rejected() {
         // The notch's tip (1, 0) touches the bottom edge.
-        let pinched = [
-            v(0.0, 0.0),
-            v(2.0, 0.0),
-            v(2.0, 2.0),
-            v(1.0, 0.0),
-            v(0.0, 2.0),
-        ];
-        assert_eq!(
-            decompose_concave(&pinched),
-            Err(ShapeError::SelfIntersecting)
-        );
+        let pinched = [v(0.0, 0.0), v(2.0, 0.0), v(2.0, 2.0), v(1.0, 0.0), v(0.0, 2.0)];
+        assert_eq!(decompose_concave(&pinched), Err(ShapeError::SelfIntersecting));
         // Two squares meeting corner to corner, traced as one outline.
         let figure_eight = [
             v(0.0, 0.0),
@@ -718,10 +693,7 @@ mod tests {
         for scale in [1e-6, 1e-3, 1e3, 1e6, 1e15, 1e19, 1e25, 1e38, f32::MAX] {
             let _ = decompose_concave(&scaled(scale));
         }
-        assert_eq!(
-            decompose_concave(&scaled(f32::MAX)),
-            Err(ShapeError::NonFinite)
-        );
+        assert_eq!(decompose_concave(&scaled(f32::MAX)), Err(ShapeError::NonFinite));
         let big = decompose_concave(&scaled(1e3)).unwrap();
         assert_eq!(big.len(), 2);
     }

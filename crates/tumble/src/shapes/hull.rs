@@ -19,7 +19,10 @@ pub fn convex_hull(points: &[Vec2]) -> Result<Vec<Vec2>, ShapeError> {
     // Weld near-duplicates, keeping the first of each cluster.
     let mut pts: Vec<Vec2> = Vec::with_capacity(points.len());
     for &p in points {
-        if pts.iter().all(|q| q.distance_squared(p) > WELD_DISTANCE * WELD_DISTANCE) {
+        if pts
+            .iter()
+            .all(|q| q.distance_squared(p) > WELD_DISTANCE * WELD_DISTANCE)
+        {
             pts.push(p);
         }
     }

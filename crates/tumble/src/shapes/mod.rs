@@ -277,11 +277,11 @@ impl Polygon {
             // order); good to a fraction of a percent for small radii.
             let mut v = [Vec2::ZERO; MAX_POLYGON_VERTICES];
             let sqrt2 = std::f32::consts::SQRT_2;
-            for i in 0..n {
+            for (i, vi) in v.iter_mut().enumerate().take(n) {
                 let prev = self.normals[(i + n - 1) % n];
                 let next = self.normals[i];
                 let mid = (prev + next).normalize_or_zero();
-                v[i] = self.vertices[i] + sqrt2 * r * mid;
+                *vi = self.vertices[i] + sqrt2 * r * mid;
             }
             verts = v;
             &verts[..n]
@@ -572,7 +572,10 @@ mod tests {
             Capsule::new(Vec2::ZERO, Vec2::ZERO, 1.0),
             Err(ShapeError::DegenerateCapsule)
         );
-        assert_eq!(Polygon::new(&[Vec2::ZERO, Vec2::X]), Err(ShapeError::TooFewPoints));
+        assert_eq!(
+            Polygon::new(&[Vec2::ZERO, Vec2::X]),
+            Err(ShapeError::TooFewPoints)
+        );
         assert_eq!(
             Polygon::new(&[Vec2::ZERO, Vec2::X, Vec2::ZERO, Vec2::X]),
             Err(ShapeError::TooFewPoints)
@@ -581,6 +584,9 @@ mod tests {
             Polygon::new(&[Vec2::ZERO, Vec2::X, Vec2::new(3.0, 0.0)]),
             Err(ShapeError::Collinear)
         );
-        assert_eq!(Polygon::new_rounded(&[Vec2::ZERO, Vec2::X, Vec2::Y], -1.0), Err(ShapeError::NonPositiveRadius));
+        assert_eq!(
+            Polygon::new_rounded(&[Vec2::ZERO, Vec2::X, Vec2::Y], -1.0),
+            Err(ShapeError::NonPositiveRadius)
+        );
     }
 }

@@ -6,7 +6,9 @@ use crate::shapes::{Capsule, Circle, Polygon};
 const DT: f32 = 1.0 / 60.0;
 
 fn ground(world: &mut World) -> BodyId {
-    let g = world.create_body(&BodyDef::fixed().at(Vec2::new(0.0, -1.0))).unwrap();
+    let g = world
+        .create_body(&BodyDef::fixed().at(Vec2::new(0.0, -1.0)))
+        .unwrap();
     world
         .add_shape(g, Polygon::new_box(50.0, 1.0).unwrap(), &ShapeDef::default())
         .unwrap();
@@ -23,11 +25,17 @@ fn unit_box(world: &mut World, at: Vec2) -> BodyId {
 
 #[test]
 fn free_fall_matches_the_integrators_closed_form() {
-    // Symplectic Euler: v_n = v0 + n g dt, y_n = y0 + n v0 dt + g dt^2 n(n+1)/2.
+    // Symplectic Euler over k substeps of h: v_k = v0 + k g h,
+    // y_k = y0 + k v0 h + g h^2 k(k+1)/2.
     let mut world = World::default();
+    let substeps = world.solver_settings().substeps;
     let v0 = 3.0;
     let b = world
-        .create_body(&BodyDef::dynamic().at(Vec2::new(0.0, 100.0)).with_velocity(Vec2::new(1.0, v0)))
+        .create_body(
+            &BodyDef::dynamic()
+                .at(Vec2::new(0.0, 100.0))
+                .with_velocity(Vec2::new(1.0, v0)),
+        )
         .unwrap();
     world
         .add_shape(b, Circle::new(Vec2::ZERO, 0.5).unwrap(), &ShapeDef::default())
@@ -38,7 +46,9 @@ fn free_fall_matches_the_integrators_closed_form() {
     }
     let nf = n as f32;
     let g = -10.0;
-    let y = 100.0 + nf * v0 * DT + g * DT * DT * nf * (nf + 1.0) / 2.0;
+    let h = DT / substeps as f32;
+    let k = (n * substeps) as f32;
+    let y = 100.0 + k * v0 * h + g * h * h * k * (k + 1.0) / 2.0;
     let p = world.position(b).unwrap();
     assert!((p.y - y).abs() < 1e-3, "y = {} expected {}", p.y, y);
     assert!((p.x - nf * DT).abs() < 1e-4);
@@ -93,7 +103,9 @@ fn head_on_collision_conserves_linear_momentum() {
     let mut touched = false;
     for _ in 0..120 {
         world.step(DT);
-        touched |= world.contacts().any(|c| c.manifold.points().iter().any(|p| p.normal_impulse > 0.0));
+        touched |= world
+            .contacts()
+            .any(|c| c.manifold.points().iter().any(|p| p.normal_impulse > 0.0));
     }
     assert!(touched, "the boxes never collided");
     let after = momentum(&world);
@@ -121,7 +133,12 @@ fn same_world_stepped_twice_is_bit_identical() {
             .bodies()
             .map(|b| {
                 let xf = world.transform(b).unwrap();
-                [xf.p.x.to_bits(), xf.p.y.to_bits(), xf.q.c.to_bits(), xf.q.s.to_bits()]
+                [
+                    xf.p.x.to_bits(),
+                    xf.p.y.to_bits(),
+                    xf.q.c.to_bits(),
+                    xf.q.s.to_bits(),
+                ]
             })
             .collect::<Vec<_>>()
     };
@@ -161,7 +178,11 @@ fn removing_a_body_removes_its_contacts() {
 fn bad_input_is_named_and_leaves_the_world_unchanged() {
     let mut world = World::default();
     let b = unit_box(&mut world, Vec2::ZERO);
-    let before = (world.body_count(), world.shape_count(), world.mass_data(b).unwrap());
+    let before = (
+        world.body_count(),
+        world.shape_count(),
+        world.mass_data(b).unwrap(),
+    );
     assert_eq!(
         world.create_body(&BodyDef::dynamic().at(Vec2::new(f32::NAN, 0.0))),
         Err(BodyError::NonFinite("position"))
@@ -183,8 +204,14 @@ fn bad_input_is_named_and_leaves_the_world_unchanged() {
         world.apply_force(b, Vec2::new(f32::NAN, 0.0), Vec2::ZERO),
         Err(BodyError::NonFinite("force"))
     );
-    assert!(world.add_concave(b, &[Vec2::ZERO, Vec2::X], &ShapeDef::default()).is_err());
-    let after = (world.body_count(), world.shape_count(), world.mass_data(b).unwrap());
+    assert!(world
+        .add_concave(b, &[Vec2::ZERO, Vec2::X], &ShapeDef::default())
+        .is_err());
+    let after = (
+        world.body_count(),
+        world.shape_count(),
+        world.mass_data(b).unwrap(),
+    );
     assert_eq!(before, after);
     assert_eq!(world.linear_velocity(b).unwrap(), Vec2::ZERO);
 }
@@ -219,7 +246,9 @@ fn kinematic_body_moves_at_its_velocity_and_pushes_dynamics() {
         gravity: Vec2::ZERO,
         ..WorldSettings::default()
     });
-    let k = world.create_body(&BodyDef::kinematic().with_velocity(Vec2::new(2.0, 0.0))).unwrap();
+    let k = world
+        .create_body(&BodyDef::kinematic().with_velocity(Vec2::new(2.0, 0.0)))
+        .unwrap();
     world
         .add_shape(k, Polygon::new_box(0.5, 0.5).unwrap(), &ShapeDef::default())
         .unwrap();
@@ -228,7 +257,10 @@ fn kinematic_body_moves_at_its_velocity_and_pushes_dynamics() {
         world.step(DT);
     }
     assert!((world.position(k).unwrap().x - 4.0).abs() < 1e-3);
-    assert!(world.position(d).unwrap().x > 4.5, "pushed ahead of the kinematic body");
+    assert!(
+        world.position(d).unwrap().x > 4.5,
+        "pushed ahead of the kinematic body"
+    );
     assert_eq!(world.linear_velocity(k).unwrap(), Vec2::new(2.0, 0.0));
 }
 
@@ -236,7 +268,9 @@ fn kinematic_body_moves_at_its_velocity_and_pushes_dynamics() {
 fn capsule_lying_on_ground_rests_without_rocking() {
     let mut world = World::default();
     ground(&mut world);
-    let b = world.create_body(&BodyDef::dynamic().at(Vec2::new(0.0, 0.3))).unwrap();
+    let b = world
+        .create_body(&BodyDef::dynamic().at(Vec2::new(0.0, 0.3)))
+        .unwrap();
     world
         .add_shape(
             b,
@@ -286,11 +320,56 @@ fn ray_cast_and_point_query_find_the_box() {
     let mut world = World::default();
     ground(&mut world);
     let b = unit_box(&mut world, Vec2::new(3.0, 2.0));
-    let hit = world.ray_cast_closest(Vec2::new(3.0, 10.0), Vec2::new(0.0, -20.0)).unwrap();
+    let hit = world
+        .ray_cast_closest(Vec2::new(3.0, 10.0), Vec2::new(0.0, -20.0))
+        .unwrap();
     assert_eq!(hit.body, b);
     assert!((hit.point.y - 2.5).abs() < 1e-4);
     assert!((hit.normal - Vec2::Y).length() < 1e-4);
     let at = world.shapes_at_point(Vec2::new(3.2, 2.3));
     assert_eq!(at.len(), 1);
     assert_eq!(world.shape_body(at[0]).unwrap(), b);
+}
+
+#[test]
+fn fast_bodies_do_not_tunnel_through_a_thin_wall() {
+    // A 0.1 m wall and bodies at up to 300 m/s: 5 m per step, fifty times
+    // the wall's thickness. Speculative contacts sized by the closing speed
+    // stop each one at the wall.
+    for (speed, shape) in [
+        (100.0, Shape::from(Circle::new(Vec2::ZERO, 0.1).unwrap())),
+        (300.0, Shape::from(Circle::new(Vec2::ZERO, 0.1).unwrap())),
+        (200.0, Shape::from(Polygon::new_box(0.2, 0.1).unwrap())),
+        (
+            150.0,
+            Shape::from(Capsule::new(Vec2::new(-0.2, 0.0), Vec2::new(0.2, 0.0), 0.1).unwrap()),
+        ),
+    ] {
+        let mut world = World::new(WorldSettings {
+            gravity: Vec2::ZERO,
+            ..WorldSettings::default()
+        });
+        let wall = world
+            .create_body(&BodyDef::fixed().at(Vec2::new(10.0, 0.0)))
+            .unwrap();
+        world
+            .add_shape(wall, Polygon::new_box(0.05, 5.0).unwrap(), &ShapeDef::default())
+            .unwrap();
+        let b = world
+            .create_body(
+                &BodyDef::dynamic()
+                    .at(Vec2::new(0.0, 0.3))
+                    .with_velocity(Vec2::new(speed, 0.0)),
+            )
+            .unwrap();
+        world.add_shape(b, shape, &ShapeDef::default()).unwrap();
+        for _ in 0..60 {
+            world.step(DT);
+        }
+        let x = world.position(b).unwrap().x;
+        assert!(
+            x < 10.0,
+            "{shape:?} at {speed} m/s ended at x = {x}: through the wall"
+        );
+    }
 }
