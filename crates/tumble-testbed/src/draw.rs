@@ -162,11 +162,16 @@ pub struct Style {
     pub kinematic: Color32,
     /// Bodies the engine froze after a non-finite state.
     pub frozen: Color32,
-    /// How much of the outline colour goes into the fill (0..=1, the rest
-    /// is background).
+    /// How much of the outline colour goes into a moving body's fill (0..=1,
+    /// the rest is background).
     pub fill_strength: f32,
+    /// The same for static bodies: darker, so the ground and walls recede
+    /// and what moves stands out.
+    pub static_fill_strength: f32,
     /// Outline width in pixels.
     pub outline_width: f32,
+    /// Unlit iteration ticks and the warm-starting bar when it is off.
+    pub indicator_off: Color32,
     /// The amber of the warm-starting bar.
     pub amber: Color32,
     /// The sling's throw line and ghost shape.
@@ -185,8 +190,10 @@ impl Default for Style {
             fixed: Color32::from_rgb(0x7d, 0x8a, 0x9c),
             kinematic: Color32::from_rgb(0xb3, 0x9d, 0xdb),
             frozen: Color32::from_rgb(0xe0, 0x5a, 0x5a),
-            fill_strength: 0.38,
+            fill_strength: 0.42,
+            static_fill_strength: 0.2,
             outline_width: 1.5,
+            indicator_off: Color32::from_rgb(0x4a, 0x52, 0x61),
             amber: Color32::from_rgb(0xff, 0xb3, 0x00),
             sling: Color32::from_rgb(0xf2, 0xe2, 0xba),
             spring: Color32::from_rgb(0xf4, 0x8f, 0xb1),
@@ -227,7 +234,12 @@ impl Style {
 
     /// The fill colour of a body whose outline is `outline`.
     pub fn fill(&self, outline: Color32) -> Color32 {
-        mix(self.background, outline, self.fill_strength)
+        let strength = if outline == self.fixed {
+            self.static_fill_strength
+        } else {
+            self.fill_strength
+        };
+        mix(self.background, outline, strength)
     }
 }
 

@@ -205,7 +205,7 @@ impl Testbed {
             style: Style::default(),
             viewport: Rect::from_min_size(Pos2::ZERO, egui::vec2(1280.0, 720.0)),
             recorder,
-            rng: Rng::new(0x7e57_bed),
+            rng: Rng::new(0x07e5_7bed),
             stage,
         }
     }
@@ -545,7 +545,13 @@ impl Testbed {
             let mut bounds = self.stage;
             bounds.min.y = bounds.min.y.min(0.0) - 1.0;
             bounds.max.y += 1.5;
-            self.camera.fit(bounds, viewport, 0.06);
+            let margin = 0.06;
+            self.camera.fit(bounds, viewport, margin);
+            // A wide scene leaves room above and below: keep the ground
+            // near the bottom of the view and give the room to the sky.
+            let half_h = 0.5 * viewport.height() / self.camera.zoom;
+            let bottom_gap = margin * viewport.height() / self.camera.zoom;
+            self.camera.center.y = bounds.min.y - bottom_gap + half_h;
             self.fit_pending = false;
         }
     }
@@ -660,7 +666,7 @@ impl Testbed {
                 color: if on {
                     self.style.sling
                 } else {
-                    self.style.grid_major
+                    self.style.indicator_off
                 },
             });
         }
@@ -676,7 +682,7 @@ impl Testbed {
             color: if self.solver.warm_starting {
                 self.style.amber
             } else {
-                self.style.grid_major
+                self.style.indicator_off
             },
         });
     }

@@ -18,7 +18,7 @@ pub const LEGEND: [(&str, &str); 12] = [
     ("drag", "sling a shape / grab a body"),
     ("right-drag", "pan"),
     ("scroll", "zoom"),
-    ("\u{2191} \u{2193}", "solver iterations"),
+    ("Up / Down", "solver iterations"),
     ("W", "warm starting"),
     ("D", "contact points, normals"),
     ("SPACE", "pause"),
@@ -117,85 +117,102 @@ fn handle_keys(ui: &mut egui::Ui, tb: &mut Testbed) {
     }
 }
 
-fn scene_label(name: SceneName) -> String {
-    match name {
-        SceneName::Pyramid => "pyramid · 21 boxes".into(),
-        SceneName::Tower => "tower · 7 boxes".into(),
-        SceneName::PyramidLarge(n) => format!("pyramid-large · {} boxes", n * (n + 1) / 2),
-        SceneName::Stack(n) => format!("stack · {n} boxes"),
-        SceneName::CardHouse => "card-house · 3 storeys".into(),
-        SceneName::MassRatio(r) => format!("mass-ratio · 1 : {r} : 1"),
-        SceneName::Ramp => "ramp · friction 0.2 – 0.8".into(),
-        SceneName::Bounce => "bounce · restitution 0 – 1".into(),
-        SceneName::Pile => "pile · 200 shapes".into(),
-    }
+/// A scene's short name for the list, and what it holds (on hover).
+fn scene_label(name: SceneName) -> (String, String) {
+    let short = match name {
+        SceneName::PyramidLarge(_) => "pyramid-large".to_string(),
+        SceneName::Stack(n) => format!("stack {n}"),
+        _ => name.name().to_string(),
+    };
+    let long = match name {
+        SceneName::Pyramid => "21 boxes in 6 rows".to_string(),
+        SceneName::Tower => "7 boxes stacked".to_string(),
+        SceneName::PyramidLarge(n) => format!("{n} rows, {} boxes", n * (n + 1) / 2),
+        SceneName::Stack(n) => format!("a vertical stack of {n} boxes"),
+        SceneName::CardHouse => "planks leaning in pairs, 3 storeys".to_string(),
+        SceneName::MassRatio(r) => format!("a box of density {r} between two of density 1"),
+        SceneName::Ramp => "friction 0.2, 0.4 slide; 0.6, 0.8 stay (30 degrees)".to_string(),
+        SceneName::Bounce => "restitution 0 to 1, dropped from 5 m".to_string(),
+        SceneName::Pile => "200 mixed shapes in a container".to_string(),
+    };
+    (short, long)
 }
 
 fn side_panel(ui: &mut egui::Ui, tb: &mut Testbed) {
+    ui.spacing_mut().item_spacing.y = 3.0;
     ui.add_space(6.0);
     ui.heading("Tumble testbed");
     ui.label(
-        egui::RichText::new("2D rigid bodies: SAT, clipping, warm-started impulses")
+        egui::RichText::new("SAT, clipping, warm-started impulses")
             .small()
             .weak(),
     );
     ui.separator();
 
     ui.strong("Scenes");
-    for name in SCENE_LIST {
-        if ui
-            .selectable_label(tb.scene_name() == name, scene_label(name))
-            .clicked()
-        {
-            tb.load(name);
+    egui::Grid::new("scene-list").num_columns(2).show(ui, |ui| {
+        for (i, name) in SCENE_LIST.into_iter().enumerate() {
+            let (short, long) = scene_label(name);
+            if ui
+                .selectable_label(tb.scene_name() == name, short)
+                .on_hover_text(long)
+                .clicked()
+            {
+                tb.load(name);
+            }
+            if i % 2 == 1 {
+                ui.end_row();
+            }
         }
-    }
+    });
     ui.separator();
 
     ui.strong("Solver");
     let before = (tb.solver, tb.gravity);
-    ui.add(egui::Slider::new(&mut tb.solver.iterations, 1..=16).text("iterations  ↑↓"));
-    ui.checkbox(&mut tb.solver.warm_starting, "warm starting  W");
+    ui.add(egui::Slider::new(&mut tb.solver.iterations, 1..=16).text("iterations"));
+    ui.checkbox(&mut tb.solver.warm_starting, "warm starting (W)");
     ui.horizontal(|ui| {
         ui.label("position");
-        ui.radio_value(
-            &mut tb.solver.position_correction,
-            PositionCorrection::SplitImpulse,
-            "split",
-        );
-        ui.radio_value(
-            &mut tb.solver.position_correction,
-            PositionCorrection::Baumgarte,
-            "Baumgarte",
-        );
-        ui.radio_value(
-            &mut tb.solver.position_correction,
-            PositionCorrection::None,
-            "none",
-        );
+        let mode = &mut tb.solver.position_correction;
+        ui.radio_value(mode, PositionCorrection::SplitImpulse, "split");
+        ui.radio_value(mode, PositionCorrection::Baumgarte, "Baumgarte");
+        ui.radio_value(mode, PositionCorrection::None, "none");
     });
     ui.horizontal(|ui| {
         ui.label("sweep");
         ui.radio_value(&mut tb.solver.sweep, Sweep::Alternating, "alternating");
         ui.radio_value(&mut tb.solver.sweep, Sweep::Forward, "forward");
     });
-    ui.add(egui::Slider::new(&mut tb.gravity.y, -30.0..=0.0).text("gravity y (m/s²)"));
-    ui.add(egui::Slider::new(&mut tb.gravity.x, -10.0..=10.0).text("gravity x"));
+    ui.horizontal(|ui| {
+        ui.label("gravity x");
+        ui.add(
+            egui::DragValue::new(&mut tb.gravity.x)
+                .speed(0.1)
+                .range(-30.0..=30.0),
+        );
+        ui.label("y");
+        ui.add(
+            egui::DragValue::new(&mut tb.gravity.y)
+                .speed(0.1)
+                .range(-30.0..=30.0),
+        );
+        ui.label("m/s²");
+    });
     if (tb.solver, tb.gravity) != before {
         tb.apply_settings();
     }
     ui.horizontal(|ui| {
-        ui.checkbox(&mut tb.draw_contacts, "contacts  D");
-        ui.checkbox(&mut tb.paused, "paused  ␣");
+        ui.checkbox(&mut tb.draw_contacts, "contacts (D)");
+        ui.checkbox(&mut tb.paused, "paused (space)");
     });
     ui.horizontal(|ui| {
-        if ui.button("step  O").clicked() {
+        if ui.button("step (O)").clicked() {
             tb.key(Key::O);
         }
-        if ui.button("reset  R").clicked() {
+        if ui.button("reset (R)").clicked() {
             tb.reset();
         }
-        if ui.button("clear  C").clicked() {
+        if ui.button("clear (C)").clicked() {
             tb.clear();
         }
     });
@@ -216,8 +233,7 @@ fn side_panel(ui: &mut egui::Ui, tb: &mut Testbed) {
                 format!("{} ({} dynamic)", world.body_count(), tb.dynamic_count()),
             );
             row(ui, "contacts", format!("{manifolds} ({points} points)"));
-            row(ui, "step time", format!("{:.3} ms", tb.step_ms));
-            row(ui, "steps", format!("{}", tb.steps));
+            row(ui, "step time", format!("{:.3} ms (#{})", tb.step_ms, tb.steps));
             row(
                 ui,
                 "thrown / recycled",
@@ -236,13 +252,9 @@ fn side_panel(ui: &mut egui::Ui, tb: &mut Testbed) {
             row(ui, "worst moved", format!("{:.4} m", m.worst_moved));
             row(ui, "spread", format!("{:.4} m", m.spread));
             row(ui, "sink", format!("{:.4} m", m.sink));
-            row(
-                ui,
-                "creep",
-                tb.scene
-                    .top
-                    .map_or("—".to_string(), |_| format!("{:.4} m", m.creep.unwrap_or(0.0))),
-            );
+            if tb.scene.top.is_some() {
+                row(ui, "creep", format!("{:.4} m", m.creep.unwrap_or(0.0)));
+            }
             row(
                 ui,
                 "standing",
@@ -264,19 +276,19 @@ fn row(ui: &mut egui::Ui, name: &str, value: String) {
     ui.end_row();
 }
 
-/// Residual slide over time on a log scale, 1e-6 to 10 m/s, painted with
+/// Residual slide over time on a log scale, 1e-8 to 10 m/s, painted with
 /// egui's painter.
 fn slide_plot(ui: &mut egui::Ui, tb: &Testbed) {
-    let width = ui.available_width().max(120.0);
+    let width = (ui.available_width() - 8.0).max(120.0);
     let (rect, _) = ui.allocate_exact_size(egui::vec2(width, 96.0), Sense::hover());
     let painter = ui.painter_at(rect);
     painter.rect_filled(rect, 3.0, tb.style.background);
-    let (lo, hi) = (-6.0f32, 1.0f32);
+    let (lo, hi) = (-8.0f32, 1.0f32);
     let y_of = |v: f32| {
-        let l = v.max(1e-7).log10().clamp(lo, hi);
+        let l = v.max(1e-9).log10().clamp(lo, hi);
         rect.bottom() - (l - lo) / (hi - lo) * rect.height()
     };
-    for decade in [-6, -4, -2, 0] {
+    for decade in [-8, -6, -4, -2, 0] {
         let y = y_of(10f32.powi(decade));
         painter.line_segment(
             [Pos2::new(rect.left(), y), Pos2::new(rect.right(), y)],

@@ -210,11 +210,12 @@ fn scrolling_over_the_view_zooms() {
 #[test]
 fn clicking_a_scene_in_the_side_panel_loads_it() {
     let mut h = Harness::new(SceneName::Pyramid);
-    // Find the bounce entry's position from the panel's layout by clicking
-    // down the list until the scene changes to bounce.
+    // Click down both columns of the scene list until bounce loads.
     let mut found = false;
-    for y in (60..600).step_by(6) {
-        let pos = Pos2::new(60.0, y as f32);
+    let spots = (60..300)
+        .step_by(6)
+        .flat_map(|y| [40.0, 160.0].map(|x| Pos2::new(x, y as f32)));
+    for pos in spots {
         let button = |pressed| Event::PointerButton {
             pos,
             button: PointerButton::Primary,
