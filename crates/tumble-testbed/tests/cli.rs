@@ -68,3 +68,20 @@ fn screenshot_rejects_bad_arguments_with_a_message() {
         );
     }
 }
+
+#[test]
+fn a_display_that_cannot_be_opened_is_one_line_too() {
+    // No X server listens on this display number: eframe returns an error,
+    // which the binary reports instead of panicking.
+    let out = tumble()
+        .env("DISPLAY", ":59999")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(stderr.trim().lines().count(), 1, "one line: {stderr}");
+    assert!(stderr.contains("could not open the window"), "{stderr}");
+    assert!(stderr.contains("tumble measure"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
