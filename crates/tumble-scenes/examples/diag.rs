@@ -8,6 +8,17 @@ fn main() {
         name,
         SolverSettings {
             iterations: iters,
+            substeps: args.get(3).map(|s| s.parse().unwrap()).unwrap_or(4),
+            position_correction: match args.get(4).map(|s| s.as_str()) {
+                Some("none") => tumble::PositionCorrection::None,
+                Some("baum") => tumble::PositionCorrection::Baumgarte,
+                _ => tumble::PositionCorrection::SplitImpulse,
+            },
+            sweep: if args.get(5).map(|s| s.as_str()) == Some("fwd") {
+                tumble::Sweep::Forward
+            } else {
+                tumble::Sweep::Alternating
+            },
             ..Default::default()
         },
     );

@@ -145,3 +145,22 @@ fn ramp_splits_as_coulomb_predicts() {
         }
     }
 }
+
+#[test]
+fn pyramid_stands_at_every_iteration_count_the_testbed_offers() {
+    // Up/Down in the testbed walk the iterations 1..=16; with 4 substeps a
+    // count below 8 leaves one iteration per substep, which once pumped
+    // energy into the pyramid until it blew apart.
+    for iterations in 1..=16 {
+        let settings = SolverSettings {
+            iterations,
+            ..SolverSettings::default()
+        };
+        let mut scene = build(SceneName::Pyramid, settings);
+        let m = run(&mut scene, 300);
+        assert!(
+            m.standing && m.residual_slide < 0.01,
+            "{iterations} iterations: {m:?}"
+        );
+    }
+}

@@ -15,6 +15,10 @@ pub enum BodyError {
     NonFinite(&'static str),
     /// Damping must be zero or positive.
     NegativeDamping,
+    /// A number is finite but outside the range it must lie in (a
+    /// non-positive step rate, a solver setting out of its range). The
+    /// string names it.
+    OutOfRange(&'static str),
 }
 
 impl fmt::Display for BodyError {
@@ -23,6 +27,7 @@ impl fmt::Display for BodyError {
             BodyError::StaleHandle => f.write_str("stale handle: the body or shape was removed"),
             BodyError::NonFinite(what) => write!(f, "{what} is NaN or infinite"),
             BodyError::NegativeDamping => f.write_str("damping must be zero or positive"),
+            BodyError::OutOfRange(what) => write!(f, "{what} is out of range"),
         }
     }
 }

@@ -31,6 +31,62 @@
 //! (SAT with face clipping for polygons, GJK/EPA for rounded shapes), and
 //! the warm-started sequential-impulse solver in [`dynamics`]. Every tuning
 //! constant lives in [`settings`] with the reason it exists.
+//!
+//! # Errors
+//!
+//! Every constructor and setter checks its input and returns a typed error
+//! naming the problem; a call that fails leaves the world exactly as it
+//! was. Nothing in the public API panics on bad numbers.
+//!
+//! | error | when |
+//! |---|---|
+//! | [`ShapeError::TooFewPoints`] | a polygon or outline has fewer than 3 distinct points (after welding near-duplicates), or a hand-built polygon's `count` is below 3 |
+//! | [`ShapeError::Collinear`] | the points span no area; a box half-width is at most the weld distance; an edge collapsed because the coordinates are too large for the shape's size |
+//! | [`ShapeError::NonFinite`] | a coordinate, radius, angle, density, friction or restitution is NaN or infinite |
+//! | [`ShapeError::TooManyVertices`] | a convex hull (or a hand-built polygon) has more than 8 vertices |
+//! | [`ShapeError::NonPositiveRadius`] | a circle or capsule radius is <= 0, or a polygon's rounding radius is < 0 |
+//! | [`ShapeError::DegenerateCapsule`] | a capsule's two centres coincide (within the weld distance) |
+//! | [`ShapeError::SelfIntersecting`] | a concave outline crosses or touches itself |
+//! | [`ShapeError::NonPositiveDensity`] | a [`ShapeDef`] density is <= 0 |
+//! | [`ShapeError::InvalidMaterial`] | friction or restitution is negative |
+//! | [`ShapeError::NotConvex`] | a hand-built [`Polygon`] given to [`World::add_shape`] is not strictly convex and counter-clockwise, or its normals do not match its edges |
+//! | [`ShapeError::MassOverflow`] | a shape is so large (or dense) that its area, centroid, mass or inertia overflows `f32` |
+//! | [`BodyError::StaleHandle`] | a [`BodyId`] or [`ShapeId`] refers to a removed body or shape (also a shape of a removed body), even after its slot was reused |
+//! | [`BodyError::NonFinite`] | a position, angle, velocity, force, torque, impulse, point, damping, gravity (scale), solver float or step rate is NaN or infinite; the string names it |
+//! | [`BodyError::NegativeDamping`] | linear or angular damping is negative |
+//! | [`BodyError::OutOfRange`] | a finite number outside its range: [`World::set_solver_settings`] (iterations 1..=16, substeps 1..=8, baumgarte 0..=1, restitution threshold >= 0) or [`FixedStepper::try_new`] (rate > 0, at least one step); the string names it |
+//! | [`Error::Shape`] | [`World::add_shape`], [`World::add_concave`], [`World::set_friction`] and [`World::set_restitution`] refused the geometry or material |
+//! | [`Error::Body`] | the same calls were given a stale handle |
+//!
+//! A few inputs are repaired rather than refused, and say so in their docs:
+//! [`World::new`] (a bad length scale or gravity falls back to the default,
+//! iterations are clamped), [`FixedStepper::new`] (a bad rate becomes
+//! 60 Hz), [`World::step`] (a non-positive or non-finite `dt` does nothing).
+//! A body whose state becomes non-finite anyway (a huge but finite user
+//! force) is frozen in place and listed by [`World::frozen_bodies`].
+//!
+//! # Snapshots
+//!
+//! With the `serde` feature, [`World`] implements `Serialize` and
+//! `Deserialize`: bodies, shapes, contacts with their warm-start impulses,
+//! the broadphase tree, the settings, the free lists, the step count and
+//! the frozen list are saved, so a restored world steps bit for bit like
+//! the one that was saved (rollback netcode, replays, save games). Only
+//! scratch buffers and a lookup index are rebuilt on loading. Loading
+//! checks that the indices tying bodies, shapes, contacts and proxies
+//! together are consistent and refuses a damaged snapshot with an error.
+//!
+//! A settled pile of 200 mixed bodies (about three contacts per body)
+//! takes about 460 bytes per body in a compact binary format (`postcard`)
+//! and about 2.3 KB per body in JSON (`serde_json`, which round-trips every
+//! `f32` exactly). Measured by the `snapshot_size_per_body` test.
+//!
+//! # Determinism
+//!
+//! The same calls in the same order give bit-identical results: nothing
+//! iterates a hash map, and every loop runs in slot order. The
+//! `determinism` test pins the bits of a scene with bodies removed and
+//! added mid-run.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 

@@ -11,7 +11,7 @@ use crate::dynamics::solver::{self, ContactConstraint, SolverBody, StepContext};
 use crate::error::{BodyError, Error};
 use crate::math::{cross, is_finite_vec, Aabb, Rot, Transform, Vec2};
 use crate::settings::{
-    SolverSettings, WorldSettings, AABB_MARGIN, ITERATIONS_RANGE, LINEAR_SLOP, MAX_LINEAR_CORRECTION,
+    SolverSettings, WorldSettings, AABB_MARGIN, ITERATIONS_RANGE, LINEAR_SLOP, MAX_PUSH_OUT_SPEED,
     SPECULATIVE_DISTANCE, SUBSTEPS_RANGE,
 };
 use crate::shapes::{combine_mass, decompose_concave, MassData, Shape, ShapeError};
@@ -93,6 +93,7 @@ impl ShapeDef {
 }
 
 #[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 struct ShapeSlot {
     generation: u32,
     alive: bool,
@@ -209,7 +210,10 @@ impl std::fmt::Debug for World {
 }
 
 impl World {
-    /// An empty world.
+    /// An empty world. Settings that make no sense are repaired, not
+    /// refused: a length scale that is not a positive finite number becomes
+    /// 1, non-finite gravity becomes the default (0, -10), and the
+    /// iteration count is clamped to 1..=16.
     pub fn new(settings: WorldSettings) -> World {
         let mut settings = settings;
         if !(settings.length_units_per_meter.is_finite() && settings.length_units_per_meter > 0.0) {
@@ -255,6 +259,34 @@ impl World {
     /// 1..=16 at the next step).
     pub fn solver_settings_mut(&mut self) -> &mut SolverSettings {
         &mut self.settings.solver
+    }
+
+    /// Replaces the solver settings after checking them: iterations in
+    /// 1..=16, substeps in 1..=8, `baumgarte` in 0..=1 and a restitution
+    /// threshold >= 0, all finite. On an error the settings are unchanged.
+    /// ([`World::solver_settings_mut`] takes anything; the step then clamps
+    /// the counts but not the floats.)
+    pub fn set_solver_settings(&mut self, settings: SolverSettings) -> Result<(), BodyError> {
+        if !settings.baumgarte.is_finite() {
+            return Err(BodyError::NonFinite("baumgarte"));
+        }
+        if !settings.restitution_threshold.is_finite() {
+            return Err(BodyError::NonFinite("restitution threshold"));
+        }
+        if !ITERATIONS_RANGE.contains(&settings.iterations) {
+            return Err(BodyError::OutOfRange("iterations"));
+        }
+        if !SUBSTEPS_RANGE.contains(&settings.substeps) {
+            return Err(BodyError::OutOfRange("substeps"));
+        }
+        if !(0.0..=1.0).contains(&settings.baumgarte) {
+            return Err(BodyError::OutOfRange("baumgarte"));
+        }
+        if settings.restitution_threshold < 0.0 {
+            return Err(BodyError::OutOfRange("restitution threshold"));
+        }
+        self.settings.solver = settings;
+        Ok(())
     }
 
     /// Gravity.
@@ -663,6 +695,14 @@ impl World {
             b.local_center = combine_mass(&parts).center;
         }
         b.center = b.xf.apply(b.local_center);
+        b.extent = 0.0;
+        for &si in &b.shapes {
+            let local = self.shapes[si as usize].shape.aabb(Transform::IDENTITY);
+            let corner = (local.min - b.local_center)
+                .abs()
+                .max((local.max - b.local_center).abs());
+            b.extent = b.extent.max(corner.length());
+        }
         // Keep the velocity of the material points: the centre moved.
         b.v += crate::math::cross_sv(b.w, b.center - old_center);
     }
@@ -681,7 +721,9 @@ impl World {
     /// shapes. Several shapes on one body make a compound body.
     ///
     /// Errors: a stale body handle, a non-positive or non-finite density, a
-    /// negative friction or restitution.
+    /// negative friction or restitution, a hand-built shape that breaks the
+    /// constructors' rules ([`Shape::validate`]), or a shape whose mass
+    /// overflows ([`ShapeError::MassOverflow`]).
     pub fn add_shape(
         &mut self,
         body: BodyId,
@@ -691,6 +733,7 @@ impl World {
         let bi = self.body_index(body)?;
         def.validate()?;
         let shape = shape.into();
+        check_shape(&shape, def)?;
         Ok(self.add_shape_unchecked(bi, shape, def))
     }
 
@@ -734,6 +777,9 @@ impl World {
         let bi = self.body_index(body)?;
         def.validate()?;
         let parts = decompose_concave(outline)?;
+        for p in &parts {
+            check_shape(&Shape::Polygon(*p), def)?;
+        }
         Ok(parts
             .into_iter()
             .map(|p| self.add_shape_unchecked(bi, Shape::Polygon(p), def))
@@ -1014,13 +1060,7 @@ impl World {
             // can close in one step, so a fast body gets its contact points
             // before it would pass through (speculative continuous
             // collision). Resting pairs keep the small base margin.
-            let reach = |shape: &Shape, xf: Transform, center: Vec2| {
-                let aabb = shape.aabb(xf);
-                (aabb.min - center).abs().max((aabb.max - center).abs()).length()
-            };
-            let closing = (bb.v - ba.v).length()
-                + ba.w.abs() * reach(&shape_a, xf_a, ba.center)
-                + bb.w.abs() * reach(&shape_b, xf_b, bb.center);
+            let closing = (bb.v - ba.v).length() + ba.w.abs() * ba.extent + bb.w.abs() * bb.extent;
             let speculative = base_speculative + dt * closing;
             self.contacts[ci].update(&shape_a, xf_a, &shape_b, xf_b, speculative);
         }
@@ -1038,7 +1078,7 @@ impl World {
             h,
             substeps,
             linear_slop: self.slop(),
-            max_linear_correction: MAX_LINEAR_CORRECTION * lu,
+            max_push_out_speed: MAX_PUSH_OUT_SPEED * lu,
             max_speed: MAX_TRANSLATION_PER_STEP * lu / dt,
             max_spin: MAX_ROTATION_PER_STEP / dt,
             settings,
@@ -1202,6 +1242,18 @@ impl World {
     }
 }
 
+/// Checks a shape before it joins a body: its geometry (its fields are
+/// public, so it may not have come from a constructor) and that its mass
+/// and inertia at the shape's density fit in `f32`.
+fn check_shape(shape: &Shape, def: &ShapeDef) -> Result<(), ShapeError> {
+    shape.validate()?;
+    let md = shape.mass(def.density);
+    if !(md.mass.is_finite() && md.inertia.is_finite() && is_finite_vec(md.center)) {
+        return Err(ShapeError::MassOverflow);
+    }
+    Ok(())
+}
+
 /// Stops a body whose state became non-finite and reports it.
 fn freeze(b: &mut Body, index: u32, frozen: &mut Vec<BodyId>) {
     b.frozen = true;
@@ -1245,17 +1297,45 @@ pub struct FixedStepper {
 
 impl FixedStepper {
     /// A stepper at `hz` steps per second, at most `max_steps` per frame.
+    ///
+    /// A rate that gives no usable step (zero, negative, NaN, infinite, or
+    /// so small that `1 / hz` overflows) falls back to 60 Hz, and
+    /// `max_steps` of zero counts as one; [`FixedStepper::try_new`] reports
+    /// the bad rate instead.
     pub fn new(hz: f32, max_steps: u32) -> FixedStepper {
+        let usable = |dt: &f32| dt.is_finite() && *dt > 0.0;
+        let dt = Some(1.0 / hz).filter(usable).unwrap_or(1.0 / 60.0);
         FixedStepper {
-            dt: 1.0 / hz,
+            dt,
             max_steps: max_steps.max(1),
             accumulator: 0.0,
         }
     }
 
+    /// A stepper at `hz` steps per second, at most `max_steps` per frame;
+    /// an error names a rate that is not a positive finite number with a
+    /// finite step, or a `max_steps` of zero.
+    pub fn try_new(hz: f32, max_steps: u32) -> Result<FixedStepper, BodyError> {
+        if !hz.is_finite() || !(1.0 / hz).is_finite() {
+            return Err(BodyError::NonFinite("step rate"));
+        }
+        if hz <= 0.0 {
+            return Err(BodyError::OutOfRange("step rate"));
+        }
+        if max_steps == 0 {
+            return Err(BodyError::OutOfRange("max steps"));
+        }
+        Ok(FixedStepper::new(hz, max_steps))
+    }
+
     /// Adds `frame_time` seconds and takes as many whole steps as fit
-    /// (calling `step` for each); returns the number of steps taken.
+    /// (calling `step` for each); returns the number of steps taken. If
+    /// `dt` (a public field) was set to zero, a negative or a non-finite
+    /// value, nothing is stepped.
     pub fn advance(&mut self, frame_time: f32, mut step: impl FnMut(f32)) -> u32 {
+        if !(self.dt > 0.0 && self.dt.is_finite()) {
+            return 0;
+        }
         if frame_time.is_finite() && frame_time > 0.0 {
             self.accumulator += frame_time;
         }
@@ -1278,6 +1358,12 @@ impl FixedStepper {
         self.accumulator / self.dt
     }
 }
+
+#[cfg(feature = "serde")]
+mod snapshot;
+
+#[cfg(test)]
+mod reliability_tests;
 
 #[cfg(test)]
 mod tests;

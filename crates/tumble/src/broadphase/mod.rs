@@ -50,6 +50,7 @@ pub fn pair_key(a: u32, b: u32) -> u64 {
 /// assert!(pairs.is_empty()); // nothing moved since
 /// ```
 #[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BroadPhase {
     tree: DynamicTree,
     margin: f32,

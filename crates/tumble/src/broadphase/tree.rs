@@ -48,6 +48,7 @@ const MAX_HEIGHT_DIFFERENCE: i32 = 2;
 
 /// One node of the tree: a leaf (a proxy) or an internal node.
 #[derive(Clone, Copy, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 struct Node {
     /// The proxy's box for a leaf; the union of the children for an
     /// internal node.
@@ -154,6 +155,7 @@ impl NodeStack {
 /// assert_eq!(tree.proxy_count(), 0);
 /// ```
 #[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct DynamicTree {
     nodes: Vec<Node>,
     root: u32,

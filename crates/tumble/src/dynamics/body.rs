@@ -136,6 +136,10 @@ pub(crate) struct Body {
     pub shapes: Vec<u32>,
     /// Set when the body's state stopped being finite; it is then frozen.
     pub frozen: bool,
+    /// Farthest distance from the centre of mass to any point of the
+    /// body's shapes (a bound from their local bounding boxes): how far a
+    /// point of the body can move per radian of rotation.
+    pub extent: f32,
 }
 
 impl Body {
@@ -162,6 +166,7 @@ impl Body {
             user_data: def.user_data,
             shapes: Vec::new(),
             frozen: false,
+            extent: 0.0,
         }
     }
 

@@ -36,6 +36,13 @@ pub enum ShapeError {
     NonPositiveDensity,
     /// Friction is negative, or restitution is negative.
     InvalidMaterial,
+    /// A polygon built by hand (its fields are public) is not strictly
+    /// convex and counter-clockwise, or its stored normals do not match its
+    /// edges. Build polygons with [`Polygon::new`] to avoid this.
+    NotConvex,
+    /// The shape is so large (or its density so high) that its area, edge
+    /// normals, centroid, mass or rotational inertia overflow `f32`.
+    MassOverflow,
 }
 
 impl fmt::Display for ShapeError {
@@ -50,6 +57,8 @@ impl fmt::Display for ShapeError {
             ShapeError::SelfIntersecting => "the outline crosses itself",
             ShapeError::NonPositiveDensity => "density must be positive",
             ShapeError::InvalidMaterial => "friction and restitution must be finite and >= 0",
+            ShapeError::NotConvex => "the polygon is not convex and counter-clockwise",
+            ShapeError::MassOverflow => "the shape's mass or inertia overflows f32",
         };
         f.write_str(msg)
     }
@@ -200,7 +209,7 @@ impl Polygon {
             return Err(ShapeError::NonPositiveRadius);
         }
         let hull = convex_hull(points)?;
-        Ok(Polygon::from_hull(&hull, radius))
+        Polygon::from_hull(&hull, radius).size_checked()
     }
 
     /// Builds the polygon from an already convex, counter-clockwise,
@@ -248,7 +257,7 @@ impl Polygon {
             Vec2::new(-hx, hy),
         ];
         let hull = corners.map(|c| xf.apply(c));
-        Ok(Polygon::from_hull(&hull, 0.0))
+        Polygon::from_hull(&hull, 0.0).size_checked()
     }
 
     /// The used vertices.
@@ -478,6 +487,102 @@ pub fn combine_mass(parts: &[MassData]) -> MassData {
         mass,
         center,
         inertia,
+    }
+}
+
+impl Shape {
+    /// Checks a shape that may have been built by hand (every field is
+    /// public): the same rules the constructors enforce, plus a polygon's
+    /// vertex count, convexity and normals. [`World::add_shape`] calls it.
+    ///
+    /// [`World::add_shape`]: crate::World::add_shape
+    pub fn validate(&self) -> Result<(), ShapeError> {
+        match self {
+            Shape::Circle(c) => Circle::new(c.center, c.radius).map(|_| ()),
+            Shape::Capsule(c) => Capsule::new(c.center1, c.center2, c.radius).map(|_| ()),
+            Shape::Polygon(p) => p.validate(),
+        }
+    }
+}
+
+impl Polygon {
+    /// The polygon, unless its coordinates are so large that its edge
+    /// normals or centroid overflowed while it was built, or so far from
+    /// the origin for their size that an edge collapsed to a point.
+    fn size_checked(self) -> Result<Polygon, ShapeError> {
+        let n = self.count;
+        if (0..n).any(|i| self.vertices[(i + 1) % n] == self.vertices[i]) {
+            return Err(ShapeError::Collinear);
+        }
+        let finite = self.edge_normals().iter().all(|n| is_finite_vec(*n)) && is_finite_vec(self.centroid);
+        if !finite {
+            return Err(ShapeError::MassOverflow);
+        }
+        let unit = |n: &Vec2| (n.length() - 1.0).abs() <= 1e-3;
+        if !self.edge_normals().iter().all(unit) {
+            return Err(ShapeError::Collinear);
+        }
+        self.area_checked()?;
+        Ok(self)
+    }
+
+    /// Checks that the polygon's area, as its mass properties compute it
+    /// (rounding included), is positive and finite: far from the origin,
+    /// f32 rounding can flatten a thin triangle that passed the hull's
+    /// collinearity test.
+    fn area_checked(&self) -> Result<(), ShapeError> {
+        let m = self.mass(1.0);
+        if m.mass.is_infinite() || m.inertia.is_infinite() {
+            return Err(ShapeError::MassOverflow);
+        }
+        if !(m.mass > 0.0 && is_finite_vec(m.center) && m.inertia.is_finite()) {
+            return Err(ShapeError::Collinear);
+        }
+        Ok(())
+    }
+
+    /// Checks a polygon that may have been built by hand: 3..=8 finite
+    /// vertices, convex and counter-clockwise (a corner may be straight to
+    /// within rounding), unit normals that
+    /// face out of their edges, a finite centroid and a finite rounding
+    /// radius >= 0.
+    pub fn validate(&self) -> Result<(), ShapeError> {
+        if self.count < 3 {
+            return Err(ShapeError::TooFewPoints);
+        }
+        if self.count > MAX_POLYGON_VERTICES {
+            return Err(ShapeError::TooManyVertices);
+        }
+        let finite = self.points().iter().all(|v| is_finite_vec(*v))
+            && self.edge_normals().iter().all(|n| is_finite_vec(*n))
+            && is_finite_vec(self.centroid)
+            && self.radius.is_finite();
+        if !finite {
+            return Err(ShapeError::NonFinite);
+        }
+        if self.radius < 0.0 {
+            return Err(ShapeError::NonPositiveRadius);
+        }
+        let n = self.count;
+        for i in 0..n {
+            let a = self.vertices[i];
+            let b = self.vertices[(i + 1) % n];
+            let c = self.vertices[(i + 2) % n];
+            let edge = b - a;
+            // A corner may be straight to within rounding (the hull of a
+            // sliver far from the origin has such corners), but must not
+            // turn clockwise.
+            let tolerance = 1e-5 * edge.length() * (c - b).length();
+            if cross(edge, c - b) < -tolerance {
+                return Err(ShapeError::NotConvex);
+            }
+            let normal = self.normals[i];
+            let expected = right_perp(edge).normalize_or_zero();
+            if (normal.length() - 1.0).abs() > 1e-3 || normal.dot(expected) < 0.999 {
+                return Err(ShapeError::NotConvex);
+            }
+        }
+        self.area_checked()
     }
 }
 

@@ -1,0 +1,424 @@
+//! Bad input, removal and freezing: every refusal is named and leaves the
+//! world as it was, removed bodies leave nothing behind, and a frozen body
+//! does not spread its trouble.
+
+use super::*;
+use crate::settings::MAX_POLYGON_VERTICES;
+use crate::shapes::{Capsule, Circle, Polygon};
+
+const DT: f32 = 1.0 / 60.0;
+
+fn ground(world: &mut World) -> BodyId {
+    let g = world
+        .create_body(&BodyDef::fixed().at(Vec2::new(0.0, -1.0)))
+        .unwrap();
+    world
+        .add_shape(g, Polygon::new_box(50.0, 1.0).unwrap(), &ShapeDef::default())
+        .unwrap();
+    g
+}
+
+fn unit_box(world: &mut World, at: Vec2) -> BodyId {
+    let b = world.create_body(&BodyDef::dynamic().at(at)).unwrap();
+    world
+        .add_shape(b, Polygon::new_box(0.5, 0.5).unwrap(), &ShapeDef::default())
+        .unwrap();
+    b
+}
+
+/// A body's transform, velocities and mass.
+type BodyState = (Transform, Vec2, f32, MassData);
+
+/// Everything a refused call must leave alone, for before/after checks.
+fn fingerprint(world: &World) -> (usize, usize, usize, Vec<BodyState>) {
+    let bodies = world
+        .bodies()
+        .map(|b| {
+            (
+                world.transform(b).unwrap(),
+                world.linear_velocity(b).unwrap(),
+                world.angular_velocity(b).unwrap(),
+                world.mass_data(b).unwrap(),
+            )
+        })
+        .collect();
+    (
+        world.body_count(),
+        world.shape_count(),
+        world.contact_count(),
+        bodies,
+    )
+}
+
+#[test]
+fn hand_built_shapes_that_break_the_rules_are_refused_by_name() {
+    let mut world = World::default();
+    ground(&mut world);
+    let b = unit_box(&mut world, Vec2::new(0.0, 0.5));
+    world.step(DT);
+    let before = fingerprint(&world);
+    let def = ShapeDef::default();
+
+    let negative = Circle {
+        center: Vec2::ZERO,
+        radius: -1.0,
+    };
+    assert_eq!(
+        world.add_shape(b, negative, &def),
+        Err(Error::Shape(ShapeError::NonPositiveRadius))
+    );
+    let nan_capsule = Capsule {
+        center1: Vec2::ZERO,
+        center2: Vec2::new(f32::NAN, 0.0),
+        radius: 0.1,
+    };
+    assert_eq!(
+        world.add_shape(b, nan_capsule, &def),
+        Err(Error::Shape(ShapeError::NonFinite))
+    );
+
+    let square = Polygon::new_box(0.5, 0.5).unwrap();
+    let too_many = Polygon {
+        count: MAX_POLYGON_VERTICES + 1,
+        ..square
+    };
+    assert_eq!(
+        world.add_shape(b, too_many, &def),
+        Err(Error::Shape(ShapeError::TooManyVertices))
+    );
+    let too_few = Polygon { count: 2, ..square };
+    assert_eq!(
+        world.add_shape(b, too_few, &def),
+        Err(Error::Shape(ShapeError::TooFewPoints))
+    );
+    // Clockwise: the same corners in reverse order.
+    let mut clockwise = square;
+    clockwise.vertices[..4].reverse();
+    assert_eq!(
+        world.add_shape(b, clockwise, &def),
+        Err(Error::Shape(ShapeError::NotConvex))
+    );
+    // Right corners, wrong normals.
+    let mut bad_normals = square;
+    bad_normals.normals[0] = -bad_normals.normals[0];
+    assert_eq!(
+        world.add_shape(b, bad_normals, &def),
+        Err(Error::Shape(ShapeError::NotConvex))
+    );
+
+    // Valid geometry whose mass overflows f32 at this density.
+    let dense = ShapeDef { density: 1e37, ..def };
+    assert_eq!(
+        world.add_shape(b, Polygon::new_box(10.0, 10.0).unwrap(), &dense),
+        Err(Error::Shape(ShapeError::MassOverflow))
+    );
+    let huge_circle = Circle::new(Vec2::ZERO, 1e30).unwrap();
+    assert_eq!(
+        world.add_shape(b, huge_circle, &def),
+        Err(Error::Shape(ShapeError::MassOverflow))
+    );
+
+    assert_eq!(fingerprint(&world), before);
+}
+
+#[test]
+fn shape_constructors_refuse_sizes_that_overflow() {
+    assert_eq!(
+        Polygon::new_offset_box(1e30, 1e30, Vec2::ZERO, 0.3),
+        Err(ShapeError::MassOverflow)
+    );
+    assert_eq!(
+        Polygon::new_offset_box(1.0, 1.0, Vec2::new(f32::INFINITY, 0.0), 0.0),
+        Err(ShapeError::NonFinite)
+    );
+    assert_eq!(
+        Polygon::new_offset_box(-1.0, 1.0, Vec2::ZERO, 0.0),
+        Err(ShapeError::Collinear)
+    );
+    let far = [
+        Vec2::new(-3e19, -3e19),
+        Vec2::new(3e19, -3e19),
+        Vec2::new(0.0, 3e19),
+    ];
+    assert_eq!(Polygon::new(&far), Err(ShapeError::MassOverflow));
+    // A 2 cm box a million metres out: f32 cannot tell its corners apart.
+    assert_eq!(
+        Polygon::new_offset_box(0.01, 0.01, Vec2::splat(1e6), 0.5),
+        Err(ShapeError::Collinear)
+    );
+    assert_eq!(
+        Capsule::new(Vec2::ZERO, Vec2::X, f32::NAN),
+        Err(ShapeError::NonFinite)
+    );
+    assert_eq!(
+        Capsule::new(Vec2::ZERO, Vec2::X, 0.0),
+        Err(ShapeError::NonPositiveRadius)
+    );
+    // Everything the constructors accept passes the world's own check.
+    for shape in [
+        Shape::from(Polygon::new_offset_box(1e3, 1e-2, Vec2::new(10.0, -10.0), 1.0).unwrap()),
+        Shape::from(Capsule::new(Vec2::ZERO, Vec2::new(1e-2, 0.0), 1e-4).unwrap()),
+        Shape::from(Circle::new(Vec2::splat(1e6), 1e-4).unwrap()),
+    ] {
+        assert_eq!(shape.validate(), Ok(()));
+    }
+}
+
+#[test]
+fn refused_setters_leave_the_world_unchanged() {
+    let mut world = World::default();
+    ground(&mut world);
+    let b = unit_box(&mut world, Vec2::new(0.0, 0.5));
+    for _ in 0..5 {
+        world.step(DT);
+    }
+    let shape = world.body_shapes(b).unwrap()[0];
+    let before = fingerprint(&world);
+    let nan = f32::NAN;
+    assert_eq!(
+        world.set_gravity(Vec2::new(0.0, nan)),
+        Err(BodyError::NonFinite("gravity"))
+    );
+    assert_eq!(
+        world.set_transform(b, Vec2::ZERO, nan),
+        Err(BodyError::NonFinite("angle"))
+    );
+    assert_eq!(
+        world.set_angular_velocity(b, f32::INFINITY),
+        Err(BodyError::NonFinite("angular velocity"))
+    );
+    assert_eq!(world.set_damping(b, -1.0, 0.0), Err(BodyError::NegativeDamping));
+    assert_eq!(
+        world.set_damping(b, 0.0, nan),
+        Err(BodyError::NonFinite("damping"))
+    );
+    assert_eq!(
+        world.set_gravity_scale(b, nan),
+        Err(BodyError::NonFinite("gravity scale"))
+    );
+    assert_eq!(
+        world.apply_force(b, Vec2::Y, Vec2::NAN),
+        Err(BodyError::NonFinite("point"))
+    );
+    assert_eq!(world.apply_torque(b, nan), Err(BodyError::NonFinite("torque")));
+    assert_eq!(
+        world.apply_linear_impulse_to_center(b, Vec2::new(nan, 0.0)),
+        Err(BodyError::NonFinite("impulse"))
+    );
+    assert_eq!(
+        world.apply_angular_impulse(b, f32::NEG_INFINITY),
+        Err(BodyError::NonFinite("angular impulse"))
+    );
+    assert_eq!(
+        world.set_friction(shape, -0.1),
+        Err(Error::Shape(ShapeError::InvalidMaterial))
+    );
+    assert_eq!(
+        world.set_restitution(shape, nan),
+        Err(Error::Shape(ShapeError::NonFinite))
+    );
+    let settings = *world.solver_settings();
+    for (bad, err) in [
+        (
+            SolverSettings {
+                iterations: 0,
+                ..settings
+            },
+            BodyError::OutOfRange("iterations"),
+        ),
+        (
+            SolverSettings {
+                substeps: 9,
+                ..settings
+            },
+            BodyError::OutOfRange("substeps"),
+        ),
+        (
+            SolverSettings {
+                baumgarte: 1.5,
+                ..settings
+            },
+            BodyError::OutOfRange("baumgarte"),
+        ),
+        (
+            SolverSettings {
+                baumgarte: nan,
+                ..settings
+            },
+            BodyError::NonFinite("baumgarte"),
+        ),
+        (
+            SolverSettings {
+                restitution_threshold: -1.0,
+                ..settings
+            },
+            BodyError::OutOfRange("restitution threshold"),
+        ),
+    ] {
+        assert_eq!(world.set_solver_settings(bad), Err(err));
+    }
+    assert_eq!(*world.solver_settings(), settings);
+    assert_eq!(world.gravity(), Vec2::new(0.0, -10.0));
+    assert_eq!(world.shape_def(shape).unwrap(), &ShapeDef::default());
+    assert_eq!(fingerprint(&world), before);
+    // And the same world steps on as if nothing had been tried.
+    let mut untouched = world.clone();
+    world.step(DT);
+    untouched.step(DT);
+    assert_eq!(fingerprint(&world), fingerprint(&untouched));
+
+    let good = SolverSettings {
+        iterations: 4,
+        ..settings
+    };
+    assert_eq!(world.set_solver_settings(good), Ok(()));
+    assert_eq!(world.solver_settings().iterations, 4);
+}
+
+#[test]
+fn fixed_stepper_repairs_or_reports_bad_rates() {
+    for hz in [0.0, -60.0, f32::NAN, f32::INFINITY, 1e-45] {
+        let s = FixedStepper::new(hz, 4);
+        assert_eq!(s.dt, 1.0 / 60.0, "{hz}");
+    }
+    assert_eq!(FixedStepper::new(60.0, 0).max_steps, 1);
+    assert_eq!(
+        FixedStepper::try_new(f32::NAN, 4),
+        Err(BodyError::NonFinite("step rate"))
+    );
+    assert_eq!(
+        FixedStepper::try_new(1e-45, 4),
+        Err(BodyError::NonFinite("step rate"))
+    );
+    assert_eq!(
+        FixedStepper::try_new(-1.0, 4),
+        Err(BodyError::OutOfRange("step rate"))
+    );
+    assert_eq!(
+        FixedStepper::try_new(0.0, 4),
+        Err(BodyError::NonFinite("step rate"))
+    );
+    assert_eq!(
+        FixedStepper::try_new(60.0, 0),
+        Err(BodyError::OutOfRange("max steps"))
+    );
+    assert_eq!(FixedStepper::try_new(120.0, 2).unwrap().dt, 1.0 / 120.0);
+    // A zeroed step (dt is a public field) takes no steps instead of
+    // spinning through max_steps empty ones.
+    let mut s = FixedStepper::new(60.0, 4);
+    s.dt = 0.0;
+    assert_eq!(s.advance(1.0, |_| panic!("no step expected")), 0);
+}
+
+#[test]
+fn removed_body_leaves_stale_shape_handles_and_no_contacts() {
+    let mut world = World::default();
+    let g = ground(&mut world);
+    let a = unit_box(&mut world, Vec2::new(-1.0, 0.5));
+    let b = unit_box(&mut world, Vec2::new(0.02, 0.5));
+    let extra = world
+        .add_shape(
+            b,
+            Circle::new(Vec2::new(0.0, 0.5), 0.3).unwrap(),
+            &ShapeDef::default(),
+        )
+        .unwrap();
+    world.step(DT);
+    // a with the ground, b's box with the ground and with a (the circle on
+    // top is too high to reach anything): three pairs.
+    assert_eq!(world.contact_count(), 3);
+    let b_shapes = world.body_shapes(b).unwrap();
+    assert_eq!(b_shapes.len(), 2);
+
+    world.remove_body(b).unwrap();
+    assert_eq!(world.contact_count(), 1);
+    assert!(world.contacts().all(|c| c.body_a != b && c.body_b != b));
+    assert_eq!(world.shape_count(), 2);
+    for &s in &b_shapes {
+        assert_eq!(world.shape(s).err(), Some(BodyError::StaleHandle));
+        assert_eq!(world.shape_body(s), Err(BodyError::StaleHandle));
+        assert_eq!(world.remove_shape(s), Err(BodyError::StaleHandle));
+        assert_eq!(
+            world.set_friction(s, 0.1),
+            Err(Error::Body(BodyError::StaleHandle))
+        );
+    }
+    assert_eq!(world.body_shapes(b), Err(BodyError::StaleHandle));
+    assert_eq!(
+        world
+            .add_shape(b, Circle::new(Vec2::ZERO, 1.0).unwrap(), &ShapeDef::default())
+            .err(),
+        Some(Error::Body(BodyError::StaleHandle))
+    );
+    assert!(world.shapes_at_point(Vec2::new(0.0, 0.5)).is_empty());
+
+    // The freed slots are reused with new generations; the old handles stay
+    // stale.
+    let c = unit_box(&mut world, Vec2::new(3.0, 0.5));
+    assert_eq!(c.index(), b.index());
+    assert_ne!(c, b);
+    let c_shape = world.body_shapes(c).unwrap()[0];
+    assert!(b_shapes.iter().any(|s| s.index() == c_shape.index()));
+    assert!(!b_shapes.contains(&c_shape));
+    assert_eq!(world.shape(extra).err(), Some(BodyError::StaleHandle));
+    assert!(world.contains_body(a) && world.contains_body(g));
+    world.step(DT);
+    assert_eq!(world.contact_count(), 2);
+}
+
+#[test]
+fn a_frozen_body_does_not_spread_nan_to_its_neighbours() {
+    // A wall of boxes five wide and five high; the middle one gets a force
+    // that overflows and freezes. Its neighbours rest against it for ten
+    // seconds and must stay finite, unfrozen and in place.
+    let mut world = World::default();
+    ground(&mut world);
+    let mut boxes = Vec::new();
+    for row in 0..5 {
+        for col in 0..5 {
+            boxes.push(unit_box(
+                &mut world,
+                Vec2::new(col as f32 - 2.0, 0.5 + row as f32),
+            ));
+        }
+    }
+    for _ in 0..60 {
+        world.step(DT);
+    }
+    let middle = boxes[12];
+    world
+        .apply_force_to_center(middle, Vec2::new(f32::MAX, f32::MAX))
+        .unwrap();
+    world
+        .apply_force_to_center(middle, Vec2::new(f32::MAX, f32::MAX))
+        .unwrap();
+    world.apply_torque(middle, f32::MAX).unwrap();
+    let start: Vec<Vec2> = boxes.iter().map(|&b| world.position(b).unwrap()).collect();
+    for _ in 0..600 {
+        world.step(DT);
+        for &b in &boxes {
+            let (p, v, w) = (
+                world.position(b).unwrap(),
+                world.linear_velocity(b).unwrap(),
+                world.angular_velocity(b).unwrap(),
+            );
+            assert!(
+                p.is_finite() && v.is_finite() && w.is_finite(),
+                "{b:?} went non-finite"
+            );
+        }
+    }
+    assert_eq!(world.frozen_bodies(), &[middle]);
+    for (k, &b) in boxes.iter().enumerate() {
+        let moved = world.position(b).unwrap().distance(start[k]);
+        assert!(moved < 0.05, "box {k} moved {moved} m");
+    }
+    for c in world.contacts() {
+        assert!(c.manifold.normal.is_finite());
+        assert!(c
+            .manifold
+            .points()
+            .iter()
+            .all(|p| p.normal_impulse.is_finite() && p.tangent_impulse.is_finite()));
+    }
+}

@@ -1,0 +1,124 @@
+//! The scene shared by the determinism and snapshot tests: a few dozen boxes
+//! and circles falling into a walled pit, with bodies removed and added
+//! while it runs.
+//!
+//! Everything the script does depends only on the world itself (its step
+//! count and its bodies in slot order), never on state kept outside it, so
+//! a world restored from a snapshot carries on with the same script.
+
+use tumble::{BodyDef, BodyType, Circle, Polygon, ShapeDef, Vec2, World};
+
+/// Step length of every run, seconds.
+pub const DT: f32 = 1.0 / 60.0;
+
+/// A number in `[0, 1)` from an integer: a fixed hash, so the scene needs
+/// no random generator whose state would live outside the world.
+pub fn noise(k: u32) -> f32 {
+    let mut x = k.wrapping_mul(0x9e37_79b9) ^ 0x5bd1_e995;
+    x ^= x >> 15;
+    x = x.wrapping_mul(0x2c1b_3c6d);
+    x ^= x >> 12;
+    x = x.wrapping_mul(0x297a_2d39);
+    x ^= x >> 15;
+    (x >> 8) as f32 / (1u32 << 24) as f32
+}
+
+/// Adds one dynamic body: a box for even `k`, a circle for odd `k`, with
+/// sizes and angle drawn from `noise`.
+fn add_piece(world: &mut World, k: u32, at: Vec2) {
+    let angle = 3.0 * noise(k * 7 + 1);
+    let body = world
+        .create_body(&BodyDef::dynamic().at(at).with_angle(angle))
+        .expect("finite body");
+    let size = 0.25 + 0.2 * noise(k * 7 + 2);
+    let def = ShapeDef::default();
+    if k % 2 == 0 {
+        let shape = Polygon::new_box(size, 0.25 + 0.2 * noise(k * 7 + 3)).expect("valid box");
+        world.add_shape(body, shape, &def).expect("valid shape");
+    } else {
+        let shape = Circle::new(Vec2::ZERO, size).expect("valid circle");
+        world.add_shape(body, shape, &def).expect("valid shape");
+    }
+}
+
+/// The pit (a floor whose top is y = 0 and two walls 12 m apart) and
+/// `count` bodies in rows above it.
+pub fn build_pile(count: u32) -> World {
+    let mut world = World::default();
+    let fixed = ShapeDef::default();
+    let ground = world
+        .create_body(&BodyDef::fixed().at(Vec2::new(0.0, -1.0)))
+        .expect("finite ground");
+    world
+        .add_shape(ground, Polygon::new_box(10.0, 1.0).expect("valid ground"), &fixed)
+        .expect("valid ground shape");
+    for side in [-1.0f32, 1.0] {
+        let wall = world
+            .create_body(&BodyDef::fixed().at(Vec2::new(side * 6.5, 8.0)))
+            .expect("finite wall");
+        world
+            .add_shape(wall, Polygon::new_box(0.5, 8.0).expect("valid wall"), &fixed)
+            .expect("valid wall shape");
+    }
+    for k in 0..count {
+        let (row, col) = (k / 8, k % 8);
+        let x = (col as f32 - 3.5) * 1.2 + 0.2 * (noise(k * 7 + 4) - 0.5);
+        let y = 1.0 + row as f32 * 1.1;
+        add_piece(&mut world, k, Vec2::new(x, y));
+    }
+    world
+}
+
+/// One step of the script: every 120 steps, at step 60 of the cycle, every
+/// fourth dynamic body (in slot order) is removed; at step 90, five new
+/// bodies drop in from above (reusing the freed slots). Then the world
+/// steps.
+pub fn advance(world: &mut World) {
+    let s = world.step_count() as u32;
+    match s % 120 {
+        60 => {
+            let doomed: Vec<_> = world
+                .bodies()
+                .filter(|&b| world.body_type(b) == Ok(BodyType::Dynamic))
+                .step_by(4)
+                .collect();
+            for b in doomed {
+                world.remove_body(b).expect("live body");
+            }
+        }
+        90 => {
+            for j in 0..5 {
+                let k = 1000 + s * 5 + j;
+                let x = (j as f32 - 2.0) * 1.5 + 0.3 * (noise(k * 7 + 5) - 0.5);
+                add_piece(world, k, Vec2::new(x, 9.0 + noise(k * 7 + 6)));
+            }
+        }
+        _ => {}
+    }
+    world.step(DT);
+}
+
+/// FNV-1a (64-bit) over the bits of every live body's position x, y and
+/// rotation cosine, sine, in `World::bodies()` order.
+pub fn world_hash(world: &World) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in world.bodies() {
+        let xf = world.transform(b).expect("live body");
+        for v in [xf.p.x, xf.p.y, xf.q.c, xf.q.s] {
+            for byte in v.to_bits().to_le_bytes() {
+                h ^= byte as u64;
+                h = h.wrapping_mul(0x0000_0100_0000_01b3);
+            }
+        }
+    }
+    h
+}
+
+/// The test scene of 40 bodies after `steps` steps of the script.
+pub fn run(steps: u32) -> World {
+    let mut world = build_pile(40);
+    for _ in 0..steps {
+        advance(&mut world);
+    }
+    world
+}

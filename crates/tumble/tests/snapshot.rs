@@ -1,0 +1,145 @@
+//! Snapshots (the `serde` feature): a world saved mid-run and restored
+//! carries on bit for bit like one that never stopped.
+//!
+//! Run with `cargo test -p tumble --features serde`.
+#![cfg(feature = "serde")]
+
+mod common;
+
+use common::{advance, build_pile, run, world_hash, DT};
+use tumble::World;
+
+/// The reference: the scene run straight through to step 600.
+fn straight_through() -> u64 {
+    world_hash(&run(600))
+}
+
+#[test]
+fn json_snapshot_at_step_300_continues_bit_identically() {
+    let saved = run(300);
+    let json = serde_json::to_string(&saved).unwrap();
+    drop(saved);
+    let mut restored: World = serde_json::from_str(&json).unwrap();
+    assert_eq!(restored.step_count(), 300);
+    // Saving the restored world again gives the same text: nothing was
+    // lost or rounded on the way.
+    assert_eq!(serde_json::to_string(&restored).unwrap(), json);
+    for _ in 300..600 {
+        advance(&mut restored);
+    }
+    assert_eq!(world_hash(&restored), straight_through());
+}
+
+#[test]
+fn postcard_snapshot_at_step_300_continues_bit_identically() {
+    let saved = run(300);
+    let bytes = postcard::to_allocvec(&saved).unwrap();
+    let mut restored: World = postcard::from_bytes(&bytes).unwrap();
+    assert_eq!(postcard::to_allocvec(&restored).unwrap(), bytes);
+    assert_eq!(restored.body_count(), saved.body_count());
+    assert_eq!(restored.shape_count(), saved.shape_count());
+    assert_eq!(restored.contact_count(), saved.contact_count());
+    for _ in 300..600 {
+        advance(&mut restored);
+    }
+    assert_eq!(world_hash(&restored), straight_through());
+}
+
+#[test]
+fn restored_world_hands_out_the_same_handles() {
+    // The free lists are part of the snapshot: the next body created in
+    // the restored world takes the same slot and generation.
+    let mut saved = run(300);
+    let mut restored: World = serde_json::from_str(&serde_json::to_string(&saved).unwrap()).unwrap();
+    let def = tumble::BodyDef::dynamic().at(tumble::Vec2::new(0.0, 12.0));
+    assert_eq!(
+        saved.create_body(&def).unwrap(),
+        restored.create_body(&def).unwrap()
+    );
+    saved.step(DT);
+    restored.step(DT);
+    assert_eq!(world_hash(&saved), world_hash(&restored));
+}
+
+#[test]
+fn json_round_trips_f32_bits_exactly() {
+    // serde_json writes the shortest text that reads back as the same f32;
+    // check that over a spread of bit patterns (every exponent, random
+    // mantissas, subnormals, signed zeros).
+    let mut x: u64 = 0x853c_49e6_748f_ea9b;
+    let mut values = vec![
+        0.0f32,
+        -0.0,
+        f32::MIN_POSITIVE,
+        f32::MAX,
+        f32::MIN,
+        1e-45,
+        0.1,
+        1.0 / 3.0,
+    ];
+    for _ in 0..20_000 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let v = f32::from_bits(x as u32);
+        if v.is_finite() {
+            values.push(v);
+        }
+    }
+    let text = serde_json::to_string(&values).unwrap();
+    let back: Vec<f32> = serde_json::from_str(&text).unwrap();
+    for (a, b) in values.iter().zip(&back) {
+        assert_eq!(a.to_bits(), b.to_bits(), "{a:e} came back as {b:e}");
+    }
+}
+
+#[test]
+fn snapshot_size_per_body() {
+    // The figure quoted in the crate docs: a settled pile of 200 bodies
+    // with their contacts, in postcard's compact binary format.
+    let mut world = build_pile(200);
+    for _ in 0..240 {
+        world.step(DT);
+    }
+    let bytes = postcard::to_allocvec(&world).unwrap().len();
+    let json = serde_json::to_string(&world).unwrap().len();
+    let n = world.body_count();
+    let per_body = bytes as f64 / n as f64;
+    println!(
+        "{n} bodies, {} contacts: postcard {bytes} B ({per_body:.0} B/body), json {json} B ({:.0} B/body)",
+        world.contact_count(),
+        json as f64 / n as f64
+    );
+    assert!(
+        per_body < 1000.0,
+        "snapshots grew to {per_body:.0} bytes per body"
+    );
+}
+
+#[test]
+fn damaged_snapshots_are_errors_not_panics() {
+    let world = run(120);
+    let good: serde_json::Value = serde_json::to_value(&world).unwrap();
+
+    let mut wrong_version = good.clone();
+    wrong_version["version"] = 99.into();
+    let err = serde_json::from_value::<World>(wrong_version).unwrap_err();
+    assert!(err.to_string().contains("version 99"), "{err}");
+
+    let mut dangling_shape = good.clone();
+    dangling_shape["bodies"][0]["shapes"][0] = 9999.into();
+    assert!(serde_json::from_value::<World>(dangling_shape).is_err());
+
+    let mut dangling_body = good.clone();
+    dangling_body["shapes"][0]["body"] = 9999.into();
+    assert!(serde_json::from_value::<World>(dangling_body).is_err());
+
+    let mut bad_free_list = good.clone();
+    bad_free_list["free_bodies"] = serde_json::json!([0]);
+    assert!(serde_json::from_value::<World>(bad_free_list).is_err());
+
+    let bytes = postcard::to_allocvec(&world).unwrap();
+    for cut in [0, 1, bytes.len() / 2, bytes.len() - 1] {
+        assert!(postcard::from_bytes::<World>(&bytes[..cut]).is_err());
+    }
+}
