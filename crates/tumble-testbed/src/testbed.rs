@@ -1,0 +1,711 @@
+//! The testbed's state and everything the user can do to it, with no window
+//! attached: keys, mouse drags, scene changes, the fixed-rate stepping and
+//! the live figures. The window ([`crate::ui`]) only translates egui input
+//! into these calls and paints the result, so tests drive this directly.
+
+use crate::camera::Camera;
+use crate::draw::{paint_ops, DrawList, PaintOp, Style};
+use egui::{Key, Pos2, Rect};
+use std::collections::VecDeque;
+use std::time::Instant;
+use tumble::{
+    draw_shape, Aabb, BodyDef, BodyId, BodyType, Color, DrawOptions, FixedStepper, PositionCorrection, Shape,
+    SolverSettings, Sweep, Transform, Vec2,
+};
+use tumble_scenes::{build, random_shape, Metrics, Recorder, Rng, Scene, SceneName, DT};
+
+/// Fixed physics rate, steps per second.
+pub const PHYSICS_HZ: f32 = 60.0;
+
+/// Most physics steps taken for one displayed frame: a slow frame drops
+/// time rather than falling further and further behind.
+pub const MAX_STEPS_PER_FRAME: u32 = 4;
+
+/// Bodies whose centre falls below this height (metres) are recycled.
+pub const RECYCLE_BELOW: f32 = -20.0;
+
+/// Bodies farther than this (metres) beyond the scene's sides are recycled.
+pub const RECYCLE_SIDE_MARGIN: f32 = 60.0;
+
+/// Launch speed per metre of sling drag, 1/s: a 2 m drag throws at 10 m/s.
+pub const SLING_SPEED_PER_METRE: f32 = 5.0;
+
+/// Fastest sling throw, m/s.
+pub const SLING_MAX_SPEED: f32 = 60.0;
+
+/// Natural frequency of the mouse spring, Hz: stiff enough to lift a box
+/// without sagging far, soft enough to be stable at 60 Hz whichever point
+/// of the body it pulls.
+pub const GRAB_FREQUENCY: f32 = 2.5;
+
+/// Damping ratio of the mouse spring (1 is critical).
+pub const GRAB_DAMPING_RATIO: f32 = 0.7;
+
+/// The mouse spring's force never exceeds this many times the body's
+/// weight, so a fast flick cannot fling a body into orbit.
+pub const GRAB_MAX_FORCE_PER_WEIGHT: f32 = 30.0;
+
+/// Angular damping applied to a held body, 1/s: without it a box held by
+/// a corner swings like a pendulum for a long time; with it, it still spins
+/// when pulled but comes to hang still within a few seconds.
+pub const GRAB_ANGULAR_DAMPING: f32 = 3.0;
+
+/// How many samples of residual slide the live plot keeps (ten seconds).
+pub const SLIDE_HISTORY: usize = 600;
+
+/// The scenes offered in the side panel: SCENES.md's, plus a tall stack.
+pub const SCENE_LIST: [SceneName; 9] = [
+    SceneName::ALL[0],
+    SceneName::ALL[1],
+    SceneName::ALL[2],
+    SceneName::Stack(30),
+    SceneName::ALL[3],
+    SceneName::ALL[4],
+    SceneName::ALL[5],
+    SceneName::ALL[6],
+    SceneName::ALL[7],
+];
+
+/// What a mouse button held down is doing.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Drag {
+    /// Nothing.
+    None,
+    /// Dragging on empty space: a shape will be thrown from `from` in the
+    /// direction of `to` when the button is released.
+    Sling {
+        /// Where the drag began (the shape appears here).
+        from: Vec2,
+        /// Where the pointer is now.
+        to: Vec2,
+        /// The shape that will be thrown, shown as a ghost meanwhile.
+        shape: Shape,
+        /// Its angle.
+        angle: f32,
+    },
+    /// Holding a body by a point of it.
+    Grab {
+        /// The body held.
+        body: BodyId,
+        /// The point held, in the body's frame.
+        local: Vec2,
+        /// Where the pointer is: the spring pulls the point here.
+        target: Vec2,
+    },
+    /// Right-drag: moving the view.
+    Pan {
+        /// The last pointer position, screen pixels.
+        last: Pos2,
+    },
+}
+
+/// The whole testbed.
+pub struct Testbed {
+    /// The scene being simulated (its world, and the bodies its metrics
+    /// follow).
+    pub scene: Scene,
+    /// The solver settings chosen by the user: they survive scene changes.
+    pub solver: SolverSettings,
+    /// Gravity chosen by the user.
+    pub gravity: Vec2,
+    /// Physics paused.
+    pub paused: bool,
+    /// Draw contact points and normals.
+    pub draw_contacts: bool,
+    /// The view.
+    pub camera: Camera,
+    /// Set when the camera should frame the scene once the viewport's size
+    /// is known.
+    pub fit_pending: bool,
+    /// What the mouse is doing.
+    pub drag: Drag,
+    /// Fixed-rate stepping from the display's frame times.
+    pub stepper: FixedStepper,
+    /// The SCENES.md metrics of the current scene, updated every step.
+    pub metrics: Metrics,
+    /// Residual slide after each of the last steps, for the plot.
+    pub slide_history: VecDeque<f32>,
+    /// Wall-clock time of the last step, milliseconds (smoothed).
+    pub step_ms: f32,
+    /// Steps since the scene was loaded.
+    pub steps: u64,
+    /// Shapes thrown since the scene was loaded.
+    pub thrown: u32,
+    /// Bodies recycled since the scene was loaded.
+    pub recycled: u32,
+    /// The palette.
+    pub style: Style,
+    /// The screen rectangle the view was last drawn in.
+    pub viewport: Rect,
+    recorder: Recorder,
+    rng: Rng,
+    /// The region the scene occupies (for the camera and for recycling).
+    stage: Aabb,
+}
+
+impl Default for Testbed {
+    fn default() -> Self {
+        Testbed::new(SceneName::Pyramid)
+    }
+}
+
+impl std::fmt::Debug for Testbed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Testbed")
+            .field("scene", &self.scene.name)
+            .field("solver", &self.solver)
+            .field("paused", &self.paused)
+            .field("steps", &self.steps)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The world rectangle a scene occupies: every body except anything much
+/// wider than a scene (the ground), with the ground's top always included.
+fn stage_of(scene: &Scene) -> Aabb {
+    let world = &scene.world;
+    let mut bounds = Aabb::new(Vec2::new(-3.0, 0.0), Vec2::new(3.0, 3.0));
+    for body in world.bodies() {
+        let Ok(xf) = world.transform(body) else { continue };
+        for shape in world.body_shapes(body).unwrap_or_default() {
+            let Ok(s) = world.shape(shape) else { continue };
+            let bb = s.aabb(xf);
+            if bb.max.x - bb.min.x > 200.0 {
+                continue;
+            }
+            bounds = bounds.union(bb);
+        }
+    }
+    bounds
+}
+
+impl Testbed {
+    /// A testbed showing `name` with the default solver settings.
+    pub fn new(name: SceneName) -> Testbed {
+        let solver = SolverSettings::default();
+        let scene = build(name, solver);
+        let stage = stage_of(&scene);
+        let recorder = Recorder::default();
+        Testbed {
+            metrics: recorder.metrics(&scene),
+            gravity: scene.world.gravity(),
+            scene,
+            solver,
+            paused: false,
+            draw_contacts: false,
+            camera: Camera::default(),
+            fit_pending: true,
+            drag: Drag::None,
+            stepper: FixedStepper::new(PHYSICS_HZ, MAX_STEPS_PER_FRAME),
+            slide_history: VecDeque::with_capacity(SLIDE_HISTORY),
+            step_ms: 0.0,
+            steps: 0,
+            thrown: 0,
+            recycled: 0,
+            style: Style::default(),
+            viewport: Rect::from_min_size(Pos2::ZERO, egui::vec2(1280.0, 720.0)),
+            recorder,
+            rng: Rng::new(0x07e5_7bed),
+            stage,
+        }
+    }
+
+    /// Which scene is loaded.
+    pub fn scene_name(&self) -> SceneName {
+        self.scene.name
+    }
+
+    /// Loads a scene afresh, keeping the user's solver settings and gravity.
+    pub fn load(&mut self, name: SceneName) {
+        let mut scene = build(name, self.solver);
+        // The user's gravity carries over; it is finite (set_gravity checks).
+        let _ = scene.world.set_gravity(self.gravity);
+        self.stage = stage_of(&scene);
+        self.scene = scene;
+        self.recorder = Recorder::default();
+        self.metrics = self.recorder.metrics(&self.scene);
+        self.slide_history.clear();
+        self.drag = Drag::None;
+        self.steps = 0;
+        self.thrown = 0;
+        self.recycled = 0;
+        self.fit_pending = true;
+    }
+
+    /// Loads the current scene again from its start.
+    pub fn reset(&mut self) {
+        self.load(self.scene.name);
+    }
+
+    /// Removes every dynamic body, leaving the ground and walls. The
+    /// metrics have nothing left to follow and start over.
+    pub fn clear(&mut self) {
+        let world = &mut self.scene.world;
+        let dynamic: Vec<BodyId> = world
+            .bodies()
+            .filter(|&b| world.body_type(b) == Ok(BodyType::Dynamic))
+            .collect();
+        for b in dynamic {
+            let _ = world.remove_body(b);
+        }
+        self.scene.tracked.clear();
+        self.scene.start.clear();
+        self.scene.top = None;
+        self.recorder = Recorder::default();
+        self.metrics = self.recorder.metrics(&self.scene);
+        self.slide_history.clear();
+        self.drag = Drag::None;
+    }
+
+    /// Number of dynamic bodies in the world.
+    pub fn dynamic_count(&self) -> usize {
+        let world = &self.scene.world;
+        world
+            .bodies()
+            .filter(|&b| world.body_type(b) == Ok(BodyType::Dynamic))
+            .count()
+    }
+
+    /// Copies the user's solver settings and gravity into the world.
+    pub fn apply_settings(&mut self) {
+        self.solver.iterations = self.solver.iterations.clamp(1, 16);
+        *self.scene.world.solver_settings_mut() = self.solver;
+        if self.scene.world.set_gravity(self.gravity).is_err() {
+            self.gravity = self.scene.world.gravity();
+        }
+    }
+
+    /// Handles one key press. Returns true when the key meant something.
+    ///
+    /// Up/Down: solver iterations; W: warm starting; D: contacts; Space:
+    /// pause; O: single step; P: pyramid; T: tower; C: clear; R: reset.
+    pub fn key(&mut self, key: Key) -> bool {
+        match key {
+            Key::ArrowUp => self.solver.iterations = (self.solver.iterations + 1).min(16),
+            Key::ArrowDown => self.solver.iterations = self.solver.iterations.saturating_sub(1).max(1),
+            Key::W => self.solver.warm_starting = !self.solver.warm_starting,
+            Key::D => self.draw_contacts = !self.draw_contacts,
+            Key::Space => self.paused = !self.paused,
+            Key::O => {
+                self.paused = true;
+                self.step();
+            }
+            Key::P => self.load(SceneName::Pyramid),
+            Key::T => self.load(SceneName::Tower),
+            Key::C => self.clear(),
+            Key::R => self.reset(),
+            _ => return false,
+        }
+        self.apply_settings();
+        true
+    }
+
+    /// Sets the position correction mode.
+    pub fn set_position_correction(&mut self, mode: PositionCorrection) {
+        self.solver.position_correction = mode;
+        self.apply_settings();
+    }
+
+    /// Sets the sweep order.
+    pub fn set_sweep(&mut self, sweep: Sweep) {
+        self.solver.sweep = sweep;
+        self.apply_settings();
+    }
+
+    // ------------------------------------------------------------------
+    // Time
+
+    /// Adds a displayed frame's duration and takes the whole physics steps
+    /// that fit (none while paused). Returns the number of steps taken.
+    pub fn advance(&mut self, frame_time: f32) -> u32 {
+        if self.paused {
+            return 0;
+        }
+        let mut stepper = self.stepper;
+        let steps = stepper.advance(frame_time, |_| self.step());
+        self.stepper = stepper;
+        steps
+    }
+
+    /// One physics step of [`DT`]: the mouse spring, the world, recycling,
+    /// the metrics.
+    pub fn step(&mut self) {
+        self.apply_grab_force();
+        let start = Instant::now();
+        self.scene.world.step(DT);
+        let ms = start.elapsed().as_secs_f32() * 1000.0;
+        self.step_ms = if self.steps == 0 {
+            ms
+        } else {
+            0.9 * self.step_ms + 0.1 * ms
+        };
+        self.steps += 1;
+        self.recycle_escaped();
+        self.recorder.record(&self.scene);
+        self.metrics = self.recorder.metrics(&self.scene);
+        if self.slide_history.len() == SLIDE_HISTORY {
+            self.slide_history.pop_front();
+        }
+        self.slide_history.push_back(self.metrics.residual_slide);
+    }
+
+    /// Moves every dynamic body that left the stage (fell below
+    /// [`RECYCLE_BELOW`] or went [`RECYCLE_SIDE_MARGIN`] past the scene's
+    /// sides) back above the scene at rest. Returns how many moved.
+    pub fn recycle_escaped(&mut self) -> usize {
+        let stage = self.stage;
+        let world = &mut self.scene.world;
+        let escaped: Vec<BodyId> = world
+            .bodies()
+            .filter(|&b| world.body_type(b) == Ok(BodyType::Dynamic))
+            .filter(|&b| match world.center_of_mass(b) {
+                Ok(c) => {
+                    c.y < RECYCLE_BELOW
+                        || c.x < stage.min.x - RECYCLE_SIDE_MARGIN
+                        || c.x > stage.max.x + RECYCLE_SIDE_MARGIN
+                }
+                Err(_) => false,
+            })
+            .collect();
+        for &b in &escaped {
+            let width = (stage.max.x - stage.min.x).min(12.0);
+            let x = stage.center().x + self.rng.range(-0.5, 0.5) * width;
+            let y = stage.max.y + 2.0 + self.rng.range(0.0, 1.0);
+            let angle = self.rng.range(0.0, std::f32::consts::TAU);
+            // These calls only fail on a stale handle; the handles are live.
+            let _ = world.set_transform(b, Vec2::new(x, y), angle);
+            let _ = world.set_linear_velocity(b, Vec2::ZERO);
+            let _ = world.set_angular_velocity(b, 0.0);
+            if let Drag::Grab { body, .. } = self.drag {
+                if body == b {
+                    self.drag = Drag::None;
+                }
+            }
+        }
+        self.recycled += escaped.len() as u32;
+        escaped.len()
+    }
+
+    /// The mouse spring: a force at the held point pulling it towards the
+    /// pointer, `F = m_eff (k (target - p) - c v_p)`, where `m_eff` is the
+    /// mass the body presents at that point (less than its mass when the
+    /// point is off-centre, because the body can turn), so the spring is
+    /// equally stiff and equally stable wherever it is attached. Pulling a
+    /// box by a corner turns it.
+    fn apply_grab_force(&mut self) {
+        let Drag::Grab { body, local, target } = self.drag else {
+            return;
+        };
+        let world = &mut self.scene.world;
+        let (Ok(xf), Ok(md), Ok(center)) = (
+            world.transform(body),
+            world.mass_data(body),
+            world.center_of_mass(body),
+        ) else {
+            self.drag = Drag::None;
+            return;
+        };
+        let p = xf.apply(local);
+        let Ok(v) = world.velocity_at_point(body, p) else {
+            return;
+        };
+        let r = p - center;
+        let inv = if md.mass > 0.0 { 1.0 / md.mass } else { 0.0 }
+            + if md.inertia > 0.0 {
+                r.length_squared() / md.inertia
+            } else {
+                0.0
+            };
+        if inv <= 0.0 {
+            return;
+        }
+        let m_eff = 1.0 / inv;
+        let omega = std::f32::consts::TAU * GRAB_FREQUENCY;
+        let k = omega * omega;
+        let c = 2.0 * GRAB_DAMPING_RATIO * omega;
+        let mut force = m_eff * (k * (target - p) - c * v);
+        let max = GRAB_MAX_FORCE_PER_WEIGHT * md.mass * self.gravity.length().max(10.0);
+        if force.length() > max {
+            force *= max / force.length();
+        }
+        let _ = world.apply_force(body, force, p);
+        if let Ok(w) = world.angular_velocity(body) {
+            let _ = world.apply_torque(body, -md.inertia * GRAB_ANGULAR_DAMPING * w);
+        }
+    }
+
+    // ------------------------------------------------------------------
+    // Mouse (world coordinates; the window converts from pixels)
+
+    /// The dynamic body under the world point `p`, if any.
+    pub fn body_at(&self, p: Vec2) -> Option<BodyId> {
+        let world = &self.scene.world;
+        world
+            .shapes_at_point(p)
+            .into_iter()
+            .filter_map(|s| world.shape_body(s).ok())
+            .find(|&b| world.body_type(b) == Ok(BodyType::Dynamic))
+    }
+
+    /// The primary button went down at world point `p`: grab the body there,
+    /// or start a sling on empty space.
+    pub fn press(&mut self, p: Vec2) {
+        if let Some(body) = self.body_at(p) {
+            if let Ok(xf) = self.scene.world.transform(body) {
+                self.drag = Drag::Grab {
+                    body,
+                    local: xf.inv_apply(p),
+                    target: p,
+                };
+                return;
+            }
+        }
+        let shape = random_shape(&mut self.rng);
+        let angle = self.rng.range(0.0, std::f32::consts::TAU);
+        self.drag = Drag::Sling {
+            from: p,
+            to: p,
+            shape,
+            angle,
+        };
+    }
+
+    /// The pointer moved to world point `p` with the primary button down.
+    pub fn drag_to(&mut self, p: Vec2) {
+        match &mut self.drag {
+            Drag::Sling { to, .. } => *to = p,
+            Drag::Grab { target, .. } => *target = p,
+            _ => {}
+        }
+    }
+
+    /// The primary button came up: throw the sling's shape or let go of the
+    /// held body. Returns the body thrown, if one was.
+    pub fn release(&mut self) -> Option<BodyId> {
+        let drag = std::mem::replace(&mut self.drag, Drag::None);
+        let Drag::Sling {
+            from,
+            to,
+            shape,
+            angle,
+        } = drag
+        else {
+            return None;
+        };
+        let mut velocity = (to - from) * SLING_SPEED_PER_METRE;
+        if velocity.length() > SLING_MAX_SPEED {
+            velocity *= SLING_MAX_SPEED / velocity.length();
+        }
+        let world = &mut self.scene.world;
+        let def = BodyDef::dynamic()
+            .at(from)
+            .with_angle(angle)
+            .with_velocity(velocity);
+        let body = world.create_body(&def).ok()?;
+        if world
+            .add_shape(body, shape, &tumble_scenes::default_material())
+            .is_err()
+        {
+            let _ = world.remove_body(body);
+            return None;
+        }
+        self.thrown += 1;
+        Some(body)
+    }
+
+    /// Right button went down at screen point `s`: start panning.
+    pub fn pan_start(&mut self, s: Pos2) {
+        self.drag = Drag::Pan { last: s };
+    }
+
+    /// Right-drag moved to screen point `s`.
+    pub fn pan_to(&mut self, s: Pos2) {
+        if let Drag::Pan { last } = &mut self.drag {
+            self.camera.pan_pixels(s - *last);
+            *last = s;
+        }
+    }
+
+    /// Right button released.
+    pub fn pan_end(&mut self) {
+        if matches!(self.drag, Drag::Pan { .. }) {
+            self.drag = Drag::None;
+        }
+    }
+
+    // ------------------------------------------------------------------
+    // Drawing
+
+    /// Remembers `viewport` as the view's rectangle, and frames the scene
+    /// in it if a new scene asked for that.
+    pub fn fit_camera_if_pending(&mut self, viewport: Rect) {
+        self.viewport = viewport;
+        if self.fit_pending && viewport.width() > 1.0 && viewport.height() > 1.0 {
+            // Show a strip of ground below the scene and some sky above.
+            let mut bounds = self.stage;
+            bounds.min.y = bounds.min.y.min(0.0) - 1.0;
+            bounds.max.y += 1.5;
+            let margin = 0.06;
+            self.camera.fit(bounds, viewport, margin);
+            // A wide scene leaves room above and below: keep the ground
+            // near the bottom of the view and give the room to the sky.
+            let half_h = 0.5 * viewport.height() / self.camera.zoom;
+            let bottom_gap = margin * viewport.height() / self.camera.zoom;
+            self.camera.center.y = bounds.min.y - bottom_gap + half_h;
+            self.fit_pending = false;
+        }
+    }
+
+    /// Everything the view shows, as screen-space paint ops: grid, world,
+    /// the sling or mouse spring, and the solver indicators (iteration ticks
+    /// and the warm-starting bar) along the bottom-left. Both back ends
+    /// paint exactly this list.
+    pub fn view_ops(&self, viewport: Rect) -> Vec<PaintOp> {
+        let mut ops = Vec::new();
+        crate::draw::grid_ops(&self.camera, viewport, &self.style, &mut ops);
+        let mut list = DrawList::new();
+        let options = DrawOptions {
+            contacts: self.draw_contacts,
+            normals: self.draw_contacts,
+            normal_length: 0.35,
+            ..DrawOptions::default()
+        };
+        self.scene.world.debug_draw(&mut list, &options);
+        match &self.drag {
+            Drag::Sling {
+                from, shape, angle, ..
+            } => {
+                draw_shape(
+                    &mut list,
+                    shape,
+                    Transform::new(*from, *angle),
+                    Color::hex(0xf2e2ba).with_alpha(0.55),
+                );
+            }
+            Drag::Grab { body, local, target } => {
+                if let Ok(xf) = self.scene.world.transform(*body) {
+                    let p = xf.apply(*local);
+                    list.draw_segment_colored(p, *target, self.style.spring);
+                }
+            }
+            _ => {}
+        }
+        paint_ops(&list.items, &self.camera, viewport, &self.style, &mut ops);
+        self.overlay_ops(viewport, &mut ops);
+        ops
+    }
+
+    fn overlay_ops(&self, viewport: Rect, ops: &mut Vec<PaintOp>) {
+        let to_screen = |p: Vec2| self.camera.to_screen(p, viewport);
+        match &self.drag {
+            Drag::Sling { from, to, .. } => {
+                let (a, b) = (to_screen(*from), to_screen(*to));
+                ops.push(PaintOp::Stroke {
+                    points: vec![a, b],
+                    closed: false,
+                    width: 2.0,
+                    color: self.style.sling,
+                });
+                // An arrow head shows the throw's direction.
+                let d = b - a;
+                if d.length() > 6.0 {
+                    let dir = d.normalized();
+                    let side = egui::vec2(-dir.y, dir.x);
+                    let head = 10.0;
+                    ops.push(PaintOp::Fill {
+                        points: vec![
+                            b,
+                            b - dir * head + side * head * 0.5,
+                            b - dir * head - side * head * 0.5,
+                        ],
+                        color: self.style.sling,
+                    });
+                }
+                ops.push(PaintOp::Dot {
+                    center: a,
+                    radius: 3.0,
+                    color: self.style.sling,
+                });
+            }
+            Drag::Grab { body, local, target } => {
+                if let Ok(xf) = self.scene.world.transform(*body) {
+                    ops.push(PaintOp::Dot {
+                        center: to_screen(xf.apply(*local)),
+                        radius: 4.0,
+                        color: self.style.spring,
+                    });
+                    ops.push(PaintOp::Dot {
+                        center: to_screen(*target),
+                        radius: 2.5,
+                        color: self.style.spring,
+                    });
+                }
+            }
+            _ => {}
+        }
+        self.indicator_ops(viewport, ops);
+    }
+
+    /// The solver indicators, bottom-left: one tick per iteration (lit up to
+    /// the current count, of 16) and above them the amber warm-starting bar
+    /// (dark when warm starting is off).
+    pub fn indicator_ops(&self, viewport: Rect, ops: &mut Vec<PaintOp>) {
+        let base = Pos2::new(viewport.left() + 16.0, viewport.bottom() - 16.0);
+        let lit = self.solver.iterations.clamp(1, 16);
+        for i in 0..16u32 {
+            let x = base.x + i as f32 * 9.0;
+            let on = i < lit;
+            let h = if on { 16.0 } else { 8.0 };
+            ops.push(PaintOp::Fill {
+                points: vec![
+                    Pos2::new(x, base.y),
+                    Pos2::new(x + 5.0, base.y),
+                    Pos2::new(x + 5.0, base.y - h),
+                    Pos2::new(x, base.y - h),
+                ],
+                color: if on {
+                    self.style.sling
+                } else {
+                    self.style.indicator_off
+                },
+            });
+        }
+        let bar_w = 16.0 * 9.0 - 4.0;
+        let y = base.y - 26.0;
+        ops.push(PaintOp::Fill {
+            points: vec![
+                Pos2::new(base.x, y),
+                Pos2::new(base.x + bar_w, y),
+                Pos2::new(base.x + bar_w, y - 6.0),
+                Pos2::new(base.x, y - 6.0),
+            ],
+            color: if self.solver.warm_starting {
+                self.style.amber
+            } else {
+                self.style.indicator_off
+            },
+        });
+    }
+}
+
+/// A segment in an egui colour (the sling ghost and the spring use the
+/// testbed's palette, not an engine colour).
+trait SegmentColored {
+    fn draw_segment_colored(&mut self, a: Vec2, b: Vec2, c: egui::Color32);
+}
+
+impl SegmentColored for DrawList {
+    fn draw_segment_colored(&mut self, a: Vec2, b: Vec2, c: egui::Color32) {
+        let [r, g, b_, a_] = c.to_srgba_unmultiplied();
+        let color = Color {
+            r: r as f32 / 255.0,
+            g: g as f32 / 255.0,
+            b: b_ as f32 / 255.0,
+            a: a_ as f32 / 255.0,
+        };
+        tumble::DebugDraw::draw_segment(self, a, b, color);
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,524 @@
+//! The window's contents: a side panel (scenes, solver settings, live
+//! figures, a residual-slide plot) and the view, which turns egui input
+//! into [`Testbed`] calls and paints [`Testbed::view_ops`] with egui's
+//! painter. [`ui`] needs no window, so tests run it on a bare
+//! [`egui::Context`].
+
+use crate::draw::PaintOp;
+use crate::testbed::{Testbed, SCENE_LIST};
+use egui::{Align2, Color32, Event, FontId, Key, PointerButton, Pos2, Rect, Sense, Shape, Stroke};
+use tumble::{PositionCorrection, Sweep};
+use tumble_scenes::SceneName;
+
+/// Width of the side panel, points.
+pub const PANEL_WIDTH: f32 = 270.0;
+
+/// The keys and what they do, shown in the view's top-right corner.
+pub const LEGEND: [(&str, &str); 12] = [
+    ("drag", "sling a shape / grab a body"),
+    ("right-drag", "pan"),
+    ("scroll", "zoom"),
+    ("Up / Down", "solver iterations"),
+    ("W", "warm starting"),
+    ("D", "contact points, normals"),
+    ("SPACE", "pause"),
+    ("O", "single step"),
+    ("P", "21-box pyramid"),
+    ("T", "seven-box tower"),
+    ("C", "clear"),
+    ("R", "reset"),
+];
+
+/// Paints screen-space ops with egui's painter: the window's back end.
+pub fn paint(painter: &egui::Painter, ops: &[PaintOp]) {
+    let mut shapes = Vec::with_capacity(ops.len());
+    for op in ops {
+        shapes.push(match op {
+            PaintOp::Fill { points, color } => Shape::convex_polygon(points.clone(), *color, Stroke::NONE),
+            PaintOp::Stroke {
+                points,
+                closed: true,
+                width,
+                color,
+            } => Shape::closed_line(points.clone(), Stroke::new(*width, *color)),
+            PaintOp::Stroke {
+                points,
+                closed: false,
+                width,
+                color,
+            } => Shape::line(points.clone(), Stroke::new(*width, *color)),
+            PaintOp::Dot {
+                center,
+                radius,
+                color,
+            } => Shape::circle_filled(*center, *radius, *color),
+        });
+    }
+    painter.extend(shapes);
+}
+
+/// Sets egui's dark look with the view's background colour.
+pub fn setup_style(ctx: &egui::Context) {
+    ctx.set_visuals(egui::Visuals::dark());
+}
+
+/// The whole window: side panel on the left, the view in the rest.
+pub fn ui(ui: &mut egui::Ui, tb: &mut Testbed) {
+    handle_keys(ui, tb);
+    egui::Panel::left("tumble-side-panel")
+        .resizable(false)
+        .exact_size(PANEL_WIDTH)
+        .show(ui, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| side_panel(ui, tb));
+        });
+    egui::CentralPanel::default()
+        .frame(egui::Frame::NONE)
+        .show(ui, |ui| view(ui, tb));
+}
+
+/// Takes the testbed's keys out of the input before any widget sees them
+/// (so SPACE does not also press a focused button, nor the arrows move a
+/// focused slider) and applies them. Toggles ignore key repeat; the
+/// arrows and O repeat while held.
+fn handle_keys(ui: &mut egui::Ui, tb: &mut Testbed) {
+    const KEYS: [Key; 10] = [
+        Key::ArrowUp,
+        Key::ArrowDown,
+        Key::W,
+        Key::D,
+        Key::Space,
+        Key::O,
+        Key::P,
+        Key::T,
+        Key::C,
+        Key::R,
+    ];
+    let mut pressed = Vec::new();
+    ui.input_mut(|i| {
+        i.events.retain(|e| match e {
+            Event::Key {
+                key,
+                pressed: down,
+                repeat,
+                modifiers,
+                ..
+            } if KEYS.contains(key) && !modifiers.ctrl && !modifiers.alt && !modifiers.command => {
+                let repeats = matches!(key, Key::ArrowUp | Key::ArrowDown | Key::O);
+                if *down && (!*repeat || repeats) {
+                    pressed.push(*key);
+                }
+                false
+            }
+            _ => true,
+        })
+    });
+    for key in pressed {
+        tb.key(key);
+    }
+}
+
+/// A scene's short name for the list, and what it holds (on hover).
+fn scene_label(name: SceneName) -> (String, String) {
+    let short = match name {
+        SceneName::PyramidLarge(_) => "pyramid-large".to_string(),
+        SceneName::Stack(n) => format!("stack {n}"),
+        _ => name.name().to_string(),
+    };
+    let long = match name {
+        SceneName::Pyramid => "21 boxes in 6 rows".to_string(),
+        SceneName::Tower => "7 boxes stacked".to_string(),
+        SceneName::PyramidLarge(n) => format!("{n} rows, {} boxes", n * (n + 1) / 2),
+        SceneName::Stack(n) => format!("a vertical stack of {n} boxes"),
+        SceneName::CardHouse => "planks leaning in pairs, 3 storeys".to_string(),
+        SceneName::MassRatio(r) => format!("a box of density {r} between two of density 1"),
+        SceneName::Ramp => "friction 0.2, 0.4 slide; 0.6, 0.8 stay (30 degrees)".to_string(),
+        SceneName::Bounce => "restitution 0 to 1, dropped from 5 m".to_string(),
+        SceneName::Pile => "200 mixed shapes in a container".to_string(),
+    };
+    (short, long)
+}
+
+fn side_panel(ui: &mut egui::Ui, tb: &mut Testbed) {
+    ui.spacing_mut().item_spacing.y = 3.0;
+    ui.add_space(6.0);
+    ui.heading("Tumble testbed");
+    ui.label(
+        egui::RichText::new("SAT, clipping, warm-started impulses")
+            .small()
+            .weak(),
+    );
+    ui.separator();
+
+    ui.strong("Scenes");
+    egui::Grid::new("scene-list").num_columns(2).show(ui, |ui| {
+        for (i, name) in SCENE_LIST.into_iter().enumerate() {
+            let (short, long) = scene_label(name);
+            if ui
+                .selectable_label(tb.scene_name() == name, short)
+                .on_hover_text(long)
+                .clicked()
+            {
+                tb.load(name);
+            }
+            if i % 2 == 1 {
+                ui.end_row();
+            }
+        }
+    });
+    ui.separator();
+
+    ui.strong("Solver");
+    let before = (tb.solver, tb.gravity);
+    ui.add(egui::Slider::new(&mut tb.solver.iterations, 1..=16).text("iterations"));
+    ui.checkbox(&mut tb.solver.warm_starting, "warm starting (W)");
+    ui.horizontal(|ui| {
+        ui.label("position");
+        let mode = &mut tb.solver.position_correction;
+        ui.radio_value(mode, PositionCorrection::SplitImpulse, "split");
+        ui.radio_value(mode, PositionCorrection::Baumgarte, "Baumgarte");
+        ui.radio_value(mode, PositionCorrection::None, "none");
+    });
+    ui.horizontal(|ui| {
+        ui.label("sweep");
+        ui.radio_value(&mut tb.solver.sweep, Sweep::Alternating, "alternating");
+        ui.radio_value(&mut tb.solver.sweep, Sweep::Forward, "forward");
+    });
+    ui.horizontal(|ui| {
+        ui.label("gravity x");
+        ui.add(
+            egui::DragValue::new(&mut tb.gravity.x)
+                .speed(0.1)
+                .range(-30.0..=30.0),
+        );
+        ui.label("y");
+        ui.add(
+            egui::DragValue::new(&mut tb.gravity.y)
+                .speed(0.1)
+                .range(-30.0..=30.0),
+        );
+        ui.label("m/s²");
+    });
+    if (tb.solver, tb.gravity) != before {
+        tb.apply_settings();
+    }
+    ui.horizontal(|ui| {
+        ui.checkbox(&mut tb.draw_contacts, "contacts (D)");
+        ui.checkbox(&mut tb.paused, "paused (space)");
+    });
+    ui.horizontal(|ui| {
+        if ui.button("step (O)").clicked() {
+            tb.key(Key::O);
+        }
+        if ui.button("reset (R)").clicked() {
+            tb.reset();
+        }
+        if ui.button("clear (C)").clicked() {
+            tb.clear();
+        }
+    });
+    ui.separator();
+
+    ui.strong("Live");
+    let world = &tb.scene.world;
+    let (manifolds, points) = world
+        .contacts()
+        .fold((0, 0), |(m, p), c| (m + 1, p + c.manifold.points().len()));
+    egui::Grid::new("live-figures")
+        .num_columns(2)
+        .striped(true)
+        .show(ui, |ui| {
+            row(
+                ui,
+                "bodies",
+                format!("{} ({} dynamic)", world.body_count(), tb.dynamic_count()),
+            );
+            row(ui, "contacts", format!("{manifolds} ({points} points)"));
+            row(ui, "step time", format!("{:.3} ms (#{})", tb.step_ms, tb.steps));
+            row(
+                ui,
+                "thrown / recycled",
+                format!("{} / {}", tb.thrown, tb.recycled),
+            );
+        });
+    ui.add_space(4.0);
+    ui.strong(format!("Metrics of {} (SCENES.md)", tb.scene_name().name()));
+    let m = tb.metrics;
+    egui::Grid::new("scene-metrics")
+        .num_columns(2)
+        .striped(true)
+        .show(ui, |ui| {
+            row(ui, "residual slide", format!("{:.2e} m/s", m.residual_slide));
+            row(ui, "mean overlap", format!("{:.4} m", m.mean_overlap));
+            row(ui, "worst moved", format!("{:.4} m", m.worst_moved));
+            row(ui, "spread", format!("{:.4} m", m.spread));
+            row(ui, "sink", format!("{:.4} m", m.sink));
+            if tb.scene.top.is_some() {
+                row(ui, "creep", format!("{:.4} m", m.creep.unwrap_or(0.0)));
+            }
+            row(
+                ui,
+                "standing",
+                if tb.scene.tracked.is_empty() {
+                    "—".to_string()
+                } else {
+                    m.standing.to_string()
+                },
+            );
+        });
+    ui.add_space(4.0);
+    ui.strong("Residual slide, last 10 s (m/s, log)");
+    slide_plot(ui, tb);
+}
+
+fn row(ui: &mut egui::Ui, name: &str, value: String) {
+    ui.label(name);
+    ui.monospace(value);
+    ui.end_row();
+}
+
+/// Residual slide over time on a log scale, 1e-8 to 10 m/s, painted with
+/// egui's painter.
+fn slide_plot(ui: &mut egui::Ui, tb: &Testbed) {
+    let width = (ui.available_width() - 8.0).max(120.0);
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(width, 96.0), Sense::hover());
+    let painter = ui.painter_at(rect);
+    painter.rect_filled(rect, 3.0, tb.style.background);
+    let (lo, hi) = (-8.0f32, 1.0f32);
+    let y_of = |v: f32| {
+        let l = v.max(1e-9).log10().clamp(lo, hi);
+        rect.bottom() - (l - lo) / (hi - lo) * rect.height()
+    };
+    for decade in [-8, -6, -4, -2, 0] {
+        let y = y_of(10f32.powi(decade));
+        painter.line_segment(
+            [Pos2::new(rect.left(), y), Pos2::new(rect.right(), y)],
+            Stroke::new(1.0, tb.style.grid_major),
+        );
+        painter.text(
+            Pos2::new(rect.left() + 3.0, y - 1.0),
+            Align2::LEFT_BOTTOM,
+            format!("1e{decade}"),
+            FontId::monospace(9.0),
+            Color32::from_gray(110),
+        );
+    }
+    let n = crate::testbed::SLIDE_HISTORY as f32;
+    let points: Vec<Pos2> = tb
+        .slide_history
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| Pos2::new(rect.left() + rect.width() * i as f32 / (n - 1.0), y_of(v)))
+        .collect();
+    if points.len() >= 2 {
+        painter.add(Shape::line(points, Stroke::new(1.5, tb.style.amber)));
+    }
+}
+
+/// The view: input on the canvas, stepping, painting, overlay text.
+fn view(ui: &mut egui::Ui, tb: &mut Testbed) {
+    let (rect, response) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
+    tb.fit_camera_if_pending(rect);
+    let to_world = |tb: &Testbed, s: Pos2| tb.camera.to_world(s, rect);
+    let (origin, pointer) = ui.input(|i| (i.pointer.press_origin(), i.pointer.latest_pos()));
+
+    // Primary button: sling or grab, from where the button went down.
+    if response.drag_started_by(PointerButton::Primary) {
+        if let Some(o) = origin {
+            tb.press(to_world(tb, o));
+        }
+    }
+    if response.dragged_by(PointerButton::Primary) {
+        if let Some(p) = pointer {
+            tb.drag_to(to_world(tb, p));
+        }
+    }
+    if response.drag_stopped_by(PointerButton::Primary) {
+        tb.release();
+    }
+    // A click without a drag on empty space drops a shape there.
+    if response.clicked_by(PointerButton::Primary) {
+        if let Some(o) = origin.or(pointer) {
+            let w = to_world(tb, o);
+            if tb.body_at(w).is_none() {
+                tb.press(w);
+                tb.release();
+            }
+        }
+    }
+    // Right (or middle) button: pan.
+    for button in [PointerButton::Secondary, PointerButton::Middle] {
+        if response.drag_started_by(button) {
+            tb.pan_start(origin.or(pointer).unwrap_or(rect.center()));
+        }
+        if response.dragged_by(button) {
+            if let Some(p) = pointer {
+                tb.pan_to(p);
+            }
+        }
+        if response.drag_stopped_by(button) {
+            tb.pan_end();
+        }
+    }
+    // Scroll (and pinch) zooms about the pointer.
+    if response.hovered() {
+        let (scroll, zoom) = ui.input(|i| (i.smooth_scroll_delta.y, i.zoom_delta()));
+        let factor = zoom * (scroll / 300.0).exp();
+        if (factor - 1.0).abs() > 1e-4 {
+            tb.camera.zoom_at(factor, pointer.unwrap_or(rect.center()), rect);
+        }
+    }
+
+    // Physics at a fixed 60 Hz whatever the display's rate.
+    let frame_time = ui.input(|i| i.unstable_dt).min(0.25);
+    tb.advance(frame_time);
+    ui.ctx().request_repaint();
+
+    let painter = ui.painter_at(rect);
+    painter.rect_filled(rect, 0.0, tb.style.background);
+    paint(&painter, &tb.view_ops(rect));
+    overlay_text(&painter, rect, tb);
+}
+
+/// Text over the view: scene name, pause state, indicator labels, legend.
+fn overlay_text(painter: &egui::Painter, rect: Rect, tb: &Testbed) {
+    let dim = Color32::from_gray(150);
+    let bright = Color32::from_gray(225);
+    painter.text(
+        rect.left_top() + egui::vec2(14.0, 12.0),
+        Align2::LEFT_TOP,
+        tb.scene_name().name(),
+        FontId::proportional(20.0),
+        bright,
+    );
+    if tb.paused {
+        painter.text(
+            Pos2::new(rect.center().x, rect.top() + 14.0),
+            Align2::CENTER_TOP,
+            "PAUSED · SPACE resumes · O steps",
+            FontId::proportional(15.0),
+            tb.style.amber,
+        );
+    }
+    // Labels beside the indicators drawn by Testbed::indicator_ops.
+    let base = Pos2::new(rect.left() + 16.0, rect.bottom() - 16.0);
+    painter.text(
+        Pos2::new(base.x + 16.0 * 9.0 + 6.0, base.y),
+        Align2::LEFT_BOTTOM,
+        format!("{} iterations", tb.solver.iterations),
+        FontId::proportional(13.0),
+        dim,
+    );
+    painter.text(
+        Pos2::new(base.x + 16.0 * 9.0 + 6.0, base.y - 24.0),
+        Align2::LEFT_BOTTOM,
+        if tb.solver.warm_starting {
+            "warm starting on"
+        } else {
+            "warm starting OFF"
+        },
+        FontId::proportional(13.0),
+        if tb.solver.warm_starting {
+            tb.style.amber
+        } else {
+            dim
+        },
+    );
+    // The legend of keys, top-right, on a translucent card.
+    let font = FontId::proportional(12.5);
+    let line_h = 16.0;
+    let rows = LEGEND.len();
+    let card = Rect::from_min_size(
+        Pos2::new(rect.right() - 258.0, rect.top() + 10.0),
+        egui::vec2(248.0, rows as f32 * line_h + 12.0),
+    );
+    painter.rect_filled(card, 6.0, Color32::from_rgba_unmultiplied(8, 10, 14, 190));
+    for (i, (key, what)) in LEGEND.iter().enumerate() {
+        let y = card.top() + 6.0 + i as f32 * line_h;
+        painter.text(
+            Pos2::new(card.left() + 10.0, y),
+            Align2::LEFT_TOP,
+            key,
+            font.clone(),
+            tb.style.sling,
+        );
+        painter.text(
+            Pos2::new(card.left() + 88.0, y),
+            Align2::LEFT_TOP,
+            what,
+            font.clone(),
+            dim,
+        );
+    }
+}
+
+/// The eframe application: a [`Testbed`] shown by [`ui`].
+pub struct TestbedApp {
+    /// The testbed's state.
+    pub testbed: Testbed,
+}
+
+impl TestbedApp {
+    /// The application with the pyramid loaded.
+    pub fn new(cc: &eframe::CreationContext<'_>) -> TestbedApp {
+        setup_style(&cc.egui_ctx);
+        TestbedApp {
+            testbed: Testbed::new(SceneName::Pyramid),
+        }
+    }
+}
+
+impl eframe::App for TestbedApp {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        self::ui(ui, &mut self.testbed);
+    }
+}
+
+/// Why the window could not be shown.
+#[derive(Debug)]
+pub enum WindowError {
+    /// Neither `DISPLAY` nor `WAYLAND_DISPLAY` is set.
+    NoDisplay,
+    /// eframe failed to open the window or its graphics context.
+    Eframe(String),
+}
+
+impl std::fmt::Display for WindowError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WindowError::NoDisplay => write!(f, "no display (neither DISPLAY nor WAYLAND_DISPLAY is set)"),
+            WindowError::Eframe(e) => write!(f, "could not open the window: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for WindowError {}
+
+/// True when an X11 or Wayland display is named in the environment.
+pub fn display_available() -> bool {
+    ["DISPLAY", "WAYLAND_DISPLAY"]
+        .iter()
+        .any(|v| std::env::var_os(v).is_some_and(|s| !s.is_empty()))
+}
+
+/// Opens the testbed window and runs it until it is closed.
+pub fn run_window() -> Result<(), WindowError> {
+    if !display_available() {
+        return Err(WindowError::NoDisplay);
+    }
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("Tumble testbed")
+            .with_inner_size([1280.0, 800.0])
+            .with_min_inner_size([640.0, 400.0]),
+        ..Default::default()
+    };
+    eframe::run_native(
+        "tumble-testbed",
+        options,
+        Box::new(|cc| Ok(Box::new(TestbedApp::new(cc)))),
+    )
+    .map_err(|e| WindowError::Eframe(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests;
