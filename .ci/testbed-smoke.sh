@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Smoke test of the real testbed window: the release binary under Xvfb on
+# Smoke test of the real testbed window: the `tumble` binary under Xvfb on
 # Mesa's software GL, driven with a few real key presses and a mouse drag,
 # photographed from the X server, and the photographs checked for content.
 #
@@ -12,7 +12,10 @@ PACKAGES=(xvfb xdotool libgl1-mesa-dri libegl1 libgl1 libxkbcommon-x11-0 libxcur
 DISPLAY_NUM="${SMOKE_DISPLAY:-99}"
 TARGET="${CARGO_TARGET_DIR:-target}"
 OUT="${SMOKE_OUT:-$TARGET/testbed-smoke}"
-BIN="$TARGET/release/tumble"
+# The dev profile by default: CI has just built it for the tests (its
+# dependencies are optimised), which saves a release build of eframe.
+PROFILE="${SMOKE_PROFILE:-debug}"
+BIN="$TARGET/$PROFILE/tumble"
 
 echo "== testbed smoke: packages"
 missing=()
@@ -26,8 +29,12 @@ if ((${#missing[@]})); then
     apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-echo "== testbed smoke: release build"
-cargo build --release -p tumble-testbed --quiet
+echo "== testbed smoke: $PROFILE build"
+if [[ "$PROFILE" == release ]]; then
+    cargo build --release -p tumble-testbed --quiet
+else
+    cargo build -p tumble-testbed --quiet
+fi
 
 mkdir -p "$OUT"
 rm -f "$OUT"/*.png
