@@ -3,3 +3,4 @@
 pub mod body;
 pub(crate) mod contact;
 pub(crate) mod solver;
+mod wide;

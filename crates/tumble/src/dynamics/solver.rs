@@ -18,6 +18,7 @@
 //! stack far better than the same number of iterations in one big step.
 
 use super::contact::Contact;
+use super::wide;
 use crate::math::{cross, cross_sv, right_perp, Rot, Vec2};
 use crate::settings::{PositionCorrection, SolverSettings, Sweep};
 
@@ -29,11 +30,6 @@ pub(crate) struct SolverBody {
     pub w: f32,
     pub inv_mass: f32,
     pub inv_inertia: f32,
-    /// Pseudo-velocity of split-impulse position correction: reaches the
-    /// position integrator only, never the real velocity.
-    pub pv: Vec2,
-    /// Pseudo angular velocity.
-    pub pw: f32,
     /// Velocity change per second from gravity and forces.
     pub accel: Vec2,
     /// Angular velocity change per second from torques.
@@ -58,8 +54,6 @@ impl Default for SolverBody {
             w: 0.0,
             inv_mass: 0.0,
             inv_inertia: 0.0,
-            pv: Vec2::ZERO,
-            pw: 0.0,
             accel: Vec2::ZERO,
             angular_accel: 0.0,
             linear_decay: 1.0,
@@ -72,45 +66,48 @@ impl Default for SolverBody {
 }
 
 #[derive(Clone, Copy, Debug, Default)]
-struct ConstraintPoint {
+pub(super) struct ConstraintPoint {
     /// Anchor relative to body A's centre of mass at the start of the step.
-    ra: Vec2,
+    pub(super) ra: Vec2,
     /// Anchor relative to body B's centre of mass.
-    rb: Vec2,
+    pub(super) rb: Vec2,
     /// Separation at the start of the step less `(rb - ra) . n`: adding the
     /// current anchor gap along the normal gives the current separation.
-    base_separation: f32,
-    normal_mass: f32,
-    tangent_mass: f32,
+    pub(super) base_separation: f32,
+    pub(super) normal_mass: f32,
+    pub(super) tangent_mass: f32,
     /// Accumulated impulses, per substep.
-    normal_impulse: f32,
-    tangent_impulse: f32,
-    pseudo_impulse: f32,
+    pub(super) normal_impulse: f32,
+    pub(super) tangent_impulse: f32,
+    pub(super) pseudo_impulse: f32,
     /// Largest normal impulse applied this step: restitution applies only
     /// where the contact actually pushed.
-    max_normal_impulse: f32,
+    pub(super) max_normal_impulse: f32,
     /// Normal velocity before the step, for restitution.
-    relative_velocity: f32,
+    pub(super) relative_velocity: f32,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct ContactConstraint {
-    a: u32,
-    b: u32,
-    contact: u32,
-    normal: Vec2,
-    friction: f32,
-    restitution: f32,
-    count: usize,
-    points: [ConstraintPoint; 2],
+    pub(super) a: u32,
+    pub(super) b: u32,
+    pub(super) contact: u32,
+    pub(super) normal: Vec2,
+    pub(super) friction: f32,
+    pub(super) restitution: f32,
+    pub(super) count: usize,
+    /// Inverse masses and inertias `[ma, ia, mb, ib]`, copied here so the
+    /// inner loops read only the constraint and the bodies' velocities.
+    pub(super) masses: [f32; 4],
+    pub(super) points: [ConstraintPoint; 2],
     /// Two-point manifolds: the 2x2 normal mass matrix `K` (symmetric:
     /// `k11, k12, k22`) and its inverse, when it is well conditioned. The
     /// two normal impulses are then solved together, exactly, instead of
     /// one after the other: a box resting on two points gets the same
     /// impulse on both corners, with no torque left over to rock it.
-    k: [f32; 3],
-    inv_k: [f32; 3],
-    block: bool,
+    pub(super) k: [f32; 3],
+    pub(super) inv_k: [f32; 3],
+    pub(super) block: bool,
 }
 
 /// Per-step constants of the solve.
@@ -134,7 +131,7 @@ pub(crate) struct StepContext {
 
 impl StepContext {
     #[inline]
-    fn inv_h(&self) -> f32 {
+    pub(super) fn inv_h(&self) -> f32 {
         1.0 / self.h
     }
 
@@ -155,7 +152,7 @@ impl StepContext {
     /// The separating velocity that removes a fraction of the overlap
     /// beyond the slop in one substep, capped.
     #[inline]
-    fn push_out(&self, s: f32) -> f32 {
+    pub(super) fn push_out(&self, s: f32) -> f32 {
         (self.settings.baumgarte * self.inv_h() * -(s + self.linear_slop)).clamp(0.0, self.max_push_out_speed)
     }
 }
@@ -193,6 +190,7 @@ pub(crate) fn prepare_contacts(
             friction: c.friction,
             restitution: c.restitution,
             count: c.manifold.count,
+            masses: [ma, iia, mb, iib],
             ..ContactConstraint::default()
         };
         for (mp, cp) in c.manifold.points().iter().zip(cc.points.iter_mut()) {
@@ -249,22 +247,37 @@ pub(crate) fn prepare_contacts(
     }
 }
 
+/// The hot state of one body during the solve, 40 bytes: what the inner
+/// loops read and write, apart from the per-step constants in
+/// [`SolverBody`]. Four of these share a 64-byte cache line less often than
+/// not, but one gather touches one line instead of two.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct BodyState {
+    /// Velocity.
+    pub(super) v: Vec2,
+    /// Angular velocity.
+    pub(super) w: f32,
+    /// Pseudo-velocity of split-impulse position correction: reaches the
+    /// position integrator only, never the real velocity.
+    pub(super) pv: Vec2,
+    /// Pseudo angular velocity.
+    pub(super) pw: f32,
+    /// Translation of the centre of mass since the step began.
+    pub(super) dp: Vec2,
+    /// Rotation since the step began.
+    pub(super) dq: Rot,
+}
+
 /// Current separation of a point from the bodies' motion since the step
 /// began (first order in the rotation, exact in the translation).
 #[inline]
-fn current_separation(cp: &ConstraintPoint, n: Vec2, ba: &SolverBody, bb: &SolverBody) -> f32 {
+fn current_separation(cp: &ConstraintPoint, n: Vec2, ba: &BodyState, bb: &BodyState) -> f32 {
     let d = (bb.dp + bb.dq.rotate(cp.rb)) - (ba.dp + ba.dq.rotate(cp.ra));
     d.dot(n) + cp.base_separation
 }
 
 #[inline]
-fn relative_normal_velocity(
-    cp: &ConstraintPoint,
-    n: Vec2,
-    ba: &SolverBody,
-    bb: &SolverBody,
-    pseudo: bool,
-) -> f32 {
+fn relative_normal_velocity(cp: &ConstraintPoint, n: Vec2, ba: &BodyState, bb: &BodyState, pseudo: bool) -> f32 {
     let dv = if pseudo {
         bb.pv + cross_sv(bb.pw, cp.rb) - ba.pv - cross_sv(ba.pw, cp.ra)
     } else {
@@ -273,10 +286,23 @@ fn relative_normal_velocity(
     dv.dot(n)
 }
 
+/// Applies impulse `p` at anchors `ra`, `rb` (minus to body `a`, plus to
+/// body `b`), with the constraint's copy of the masses.
+#[allow(clippy::too_many_arguments)]
 #[inline]
-fn apply_impulse(bodies: &mut [SolverBody], a: usize, b: usize, ra: Vec2, rb: Vec2, p: Vec2, pseudo: bool) {
-    let ba = &mut bodies[a];
-    let (dva, dwa) = (ba.inv_mass * p, ba.inv_inertia * cross(ra, p));
+fn apply_impulse(
+    states: &mut [BodyState],
+    masses: [f32; 4],
+    a: usize,
+    b: usize,
+    ra: Vec2,
+    rb: Vec2,
+    p: Vec2,
+    pseudo: bool,
+) {
+    let [ma, ia, mb, ib] = masses;
+    let ba = &mut states[a];
+    let (dva, dwa) = (ma * p, ia * cross(ra, p));
     if pseudo {
         ba.pv -= dva;
         ba.pw -= dwa;
@@ -284,8 +310,8 @@ fn apply_impulse(bodies: &mut [SolverBody], a: usize, b: usize, ra: Vec2, rb: Ve
         ba.v -= dva;
         ba.w -= dwa;
     }
-    let bb = &mut bodies[b];
-    let (dvb, dwb) = (bb.inv_mass * p, bb.inv_inertia * cross(rb, p));
+    let bb = &mut states[b];
+    let (dvb, dwb) = (mb * p, ib * cross(rb, p));
     if pseudo {
         bb.pv += dvb;
         bb.pw += dwb;
@@ -298,13 +324,15 @@ fn apply_impulse(bodies: &mut [SolverBody], a: usize, b: usize, ra: Vec2, rb: Ve
 /// Solves the two normal impulses of a two-point manifold together: the
 /// linear complementarity problem `vn = K x + b >= target`, `x >= 0`,
 /// `x . (vn - target) = 0`, by trying its four cases in turn (both points
-/// pushing, only the first, only the second, neither).
-fn solve_normal_block(c: &mut ContactConstraint, bodies: &mut [SolverBody], ctx: &StepContext, pseudo: bool) {
+/// pushing, only the first, only the second, neither). The scalar twin of
+/// the lane-wide kernel in [`super::wide`], for constraints the colouring
+/// left over.
+fn solve_normal_block(c: &mut ContactConstraint, states: &mut [BodyState], ctx: &StepContext, pseudo: bool) {
     let (a, b) = (c.a as usize, c.b as usize);
     let n = c.normal;
     let [k11, k12, k22] = c.k;
     let [i11, i12, i22] = c.inv_k;
-    let (ba, bb) = (&bodies[a], &bodies[b]);
+    let (ba, bb) = (&states[a], &states[b]);
     let [p1, p2] = &c.points;
     let vn1 = relative_normal_velocity(p1, n, ba, bb, pseudo);
     let vn2 = relative_normal_velocity(p2, n, ba, bb, pseudo);
@@ -350,8 +378,8 @@ fn solve_normal_block(c: &mut ContactConstraint, bodies: &mut [SolverBody], ctx:
         }
     }
     let (ra1, rb1, ra2, rb2) = (p1.ra, p1.rb, p2.ra, p2.rb);
-    apply_impulse(bodies, a, b, ra1, rb1, (x1 - old1) * n, pseudo);
-    apply_impulse(bodies, a, b, ra2, rb2, (x2 - old2) * n, pseudo);
+    apply_impulse(states, c.masses, a, b, ra1, rb1, (x1 - old1) * n, pseudo);
+    apply_impulse(states, c.masses, a, b, ra2, rb2, (x2 - old2) * n, pseudo);
     if pseudo {
         c.points[0].pseudo_impulse = x1;
         c.points[1].pseudo_impulse = x2;
@@ -369,7 +397,9 @@ fn backward(sweep: Sweep, iteration: u32) -> bool {
     sweep == Sweep::Alternating && iteration % 2 == 1
 }
 
-fn solve_constraint(c: &mut ContactConstraint, bodies: &mut [SolverBody], ctx: &StepContext, reverse: bool) {
+/// One velocity iteration of one constraint, scalar: friction, then the
+/// normal impulses (as a block when the manifold has one).
+fn solve_constraint(c: &mut ContactConstraint, states: &mut [BodyState], ctx: &StepContext, reverse: bool) {
     let (a, b) = (c.a as usize, c.b as usize);
     let n = c.normal;
     let t = right_perp(n);
@@ -378,39 +408,35 @@ fn solve_constraint(c: &mut ContactConstraint, bodies: &mut [SolverBody], ctx: &
     // and wins where the two disagree.
     for &k in &order[..c.count] {
         let cp = &mut c.points[k];
-        let (ba, bb) = (&bodies[a], &bodies[b]);
+        let (ba, bb) = (&states[a], &states[b]);
         let vt = (bb.v + cross_sv(bb.w, cp.rb) - ba.v - cross_sv(ba.w, cp.ra)).dot(t);
         let max_friction = c.friction * cp.normal_impulse;
         let new_impulse = (cp.tangent_impulse - cp.tangent_mass * vt).clamp(-max_friction, max_friction);
         let lambda = new_impulse - cp.tangent_impulse;
         cp.tangent_impulse = new_impulse;
-        apply_impulse(bodies, a, b, cp.ra, cp.rb, lambda * t, false);
+        apply_impulse(states, c.masses, a, b, cp.ra, cp.rb, lambda * t, false);
     }
     if c.block {
-        solve_normal_block(c, bodies, ctx, false);
+        solve_normal_block(c, states, ctx, false);
         return;
     }
     for &k in &order[..c.count] {
         let cp = &mut c.points[k];
-        let (ba, bb) = (&bodies[a], &bodies[b]);
+        let (ba, bb) = (&states[a], &states[b]);
         let vn = relative_normal_velocity(cp, n, ba, bb, false);
         let target = ctx.velocity_target(current_separation(cp, n, ba, bb));
         let new_impulse = (cp.normal_impulse + cp.normal_mass * (target - vn)).max(0.0);
         let lambda = new_impulse - cp.normal_impulse;
         cp.normal_impulse = new_impulse;
         cp.max_normal_impulse = cp.max_normal_impulse.max(new_impulse);
-        apply_impulse(bodies, a, b, cp.ra, cp.rb, lambda * n, false);
+        apply_impulse(states, c.masses, a, b, cp.ra, cp.rb, lambda * n, false);
     }
 }
 
-fn solve_pseudo_constraint(
-    c: &mut ContactConstraint,
-    bodies: &mut [SolverBody],
-    ctx: &StepContext,
-    reverse: bool,
-) {
+/// One pseudo-velocity iteration of one constraint, scalar.
+fn solve_pseudo_constraint(c: &mut ContactConstraint, states: &mut [BodyState], ctx: &StepContext, reverse: bool) {
     if c.block {
-        solve_normal_block(c, bodies, ctx, true);
+        solve_normal_block(c, states, ctx, true);
         return;
     }
     let (a, b) = (c.a as usize, c.b as usize);
@@ -418,7 +444,7 @@ fn solve_pseudo_constraint(
     let order: [usize; 2] = if reverse && c.count == 2 { [1, 0] } else { [0, 1] };
     for &k in &order[..c.count] {
         let cp = &mut c.points[k];
-        let (ba, bb) = (&bodies[a], &bodies[b]);
+        let (ba, bb) = (&states[a], &states[b]);
         let target = ctx.push_out(current_separation(cp, n, ba, bb));
         if target == 0.0 && cp.pseudo_impulse == 0.0 {
             continue;
@@ -427,75 +453,212 @@ fn solve_pseudo_constraint(
         let new_impulse = (cp.pseudo_impulse + cp.normal_mass * (target - vn)).max(0.0);
         let lambda = new_impulse - cp.pseudo_impulse;
         cp.pseudo_impulse = new_impulse;
-        apply_impulse(bodies, a, b, cp.ra, cp.rb, lambda * n, true);
+        apply_impulse(states, c.masses, a, b, cp.ra, cp.rb, lambda * n, true);
     }
 }
 
-/// Runs `iterations` Gauss-Seidel sweeps of `solve` over the constraints,
-/// alternating direction on odd iterations when asked. The alternation
-/// restarts every substep: a substep with a single iteration always sweeps
-/// forward (flipping the direction from one substep to the next instead
-/// was measured to pump energy into a pyramid until it blew apart).
-fn sweep_constraints(
-    constraints: &mut [ContactConstraint],
-    bodies: &mut [SolverBody],
-    ctx: &StepContext,
-    iterations: u32,
-    solve: fn(&mut ContactConstraint, &mut [SolverBody], &StepContext, bool),
-) {
-    for it in 0..iterations {
-        if backward(ctx.settings.sweep, it) {
-            for c in constraints.iter_mut().rev() {
-                solve(c, bodies, ctx, true);
+/// Applies one constraint's accumulated impulses, scalar.
+fn warm_start_constraint(c: &ContactConstraint, states: &mut [BodyState]) {
+    let t = right_perp(c.normal);
+    for cp in &c.points[..c.count] {
+        let p = cp.normal_impulse * c.normal + cp.tangent_impulse * t;
+        apply_impulse(states, c.masses, c.a as usize, c.b as usize, cp.ra, cp.rb, p, false);
+    }
+}
+
+/// Most colours the greedy colouring hands out; constraints that fit none
+/// (a body touching more than this many others, in the wrong order) go to
+/// the overflow list, solved one at a time after the colours.
+const MAX_COLOURS: u32 = 32;
+
+/// One colour of the constraint graph: no dynamic body appears twice in it,
+/// so its constraints can be solved in any order, or several at once.
+#[derive(Clone, Debug, Default)]
+struct Colour {
+    /// Its two-point block constraints, [`wide::W`] to a batch.
+    batches: Vec<wide::Batch>,
+    /// Its other constraints (one point, or an ill-conditioned pair),
+    /// solved one at a time: indices into the constraint array.
+    scalar: Vec<u32>,
+}
+
+/// The constraints of a step sorted into colours, each colour's two-point
+/// blocks packed into lane-wide batches.
+#[derive(Clone, Debug, Default)]
+struct Graph {
+    /// The colours, in the order they were opened.
+    colours: Vec<Colour>,
+    /// Constraints no colour could take, in constraint order.
+    overflow: Vec<u32>,
+}
+
+impl Graph {
+    /// Greedy colouring in constraint order (so the result depends on that
+    /// order only): each constraint takes the first colour in which neither
+    /// of its dynamic bodies is used yet. Static and kinematic bodies are
+    /// never written by the solve and so never conflict.
+    fn build(constraints: &[ContactConstraint], bodies: &[SolverBody]) -> Graph {
+        let mut used = vec![0u32; bodies.len()];
+        let mut members: Vec<(Vec<u32>, Vec<u32>)> = Vec::new();
+        let mut overflow = Vec::new();
+        for (i, c) in constraints.iter().enumerate() {
+            let (a, b) = (c.a as usize, c.b as usize);
+            let (da, db) = (bodies[a].dynamic, bodies[b].dynamic);
+            let mut taken = 0u32;
+            if da {
+                taken |= used[a];
+            }
+            if db {
+                taken |= used[b];
+            }
+            let free = !taken;
+            if free == 0 {
+                overflow.push(i as u32);
+                continue;
+            }
+            let colour = free.trailing_zeros();
+            debug_assert!(colour < MAX_COLOURS);
+            let bit = 1u32 << colour;
+            if da {
+                used[a] |= bit;
+            }
+            if db {
+                used[b] |= bit;
+            }
+            let colour = colour as usize;
+            if members.len() <= colour {
+                members.resize(colour + 1, (Vec::new(), Vec::new()));
+            }
+            if c.block {
+                members[colour].0.push(i as u32);
+            } else {
+                members[colour].1.push(i as u32);
+            }
+        }
+        let colours = members
+            .into_iter()
+            .map(|(blocks, scalar)| Colour {
+                batches: blocks
+                    .chunks(wide::W)
+                    .map(|chunk| wide::Batch::new(chunk, constraints, bodies))
+                    .collect(),
+                scalar,
+            })
+            .collect();
+        Graph { colours, overflow }
+    }
+
+    /// Applies the accumulated impulses at the start of a substep.
+    fn warm_start(&self, constraints: &[ContactConstraint], states: &mut [BodyState]) {
+        for colour in &self.colours {
+            for batch in &colour.batches {
+                batch.warm_start(states);
+            }
+            for &i in &colour.scalar {
+                warm_start_constraint(&constraints[i as usize], states);
+            }
+        }
+        for &i in &self.overflow {
+            warm_start_constraint(&constraints[i as usize], states);
+        }
+    }
+
+    /// One iteration over every constraint: the colours in order (reversed
+    /// when `reverse`, and the overflow then first), each colour's batches
+    /// lane-wide and its other constraints one at a time.
+    fn iterate(
+        &mut self,
+        constraints: &mut [ContactConstraint],
+        states: &mut [BodyState],
+        ctx: &StepContext,
+        reverse: bool,
+        pseudo: bool,
+    ) {
+        let solve = if pseudo { solve_pseudo_constraint } else { solve_constraint };
+        let colour = |colour: &mut Colour, constraints: &mut [ContactConstraint], states: &mut [BodyState]| {
+            for batch in &mut colour.batches {
+                if pseudo {
+                    batch.solve_pseudo(states, ctx);
+                } else {
+                    batch.solve_velocity(states, ctx, reverse);
+                }
+            }
+            for &i in &colour.scalar {
+                solve(&mut constraints[i as usize], states, ctx, reverse);
+            }
+        };
+        if reverse {
+            for &i in self.overflow.iter().rev() {
+                solve(&mut constraints[i as usize], states, ctx, reverse);
+            }
+            for c in self.colours.iter_mut().rev() {
+                colour(c, constraints, states);
             }
         } else {
-            for c in constraints.iter_mut() {
-                solve(c, bodies, ctx, false);
+            for c in self.colours.iter_mut() {
+                colour(c, constraints, states);
+            }
+            for &i in &self.overflow {
+                solve(&mut constraints[i as usize], states, ctx, reverse);
+            }
+        }
+    }
+
+    /// Pseudo-velocities start from rest every substep: so do their
+    /// impulses.
+    fn reset_pseudo(&mut self, constraints: &mut [ContactConstraint]) {
+        for c in constraints.iter_mut() {
+            c.points[0].pseudo_impulse = 0.0;
+            c.points[1].pseudo_impulse = 0.0;
+        }
+        for colour in &mut self.colours {
+            for batch in &mut colour.batches {
+                batch.reset_pseudo();
+            }
+        }
+    }
+
+    /// Copies the batches' impulses back into their constraints.
+    fn store(&self, constraints: &mut [ContactConstraint]) {
+        for colour in &self.colours {
+            for batch in &colour.batches {
+                batch.store(constraints);
             }
         }
     }
 }
 
-/// Applies the accumulated impulses at the start of a substep.
-fn warm_start(constraints: &[ContactConstraint], bodies: &mut [SolverBody]) {
-    for c in constraints {
-        let t = right_perp(c.normal);
-        for cp in &c.points[..c.count] {
-            let p = cp.normal_impulse * c.normal + cp.tangent_impulse * t;
-            apply_impulse(bodies, c.a as usize, c.b as usize, cp.ra, cp.rb, p, false);
+fn integrate_velocities(bodies: &[SolverBody], states: &mut [BodyState], h: f32) {
+    for (b, s) in bodies.iter().zip(states.iter_mut()) {
+        if b.dynamic {
+            s.v = (s.v + h * b.accel) * b.linear_decay;
+            s.w = (s.w + h * b.angular_accel) * b.angular_decay;
         }
     }
 }
 
-fn integrate_velocities(bodies: &mut [SolverBody], h: f32) {
-    for b in bodies.iter_mut().filter(|b| b.dynamic) {
-        b.v = (b.v + h * b.accel) * b.linear_decay;
-        b.w = (b.w + h * b.angular_accel) * b.angular_decay;
-    }
-}
-
-fn integrate_positions(bodies: &mut [SolverBody], ctx: &StepContext) {
+fn integrate_positions(bodies: &[SolverBody], states: &mut [BodyState], ctx: &StepContext) {
     let h = ctx.h;
-    for b in bodies.iter_mut() {
+    for (b, s) in bodies.iter().zip(states.iter_mut()) {
         if b.dynamic {
             // Guard against absurd speeds (see the world's constants).
-            let speed = b.v.length();
+            let speed = s.v.length();
             if speed > ctx.max_speed {
-                b.v *= ctx.max_speed / speed;
+                s.v *= ctx.max_speed / speed;
             }
-            b.w = b.w.clamp(-ctx.max_spin, ctx.max_spin);
+            s.w = s.w.clamp(-ctx.max_spin, ctx.max_spin);
         }
-        b.dp += h * (b.v + b.pv);
-        b.dq = b.dq.integrate(h * (b.w + b.pw));
-        b.pv = Vec2::ZERO;
-        b.pw = 0.0;
+        s.dp += h * (s.v + s.pv);
+        s.dq = s.dq.integrate(h * (s.w + s.pw));
+        s.pv = Vec2::ZERO;
+        s.pw = 0.0;
     }
 }
 
 /// Restitution, after all substeps: each point that approached faster than
 /// the threshold and was actually pushed gets a normal velocity of `-e`
 /// times its approach velocity.
-fn apply_restitution(constraints: &mut [ContactConstraint], bodies: &mut [SolverBody], threshold: f32) {
+fn apply_restitution(constraints: &mut [ContactConstraint], states: &mut [BodyState], threshold: f32) {
     for c in constraints.iter_mut() {
         if c.restitution == 0.0 {
             continue;
@@ -506,12 +669,12 @@ fn apply_restitution(constraints: &mut [ContactConstraint], bodies: &mut [Solver
             if cp.relative_velocity > -threshold || cp.max_normal_impulse == 0.0 {
                 continue;
             }
-            let vn = relative_normal_velocity(cp, n, &bodies[a], &bodies[b], false);
+            let vn = relative_normal_velocity(cp, n, &states[a], &states[b], false);
             let target = -c.restitution * cp.relative_velocity;
             let new_impulse = (cp.normal_impulse + cp.normal_mass * (target - vn)).max(0.0);
             let lambda = new_impulse - cp.normal_impulse;
             cp.normal_impulse = new_impulse;
-            apply_impulse(bodies, a, b, cp.ra, cp.rb, lambda * n, false);
+            apply_impulse(states, c.masses, a, b, cp.ra, cp.rb, lambda * n, false);
         }
     }
 }
@@ -520,26 +683,47 @@ fn apply_restitution(constraints: &mut [ContactConstraint], bodies: &mut [Solver
 /// warm start, velocity iterations, split-impulse position correction and
 /// position integration; then restitution. Bodies' `dp`/`dq` hold their
 /// motion over the step afterwards.
+///
+/// The constraints are coloured first (see [`Graph::build`]) and every
+/// pass goes colour by colour, solving each colour's two-point blocks
+/// [`wide::W`] at a time; an alternating sweep reverses the colour order
+/// on odd iterations.
 pub(crate) fn solve(constraints: &mut [ContactConstraint], bodies: &mut [SolverBody], ctx: &StepContext) {
     let total = ctx.settings.iterations.max(1);
     let substeps = ctx.substeps;
+    let mut states: Vec<BodyState> = bodies
+        .iter()
+        .map(|b| BodyState {
+            v: b.v,
+            w: b.w,
+            ..BodyState::default()
+        })
+        .collect();
+    let mut graph = Graph::build(constraints, bodies);
     for substep in 0..substeps {
         // Share the iterations out: earlier substeps get the remainder.
         let iterations = total / substeps + u32::from(substep < total % substeps);
-        integrate_velocities(bodies, ctx.h);
-        warm_start(constraints, bodies);
-        sweep_constraints(constraints, bodies, ctx, iterations, solve_constraint);
-        if ctx.settings.position_correction == PositionCorrection::SplitImpulse {
-            // Pseudo-velocities start from rest every substep.
-            for c in constraints.iter_mut() {
-                c.points[0].pseudo_impulse = 0.0;
-                c.points[1].pseudo_impulse = 0.0;
-            }
-            sweep_constraints(constraints, bodies, ctx, iterations, solve_pseudo_constraint);
+        integrate_velocities(bodies, &mut states, ctx.h);
+        graph.warm_start(constraints, &mut states);
+        for it in 0..iterations {
+            graph.iterate(constraints, &mut states, ctx, backward(ctx.settings.sweep, it), false);
         }
-        integrate_positions(bodies, ctx);
+        if ctx.settings.position_correction == PositionCorrection::SplitImpulse {
+            graph.reset_pseudo(constraints);
+            for it in 0..iterations {
+                graph.iterate(constraints, &mut states, ctx, backward(ctx.settings.sweep, it), true);
+            }
+        }
+        integrate_positions(bodies, &mut states, ctx);
     }
-    apply_restitution(constraints, bodies, ctx.settings.restitution_threshold);
+    graph.store(constraints);
+    apply_restitution(constraints, &mut states, ctx.settings.restitution_threshold);
+    for (b, s) in bodies.iter_mut().zip(&states) {
+        b.v = s.v;
+        b.w = s.w;
+        b.dp = s.dp;
+        b.dq = s.dq;
+    }
 }
 
 /// Writes the accumulated impulses back into the contacts' manifolds (per

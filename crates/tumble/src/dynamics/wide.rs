@@ -1,0 +1,549 @@
+//! The lane-wide contact kernel: [`W`] two-point constraints of one graph
+//! colour solved at once, in structure-of-arrays form.
+//!
+//! Within a colour no dynamic body appears twice, so the constraints of a
+//! batch are independent: each lane gathers its two bodies' states, every
+//! lane runs the same friction and 2x2 block LCP arithmetic (the LCP's four
+//! cases become selects instead of branches), and the lanes scatter their
+//! bodies back. The arithmetic is written on plain `[f32; W]` arrays in
+//! short fixed-length loops, which LLVM turns into SIMD instructions: no
+//! `unsafe`, no intrinsics, the same results on every target.
+
+use super::solver::{BodyState, ContactConstraint, SolverBody, StepContext};
+use crate::math::cross;
+use crate::settings::PositionCorrection;
+
+/// Lanes per batch: four `f32`, one SSE/NEON register.
+pub(super) const W: usize = 4;
+
+/// `W` floats, one per lane.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(super) struct Fw([f32; W]);
+
+/// A lane mask: all ones where a comparison held, zero elsewhere (as
+/// integers, so a select is a bitwise blend).
+#[derive(Clone, Copy, Debug)]
+struct Mask([u32; W]);
+
+impl Fw {
+    /// Every lane `x`.
+    #[inline(always)]
+    fn splat(x: f32) -> Fw {
+        Fw([x; W])
+    }
+
+    /// Lane-wise map of two operands.
+    #[inline(always)]
+    fn zip(self, o: Fw, f: impl Fn(f32, f32) -> f32) -> Fw {
+        let mut r = [0.0; W];
+        for i in 0..W {
+            r[i] = f(self.0[i], o.0[i]);
+        }
+        Fw(r)
+    }
+
+    /// Lane-wise comparison with a predicate.
+    #[inline(always)]
+    fn cmp(self, o: Fw, f: impl Fn(f32, f32) -> bool) -> Mask {
+        let mut r = [0u32; W];
+        for i in 0..W {
+            r[i] = if f(self.0[i], o.0[i]) { u32::MAX } else { 0 };
+        }
+        Mask(r)
+    }
+
+    /// Lane-wise maximum (`f32::max`: a NaN operand yields the other).
+    #[inline(always)]
+    fn max(self, o: Fw) -> Fw {
+        self.zip(o, f32::max)
+    }
+
+    /// Lane-wise minimum.
+    #[inline(always)]
+    fn min(self, o: Fw) -> Fw {
+        self.zip(o, f32::min)
+    }
+
+    /// Lanes `>= o`.
+    #[inline(always)]
+    fn ge(self, o: Fw) -> Mask {
+        self.cmp(o, |a, b| a >= b)
+    }
+
+    /// Lanes `> o`.
+    #[inline(always)]
+    fn gt(self, o: Fw) -> Mask {
+        self.cmp(o, |a, b| a > b)
+    }
+
+    /// Lanes `== o`.
+    #[inline(always)]
+    fn eq(self, o: Fw) -> Mask {
+        self.cmp(o, |a, b| a == b)
+    }
+}
+
+impl Mask {
+    /// Whether every lane is set.
+    #[inline(always)]
+    fn all(self) -> bool {
+        self.0.iter().all(|&m| m != 0)
+    }
+
+    /// `a` where set, `b` elsewhere.
+    #[inline(always)]
+    fn select(self, a: Fw, b: Fw) -> Fw {
+        let mut r = [0.0; W];
+        for i in 0..W {
+            r[i] = f32::from_bits((a.0[i].to_bits() & self.0[i]) | (b.0[i].to_bits() & !self.0[i]));
+        }
+        Fw(r)
+    }
+}
+
+impl std::ops::BitAnd for Mask {
+    type Output = Mask;
+    #[inline(always)]
+    fn bitand(self, o: Mask) -> Mask {
+        let mut r = [0u32; W];
+        for i in 0..W {
+            r[i] = self.0[i] & o.0[i];
+        }
+        Mask(r)
+    }
+}
+
+impl std::ops::Not for Mask {
+    type Output = Mask;
+    #[inline(always)]
+    fn not(self) -> Mask {
+        let mut r = [0u32; W];
+        for i in 0..W {
+            r[i] = !self.0[i];
+        }
+        Mask(r)
+    }
+}
+
+macro_rules! lane_op {
+    ($trait:ident, $method:ident, $op:tt) => {
+        impl std::ops::$trait for Fw {
+            type Output = Fw;
+            #[inline(always)]
+            fn $method(self, o: Fw) -> Fw {
+                let mut r = [0.0; W];
+                for i in 0..W {
+                    r[i] = self.0[i] $op o.0[i];
+                }
+                Fw(r)
+            }
+        }
+    };
+}
+lane_op!(Add, add, +);
+lane_op!(Sub, sub, -);
+lane_op!(Mul, mul, *);
+lane_op!(Div, div, /);
+
+impl std::ops::Neg for Fw {
+    type Output = Fw;
+    #[inline(always)]
+    fn neg(self) -> Fw {
+        let mut r = [0.0; W];
+        for i in 0..W {
+            r[i] = -self.0[i];
+        }
+        Fw(r)
+    }
+}
+
+/// One contact point of a batch, per lane.
+#[derive(Clone, Copy, Debug, Default)]
+struct PointLanes {
+    /// Anchor on body A relative to its centre of mass at the step start.
+    rax: Fw,
+    /// Anchor on A, y.
+    ray: Fw,
+    /// Anchor on body B.
+    rbx: Fw,
+    /// Anchor on B, y.
+    rby: Fw,
+    /// `ra x n`: the angular lever of a normal impulse on A.
+    rna: Fw,
+    /// `rb x n`.
+    rnb: Fw,
+    /// `ra x t`: the angular lever of a friction impulse on A.
+    rta: Fw,
+    /// `rb x t`.
+    rtb: Fw,
+    /// Separation at the step start less the anchor gap along the normal.
+    base_separation: Fw,
+    /// Effective mass along the tangent.
+    tangent_mass: Fw,
+    /// Accumulated normal impulse (per substep).
+    normal_impulse: Fw,
+    /// Accumulated friction impulse.
+    tangent_impulse: Fw,
+    /// Accumulated split impulse of this substep.
+    pseudo_impulse: Fw,
+    /// Largest normal impulse so far this step.
+    max_normal_impulse: Fw,
+}
+
+/// Up to [`W`] two-point block constraints of one colour, lane by lane.
+/// Unused lanes have zero masses and impulses, so they compute zeros and
+/// are never scattered.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Batch {
+    /// Lanes in use.
+    len: usize,
+    /// Index of each lane's constraint.
+    index: [u32; W],
+    /// Body A of each lane.
+    a: [u32; W],
+    /// Body B of each lane.
+    b: [u32; W],
+    /// Whether body A is dynamic (else the solve never writes it).
+    write_a: [bool; W],
+    /// Whether body B is dynamic.
+    write_b: [bool; W],
+    /// Contact normal, from A to B.
+    nx: Fw,
+    /// Normal, y.
+    ny: Fw,
+    /// Friction coefficient.
+    friction: Fw,
+    /// Inverse mass of A.
+    ma: Fw,
+    /// Inverse inertia of A.
+    ia: Fw,
+    /// Inverse mass of B.
+    mb: Fw,
+    /// Inverse inertia of B.
+    ib: Fw,
+    /// The 2x2 normal mass matrix `K`: `k11`.
+    k11: Fw,
+    /// `k12`.
+    k12: Fw,
+    /// `k22`.
+    k22: Fw,
+    /// `K^-1`: `i11`.
+    i11: Fw,
+    /// `i12`.
+    i12: Fw,
+    /// `i22`.
+    i22: Fw,
+    /// The two points.
+    p: [PointLanes; 2],
+}
+
+/// The gathered velocities (or pseudo-velocities) of a batch's bodies.
+struct Velocities {
+    /// Body A's linear velocity, x.
+    vax: Fw,
+    /// y.
+    vay: Fw,
+    /// Body A's angular velocity.
+    wa: Fw,
+    /// Body B's linear velocity, x.
+    vbx: Fw,
+    /// y.
+    vby: Fw,
+    /// Body B's angular velocity.
+    wb: Fw,
+}
+
+impl Batch {
+    /// Packs the block constraints `chunk` (at most [`W`]) into lanes.
+    pub(super) fn new(chunk: &[u32], constraints: &[ContactConstraint], bodies: &[SolverBody]) -> Batch {
+        debug_assert!(chunk.len() <= W);
+        let mut batch = Batch {
+            len: chunk.len(),
+            // Unused lanes: an identity K keeps their arithmetic finite.
+            k11: Fw::splat(1.0),
+            k22: Fw::splat(1.0),
+            i11: Fw::splat(1.0),
+            i22: Fw::splat(1.0),
+            ..Batch::default()
+        };
+        for (l, &i) in chunk.iter().enumerate() {
+            let c = &constraints[i as usize];
+            batch.index[l] = i;
+            batch.a[l] = c.a;
+            batch.b[l] = c.b;
+            batch.write_a[l] = bodies[c.a as usize].dynamic;
+            batch.write_b[l] = bodies[c.b as usize].dynamic;
+            let n = c.normal;
+            batch.nx.0[l] = n.x;
+            batch.ny.0[l] = n.y;
+            batch.friction.0[l] = c.friction;
+            let [ma, ia, mb, ib] = c.masses;
+            batch.ma.0[l] = ma;
+            batch.ia.0[l] = ia;
+            batch.mb.0[l] = mb;
+            batch.ib.0[l] = ib;
+            batch.k11.0[l] = c.k[0];
+            batch.k12.0[l] = c.k[1];
+            batch.k22.0[l] = c.k[2];
+            batch.i11.0[l] = c.inv_k[0];
+            batch.i12.0[l] = c.inv_k[1];
+            batch.i22.0[l] = c.inv_k[2];
+            let t = crate::math::right_perp(n);
+            for (pl, cp) in batch.p.iter_mut().zip(&c.points) {
+                pl.rax.0[l] = cp.ra.x;
+                pl.ray.0[l] = cp.ra.y;
+                pl.rbx.0[l] = cp.rb.x;
+                pl.rby.0[l] = cp.rb.y;
+                pl.rna.0[l] = cross(cp.ra, n);
+                pl.rnb.0[l] = cross(cp.rb, n);
+                pl.rta.0[l] = cross(cp.ra, t);
+                pl.rtb.0[l] = cross(cp.rb, t);
+                pl.base_separation.0[l] = cp.base_separation;
+                pl.tangent_mass.0[l] = cp.tangent_mass;
+                pl.normal_impulse.0[l] = cp.normal_impulse;
+                pl.tangent_impulse.0[l] = cp.tangent_impulse;
+                pl.pseudo_impulse.0[l] = cp.pseudo_impulse;
+                pl.max_normal_impulse.0[l] = cp.max_normal_impulse;
+            }
+        }
+        batch
+    }
+
+    /// Gathers the lanes' body velocities (`pseudo`: the pseudo ones).
+    #[inline(always)]
+    fn gather(&self, states: &[BodyState], pseudo: bool) -> Velocities {
+        let mut g = Velocities {
+            vax: Fw::default(),
+            vay: Fw::default(),
+            wa: Fw::default(),
+            vbx: Fw::default(),
+            vby: Fw::default(),
+            wb: Fw::default(),
+        };
+        for l in 0..self.len {
+            let (sa, sb) = (&states[self.a[l] as usize], &states[self.b[l] as usize]);
+            let (va, wa, vb, wb) = if pseudo {
+                (sa.pv, sa.pw, sb.pv, sb.pw)
+            } else {
+                (sa.v, sa.w, sb.v, sb.w)
+            };
+            g.vax.0[l] = va.x;
+            g.vay.0[l] = va.y;
+            g.wa.0[l] = wa;
+            g.vbx.0[l] = vb.x;
+            g.vby.0[l] = vb.y;
+            g.wb.0[l] = wb;
+        }
+        g
+    }
+
+    /// Writes the lanes' velocities back to their dynamic bodies.
+    #[inline(always)]
+    fn scatter(&self, states: &mut [BodyState], g: &Velocities, pseudo: bool) {
+        for l in 0..self.len {
+            if self.write_a[l] {
+                let s = &mut states[self.a[l] as usize];
+                let (v, w) = if pseudo { (&mut s.pv, &mut s.pw) } else { (&mut s.v, &mut s.w) };
+                v.x = g.vax.0[l];
+                v.y = g.vay.0[l];
+                *w = g.wa.0[l];
+            }
+            if self.write_b[l] {
+                let s = &mut states[self.b[l] as usize];
+                let (v, w) = if pseudo { (&mut s.pv, &mut s.pw) } else { (&mut s.v, &mut s.w) };
+                v.x = g.vbx.0[l];
+                v.y = g.vby.0[l];
+                *w = g.wb.0[l];
+            }
+        }
+    }
+
+    /// The current separations of the two points, from the bodies' motion
+    /// since the step began.
+    #[inline(always)]
+    fn separations(&self, states: &[BodyState]) -> [Fw; 2] {
+        let mut dpx = Fw::default();
+        let mut dpy = Fw::default();
+        let mut qa = [Fw::splat(1.0), Fw::default()];
+        let mut qb = [Fw::splat(1.0), Fw::default()];
+        for l in 0..self.len {
+            let (sa, sb) = (&states[self.a[l] as usize], &states[self.b[l] as usize]);
+            let d = sb.dp - sa.dp;
+            dpx.0[l] = d.x;
+            dpy.0[l] = d.y;
+            qa[0].0[l] = sa.dq.c;
+            qa[1].0[l] = sa.dq.s;
+            qb[0].0[l] = sb.dq.c;
+            qb[1].0[l] = sb.dq.s;
+        }
+        let (nx, ny) = (self.nx, self.ny);
+        let dn = dpx * nx + dpy * ny;
+        self.p.map(|p| {
+            // (dqB rb - dqA ra) . n
+            let gx = (qb[0] * p.rbx - qb[1] * p.rby) - (qa[0] * p.rax - qa[1] * p.ray);
+            let gy = (qb[1] * p.rbx + qb[0] * p.rby) - (qa[1] * p.rax + qa[0] * p.ray);
+            dn + gx * nx + gy * ny + p.base_separation
+        })
+    }
+
+    /// Applies the accumulated impulses at the start of a substep.
+    pub(super) fn warm_start(&self, states: &mut [BodyState]) {
+        let mut g = self.gather(states, false);
+        let (tx, ty) = (self.ny, -self.nx);
+        for p in &self.p {
+            let px = p.normal_impulse * self.nx + p.tangent_impulse * tx;
+            let py = p.normal_impulse * self.ny + p.tangent_impulse * ty;
+            g.vax = g.vax - self.ma * px;
+            g.vay = g.vay - self.ma * py;
+            g.wa = g.wa - self.ia * (p.rna * p.normal_impulse + p.rta * p.tangent_impulse);
+            g.vbx = g.vbx + self.mb * px;
+            g.vby = g.vby + self.mb * py;
+            g.wb = g.wb + self.ib * (p.rnb * p.normal_impulse + p.rtb * p.tangent_impulse);
+        }
+        self.scatter(states, &g, false);
+    }
+
+    /// Solves the 2x2 block LCP for the lanes' two normal impulses given
+    /// the normal velocities `vn`, the targets `t` and the old impulses
+    /// `old`: both push, else only the first, else only the second, else
+    /// neither, as selects.
+    #[inline(always)]
+    fn block_lcp(&self, vn: [Fw; 2], t: [Fw; 2], old: [Fw; 2]) -> [Fw; 2] {
+        let zero = Fw::default();
+        let b1 = vn[0] - t[0] - (self.k11 * old[0] + self.k12 * old[1]);
+        let b2 = vn[1] - t[1] - (self.k12 * old[0] + self.k22 * old[1]);
+        let both1 = -(self.i11 * b1 + self.i12 * b2);
+        let both2 = -(self.i12 * b1 + self.i22 * b2);
+        let both = both1.ge(zero) & both2.ge(zero);
+        let first = -b1 / self.k11;
+        let first_ok = first.ge(zero) & (self.k12 * first + b2).ge(zero);
+        let second = -b2 / self.k22;
+        let second_ok = second.ge(zero) & (self.k12 * second + b1).ge(zero);
+        let x1 = both.select(both1, first_ok.select(first, zero));
+        let x2 = both.select(both2, (!first_ok & second_ok).select(second, zero));
+        [x1, x2]
+    }
+
+    /// One velocity iteration: friction at both points (in reverse point
+    /// order when `reverse`), then the normal block.
+    pub(super) fn solve_velocity(&mut self, states: &mut [BodyState], ctx: &StepContext, reverse: bool) {
+        let mut g = self.gather(states, false);
+        let s = self.separations(states);
+        let (nx, ny) = (self.nx, self.ny);
+        let (tx, ty) = (ny, -nx);
+        let order = if reverse { [1, 0] } else { [0, 1] };
+        for k in order {
+            let p = &mut self.p[k];
+            let dvx = g.vbx - g.vax;
+            let dvy = g.vby - g.vay;
+            let vt = dvx * tx + dvy * ty + g.wb * p.rtb - g.wa * p.rta;
+            let max_friction = self.friction * p.normal_impulse;
+            let new = (p.tangent_impulse - p.tangent_mass * vt).max(-max_friction).min(max_friction);
+            let lambda = new - p.tangent_impulse;
+            p.tangent_impulse = new;
+            let (px, py) = (lambda * tx, lambda * ty);
+            g.vax = g.vax - self.ma * px;
+            g.vay = g.vay - self.ma * py;
+            g.wa = g.wa - self.ia * p.rta * lambda;
+            g.vbx = g.vbx + self.mb * px;
+            g.vby = g.vby + self.mb * py;
+            g.wb = g.wb + self.ib * p.rtb * lambda;
+        }
+        // Velocity targets: close a gap at most, hold a touching point (and
+        // push it out with Baumgarte).
+        let inv_h = Fw::splat(ctx.inv_h());
+        let zero = Fw::default();
+        let baumgarte = ctx.settings.position_correction == PositionCorrection::Baumgarte;
+        let targets = s.map(|s| {
+            let touching = if baumgarte { self.push_out(s, ctx) } else { zero };
+            s.gt(zero).select(-s * inv_h, touching)
+        });
+        let vn = self.normal_velocities(&g);
+        let old = [self.p[0].normal_impulse, self.p[1].normal_impulse];
+        let x = self.block_lcp(vn, targets, old);
+        self.apply_normal(&mut g, x, old);
+        for (p, x) in self.p.iter_mut().zip(x) {
+            p.normal_impulse = x;
+            p.max_normal_impulse = p.max_normal_impulse.max(x);
+        }
+        self.scatter(states, &g, false);
+    }
+
+    /// One split-impulse iteration: the normal block on pseudo-velocities
+    /// with the push-out targets. A batch whose every lane has nothing
+    /// pushed and nothing to push (the usual resting case) is skipped
+    /// without touching its bodies.
+    pub(super) fn solve_pseudo(&mut self, states: &mut [BodyState], ctx: &StepContext) {
+        let s = self.separations(states);
+        let targets = s.map(|s| self.push_out(s, ctx));
+        let mut g = self.gather(states, true);
+        let vn = self.normal_velocities(&g);
+        let zero = Fw::default();
+        let old = [self.p[0].pseudo_impulse, self.p[1].pseudo_impulse];
+        let idle = old[0].eq(zero) & old[1].eq(zero) & vn[0].ge(targets[0]) & vn[1].ge(targets[1]);
+        if idle.all() {
+            return;
+        }
+        let x = self.block_lcp(vn, targets, old);
+        let x = [idle.select(old[0], x[0]), idle.select(old[1], x[1])];
+        self.apply_normal(&mut g, x, old);
+        self.p[0].pseudo_impulse = x[0];
+        self.p[1].pseudo_impulse = x[1];
+        self.scatter(states, &g, true);
+    }
+
+    /// The push-out velocity of split impulses (and Baumgarte) at
+    /// separation `s`, lane-wise: see `StepContext::push_out`.
+    #[inline(always)]
+    fn push_out(&self, s: Fw, ctx: &StepContext) -> Fw {
+        let k = Fw::splat(ctx.settings.baumgarte * ctx.inv_h());
+        (k * -(s + Fw::splat(ctx.linear_slop)))
+            .max(Fw::default())
+            .min(Fw::splat(ctx.max_push_out_speed))
+    }
+
+    /// Normal relative velocities of the two points.
+    #[inline(always)]
+    fn normal_velocities(&self, g: &Velocities) -> [Fw; 2] {
+        let dn = (g.vbx - g.vax) * self.nx + (g.vby - g.vay) * self.ny;
+        [
+            dn + g.wb * self.p[0].rnb - g.wa * self.p[0].rna,
+            dn + g.wb * self.p[1].rnb - g.wa * self.p[1].rna,
+        ]
+    }
+
+    /// Applies the change from `old` to `x` of the two normal impulses.
+    #[inline(always)]
+    fn apply_normal(&self, g: &mut Velocities, x: [Fw; 2], old: [Fw; 2]) {
+        let d1 = x[0] - old[0];
+        let d2 = x[1] - old[1];
+        let d = d1 + d2;
+        let (px, py) = (d * self.nx, d * self.ny);
+        g.vax = g.vax - self.ma * px;
+        g.vay = g.vay - self.ma * py;
+        g.wa = g.wa - self.ia * (self.p[0].rna * d1 + self.p[1].rna * d2);
+        g.vbx = g.vbx + self.mb * px;
+        g.vby = g.vby + self.mb * py;
+        g.wb = g.wb + self.ib * (self.p[0].rnb * d1 + self.p[1].rnb * d2);
+    }
+
+    /// Zeroes the split impulses for a new substep.
+    pub(super) fn reset_pseudo(&mut self) {
+        for p in &mut self.p {
+            p.pseudo_impulse = Fw::default();
+        }
+    }
+
+    /// Copies the lanes' impulses back into their constraints.
+    pub(super) fn store(&self, constraints: &mut [ContactConstraint]) {
+        for l in 0..self.len {
+            let c = &mut constraints[self.index[l] as usize];
+            for (cp, p) in c.points.iter_mut().zip(&self.p) {
+                cp.normal_impulse = p.normal_impulse.0[l];
+                cp.tangent_impulse = p.tangent_impulse.0[l];
+                cp.pseudo_impulse = p.pseudo_impulse.0[l];
+                cp.max_normal_impulse = p.max_normal_impulse.0[l];
+            }
+        }
+    }
+}
