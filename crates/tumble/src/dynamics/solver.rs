@@ -277,7 +277,13 @@ fn current_separation(cp: &ConstraintPoint, n: Vec2, ba: &BodyState, bb: &BodySt
 }
 
 #[inline]
-fn relative_normal_velocity(cp: &ConstraintPoint, n: Vec2, ba: &BodyState, bb: &BodyState, pseudo: bool) -> f32 {
+fn relative_normal_velocity(
+    cp: &ConstraintPoint,
+    n: Vec2,
+    ba: &BodyState,
+    bb: &BodyState,
+    pseudo: bool,
+) -> f32 {
     let dv = if pseudo {
         bb.pv + cross_sv(bb.pw, cp.rb) - ba.pv - cross_sv(ba.pw, cp.ra)
     } else {
@@ -434,7 +440,12 @@ fn solve_constraint(c: &mut ContactConstraint, states: &mut [BodyState], ctx: &S
 }
 
 /// One pseudo-velocity iteration of one constraint, scalar.
-fn solve_pseudo_constraint(c: &mut ContactConstraint, states: &mut [BodyState], ctx: &StepContext, reverse: bool) {
+fn solve_pseudo_constraint(
+    c: &mut ContactConstraint,
+    states: &mut [BodyState],
+    ctx: &StepContext,
+    reverse: bool,
+) {
     if c.block {
         solve_normal_block(c, states, ctx, true);
         return;
@@ -462,7 +473,16 @@ fn warm_start_constraint(c: &ContactConstraint, states: &mut [BodyState]) {
     let t = right_perp(c.normal);
     for cp in &c.points[..c.count] {
         let p = cp.normal_impulse * c.normal + cp.tangent_impulse * t;
-        apply_impulse(states, c.masses, c.a as usize, c.b as usize, cp.ra, cp.rb, p, false);
+        apply_impulse(
+            states,
+            c.masses,
+            c.a as usize,
+            c.b as usize,
+            cp.ra,
+            cp.rb,
+            p,
+            false,
+        );
     }
 }
 
@@ -540,7 +560,7 @@ impl Graph {
             .map(|(blocks, scalar)| Colour {
                 batches: blocks
                     .chunks(wide::W)
-                    .map(|chunk| wide::Batch::new(chunk, constraints, bodies))
+                    .map(|chunk| wide::Batch::new(chunk, constraints, bodies, bodies.len() as u32))
                     .collect(),
                 scalar,
             })
@@ -574,19 +594,24 @@ impl Graph {
         reverse: bool,
         pseudo: bool,
     ) {
-        let solve = if pseudo { solve_pseudo_constraint } else { solve_constraint };
-        let colour = |colour: &mut Colour, constraints: &mut [ContactConstraint], states: &mut [BodyState]| {
-            for batch in &mut colour.batches {
-                if pseudo {
-                    batch.solve_pseudo(states, ctx);
-                } else {
-                    batch.solve_velocity(states, ctx, reverse);
-                }
-            }
-            for &i in &colour.scalar {
-                solve(&mut constraints[i as usize], states, ctx, reverse);
-            }
+        let solve = if pseudo {
+            solve_pseudo_constraint
+        } else {
+            solve_constraint
         };
+        let colour =
+            |colour: &mut Colour, constraints: &mut [ContactConstraint], states: &mut [BodyState]| {
+                for batch in &mut colour.batches {
+                    if pseudo {
+                        batch.solve_pseudo(states, ctx);
+                    } else {
+                        batch.solve_velocity(states, ctx, reverse);
+                    }
+                }
+                for &i in &colour.scalar {
+                    solve(&mut constraints[i as usize], states, ctx, reverse);
+                }
+            };
         if reverse {
             for &i in self.overflow.iter().rev() {
                 solve(&mut constraints[i as usize], states, ctx, reverse);
@@ -699,6 +724,8 @@ pub(crate) fn solve(constraints: &mut [ContactConstraint], bodies: &mut [SolverB
             ..BodyState::default()
         })
         .collect();
+    // One more state at rest, for the unused lanes of the batches.
+    states.push(BodyState::default());
     let mut graph = Graph::build(constraints, bodies);
     for substep in 0..substeps {
         // Share the iterations out: earlier substeps get the remainder.
@@ -706,12 +733,24 @@ pub(crate) fn solve(constraints: &mut [ContactConstraint], bodies: &mut [SolverB
         integrate_velocities(bodies, &mut states, ctx.h);
         graph.warm_start(constraints, &mut states);
         for it in 0..iterations {
-            graph.iterate(constraints, &mut states, ctx, backward(ctx.settings.sweep, it), false);
+            graph.iterate(
+                constraints,
+                &mut states,
+                ctx,
+                backward(ctx.settings.sweep, it),
+                false,
+            );
         }
         if ctx.settings.position_correction == PositionCorrection::SplitImpulse {
             graph.reset_pseudo(constraints);
             for it in 0..iterations {
-                graph.iterate(constraints, &mut states, ctx, backward(ctx.settings.sweep, it), true);
+                graph.iterate(
+                    constraints,
+                    &mut states,
+                    ctx,
+                    backward(ctx.settings.sweep, it),
+                    true,
+                );
             }
         }
         integrate_positions(bodies, &mut states, ctx);

@@ -9,6 +9,10 @@
 //! short fixed-length loops, which LLVM turns into SIMD instructions: no
 //! `unsafe`, no intrinsics, the same results on every target.
 
+// Lane loops index several arrays by the same lane number on purpose: that
+// is the shape LLVM vectorises.
+#![allow(clippy::needless_range_loop)]
+
 use super::solver::{BodyState, ContactConstraint, SolverBody, StepContext};
 use crate::math::cross;
 use crate::settings::PositionCorrection;
@@ -87,7 +91,11 @@ impl Mask {
     /// Whether every lane is set.
     #[inline(always)]
     fn all(self) -> bool {
-        self.0.iter().all(|&m| m != 0)
+        let mut r = u32::MAX;
+        for m in self.0 {
+            r &= m;
+        }
+        r != 0
     }
 
     /// `a` where set, `b` elsewhere.
@@ -255,10 +263,19 @@ struct Velocities {
 
 impl Batch {
     /// Packs the block constraints `chunk` (at most [`W`]) into lanes.
-    pub(super) fn new(chunk: &[u32], constraints: &[ContactConstraint], bodies: &[SolverBody]) -> Batch {
+    /// Unused lanes point both bodies at `dummy`, a body state at rest that
+    /// no lane writes, so every loop runs over all `W` lanes.
+    pub(super) fn new(
+        chunk: &[u32],
+        constraints: &[ContactConstraint],
+        bodies: &[SolverBody],
+        dummy: u32,
+    ) -> Batch {
         debug_assert!(chunk.len() <= W);
         let mut batch = Batch {
             len: chunk.len(),
+            a: [dummy; W],
+            b: [dummy; W],
             // Unused lanes: an identity K keeps their arithmetic finite.
             k11: Fw::splat(1.0),
             k22: Fw::splat(1.0),
@@ -320,7 +337,7 @@ impl Batch {
             vby: Fw::default(),
             wb: Fw::default(),
         };
-        for l in 0..self.len {
+        for l in 0..W {
             let (sa, sb) = (&states[self.a[l] as usize], &states[self.b[l] as usize]);
             let (va, wa, vb, wb) = if pseudo {
                 (sa.pv, sa.pw, sb.pv, sb.pw)
@@ -340,17 +357,25 @@ impl Batch {
     /// Writes the lanes' velocities back to their dynamic bodies.
     #[inline(always)]
     fn scatter(&self, states: &mut [BodyState], g: &Velocities, pseudo: bool) {
-        for l in 0..self.len {
+        for l in 0..W {
             if self.write_a[l] {
                 let s = &mut states[self.a[l] as usize];
-                let (v, w) = if pseudo { (&mut s.pv, &mut s.pw) } else { (&mut s.v, &mut s.w) };
+                let (v, w) = if pseudo {
+                    (&mut s.pv, &mut s.pw)
+                } else {
+                    (&mut s.v, &mut s.w)
+                };
                 v.x = g.vax.0[l];
                 v.y = g.vay.0[l];
                 *w = g.wa.0[l];
             }
             if self.write_b[l] {
                 let s = &mut states[self.b[l] as usize];
-                let (v, w) = if pseudo { (&mut s.pv, &mut s.pw) } else { (&mut s.v, &mut s.w) };
+                let (v, w) = if pseudo {
+                    (&mut s.pv, &mut s.pw)
+                } else {
+                    (&mut s.v, &mut s.w)
+                };
                 v.x = g.vbx.0[l];
                 v.y = g.vby.0[l];
                 *w = g.wb.0[l];
@@ -364,26 +389,29 @@ impl Batch {
     fn separations(&self, states: &[BodyState]) -> [Fw; 2] {
         let mut dpx = Fw::default();
         let mut dpy = Fw::default();
-        let mut qa = [Fw::splat(1.0), Fw::default()];
-        let mut qb = [Fw::splat(1.0), Fw::default()];
-        for l in 0..self.len {
+        let (mut qac, mut qas, mut qbc, mut qbs) =
+            (Fw::default(), Fw::default(), Fw::default(), Fw::default());
+        for l in 0..W {
             let (sa, sb) = (&states[self.a[l] as usize], &states[self.b[l] as usize]);
-            let d = sb.dp - sa.dp;
-            dpx.0[l] = d.x;
-            dpy.0[l] = d.y;
-            qa[0].0[l] = sa.dq.c;
-            qa[1].0[l] = sa.dq.s;
-            qb[0].0[l] = sb.dq.c;
-            qb[1].0[l] = sb.dq.s;
+            dpx.0[l] = sb.dp.x - sa.dp.x;
+            dpy.0[l] = sb.dp.y - sa.dp.y;
+            qac.0[l] = sa.dq.c;
+            qas.0[l] = sa.dq.s;
+            qbc.0[l] = sb.dq.c;
+            qbs.0[l] = sb.dq.s;
         }
         let (nx, ny) = (self.nx, self.ny);
         let dn = dpx * nx + dpy * ny;
-        self.p.map(|p| {
-            // (dqB rb - dqA ra) . n
-            let gx = (qb[0] * p.rbx - qb[1] * p.rby) - (qa[0] * p.rax - qa[1] * p.ray);
-            let gy = (qb[1] * p.rbx + qb[0] * p.rby) - (qa[1] * p.rax + qa[0] * p.ray);
-            dn + gx * nx + gy * ny + p.base_separation
-        })
+        // (dqB rb - dqA ra) . n, per point.
+        let [p1, p2] = &self.p;
+        let gx1 = (qbc * p1.rbx - qbs * p1.rby) - (qac * p1.rax - qas * p1.ray);
+        let gy1 = (qbs * p1.rbx + qbc * p1.rby) - (qas * p1.rax + qac * p1.ray);
+        let gx2 = (qbc * p2.rbx - qbs * p2.rby) - (qac * p2.rax - qas * p2.ray);
+        let gy2 = (qbs * p2.rbx + qbc * p2.rby) - (qas * p2.rax + qac * p2.ray);
+        [
+            dn + gx1 * nx + gy1 * ny + p1.base_separation,
+            dn + gx2 * nx + gy2 * ny + p2.base_separation,
+        ]
     }
 
     /// Applies the accumulated impulses at the start of a substep.
@@ -438,7 +466,9 @@ impl Batch {
             let dvy = g.vby - g.vay;
             let vt = dvx * tx + dvy * ty + g.wb * p.rtb - g.wa * p.rta;
             let max_friction = self.friction * p.normal_impulse;
-            let new = (p.tangent_impulse - p.tangent_mass * vt).max(-max_friction).min(max_friction);
+            let new = (p.tangent_impulse - p.tangent_mass * vt)
+                .max(-max_friction)
+                .min(max_friction);
             let lambda = new - p.tangent_impulse;
             p.tangent_impulse = new;
             let (px, py) = (lambda * tx, lambda * ty);
@@ -454,10 +484,11 @@ impl Batch {
         let inv_h = Fw::splat(ctx.inv_h());
         let zero = Fw::default();
         let baumgarte = ctx.settings.position_correction == PositionCorrection::Baumgarte;
-        let targets = s.map(|s| {
+        let target = |s: Fw| {
             let touching = if baumgarte { self.push_out(s, ctx) } else { zero };
             s.gt(zero).select(-s * inv_h, touching)
-        });
+        };
+        let targets = [target(s[0]), target(s[1])];
         let vn = self.normal_velocities(&g);
         let old = [self.p[0].normal_impulse, self.p[1].normal_impulse];
         let x = self.block_lcp(vn, targets, old);
@@ -475,7 +506,7 @@ impl Batch {
     /// without touching its bodies.
     pub(super) fn solve_pseudo(&mut self, states: &mut [BodyState], ctx: &StepContext) {
         let s = self.separations(states);
-        let targets = s.map(|s| self.push_out(s, ctx));
+        let targets = [self.push_out(s[0], ctx), self.push_out(s[1], ctx)];
         let mut g = self.gather(states, true);
         let vn = self.normal_velocities(&g);
         let zero = Fw::default();
