@@ -867,6 +867,8 @@ impl World {
     // ----------------------------------------------------------------------
     // Contacts
 
+    /// Ends a contact (the step's contact update ends contacts the same way,
+    /// inline, while it holds the contact list).
     fn destroy_contact(&mut self, ci: u32) {
         let c = &mut self.contacts[ci as usize];
         c.alive = false;
@@ -1043,26 +1045,30 @@ impl World {
 
     fn update_contacts(&mut self, dt: f32) {
         let base_speculative = SPECULATIVE_DISTANCE * self.settings.length_units_per_meter;
-        for ci in 0..self.contacts.len() {
-            let c = &self.contacts[ci];
+        // Borrow the fields apart: the contacts change, the shapes and
+        // bodies are only read (no copies of the shapes on the hot path).
+        let (shapes, bodies, broadphase) = (&self.shapes, &self.bodies, &self.broadphase);
+        for (ci, c) in self.contacts.iter_mut().enumerate() {
             if !c.alive {
                 continue;
             }
-            let (sa, sb) = (&self.shapes[c.shape_a as usize], &self.shapes[c.shape_b as usize]);
-            if !self.broadphase.test_overlap(sa.proxy, sb.proxy) {
-                self.destroy_contact(ci as u32);
+            let (sa, sb) = (&shapes[c.shape_a as usize], &shapes[c.shape_b as usize]);
+            if !broadphase.test_overlap(sa.proxy, sb.proxy) {
+                // The fat boxes parted: the contact ends.
+                c.alive = false;
+                c.manifold = Manifold::default();
+                self.pair_map.remove(&pair_key(c.shape_a, c.shape_b));
+                self.free_contacts.push(ci as u32);
                 continue;
             }
-            let (ba, bb) = (&self.bodies[c.body_a as usize], &self.bodies[c.body_b as usize]);
-            let (shape_a, shape_b) = (sa.shape, sb.shape);
-            let (xf_a, xf_b) = (ba.xf, bb.xf);
+            let (ba, bb) = (&bodies[c.body_a as usize], &bodies[c.body_b as usize]);
             // Speculative margin: the base distance, plus how far the pair
             // can close in one step, so a fast body gets its contact points
             // before it would pass through (speculative continuous
             // collision). Resting pairs keep the small base margin.
             let closing = (bb.v - ba.v).length() + ba.w.abs() * ba.extent + bb.w.abs() * bb.extent;
             let speculative = base_speculative + dt * closing;
-            self.contacts[ci].update(&shape_a, xf_a, &shape_b, xf_b, speculative);
+            c.update(&sa.shape, ba.xf, &sb.shape, bb.xf, speculative);
         }
     }
 
