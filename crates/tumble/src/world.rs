@@ -121,6 +121,37 @@ pub struct ContactView<'a> {
     pub manifold: &'a Manifold,
 }
 
+/// Heap memory a [`World`] holds, in bytes, by part. Figures are buffer
+/// capacities (what is allocated), not lengths.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct MemoryUsage {
+    /// Body slots, their shape lists and the free list.
+    pub bodies: usize,
+    /// Shape slots and the free list.
+    pub shapes: usize,
+    /// Contact slots, the pair map and the free list.
+    pub contacts: usize,
+    /// The broadphase tree and its move buffer.
+    pub broadphase: usize,
+    /// The solver's per-body scratch rows, reused every step.
+    pub solver_bodies: usize,
+    /// The solver's per-contact scratch rows (constraints) and the new-pair
+    /// buffer, reused every step.
+    pub solver_contacts: usize,
+}
+
+impl MemoryUsage {
+    /// Everything.
+    pub fn total(&self) -> usize {
+        self.bodies
+            + self.shapes
+            + self.contacts
+            + self.broadphase
+            + self.solver_bodies
+            + self.solver_contacts
+    }
+}
+
 /// The closest hit of a ray cast.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RayHit {
@@ -301,6 +332,34 @@ impl World {
         }
         self.settings.gravity = gravity;
         Ok(())
+    }
+
+    /// Heap memory held, by part (see [`MemoryUsage`]).
+    pub fn memory_usage(&self) -> MemoryUsage {
+        use std::mem::size_of;
+        let shape_lists: usize = self
+            .bodies
+            .iter()
+            .map(|b| b.shapes.capacity() * size_of::<u32>())
+            .sum();
+        // A hash map entry is its key and value plus one control byte.
+        let pair_entry = size_of::<(u64, u32)>() + 1;
+        MemoryUsage {
+            bodies: self.bodies.capacity() * size_of::<Body>()
+                + shape_lists
+                + self.free_bodies.capacity() * size_of::<u32>()
+                + self.frozen.capacity() * size_of::<BodyId>(),
+            shapes: self.shapes.capacity() * size_of::<ShapeSlot>()
+                + self.free_shapes.capacity() * size_of::<u32>(),
+            contacts: self.contacts.capacity() * size_of::<Contact>()
+                + self.pair_map.capacity() * pair_entry
+                + self.free_contacts.capacity() * size_of::<u32>(),
+            broadphase: self.broadphase.memory_bytes(),
+            solver_bodies: self.scratch.solver_bodies.capacity() * size_of::<SolverBody>()
+                + self.scratch.centers.capacity() * size_of::<Vec2>(),
+            solver_contacts: self.scratch.constraints.capacity() * size_of::<ContactConstraint>()
+                + self.scratch.new_pairs.capacity() * size_of::<(u32, u32)>(),
+        }
     }
 
     /// Steps taken so far.
