@@ -105,10 +105,15 @@ fn max_separation(poly: &ClipPolygon, other: &ClipPolygon) -> (usize, f32) {
     for i in 0..poly.count {
         let n = poly.normals[i];
         let v = poly.vertices[i];
-        let deepest = other.vertices[..other.count]
-            .iter()
-            .map(|w| n.dot(*w - v))
-            .fold(f32::INFINITY, f32::min);
+        // A plain comparison, not f32::min: no NaN handling on this path
+        // (the inputs are finite) and it is the narrowphase's hottest loop.
+        let mut deepest = f32::INFINITY;
+        for w in &other.vertices[..other.count] {
+            let s = n.dot(*w - v);
+            if s < deepest {
+                deepest = s;
+            }
+        }
         if deepest > best_separation {
             best_face = i;
             best_separation = deepest;
