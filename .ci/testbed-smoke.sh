@@ -33,7 +33,9 @@ echo "== testbed smoke: $PROFILE build"
 if [[ "$PROFILE" == release ]]; then
     cargo build --release -p tumble-testbed --quiet
 else
-    cargo build -p tumble-testbed --quiet
+    # The test profile: `cargo test` has just built this binary with it
+    # (into target/debug), so nothing is compiled again.
+    cargo build --profile test -p tumble-testbed --bin tumble --quiet
 fi
 
 mkdir -p "$OUT"
@@ -42,8 +44,10 @@ rm -f "$OUT"/*.png
 XVFB_PID=""
 APP_PID=""
 cleanup() {
-    [[ -n "$APP_PID" ]] && kill "$APP_PID" 2>/dev/null && wait "$APP_PID" 2>/dev/null
-    [[ -n "$XVFB_PID" ]] && kill "$XVFB_PID" 2>/dev/null && wait "$XVFB_PID" 2>/dev/null
+    # `wait` on a killed process returns 143; under `set -e` that would
+    # become the script's exit status, so each line ends in `|| true`.
+    [[ -n "$APP_PID" ]] && kill "$APP_PID" 2>/dev/null && wait "$APP_PID" 2>/dev/null || true
+    [[ -n "$XVFB_PID" ]] && kill "$XVFB_PID" 2>/dev/null && wait "$XVFB_PID" 2>/dev/null || true
     return 0
 }
 trap cleanup EXIT

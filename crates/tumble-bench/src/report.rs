@@ -130,9 +130,7 @@ pub fn markdown(scenes: &[SceneRun], engines: &[EngineKind]) -> String {
         out.push_str(&memory);
         let _ = writeln!(
             out,
-            "\nTumble's figures are estimates: the engine has no public memory report, so private \
-             structs are mirrored field for field and sized with std::mem::size_of ({}). \
-             Buffer capacities can be up to twice the lengths counted here.",
+            "\nTumble's figures come from {}.",
             crate::memory::breakdown()
         );
     }

@@ -117,6 +117,8 @@ fn random_shapes_pour_into_a_box_without_nan_or_escape() {
             }
         }
     }
+    // Nothing tunnels out of the box, however hard it is kicked.
+    assert_eq!(outside_box, 0, "body-steps with a centre outside the box");
     let expected_live = spawned.min(CAP);
     assert_eq!(live.len(), expected_live);
     assert_eq!(world.body_count(), statics + expected_live);

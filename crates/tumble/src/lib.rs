@@ -106,4 +106,6 @@ pub use error::{BodyError, Error};
 pub use math::{Aabb, Rot, Transform, Vec2};
 pub use settings::{PositionCorrection, SolverSettings, Sweep, WorldSettings};
 pub use shapes::{Capsule, Circle, MassData, Polygon, Shape, ShapeError};
-pub use world::{draw_shape, BodyId, ContactView, FixedStepper, RayHit, ShapeDef, ShapeId, World};
+pub use world::{
+    draw_shape, BodyId, ContactView, FixedStepper, MemoryUsage, RayHit, ShapeDef, ShapeId, World,
+};

@@ -121,6 +121,37 @@ pub struct ContactView<'a> {
     pub manifold: &'a Manifold,
 }
 
+/// Heap memory a [`World`] holds, in bytes, by part. Figures are buffer
+/// capacities (what is allocated), not lengths.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct MemoryUsage {
+    /// Body slots, their shape lists and the free list.
+    pub bodies: usize,
+    /// Shape slots and the free list.
+    pub shapes: usize,
+    /// Contact slots, the pair map and the free list.
+    pub contacts: usize,
+    /// The broadphase tree and its move buffer.
+    pub broadphase: usize,
+    /// The solver's per-body scratch rows, reused every step.
+    pub solver_bodies: usize,
+    /// The solver's per-contact scratch rows (constraints) and the new-pair
+    /// buffer, reused every step.
+    pub solver_contacts: usize,
+}
+
+impl MemoryUsage {
+    /// Everything.
+    pub fn total(&self) -> usize {
+        self.bodies
+            + self.shapes
+            + self.contacts
+            + self.broadphase
+            + self.solver_bodies
+            + self.solver_contacts
+    }
+}
+
 /// The closest hit of a ray cast.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RayHit {
@@ -301,6 +332,34 @@ impl World {
         }
         self.settings.gravity = gravity;
         Ok(())
+    }
+
+    /// Heap memory held, by part (see [`MemoryUsage`]).
+    pub fn memory_usage(&self) -> MemoryUsage {
+        use std::mem::size_of;
+        let shape_lists: usize = self
+            .bodies
+            .iter()
+            .map(|b| b.shapes.capacity() * size_of::<u32>())
+            .sum();
+        // A hash map entry is its key and value plus one control byte.
+        let pair_entry = size_of::<(u64, u32)>() + 1;
+        MemoryUsage {
+            bodies: self.bodies.capacity() * size_of::<Body>()
+                + shape_lists
+                + self.free_bodies.capacity() * size_of::<u32>()
+                + self.frozen.capacity() * size_of::<BodyId>(),
+            shapes: self.shapes.capacity() * size_of::<ShapeSlot>()
+                + self.free_shapes.capacity() * size_of::<u32>(),
+            contacts: self.contacts.capacity() * size_of::<Contact>()
+                + self.pair_map.capacity() * pair_entry
+                + self.free_contacts.capacity() * size_of::<u32>(),
+            broadphase: self.broadphase.memory_bytes(),
+            solver_bodies: self.scratch.solver_bodies.capacity() * size_of::<SolverBody>()
+                + self.scratch.centers.capacity() * size_of::<Vec2>(),
+            solver_contacts: self.scratch.constraints.capacity() * size_of::<ContactConstraint>()
+                + self.scratch.new_pairs.capacity() * size_of::<(u32, u32)>(),
+        }
     }
 
     /// Steps taken so far.
@@ -867,6 +926,8 @@ impl World {
     // ----------------------------------------------------------------------
     // Contacts
 
+    /// Ends a contact (the step's contact update ends contacts the same way,
+    /// inline, while it holds the contact list).
     fn destroy_contact(&mut self, ci: u32) {
         let c = &mut self.contacts[ci as usize];
         c.alive = false;
@@ -1043,26 +1104,30 @@ impl World {
 
     fn update_contacts(&mut self, dt: f32) {
         let base_speculative = SPECULATIVE_DISTANCE * self.settings.length_units_per_meter;
-        for ci in 0..self.contacts.len() {
-            let c = &self.contacts[ci];
+        // Borrow the fields apart: the contacts change, the shapes and
+        // bodies are only read (no copies of the shapes on the hot path).
+        let (shapes, bodies, broadphase) = (&self.shapes, &self.bodies, &self.broadphase);
+        for (ci, c) in self.contacts.iter_mut().enumerate() {
             if !c.alive {
                 continue;
             }
-            let (sa, sb) = (&self.shapes[c.shape_a as usize], &self.shapes[c.shape_b as usize]);
-            if !self.broadphase.test_overlap(sa.proxy, sb.proxy) {
-                self.destroy_contact(ci as u32);
+            let (sa, sb) = (&shapes[c.shape_a as usize], &shapes[c.shape_b as usize]);
+            if !broadphase.test_overlap(sa.proxy, sb.proxy) {
+                // The fat boxes parted: the contact ends.
+                c.alive = false;
+                c.manifold = Manifold::default();
+                self.pair_map.remove(&pair_key(c.shape_a, c.shape_b));
+                self.free_contacts.push(ci as u32);
                 continue;
             }
-            let (ba, bb) = (&self.bodies[c.body_a as usize], &self.bodies[c.body_b as usize]);
-            let (shape_a, shape_b) = (sa.shape, sb.shape);
-            let (xf_a, xf_b) = (ba.xf, bb.xf);
+            let (ba, bb) = (&bodies[c.body_a as usize], &bodies[c.body_b as usize]);
             // Speculative margin: the base distance, plus how far the pair
             // can close in one step, so a fast body gets its contact points
             // before it would pass through (speculative continuous
             // collision). Resting pairs keep the small base margin.
             let closing = (bb.v - ba.v).length() + ba.w.abs() * ba.extent + bb.w.abs() * bb.extent;
             let speculative = base_speculative + dt * closing;
-            self.contacts[ci].update(&shape_a, xf_a, &shape_b, xf_b, speculative);
+            c.update(&sa.shape, ba.xf, &sb.shape, bb.xf, speculative);
         }
     }
 

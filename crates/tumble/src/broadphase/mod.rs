@@ -68,6 +68,13 @@ impl Default for BroadPhase {
 }
 
 impl BroadPhase {
+    /// Heap bytes held by the tree and the move buffer (capacities).
+    pub fn memory_bytes(&self) -> usize {
+        self.tree.memory_bytes()
+            + self.move_buffer.capacity() * std::mem::size_of::<u32>()
+            + self.in_move_buffer.capacity() * std::mem::size_of::<bool>()
+    }
+
     /// An empty broadphase whose fat boxes are the tight ones grown by
     /// `margin` on every side. A negative or NaN margin counts as zero.
     pub fn new(margin: f32) -> BroadPhase {

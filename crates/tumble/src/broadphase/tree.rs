@@ -170,6 +170,11 @@ impl Default for DynamicTree {
 }
 
 impl DynamicTree {
+    /// Heap bytes held by the node array (its capacity, not its length).
+    pub fn memory_bytes(&self) -> usize {
+        self.nodes.capacity() * std::mem::size_of::<Node>()
+    }
+
     /// An empty tree.
     pub fn new() -> DynamicTree {
         DynamicTree {

@@ -105,10 +105,15 @@ fn max_separation(poly: &ClipPolygon, other: &ClipPolygon) -> (usize, f32) {
     for i in 0..poly.count {
         let n = poly.normals[i];
         let v = poly.vertices[i];
-        let deepest = other.vertices[..other.count]
-            .iter()
-            .map(|w| n.dot(*w - v))
-            .fold(f32::INFINITY, f32::min);
+        // A plain comparison, not f32::min: no NaN handling on this path
+        // (the inputs are finite) and it is the narrowphase's hottest loop.
+        let mut deepest = f32::INFINITY;
+        for w in &other.vertices[..other.count] {
+            let s = n.dot(*w - v);
+            if s < deepest {
+                deepest = s;
+            }
+        }
         if deepest > best_separation {
             best_face = i;
             best_separation = deepest;
@@ -285,7 +290,16 @@ fn collide_local(a: &ClipPolygon, b: &ClipPolygon, speculative: f32) -> Manifold
             return Manifold::default();
         }
         let core_distance = contact.separation + radius_sum;
-        let face_gap = FACE_CONTACT_GAP + FACE_CONTACT_RELATIVE_GAP * core_distance;
+        let face_gap = FACE_CONTACT_GAP + FACE_CONTACT_RELATIVE_GAP * core_distance.abs();
+        if core_distance < face.separation - face_gap {
+            // The face separation is a lower bound on the cores' distance
+            // (it is a separating axis), so a nearer answer from GJK, or an
+            // overlap, is rounding error: GJK loses precision on very long
+            // edges (seen with an 800 m ground box, where it reported an
+            // overlap and a contact point 200 m from the capsule). The face
+            // is the truth.
+            return clip_to_reference_face(&face, speculative);
+        }
         if core_distance - face.separation <= face_gap {
             // The face normal is the true direction. Clipping can still have
             // cut off the nearest incident corner (it lies beside the
@@ -688,5 +702,41 @@ mod tests {
         assert_eq!(out[1].vertex, 4);
         assert!((out[1].point - Vec2::new(1.0, 0.0)).length() < 1e-6);
         assert!(clip_segment_to_line(seg, Vec2::X, -3.0).is_none());
+    }
+}
+
+#[cfg(test)]
+mod wide_ground_regression {
+    use super::*;
+    use crate::collision::collide;
+    use crate::shapes::{Capsule, Polygon, Shape};
+
+    /// A capsule resting on an 800 m ground box, seen in a soak run: the
+    /// manifold point came out at x = -201.6 (midway to the ground's far
+    /// corner) and the 200 m lever arm threw the capsule through the floor.
+    #[test]
+    fn capsule_on_a_very_wide_ground_gets_points_under_the_capsule() {
+        let ground: Shape = Polygon::new_box(400.0, 1.0).unwrap().into();
+        let capsule: Shape = Capsule::new(
+            Vec2::new(-0.20644537, 0.0),
+            Vec2::new(0.20644537, 0.0),
+            0.13430052,
+        )
+        .unwrap()
+        .into();
+        let xf_g = Transform::new(Vec2::new(0.0, -1.0), 0.0);
+        let xf_c = Transform {
+            p: Vec2::new(f32::from_bits(3225254885), f32::from_bits(1040458725)),
+            q: crate::math::Rot {
+                c: f32::from_bits(1065353183),
+                s: f32::from_bits(990069880),
+            },
+        };
+        let m = collide(&ground, xf_g, &capsule, xf_c, 0.02);
+        assert!(m.count >= 1);
+        for p in m.points() {
+            assert!((p.point.x - xf_c.p.x).abs() < 0.5, "{m:?}");
+            assert!(p.separation > -0.02, "{m:?}");
+        }
     }
 }
