@@ -151,16 +151,39 @@ fn pyramid_stands_at_every_iteration_count_the_testbed_offers() {
     // Up/Down in the testbed walk the iterations 1..=16; with 4 substeps a
     // count below 8 leaves one iteration per substep, which once pumped
     // energy into the pyramid until it blew apart.
-    for iterations in 1..=16 {
+    // Both solve paths: coloured and four lanes wide (the default), and one
+    // constraint at a time (the reference).
+    for graph_coloring in [true, false] {
+        for iterations in 1..=16 {
+            let settings = SolverSettings {
+                iterations,
+                graph_coloring,
+                ..SolverSettings::default()
+            };
+            let mut scene = build(SceneName::Pyramid, settings);
+            let m = run(&mut scene, 300);
+            assert!(
+                m.standing && m.residual_slide < 0.01,
+                "{iterations} iterations, colouring {graph_coloring}: {m:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn coloured_and_sequential_solves_agree_on_the_tower() {
+    // The colouring keeps the sequential sweep's order wherever two
+    // constraints share a body, so both paths settle the same tower.
+    let run_tower = |graph_coloring| {
         let settings = SolverSettings {
-            iterations,
+            graph_coloring,
             ..SolverSettings::default()
         };
-        let mut scene = build(SceneName::Pyramid, settings);
-        let m = run(&mut scene, 300);
-        assert!(
-            m.standing && m.residual_slide < 0.01,
-            "{iterations} iterations: {m:?}"
-        );
-    }
+        let mut scene = build(SceneName::Tower, settings);
+        run(&mut scene, SceneName::Tower.frames())
+    };
+    let (a, b) = (run_tower(true), run_tower(false));
+    assert!((a.sink - b.sink).abs() < 1e-3, "{a:?} vs {b:?}");
+    assert!(a.residual_slide < 1e-5 && b.residual_slide < 1e-5);
+    assert_eq!(a.creep, b.creep);
 }

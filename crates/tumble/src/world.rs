@@ -7,7 +7,7 @@ use crate::collision::{ray_cast, Manifold};
 use crate::debug_draw::{Color, DebugDraw, DrawOptions};
 use crate::dynamics::body::{Body, BodyDef, BodyType};
 use crate::dynamics::contact::{mix_friction, mix_restitution, Contact};
-use crate::dynamics::solver::{self, ContactConstraint, SolverBody, StepContext};
+use crate::dynamics::solver::{self, ContactConstraint, Graph, SolverBody, StepContext};
 use crate::error::{BodyError, Error};
 use crate::math::{cross, is_finite_vec, Aabb, Rot, Transform, Vec2};
 use crate::settings::{
@@ -221,6 +221,7 @@ struct Scratch {
     centers: Vec<Vec2>,
     constraints: Vec<ContactConstraint>,
     new_pairs: Vec<(u32, u32)>,
+    graph: Graph,
 }
 
 impl Default for World {
@@ -1202,7 +1203,12 @@ impl World {
             &scratch.centers,
             &ctx,
         );
-        solver::solve(&mut scratch.constraints, &mut scratch.solver_bodies, &ctx);
+        solver::solve(
+            &mut scratch.graph,
+            &mut scratch.constraints,
+            &mut scratch.solver_bodies,
+            &ctx,
+        );
         solver::store_impulses(&scratch.constraints, &mut self.contacts, substeps);
 
         // Move the bodies by what the substeps integrated.

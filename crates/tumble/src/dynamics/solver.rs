@@ -486,11 +486,6 @@ fn warm_start_constraint(c: &ContactConstraint, states: &mut [BodyState]) {
     }
 }
 
-/// Most colours the greedy colouring hands out; constraints that fit none
-/// (a body touching more than this many others, in the wrong order) go to
-/// the overflow list, solved one at a time after the colours.
-const MAX_COLOURS: u32 = 32;
-
 /// One colour of the constraint graph: no dynamic body appears twice in it,
 /// so its constraints can be solved in any order, or several at once.
 #[derive(Clone, Debug, Default)]
@@ -503,13 +498,24 @@ struct Colour {
 }
 
 /// The constraints of a step sorted into colours, each colour's two-point
-/// blocks packed into lane-wide batches.
+/// blocks packed into lane-wide batches. Kept from step to step so its
+/// buffers are reused (no allocation in steady state).
 #[derive(Clone, Debug, Default)]
-struct Graph {
-    /// The colours, in the order they were opened.
+pub(crate) struct Graph {
+    /// The colours in use this step, in order; `colours[count..]` are
+    /// spare (empty, with their capacity kept).
     colours: Vec<Colour>,
-    /// Constraints no colour could take, in constraint order.
+    /// How many colours are in use.
+    count: usize,
+    /// Constraints solved one at a time after the colours, in constraint
+    /// order: all of them when colouring is off.
     overflow: Vec<u32>,
+    /// Per body: one past the last colour it took while colouring.
+    last: Vec<u32>,
+    /// Two-point constraints of the colour being packed.
+    blocks: Vec<u32>,
+    /// Body states, one per body slot plus a resting one for unused lanes.
+    states: Vec<BodyState>,
 }
 
 impl Graph {
@@ -517,60 +523,75 @@ impl Graph {
     /// order only): each constraint takes the first colour in which neither
     /// of its dynamic bodies is used yet. Static and kinematic bodies are
     /// never written by the solve and so never conflict.
-    fn build(constraints: &[ContactConstraint], bodies: &[SolverBody]) -> Graph {
-        let mut used = vec![0u32; bodies.len()];
-        let mut members: Vec<(Vec<u32>, Vec<u32>)> = Vec::new();
-        let mut overflow = Vec::new();
+    fn build(&mut self, constraints: &[ContactConstraint], bodies: &[SolverBody], colouring: bool) {
+        for colour in &mut self.colours[..self.count] {
+            colour.batches.clear();
+            colour.scalar.clear();
+        }
+        self.count = 0;
+        self.overflow.clear();
+        if !colouring {
+            self.overflow.extend(0..constraints.len() as u32);
+            return;
+        }
+        // Order-preserving colouring: a constraint's colour is one more than
+        // the last colour either of its dynamic bodies took. Two
+        // constraints that share a body keep their order, and those that
+        // share none commute, so sweeping the colours in order is the
+        // sequential sweep in constraint order (load carried up a stack in
+        // one pass), only several constraints at a time.
+        self.last.clear();
+        self.last.resize(bodies.len(), 0);
         for (i, c) in constraints.iter().enumerate() {
             let (a, b) = (c.a as usize, c.b as usize);
             let (da, db) = (bodies[a].dynamic, bodies[b].dynamic);
-            let mut taken = 0u32;
+            let mut colour = 0u32;
             if da {
-                taken |= used[a];
+                colour = colour.max(self.last[a]);
             }
             if db {
-                taken |= used[b];
+                colour = colour.max(self.last[b]);
             }
-            let free = !taken;
-            if free == 0 {
-                overflow.push(i as u32);
-                continue;
-            }
-            let colour = free.trailing_zeros();
-            debug_assert!(colour < MAX_COLOURS);
-            let bit = 1u32 << colour;
             if da {
-                used[a] |= bit;
+                self.last[a] = colour + 1;
             }
             if db {
-                used[b] |= bit;
+                self.last[b] = colour + 1;
             }
             let colour = colour as usize;
-            if members.len() <= colour {
-                members.resize(colour + 1, (Vec::new(), Vec::new()));
+            if self.colours.len() <= colour {
+                self.colours.resize_with(colour + 1, Colour::default);
             }
-            if c.block {
-                members[colour].0.push(i as u32);
-            } else {
-                members[colour].1.push(i as u32);
+            self.count = self.count.max(colour + 1);
+            // Two-point blocks are parked in `scalar` for now and packed
+            // into batches below.
+            self.colours[colour].scalar.push(i as u32);
+        }
+        let dummy = bodies.len() as u32;
+        for colour in &mut self.colours[..self.count] {
+            self.blocks.clear();
+            let mut k = 0;
+            for j in 0..colour.scalar.len() {
+                let i = colour.scalar[j];
+                if constraints[i as usize].block {
+                    self.blocks.push(i);
+                } else {
+                    colour.scalar[k] = i;
+                    k += 1;
+                }
+            }
+            colour.scalar.truncate(k);
+            for chunk in self.blocks.chunks(wide::W) {
+                colour
+                    .batches
+                    .push(wide::Batch::new(chunk, constraints, bodies, dummy));
             }
         }
-        let colours = members
-            .into_iter()
-            .map(|(blocks, scalar)| Colour {
-                batches: blocks
-                    .chunks(wide::W)
-                    .map(|chunk| wide::Batch::new(chunk, constraints, bodies, bodies.len() as u32))
-                    .collect(),
-                scalar,
-            })
-            .collect();
-        Graph { colours, overflow }
     }
 
     /// Applies the accumulated impulses at the start of a substep.
     fn warm_start(&self, constraints: &[ContactConstraint], states: &mut [BodyState]) {
-        for colour in &self.colours {
+        for colour in &self.colours[..self.count] {
             for batch in &colour.batches {
                 batch.warm_start(states);
             }
@@ -616,11 +637,11 @@ impl Graph {
             for &i in self.overflow.iter().rev() {
                 solve(&mut constraints[i as usize], states, ctx, reverse);
             }
-            for c in self.colours.iter_mut().rev() {
+            for c in self.colours[..self.count].iter_mut().rev() {
                 colour(c, constraints, states);
             }
         } else {
-            for c in self.colours.iter_mut() {
+            for c in self.colours[..self.count].iter_mut() {
                 colour(c, constraints, states);
             }
             for &i in &self.overflow {
@@ -636,7 +657,7 @@ impl Graph {
             c.points[0].pseudo_impulse = 0.0;
             c.points[1].pseudo_impulse = 0.0;
         }
-        for colour in &mut self.colours {
+        for colour in &mut self.colours[..self.count] {
             for batch in &mut colour.batches {
                 batch.reset_pseudo();
             }
@@ -645,7 +666,7 @@ impl Graph {
 
     /// Copies the batches' impulses back into their constraints.
     fn store(&self, constraints: &mut [ContactConstraint]) {
-        for colour in &self.colours {
+        for colour in &self.colours[..self.count] {
             for batch in &colour.batches {
                 batch.store(constraints);
             }
@@ -713,20 +734,24 @@ fn apply_restitution(constraints: &mut [ContactConstraint], states: &mut [BodySt
 /// pass goes colour by colour, solving each colour's two-point blocks
 /// [`wide::W`] at a time; an alternating sweep reverses the colour order
 /// on odd iterations.
-pub(crate) fn solve(constraints: &mut [ContactConstraint], bodies: &mut [SolverBody], ctx: &StepContext) {
+pub(crate) fn solve(
+    graph: &mut Graph,
+    constraints: &mut [ContactConstraint],
+    bodies: &mut [SolverBody],
+    ctx: &StepContext,
+) {
     let total = ctx.settings.iterations.max(1);
     let substeps = ctx.substeps;
-    let mut states: Vec<BodyState> = bodies
-        .iter()
-        .map(|b| BodyState {
-            v: b.v,
-            w: b.w,
-            ..BodyState::default()
-        })
-        .collect();
+    let mut states = std::mem::take(&mut graph.states);
+    states.clear();
+    states.extend(bodies.iter().map(|b| BodyState {
+        v: b.v,
+        w: b.w,
+        ..BodyState::default()
+    }));
     // One more state at rest, for the unused lanes of the batches.
     states.push(BodyState::default());
-    let mut graph = Graph::build(constraints, bodies);
+    graph.build(constraints, bodies, ctx.settings.graph_coloring);
     for substep in 0..substeps {
         // Share the iterations out: earlier substeps get the remainder.
         let iterations = total / substeps + u32::from(substep < total % substeps);
@@ -763,6 +788,7 @@ pub(crate) fn solve(constraints: &mut [ContactConstraint], bodies: &mut [SolverB
         b.dp = s.dp;
         b.dq = s.dq;
     }
+    graph.states = states;
 }
 
 /// Writes the accumulated impulses back into the contacts' manifolds (per
