@@ -172,6 +172,11 @@ fn side_panel(ui: &mut egui::Ui, tb: &mut Testbed) {
     ui.add(egui::Slider::new(&mut tb.solver.iterations, 1..=16).text("iterations"));
     ui.checkbox(&mut tb.solver.warm_starting, "warm starting (W)");
     ui.horizontal(|ui| {
+        ui.label("substeps");
+        ui.add(egui::Slider::new(&mut tb.solver.substeps, 1..=8));
+        ui.checkbox(&mut tb.solver.graph_coloring, "4-lane colours");
+    });
+    ui.horizontal(|ui| {
         ui.label("position");
         let mode = &mut tb.solver.position_correction;
         ui.radio_value(mode, PositionCorrection::SplitImpulse, "split");
