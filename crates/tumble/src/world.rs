@@ -11,8 +11,8 @@ use crate::dynamics::solver::{self, ContactConstraint, Graph, SolverBody, StepCo
 use crate::error::{BodyError, Error};
 use crate::math::{cross, is_finite_vec, Aabb, Rot, Transform, Vec2};
 use crate::settings::{
-    SolverSettings, WorldSettings, AABB_MARGIN, ITERATIONS_RANGE, LINEAR_SLOP, MAX_PUSH_OUT_SPEED,
-    SPECULATIVE_DISTANCE, SUBSTEPS_RANGE,
+    SolverSettings, WorldSettings, AABB_MARGIN, AABB_MARGIN_FRACTION, ITERATIONS_RANGE, LINEAR_SLOP,
+    MAX_PUSH_OUT_SPEED, SPECULATIVE_DISTANCE, SUBSTEPS_RANGE,
 };
 use crate::shapes::{combine_mass, decompose_concave, MassData, Shape, ShapeError};
 use std::collections::HashMap;
@@ -104,6 +104,9 @@ struct ShapeSlot {
     /// Index of this shape among its body's shapes when it was added: the
     /// compound part index that goes into feature ids.
     part: u32,
+    /// How far its fat box reaches beyond its tight one (see
+    /// [`AABB_MARGIN_FRACTION`]).
+    margin: f32,
 }
 
 /// A contact as the user sees it: which shapes, and their manifold.
@@ -495,9 +498,12 @@ impl World {
         // Contacts between two non-dynamic bodies are not kept: drop them
         // and let the broadphase find the pairs again.
         self.destroy_contacts_of_body(bi as u32);
+        // The margin follows the type from the next time the fat box is
+        // rebuilt (a static one's never needed room to move).
         for k in 0..self.bodies[bi].shapes.len() {
-            let proxy = self.shapes[self.bodies[bi].shapes[k] as usize].proxy;
-            self.broadphase.touch_proxy(proxy);
+            let si = self.bodies[bi].shapes[k] as usize;
+            self.shapes[si].margin = self.proxy_margin(&self.shapes[si].shape, body_type);
+            self.broadphase.touch_proxy(self.shapes[si].proxy);
         }
         Ok(())
     }
@@ -800,6 +806,7 @@ impl World {
     fn add_shape_unchecked(&mut self, bi: usize, shape: Shape, def: &ShapeDef) -> ShapeId {
         let aabb = shape.aabb(self.bodies[bi].xf);
         let part = self.bodies[bi].shapes.len() as u32;
+        let margin = self.proxy_margin(&shape, self.bodies[bi].body_type);
         let slot = ShapeSlot {
             generation: 1,
             alive: true,
@@ -808,6 +815,7 @@ impl World {
             def: *def,
             proxy: 0,
             part,
+            margin,
         };
         let index = match self.free_shapes.pop() {
             Some(i) => {
@@ -820,7 +828,7 @@ impl World {
                 (self.shapes.len() - 1) as u32
             }
         };
-        self.shapes[index as usize].proxy = self.broadphase.create_proxy(aabb, index);
+        self.shapes[index as usize].proxy = self.broadphase.create_proxy_with_margin(aabb, index, margin);
         self.bodies[bi].shapes.push(index);
         self.update_mass(bi);
         self.shape_id(index)
@@ -916,11 +924,21 @@ impl World {
         Ok(())
     }
 
+    /// The fat-box margin of a shape on a body of this type.
+    fn proxy_margin(&self, shape: &Shape, body_type: BodyType) -> f32 {
+        let lu = self.settings.length_units_per_meter;
+        match body_type {
+            BodyType::Static => SPECULATIVE_DISTANCE * lu,
+            _ => (AABB_MARGIN_FRACTION * shape.extent()).min(AABB_MARGIN * lu),
+        }
+    }
+
     fn sync_proxies(&mut self, bi: usize) {
         let xf = self.bodies[bi].xf;
         for &s in &self.bodies[bi].shapes {
             let slot = &self.shapes[s as usize];
-            self.broadphase.move_proxy(slot.proxy, slot.shape.aabb(xf));
+            self.broadphase
+                .move_proxy_with_margin(slot.proxy, slot.shape.aabb(xf), slot.margin);
         }
     }
 
@@ -1252,7 +1270,8 @@ impl World {
                 let mut aabb = slot.shape.aabb(xf);
                 aabb.min += travel.min(Vec2::ZERO);
                 aabb.max += travel.max(Vec2::ZERO);
-                self.broadphase.move_proxy(slot.proxy, aabb);
+                self.broadphase
+                    .move_proxy_with_margin(slot.proxy, aabb, slot.margin);
             }
         }
         self.scratch = scratch;

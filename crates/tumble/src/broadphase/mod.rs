@@ -107,7 +107,13 @@ impl BroadPhase {
     /// Adds a proxy for a shape whose tight box is `aabb`; returns its id.
     /// The proxy is buffered, so the next `update_pairs` reports its pairs.
     pub fn create_proxy(&mut self, aabb: Aabb, user: u32) -> u32 {
-        let proxy_id = self.tree.create_proxy(aabb.expanded(self.margin), user);
+        self.create_proxy_with_margin(aabb, user, self.margin)
+    }
+
+    /// [`BroadPhase::create_proxy`] with this proxy's own margin (a small
+    /// shape needs less room to move than a large one; a static one none).
+    pub fn create_proxy_with_margin(&mut self, aabb: Aabb, user: u32, margin: f32) -> u32 {
+        let proxy_id = self.tree.create_proxy(aabb.expanded(margin.max(0.0)), user);
         self.buffer_move(proxy_id);
         proxy_id
     }
@@ -132,6 +138,15 @@ impl BroadPhase {
     ///
     /// If `proxy_id` is not a live proxy.
     pub fn move_proxy(&mut self, proxy_id: u32, tight_aabb: Aabb) -> bool {
+        self.move_proxy_with_margin(proxy_id, tight_aabb, self.margin)
+    }
+
+    /// [`BroadPhase::move_proxy`] with this proxy's own margin.
+    ///
+    /// # Panics
+    ///
+    /// If `proxy_id` is not a live proxy.
+    pub fn move_proxy_with_margin(&mut self, proxy_id: u32, tight_aabb: Aabb, margin: f32) -> bool {
         assert!(
             self.tree.is_proxy(proxy_id),
             "proxy id {proxy_id} is not a live proxy"
@@ -139,7 +154,8 @@ impl BroadPhase {
         if self.tree.fat_aabb(proxy_id).contains(tight_aabb) {
             return false;
         }
-        self.tree.move_proxy(proxy_id, tight_aabb.expanded(self.margin));
+        self.tree
+            .move_proxy(proxy_id, tight_aabb.expanded(margin.max(0.0)));
         self.buffer_move(proxy_id);
         true
     }

@@ -422,6 +422,22 @@ impl Shape {
         }
     }
 
+    /// The farthest distance from the centroid to any point of the shape.
+    pub fn extent(&self) -> f32 {
+        match self {
+            Shape::Circle(c) => c.radius,
+            Shape::Capsule(c) => 0.5 * c.center1.distance(c.center2) + c.radius,
+            Shape::Polygon(p) => {
+                let far = p
+                    .points()
+                    .iter()
+                    .map(|v| v.distance(p.centroid))
+                    .fold(0.0, f32::max);
+                far + p.radius
+            }
+        }
+    }
+
     /// The centroid in the body frame.
     pub fn centroid(&self) -> Vec2 {
         match self {
