@@ -1,0 +1,68 @@
+//! The step allocates nothing once a scene has settled: every buffer is
+//! reused (DESIGN.md: no allocation in the steady-state step).
+//!
+//! A counting global allocator wraps the system one for this test binary.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use tumble::{BodyDef, Polygon, ShapeDef, Vec2, World};
+
+struct Counting;
+
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: every call is forwarded unchanged to the system allocator; the
+// wrapper only counts.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: the caller's contract for `alloc` is passed on as is.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` came from `System.alloc` with this layout.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: the caller's contract for `realloc` is passed on as is.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+#[test]
+fn a_settled_pyramid_steps_without_allocating() {
+    let mut world = World::default();
+    let ground = world
+        .create_body(&BodyDef::fixed().at(Vec2::new(0.0, -1.0)))
+        .unwrap();
+    world
+        .add_shape(ground, Polygon::new_box(50.0, 1.0).unwrap(), &ShapeDef::default())
+        .unwrap();
+    let rows = 10;
+    for r in 0..rows {
+        for i in 0..rows - r {
+            let x = (i as f32 - 0.5 * (rows - r - 1) as f32) * 1.05;
+            let b = world
+                .create_body(&BodyDef::dynamic().at(Vec2::new(x, 0.5 + r as f32)))
+                .unwrap();
+            world
+                .add_shape(b, Polygon::new_box(0.5, 0.5).unwrap(), &ShapeDef::default())
+                .unwrap();
+        }
+    }
+    for _ in 0..120 {
+        world.step(1.0 / 60.0);
+    }
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    for _ in 0..60 {
+        world.step(1.0 / 60.0);
+    }
+    let during = ALLOCATIONS.load(Ordering::Relaxed) - before;
+    assert_eq!(during, 0, "{during} allocations in 60 settled steps");
+}
