@@ -603,6 +603,16 @@ impl Graph {
         }
     }
 
+    /// Recomputes the batches' cached separations (once per substep: the
+    /// bodies only move between substeps).
+    fn update_separations(&mut self, states: &[BodyState]) {
+        for colour in &mut self.colours[..self.count] {
+            for batch in &mut colour.batches {
+                batch.update_separations(states);
+            }
+        }
+    }
+
     /// Applies the accumulated impulses at the start of a substep.
     fn warm_start(&self, constraints: &[ContactConstraint], states: &mut [BodyState]) {
         for colour in &self.colours[..self.count] {
@@ -770,6 +780,7 @@ pub(crate) fn solve(
         // Share the iterations out: earlier substeps get the remainder.
         let iterations = total / substeps + u32::from(substep < total % substeps);
         integrate_velocities(bodies, &mut states, ctx.h);
+        graph.update_separations(&states);
         graph.warm_start(constraints, &mut states);
         for it in 0..iterations {
             graph.iterate(

@@ -243,6 +243,10 @@ pub(super) struct Batch {
     i22: Fw,
     /// The two points.
     p: [PointLanes; 2],
+    /// The points' current separations. Bodies move only between substeps,
+    /// so these are computed once per substep
+    /// ([`Batch::update_separations`]) and read by every iteration.
+    sep: [Fw; 2],
 }
 
 /// The gathered velocities (or pseudo-velocities) of a batch's bodies.
@@ -414,6 +418,12 @@ impl Batch {
         ]
     }
 
+    /// Recomputes the cached separations from the bodies' motion so far:
+    /// once per substep, before its first iteration.
+    pub(super) fn update_separations(&mut self, states: &[BodyState]) {
+        self.sep = self.separations(states);
+    }
+
     /// Applies the accumulated impulses at the start of a substep.
     pub(super) fn warm_start(&self, states: &mut [BodyState]) {
         let mut g = self.gather(states, false);
@@ -456,7 +466,7 @@ impl Batch {
     /// order when `reverse`), then the normal block.
     pub(super) fn solve_velocity(&mut self, states: &mut [BodyState], ctx: &StepContext, reverse: bool) {
         let mut g = self.gather(states, false);
-        let s = self.separations(states);
+        let s = self.sep;
         let (nx, ny) = (self.nx, self.ny);
         let (tx, ty) = (ny, -nx);
         let order = if reverse { [1, 0] } else { [0, 1] };
@@ -505,7 +515,7 @@ impl Batch {
     /// pushed and nothing to push (the usual resting case) is skipped
     /// without touching its bodies.
     pub(super) fn solve_pseudo(&mut self, states: &mut [BodyState], ctx: &StepContext) {
-        let s = self.separations(states);
+        let s = self.sep;
         let targets = [self.push_out(s[0], ctx), self.push_out(s[1], ctx)];
         let mut g = self.gather(states, true);
         let vn = self.normal_velocities(&g);
