@@ -74,6 +74,9 @@ pub(super) struct ConstraintPoint {
     /// Separation at the start of the step less `(rb - ra) . n`: adding the
     /// current anchor gap along the normal gives the current separation.
     pub(super) base_separation: f32,
+    /// The current separation, recomputed once per substep (bodies move
+    /// only between substeps) for the one-at-a-time path.
+    pub(super) separation: f32,
     pub(super) normal_mass: f32,
     pub(super) tangent_mass: f32,
     /// Accumulated impulses, per substep.
@@ -216,6 +219,7 @@ pub(crate) fn prepare_contacts(
                 ra,
                 rb,
                 base_separation: mp.separation - (rb - ra).dot(n),
+                separation: mp.separation,
                 normal_mass: if kn > 0.0 { 1.0 / kn } else { 0.0 },
                 tangent_mass: if kt > 0.0 { 1.0 / kt } else { 0.0 },
                 normal_impulse,
@@ -356,8 +360,7 @@ fn solve_normal_block(c: &mut ContactConstraint, states: &mut [BodyState], ctx: 
     let [p1, p2] = &c.points;
     let vn1 = relative_normal_velocity(p1, n, ba, bb, pseudo);
     let vn2 = relative_normal_velocity(p2, n, ba, bb, pseudo);
-    let s1 = current_separation(p1, n, ba, bb);
-    let s2 = current_separation(p2, n, ba, bb);
+    let (s1, s2) = (p1.separation, p2.separation);
     let (old1, old2, t1, t2) = if pseudo {
         let (t1, t2) = (ctx.push_out(s1), ctx.push_out(s2));
         if p1.pseudo_impulse == 0.0 && p2.pseudo_impulse == 0.0 && vn1 >= t1 && vn2 >= t2 {
@@ -444,7 +447,7 @@ fn solve_constraint(c: &mut ContactConstraint, states: &mut [BodyState], ctx: &S
         let cp = &mut c.points[k];
         let (ba, bb) = (&states[a], &states[b]);
         let vn = relative_normal_velocity(cp, n, ba, bb, false);
-        let target = ctx.velocity_target(current_separation(cp, n, ba, bb));
+        let target = ctx.velocity_target(cp.separation);
         let new_impulse = (cp.normal_impulse + cp.normal_mass * (target - vn)).max(0.0);
         let lambda = new_impulse - cp.normal_impulse;
         cp.normal_impulse = new_impulse;
@@ -470,7 +473,7 @@ fn solve_pseudo_constraint(
     for &k in &order[..c.count] {
         let cp = &mut c.points[k];
         let (ba, bb) = (&states[a], &states[b]);
-        let target = ctx.push_out(current_separation(cp, n, ba, bb));
+        let target = ctx.push_out(cp.separation);
         if target == 0.0 && cp.pseudo_impulse == 0.0 {
             continue;
         }
@@ -605,11 +608,24 @@ impl Graph {
 
     /// Recomputes the batches' cached separations (once per substep: the
     /// bodies only move between substeps).
-    fn update_separations(&mut self, states: &[BodyState]) {
+    fn update_separations(&mut self, constraints: &mut [ContactConstraint], states: &[BodyState]) {
+        let update = |c: &mut ContactConstraint| {
+            let (ba, bb) = (&states[c.a as usize], &states[c.b as usize]);
+            let n = c.normal;
+            for cp in c.points[..c.count].iter_mut() {
+                cp.separation = current_separation(cp, n, ba, bb);
+            }
+        };
         for colour in &mut self.colours[..self.count] {
             for batch in &mut colour.batches {
                 batch.update_separations(states);
             }
+            for &i in &colour.scalar {
+                update(&mut constraints[i as usize]);
+            }
+        }
+        for &i in &self.overflow {
+            update(&mut constraints[i as usize]);
         }
     }
 
@@ -780,7 +796,7 @@ pub(crate) fn solve(
         // Share the iterations out: earlier substeps get the remainder.
         let iterations = total / substeps + u32::from(substep < total % substeps);
         integrate_velocities(bodies, &mut states, ctx.h);
-        graph.update_separations(&states);
+        graph.update_separations(constraints, &states);
         graph.warm_start(constraints, &mut states);
         for it in 0..iterations {
             graph.iterate(
