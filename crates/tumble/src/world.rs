@@ -192,6 +192,11 @@ impl Hasher for PairHasher {
 
 type PairMap = HashMap<u64, u32, BuildHasherDefault<PairHasher>>;
 
+/// How many steps of motion ahead a moving shape's re-built fat box
+/// reaches, so it is re-inserted in the broadphase tree every few steps, not
+/// every step.
+const PREDICTION_STEPS: f32 = 2.0;
+
 /// The largest distance (in metres) a body may travel in one step: 400 m/s
 /// at 60 Hz. A guard against a user's absurd velocity, not a game limit.
 const MAX_TRANSLATION_PER_STEP: f32 = 400.0 / 60.0;
@@ -1270,8 +1275,12 @@ impl World {
                 let mut aabb = slot.shape.aabb(xf);
                 aabb.min += travel.min(Vec2::ZERO);
                 aabb.max += travel.max(Vec2::ZERO);
-                self.broadphase
-                    .move_proxy_with_margin(slot.proxy, aabb, slot.margin);
+                self.broadphase.move_proxy_predictive(
+                    slot.proxy,
+                    aabb,
+                    slot.margin,
+                    PREDICTION_STEPS * travel,
+                );
             }
         }
         self.scratch = scratch;

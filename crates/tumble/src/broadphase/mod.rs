@@ -147,6 +147,24 @@ impl BroadPhase {
     ///
     /// If `proxy_id` is not a live proxy.
     pub fn move_proxy_with_margin(&mut self, proxy_id: u32, tight_aabb: Aabb, margin: f32) -> bool {
+        self.move_proxy_predictive(proxy_id, tight_aabb, margin, Vec2::ZERO)
+    }
+
+    /// [`BroadPhase::move_proxy_with_margin`] for a proxy expected to keep
+    /// moving by `displacement`: a re-built fat box also reaches that far
+    /// ahead, so a steadily moving shape is re-inserted in the tree every
+    /// few steps instead of every step.
+    ///
+    /// # Panics
+    ///
+    /// If `proxy_id` is not a live proxy.
+    pub fn move_proxy_predictive(
+        &mut self,
+        proxy_id: u32,
+        tight_aabb: Aabb,
+        margin: f32,
+        displacement: Vec2,
+    ) -> bool {
         assert!(
             self.tree.is_proxy(proxy_id),
             "proxy id {proxy_id} is not a live proxy"
@@ -154,8 +172,12 @@ impl BroadPhase {
         if self.tree.fat_aabb(proxy_id).contains(tight_aabb) {
             return false;
         }
-        self.tree
-            .move_proxy(proxy_id, tight_aabb.expanded(margin.max(0.0)));
+        let mut fat = tight_aabb.expanded(margin.max(0.0));
+        if displacement.is_finite() {
+            fat.min += displacement.min(Vec2::ZERO);
+            fat.max += displacement.max(Vec2::ZERO);
+        }
+        self.tree.move_proxy(proxy_id, fat);
         self.buffer_move(proxy_id);
         true
     }
