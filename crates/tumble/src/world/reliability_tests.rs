@@ -6,25 +6,7 @@ use super::*;
 use crate::settings::MAX_POLYGON_VERTICES;
 use crate::shapes::{Capsule, Circle, Polygon};
 
-const DT: f32 = 1.0 / 60.0;
-
-fn ground(world: &mut World) -> BodyId {
-    let g = world
-        .create_body(&BodyDef::fixed().at(Vec2::new(0.0, -1.0)))
-        .unwrap();
-    world
-        .add_shape(g, Polygon::new_box(50.0, 1.0).unwrap(), &ShapeDef::default())
-        .unwrap();
-    g
-}
-
-fn unit_box(world: &mut World, at: Vec2) -> BodyId {
-    let b = world.create_body(&BodyDef::dynamic().at(at)).unwrap();
-    world
-        .add_shape(b, Polygon::new_box(0.5, 0.5).unwrap(), &ShapeDef::default())
-        .unwrap();
-    b
-}
+use super::tests::{ground, unit_box, DT};
 
 /// A body's transform, velocities and mass.
 type BodyState = (Transform, Vec2, f32, MassData);

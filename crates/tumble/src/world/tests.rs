@@ -3,9 +3,9 @@
 use super::*;
 use crate::shapes::{Capsule, Circle, Polygon};
 
-const DT: f32 = 1.0 / 60.0;
+pub(super) const DT: f32 = 1.0 / 60.0;
 
-fn ground(world: &mut World) -> BodyId {
+pub(super) fn ground(world: &mut World) -> BodyId {
     let g = world
         .create_body(&BodyDef::fixed().at(Vec2::new(0.0, -1.0)))
         .unwrap();
@@ -15,7 +15,7 @@ fn ground(world: &mut World) -> BodyId {
     g
 }
 
-fn unit_box(world: &mut World, at: Vec2) -> BodyId {
+pub(super) fn unit_box(world: &mut World, at: Vec2) -> BodyId {
     let b = world.create_body(&BodyDef::dynamic().at(at)).unwrap();
     world
         .add_shape(b, Polygon::new_box(0.5, 0.5).unwrap(), &ShapeDef::default())
