@@ -138,8 +138,9 @@ pub struct MemoryUsage {
     pub broadphase: usize,
     /// The solver's per-body scratch rows, reused every step.
     pub solver_bodies: usize,
-    /// The solver's per-contact scratch rows (constraints) and the new-pair
-    /// buffer, reused every step.
+    /// The solver's per-contact scratch rows (constraints), its colouring's
+    /// buffers (colours, lane batches, body states) and the new-pair buffer,
+    /// reused every step.
     pub solver_contacts: usize,
 }
 
@@ -226,7 +227,6 @@ pub struct World {
 #[derive(Clone, Default)]
 struct Scratch {
     solver_bodies: Vec<SolverBody>,
-    centers: Vec<Vec2>,
     constraints: Vec<ContactConstraint>,
     new_pairs: Vec<(u32, u32)>,
     graph: Graph,
@@ -364,10 +364,10 @@ impl World {
                 + self.pair_map.capacity() * pair_entry
                 + self.free_contacts.capacity() * size_of::<u32>(),
             broadphase: self.broadphase.memory_bytes(),
-            solver_bodies: self.scratch.solver_bodies.capacity() * size_of::<SolverBody>()
-                + self.scratch.centers.capacity() * size_of::<Vec2>(),
+            solver_bodies: self.scratch.solver_bodies.capacity() * size_of::<SolverBody>(),
             solver_contacts: self.scratch.constraints.capacity() * size_of::<ContactConstraint>()
-                + self.scratch.new_pairs.capacity() * size_of::<(u32, u32)>(),
+                + self.scratch.new_pairs.capacity() * size_of::<(u32, u32)>()
+                + self.scratch.graph.memory_bytes(),
         }
     }
 
@@ -950,15 +950,13 @@ impl World {
     // ----------------------------------------------------------------------
     // Contacts
 
-    /// Ends a contact (the step's contact update ends contacts the same way,
-    /// inline, while it holds the contact list).
     fn destroy_contact(&mut self, ci: u32) {
-        let c = &mut self.contacts[ci as usize];
-        c.alive = false;
-        c.manifold = Manifold::default();
-        let key = pair_key(c.shape_a, c.shape_b);
-        self.pair_map.remove(&key);
-        self.free_contacts.push(ci);
+        end_contact(
+            &mut self.contacts[ci as usize],
+            ci,
+            &mut self.pair_map,
+            &mut self.free_contacts,
+        );
     }
 
     fn destroy_contacts_of_body(&mut self, bi: u32) {
@@ -1138,10 +1136,7 @@ impl World {
             let (sa, sb) = (&shapes[c.shape_a as usize], &shapes[c.shape_b as usize]);
             if !broadphase.test_overlap(sa.proxy, sb.proxy) {
                 // The fat boxes parted: the contact ends.
-                c.alive = false;
-                c.manifold = Manifold::default();
-                self.pair_map.remove(&pair_key(c.shape_a, c.shape_b));
-                self.free_contacts.push(ci as u32);
+                end_contact(c, ci as u32, &mut self.pair_map, &mut self.free_contacts);
                 continue;
             }
             let (ba, bb) = (&bodies[c.body_a as usize], &bodies[c.body_b as usize]);
@@ -1177,11 +1172,8 @@ impl World {
         let n = self.bodies.len();
         scratch.solver_bodies.clear();
         scratch.solver_bodies.resize(n, SolverBody::default());
-        scratch.centers.clear();
-        scratch.centers.resize(n, Vec2::ZERO);
 
         for (i, b) in self.bodies.iter_mut().enumerate() {
-            scratch.centers[i] = b.center;
             if !b.alive || b.frozen {
                 continue;
             }
@@ -1223,7 +1215,7 @@ impl World {
             &mut scratch.constraints,
             &self.contacts,
             &scratch.solver_bodies,
-            &scratch.centers,
+            &self.bodies,
             &ctx,
         );
         solver::solve(
@@ -1351,6 +1343,16 @@ fn check_shape(shape: &Shape, def: &ShapeDef) -> Result<(), ShapeError> {
         return Err(ShapeError::MassOverflow);
     }
     Ok(())
+}
+
+/// Ends contact `ci`: frees its slot and forgets its pair. A free function
+/// over the fields it touches, so the step's contact update can call it
+/// while it holds the contact list.
+fn end_contact(c: &mut Contact, ci: u32, pair_map: &mut PairMap, free_contacts: &mut Vec<u32>) {
+    c.alive = false;
+    c.manifold = Manifold::default();
+    pair_map.remove(&pair_key(c.shape_a, c.shape_b));
+    free_contacts.push(ci);
 }
 
 /// Stops a body whose state became non-finite and reports it.

@@ -167,7 +167,7 @@ pub(crate) fn prepare_contacts(
     constraints: &mut Vec<ContactConstraint>,
     contacts: &[Contact],
     bodies: &[SolverBody],
-    centers: &[Vec2],
+    body_slots: &[super::body::Body],
     ctx: &StepContext,
 ) {
     constraints.clear();
@@ -197,8 +197,8 @@ pub(crate) fn prepare_contacts(
             ..ContactConstraint::default()
         };
         for (mp, cp) in c.manifold.points().iter().zip(cc.points.iter_mut()) {
-            let ra = mp.point - centers[ia];
-            let rb = mp.point - centers[ib];
+            let ra = mp.point - body_slots[ia].center;
+            let rb = mp.point - body_slots[ib].center;
             let rna = cross(ra, n);
             let rnb = cross(rb, n);
             let kn = ma + mb + iia * rna * rna + iib * rnb * rnb;
@@ -278,20 +278,6 @@ pub(super) struct BodyState {
 fn current_separation(cp: &ConstraintPoint, n: Vec2, ba: &BodyState, bb: &BodyState) -> f32 {
     let d = (bb.dp + bb.dq.rotate(cp.rb)) - (ba.dp + ba.dq.rotate(cp.ra));
     d.dot(n) + cp.base_separation
-}
-
-/// True when some contact point overlaps by more than the slop. The
-/// split-impulse pass starts every substep with zero pseudo-velocities and
-/// impulses, so when no point has anything to push its exact answer is
-/// zero everywhere and the whole pass can be skipped: the usual case for
-/// a scene at rest, found by one cheap scan instead of two full sweeps.
-fn any_push_out(constraints: &[ContactConstraint], states: &[BodyState], ctx: &StepContext) -> bool {
-    constraints.iter().any(|c| {
-        let (ba, bb) = (&states[c.a as usize], &states[c.b as usize]);
-        c.points[..c.count]
-            .iter()
-            .any(|cp| ctx.push_out(current_separation(cp, c.normal, ba, bb)) > 0.0)
-    })
 }
 
 #[inline]
@@ -606,20 +592,33 @@ impl Graph {
         }
     }
 
-    /// Recomputes the batches' cached separations (once per substep: the
-    /// bodies only move between substeps).
-    fn update_separations(&mut self, constraints: &mut [ContactConstraint], states: &[BodyState]) {
-        let update = |c: &mut ContactConstraint| {
+    /// Heap bytes held by the colouring's reused buffers (capacities).
+    pub(crate) fn memory_bytes(&self) -> usize {
+        use std::mem::size_of;
+        let colours: usize = self
+            .colours
+            .iter()
+            .map(|c| c.batches.capacity() * size_of::<wide::Batch>() + c.scalar.capacity() * size_of::<u32>())
+            .sum();
+        colours
+            + self.colours.capacity() * size_of::<Colour>()
+            + (self.overflow.capacity() + self.last.capacity() + self.blocks.capacity()) * size_of::<u32>()
+            + self.states.capacity() * size_of::<BodyState>()
+    }
+
+    /// Recomputes every point's cached separation (once per substep: the
+    /// bodies only move between substeps) and returns the smallest.
+    fn update_separations(&mut self, constraints: &mut [ContactConstraint], states: &[BodyState]) -> f32 {
+        let mut smallest = f32::INFINITY;
+        let mut update = |c: &mut ContactConstraint| {
             let (ba, bb) = (&states[c.a as usize], &states[c.b as usize]);
             let n = c.normal;
             for cp in c.points[..c.count].iter_mut() {
                 cp.separation = current_separation(cp, n, ba, bb);
+                smallest = smallest.min(cp.separation);
             }
         };
         for colour in &mut self.colours[..self.count] {
-            for batch in &mut colour.batches {
-                batch.update_separations(states);
-            }
             for &i in &colour.scalar {
                 update(&mut constraints[i as usize]);
             }
@@ -627,6 +626,12 @@ impl Graph {
         for &i in &self.overflow {
             update(&mut constraints[i as usize]);
         }
+        for colour in &mut self.colours[..self.count] {
+            for batch in &mut colour.batches {
+                smallest = smallest.min(batch.update_separations(states));
+            }
+        }
+        smallest
     }
 
     /// Applies the accumulated impulses at the start of a substep.
@@ -796,7 +801,7 @@ pub(crate) fn solve(
         // Share the iterations out: earlier substeps get the remainder.
         let iterations = total / substeps + u32::from(substep < total % substeps);
         integrate_velocities(bodies, &mut states, ctx.h);
-        graph.update_separations(constraints, &states);
+        let smallest_separation = graph.update_separations(constraints, &states);
         graph.warm_start(constraints, &mut states);
         for it in 0..iterations {
             graph.iterate(
@@ -807,8 +812,12 @@ pub(crate) fn solve(
                 false,
             );
         }
+        // The split-impulse pass starts every substep from zero
+        // pseudo-velocities and impulses, so when no point overlaps beyond
+        // the slop its exact answer is zero everywhere: skip it (the usual
+        // case for a scene at rest).
         if ctx.settings.position_correction == PositionCorrection::SplitImpulse
-            && any_push_out(constraints, &states, ctx)
+            && ctx.push_out(smallest_separation) > 0.0
         {
             graph.reset_pseudo(constraints);
             for it in 0..iterations {

@@ -418,10 +418,16 @@ impl Batch {
         ]
     }
 
-    /// Recomputes the cached separations from the bodies' motion so far:
-    /// once per substep, before its first iteration.
-    pub(super) fn update_separations(&mut self, states: &[BodyState]) {
+    /// Recomputes the cached separations from the bodies' motion so far
+    /// (once per substep, before its first iteration) and returns the
+    /// smallest over the used lanes.
+    pub(super) fn update_separations(&mut self, states: &[BodyState]) -> f32 {
         self.sep = self.separations(states);
+        let mut smallest = f32::INFINITY;
+        for l in 0..self.len {
+            smallest = smallest.min(self.sep[0].0[l]).min(self.sep[1].0[l]);
+        }
+        smallest
     }
 
     /// Applies the accumulated impulses at the start of a substep.
