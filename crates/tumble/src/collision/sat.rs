@@ -291,6 +291,15 @@ fn collide_local(a: &ClipPolygon, b: &ClipPolygon, speculative: f32) -> Manifold
         }
         let core_distance = contact.separation + radius_sum;
         let face_gap = FACE_CONTACT_GAP + FACE_CONTACT_RELATIVE_GAP * core_distance.abs();
+        if core_distance < face.separation - face_gap {
+            // The face separation is a lower bound on the cores' distance
+            // (it is a separating axis), so a nearer answer from GJK, or an
+            // overlap, is rounding error: GJK loses precision on very long
+            // edges (seen with an 800 m ground box, where it reported an
+            // overlap and a contact point 200 m from the capsule). The face
+            // is the truth.
+            return clip_to_reference_face(&face, speculative);
+        }
         if core_distance - face.separation <= face_gap {
             // The face normal is the true direction. Clipping can still have
             // cut off the nearest incident corner (it lies beside the
