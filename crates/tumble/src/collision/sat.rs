@@ -35,51 +35,96 @@ const FACE_CONTACT_RELATIVE_GAP: f32 = 0.0005;
 /// A convex polygon core for clipping: a polygon's vertices and normals, or
 /// a capsule's segment as a two-vertex polygon whose two "edges" run both
 /// ways along the segment with opposite normals.
+///
+/// Stored as lane arrays (x and y apart), padded past `count` with copies of
+/// vertex and normal 0 up to the lane width [`ClipPolygon::lanes`]: the face
+/// search of [`max_separation`] runs over them several lanes at a time.
 #[derive(Clone, Copy, Debug)]
 struct ClipPolygon {
-    vertices: [Vec2; MAX_POLYGON_VERTICES],
-    normals: [Vec2; MAX_POLYGON_VERTICES],
+    /// Vertex x.
+    xs: [f32; MAX_POLYGON_VERTICES],
+    /// Vertex y.
+    ys: [f32; MAX_POLYGON_VERTICES],
+    /// Outward normal x of edge `i` (vertex `i` to `i + 1`).
+    nxs: [f32; MAX_POLYGON_VERTICES],
+    /// Normal y.
+    nys: [f32; MAX_POLYGON_VERTICES],
     count: usize,
     radius: f32,
     centroid: Vec2,
 }
 
 impl ClipPolygon {
-    fn from_polygon(p: &Polygon) -> ClipPolygon {
-        ClipPolygon {
-            vertices: p.vertices,
-            normals: p.normals,
-            count: p.count,
-            radius: p.radius,
-            centroid: p.centroid,
-        }
+    /// The polygon's core, placed by `xf` (`None`: where it is): each
+    /// vertex and normal is transformed once, straight into the lanes.
+    #[inline]
+    fn from_polygon(p: &Polygon, xf: Option<Transform>) -> ClipPolygon {
+        ClipPolygon::from_parts(&p.vertices, &p.normals, p.count, p.radius, p.centroid, xf)
     }
 
-    fn from_capsule(c: &Capsule) -> ClipPolygon {
-        let mut vertices = [Vec2::ZERO; MAX_POLYGON_VERTICES];
-        let mut normals = [Vec2::ZERO; MAX_POLYGON_VERTICES];
-        vertices[0] = c.center1;
-        vertices[1] = c.center2;
+    /// The capsule's segment as a two-vertex core, placed by `xf`.
+    #[inline]
+    fn from_capsule(c: &Capsule, xf: Option<Transform>) -> ClipPolygon {
         let side = right_perp(c.center2 - c.center1).normalize_or(Vec2::Y);
-        normals[0] = side;
-        normals[1] = -side;
-        ClipPolygon {
-            vertices,
-            normals,
-            count: 2,
-            radius: c.radius,
-            centroid: 0.5 * (c.center1 + c.center2),
+        let centroid = 0.5 * (c.center1 + c.center2);
+        ClipPolygon::from_parts(&[c.center1, c.center2], &[side, -side], 2, c.radius, centroid, xf)
+    }
+
+    #[inline(always)]
+    fn from_parts(
+        vertices: &[Vec2],
+        normals: &[Vec2],
+        count: usize,
+        radius: f32,
+        centroid: Vec2,
+        xf: Option<Transform>,
+    ) -> ClipPolygon {
+        let place = |v: Vec2| xf.map_or(v, |xf| xf.apply(v));
+        let turn = |n: Vec2| xf.map_or(n, |xf| xf.q.rotate(n));
+        let mut out = ClipPolygon {
+            xs: [0.0; MAX_POLYGON_VERTICES],
+            ys: [0.0; MAX_POLYGON_VERTICES],
+            nxs: [0.0; MAX_POLYGON_VERTICES],
+            nys: [0.0; MAX_POLYGON_VERTICES],
+            count,
+            radius,
+            centroid: place(centroid),
+        };
+        for i in 0..count {
+            let (v, n) = (place(vertices[i]), turn(normals[i]));
+            out.xs[i] = v.x;
+            out.ys[i] = v.y;
+            out.nxs[i] = n.x;
+            out.nys[i] = n.y;
+        }
+        for i in count..out.lanes() {
+            out.xs[i] = out.xs[0];
+            out.ys[i] = out.ys[0];
+            out.nxs[i] = out.nxs[0];
+            out.nys[i] = out.nys[0];
+        }
+        out
+    }
+
+    /// Lanes filled: four, or eight for a polygon of more than four
+    /// vertices.
+    #[inline]
+    fn lanes(&self) -> usize {
+        if self.count <= 4 {
+            4
+        } else {
+            MAX_POLYGON_VERTICES
         }
     }
 
-    fn transformed(&self, xf: Transform) -> ClipPolygon {
-        let mut out = *self;
-        for i in 0..self.count {
-            out.vertices[i] = xf.apply(self.vertices[i]);
-            out.normals[i] = xf.q.rotate(self.normals[i]);
-        }
-        out.centroid = xf.apply(self.centroid);
-        out
+    #[inline]
+    fn vertex(&self, i: usize) -> Vec2 {
+        Vec2::new(self.xs[i], self.ys[i])
+    }
+
+    #[inline]
+    fn normal(&self, i: usize) -> Vec2 {
+        Vec2::new(self.nxs[i], self.nys[i])
     }
 
     #[inline]
@@ -92,34 +137,71 @@ impl ClipPolygon {
     }
 
     fn proxy(&self) -> ShapeProxy {
-        ShapeProxy::new(&self.vertices[..self.count], self.radius)
+        let mut vertices = [Vec2::ZERO; MAX_POLYGON_VERTICES];
+        for (i, v) in vertices[..self.count].iter_mut().enumerate() {
+            *v = self.vertex(i);
+        }
+        ShapeProxy::new(&vertices[..self.count], self.radius)
     }
 }
 
 /// The face of `poly` that `other` is farthest in front of: for each face,
 /// the separation of `other`'s deepest vertex; returns the face with the
-/// largest one. Positive means a separating axis.
+/// largest one (the first of equals). Positive means a separating axis.
+///
+/// The narrowphase's hottest loop, so it runs over `poly`'s faces four or
+/// eight lanes at a time (the padded lane arrays), one of `other`'s
+/// vertices after another.
 fn max_separation(poly: &ClipPolygon, other: &ClipPolygon) -> (usize, f32) {
-    let mut best_face = 0;
-    let mut best_separation = f32::NEG_INFINITY;
-    for i in 0..poly.count {
-        let n = poly.normals[i];
-        let v = poly.vertices[i];
-        // A plain comparison, not f32::min: no NaN handling on this path
-        // (the inputs are finite) and it is the narrowphase's hottest loop.
-        let mut deepest = f32::INFINITY;
-        for w in &other.vertices[..other.count] {
-            let s = n.dot(*w - v);
-            if s < deepest {
-                deepest = s;
-            }
-        }
-        if deepest > best_separation {
-            best_face = i;
-            best_separation = deepest;
+    if poly.count <= 4 {
+        max_separation_lanes::<4>(poly, other)
+    } else {
+        max_separation_lanes::<8>(poly, other)
+    }
+}
+
+/// [`max_separation`] with `N` face lanes (`N >= poly.count`).
+#[inline(always)]
+fn max_separation_lanes<const N: usize>(poly: &ClipPolygon, other: &ClipPolygon) -> (usize, f32) {
+    let lanes = |a: &[f32; MAX_POLYGON_VERTICES]| -> [f32; N] { a[..N].try_into().expect("N <= 8 lanes") };
+    let (vx, vy, nx, ny) = (
+        lanes(&poly.xs),
+        lanes(&poly.ys),
+        lanes(&poly.nxs),
+        lanes(&poly.nys),
+    );
+    let mut deepest = [f32::INFINITY; N];
+    for j in 0..other.count {
+        let w = other.vertex(j);
+        for k in 0..N {
+            // n . (w - v), as the scalar form would compute it.
+            let s = nx[k] * (w.x - vx[k]) + ny[k] * (w.y - vy[k]);
+            deepest[k] = if s < deepest[k] { s } else { deepest[k] };
         }
     }
-    (best_face, best_separation)
+    // Padding lanes repeat face 0, so they never beat it: the first lane
+    // holding the largest value is the answer.
+    let best = lane_max(deepest);
+    match deepest.iter().position(|&d| d == best) {
+        Some(face) => (face, best),
+        // Only NaN input gets here: no face separates.
+        None => (0, f32::NEG_INFINITY),
+    }
+}
+
+/// The largest of `N` (a power of two) lanes, halving: plain comparisons,
+/// not `f32::max`, so each halving is one SIMD maximum.
+#[inline(always)]
+fn lane_max<const N: usize>(mut d: [f32; N]) -> f32 {
+    let mut width = N;
+    while width > 1 {
+        width /= 2;
+        for k in 0..width {
+            let (a, b) = (d[k], d[k + width]);
+            d[k] = if b > a { b } else { a };
+        }
+    }
+    d[0]
 }
 
 /// The edge of `poly` whose normal is most anti-parallel to `normal`.
@@ -127,7 +209,7 @@ fn incident_edge(poly: &ClipPolygon, normal: Vec2) -> usize {
     let mut best = 0;
     let mut best_dot = f32::INFINITY;
     for i in 0..poly.count {
-        let d = poly.normals[i].dot(normal);
+        let d = poly.normal(i).dot(normal);
         if d < best_dot {
             best = i;
             best_dot = d;
@@ -206,9 +288,9 @@ fn reference_face<'a>(a: &'a ClipPolygon, b: &'a ClipPolygon) -> ReferenceFace<'
 fn clip_to_reference_face(face: &ReferenceFace, speculative: f32) -> Manifold {
     let reference = face.reference;
     let incident = face.incident;
-    let v1 = reference.vertices[face.edge];
-    let v2 = reference.vertices[reference.next(face.edge)];
-    let normal = reference.normals[face.edge];
+    let v1 = reference.vertex(face.edge);
+    let v2 = reference.vertex(reference.next(face.edge));
+    let normal = reference.normal(face.edge);
     // Along the face, from v1 to v2 (the outward normal is its right side).
     let tangent = left_perp(normal);
 
@@ -216,11 +298,11 @@ fn clip_to_reference_face(face: &ReferenceFace, speculative: f32) -> Manifold {
     let i2 = incident.next(i1);
     let segment = [
         ClipVertex {
-            point: incident.vertices[i1],
+            point: incident.vertex(i1),
             vertex: i1,
         },
         ClipVertex {
-            point: incident.vertices[i2],
+            point: incident.vertex(i2),
             vertex: i2,
         },
     ];
@@ -326,16 +408,19 @@ fn collide_local(a: &ClipPolygon, b: &ClipPolygon, speculative: f32) -> Manifold
     closest_points_contact(&face, &contact, speculative)
 }
 
-/// Runs the narrowphase in A's frame and maps the result to the world.
+/// Runs the narrowphase in A's frame and maps the result to the world:
+/// `make_a` and `make_b` build the two cores, given where to place them.
+#[inline(always)]
 fn collide_clip_polygons(
-    a: &ClipPolygon,
+    make_a: impl FnOnce(Option<Transform>) -> ClipPolygon,
     xf_a: Transform,
-    b: &ClipPolygon,
+    make_b: impl FnOnce(Option<Transform>) -> ClipPolygon,
     xf_b: Transform,
     speculative: f32,
 ) -> Manifold {
-    let b_local = b.transformed(xf_a.inv_mul(xf_b));
-    collide_local(a, &b_local, speculative).transformed(xf_a)
+    let a = make_a(None);
+    let b_local = make_b(Some(xf_a.inv_mul(xf_b)));
+    collide_local(&a, &b_local, speculative).transformed(xf_a)
 }
 
 /// The best face separations `(of B from A's faces, of A from B's faces)`
@@ -349,13 +434,13 @@ pub(crate) fn face_separations(
     xf_b: Transform,
 ) -> Option<(f32, f32)> {
     use crate::shapes::Shape;
-    let clip = |s: &Shape| match s {
-        Shape::Polygon(p) => Some(ClipPolygon::from_polygon(p)),
-        Shape::Capsule(c) => Some(ClipPolygon::from_capsule(c)),
+    let clip = |s: &Shape, xf| match s {
+        Shape::Polygon(p) => Some(ClipPolygon::from_polygon(p, xf)),
+        Shape::Capsule(c) => Some(ClipPolygon::from_capsule(c, xf)),
         Shape::Circle(_) => None,
     };
-    let a = clip(a)?;
-    let b = clip(b)?.transformed(xf_a.inv_mul(xf_b));
+    let a = clip(a, None)?;
+    let b = clip(b, Some(xf_a.inv_mul(xf_b)))?;
     Some((max_separation(&a, &b).1, max_separation(&b, &a).1))
 }
 
@@ -369,9 +454,9 @@ pub fn collide_polygons(
     speculative: f32,
 ) -> Manifold {
     collide_clip_polygons(
-        &ClipPolygon::from_polygon(a),
+        |xf| ClipPolygon::from_polygon(a, xf),
         xf_a,
-        &ClipPolygon::from_polygon(b),
+        |xf| ClipPolygon::from_polygon(b, xf),
         xf_b,
         speculative,
     )
@@ -387,9 +472,9 @@ pub fn collide_polygon_capsule(
     speculative: f32,
 ) -> Manifold {
     collide_clip_polygons(
-        &ClipPolygon::from_polygon(a),
+        |xf| ClipPolygon::from_polygon(a, xf),
         xf_a,
-        &ClipPolygon::from_capsule(b),
+        |xf| ClipPolygon::from_capsule(b, xf),
         xf_b,
         speculative,
     )
@@ -405,9 +490,9 @@ pub fn collide_capsules(
     speculative: f32,
 ) -> Manifold {
     collide_clip_polygons(
-        &ClipPolygon::from_capsule(a),
+        |xf| ClipPolygon::from_capsule(a, xf),
         xf_a,
-        &ClipPolygon::from_capsule(b),
+        |xf| ClipPolygon::from_capsule(b, xf),
         xf_b,
         speculative,
     )
