@@ -169,6 +169,10 @@ proptest! {
             // Apart, a face separation only bounds the distance from below.
             prop_assert!(s <= d.distance + 1e-3, "{} vs {:?}\n{:?}", s, d, m);
             prop_assert!(s > -1e-3, "{} vs {:?}\n{:?}", s, d, m);
+            if (s - d.distance).abs() <= 1e-4 {
+                // At the true distance the normal is the true direction.
+                prop_assert!(m.normal.dot(d.normal) > 0.99, "{:?}\n{:?}", d, m);
+            }
         }
     }
 

@@ -352,6 +352,160 @@ fn closest_points_contact(face: &ReferenceFace, contact: &RoundedContact, specul
     one_point_manifold(contact, speculative, id)
 }
 
+/// Separations up to this count as touching: the face normal is used as it
+/// is. Above it the cores are apart by enough for the line between their
+/// nearest points to have a reliable direction.
+const DISJOINT_SEPARATION: f32 = 0.1 * LINEAR_SLOP;
+
+/// The one-point contact of two apart cores whose nearest features are
+/// corners: their nearest points, with the normal along the line between
+/// them.
+fn corner_contact(face: &ReferenceFace, speculative: f32) -> Manifold {
+    let (reference, incident) = (face.reference, face.incident);
+    // Apart convex cores are nearest at a vertex of one of them: the
+    // nearest of every vertex against every edge of the other, both ways.
+    let incident_vertex = nearest_vertex_to_edges(reference, incident);
+    let reference_vertex = nearest_vertex_to_edges(incident, reference);
+    // (point on the reference core, point on the incident core, the
+    // incident vertex for the feature id)
+    let (p, q, vertex) = if incident_vertex.distance_squared <= reference_vertex.distance_squared {
+        let v = &incident_vertex;
+        (v.edge_point, v.vertex_point, v.vertex)
+    } else {
+        let v = &reference_vertex;
+        let nearer_end = if v.fraction < 0.5 {
+            v.edge
+        } else {
+            incident.next(v.edge)
+        };
+        (v.vertex_point, v.edge_point, nearer_end)
+    };
+    let offset = q - p;
+    let distance = offset.length();
+    let separation = distance - (reference.radius + incident.radius);
+    if separation > speculative || !separation.is_finite() {
+        return Manifold::default();
+    }
+    // From the reference core towards the incident one; the cores are at
+    // least the disjoint separation apart, so the offset has a direction.
+    let n = if distance > 0.0 {
+        offset / distance
+    } else {
+        reference.normal(face.edge)
+    };
+    let surface_reference = p + reference.radius * n;
+    let surface_incident = q - incident.radius * n;
+    let mut manifold = Manifold {
+        normal: if face.flip { -n } else { n },
+        count: 1,
+        ..Manifold::default()
+    };
+    manifold.points[0] = ManifoldPoint {
+        point: 0.5 * (surface_reference + surface_incident),
+        separation,
+        id: feature_id(face.edge, vertex, face.flip),
+        ..ManifoldPoint::default()
+    };
+    manifold
+}
+
+/// The nearest pair of a vertex of `vertices` and a point on an edge of
+/// `edges`.
+#[derive(Clone, Copy, Debug)]
+struct VertexEdge {
+    distance_squared: f32,
+    /// Index of the vertex in its core.
+    vertex: usize,
+    vertex_point: Vec2,
+    /// Index of the edge (from vertex `edge` to the next) in its core.
+    edge: usize,
+    /// Where along the edge the nearest point is, 0 to 1.
+    fraction: f32,
+    edge_point: Vec2,
+}
+
+/// The nearest pair of one of `vertices`' vertices and a point on one of
+/// `edges`' edges: each vertex against all the edges at once, four or eight
+/// lanes wide (the first of equals wins).
+fn nearest_vertex_to_edges(edges: &ClipPolygon, vertices: &ClipPolygon) -> VertexEdge {
+    if edges.count <= 4 {
+        nearest_vertex_to_edges_lanes::<4>(edges, vertices)
+    } else {
+        nearest_vertex_to_edges_lanes::<8>(edges, vertices)
+    }
+}
+
+/// [`nearest_vertex_to_edges`] with `N` edge lanes (`N >= edges.count`).
+#[inline(always)]
+fn nearest_vertex_to_edges_lanes<const N: usize>(edges: &ClipPolygon, vertices: &ClipPolygon) -> VertexEdge {
+    // Edge k runs from vertex k to vertex k + 1 (wrapping); padding lanes
+    // repeat edge 0.
+    let mut ex = [0.0f32; N];
+    let mut ey = [0.0f32; N];
+    let mut inv_length_squared = [0.0f32; N];
+    for k in 0..N {
+        let next = edges.next(if k < edges.count { k } else { 0 });
+        ex[k] = edges.xs[next] - edges.xs[k];
+        ey[k] = edges.ys[next] - edges.ys[k];
+        let length_squared = ex[k] * ex[k] + ey[k] * ey[k];
+        // A point-like edge (a capsule of zero length) has fraction 0.
+        inv_length_squared[k] = if length_squared > 0.0 {
+            1.0 / length_squared
+        } else {
+            0.0
+        };
+    }
+    let mut best = VertexEdge {
+        distance_squared: f32::INFINITY,
+        vertex: 0,
+        vertex_point: vertices.vertex(0),
+        edge: 0,
+        fraction: 0.0,
+        edge_point: edges.vertex(0),
+    };
+    for j in 0..vertices.count {
+        let w = vertices.vertex(j);
+        let mut fraction = [0.0f32; N];
+        let mut distance_squared = [0.0f32; N];
+        for k in 0..N {
+            let (dx, dy) = (w.x - edges.xs[k], w.y - edges.ys[k]);
+            let t = ((dx * ex[k] + dy * ey[k]) * inv_length_squared[k]).clamp(0.0, 1.0);
+            let (rx, ry) = (dx - t * ex[k], dy - t * ey[k]);
+            fraction[k] = t;
+            distance_squared[k] = rx * rx + ry * ry;
+        }
+        let nearest = lane_min(distance_squared);
+        if nearest < best.distance_squared {
+            let k = distance_squared.iter().position(|&d| d == nearest).unwrap_or(0);
+            let t = fraction[k];
+            best = VertexEdge {
+                distance_squared: nearest,
+                vertex: j,
+                vertex_point: w,
+                edge: k,
+                fraction: t,
+                edge_point: edges.vertex(k) + t * Vec2::new(ex[k], ey[k]),
+            };
+        }
+    }
+    best
+}
+
+/// The smallest of `N` (a power of two) lanes, halving: plain comparisons,
+/// not `f32::min`, so each halving is one SIMD minimum.
+#[inline(always)]
+fn lane_min<const N: usize>(mut d: [f32; N]) -> f32 {
+    let mut width = N;
+    while width > 1 {
+        width /= 2;
+        for k in 0..width {
+            let (a, b) = (d[k], d[k + width]);
+            d[k] = if b < a { b } else { a };
+        }
+    }
+    d[0]
+}
+
 /// The whole narrowphase for two clip polygons given in A's frame.
 fn collide_local(a: &ClipPolygon, b: &ClipPolygon, speculative: f32) -> Manifold {
     let face = reference_face(a, b);
@@ -361,40 +515,23 @@ fn collide_local(a: &ClipPolygon, b: &ClipPolygon, speculative: f32) -> Manifold
         return Manifold::default();
     }
 
-    let centre_offset = b.centroid - a.centroid;
-    if face.separation > 0.0 {
+    if face.separation > DISJOINT_SEPARATION {
         // The cores are apart, so the face separation only bounds their
         // distance from below: two corners facing each other are nearer
-        // along the line between them than along any face normal. Measure
-        // the true distance and trust the face only when it agrees.
-        let contact = rounded_contact(&a.proxy(), &b.proxy(), centre_offset);
-        if contact.separation > speculative {
-            return Manifold::default();
+        // along the line between them than along any face normal. The face
+        // is the true direction exactly when the incident core's deepest
+        // point lies beside the reference face, that is when clipping keeps
+        // it; otherwise the nearest features are corners, found between the
+        // reference and incident edges.
+        let manifold = clip_to_reference_face(&face, speculative);
+        let face_gap = FACE_CONTACT_GAP + FACE_CONTACT_RELATIVE_GAP * face.separation;
+        let nearest_kept = manifold
+            .min_separation()
+            .is_some_and(|s| s <= face.separation - radius_sum + face_gap);
+        if nearest_kept {
+            return manifold;
         }
-        let core_distance = contact.separation + radius_sum;
-        let face_gap = FACE_CONTACT_GAP + FACE_CONTACT_RELATIVE_GAP * core_distance.abs();
-        if core_distance < face.separation - face_gap {
-            // The face separation is a lower bound on the cores' distance
-            // (it is a separating axis), so a nearer answer from GJK, or an
-            // overlap, is rounding error: GJK loses precision on very long
-            // edges (seen with an 800 m ground box, where it reported an
-            // overlap and a contact point 200 m from the capsule). The face
-            // is the truth.
-            return clip_to_reference_face(&face, speculative);
-        }
-        if core_distance - face.separation <= face_gap {
-            // The face normal is the true direction. Clipping can still have
-            // cut off the nearest incident corner (it lies beside the
-            // reference face); then the nearest points are corner to corner.
-            let manifold = clip_to_reference_face(&face, speculative);
-            let nearest_kept = manifold
-                .min_separation()
-                .is_some_and(|s| s <= contact.separation + face_gap);
-            if nearest_kept {
-                return manifold;
-            }
-        }
-        return closest_points_contact(&face, &contact, speculative);
+        return corner_contact(&face, speculative);
     }
 
     let manifold = clip_to_reference_face(&face, speculative);
@@ -404,7 +541,7 @@ fn collide_local(a: &ClipPolygon, b: &ClipPolygon, speculative: f32) -> Manifold
     // Clipping kept nothing although the cores overlap (an incident edge
     // beside the reference face, or its deepest end clipped away): fall back
     // on the single deepest point.
-    let contact = rounded_contact(&a.proxy(), &b.proxy(), centre_offset);
+    let contact = rounded_contact(&a.proxy(), &b.proxy(), b.centroid - a.centroid);
     closest_points_contact(&face, &contact, speculative)
 }
 
