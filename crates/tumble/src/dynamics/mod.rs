@@ -3,4 +3,4 @@
 pub mod body;
 pub(crate) mod contact;
 pub(crate) mod solver;
-mod wide;
+pub(crate) mod wide;
