@@ -1079,22 +1079,19 @@ impl World {
     fn find_new_contacts(&mut self) {
         let mut pairs = std::mem::take(&mut self.scratch.new_pairs);
         pairs.clear();
-        self.broadphase.update_pairs(&mut pairs);
+        // Only pairs that could collide and have no contact yet: most of
+        // what a moved shape overlaps is already in contact with it.
+        let (shapes, bodies, pair_map) = (&self.shapes, &self.bodies, &self.pair_map);
+        self.broadphase.update_pairs_where(&mut pairs, |sa, sb| {
+            let (ba, bb) = (shapes[sa as usize].body, shapes[sb as usize].body);
+            ba != bb
+                && (bodies[ba as usize].body_type == BodyType::Dynamic
+                    || bodies[bb as usize].body_type == BodyType::Dynamic)
+                && !pair_map.contains_key(&pair_key(sa, sb))
+        });
         for &(sa, sb) in &pairs {
-            let (sa, sb) = (sa.min(sb), sa.max(sb));
             let (ba, bb) = (self.shapes[sa as usize].body, self.shapes[sb as usize].body);
-            if ba == bb {
-                continue;
-            }
-            if self.bodies[ba as usize].body_type != BodyType::Dynamic
-                && self.bodies[bb as usize].body_type != BodyType::Dynamic
-            {
-                continue;
-            }
             let key = pair_key(sa, sb);
-            if self.pair_map.contains_key(&key) {
-                continue;
-            }
             let (da, db) = (self.shapes[sa as usize].def, self.shapes[sb as usize].def);
             let part_a = self.shapes[sa as usize].part.min(0xff) as u64;
             let part_b = self.shapes[sb as usize].part.min(0xff) as u64;

@@ -245,6 +245,27 @@ impl BroadPhase {
     /// Nothing is allocated once `out` and the internal buffers have grown
     /// to their working size.
     pub fn update_pairs(&mut self, out: &mut Vec<(u32, u32)>) {
+        self.update_pairs_where(out, |_, _| true);
+    }
+
+    /// [`BroadPhase::update_pairs`], keeping only the pairs `(a, b)`
+    /// (`a < b`) for which `keep(a, b)` is true. Most pairs a moved proxy
+    /// finds are ones the caller already knows (its contacts), and dropping
+    /// them here, before they are sorted, is what keeps this cheap when many
+    /// proxies move.
+    ///
+    /// ```
+    /// # use tumble::broadphase::BroadPhase;
+    /// # use tumble::{Aabb, Vec2};
+    /// let mut broadphase = BroadPhase::new(0.1);
+    /// for (user, x) in [(1, 0.0), (2, 0.5), (3, 1.0)] {
+    ///     broadphase.create_proxy(Aabb::new(Vec2::new(x, 0.0), Vec2::new(x + 0.6, 1.0)), user);
+    /// }
+    /// let mut pairs = Vec::new();
+    /// broadphase.update_pairs_where(&mut pairs, |a, b| (a, b) != (1, 2));
+    /// assert_eq!(pairs, [(2, 3)]); // (1, 2) overlaps too, but was not kept
+    /// ```
+    pub fn update_pairs_where(&mut self, out: &mut Vec<(u32, u32)>, mut keep: impl FnMut(u32, u32) -> bool) {
         let first_new = out.len();
         let tree = &self.tree;
         let in_move_buffer = &self.in_move_buffer;
@@ -260,8 +281,9 @@ impl BroadPhase {
                     return true;
                 }
                 let other_user = tree.user_data(other_proxy);
-                if other_user != query_user {
-                    out.push((query_user.min(other_user), query_user.max(other_user)));
+                let (a, b) = (query_user.min(other_user), query_user.max(other_user));
+                if a != b && keep(a, b) {
+                    out.push((a, b));
                 }
                 true
             });
