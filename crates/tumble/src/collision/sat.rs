@@ -36,9 +36,10 @@ const FACE_CONTACT_RELATIVE_GAP: f32 = 0.0005;
 /// a capsule's segment as a two-vertex polygon whose two "edges" run both
 /// ways along the segment with opposite normals.
 ///
-/// Stored as lane arrays (x and y apart), padded past `count` with copies of
-/// vertex and normal 0 up to the lane width [`ClipPolygon::lanes`]: the face
-/// search of [`max_separation`] runs over them several lanes at a time.
+/// Stored as lane arrays (x and y apart), filled to four lanes (eight for
+/// more than four vertices): the searches of [`max_separation`] and
+/// [`nearest_vertex_to_edges`] run over them several lanes at a time and
+/// mask out the lanes past `count`.
 #[derive(Clone, Copy, Debug)]
 struct ClipPolygon {
     /// Vertex x.
@@ -67,20 +68,22 @@ impl ClipPolygon {
     fn from_capsule(c: &Capsule, xf: Option<Transform>) -> ClipPolygon {
         let side = right_perp(c.center2 - c.center1).normalize_or(Vec2::Y);
         let centroid = 0.5 * (c.center1 + c.center2);
-        ClipPolygon::from_parts(&[c.center1, c.center2], &[side, -side], 2, c.radius, centroid, xf)
+        let mut vertices = [Vec2::ZERO; MAX_POLYGON_VERTICES];
+        let mut normals = [Vec2::ZERO; MAX_POLYGON_VERTICES];
+        vertices[..2].copy_from_slice(&[c.center1, c.center2]);
+        normals[..2].copy_from_slice(&[side, -side]);
+        ClipPolygon::from_parts(&vertices, &normals, 2, c.radius, centroid, xf)
     }
 
     #[inline(always)]
     fn from_parts(
-        vertices: &[Vec2],
-        normals: &[Vec2],
+        vertices: &[Vec2; MAX_POLYGON_VERTICES],
+        normals: &[Vec2; MAX_POLYGON_VERTICES],
         count: usize,
         radius: f32,
         centroid: Vec2,
         xf: Option<Transform>,
     ) -> ClipPolygon {
-        let place = |v: Vec2| xf.map_or(v, |xf| xf.apply(v));
-        let turn = |n: Vec2| xf.map_or(n, |xf| xf.q.rotate(n));
         let mut out = ClipPolygon {
             xs: [0.0; MAX_POLYGON_VERTICES],
             ys: [0.0; MAX_POLYGON_VERTICES],
@@ -88,32 +91,44 @@ impl ClipPolygon {
             nys: [0.0; MAX_POLYGON_VERTICES],
             count,
             radius,
-            centroid: place(centroid),
+            centroid: xf.map_or(centroid, |xf| xf.apply(centroid)),
         };
-        for i in 0..count {
-            let (v, n) = (place(vertices[i]), turn(normals[i]));
-            out.xs[i] = v.x;
-            out.ys[i] = v.y;
-            out.nxs[i] = n.x;
-            out.nys[i] = n.y;
-        }
-        for i in count..out.lanes() {
-            out.xs[i] = out.xs[0];
-            out.ys[i] = out.ys[0];
-            out.nxs[i] = out.nxs[0];
-            out.nys[i] = out.nys[0];
+        if count <= 4 {
+            out.fill_lanes::<4>(vertices, normals, xf);
+        } else {
+            out.fill_lanes::<MAX_POLYGON_VERTICES>(vertices, normals, xf);
         }
         out
     }
 
-    /// Lanes filled: four, or eight for a polygon of more than four
-    /// vertices.
-    #[inline]
-    fn lanes(&self) -> usize {
-        if self.count <= 4 {
-            4
-        } else {
-            MAX_POLYGON_VERTICES
+    /// Fills the first `N` lanes, the unused ones too (they hold whatever
+    /// the arrays hold past `count`; every lane search masks them out):
+    /// straight lane loops, which LLVM turns into a few SIMD operations.
+    /// The arithmetic is `Transform::apply`'s and `Rot::rotate`'s.
+    #[inline(always)]
+    fn fill_lanes<const N: usize>(
+        &mut self,
+        vertices: &[Vec2; MAX_POLYGON_VERTICES],
+        normals: &[Vec2; MAX_POLYGON_VERTICES],
+        xf: Option<Transform>,
+    ) {
+        for k in 0..N {
+            self.xs[k] = vertices[k].x;
+            self.ys[k] = vertices[k].y;
+            self.nxs[k] = normals[k].x;
+            self.nys[k] = normals[k].y;
+        }
+        let Some(xf) = xf else { return };
+        let (c, s, px, py) = (xf.q.c, xf.q.s, xf.p.x, xf.p.y);
+        for k in 0..N {
+            let (x, y) = (self.xs[k], self.ys[k]);
+            self.xs[k] = (c * x - s * y) + px;
+            self.ys[k] = (s * x + c * y) + py;
+        }
+        for k in 0..N {
+            let (x, y) = (self.nxs[k], self.nys[k]);
+            self.nxs[k] = c * x - s * y;
+            self.nys[k] = s * x + c * y;
         }
     }
 
@@ -179,8 +194,11 @@ fn max_separation_lanes<const N: usize>(poly: &ClipPolygon, other: &ClipPolygon)
             deepest[k] = if s < deepest[k] { s } else { deepest[k] };
         }
     }
-    // Padding lanes repeat face 0, so they never beat it: the first lane
-    // holding the largest value is the answer.
+    // Lanes past the count are no faces.
+    for d in deepest.iter_mut().skip(poly.count) {
+        *d = f32::NEG_INFINITY;
+    }
+    // The first lane holding the largest value is the answer.
     let best = lane_max(deepest);
     match deepest.iter().position(|&d| d == best) {
         Some(face) => (face, best),
@@ -438,13 +456,13 @@ fn nearest_vertex_to_edges(edges: &ClipPolygon, vertices: &ClipPolygon) -> Verte
 /// [`nearest_vertex_to_edges`] with `N` edge lanes (`N >= edges.count`).
 #[inline(always)]
 fn nearest_vertex_to_edges_lanes<const N: usize>(edges: &ClipPolygon, vertices: &ClipPolygon) -> VertexEdge {
-    // Edge k runs from vertex k to vertex k + 1 (wrapping); padding lanes
-    // repeat edge 0.
+    // Edge k runs from vertex k to vertex k + 1 (wrapping); lanes past the
+    // count are no edges and are masked out below.
     let mut ex = [0.0f32; N];
     let mut ey = [0.0f32; N];
     let mut inv_length_squared = [0.0f32; N];
     for k in 0..N {
-        let next = edges.next(if k < edges.count { k } else { 0 });
+        let next = edges.next(k);
         ex[k] = edges.xs[next] - edges.xs[k];
         ey[k] = edges.ys[next] - edges.ys[k];
         let length_squared = ex[k] * ex[k] + ey[k] * ey[k];
@@ -472,7 +490,11 @@ fn nearest_vertex_to_edges_lanes<const N: usize>(edges: &ClipPolygon, vertices: 
             let t = ((dx * ex[k] + dy * ey[k]) * inv_length_squared[k]).clamp(0.0, 1.0);
             let (rx, ry) = (dx - t * ex[k], dy - t * ey[k]);
             fraction[k] = t;
-            distance_squared[k] = rx * rx + ry * ry;
+            distance_squared[k] = if k < edges.count {
+                rx * rx + ry * ry
+            } else {
+                f32::INFINITY
+            };
         }
         let nearest = lane_min(distance_squared);
         if nearest < best.distance_squared {
