@@ -385,10 +385,14 @@ fn corner_contact(face: &ReferenceFace, speculative: f32) -> Manifold {
     let incident_vertex = nearest_vertex_to_edges(reference, incident);
     let reference_vertex = nearest_vertex_to_edges(incident, reference);
     // (point on the reference core, point on the incident core, the
-    // incident vertex for the feature id)
-    let (p, q, vertex) = if incident_vertex.distance_squared <= reference_vertex.distance_squared {
+    // incident vertex for the feature id, the normal of the edge when the
+    // nearest point is inside one)
+    let inside = |t: f32| t > 0.0 && t < 1.0;
+    let (p, q, vertex, edge_normal) = if incident_vertex.distance_squared <= reference_vertex.distance_squared
+    {
         let v = &incident_vertex;
-        (v.edge_point, v.vertex_point, v.vertex)
+        let normal = inside(v.fraction).then(|| reference.normal(v.edge));
+        (v.edge_point, v.vertex_point, v.vertex, normal)
     } else {
         let v = &reference_vertex;
         let nearer_end = if v.fraction < 0.5 {
@@ -396,7 +400,8 @@ fn corner_contact(face: &ReferenceFace, speculative: f32) -> Manifold {
         } else {
             incident.next(v.edge)
         };
-        (v.vertex_point, v.edge_point, nearer_end)
+        let normal = inside(v.fraction).then(|| -incident.normal(v.edge));
+        (v.vertex_point, v.edge_point, nearer_end, normal)
     };
     let offset = q - p;
     let distance = offset.length();
@@ -404,12 +409,19 @@ fn corner_contact(face: &ReferenceFace, speculative: f32) -> Manifold {
     if separation > speculative || !separation.is_finite() {
         return Manifold::default();
     }
-    // From the reference core towards the incident one; the cores are at
-    // least the disjoint separation apart, so the offset has a direction.
-    let n = if distance > 0.0 {
-        offset / distance
-    } else {
-        reference.normal(face.edge)
+    // From the reference core towards the incident one. A vertex facing
+    // the inside of an edge is off along that edge's normal; the offset
+    // says the same, but two points a fraction of a millimetre apart give
+    // its direction only to a few 1e-5 rad, enough to lose a resting box's
+    // balance. Vertex against vertex, the offset is all there is (the
+    // cores are at least the disjoint separation apart, so it has one).
+    let n = match edge_normal {
+        // Turned to the offset's side: a capsule's two "edges" are one
+        // segment, and the first of equals may face away.
+        Some(normal) if normal.dot(offset) < 0.0 => -normal,
+        Some(normal) => normal,
+        None if distance > 0.0 => offset / distance,
+        None => reference.normal(face.edge),
     };
     let surface_reference = p + reference.radius * n;
     let surface_incident = q - incident.radius * n;
