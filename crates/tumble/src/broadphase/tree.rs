@@ -28,6 +28,26 @@
 //!   that makes its box smaller, and a child may trade places with a
 //!   grandchild when that shrinks the box of the node in between (provided
 //!   both stay balanced and the subtree does not grow taller).
+//!
+//! # Moving in place, rebuilding once
+//!
+//! [`DynamicTree::move_proxy`] re-inserts a proxy: a removal and an
+//! insertion, each with its walk and repairs. A world where a third of the
+//! shapes leave their fat boxes every step would pay that for every one of
+//! them, so there is a cheaper path: [`DynamicTree::enlarge_proxy`] stores
+//! the new box in the leaf where it is and grows each ancestor until one
+//! already holds it, marking them all *enlarged*. The tree stays correct
+//! (every box still holds everything below it) but grows loose where things
+//! moved. [`DynamicTree::rebuild`], once per step, then re-arranges just the
+//! enlarged part: it frees the enlarged internal nodes, keeps what hangs
+//! below them (single leaves and untouched subtrees) as building blocks, and
+//! builds a new top over those blocks, splitting them in two again and again
+//! by the surface-area heuristic over binned centres. The split only picks
+//! among cuts that keep the two halves of similar size, and where the two
+//! halves still come out more than two levels apart the shorter one is
+//! grafted into the taller one where it fits, rebalancing on the way up as an
+//! insertion does. So a rebuilt tree keeps the same height bound as one
+//! built by insertions.
 
 use crate::math::{Aabb, Vec2};
 
@@ -64,6 +84,14 @@ struct Node {
     /// 0 for a leaf, one more than the taller child for an internal node,
     /// [`FREE_HEIGHT`] on the free list.
     height: i32,
+    /// Set on an internal node whose box was grown in place by
+    /// [`DynamicTree::enlarge_proxy`] (or that holds such a node below it):
+    /// its box may be larger than the union of its children, and the next
+    /// [`DynamicTree::rebuild`] re-arranges it. Never set on a leaf. An
+    /// enlarged node's parent is always enlarged too, so the enlarged nodes
+    /// form a subtree hanging from the root.
+    #[cfg_attr(feature = "serde", serde(default))]
+    enlarged: bool,
 }
 
 impl Node {
@@ -77,11 +105,58 @@ impl Node {
         child2: NULL_NODE,
         user: 0,
         height: FREE_HEIGHT,
+        enlarged: false,
     };
 
     #[inline]
     fn is_leaf(&self) -> bool {
         self.child1 == NULL_NODE
+    }
+}
+
+/// How many bins [`DynamicTree::rebuild`] sorts the centres of the blocks
+/// into when it looks for a split.
+const BIN_COUNT: usize = 8;
+
+/// A rebuild splits a set of blocks only where the lighter side weighs at
+/// least this fraction of the whole (by `2^height`, roughly the number of
+/// leaves), when any such split exists. One fifth leaves the two halves a
+/// factor four apart at most: about two levels, what the balance allows.
+const MIN_SPLIT_SHARE: f32 = 0.2;
+
+/// A building block of a rebuild: a leaf, or an internal node that was not
+/// enlarged (with its subtree, which stays as it is).
+#[derive(Clone, Copy, Debug)]
+struct Block {
+    aabb: Aabb,
+    /// `2^height`: the leaf count of a full subtree that tall.
+    weight: f32,
+    node: u32,
+}
+
+/// A pending step of the (iterative) rebuild.
+#[derive(Clone, Copy, Debug)]
+enum BuildTask {
+    /// Build a subtree over `blocks[start..end]` and push its root.
+    Build { start: u32, end: u32 },
+    /// Pop the two roots last pushed and join them under one node.
+    Join,
+}
+
+/// Buffers a rebuild works in, kept between rebuilds so that a tree in a
+/// steady state rebuilds without allocating.
+#[derive(Clone, Debug, Default)]
+struct RebuildScratch {
+    blocks: Vec<Block>,
+    tasks: Vec<BuildTask>,
+    roots: Vec<u32>,
+}
+
+impl RebuildScratch {
+    fn memory_bytes(&self) -> usize {
+        self.blocks.capacity() * std::mem::size_of::<Block>()
+            + self.tasks.capacity() * std::mem::size_of::<BuildTask>()
+            + self.roots.capacity() * std::mem::size_of::<u32>()
     }
 }
 
@@ -161,6 +236,9 @@ pub struct DynamicTree {
     root: u32,
     free_list: u32,
     proxy_count: usize,
+    /// Working buffers of [`DynamicTree::rebuild`]; empty between calls.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    scratch: RebuildScratch,
 }
 
 impl Default for DynamicTree {
@@ -170,9 +248,10 @@ impl Default for DynamicTree {
 }
 
 impl DynamicTree {
-    /// Heap bytes held by the node array (its capacity, not its length).
+    /// Heap bytes held by the node array and the rebuild's working buffers
+    /// (their capacities, not their lengths).
     pub fn memory_bytes(&self) -> usize {
-        self.nodes.capacity() * std::mem::size_of::<Node>()
+        self.nodes.capacity() * std::mem::size_of::<Node>() + self.scratch.memory_bytes()
     }
 
     /// An empty tree.
@@ -182,6 +261,7 @@ impl DynamicTree {
             root: NULL_NODE,
             free_list: NULL_NODE,
             proxy_count: 0,
+            scratch: RebuildScratch::default(),
         }
     }
 
@@ -221,6 +301,130 @@ impl DynamicTree {
         self.remove_leaf(proxy_id);
         self.nodes[proxy_id as usize].aabb = aabb;
         self.insert_leaf(proxy_id);
+    }
+
+    /// Gives a proxy a new box without moving it in the tree: the leaf keeps
+    /// its place, and each ancestor grows until one already holds the new
+    /// box. The grown ancestors (and every node above them) are marked, and
+    /// the next [`rebuild`](Self::rebuild) re-arranges them. Until then
+    /// queries and ray casts still find everything, only with more work.
+    ///
+    /// Cheaper than [`move_proxy`](Self::move_proxy), which re-inserts the
+    /// leaf; meant for many proxies moving in one step, followed by one
+    /// `rebuild`. The new box need not contain the old one.
+    ///
+    /// # Panics
+    ///
+    /// If `proxy_id` is not a live proxy of this tree.
+    pub fn enlarge_proxy(&mut self, proxy_id: u32, aabb: Aabb) {
+        self.assert_proxy(proxy_id);
+        let leaf = &mut self.nodes[proxy_id as usize];
+        leaf.aabb = aabb;
+        let mut index = leaf.parent_or_next;
+        let mut growing = true;
+        while index != NULL_NODE {
+            let node = &mut self.nodes[index as usize];
+            if growing {
+                if node.aabb.contains(aabb) {
+                    // This one and so every one above already hold the box.
+                    growing = false;
+                } else {
+                    node.aabb = node.aabb.union(aabb);
+                }
+            } else if node.enlarged {
+                // Marked before, and so is everything above it.
+                break;
+            }
+            node.enlarged = true;
+            index = node.parent_or_next;
+        }
+    }
+
+    /// True when [`enlarge_proxy`](Self::enlarge_proxy) has loosened the
+    /// tree since the last [`rebuild`](Self::rebuild).
+    #[inline]
+    pub fn needs_rebuild(&self) -> bool {
+        self.root != NULL_NODE && self.nodes[self.root as usize].enlarged
+    }
+
+    /// Re-arranges the part of the tree that
+    /// [`enlarge_proxy`](Self::enlarge_proxy) loosened, so queries are fast
+    /// again. The internal nodes marked as enlarged are taken apart; the
+    /// leaves and untouched subtrees below them are re-assembled top-down,
+    /// each split chosen by the surface-area heuristic among those that keep
+    /// the halves of similar size. Afterwards every box is again the union
+    /// of its children and the height bound of an insertion-built tree holds.
+    ///
+    /// Returns the number of building blocks (leaves and untouched
+    /// subtrees) it re-assembled: 0 when nothing was enlarged. Proxy ids and
+    /// boxes do not change. Allocates nothing once its buffers have grown to
+    /// the working size.
+    pub fn rebuild(&mut self) -> usize {
+        if !self.needs_rebuild() {
+            return 0;
+        }
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let RebuildScratch { blocks, tasks, roots } = &mut scratch;
+        blocks.clear();
+        tasks.clear();
+        roots.clear();
+
+        // Take the enlarged nodes apart. Only internal nodes are marked, and
+        // a marked node's parent is marked, so this walks down from the root
+        // through marked nodes and stops at the first unmarked ones.
+        let mut stack = NodeStack::new();
+        stack.push(self.root);
+        while let Some(index) = stack.pop() {
+            let node = self.nodes[index as usize];
+            if node.enlarged {
+                stack.push(node.child2);
+                stack.push(node.child1);
+                self.free_node(index);
+            } else {
+                self.nodes[index as usize].parent_or_next = NULL_NODE;
+                blocks.push(Block {
+                    aabb: node.aabb,
+                    weight: (1u64 << node.height.clamp(0, 63)) as f32,
+                    node: index,
+                });
+            }
+        }
+
+        // Build top-down, join bottom-up: each range is split in two, both
+        // halves are built, then joined under one node. Exactly as many
+        // nodes are joined as were freed above, so the node array does not
+        // grow.
+        tasks.push(BuildTask::Build {
+            start: 0,
+            end: blocks.len() as u32,
+        });
+        while let Some(task) = tasks.pop() {
+            match task {
+                BuildTask::Build { start, end } if end - start == 1 => {
+                    roots.push(blocks[start as usize].node);
+                }
+                BuildTask::Build { start, end } => {
+                    let split = start + split_blocks(&mut blocks[start as usize..end as usize]) as u32;
+                    tasks.push(BuildTask::Join);
+                    tasks.push(BuildTask::Build { start: split, end });
+                    tasks.push(BuildTask::Build { start, end: split });
+                }
+                BuildTask::Join => {
+                    let second = roots.pop().expect("a built subtree");
+                    let first = roots.pop().expect("a built subtree");
+                    let joined = self.join(first, second);
+                    roots.push(joined);
+                }
+            }
+        }
+        let root = roots.pop().expect("at least one block");
+        debug_assert!(roots.is_empty());
+        self.root = root;
+        self.nodes[root as usize].parent_or_next = NULL_NODE;
+        let block_count = blocks.len();
+        blocks.clear();
+        self.scratch = scratch;
+        block_count
     }
 
     /// The box stored for a proxy.
@@ -357,9 +561,11 @@ impl DynamicTree {
     }
 
     /// Checks every invariant of the tree: parent and child links agree,
-    /// each internal box is exactly the union of its children, heights are
-    /// right and every node's subtrees differ in height by at most two, and
-    /// every node is either reachable from the root or on the free list.
+    /// each internal box is exactly the union of its children (or, on a node
+    /// enlarged since the last [`rebuild`](Self::rebuild), holds it), only
+    /// internal nodes with an enlarged parent (or none) are enlarged, heights
+    /// are right and every node's subtrees differ in height by at most two,
+    /// and every node is either reachable from the root or on the free list.
     /// For tests.
     ///
     /// # Panics
@@ -379,9 +585,14 @@ impl DynamicTree {
                 reachable += 1;
                 let node = &self.nodes[index as usize];
                 assert_ne!(node.height, FREE_HEIGHT, "node {index} is free but linked");
+                if node.enlarged && node.parent_or_next != NULL_NODE {
+                    let parent = &self.nodes[node.parent_or_next as usize];
+                    assert!(parent.enlarged, "node {index} is enlarged but its parent is not");
+                }
                 if node.is_leaf() {
                     assert_eq!(node.child2, NULL_NODE, "leaf {index} has one child");
                     assert_eq!(node.height, 0, "leaf {index} has height {}", node.height);
+                    assert!(!node.enlarged, "leaf {index} is marked enlarged");
                     leaves += 1;
                     continue;
                 }
@@ -399,7 +610,12 @@ impl DynamicTree {
                     n1.height,
                     n2.height
                 );
-                assert_eq!(node.aabb, n1.aabb.union(n2.aabb), "box of {index}");
+                let union = n1.aabb.union(n2.aabb);
+                if node.enlarged {
+                    assert!(node.aabb.contains(union), "enlarged box of {index}");
+                } else {
+                    assert_eq!(node.aabb, union, "box of {index}");
+                }
                 stack.push(c1);
                 stack.push(c2);
             }
@@ -481,7 +697,8 @@ impl DynamicTree {
         }
     }
 
-    /// Recomputes an internal node's box and height from its children.
+    /// Recomputes an internal node's box and height from its children, and
+    /// marks it enlarged when a child is.
     #[inline]
     fn refit(&mut self, index: u32) {
         let node = self.nodes[index as usize];
@@ -491,9 +708,14 @@ impl DynamicTree {
         );
         let aabb = n1.aabb.union(n2.aabb);
         let height = 1 + n1.height.max(n2.height);
+        let enlarged_below = n1.enlarged || n2.enlarged;
         let node = &mut self.nodes[index as usize];
         node.aabb = aabb;
         node.height = height;
+        // Keep the mark (the rebuild has not yet re-arranged what moved
+        // below), and take it on from a child: a marked node's parent is
+        // marked.
+        node.enlarged |= enlarged_below;
     }
 
     // ---- insertion and removal ----
@@ -518,6 +740,8 @@ impl DynamicTree {
             child2: leaf,
             user: 0,
             height: 1,
+            // Above an enlarged sibling, so enlarged as well.
+            enlarged: self.nodes[sibling as usize].enlarged,
         };
         self.replace_child(old_parent, sibling, new_parent);
         self.nodes[sibling as usize].parent_or_next = new_parent;
@@ -585,6 +809,77 @@ impl DynamicTree {
         self.free_node(parent);
         self.nodes[leaf as usize].parent_or_next = NULL_NODE;
         self.repair_upwards(grandparent);
+    }
+
+    /// Joins two detached subtrees (each balanced, parent links null) under
+    /// a new internal node and returns the root of the result, for
+    /// [`rebuild`](Self::rebuild). When their heights differ by more than
+    /// the balance allows, the new node goes down into the taller one
+    /// instead, taking the place of the first node on the way down that is
+    /// no more than [`MAX_HEIGHT_DIFFERENCE`] taller than the shorter
+    /// subtree (at each level down, the child whose box grows least), and
+    /// the nodes above it are rebalanced as after an insertion.
+    fn join(&mut self, first: u32, second: u32) -> u32 {
+        let (h1, h2) = (self.height_of(first), self.height_of(second));
+        let (tall, short) = if h1 >= h2 {
+            (first, second)
+        } else {
+            (second, first)
+        };
+        let short_height = h1.min(h2);
+        let short_box = self.aabb_of(short);
+
+        let mut sibling = tall;
+        while self.height_of(sibling) > short_height + MAX_HEIGHT_DIFFERENCE {
+            // Both children are at least as tall as `short` (the node is
+            // balanced and more than the limit taller), so either will do.
+            let node = &self.nodes[sibling as usize];
+            let growth = |child: u32| {
+                let aabb = self.aabb_of(child);
+                aabb.union(short_box).perimeter() - aabb.perimeter()
+            };
+            sibling = if growth(node.child2) < growth(node.child1) {
+                node.child2
+            } else {
+                node.child1
+            };
+        }
+
+        let parent = self.nodes[sibling as usize].parent_or_next;
+        let joined = self.allocate_node();
+        let (child1, child2) = if sibling == tall {
+            (first, second)
+        } else {
+            (sibling, short)
+        };
+        self.nodes[joined as usize] = Node {
+            aabb: self.aabb_of(child1).union(self.aabb_of(child2)),
+            parent_or_next: parent,
+            child1,
+            child2,
+            user: 0,
+            height: 1 + self.height_of(child1).max(self.height_of(child2)),
+            enlarged: false,
+        };
+        self.nodes[child1 as usize].parent_or_next = joined;
+        self.nodes[child2 as usize].parent_or_next = joined;
+        if parent == NULL_NODE {
+            return joined;
+        }
+        // `joined` is at most one level taller than the node it replaced, so
+        // every node above is at most one past the limit, which is what
+        // `repair_upwards` mends. (Its rotations may point `self.root` at
+        // the top of this detached subtree; `rebuild` sets the root last.)
+        self.replace_child(parent, sibling, joined);
+        self.repair_upwards(parent);
+        let mut top = joined;
+        loop {
+            let up = self.nodes[top as usize].parent_or_next;
+            if up == NULL_NODE {
+                return top;
+            }
+            top = up;
+        }
     }
 
     /// Rebalances, improves and refits every node from `index` up to the
@@ -715,6 +1010,136 @@ impl DynamicTree {
         self.replace_child(inner, lifted, outer);
         self.nodes[outer as usize].parent_or_next = inner;
         self.refit(inner);
+    }
+}
+
+/// Reorders `blocks` (at least two) into two groups to build a subtree over
+/// each, and returns the size of the first, in `1..blocks.len()`.
+///
+/// The centres are sorted into [`BIN_COUNT`] bins along the axis on which
+/// they spread most, and the cut goes between two bins: of the cuts whose
+/// lighter side weighs at least [`MIN_SPLIT_SHARE`] of the whole, the one
+/// with the least surface-area cost (each side's weight times its box's
+/// perimeter); when there is none, the most even one. Blocks whose centres
+/// all coincide (or are not finite) are cut in half as they lie.
+fn split_blocks(blocks: &mut [Block]) -> usize {
+    let count = blocks.len();
+    debug_assert!(count >= 2);
+    if count == 2 {
+        return 1;
+    }
+    // Twice the centres: only their order and spread matter.
+    let center = |block: &Block| block.aabb.min + block.aabb.max;
+    let mut low = center(&blocks[0]);
+    let mut high = low;
+    for block in blocks.iter() {
+        low = low.min(center(block));
+        high = high.max(center(block));
+    }
+    let spread = high - low;
+    let along_x = spread.x >= spread.y;
+    let (start, extent) = if along_x {
+        (low.x, spread.x)
+    } else {
+        (low.y, spread.y)
+    };
+    let half = count / 2;
+    if !(extent > 0.0 && extent.is_finite()) {
+        return half;
+    }
+    let scale = BIN_COUNT as f32 / extent;
+    let bin_of = |block: &Block| -> usize {
+        let c = center(block);
+        let along = if along_x { c.x } else { c.y };
+        // `as` saturates: below the range (or NaN) is bin 0.
+        (((along - start) * scale) as usize).min(BIN_COUNT - 1)
+    };
+
+    #[derive(Clone, Copy)]
+    struct Bin {
+        aabb: Aabb,
+        weight: f32,
+        count: u32,
+    }
+    impl Bin {
+        const EMPTY: Bin = Bin {
+            aabb: Aabb {
+                min: Vec2::splat(f32::INFINITY),
+                max: Vec2::splat(f32::NEG_INFINITY),
+            },
+            weight: 0.0,
+            count: 0,
+        };
+        fn merge(self, other: Bin) -> Bin {
+            Bin {
+                aabb: self.aabb.union(other.aabb),
+                weight: self.weight + other.weight,
+                count: self.count + other.count,
+            }
+        }
+    }
+
+    let mut bins = [Bin::EMPTY; BIN_COUNT];
+    for block in blocks.iter() {
+        let bin = &mut bins[bin_of(block)];
+        bin.aabb = bin.aabb.union(block.aabb);
+        bin.weight += block.weight;
+        bin.count += 1;
+    }
+    // above[i]: everything in the bins after cut i (between bins i, i + 1).
+    let mut above = [Bin::EMPTY; BIN_COUNT - 1];
+    let mut sum = Bin::EMPTY;
+    for cut in (0..BIN_COUNT - 1).rev() {
+        sum = sum.merge(bins[cut + 1]);
+        above[cut] = sum;
+    }
+    let min_share = MIN_SPLIT_SHARE * sum.merge(bins[0]).weight;
+
+    // (cut, even enough, lighter side's weight, cost) of the best cut.
+    let mut best: Option<(usize, bool, f32, f32)> = None;
+    let mut below = Bin::EMPTY;
+    for (cut, &above) in above.iter().enumerate() {
+        below = below.merge(bins[cut]);
+        if below.count == 0 || above.count == 0 {
+            continue;
+        }
+        let lighter = below.weight.min(above.weight);
+        let even = lighter >= min_share;
+        let cost = below.weight * below.aabb.perimeter() + above.weight * above.aabb.perimeter();
+        let better = match best {
+            None => true,
+            Some((_, best_even, best_lighter, best_cost)) => {
+                if even != best_even {
+                    even
+                } else if even {
+                    cost < best_cost
+                } else {
+                    lighter > best_lighter
+                }
+            }
+        };
+        if better {
+            best = Some((cut, even, lighter, cost));
+        }
+    }
+    let Some((cut, ..)) = best else {
+        return half;
+    };
+
+    // Partition: the bins up to `cut` first.
+    let (mut first_above, mut end) = (0, count);
+    while first_above < end {
+        if bin_of(&blocks[first_above]) <= cut {
+            first_above += 1;
+        } else {
+            end -= 1;
+            blocks.swap(first_above, end);
+        }
+    }
+    if first_above == 0 || first_above == count {
+        half
+    } else {
+        first_above
     }
 }
 
@@ -979,12 +1404,155 @@ mod tests {
         assert!(calls <= 10);
     }
 
+    #[test]
+    fn enlarging_grows_the_ancestors_and_a_rebuild_tightens_them() {
+        let mut tree = DynamicTree::new();
+        let ids: Vec<u32> = (0..64)
+            .map(|i| tree.create_proxy(square((i % 8) as f32 * 2.0, (i / 8) as f32 * 2.0, 0.5), i))
+            .collect();
+        assert!(!tree.needs_rebuild());
+        assert_eq!(tree.rebuild(), 0, "nothing to do");
+        let nodes = tree.node_count();
+
+        // Move a corner box to the opposite corner, in place.
+        let far = square(30.0, 30.0, 0.5);
+        tree.enlarge_proxy(ids[0], far);
+        assert!(tree.needs_rebuild());
+        assert_eq!(tree.fat_aabb(ids[0]), far);
+        tree.validate();
+        assert!(tree.bounds().unwrap().contains(far));
+        assert_eq!(tree_query(&tree, square(30.0, 30.0, 0.1)), [ids[0]]);
+
+        let blocks = tree.rebuild();
+        assert!(blocks >= 2, "{blocks}");
+        assert!(!tree.needs_rebuild());
+        tree.validate();
+        assert_eq!(tree.node_count(), nodes, "the rebuild reuses the freed nodes");
+        assert_eq!(tree.proxy_count(), 64);
+        assert_eq!(tree.fat_aabb(ids[0]), far);
+        assert_eq!(tree.user_data(ids[0]), 0);
+        assert_eq!(tree_query(&tree, square(30.0, 30.0, 0.1)), [ids[0]]);
+        assert_eq!(tree_query(&tree, square(0.0, 0.0, 0.1)), []);
+        assert!(tree.height() <= balanced_height_bound(64));
+    }
+
+    #[test]
+    fn enlarging_then_removing_or_inserting_keeps_the_marks_consistent() {
+        let mut tree = DynamicTree::new();
+        let ids: Vec<u32> = (0..40)
+            .map(|i| tree.create_proxy(square(i as f32, 0.0, 0.4), i))
+            .collect();
+        for &id in ids.iter().step_by(3) {
+            tree.enlarge_proxy(id, square(id as f32, 5.0, 0.4));
+        }
+        tree.validate();
+        // Insertions and removals rotate marked nodes about.
+        for &id in ids.iter().step_by(2) {
+            tree.destroy_proxy(id);
+            tree.validate();
+        }
+        for i in 0..20 {
+            tree.create_proxy(square(i as f32, -3.0, 0.4), 100 + i);
+            tree.validate();
+        }
+        tree.move_proxy(ids[1], square(50.0, 50.0, 1.0));
+        tree.validate();
+        tree.rebuild();
+        tree.validate();
+        assert!(!tree.needs_rebuild());
+        assert!(tree.height() <= balanced_height_bound(tree.proxy_count()));
+    }
+
+    #[test]
+    fn a_single_proxy_needs_no_rebuild() {
+        let mut tree = DynamicTree::new();
+        let a = tree.create_proxy(square(0.0, 0.0, 1.0), 0);
+        tree.enlarge_proxy(a, square(9.0, 0.0, 1.0));
+        assert!(!tree.needs_rebuild());
+        assert_eq!(tree.rebuild(), 0);
+        assert_eq!(tree.bounds(), Some(square(9.0, 0.0, 1.0)));
+        tree.validate();
+    }
+
+    #[test]
+    fn rebuilds_in_a_steady_state_allocate_nothing_new() {
+        let mut tree = DynamicTree::new();
+        let n = 500u32;
+        let ids: Vec<u32> = (0..n)
+            .map(|i| tree.create_proxy(square((i % 25) as f32, (i / 25) as f32, 0.45), i))
+            .collect();
+        let mut memory = 0;
+        for step in 0..40u32 {
+            // A third of the boxes jump about each step.
+            for (k, &id) in ids.iter().enumerate() {
+                if (k as u32 + step) % 3 == 0 {
+                    let jiggle = ((k as u32 * 7 + step * 13) % 11) as f32 - 5.0;
+                    let (x, y) = ((k % 25) as f32 + jiggle, (k / 25) as f32 - 0.3 * jiggle);
+                    tree.enlarge_proxy(id, square(x, y, 0.45));
+                }
+            }
+            tree.rebuild();
+            if step == 20 {
+                memory = tree.memory_bytes();
+            }
+        }
+        tree.validate();
+        assert_eq!(tree.memory_bytes(), memory);
+        assert!(tree.height() <= balanced_height_bound(n as usize));
+    }
+
+    #[test]
+    fn a_rebuilt_tree_is_about_as_tight_as_an_inserted_one() {
+        // Boxes scattered by a simple hash, of mixed sizes, and a few large
+        // ones (walls).
+        let scatter = |i: u32, salt: u32| {
+            let h = (i ^ salt)
+                .wrapping_mul(0x9e37_79b9)
+                .rotate_left(13)
+                .wrapping_mul(0x85eb_ca6b);
+            (h >> 8) as f32 / (1u32 << 24) as f32
+        };
+        let boxes: Vec<Aabb> = (0..2000u32)
+            .map(|i| {
+                if i % 500 == 0 {
+                    return Aabb::new(
+                        Vec2::new(-50.0, i as f32 / 50.0),
+                        Vec2::new(50.0, i as f32 / 50.0 + 1.0),
+                    );
+                }
+                let half = 0.2 + 0.8 * scatter(i, 3);
+                square(100.0 * scatter(i, 1) - 50.0, 100.0 * scatter(i, 2), half)
+            })
+            .collect();
+        let mut inserted = DynamicTree::new();
+        for (i, b) in boxes.iter().enumerate() {
+            inserted.create_proxy(*b, i as u32);
+        }
+        // The same boxes, reached by moving every proxy of a tree built in
+        // some other arrangement, then one rebuild.
+        let mut rebuilt = DynamicTree::new();
+        let ids: Vec<u32> = (0..2000u32)
+            .map(|i| rebuilt.create_proxy(square((i % 40) as f32, (i / 40) as f32, 0.5), i))
+            .collect();
+        for (id, b) in ids.iter().zip(&boxes) {
+            rebuilt.enlarge_proxy(*id, *b);
+        }
+        rebuilt.rebuild();
+        rebuilt.validate();
+        let (a, b) = (inserted.internal_perimeter(), rebuilt.internal_perimeter());
+        assert!(b < 1.25 * a, "rebuilt {b} vs inserted {a}");
+        assert!(rebuilt.height() <= balanced_height_bound(2000));
+    }
+
     /// A random operation on a tree.
     #[derive(Clone, Debug)]
     enum Op {
         Create(Aabb),
         Destroy(usize),
         Move(usize, Aabb),
+        /// `enlarge_proxy`: a new box, the tree re-arranged later.
+        Enlarge(usize, Aabb),
+        Rebuild,
     }
 
     fn arb_box() -> impl Strategy<Value = Aabb> {
@@ -997,6 +1565,20 @@ mod tests {
             3 => arb_box().prop_map(Op::Create),
             1 => any::<usize>().prop_map(Op::Destroy),
             2 => (any::<usize>(), arb_box()).prop_map(|(i, b)| Op::Move(i, b)),
+            2 => (any::<usize>(), arb_box()).prop_map(|(i, b)| Op::Enlarge(i, b)),
+            1 => Just(Op::Rebuild),
+        ]
+    }
+
+    /// Mostly enlargements (some small steps from where a box was, some
+    /// jumps), and now and then a rebuild, as a world's steps make them.
+    fn arb_motion() -> impl Strategy<Value = Op> {
+        prop_oneof![
+            6 => (any::<usize>(), -2.0f32..2.0, -2.0f32..2.0).prop_map(|(i, dx, dy)| {
+                Op::Enlarge(i, Aabb::new(Vec2::new(dx, dy), Vec2::new(dx, dy)))
+            }),
+            2 => (any::<usize>(), arb_box()).prop_map(|(i, b)| Op::Enlarge(i, b)),
+            1 => Just(Op::Rebuild),
         ]
     }
 
@@ -1020,6 +1602,15 @@ mod tests {
                     let k = pick % live.len();
                     tree.move_proxy(live[k].0, aabb);
                     live[k].1 = aabb;
+                }
+                Op::Enlarge(pick, aabb) if !live.is_empty() => {
+                    let k = pick % live.len();
+                    tree.enlarge_proxy(live[k].0, aabb);
+                    live[k].1 = aabb;
+                }
+                Op::Rebuild => {
+                    tree.rebuild();
+                    assert!(!tree.needs_rebuild());
                 }
                 _ => {}
             }
@@ -1045,6 +1636,59 @@ mod tests {
             }
             for probe in probes {
                 prop_assert_eq!(tree_query(&tree, probe), brute_query(&live, probe));
+            }
+        }
+
+        #[test]
+        fn enlarge_and_rebuild_match_brute_force_and_stay_balanced(
+            boxes in prop::collection::vec(arb_box(), 1..200),
+            motions in prop::collection::vec(arb_motion(), 0..400),
+            probes in prop::collection::vec(arb_box(), 1..20),
+        ) {
+            let mut tree = DynamicTree::new();
+            let mut live: Vec<(u32, Aabb)> = boxes
+                .iter()
+                .enumerate()
+                .map(|(i, b)| (tree.create_proxy(*b, i as u32), *b))
+                .collect();
+            let nodes = tree.node_count();
+            for motion in motions {
+                match motion {
+                    // A small step is relative to where the box was.
+                    Op::Enlarge(pick, step) if step.min == step.max => {
+                        let k = pick % live.len();
+                        let moved = Aabb::new(live[k].1.min + step.min, live[k].1.max + step.min);
+                        tree.enlarge_proxy(live[k].0, moved);
+                        live[k].1 = moved;
+                    }
+                    Op::Enlarge(pick, aabb) => {
+                        let k = pick % live.len();
+                        tree.enlarge_proxy(live[k].0, aabb);
+                        live[k].1 = aabb;
+                    }
+                    _ => {
+                        tree.rebuild();
+                        tree.validate();
+                        prop_assert!(!tree.needs_rebuild());
+                        prop_assert!(tree.height() <= balanced_height_bound(live.len()));
+                    }
+                }
+            }
+            // Before the final rebuild (loose) and after it (tight).
+            for rebuild in [false, true] {
+                if rebuild {
+                    tree.rebuild();
+                }
+                tree.validate();
+                prop_assert_eq!(tree.node_count(), nodes);
+                prop_assert_eq!(tree.proxy_count(), live.len());
+                prop_assert!(tree.height() <= balanced_height_bound(live.len()));
+                for (id, aabb) in &live {
+                    prop_assert_eq!(tree.fat_aabb(*id), *aabb);
+                }
+                for probe in &probes {
+                    prop_assert_eq!(tree_query(&tree, *probe), brute_query(&live, *probe));
+                }
             }
         }
 
