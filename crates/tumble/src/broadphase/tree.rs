@@ -368,6 +368,9 @@ impl DynamicTree {
         blocks.clear();
         tasks.clear();
         roots.clear();
+        // Every block holds a leaf: room for them all, once, rather than a
+        // reallocation whenever a step moves more than any before it.
+        blocks.reserve(self.proxy_count);
 
         // Take the enlarged nodes apart. Only internal nodes are marked, and
         // a marked node's parent is marked, so this walks down from the root
