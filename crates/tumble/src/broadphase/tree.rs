@@ -115,8 +115,12 @@ impl Node {
 }
 
 /// How many bins [`DynamicTree::rebuild`] sorts the centres of the blocks
-/// into when it looks for a split.
+/// into when it looks for a split of many blocks (a power of two).
 const BIN_COUNT: usize = 8;
+
+/// Up to this many blocks, [`DynamicTree::rebuild`] sorts them and tries
+/// every cut instead of binning them: exact, and cheaper for few blocks.
+const SORTED_SPLIT_MAX: usize = 16;
 
 /// A rebuild splits a set of blocks only where the lighter side weighs at
 /// least this fraction of the whole (by `2^height`, roughly the number of
@@ -1019,12 +1023,14 @@ impl DynamicTree {
 /// Reorders `blocks` (at least two) into two groups to build a subtree over
 /// each, and returns the size of the first, in `1..blocks.len()`.
 ///
-/// The centres are sorted into [`BIN_COUNT`] bins along the axis on which
-/// they spread most, and the cut goes between two bins: of the cuts whose
-/// lighter side weighs at least [`MIN_SPLIT_SHARE`] of the whole, the one
-/// with the least surface-area cost (each side's weight times its box's
-/// perimeter); when there is none, the most even one. Blocks whose centres
-/// all coincide (or are not finite) are cut in half as they lie.
+/// The cut is across the axis on which the blocks' centres spread most. Up
+/// to [`SORTED_SPLIT_MAX`] blocks are sorted along it and every cut between
+/// neighbours is tried; more are sorted into [`BIN_COUNT`] bins and the cuts
+/// between bins are tried. Of the cuts whose lighter side weighs at least
+/// [`MIN_SPLIT_SHARE`] of the whole, the one with the least surface-area
+/// cost wins (each side's weight times its box's perimeter); when there is
+/// none, the most even one. Blocks whose centres all coincide (or are not
+/// finite) are cut in half as they lie.
 fn split_blocks(blocks: &mut [Block]) -> usize {
     let count = blocks.len();
     debug_assert!(count >= 2);
@@ -1050,82 +1056,71 @@ fn split_blocks(blocks: &mut [Block]) -> usize {
     if !(extent > 0.0 && extent.is_finite()) {
         return half;
     }
-    let scale = BIN_COUNT as f32 / extent;
-    let bin_of = |block: &Block| -> usize {
-        let c = center(block);
-        let along = if along_x { c.x } else { c.y };
-        // `as` saturates: below the range (or NaN) is bin 0.
-        (((along - start) * scale) as usize).min(BIN_COUNT - 1)
-    };
-
-    #[derive(Clone, Copy)]
-    struct Bin {
-        aabb: Aabb,
-        weight: f32,
-        count: u32,
-    }
-    impl Bin {
-        const EMPTY: Bin = Bin {
-            aabb: Aabb {
-                min: Vec2::splat(f32::INFINITY),
-                max: Vec2::splat(f32::NEG_INFINITY),
-            },
-            weight: 0.0,
-            count: 0,
-        };
-        fn merge(self, other: Bin) -> Bin {
-            Bin {
-                aabb: self.aabb.union(other.aabb),
-                weight: self.weight + other.weight,
-                count: self.count + other.count,
-            }
+    let key = |block: &Block| {
+        if along_x {
+            block.aabb.min.x + block.aabb.max.x
+        } else {
+            block.aabb.min.y + block.aabb.max.y
         }
+    };
+    let mut choice = CutChoice::new();
+
+    if count <= SORTED_SPLIT_MAX {
+        blocks.sort_unstable_by(|a, b| key(a).total_cmp(&key(b)));
+        // above[cut]: the blocks after the cut between `cut` and `cut + 1`.
+        let mut above = [Side::EMPTY; SORTED_SPLIT_MAX];
+        let mut sum = Side::EMPTY;
+        for cut in (0..count - 1).rev() {
+            sum = sum.add(blocks[cut + 1].aabb, blocks[cut + 1].weight);
+            above[cut] = sum;
+        }
+        let min_share = MIN_SPLIT_SHARE * (sum.weight + blocks[0].weight);
+        let mut below = Side::EMPTY;
+        for cut in 0..count - 1 {
+            below = below.add(blocks[cut].aabb, blocks[cut].weight);
+            choice.offer(cut, below, above[cut], min_share);
+        }
+        return choice.best.map_or(half, |(cut, ..)| cut + 1);
     }
 
-    let mut bins = [Bin::EMPTY; BIN_COUNT];
+    // Map the centres onto [0, BIN_COUNT - 1] and round to the nearest
+    // integer by adding 1.5 * 2^23: the sum's low mantissa bits are then the
+    // integer (a float-to-int cast costs more, with its saturation checks).
+    // The end bins are half as wide as the others. Every result, even from a
+    // NaN, indexes a bin.
+    const ROUND: f32 = 12_582_912.0;
+    const _: () = assert!(BIN_COUNT.is_power_of_two());
+    let scale = (BIN_COUNT - 1) as f32 / extent;
+    let bin_of =
+        |block: &Block| ((((key(block) - start) * scale) + ROUND).to_bits() as usize) & (BIN_COUNT - 1);
+
+    let mut bins = [Side::EMPTY; BIN_COUNT];
+    let mut counts = [0u32; BIN_COUNT];
     for block in blocks.iter() {
-        let bin = &mut bins[bin_of(block)];
-        bin.aabb = bin.aabb.union(block.aabb);
-        bin.weight += block.weight;
-        bin.count += 1;
+        let bin = bin_of(block);
+        bins[bin] = bins[bin].add(block.aabb, block.weight);
+        counts[bin] += 1;
     }
-    // above[i]: everything in the bins after cut i (between bins i, i + 1).
-    let mut above = [Bin::EMPTY; BIN_COUNT - 1];
-    let mut sum = Bin::EMPTY;
+    // above[cut]: the bins after the cut between bins `cut` and `cut + 1`.
+    let mut above = [Side::EMPTY; BIN_COUNT - 1];
+    let mut above_counts = [0u32; BIN_COUNT - 1];
+    let (mut sum, mut sum_count) = (Side::EMPTY, 0);
     for cut in (0..BIN_COUNT - 1).rev() {
         sum = sum.merge(bins[cut + 1]);
+        sum_count += counts[cut + 1];
         above[cut] = sum;
+        above_counts[cut] = sum_count;
     }
-    let min_share = MIN_SPLIT_SHARE * sum.merge(bins[0]).weight;
-
-    // (cut, even enough, lighter side's weight, cost) of the best cut.
-    let mut best: Option<(usize, bool, f32, f32)> = None;
-    let mut below = Bin::EMPTY;
-    for (cut, &above) in above.iter().enumerate() {
+    let min_share = MIN_SPLIT_SHARE * (sum.weight + bins[0].weight);
+    let mut below = Side::EMPTY;
+    for cut in 0..BIN_COUNT - 1 {
         below = below.merge(bins[cut]);
-        if below.count == 0 || above.count == 0 {
-            continue;
-        }
-        let lighter = below.weight.min(above.weight);
-        let even = lighter >= min_share;
-        let cost = below.weight * below.aabb.perimeter() + above.weight * above.aabb.perimeter();
-        let better = match best {
-            None => true,
-            Some((_, best_even, best_lighter, best_cost)) => {
-                if even != best_even {
-                    even
-                } else if even {
-                    cost < best_cost
-                } else {
-                    lighter > best_lighter
-                }
-            }
-        };
-        if better {
-            best = Some((cut, even, lighter, cost));
+        // Both sides must hold a block.
+        if above_counts[cut] != 0 && above_counts[cut] as usize != count {
+            choice.offer(cut, below, above[cut], min_share);
         }
     }
-    let Some((cut, ..)) = best else {
+    let Some((cut, ..)) = choice.best else {
         return half;
     };
 
@@ -1139,10 +1134,74 @@ fn split_blocks(blocks: &mut [Block]) -> usize {
             blocks.swap(first_above, end);
         }
     }
-    if first_above == 0 || first_above == count {
-        half
-    } else {
-        first_above
+    debug_assert!(first_above > 0 && first_above < count);
+    first_above
+}
+
+/// One side of a cut: the union of its blocks' boxes and their total weight.
+#[derive(Clone, Copy)]
+struct Side {
+    aabb: Aabb,
+    weight: f32,
+}
+
+impl Side {
+    /// Nothing: a box inside out, so that any union replaces it.
+    const EMPTY: Side = Side {
+        aabb: Aabb {
+            min: Vec2::splat(f32::INFINITY),
+            max: Vec2::splat(f32::NEG_INFINITY),
+        },
+        weight: 0.0,
+    };
+
+    #[inline]
+    fn add(self, aabb: Aabb, weight: f32) -> Side {
+        Side {
+            aabb: self.aabb.union(aabb),
+            weight: self.weight + weight,
+        }
+    }
+
+    #[inline]
+    fn merge(self, other: Side) -> Side {
+        self.add(other.aabb, other.weight)
+    }
+}
+
+/// The best cut offered so far, by the rule of [`split_blocks`].
+struct CutChoice {
+    /// (cut, even enough, lighter side's weight, cost)
+    best: Option<(usize, bool, f32, f32)>,
+}
+
+impl CutChoice {
+    fn new() -> CutChoice {
+        CutChoice { best: None }
+    }
+
+    /// Considers the cut with these two (non-empty) sides; `min_share` is
+    /// the weight the lighter side needs to count as even.
+    #[inline]
+    fn offer(&mut self, cut: usize, below: Side, above: Side, min_share: f32) {
+        let lighter = below.weight.min(above.weight);
+        let even = lighter >= min_share;
+        let cost = below.weight * below.aabb.perimeter() + above.weight * above.aabb.perimeter();
+        let better = match self.best {
+            None => true,
+            Some((_, best_even, best_lighter, best_cost)) => {
+                if even != best_even {
+                    even
+                } else if even {
+                    cost < best_cost
+                } else {
+                    lighter > best_lighter
+                }
+            }
+        };
+        if better {
+            self.best = Some((cut, even, lighter, cost));
+        }
     }
 }
 
@@ -1464,6 +1523,40 @@ mod tests {
         tree.validate();
         assert!(!tree.needs_rebuild());
         assert!(tree.height() <= balanced_height_bound(tree.proxy_count()));
+    }
+
+    #[test]
+    fn joining_a_leaf_to_a_tall_subtree_grafts_it_where_it_fits() {
+        for leaf_first in [false, true] {
+            let mut tree = DynamicTree::new();
+            let ids: Vec<u32> = (0..40)
+                .map(|i| tree.create_proxy(square(i as f32, 0.0, 0.4), i))
+                .collect();
+            // Detach one leaf: the rest stays a balanced tree at the root.
+            let leaf = ids[7];
+            tree.remove_leaf(leaf);
+            let rest = tree.root;
+            assert!(tree.height_of(rest) > MAX_HEIGHT_DIFFERENCE + 1);
+            tree.nodes[leaf as usize].aabb = square(100.0, 0.0, 0.4);
+            let joined = if leaf_first {
+                tree.join(leaf, rest)
+            } else {
+                tree.join(rest, leaf)
+            };
+            tree.root = joined;
+            tree.validate();
+            assert!(tree.height() <= balanced_height_bound(40));
+            // It went down the side nearest to it.
+            let parent = tree.nodes[leaf as usize].parent_or_next;
+            let sibling = tree.nodes[parent as usize];
+            let other = if sibling.child1 == leaf {
+                sibling.child2
+            } else {
+                sibling.child1
+            };
+            assert!(tree.aabb_of(other).max.x >= 35.0, "{:?}", tree.aabb_of(other));
+            assert_eq!(tree_query(&tree, square(100.0, 0.0, 0.1)), [leaf]);
+        }
     }
 
     #[test]
