@@ -502,20 +502,31 @@ impl DynamicTree {
         if self.root == NULL_NODE {
             return;
         }
+        let root = &self.nodes[self.root as usize];
+        if !root.aabb.overlaps(aabb) {
+            return;
+        }
+        if root.is_leaf() {
+            callback(self.root);
+            return;
+        }
+        // Children are tested before they are pushed, so the stack only
+        // ever holds internal nodes that overlap: most nodes a query tests
+        // are leaves or misses, and they never go through the stack.
         let mut stack = NodeStack::new();
         stack.push(self.root);
         while let Some(index) = stack.pop() {
             let node = &self.nodes[index as usize];
-            if !node.aabb.overlaps(aabb) {
-                continue;
-            }
-            if node.is_leaf() {
-                if !callback(index) {
+            for child in [node.child1, node.child2] {
+                let child_node = &self.nodes[child as usize];
+                if !child_node.aabb.overlaps(aabb) {
+                    continue;
+                }
+                if !child_node.is_leaf() {
+                    stack.push(child);
+                } else if !callback(child) {
                     return;
                 }
-            } else {
-                stack.push(node.child1);
-                stack.push(node.child2);
             }
         }
     }
