@@ -116,11 +116,11 @@ impl Node {
 
 /// How many bins [`DynamicTree::rebuild`] sorts the centres of the blocks
 /// into when it looks for a split of many blocks (a power of two).
-const BIN_COUNT: usize = 8;
+const BIN_COUNT: usize = 4;
 
 /// Up to this many blocks, [`DynamicTree::rebuild`] sorts them and tries
 /// every cut instead of binning them: exact, and cheaper for few blocks.
-const SORTED_SPLIT_MAX: usize = 16;
+const SORTED_SPLIT_MAX: usize = 8;
 
 /// A rebuild splits a set of blocks only where the lighter side weighs at
 /// least this fraction of the whole (by `2^height`, roughly the number of
@@ -133,6 +133,9 @@ const MIN_SPLIT_SHARE: f32 = 0.2;
 #[derive(Clone, Copy, Debug)]
 struct Block {
     aabb: Aabb,
+    /// Twice the centre of `aabb` (`min + max`): only the order and spread
+    /// of the centres matter.
+    center: Vec2,
     /// `2^height`: the leaf count of a full subtree that tall.
     weight: f32,
     node: u32,
@@ -391,6 +394,7 @@ impl DynamicTree {
                 self.nodes[index as usize].parent_or_next = NULL_NODE;
                 blocks.push(Block {
                     aabb: node.aabb,
+                    center: node.aabb.min + node.aabb.max,
                     weight: (1u64 << node.height.clamp(0, 63)) as f32,
                     node: index,
                 });
@@ -1048,13 +1052,16 @@ fn split_blocks(blocks: &mut [Block]) -> usize {
     if count == 2 {
         return 1;
     }
-    // Twice the centres: only their order and spread matter.
-    let center = |block: &Block| block.aabb.min + block.aabb.max;
-    let mut low = center(&blocks[0]);
+    // Plain comparisons rather than `Vec2::min`, which is cheaper. (Boxes
+    // with NaNs still get a valid, if arbitrary, split.)
+    let mut low = blocks[0].center;
     let mut high = low;
     for block in blocks.iter() {
-        low = low.min(center(block));
-        high = high.max(center(block));
+        let c = block.center;
+        low.x = if c.x < low.x { c.x } else { low.x };
+        low.y = if c.y < low.y { c.y } else { low.y };
+        high.x = if c.x > high.x { c.x } else { high.x };
+        high.y = if c.y > high.y { c.y } else { high.y };
     }
     let spread = high - low;
     let along_x = spread.x >= spread.y;
@@ -1069,9 +1076,9 @@ fn split_blocks(blocks: &mut [Block]) -> usize {
     }
     let key = |block: &Block| {
         if along_x {
-            block.aabb.min.x + block.aabb.max.x
+            block.center.x
         } else {
-            block.aabb.min.y + block.aabb.max.y
+            block.center.y
         }
     };
     let mut choice = CutChoice::new();
@@ -1166,10 +1173,23 @@ impl Side {
         weight: 0.0,
     };
 
+    /// With plain comparisons rather than [`Aabb::union`], which is
+    /// cheaper. These boxes only price the cuts: a NaN can only make the
+    /// choice arbitrary.
     #[inline]
     fn add(self, aabb: Aabb, weight: f32) -> Side {
+        let (a, b) = (self.aabb, aabb);
         Side {
-            aabb: self.aabb.union(aabb),
+            aabb: Aabb {
+                min: Vec2::new(
+                    if b.min.x < a.min.x { b.min.x } else { a.min.x },
+                    if b.min.y < a.min.y { b.min.y } else { a.min.y },
+                ),
+                max: Vec2::new(
+                    if b.max.x > a.max.x { b.max.x } else { a.max.x },
+                    if b.max.y > a.max.y { b.max.y } else { a.max.y },
+                ),
+            },
             weight: self.weight + weight,
         }
     }
