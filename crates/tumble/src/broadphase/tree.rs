@@ -36,18 +36,19 @@
 //! shapes leave their fat boxes every step would pay that for every one of
 //! them, so there is a cheaper path: [`DynamicTree::enlarge_proxy`] stores
 //! the new box in the leaf where it is and grows each ancestor until one
-//! already holds it, marking them all *enlarged*. The tree stays correct
-//! (every box still holds everything below it) but grows loose where things
-//! moved. [`DynamicTree::rebuild`], once per step, then re-arranges just the
-//! enlarged part: it frees the enlarged internal nodes, keeps what hangs
-//! below them (single leaves and untouched subtrees) as building blocks, and
-//! builds a new top over those blocks, splitting them in two again and again
-//! by the surface-area heuristic over binned centres. The split only picks
-//! among cuts that keep the two halves of similar size, and where the two
-//! halves still come out more than two levels apart the shorter one is
-//! grafted into the taller one where it fits, rebalancing on the way up as an
-//! insertion does. So a rebuilt tree keeps the same height bound as one
-//! built by insertions.
+//! already holds it, marking those and every node above them *enlarged*.
+//! The tree stays correct (every box still holds everything below it) but
+//! grows loose where things moved. [`DynamicTree::rebuild`], once per step,
+//! then re-arranges just the enlarged part: it frees the enlarged internal
+//! nodes, keeps what hangs below them (single leaves and untouched subtrees)
+//! as building blocks, and builds a new top over those blocks, splitting
+//! them in two again and again by the surface-area heuristic (many blocks
+//! at a few bins of their centres, a few blocks at every gap between them).
+//! The split only picks among cuts that keep the two halves of similar
+//! size, and where the two halves still come out more than two levels apart
+//! the shorter one is grafted into the taller one where it fits,
+//! rebalancing on the way up as an insertion does. So a rebuilt tree keeps
+//! the same height bound as one built by insertions.
 
 use crate::math::{Aabb, Vec2};
 
