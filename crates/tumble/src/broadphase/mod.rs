@@ -4,10 +4,15 @@
 //! Each shape has a proxy in a [`DynamicTree`] whose box is the shape's
 //! tight box grown by a margin (the *fat* box). A shape that moves less than
 //! the margin keeps its proxy where it is: most steps change no tree node.
-//! Proxies that were created, re-inserted or touched wait in a *move buffer*;
-//! [`BroadPhase::update_pairs`] queries the tree for each of them and
-//! reports the pairs whose fat boxes overlap. Pairs of proxies that both
-//! stayed put were reported before, and the world keeps their contacts.
+//! One that leaves its fat box gets a new one, stored in its leaf where it
+//! is ([`DynamicTree::enlarge_proxy`]: the ancestors grow to cover it), and
+//! the loosened part of the tree is re-arranged once, at the start of the
+//! next [`BroadPhase::update_pairs`] ([`DynamicTree::rebuild`]), instead of
+//! the proxy being taken out and re-inserted on its own.
+//! Proxies that were created, given new fat boxes or touched wait in a *move
+//! buffer*; `update_pairs` queries the tree for each of them and reports the
+//! pairs whose fat boxes overlap. Pairs of proxies that both stayed put were
+//! reported before, and the world keeps their contacts.
 
 mod tree;
 
@@ -130,9 +135,9 @@ impl BroadPhase {
 
     /// Tells the broadphase a shape's new tight box. When it still lies
     /// inside the proxy's fat box nothing happens and this returns `false`.
-    /// Otherwise the proxy is re-inserted with a new fat box around
-    /// `tight_aabb`, buffered for the next `update_pairs`, and this returns
-    /// `true`.
+    /// Otherwise the proxy gets a new fat box around `tight_aabb` (its place
+    /// in the tree is re-arranged by the next `update_pairs`), is buffered
+    /// for the next `update_pairs`, and this returns `true`.
     ///
     /// # Panics
     ///
@@ -177,7 +182,9 @@ impl BroadPhase {
             fat.min += displacement.min(Vec2::ZERO);
             fat.max += displacement.max(Vec2::ZERO);
         }
-        self.tree.move_proxy(proxy_id, fat);
+        // In place: many proxies move in a step, and one rebuild at the
+        // next `update_pairs` costs less than re-inserting each of them.
+        self.tree.enlarge_proxy(proxy_id, fat);
         self.buffer_move(proxy_id);
         true
     }
@@ -235,8 +242,12 @@ impl BroadPhase {
 
     /// Appends to `out` every pair of user values `(a, b)`, `a < b`, whose
     /// proxies' fat boxes overlap and at least one of which was buffered
-    /// (created, re-inserted by `move_proxy`, or touched) since the last
-    /// call; then empties the buffer.
+    /// (created, given a new fat box by `move_proxy`, or touched) since the
+    /// last call; then empties the buffer.
+    ///
+    /// First it rebuilds the part of the tree that moves since the last call
+    /// loosened ([`DynamicTree::rebuild`]), so the queries run on a tight
+    /// tree. The pairs depend only on the fat boxes, not on the tree's shape.
     ///
     /// Each pair appears at most once per call, even when both proxies were
     /// buffered, and the appended pairs are sorted, so the output depends
@@ -266,6 +277,7 @@ impl BroadPhase {
     /// assert_eq!(pairs, [(2, 3)]); // (1, 2) overlaps too, but was not kept
     /// ```
     pub fn update_pairs_where(&mut self, out: &mut Vec<(u32, u32)>, mut keep: impl FnMut(u32, u32) -> bool) {
+        self.tree.rebuild();
         let first_new = out.len();
         let tree = &self.tree;
         let in_move_buffer = &self.in_move_buffer;
@@ -399,11 +411,15 @@ mod tests {
         broadphase.update_pairs(&mut pairs);
         assert!(pairs.is_empty());
 
-        // Leaving the fat box re-inserts and re-fattens around the new box.
+        // Leaving the fat box re-fattens around the new box; the tree is
+        // loose until the next `update_pairs` rebuilds it.
         let far = tight_box(0.5, 0.0, 1.0, 1.0);
         assert!(broadphase.move_proxy(a, far));
         assert_eq!(broadphase.fat_aabb(a), far.expanded(0.1));
+        broadphase.tree().validate();
+        assert!(broadphase.tree().needs_rebuild());
         broadphase.update_pairs(&mut pairs);
+        assert!(!broadphase.tree().needs_rebuild());
         assert_eq!(pairs, [(0, 1)]);
         assert!(broadphase.test_overlap(a, b));
         broadphase.tree().validate();
@@ -489,13 +505,18 @@ mod tests {
             .collect();
         let mut pairs = Vec::new();
         broadphase.update_pairs(&mut pairs);
-        let (cap_pairs, cap_moves, cap_flags, cap_nodes) = (
-            pairs.capacity(),
-            broadphase.move_buffer.capacity(),
-            broadphase.in_move_buffer.capacity(),
-            broadphase.tree.node_count(),
-        );
+        let (mut cap_pairs, mut cap_moves, mut cap_flags, mut cap_nodes, mut tree_bytes) = (0, 0, 0, 0, 0);
         for step in 0..50 {
+            if step == 2 {
+                // Warmed up: the rebuild's buffers have their working size.
+                (cap_pairs, cap_moves, cap_flags, cap_nodes, tree_bytes) = (
+                    pairs.capacity(),
+                    broadphase.move_buffer.capacity(),
+                    broadphase.in_move_buffer.capacity(),
+                    broadphase.tree.node_count(),
+                    broadphase.tree.memory_bytes(),
+                );
+            }
             pairs.clear();
             let wobble = if step % 2 == 0 { 0.5 } else { -0.5 };
             for (k, &id) in ids.iter().enumerate() {
@@ -508,6 +529,8 @@ mod tests {
         assert_eq!(broadphase.move_buffer.capacity(), cap_moves);
         assert_eq!(broadphase.in_move_buffer.capacity(), cap_flags);
         assert_eq!(broadphase.tree.node_count(), cap_nodes);
+        assert_eq!(broadphase.tree.memory_bytes(), tree_bytes);
+        broadphase.tree().validate();
     }
 
     proptest! {

@@ -28,6 +28,27 @@
 //!   that makes its box smaller, and a child may trade places with a
 //!   grandchild when that shrinks the box of the node in between (provided
 //!   both stay balanced and the subtree does not grow taller).
+//!
+//! # Moving in place, rebuilding once
+//!
+//! [`DynamicTree::move_proxy`] re-inserts a proxy: a removal and an
+//! insertion, each with its walk and repairs. A world where a third of the
+//! shapes leave their fat boxes every step would pay that for every one of
+//! them, so there is a cheaper path: [`DynamicTree::enlarge_proxy`] stores
+//! the new box in the leaf where it is and grows each ancestor until one
+//! already holds it, marking those and every node above them *enlarged*.
+//! The tree stays correct (every box still holds everything below it) but
+//! grows loose where things moved. [`DynamicTree::rebuild`], once per step,
+//! then re-arranges just the enlarged part: it frees the enlarged internal
+//! nodes, keeps what hangs below them (single leaves and untouched subtrees)
+//! as building blocks, and builds a new top over those blocks, splitting
+//! them in two again and again by the surface-area heuristic (many blocks
+//! at a few bins of their centres, a few blocks at every gap between them).
+//! The split only picks among cuts that keep the two halves of similar
+//! size, and where the two halves still come out more than two levels apart
+//! the shorter one is grafted into the taller one where it fits,
+//! rebalancing on the way up as an insertion does. So a rebuilt tree keeps
+//! the same height bound as one built by insertions.
 
 use crate::math::{Aabb, Vec2};
 
@@ -36,7 +57,7 @@ use crate::math::{Aabb, Vec2};
 pub const NULL_NODE: u32 = u32::MAX;
 
 /// Marks a node that sits on the free list.
-const FREE_HEIGHT: i32 = -1;
+const FREE_HEIGHT: i16 = -1;
 
 /// The most the heights of a node's two subtrees may differ. One would be
 /// a classic AVL tree (height at most about `1.44 log2 n`), but it leaves
@@ -62,8 +83,18 @@ struct Node {
     /// The user value of a leaf; unused on internal nodes.
     user: u32,
     /// 0 for a leaf, one more than the taller child for an internal node,
-    /// [`FREE_HEIGHT`] on the free list.
-    height: i32,
+    /// [`FREE_HEIGHT`] on the free list. (Sixteen bits are plenty: the
+    /// balance keeps even a billion proxies under 55 levels; and with the
+    /// flag below, a node stays 36 bytes.)
+    height: i16,
+    /// Set on an internal node whose box was grown in place by
+    /// [`DynamicTree::enlarge_proxy`] (or that holds such a node below it):
+    /// its box may be larger than the union of its children, and the next
+    /// [`DynamicTree::rebuild`] re-arranges it. Never set on a leaf. An
+    /// enlarged node's parent is always enlarged too, so the enlarged nodes
+    /// form a subtree hanging from the root.
+    #[cfg_attr(feature = "serde", serde(default))]
+    enlarged: bool,
 }
 
 impl Node {
@@ -77,11 +108,65 @@ impl Node {
         child2: NULL_NODE,
         user: 0,
         height: FREE_HEIGHT,
+        enlarged: false,
     };
 
     #[inline]
     fn is_leaf(&self) -> bool {
         self.child1 == NULL_NODE
+    }
+}
+
+/// How many bins [`DynamicTree::rebuild`] sorts the centres of the blocks
+/// into when it looks for a split of many blocks (a power of two).
+const BIN_COUNT: usize = 4;
+
+/// Up to this many blocks, [`DynamicTree::rebuild`] sorts them and tries
+/// every cut instead of binning them: exact, and cheaper for few blocks.
+const SORTED_SPLIT_MAX: usize = 8;
+
+/// A rebuild splits a set of blocks only where the lighter side weighs at
+/// least this fraction of the whole (by `2^height`, roughly the number of
+/// leaves), when any such split exists. One fifth leaves the two halves a
+/// factor four apart at most: about two levels, what the balance allows.
+const MIN_SPLIT_SHARE: f32 = 0.2;
+
+/// A building block of a rebuild: a leaf, or an internal node that was not
+/// enlarged (with its subtree, which stays as it is).
+#[derive(Clone, Copy, Debug)]
+struct Block {
+    aabb: Aabb,
+    /// Twice the centre of `aabb` (`min + max`): only the order and spread
+    /// of the centres matter.
+    center: Vec2,
+    /// `2^height`: the leaf count of a full subtree that tall.
+    weight: f32,
+    node: u32,
+}
+
+/// A pending step of the (iterative) rebuild.
+#[derive(Clone, Copy, Debug)]
+enum BuildTask {
+    /// Build a subtree over `blocks[start..end]` and push its root.
+    Build { start: u32, end: u32 },
+    /// Pop the two roots last pushed and join them under one node.
+    Join,
+}
+
+/// Buffers a rebuild works in, kept between rebuilds so that a tree in a
+/// steady state rebuilds without allocating.
+#[derive(Clone, Debug, Default)]
+struct RebuildScratch {
+    blocks: Vec<Block>,
+    tasks: Vec<BuildTask>,
+    roots: Vec<u32>,
+}
+
+impl RebuildScratch {
+    fn memory_bytes(&self) -> usize {
+        self.blocks.capacity() * std::mem::size_of::<Block>()
+            + self.tasks.capacity() * std::mem::size_of::<BuildTask>()
+            + self.roots.capacity() * std::mem::size_of::<u32>()
     }
 }
 
@@ -161,6 +246,9 @@ pub struct DynamicTree {
     root: u32,
     free_list: u32,
     proxy_count: usize,
+    /// Working buffers of [`DynamicTree::rebuild`]; empty between calls.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    scratch: RebuildScratch,
 }
 
 impl Default for DynamicTree {
@@ -170,9 +258,10 @@ impl Default for DynamicTree {
 }
 
 impl DynamicTree {
-    /// Heap bytes held by the node array (its capacity, not its length).
+    /// Heap bytes held by the node array and the rebuild's working buffers
+    /// (their capacities, not their lengths).
     pub fn memory_bytes(&self) -> usize {
-        self.nodes.capacity() * std::mem::size_of::<Node>()
+        self.nodes.capacity() * std::mem::size_of::<Node>() + self.scratch.memory_bytes()
     }
 
     /// An empty tree.
@@ -182,6 +271,7 @@ impl DynamicTree {
             root: NULL_NODE,
             free_list: NULL_NODE,
             proxy_count: 0,
+            scratch: RebuildScratch::default(),
         }
     }
 
@@ -221,6 +311,134 @@ impl DynamicTree {
         self.remove_leaf(proxy_id);
         self.nodes[proxy_id as usize].aabb = aabb;
         self.insert_leaf(proxy_id);
+    }
+
+    /// Gives a proxy a new box without moving it in the tree: the leaf keeps
+    /// its place, and each ancestor grows until one already holds the new
+    /// box. The grown ancestors (and every node above them) are marked, and
+    /// the next [`rebuild`](Self::rebuild) re-arranges them. Until then
+    /// queries and ray casts still find everything, only with more work.
+    ///
+    /// Cheaper than [`move_proxy`](Self::move_proxy), which re-inserts the
+    /// leaf; meant for many proxies moving in one step, followed by one
+    /// `rebuild`. The new box need not contain the old one.
+    ///
+    /// # Panics
+    ///
+    /// If `proxy_id` is not a live proxy of this tree.
+    pub fn enlarge_proxy(&mut self, proxy_id: u32, aabb: Aabb) {
+        self.assert_proxy(proxy_id);
+        let leaf = &mut self.nodes[proxy_id as usize];
+        leaf.aabb = aabb;
+        let mut index = leaf.parent_or_next;
+        let mut growing = true;
+        while index != NULL_NODE {
+            let node = &mut self.nodes[index as usize];
+            if growing {
+                if node.aabb.contains(aabb) {
+                    // This one and so every one above already hold the box.
+                    growing = false;
+                } else {
+                    node.aabb = node.aabb.union(aabb);
+                }
+            } else if node.enlarged {
+                // Marked before, and so is everything above it.
+                break;
+            }
+            node.enlarged = true;
+            index = node.parent_or_next;
+        }
+    }
+
+    /// True when [`enlarge_proxy`](Self::enlarge_proxy) has loosened the
+    /// tree since the last [`rebuild`](Self::rebuild).
+    #[inline]
+    pub fn needs_rebuild(&self) -> bool {
+        self.root != NULL_NODE && self.nodes[self.root as usize].enlarged
+    }
+
+    /// Re-arranges the part of the tree that
+    /// [`enlarge_proxy`](Self::enlarge_proxy) loosened, so queries are fast
+    /// again. The internal nodes marked as enlarged are taken apart; the
+    /// leaves and untouched subtrees below them are re-assembled top-down,
+    /// each split chosen by the surface-area heuristic among those that keep
+    /// the halves of similar size. Afterwards every box is again the union
+    /// of its children and the height bound of an insertion-built tree holds.
+    ///
+    /// Returns the number of building blocks (leaves and untouched
+    /// subtrees) it re-assembled: 0 when nothing was enlarged. Proxy ids and
+    /// boxes do not change. Allocates nothing once its buffers have grown to
+    /// the working size.
+    pub fn rebuild(&mut self) -> usize {
+        if !self.needs_rebuild() {
+            return 0;
+        }
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let RebuildScratch { blocks, tasks, roots } = &mut scratch;
+        blocks.clear();
+        tasks.clear();
+        roots.clear();
+        // Every block holds a leaf: room for them all, once, rather than a
+        // reallocation whenever a step moves more than any before it.
+        blocks.reserve(self.proxy_count);
+
+        // Take the enlarged nodes apart. Only internal nodes are marked, and
+        // a marked node's parent is marked, so this walks down from the root
+        // through marked nodes and stops at the first unmarked ones.
+        let mut stack = NodeStack::new();
+        stack.push(self.root);
+        while let Some(index) = stack.pop() {
+            let node = self.nodes[index as usize];
+            if node.enlarged {
+                stack.push(node.child2);
+                stack.push(node.child1);
+                self.free_node(index);
+            } else {
+                self.nodes[index as usize].parent_or_next = NULL_NODE;
+                blocks.push(Block {
+                    aabb: node.aabb,
+                    center: node.aabb.min + node.aabb.max,
+                    weight: (1u64 << node.height.clamp(0, 63)) as f32,
+                    node: index,
+                });
+            }
+        }
+
+        // Build top-down, join bottom-up: each range is split in two, both
+        // halves are built, then joined under one node. Exactly as many
+        // nodes are joined as were freed above, so the node array does not
+        // grow.
+        tasks.push(BuildTask::Build {
+            start: 0,
+            end: blocks.len() as u32,
+        });
+        while let Some(task) = tasks.pop() {
+            match task {
+                BuildTask::Build { start, end } if end - start == 1 => {
+                    roots.push(blocks[start as usize].node);
+                }
+                BuildTask::Build { start, end } => {
+                    let split = start + split_blocks(&mut blocks[start as usize..end as usize]) as u32;
+                    tasks.push(BuildTask::Join);
+                    tasks.push(BuildTask::Build { start: split, end });
+                    tasks.push(BuildTask::Build { start, end: split });
+                }
+                BuildTask::Join => {
+                    let second = roots.pop().expect("a built subtree");
+                    let first = roots.pop().expect("a built subtree");
+                    let joined = self.join(first, second);
+                    roots.push(joined);
+                }
+            }
+        }
+        let root = roots.pop().expect("at least one block");
+        debug_assert!(roots.is_empty());
+        self.root = root;
+        self.nodes[root as usize].parent_or_next = NULL_NODE;
+        let block_count = blocks.len();
+        blocks.clear();
+        self.scratch = scratch;
+        block_count
     }
 
     /// The box stored for a proxy.
@@ -291,20 +509,31 @@ impl DynamicTree {
         if self.root == NULL_NODE {
             return;
         }
+        let root = &self.nodes[self.root as usize];
+        if !root.aabb.overlaps(aabb) {
+            return;
+        }
+        if root.is_leaf() {
+            callback(self.root);
+            return;
+        }
+        // Children are tested before they are pushed, so the stack only
+        // ever holds internal nodes that overlap: most nodes a query tests
+        // are leaves or misses, and they never go through the stack.
         let mut stack = NodeStack::new();
         stack.push(self.root);
         while let Some(index) = stack.pop() {
             let node = &self.nodes[index as usize];
-            if !node.aabb.overlaps(aabb) {
-                continue;
-            }
-            if node.is_leaf() {
-                if !callback(index) {
+            for child in [node.child1, node.child2] {
+                let child_node = &self.nodes[child as usize];
+                if !child_node.aabb.overlaps(aabb) {
+                    continue;
+                }
+                if !child_node.is_leaf() {
+                    stack.push(child);
+                } else if !callback(child) {
                     return;
                 }
-            } else {
-                stack.push(node.child1);
-                stack.push(node.child2);
             }
         }
     }
@@ -357,9 +586,11 @@ impl DynamicTree {
     }
 
     /// Checks every invariant of the tree: parent and child links agree,
-    /// each internal box is exactly the union of its children, heights are
-    /// right and every node's subtrees differ in height by at most two, and
-    /// every node is either reachable from the root or on the free list.
+    /// each internal box is exactly the union of its children (or, on a node
+    /// enlarged since the last [`rebuild`](Self::rebuild), holds it), only
+    /// internal nodes with an enlarged parent (or none) are enlarged, heights
+    /// are right and every node's subtrees differ in height by at most two,
+    /// and every node is either reachable from the root or on the free list.
     /// For tests.
     ///
     /// # Panics
@@ -379,9 +610,14 @@ impl DynamicTree {
                 reachable += 1;
                 let node = &self.nodes[index as usize];
                 assert_ne!(node.height, FREE_HEIGHT, "node {index} is free but linked");
+                if node.enlarged && node.parent_or_next != NULL_NODE {
+                    let parent = &self.nodes[node.parent_or_next as usize];
+                    assert!(parent.enlarged, "node {index} is enlarged but its parent is not");
+                }
                 if node.is_leaf() {
                     assert_eq!(node.child2, NULL_NODE, "leaf {index} has one child");
                     assert_eq!(node.height, 0, "leaf {index} has height {}", node.height);
+                    assert!(!node.enlarged, "leaf {index} is marked enlarged");
                     leaves += 1;
                     continue;
                 }
@@ -394,12 +630,17 @@ impl DynamicTree {
                 let (n1, n2) = (&self.nodes[c1 as usize], &self.nodes[c2 as usize]);
                 assert_eq!(node.height, 1 + n1.height.max(n2.height), "height of {index}");
                 assert!(
-                    (n1.height - n2.height).abs() <= MAX_HEIGHT_DIFFERENCE,
+                    (n1.height as i32 - n2.height as i32).abs() <= MAX_HEIGHT_DIFFERENCE,
                     "node {index} is unbalanced: {} vs {}",
                     n1.height,
                     n2.height
                 );
-                assert_eq!(node.aabb, n1.aabb.union(n2.aabb), "box of {index}");
+                let union = n1.aabb.union(n2.aabb);
+                if node.enlarged {
+                    assert!(node.aabb.contains(union), "enlarged box of {index}");
+                } else {
+                    assert_eq!(node.aabb, union, "box of {index}");
+                }
                 stack.push(c1);
                 stack.push(c2);
             }
@@ -456,7 +697,7 @@ impl DynamicTree {
 
     #[inline]
     fn height_of(&self, index: u32) -> i32 {
-        self.nodes[index as usize].height
+        self.nodes[index as usize].height as i32
     }
 
     #[inline]
@@ -481,7 +722,8 @@ impl DynamicTree {
         }
     }
 
-    /// Recomputes an internal node's box and height from its children.
+    /// Recomputes an internal node's box and height from its children, and
+    /// marks it enlarged when a child is.
     #[inline]
     fn refit(&mut self, index: u32) {
         let node = self.nodes[index as usize];
@@ -491,9 +733,14 @@ impl DynamicTree {
         );
         let aabb = n1.aabb.union(n2.aabb);
         let height = 1 + n1.height.max(n2.height);
+        let enlarged_below = n1.enlarged || n2.enlarged;
         let node = &mut self.nodes[index as usize];
         node.aabb = aabb;
         node.height = height;
+        // Keep the mark (the rebuild has not yet re-arranged what moved
+        // below), and take it on from a child: a marked node's parent is
+        // marked.
+        node.enlarged |= enlarged_below;
     }
 
     // ---- insertion and removal ----
@@ -518,6 +765,8 @@ impl DynamicTree {
             child2: leaf,
             user: 0,
             height: 1,
+            // Above an enlarged sibling, so enlarged as well.
+            enlarged: self.nodes[sibling as usize].enlarged,
         };
         self.replace_child(old_parent, sibling, new_parent);
         self.nodes[sibling as usize].parent_or_next = new_parent;
@@ -585,6 +834,79 @@ impl DynamicTree {
         self.free_node(parent);
         self.nodes[leaf as usize].parent_or_next = NULL_NODE;
         self.repair_upwards(grandparent);
+    }
+
+    /// Joins two detached subtrees (each balanced, parent links null) under
+    /// a new internal node and returns the root of the result, for
+    /// [`rebuild`](Self::rebuild). When their heights differ by more than
+    /// the balance allows, the new node goes down into the taller one
+    /// instead, taking the place of the first node on the way down that is
+    /// no more than [`MAX_HEIGHT_DIFFERENCE`] taller than the shorter
+    /// subtree (at each level down, the child whose box grows least), and
+    /// the nodes above it are rebalanced as after an insertion.
+    fn join(&mut self, first: u32, second: u32) -> u32 {
+        let (h1, h2) = (self.height_of(first), self.height_of(second));
+        let (tall, short) = if h1 >= h2 {
+            (first, second)
+        } else {
+            (second, first)
+        };
+        let short_height = h1.min(h2);
+        let short_box = self.aabb_of(short);
+
+        let mut sibling = tall;
+        while self.height_of(sibling) > short_height + MAX_HEIGHT_DIFFERENCE {
+            // Both children are at least as tall as `short` (the node is
+            // balanced and more than the limit taller), so either will do.
+            let node = &self.nodes[sibling as usize];
+            let growth = |child: u32| {
+                let aabb = self.aabb_of(child);
+                aabb.union(short_box).perimeter() - aabb.perimeter()
+            };
+            sibling = if growth(node.child2) < growth(node.child1) {
+                node.child2
+            } else {
+                node.child1
+            };
+        }
+
+        let parent = self.nodes[sibling as usize].parent_or_next;
+        let joined = self.allocate_node();
+        let (child1, child2) = if sibling == tall {
+            (first, second)
+        } else {
+            (sibling, short)
+        };
+        self.nodes[joined as usize] = Node {
+            aabb: self.aabb_of(child1).union(self.aabb_of(child2)),
+            parent_or_next: parent,
+            child1,
+            child2,
+            user: 0,
+            height: 1 + self.nodes[child1 as usize]
+                .height
+                .max(self.nodes[child2 as usize].height),
+            enlarged: false,
+        };
+        self.nodes[child1 as usize].parent_or_next = joined;
+        self.nodes[child2 as usize].parent_or_next = joined;
+        if parent == NULL_NODE {
+            return joined;
+        }
+        // `joined` is at most one level taller than the node it replaced, so
+        // every node above is at most one past the limit, which is what
+        // `repair_upwards` mends. (Its rotations may point `self.root` at
+        // the top of this detached subtree; `rebuild` sets the root last.)
+        self.replace_child(parent, sibling, joined);
+        self.repair_upwards(parent);
+        let mut top = joined;
+        loop {
+            let up = self.nodes[top as usize].parent_or_next;
+            if up == NULL_NODE {
+                return top;
+            }
+            top = up;
+        }
     }
 
     /// Rebalances, improves and refits every node from `index` up to the
@@ -718,6 +1040,207 @@ impl DynamicTree {
     }
 }
 
+/// Reorders `blocks` (at least two) into two groups to build a subtree over
+/// each, and returns the size of the first, in `1..blocks.len()`.
+///
+/// The cut is across the axis on which the blocks' centres spread most. Up
+/// to [`SORTED_SPLIT_MAX`] blocks are sorted along it and every cut between
+/// neighbours is tried; more are sorted into [`BIN_COUNT`] bins and the cuts
+/// between bins are tried. Of the cuts whose lighter side weighs at least
+/// [`MIN_SPLIT_SHARE`] of the whole, the one with the least surface-area
+/// cost wins (each side's weight times its box's perimeter); when there is
+/// none, the most even one. Blocks whose centres all coincide (or are not
+/// finite) are cut in half as they lie.
+fn split_blocks(blocks: &mut [Block]) -> usize {
+    let count = blocks.len();
+    debug_assert!(count >= 2);
+    if count == 2 {
+        return 1;
+    }
+    // Plain comparisons rather than `Vec2::min`, which is cheaper. (Boxes
+    // with NaNs still get a valid, if arbitrary, split.)
+    let mut low = blocks[0].center;
+    let mut high = low;
+    for block in blocks.iter() {
+        let c = block.center;
+        low.x = if c.x < low.x { c.x } else { low.x };
+        low.y = if c.y < low.y { c.y } else { low.y };
+        high.x = if c.x > high.x { c.x } else { high.x };
+        high.y = if c.y > high.y { c.y } else { high.y };
+    }
+    let spread = high - low;
+    let along_x = spread.x >= spread.y;
+    let (start, extent) = if along_x {
+        (low.x, spread.x)
+    } else {
+        (low.y, spread.y)
+    };
+    let half = count / 2;
+    if !(extent > 0.0 && extent.is_finite()) {
+        return half;
+    }
+    let key = |block: &Block| {
+        if along_x {
+            block.center.x
+        } else {
+            block.center.y
+        }
+    };
+    let mut choice = CutChoice::new();
+
+    if count <= SORTED_SPLIT_MAX {
+        blocks.sort_unstable_by(|a, b| key(a).total_cmp(&key(b)));
+        // above[cut]: the blocks after the cut between `cut` and `cut + 1`.
+        let mut above = [Side::EMPTY; SORTED_SPLIT_MAX];
+        let mut sum = Side::EMPTY;
+        for cut in (0..count - 1).rev() {
+            sum = sum.add(blocks[cut + 1].aabb, blocks[cut + 1].weight);
+            above[cut] = sum;
+        }
+        let min_share = MIN_SPLIT_SHARE * (sum.weight + blocks[0].weight);
+        let mut below = Side::EMPTY;
+        for cut in 0..count - 1 {
+            below = below.add(blocks[cut].aabb, blocks[cut].weight);
+            choice.offer(cut, below, above[cut], min_share);
+        }
+        return choice.best.map_or(half, |(cut, ..)| cut + 1);
+    }
+
+    // Map the centres onto [0, BIN_COUNT - 1] and round to the nearest
+    // integer by adding 1.5 * 2^23: the sum's low mantissa bits are then the
+    // integer (a float-to-int cast costs more, with its saturation checks).
+    // The end bins are half as wide as the others. Every result, even from a
+    // NaN, indexes a bin.
+    const ROUND: f32 = 12_582_912.0;
+    const _: () = assert!(BIN_COUNT.is_power_of_two());
+    let scale = (BIN_COUNT - 1) as f32 / extent;
+    let bin_of =
+        |block: &Block| ((((key(block) - start) * scale) + ROUND).to_bits() as usize) & (BIN_COUNT - 1);
+
+    let mut bins = [Side::EMPTY; BIN_COUNT];
+    let mut counts = [0u32; BIN_COUNT];
+    for block in blocks.iter() {
+        let bin = bin_of(block);
+        bins[bin] = bins[bin].add(block.aabb, block.weight);
+        counts[bin] += 1;
+    }
+    // above[cut]: the bins after the cut between bins `cut` and `cut + 1`.
+    let mut above = [Side::EMPTY; BIN_COUNT - 1];
+    let mut above_counts = [0u32; BIN_COUNT - 1];
+    let (mut sum, mut sum_count) = (Side::EMPTY, 0);
+    for cut in (0..BIN_COUNT - 1).rev() {
+        sum = sum.merge(bins[cut + 1]);
+        sum_count += counts[cut + 1];
+        above[cut] = sum;
+        above_counts[cut] = sum_count;
+    }
+    let min_share = MIN_SPLIT_SHARE * (sum.weight + bins[0].weight);
+    let mut below = Side::EMPTY;
+    for cut in 0..BIN_COUNT - 1 {
+        below = below.merge(bins[cut]);
+        // Both sides must hold a block.
+        if above_counts[cut] != 0 && above_counts[cut] as usize != count {
+            choice.offer(cut, below, above[cut], min_share);
+        }
+    }
+    let Some((cut, ..)) = choice.best else {
+        return half;
+    };
+
+    // Partition: the bins up to `cut` first.
+    let (mut first_above, mut end) = (0, count);
+    while first_above < end {
+        if bin_of(&blocks[first_above]) <= cut {
+            first_above += 1;
+        } else {
+            end -= 1;
+            blocks.swap(first_above, end);
+        }
+    }
+    debug_assert!(first_above > 0 && first_above < count);
+    first_above
+}
+
+/// One side of a cut: the union of its blocks' boxes and their total weight.
+#[derive(Clone, Copy)]
+struct Side {
+    aabb: Aabb,
+    weight: f32,
+}
+
+impl Side {
+    /// Nothing: a box inside out, so that any union replaces it.
+    const EMPTY: Side = Side {
+        aabb: Aabb {
+            min: Vec2::splat(f32::INFINITY),
+            max: Vec2::splat(f32::NEG_INFINITY),
+        },
+        weight: 0.0,
+    };
+
+    /// With plain comparisons rather than [`Aabb::union`], which is
+    /// cheaper. These boxes only price the cuts: a NaN can only make the
+    /// choice arbitrary.
+    #[inline]
+    fn add(self, aabb: Aabb, weight: f32) -> Side {
+        let (a, b) = (self.aabb, aabb);
+        Side {
+            aabb: Aabb {
+                min: Vec2::new(
+                    if b.min.x < a.min.x { b.min.x } else { a.min.x },
+                    if b.min.y < a.min.y { b.min.y } else { a.min.y },
+                ),
+                max: Vec2::new(
+                    if b.max.x > a.max.x { b.max.x } else { a.max.x },
+                    if b.max.y > a.max.y { b.max.y } else { a.max.y },
+                ),
+            },
+            weight: self.weight + weight,
+        }
+    }
+
+    #[inline]
+    fn merge(self, other: Side) -> Side {
+        self.add(other.aabb, other.weight)
+    }
+}
+
+/// The best cut offered so far, by the rule of [`split_blocks`].
+struct CutChoice {
+    /// (cut, even enough, lighter side's weight, cost)
+    best: Option<(usize, bool, f32, f32)>,
+}
+
+impl CutChoice {
+    fn new() -> CutChoice {
+        CutChoice { best: None }
+    }
+
+    /// Considers the cut with these two (non-empty) sides; `min_share` is
+    /// the weight the lighter side needs to count as even.
+    #[inline]
+    fn offer(&mut self, cut: usize, below: Side, above: Side, min_share: f32) {
+        let lighter = below.weight.min(above.weight);
+        let even = lighter >= min_share;
+        let cost = below.weight * below.aabb.perimeter() + above.weight * above.aabb.perimeter();
+        let better = match self.best {
+            None => true,
+            Some((_, best_even, best_lighter, best_cost)) => {
+                if even != best_even {
+                    even
+                } else if even {
+                    cost < best_cost
+                } else {
+                    lighter > best_lighter
+                }
+            }
+        };
+        if better {
+            self.best = Some((cut, even, lighter, cost));
+        }
+    }
+}
+
 /// The bounding box of the segment from `origin` to
 /// `origin + fraction * translation`.
 #[inline]
@@ -820,6 +1343,13 @@ mod tests {
             }
             fewest_leaves.push(next);
         }
+    }
+
+    #[test]
+    fn a_node_is_36_bytes() {
+        // Queries stream through nodes: the enlarged flag fits beside a
+        // 16-bit height instead of growing every node to 40 bytes.
+        assert_eq!(std::mem::size_of::<Node>(), 36);
     }
 
     #[test]
@@ -979,12 +1509,189 @@ mod tests {
         assert!(calls <= 10);
     }
 
+    #[test]
+    fn enlarging_grows_the_ancestors_and_a_rebuild_tightens_them() {
+        let mut tree = DynamicTree::new();
+        let ids: Vec<u32> = (0..64)
+            .map(|i| tree.create_proxy(square((i % 8) as f32 * 2.0, (i / 8) as f32 * 2.0, 0.5), i))
+            .collect();
+        assert!(!tree.needs_rebuild());
+        assert_eq!(tree.rebuild(), 0, "nothing to do");
+        let nodes = tree.node_count();
+
+        // Move a corner box to the opposite corner, in place.
+        let far = square(30.0, 30.0, 0.5);
+        tree.enlarge_proxy(ids[0], far);
+        assert!(tree.needs_rebuild());
+        assert_eq!(tree.fat_aabb(ids[0]), far);
+        tree.validate();
+        assert!(tree.bounds().unwrap().contains(far));
+        assert_eq!(tree_query(&tree, square(30.0, 30.0, 0.1)), [ids[0]]);
+
+        let blocks = tree.rebuild();
+        assert!(blocks >= 2, "{blocks}");
+        assert!(!tree.needs_rebuild());
+        tree.validate();
+        assert_eq!(tree.node_count(), nodes, "the rebuild reuses the freed nodes");
+        assert_eq!(tree.proxy_count(), 64);
+        assert_eq!(tree.fat_aabb(ids[0]), far);
+        assert_eq!(tree.user_data(ids[0]), 0);
+        assert_eq!(tree_query(&tree, square(30.0, 30.0, 0.1)), [ids[0]]);
+        assert_eq!(tree_query(&tree, square(0.0, 0.0, 0.1)), []);
+        assert!(tree.height() <= balanced_height_bound(64));
+    }
+
+    #[test]
+    fn enlarging_then_removing_or_inserting_keeps_the_marks_consistent() {
+        let mut tree = DynamicTree::new();
+        let ids: Vec<u32> = (0..40)
+            .map(|i| tree.create_proxy(square(i as f32, 0.0, 0.4), i))
+            .collect();
+        for &id in ids.iter().step_by(3) {
+            tree.enlarge_proxy(id, square(id as f32, 5.0, 0.4));
+        }
+        tree.validate();
+        // Insertions and removals rotate marked nodes about.
+        for &id in ids.iter().step_by(2) {
+            tree.destroy_proxy(id);
+            tree.validate();
+        }
+        for i in 0..20 {
+            tree.create_proxy(square(i as f32, -3.0, 0.4), 100 + i);
+            tree.validate();
+        }
+        tree.move_proxy(ids[1], square(50.0, 50.0, 1.0));
+        tree.validate();
+        tree.rebuild();
+        tree.validate();
+        assert!(!tree.needs_rebuild());
+        assert!(tree.height() <= balanced_height_bound(tree.proxy_count()));
+    }
+
+    #[test]
+    fn joining_a_leaf_to_a_tall_subtree_grafts_it_where_it_fits() {
+        for leaf_first in [false, true] {
+            let mut tree = DynamicTree::new();
+            let ids: Vec<u32> = (0..40)
+                .map(|i| tree.create_proxy(square(i as f32, 0.0, 0.4), i))
+                .collect();
+            // Detach one leaf: the rest stays a balanced tree at the root.
+            let leaf = ids[7];
+            tree.remove_leaf(leaf);
+            let rest = tree.root;
+            assert!(tree.height_of(rest) > MAX_HEIGHT_DIFFERENCE + 1);
+            tree.nodes[leaf as usize].aabb = square(100.0, 0.0, 0.4);
+            let joined = if leaf_first {
+                tree.join(leaf, rest)
+            } else {
+                tree.join(rest, leaf)
+            };
+            tree.root = joined;
+            tree.validate();
+            assert!(tree.height() <= balanced_height_bound(40));
+            // It went down the side nearest to it.
+            let parent = tree.nodes[leaf as usize].parent_or_next;
+            let sibling = tree.nodes[parent as usize];
+            let other = if sibling.child1 == leaf {
+                sibling.child2
+            } else {
+                sibling.child1
+            };
+            assert!(tree.aabb_of(other).max.x >= 35.0, "{:?}", tree.aabb_of(other));
+            assert_eq!(tree_query(&tree, square(100.0, 0.0, 0.1)), [leaf]);
+        }
+    }
+
+    #[test]
+    fn a_single_proxy_needs_no_rebuild() {
+        let mut tree = DynamicTree::new();
+        let a = tree.create_proxy(square(0.0, 0.0, 1.0), 0);
+        tree.enlarge_proxy(a, square(9.0, 0.0, 1.0));
+        assert!(!tree.needs_rebuild());
+        assert_eq!(tree.rebuild(), 0);
+        assert_eq!(tree.bounds(), Some(square(9.0, 0.0, 1.0)));
+        tree.validate();
+    }
+
+    #[test]
+    fn rebuilds_in_a_steady_state_allocate_nothing_new() {
+        let mut tree = DynamicTree::new();
+        let n = 500u32;
+        let ids: Vec<u32> = (0..n)
+            .map(|i| tree.create_proxy(square((i % 25) as f32, (i / 25) as f32, 0.45), i))
+            .collect();
+        let mut memory = 0;
+        for step in 0..40u32 {
+            // A third of the boxes jump about each step.
+            for (k, &id) in ids.iter().enumerate() {
+                if (k as u32 + step) % 3 == 0 {
+                    let jiggle = ((k as u32 * 7 + step * 13) % 11) as f32 - 5.0;
+                    let (x, y) = ((k % 25) as f32 + jiggle, (k / 25) as f32 - 0.3 * jiggle);
+                    tree.enlarge_proxy(id, square(x, y, 0.45));
+                }
+            }
+            tree.rebuild();
+            if step == 20 {
+                memory = tree.memory_bytes();
+            }
+        }
+        tree.validate();
+        assert_eq!(tree.memory_bytes(), memory);
+        assert!(tree.height() <= balanced_height_bound(n as usize));
+    }
+
+    #[test]
+    fn a_rebuilt_tree_is_about_as_tight_as_an_inserted_one() {
+        // Boxes scattered by a simple hash, of mixed sizes, and a few large
+        // ones (walls).
+        let scatter = |i: u32, salt: u32| {
+            let h = (i ^ salt)
+                .wrapping_mul(0x9e37_79b9)
+                .rotate_left(13)
+                .wrapping_mul(0x85eb_ca6b);
+            (h >> 8) as f32 / (1u32 << 24) as f32
+        };
+        let boxes: Vec<Aabb> = (0..2000u32)
+            .map(|i| {
+                if i % 500 == 0 {
+                    return Aabb::new(
+                        Vec2::new(-50.0, i as f32 / 50.0),
+                        Vec2::new(50.0, i as f32 / 50.0 + 1.0),
+                    );
+                }
+                let half = 0.2 + 0.8 * scatter(i, 3);
+                square(100.0 * scatter(i, 1) - 50.0, 100.0 * scatter(i, 2), half)
+            })
+            .collect();
+        let mut inserted = DynamicTree::new();
+        for (i, b) in boxes.iter().enumerate() {
+            inserted.create_proxy(*b, i as u32);
+        }
+        // The same boxes, reached by moving every proxy of a tree built in
+        // some other arrangement, then one rebuild.
+        let mut rebuilt = DynamicTree::new();
+        let ids: Vec<u32> = (0..2000u32)
+            .map(|i| rebuilt.create_proxy(square((i % 40) as f32, (i / 40) as f32, 0.5), i))
+            .collect();
+        for (id, b) in ids.iter().zip(&boxes) {
+            rebuilt.enlarge_proxy(*id, *b);
+        }
+        rebuilt.rebuild();
+        rebuilt.validate();
+        let (a, b) = (inserted.internal_perimeter(), rebuilt.internal_perimeter());
+        assert!(b < 1.25 * a, "rebuilt {b} vs inserted {a}");
+        assert!(rebuilt.height() <= balanced_height_bound(2000));
+    }
+
     /// A random operation on a tree.
     #[derive(Clone, Debug)]
     enum Op {
         Create(Aabb),
         Destroy(usize),
         Move(usize, Aabb),
+        /// `enlarge_proxy`: a new box, the tree re-arranged later.
+        Enlarge(usize, Aabb),
+        Rebuild,
     }
 
     fn arb_box() -> impl Strategy<Value = Aabb> {
@@ -997,6 +1704,20 @@ mod tests {
             3 => arb_box().prop_map(Op::Create),
             1 => any::<usize>().prop_map(Op::Destroy),
             2 => (any::<usize>(), arb_box()).prop_map(|(i, b)| Op::Move(i, b)),
+            2 => (any::<usize>(), arb_box()).prop_map(|(i, b)| Op::Enlarge(i, b)),
+            1 => Just(Op::Rebuild),
+        ]
+    }
+
+    /// Mostly enlargements (some small steps from where a box was, some
+    /// jumps), and now and then a rebuild, as a world's steps make them.
+    fn arb_motion() -> impl Strategy<Value = Op> {
+        prop_oneof![
+            6 => (any::<usize>(), -2.0f32..2.0, -2.0f32..2.0).prop_map(|(i, dx, dy)| {
+                Op::Enlarge(i, Aabb::new(Vec2::new(dx, dy), Vec2::new(dx, dy)))
+            }),
+            2 => (any::<usize>(), arb_box()).prop_map(|(i, b)| Op::Enlarge(i, b)),
+            1 => Just(Op::Rebuild),
         ]
     }
 
@@ -1020,6 +1741,15 @@ mod tests {
                     let k = pick % live.len();
                     tree.move_proxy(live[k].0, aabb);
                     live[k].1 = aabb;
+                }
+                Op::Enlarge(pick, aabb) if !live.is_empty() => {
+                    let k = pick % live.len();
+                    tree.enlarge_proxy(live[k].0, aabb);
+                    live[k].1 = aabb;
+                }
+                Op::Rebuild => {
+                    tree.rebuild();
+                    assert!(!tree.needs_rebuild());
                 }
                 _ => {}
             }
@@ -1045,6 +1775,59 @@ mod tests {
             }
             for probe in probes {
                 prop_assert_eq!(tree_query(&tree, probe), brute_query(&live, probe));
+            }
+        }
+
+        #[test]
+        fn enlarge_and_rebuild_match_brute_force_and_stay_balanced(
+            boxes in prop::collection::vec(arb_box(), 1..200),
+            motions in prop::collection::vec(arb_motion(), 0..400),
+            probes in prop::collection::vec(arb_box(), 1..20),
+        ) {
+            let mut tree = DynamicTree::new();
+            let mut live: Vec<(u32, Aabb)> = boxes
+                .iter()
+                .enumerate()
+                .map(|(i, b)| (tree.create_proxy(*b, i as u32), *b))
+                .collect();
+            let nodes = tree.node_count();
+            for motion in motions {
+                match motion {
+                    // A small step is relative to where the box was.
+                    Op::Enlarge(pick, step) if step.min == step.max => {
+                        let k = pick % live.len();
+                        let moved = Aabb::new(live[k].1.min + step.min, live[k].1.max + step.min);
+                        tree.enlarge_proxy(live[k].0, moved);
+                        live[k].1 = moved;
+                    }
+                    Op::Enlarge(pick, aabb) => {
+                        let k = pick % live.len();
+                        tree.enlarge_proxy(live[k].0, aabb);
+                        live[k].1 = aabb;
+                    }
+                    _ => {
+                        tree.rebuild();
+                        tree.validate();
+                        prop_assert!(!tree.needs_rebuild());
+                        prop_assert!(tree.height() <= balanced_height_bound(live.len()));
+                    }
+                }
+            }
+            // Before the final rebuild (loose) and after it (tight).
+            for rebuild in [false, true] {
+                if rebuild {
+                    tree.rebuild();
+                }
+                tree.validate();
+                prop_assert_eq!(tree.node_count(), nodes);
+                prop_assert_eq!(tree.proxy_count(), live.len());
+                prop_assert!(tree.height() <= balanced_height_bound(live.len()));
+                for (id, aabb) in &live {
+                    prop_assert_eq!(tree.fat_aabb(*id), *aabb);
+                }
+                for probe in &probes {
+                    prop_assert_eq!(tree_query(&tree, *probe), brute_query(&live, *probe));
+                }
             }
         }
 
