@@ -151,7 +151,7 @@ fn pyramid_stands_at_every_iteration_count_the_testbed_offers() {
     // Up/Down in the testbed walk the iterations 1..=16; with 4 substeps a
     // count below 8 leaves one iteration per substep, which once pumped
     // energy into the pyramid until it blew apart.
-    // Both solve paths: coloured and eight lanes wide (the default), and one
+    // Both solve paths: coloured and four lanes wide (the default), and one
     // constraint at a time (the reference).
     for graph_coloring in [true, false] {
         for iterations in 1..=16 {

@@ -174,7 +174,7 @@ fn side_panel(ui: &mut egui::Ui, tb: &mut Testbed) {
     ui.horizontal(|ui| {
         ui.label("substeps");
         ui.add(egui::Slider::new(&mut tb.solver.substeps, 1..=8));
-        ui.checkbox(&mut tb.solver.graph_coloring, "8-lane colours");
+        ui.checkbox(&mut tb.solver.graph_coloring, "4-lane colours");
     });
     ui.horizontal(|ui| {
         ui.label("position");

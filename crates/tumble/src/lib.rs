@@ -87,7 +87,7 @@
 //! iterates a hash map, and every loop runs in slot order. The
 //! `determinism` test pins the bits of a scene with bodies removed and
 //! added mid-run.
-#![deny(unsafe_code)]
+#![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod broadphase;

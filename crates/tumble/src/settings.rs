@@ -120,7 +120,7 @@ pub struct SolverSettings {
     /// Solve independent constraints several at a time: the constraints
     /// are coloured so that each colour touches every dynamic body at most
     /// once, in an order that keeps the sequential sweep's result, and each
-    /// colour's two-point manifolds are solved eight lanes wide. Off solves
+    /// colour's two-point manifolds are solved four lanes wide. Off solves
     /// them one at a time, in contact order (the reference path).
     pub graph_coloring: bool,
     /// Sweep order of the velocity iterations.

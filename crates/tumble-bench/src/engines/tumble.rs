@@ -14,11 +14,7 @@ pub fn settings() -> String {
         env!("CARGO_PKG_VERSION"),
         s.iterations,
         s.substeps,
-        if s.graph_coloring {
-            "on (8 lanes, AVX2 when the CPU has it)"
-        } else {
-            "off"
-        },
+        if s.graph_coloring { "on (4 lanes)" } else { "off" },
         if s.warm_starting { "on" } else { "off" },
         s.position_correction,
         s.sweep

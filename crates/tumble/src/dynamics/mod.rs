@@ -3,4 +3,4 @@
 pub mod body;
 pub(crate) mod contact;
 pub(crate) mod solver;
-pub(crate) mod wide;
+mod wide;

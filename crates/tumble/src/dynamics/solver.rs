@@ -608,7 +608,6 @@ impl Graph {
 
     /// Recomputes every point's cached separation (once per substep: the
     /// bodies only move between substeps) and returns the smallest.
-    #[inline(always)]
     fn update_separations(&mut self, constraints: &mut [ContactConstraint], states: &[BodyState]) -> f32 {
         let mut smallest = f32::INFINITY;
         let mut update = |c: &mut ContactConstraint| {
@@ -636,7 +635,6 @@ impl Graph {
     }
 
     /// Applies the accumulated impulses at the start of a substep.
-    #[inline(always)]
     fn warm_start(&self, constraints: &[ContactConstraint], states: &mut [BodyState]) {
         for colour in &self.colours[..self.count] {
             for batch in &colour.batches {
@@ -654,7 +652,6 @@ impl Graph {
     /// One iteration over every constraint: the colours in order (reversed
     /// when `reverse`, and the overflow then first), each colour's batches
     /// lane-wide and its other constraints one at a time.
-    #[inline(always)]
     fn iterate(
         &mut self,
         constraints: &mut [ContactConstraint],
@@ -668,28 +665,30 @@ impl Graph {
         } else {
             solve_constraint
         };
+        let colour =
+            |colour: &mut Colour, constraints: &mut [ContactConstraint], states: &mut [BodyState]| {
+                for batch in &mut colour.batches {
+                    if pseudo {
+                        batch.solve_pseudo(states, ctx);
+                    } else {
+                        batch.solve_velocity(states, ctx, reverse);
+                    }
+                }
+                for &i in &colour.scalar {
+                    solve(&mut constraints[i as usize], states, ctx, reverse);
+                }
+            };
         if reverse {
             for &i in self.overflow.iter().rev() {
                 solve(&mut constraints[i as usize], states, ctx, reverse);
             }
-        }
-        // One loop for both directions, so its body (the lane kernels) is
-        // inlined once.
-        let count = self.count;
-        for k in 0..count {
-            let colour = &mut self.colours[if reverse { count - 1 - k } else { k }];
-            for batch in &mut colour.batches {
-                if pseudo {
-                    batch.solve_pseudo(states, ctx);
-                } else {
-                    batch.solve_velocity(states, ctx, reverse);
-                }
+            for c in self.colours[..self.count].iter_mut().rev() {
+                colour(c, constraints, states);
             }
-            for &i in &colour.scalar {
-                solve(&mut constraints[i as usize], states, ctx, reverse);
+        } else {
+            for c in self.colours[..self.count].iter_mut() {
+                colour(c, constraints, states);
             }
-        }
-        if !reverse {
             for &i in &self.overflow {
                 solve(&mut constraints[i as usize], states, ctx, reverse);
             }
@@ -720,7 +719,6 @@ impl Graph {
     }
 }
 
-#[inline(always)]
 fn integrate_velocities(bodies: &[SolverBody], states: &mut [BodyState], h: f32) {
     for (b, s) in bodies.iter().zip(states.iter_mut()) {
         if b.dynamic {
@@ -730,7 +728,6 @@ fn integrate_velocities(bodies: &[SolverBody], states: &mut [BodyState], h: f32)
     }
 }
 
-#[inline(always)]
 fn integrate_positions(bodies: &[SolverBody], states: &mut [BodyState], ctx: &StepContext) {
     let h = ctx.h;
     for (b, s) in bodies.iter().zip(states.iter_mut()) {
@@ -783,43 +780,6 @@ fn apply_restitution(constraints: &mut [ContactConstraint], states: &mut [BodySt
 /// [`wide::W`] at a time; an alternating sweep reverses the colour order
 /// on odd iterations.
 pub(crate) fn solve(
-    graph: &mut Graph,
-    constraints: &mut [ContactConstraint],
-    bodies: &mut [SolverBody],
-    ctx: &StepContext,
-) {
-    #[cfg(target_arch = "x86_64")]
-    if wide::avx2_available() {
-        // SAFETY: `solve_avx2` needs nothing but a CPU with AVX2, checked
-        // at run time just above.
-        #[allow(unsafe_code)]
-        unsafe {
-            solve_avx2(graph, constraints, bodies, ctx)
-        };
-        return;
-    }
-    solve_impl(graph, constraints, bodies, ctx);
-}
-
-/// [`solve`] compiled for AVX2: everything it inlines (the lane kernels are
-/// `#[inline(always)]`) uses the 256-bit registers, a whole eight-lane
-/// batch per instruction instead of half of one. Each lane does the same
-/// IEEE operations either way, so the results are bit-identical to the
-/// baseline build; only the speed differs.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn solve_avx2(
-    graph: &mut Graph,
-    constraints: &mut [ContactConstraint],
-    bodies: &mut [SolverBody],
-    ctx: &StepContext,
-) {
-    solve_impl(graph, constraints, bodies, ctx);
-}
-
-/// The body of [`solve`], inlined into each instruction-set variant.
-#[inline(always)]
-fn solve_impl(
     graph: &mut Graph,
     constraints: &mut [ContactConstraint],
     bodies: &mut [SolverBody],

@@ -7,7 +7,7 @@
 //! cases become selects instead of branches), and the lanes scatter their
 //! bodies back. The arithmetic is written on plain `[f32; W]` arrays in
 //! short fixed-length loops, which LLVM turns into SIMD instructions: no
-//! intrinsics, the same results on every target and instruction set.
+//! `unsafe`, no intrinsics, the same results on every target.
 
 // Lane loops index several arrays by the same lane number on purpose: that
 // is the shape LLVM vectorises.
@@ -17,13 +17,8 @@ use super::solver::{BodyState, ContactConstraint, SolverBody, StepContext};
 use crate::math::cross;
 use crate::settings::PositionCorrection;
 
-/// Lanes per batch: eight `f32`, one AVX register. On x86-64 the solve is
-/// compiled twice and the AVX2 build is picked at run time when the CPU
-/// has it (see `solver::solve`); elsewhere each lane operation becomes two
-/// SSE/NEON instructions. Measured on the large pyramid: eight lanes with
-/// AVX2 take 17% fewer instructions per step than four with SSE2, and
-/// eight lanes on SSE2 alone 5% more.
-pub(super) const W: usize = 8;
+/// Lanes per batch: four `f32`, one SSE/NEON register.
+pub(super) const W: usize = 4;
 
 /// `W` floats, one per lane.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -426,7 +421,6 @@ impl Batch {
     /// Recomputes the cached separations from the bodies' motion so far
     /// (once per substep, before its first iteration) and returns the
     /// smallest over the used lanes.
-    #[inline(always)]
     pub(super) fn update_separations(&mut self, states: &[BodyState]) -> f32 {
         self.sep = self.separations(states);
         let mut smallest = f32::INFINITY;
@@ -437,7 +431,6 @@ impl Batch {
     }
 
     /// Applies the accumulated impulses at the start of a substep.
-    #[inline(always)]
     pub(super) fn warm_start(&self, states: &mut [BodyState]) {
         let mut g = self.gather(states, false);
         let (tx, ty) = (self.ny, -self.nx);
@@ -477,7 +470,6 @@ impl Batch {
 
     /// One velocity iteration: friction at both points (in reverse point
     /// order when `reverse`), then the normal block.
-    #[inline(always)]
     pub(super) fn solve_velocity(&mut self, states: &mut [BodyState], ctx: &StepContext, reverse: bool) {
         let mut g = self.gather(states, false);
         let s = self.sep;
@@ -528,7 +520,6 @@ impl Batch {
     /// with the push-out targets. A batch whose every lane has nothing
     /// pushed and nothing to push (the usual resting case) is skipped
     /// without touching its bodies.
-    #[inline(always)]
     pub(super) fn solve_pseudo(&mut self, states: &mut [BodyState], ctx: &StepContext) {
         let s = self.sep;
         let targets = [self.push_out(s[0], ctx), self.push_out(s[1], ctx)];
@@ -602,23 +593,4 @@ impl Batch {
             }
         }
     }
-}
-
-/// Whether this CPU runs AVX2, checked once.
-#[cfg(target_arch = "x86_64")]
-pub(super) fn avx2_available() -> bool {
-    use std::sync::OnceLock;
-    static AVX2: OnceLock<bool> = OnceLock::new();
-    #[cfg(test)]
-    if FORCE_BASELINE.with(|f| f.get()) {
-        return false;
-    }
-    *AVX2.get_or_init(|| std::arch::is_x86_feature_detected!("avx2"))
-}
-
-#[cfg(test)]
-thread_local! {
-    /// Tests set this to run the baseline build on an AVX2 machine (this
-    /// thread only).
-    pub(crate) static FORCE_BASELINE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }

@@ -146,49 +146,6 @@ fn same_world_stepped_twice_is_bit_identical() {
 }
 
 #[test]
-fn the_avx2_and_baseline_solver_builds_agree_bit_for_bit() {
-    // A pyramid big enough to fill whole eight-lane batches, with bodies
-    // thrown into it so the split-impulse pass runs too.
-    let build = || {
-        let mut world = World::default();
-        ground(&mut world);
-        for row in 0..12 {
-            for i in 0..12 - row {
-                let x = (i as f32 - (11 - row) as f32 * 0.5) * 1.05;
-                unit_box(&mut world, Vec2::new(x, 0.5 + row as f32));
-            }
-        }
-        for i in 0..4 {
-            let b = unit_box(&mut world, Vec2::new(-3.0 + 2.0 * i as f32, 16.0));
-            world.set_linear_velocity(b, Vec2::new(0.0, -20.0)).unwrap();
-        }
-        world
-    };
-    let run = |baseline: bool| {
-        crate::dynamics::wide::FORCE_BASELINE.with(|f| f.set(baseline));
-        let mut world = build();
-        for _ in 0..240 {
-            world.step(DT);
-        }
-        crate::dynamics::wide::FORCE_BASELINE.with(|f| f.set(false));
-        world
-            .bodies()
-            .map(|b| {
-                let xf = world.transform(b).unwrap();
-                [
-                    xf.p.x.to_bits(),
-                    xf.p.y.to_bits(),
-                    xf.q.c.to_bits(),
-                    xf.q.s.to_bits(),
-                ]
-            })
-            .collect::<Vec<_>>()
-    };
-    // On a CPU without AVX2 both runs take the baseline build.
-    assert_eq!(run(false), run(true));
-}
-
-#[test]
 fn stale_handles_are_errors_and_slots_get_new_generations() {
     let mut world = World::default();
     let a = unit_box(&mut world, Vec2::ZERO);
