@@ -651,7 +651,11 @@ impl Graph {
 
     /// One iteration over every constraint: the colours in order (reversed
     /// when `reverse`, and the overflow then first), each colour's batches
-    /// lane-wide and its other constraints one at a time.
+    /// lane-wide and its other constraints one at a time. With `pseudo`,
+    /// each constraint also takes its split-impulse iteration right after
+    /// its velocity one: the two never read each other's state, so this is
+    /// exactly a velocity sweep followed by a split-impulse sweep, with one
+    /// walk over the constraints and bodies instead of two.
     fn iterate(
         &mut self,
         constraints: &mut [ContactConstraint],
@@ -660,27 +664,28 @@ impl Graph {
         reverse: bool,
         pseudo: bool,
     ) {
-        let solve = if pseudo {
-            solve_pseudo_constraint
-        } else {
-            solve_constraint
+        let solve = |c: &mut ContactConstraint, states: &mut [BodyState]| {
+            solve_constraint(c, states, ctx, reverse);
+            if pseudo {
+                solve_pseudo_constraint(c, states, ctx, reverse);
+            }
         };
         let colour =
             |colour: &mut Colour, constraints: &mut [ContactConstraint], states: &mut [BodyState]| {
                 for batch in &mut colour.batches {
                     if pseudo {
-                        batch.solve_pseudo(states, ctx);
+                        batch.solve_velocity_and_pseudo(states, ctx, reverse);
                     } else {
                         batch.solve_velocity(states, ctx, reverse);
                     }
                 }
                 for &i in &colour.scalar {
-                    solve(&mut constraints[i as usize], states, ctx, reverse);
+                    solve(&mut constraints[i as usize], states);
                 }
             };
         if reverse {
             for &i in self.overflow.iter().rev() {
-                solve(&mut constraints[i as usize], states, ctx, reverse);
+                solve(&mut constraints[i as usize], states);
             }
             for c in self.colours[..self.count].iter_mut().rev() {
                 colour(c, constraints, states);
@@ -690,7 +695,7 @@ impl Graph {
                 colour(c, constraints, states);
             }
             for &i in &self.overflow {
-                solve(&mut constraints[i as usize], states, ctx, reverse);
+                solve(&mut constraints[i as usize], states);
             }
         }
     }
@@ -802,6 +807,16 @@ pub(crate) fn solve(
         let iterations = total / substeps + u32::from(substep < total % substeps);
         integrate_velocities(bodies, &mut states, ctx.h);
         let smallest_separation = graph.update_separations(constraints, &states);
+        // The split-impulse pass starts every substep from zero
+        // pseudo-velocities and impulses, so when no point overlaps beyond
+        // the slop its exact answer is zero everywhere: skip it (the usual
+        // case for a scene at rest). Otherwise each of its iterations rides
+        // along with the velocity iteration of the same number.
+        let pseudo = ctx.settings.position_correction == PositionCorrection::SplitImpulse
+            && ctx.push_out(smallest_separation) > 0.0;
+        if pseudo {
+            graph.reset_pseudo(constraints);
+        }
         graph.warm_start(constraints, &mut states);
         for it in 0..iterations {
             graph.iterate(
@@ -809,26 +824,8 @@ pub(crate) fn solve(
                 &mut states,
                 ctx,
                 backward(ctx.settings.sweep, it),
-                false,
+                pseudo,
             );
-        }
-        // The split-impulse pass starts every substep from zero
-        // pseudo-velocities and impulses, so when no point overlaps beyond
-        // the slop its exact answer is zero everywhere: skip it (the usual
-        // case for a scene at rest).
-        if ctx.settings.position_correction == PositionCorrection::SplitImpulse
-            && ctx.push_out(smallest_separation) > 0.0
-        {
-            graph.reset_pseudo(constraints);
-            for it in 0..iterations {
-                graph.iterate(
-                    constraints,
-                    &mut states,
-                    ctx,
-                    backward(ctx.settings.sweep, it),
-                    true,
-                );
-            }
         }
         integrate_positions(bodies, &mut states, ctx);
     }

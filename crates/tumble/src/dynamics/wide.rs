@@ -250,6 +250,7 @@ pub(super) struct Batch {
 }
 
 /// The gathered velocities (or pseudo-velocities) of a batch's bodies.
+#[derive(Default)]
 struct Velocities {
     /// Body A's linear velocity, x.
     vax: Fw,
@@ -333,14 +334,7 @@ impl Batch {
     /// Gathers the lanes' body velocities (`pseudo`: the pseudo ones).
     #[inline(always)]
     fn gather(&self, states: &[BodyState], pseudo: bool) -> Velocities {
-        let mut g = Velocities {
-            vax: Fw::default(),
-            vay: Fw::default(),
-            wa: Fw::default(),
-            vbx: Fw::default(),
-            vby: Fw::default(),
-            wb: Fw::default(),
-        };
+        let mut g = Velocities::default();
         for l in 0..W {
             let (sa, sb) = (&states[self.a[l] as usize], &states[self.b[l] as usize]);
             let (va, wa, vb, wb) = if pseudo {
@@ -383,6 +377,56 @@ impl Batch {
                 v.x = g.vbx.0[l];
                 v.y = g.vby.0[l];
                 *w = g.wb.0[l];
+            }
+        }
+    }
+
+    /// Gathers the lanes' body velocities and pseudo-velocities in one
+    /// pass over the bodies (they sit side by side in [`BodyState`]).
+    #[inline(always)]
+    fn gather_both(&self, states: &[BodyState]) -> (Velocities, Velocities) {
+        let mut g = Velocities::default();
+        let mut pg = Velocities::default();
+        for l in 0..W {
+            let (sa, sb) = (&states[self.a[l] as usize], &states[self.b[l] as usize]);
+            g.vax.0[l] = sa.v.x;
+            g.vay.0[l] = sa.v.y;
+            g.wa.0[l] = sa.w;
+            pg.vax.0[l] = sa.pv.x;
+            pg.vay.0[l] = sa.pv.y;
+            pg.wa.0[l] = sa.pw;
+            g.vbx.0[l] = sb.v.x;
+            g.vby.0[l] = sb.v.y;
+            g.wb.0[l] = sb.w;
+            pg.vbx.0[l] = sb.pv.x;
+            pg.vby.0[l] = sb.pv.y;
+            pg.wb.0[l] = sb.pw;
+        }
+        (g, pg)
+    }
+
+    /// Writes the lanes' velocities and pseudo-velocities back to their
+    /// dynamic bodies in one pass.
+    #[inline(always)]
+    fn scatter_both(&self, states: &mut [BodyState], g: &Velocities, pg: &Velocities) {
+        for l in 0..W {
+            if self.write_a[l] {
+                let s = &mut states[self.a[l] as usize];
+                s.v.x = g.vax.0[l];
+                s.v.y = g.vay.0[l];
+                s.w = g.wa.0[l];
+                s.pv.x = pg.vax.0[l];
+                s.pv.y = pg.vay.0[l];
+                s.pw = pg.wa.0[l];
+            }
+            if self.write_b[l] {
+                let s = &mut states[self.b[l] as usize];
+                s.v.x = g.vbx.0[l];
+                s.v.y = g.vby.0[l];
+                s.w = g.wb.0[l];
+                s.pv.x = pg.vbx.0[l];
+                s.pv.y = pg.vby.0[l];
+                s.pw = pg.wb.0[l];
             }
         }
     }
@@ -472,6 +516,40 @@ impl Batch {
     /// order when `reverse`), then the normal block.
     pub(super) fn solve_velocity(&mut self, states: &mut [BodyState], ctx: &StepContext, reverse: bool) {
         let mut g = self.gather(states, false);
+        self.velocity_pass(&mut g, ctx, reverse);
+        self.scatter(states, &g, false);
+    }
+
+    /// One velocity iteration and one split-impulse iteration together:
+    /// the bodies are gathered and scattered once for both. The two passes
+    /// share no state (the velocity pass reads and writes only velocities
+    /// and the velocity impulses, the split-impulse pass only
+    /// pseudo-velocities and the split impulses, and both read only the
+    /// separations cached for the substep), so this gives exactly the
+    /// numbers of a sweep of velocity iterations followed by a sweep of
+    /// split-impulse iterations in the same order, and the order of the two
+    /// within one batch is free.
+    pub(super) fn solve_velocity_and_pseudo(
+        &mut self,
+        states: &mut [BodyState],
+        ctx: &StepContext,
+        reverse: bool,
+    ) {
+        let (mut g, mut pg) = self.gather_both(states);
+        // The split-impulse pass first: the lighter one, done while the
+        // velocity pass's registers are still free (fewer spills).
+        let pushed = self.pseudo_pass(&mut pg, ctx);
+        self.velocity_pass(&mut g, ctx, reverse);
+        if pushed {
+            self.scatter_both(states, &g, &pg);
+        } else {
+            self.scatter(states, &g, false);
+        }
+    }
+
+    /// The velocity iteration on gathered velocities `g`.
+    #[inline(always)]
+    fn velocity_pass(&mut self, g: &mut Velocities, ctx: &StepContext, reverse: bool) {
         let s = self.sep;
         let (nx, ny) = (self.nx, self.ny);
         let (tx, ty) = (ny, -nx);
@@ -505,38 +583,37 @@ impl Batch {
             s.gt(zero).select(-s * inv_h, touching)
         };
         let targets = [target(s[0]), target(s[1])];
-        let vn = self.normal_velocities(&g);
+        let vn = self.normal_velocities(g);
         let old = [self.p[0].normal_impulse, self.p[1].normal_impulse];
         let x = self.block_lcp(vn, targets, old);
-        self.apply_normal(&mut g, x, old);
+        self.apply_normal(g, x, old);
         for (p, x) in self.p.iter_mut().zip(x) {
             p.normal_impulse = x;
             p.max_normal_impulse = p.max_normal_impulse.max(x);
         }
-        self.scatter(states, &g, false);
     }
 
-    /// One split-impulse iteration: the normal block on pseudo-velocities
-    /// with the push-out targets. A batch whose every lane has nothing
-    /// pushed and nothing to push (the usual resting case) is skipped
-    /// without touching its bodies.
-    pub(super) fn solve_pseudo(&mut self, states: &mut [BodyState], ctx: &StepContext) {
+    /// One split-impulse iteration on gathered pseudo-velocities `g`: the
+    /// normal block with the push-out targets. Returns false, having
+    /// changed nothing, when every lane has nothing pushed and nothing to
+    /// push (the usual resting case): then the bodies need no write.
+    #[inline(always)]
+    fn pseudo_pass(&mut self, g: &mut Velocities, ctx: &StepContext) -> bool {
         let s = self.sep;
         let targets = [self.push_out(s[0], ctx), self.push_out(s[1], ctx)];
-        let mut g = self.gather(states, true);
-        let vn = self.normal_velocities(&g);
+        let vn = self.normal_velocities(g);
         let zero = Fw::default();
         let old = [self.p[0].pseudo_impulse, self.p[1].pseudo_impulse];
         let idle = old[0].eq(zero) & old[1].eq(zero) & vn[0].ge(targets[0]) & vn[1].ge(targets[1]);
         if idle.all() {
-            return;
+            return false;
         }
         let x = self.block_lcp(vn, targets, old);
         let x = [idle.select(old[0], x[0]), idle.select(old[1], x[1])];
-        self.apply_normal(&mut g, x, old);
+        self.apply_normal(g, x, old);
         self.p[0].pseudo_impulse = x[0];
         self.p[1].pseudo_impulse = x[1];
-        self.scatter(states, &g, true);
+        true
     }
 
     /// The push-out velocity of split impulses (and Baumgarte) at
