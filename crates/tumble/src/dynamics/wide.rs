@@ -1,10 +1,12 @@
-//! The lane-wide contact kernel: [`W`] two-point constraints of one graph
-//! colour solved at once, in structure-of-arrays form.
+//! The lane-wide contact kernel: [`W`] constraints of one graph colour
+//! solved at once, in structure-of-arrays form, either two-point blocks
+//! ([`PairBatch`]) or single points ([`PointBatch`]).
 //!
 //! Within a colour no dynamic body appears twice, so the constraints of a
 //! batch are independent: each lane gathers its two bodies' states, every
-//! lane runs the same friction and 2x2 block LCP arithmetic (the LCP's four
-//! cases become selects instead of branches), and the lanes scatter their
+//! lane runs the same friction and normal arithmetic (for a block, the 2x2
+//! LCP, whose four cases become selects instead of branches; for a single
+//! point, the clamp of the scalar solve), and the lanes scatter their
 //! bodies back. The arithmetic is written on plain `[f32; W]` arrays in
 //! short fixed-length loops, which LLVM turns into SIMD instructions: no
 //! `unsafe`, no intrinsics, the same results on every target.
@@ -198,11 +200,11 @@ struct PointLanes {
     max_normal_impulse: Fw,
 }
 
-/// Up to [`W`] two-point block constraints of one colour, lane by lane.
-/// Unused lanes have zero masses and impulses, so they compute zeros and
-/// are never scattered.
-#[derive(Clone, Debug, Default)]
-pub(super) struct Batch {
+/// Up to [`W`] constraints of one colour with `N` points each, lane by
+/// lane, and `M` lanes of normal mass data. Unused lanes have zero masses
+/// and impulses, so they compute zeros and are never scattered.
+#[derive(Clone, Debug)]
+pub(super) struct Batch<const N: usize, const M: usize> {
     /// Lanes in use.
     len: usize,
     /// Index of each lane's constraint.
@@ -229,29 +231,54 @@ pub(super) struct Batch {
     mb: Fw,
     /// Inverse inertia of B.
     ib: Fw,
-    /// The 2x2 normal mass matrix `K`: `k11`.
-    k11: Fw,
-    /// `k12`.
-    k12: Fw,
-    /// `k22`.
-    k22: Fw,
-    /// `K^-1`: `i11`.
-    i11: Fw,
-    /// `i12`.
-    i12: Fw,
-    /// `i22`.
-    i22: Fw,
-    /// The two points.
-    p: [PointLanes; 2],
+    /// The normal masses. A block: its 2x2 matrix `K` and `K^-1`,
+    /// `[k11, k12, k22, i11, i12, i22]`. A single point: `[normal mass]`.
+    mass: [Fw; M],
+    /// The points.
+    p: [PointLanes; N],
     /// The points' current separations. Bodies move only between substeps,
     /// so these are computed once per substep
     /// ([`Batch::update_separations`]) and read by every iteration.
-    sep: [Fw; 2],
+    sep: [Fw; N],
+}
+
+/// Four two-point blocks: the normal impulses by the 2x2 LCP.
+pub(super) type PairBatch = Batch<2, 6>;
+
+/// Four one-point constraints: the normal impulse by the scalar clamp.
+pub(super) type PointBatch = Batch<1, 1>;
+
+/// The identity `K` and `K^-1` in a block's mass layout (its first entry
+/// a unit normal mass for a single point).
+const IDENTITY_K: [f32; 6] = [1.0, 0.0, 1.0, 1.0, 0.0, 1.0];
+
+impl<const N: usize, const M: usize> Default for Batch<N, M> {
+    fn default() -> Self {
+        let zero = Fw::default();
+        Batch {
+            len: 0,
+            index: [0; W],
+            a: [0; W],
+            b: [0; W],
+            write_a: [false; W],
+            write_b: [false; W],
+            nx: zero,
+            ny: zero,
+            friction: zero,
+            ma: zero,
+            ia: zero,
+            mb: zero,
+            ib: zero,
+            mass: [zero; M],
+            p: [PointLanes::default(); N],
+            sep: [zero; N],
+        }
+    }
 }
 
 /// The gathered velocities (or pseudo-velocities) of a batch's bodies.
 #[derive(Default)]
-struct Velocities {
+pub(super) struct Velocities {
     /// Body A's linear velocity, x.
     vax: Fw,
     /// y.
@@ -266,8 +293,26 @@ struct Velocities {
     wb: Fw,
 }
 
-impl Batch {
-    /// Packs the block constraints `chunk` (at most [`W`]) into lanes.
+/// The normal half of an iteration, which differs between blocks and
+/// single points.
+pub(super) trait Normal {
+    /// The normal impulses of a velocity iteration, on gathered velocities
+    /// `g` (after friction).
+    fn velocity_normal(&mut self, g: &mut Velocities, ctx: &StepContext);
+
+    /// One split-impulse iteration on gathered pseudo-velocities `g`.
+    /// Returns false, having changed nothing, when every lane has nothing
+    /// pushed and nothing to push (the usual resting case): then the bodies
+    /// need no write.
+    fn pseudo_pass(&mut self, g: &mut Velocities, ctx: &StepContext) -> bool;
+}
+
+impl<const N: usize, const M: usize> Batch<N, M>
+where
+    Batch<N, M>: Normal,
+{
+    /// Packs the constraints `chunk` (at most [`W`], each with `N` points,
+    /// and for `N = 2` a block) into lanes.
     /// Unused lanes point both bodies at `dummy`, a body state at rest that
     /// no lane writes, so every loop runs over all `W` lanes.
     pub(super) fn new(
@@ -275,19 +320,19 @@ impl Batch {
         constraints: &[ContactConstraint],
         bodies: &[SolverBody],
         dummy: u32,
-    ) -> Batch {
+    ) -> Batch<N, M> {
         debug_assert!(chunk.len() <= W);
         let mut batch = Batch {
             len: chunk.len(),
             a: [dummy; W],
             b: [dummy; W],
-            // Unused lanes: an identity K keeps their arithmetic finite.
-            k11: Fw::splat(1.0),
-            k22: Fw::splat(1.0),
-            i11: Fw::splat(1.0),
-            i22: Fw::splat(1.0),
             ..Batch::default()
         };
+        // Unused lanes: an identity K (or a unit normal mass) keeps their
+        // arithmetic finite.
+        for (m, x) in batch.mass.iter_mut().zip(IDENTITY_K) {
+            *m = Fw::splat(x);
+        }
         for (l, &i) in chunk.iter().enumerate() {
             let c = &constraints[i as usize];
             batch.index[l] = i;
@@ -304,12 +349,18 @@ impl Batch {
             batch.ia.0[l] = ia;
             batch.mb.0[l] = mb;
             batch.ib.0[l] = ib;
-            batch.k11.0[l] = c.k[0];
-            batch.k12.0[l] = c.k[1];
-            batch.k22.0[l] = c.k[2];
-            batch.i11.0[l] = c.inv_k[0];
-            batch.i12.0[l] = c.inv_k[1];
-            batch.i22.0[l] = c.inv_k[2];
+            debug_assert_eq!(c.count, N);
+            debug_assert!(N == 1 || c.block);
+            let [k11, k12, k22] = c.k;
+            let [i11, i12, i22] = c.inv_k;
+            let mass = if N == 2 {
+                [k11, k12, k22, i11, i12, i22]
+            } else {
+                [c.points[0].normal_mass; 6]
+            };
+            for (m, x) in batch.mass.iter_mut().zip(mass) {
+                m.0[l] = x;
+            }
             let t = crate::math::right_perp(n);
             for (pl, cp) in batch.p.iter_mut().zip(&c.points) {
                 pl.rax.0[l] = cp.ra.x;
@@ -431,10 +482,10 @@ impl Batch {
         }
     }
 
-    /// The current separations of the two points, from the bodies' motion
+    /// The current separations of the points, from the bodies' motion
     /// since the step began.
     #[inline(always)]
-    fn separations(&self, states: &[BodyState]) -> [Fw; 2] {
+    fn separations(&self, states: &[BodyState]) -> [Fw; N] {
         let mut dpx = Fw::default();
         let mut dpy = Fw::default();
         let (mut qac, mut qas, mut qbc, mut qbs) =
@@ -451,15 +502,13 @@ impl Batch {
         let (nx, ny) = (self.nx, self.ny);
         let dn = dpx * nx + dpy * ny;
         // (dqB rb - dqA ra) . n, per point.
-        let [p1, p2] = &self.p;
-        let gx1 = (qbc * p1.rbx - qbs * p1.rby) - (qac * p1.rax - qas * p1.ray);
-        let gy1 = (qbs * p1.rbx + qbc * p1.rby) - (qas * p1.rax + qac * p1.ray);
-        let gx2 = (qbc * p2.rbx - qbs * p2.rby) - (qac * p2.rax - qas * p2.ray);
-        let gy2 = (qbs * p2.rbx + qbc * p2.rby) - (qas * p2.rax + qac * p2.ray);
-        [
-            dn + gx1 * nx + gy1 * ny + p1.base_separation,
-            dn + gx2 * nx + gy2 * ny + p2.base_separation,
-        ]
+        let mut sep = [Fw::default(); N];
+        for (s, p) in sep.iter_mut().zip(&self.p) {
+            let gx = (qbc * p.rbx - qbs * p.rby) - (qac * p.rax - qas * p.ray);
+            let gy = (qbs * p.rbx + qbc * p.rby) - (qas * p.rax + qac * p.ray);
+            *s = dn + gx * nx + gy * ny + p.base_separation;
+        }
+        sep
     }
 
     /// Recomputes the cached separations from the bodies' motion so far
@@ -469,7 +518,9 @@ impl Batch {
         self.sep = self.separations(states);
         let mut smallest = f32::INFINITY;
         for l in 0..self.len {
-            smallest = smallest.min(self.sep[0].0[l]).min(self.sep[1].0[l]);
+            for s in &self.sep {
+                smallest = smallest.min(s.0[l]);
+            }
         }
         smallest
     }
@@ -491,29 +542,8 @@ impl Batch {
         self.scatter(states, &g, false);
     }
 
-    /// Solves the 2x2 block LCP for the lanes' two normal impulses given
-    /// the normal velocities `vn`, the targets `t` and the old impulses
-    /// `old`: both push, else only the first, else only the second, else
-    /// neither, as selects.
-    #[inline(always)]
-    fn block_lcp(&self, vn: [Fw; 2], t: [Fw; 2], old: [Fw; 2]) -> [Fw; 2] {
-        let zero = Fw::default();
-        let b1 = vn[0] - t[0] - (self.k11 * old[0] + self.k12 * old[1]);
-        let b2 = vn[1] - t[1] - (self.k12 * old[0] + self.k22 * old[1]);
-        let both1 = -(self.i11 * b1 + self.i12 * b2);
-        let both2 = -(self.i12 * b1 + self.i22 * b2);
-        let both = both1.ge(zero) & both2.ge(zero);
-        let first = -b1 / self.k11;
-        let first_ok = first.ge(zero) & (self.k12 * first + b2).ge(zero);
-        let second = -b2 / self.k22;
-        let second_ok = second.ge(zero) & (self.k12 * second + b1).ge(zero);
-        let x1 = both.select(both1, first_ok.select(first, zero));
-        let x2 = both.select(both2, (!first_ok & second_ok).select(second, zero));
-        [x1, x2]
-    }
-
-    /// One velocity iteration: friction at both points (in reverse point
-    /// order when `reverse`), then the normal block.
+    /// One velocity iteration: friction at every point (in reverse point
+    /// order when `reverse`), then the normal impulses.
     pub(super) fn solve_velocity(&mut self, states: &mut [BodyState], ctx: &StepContext, reverse: bool) {
         let mut g = self.gather(states, false);
         self.velocity_pass(&mut g, ctx, reverse);
@@ -547,14 +577,15 @@ impl Batch {
         }
     }
 
-    /// The velocity iteration on gathered velocities `g`.
+    /// The velocity iteration on gathered velocities `g`: friction at
+    /// every point (in reverse point order when `reverse`), then the
+    /// normal impulses.
     #[inline(always)]
     fn velocity_pass(&mut self, g: &mut Velocities, ctx: &StepContext, reverse: bool) {
-        let s = self.sep;
         let (nx, ny) = (self.nx, self.ny);
         let (tx, ty) = (ny, -nx);
-        let order = if reverse { [1, 0] } else { [0, 1] };
-        for k in order {
+        for j in 0..N {
+            let k = if reverse { N - 1 - j } else { j };
             let p = &mut self.p[k];
             let dvx = g.vbx - g.vax;
             let dvy = g.vby - g.vay;
@@ -573,47 +604,19 @@ impl Batch {
             g.vby = g.vby + self.mb * py;
             g.wb = g.wb + self.ib * p.rtb * lambda;
         }
-        // Velocity targets: close a gap at most, hold a touching point (and
-        // push it out with Baumgarte).
+        self.velocity_normal(g, ctx);
+    }
+
+    /// The normal-velocity target of the velocity solve at separation `s`,
+    /// lane-wise: close a gap at most, hold a touching point (and push it
+    /// out with Baumgarte). See `StepContext::velocity_target`.
+    #[inline(always)]
+    fn velocity_target(&self, s: Fw, ctx: &StepContext) -> Fw {
         let inv_h = Fw::splat(ctx.inv_h());
         let zero = Fw::default();
         let baumgarte = ctx.settings.position_correction == PositionCorrection::Baumgarte;
-        let target = |s: Fw| {
-            let touching = if baumgarte { self.push_out(s, ctx) } else { zero };
-            s.gt(zero).select(-s * inv_h, touching)
-        };
-        let targets = [target(s[0]), target(s[1])];
-        let vn = self.normal_velocities(g);
-        let old = [self.p[0].normal_impulse, self.p[1].normal_impulse];
-        let x = self.block_lcp(vn, targets, old);
-        self.apply_normal(g, x, old);
-        for (p, x) in self.p.iter_mut().zip(x) {
-            p.normal_impulse = x;
-            p.max_normal_impulse = p.max_normal_impulse.max(x);
-        }
-    }
-
-    /// One split-impulse iteration on gathered pseudo-velocities `g`: the
-    /// normal block with the push-out targets. Returns false, having
-    /// changed nothing, when every lane has nothing pushed and nothing to
-    /// push (the usual resting case): then the bodies need no write.
-    #[inline(always)]
-    fn pseudo_pass(&mut self, g: &mut Velocities, ctx: &StepContext) -> bool {
-        let s = self.sep;
-        let targets = [self.push_out(s[0], ctx), self.push_out(s[1], ctx)];
-        let vn = self.normal_velocities(g);
-        let zero = Fw::default();
-        let old = [self.p[0].pseudo_impulse, self.p[1].pseudo_impulse];
-        let idle = old[0].eq(zero) & old[1].eq(zero) & vn[0].ge(targets[0]) & vn[1].ge(targets[1]);
-        if idle.all() {
-            return false;
-        }
-        let x = self.block_lcp(vn, targets, old);
-        let x = [idle.select(old[0], x[0]), idle.select(old[1], x[1])];
-        self.apply_normal(g, x, old);
-        self.p[0].pseudo_impulse = x[0];
-        self.p[1].pseudo_impulse = x[1];
-        true
+        let touching = if baumgarte { self.push_out(s, ctx) } else { zero };
+        s.gt(zero).select(-s * inv_h, touching)
     }
 
     /// The push-out velocity of split impulses (and Baumgarte) at
@@ -624,6 +627,50 @@ impl Batch {
         (k * -(s + Fw::splat(ctx.linear_slop)))
             .max(Fw::default())
             .min(Fw::splat(ctx.max_push_out_speed))
+    }
+
+    /// Zeroes the split impulses for a new substep.
+    pub(super) fn reset_pseudo(&mut self) {
+        for p in &mut self.p {
+            p.pseudo_impulse = Fw::default();
+        }
+    }
+
+    /// Copies the lanes' impulses back into their constraints.
+    pub(super) fn store(&self, constraints: &mut [ContactConstraint]) {
+        for l in 0..self.len {
+            let c = &mut constraints[self.index[l] as usize];
+            for (cp, p) in c.points.iter_mut().zip(&self.p) {
+                cp.normal_impulse = p.normal_impulse.0[l];
+                cp.tangent_impulse = p.tangent_impulse.0[l];
+                cp.pseudo_impulse = p.pseudo_impulse.0[l];
+                cp.max_normal_impulse = p.max_normal_impulse.0[l];
+            }
+        }
+    }
+}
+
+impl PairBatch {
+    /// Solves the 2x2 block LCP for the lanes' two normal impulses given
+    /// the normal velocities `vn`, the targets `t` and the old impulses
+    /// `old`: both push, else only the first, else only the second, else
+    /// neither, as selects.
+    #[inline(always)]
+    fn block_lcp(&self, vn: [Fw; 2], t: [Fw; 2], old: [Fw; 2]) -> [Fw; 2] {
+        let zero = Fw::default();
+        let [k11, k12, k22, i11, i12, i22] = self.mass;
+        let b1 = vn[0] - t[0] - (k11 * old[0] + k12 * old[1]);
+        let b2 = vn[1] - t[1] - (k12 * old[0] + k22 * old[1]);
+        let both1 = -(i11 * b1 + i12 * b2);
+        let both2 = -(i12 * b1 + i22 * b2);
+        let both = both1.ge(zero) & both2.ge(zero);
+        let first = -b1 / k11;
+        let first_ok = first.ge(zero) & (k12 * first + b2).ge(zero);
+        let second = -b2 / k22;
+        let second_ok = second.ge(zero) & (k12 * second + b1).ge(zero);
+        let x1 = both.select(both1, first_ok.select(first, zero));
+        let x2 = both.select(both2, (!first_ok & second_ok).select(second, zero));
+        [x1, x2]
     }
 
     /// Normal relative velocities of the two points.
@@ -650,24 +697,101 @@ impl Batch {
         g.vby = g.vby + self.mb * py;
         g.wb = g.wb + self.ib * (self.p[0].rnb * d1 + self.p[1].rnb * d2);
     }
+}
 
-    /// Zeroes the split impulses for a new substep.
-    pub(super) fn reset_pseudo(&mut self) {
-        for p in &mut self.p {
-            p.pseudo_impulse = Fw::default();
+impl Normal for PairBatch {
+    /// The normal block: the 2x2 LCP of the two points.
+    #[inline(always)]
+    fn velocity_normal(&mut self, g: &mut Velocities, ctx: &StepContext) {
+        let s = self.sep;
+        let targets = [self.velocity_target(s[0], ctx), self.velocity_target(s[1], ctx)];
+        let vn = self.normal_velocities(g);
+        let old = [self.p[0].normal_impulse, self.p[1].normal_impulse];
+        let x = self.block_lcp(vn, targets, old);
+        self.apply_normal(g, x, old);
+        for (p, x) in self.p.iter_mut().zip(x) {
+            p.normal_impulse = x;
+            p.max_normal_impulse = p.max_normal_impulse.max(x);
         }
     }
 
-    /// Copies the lanes' impulses back into their constraints.
-    pub(super) fn store(&self, constraints: &mut [ContactConstraint]) {
-        for l in 0..self.len {
-            let c = &mut constraints[self.index[l] as usize];
-            for (cp, p) in c.points.iter_mut().zip(&self.p) {
-                cp.normal_impulse = p.normal_impulse.0[l];
-                cp.tangent_impulse = p.tangent_impulse.0[l];
-                cp.pseudo_impulse = p.pseudo_impulse.0[l];
-                cp.max_normal_impulse = p.max_normal_impulse.0[l];
-            }
+    /// The normal block with the push-out targets. A lane is idle when
+    /// neither point has pushed yet and both already separate at least as
+    /// fast as their targets: zero is then its exact answer.
+    #[inline(always)]
+    fn pseudo_pass(&mut self, g: &mut Velocities, ctx: &StepContext) -> bool {
+        let s = self.sep;
+        let targets = [self.push_out(s[0], ctx), self.push_out(s[1], ctx)];
+        let vn = self.normal_velocities(g);
+        let zero = Fw::default();
+        let old = [self.p[0].pseudo_impulse, self.p[1].pseudo_impulse];
+        let idle = old[0].eq(zero) & old[1].eq(zero) & vn[0].ge(targets[0]) & vn[1].ge(targets[1]);
+        if idle.all() {
+            return false;
         }
+        let x = self.block_lcp(vn, targets, old);
+        let x = [idle.select(old[0], x[0]), idle.select(old[1], x[1])];
+        self.apply_normal(g, x, old);
+        self.p[0].pseudo_impulse = x[0];
+        self.p[1].pseudo_impulse = x[1];
+        true
+    }
+}
+
+impl PointBatch {
+    /// The point's normal relative velocity.
+    #[inline(always)]
+    fn normal_velocity(&self, g: &Velocities) -> Fw {
+        let p = &self.p[0];
+        (g.vbx - g.vax) * self.nx + (g.vby - g.vay) * self.ny + g.wb * p.rnb - g.wa * p.rna
+    }
+
+    /// Applies the normal impulse `lambda` at the point.
+    #[inline(always)]
+    fn apply_normal(&self, g: &mut Velocities, lambda: Fw) {
+        let p = &self.p[0];
+        let (px, py) = (lambda * self.nx, lambda * self.ny);
+        g.vax = g.vax - self.ma * px;
+        g.vay = g.vay - self.ma * py;
+        g.wa = g.wa - self.ia * p.rna * lambda;
+        g.vbx = g.vbx + self.mb * px;
+        g.vby = g.vby + self.mb * py;
+        g.wb = g.wb + self.ib * p.rnb * lambda;
+    }
+}
+
+impl Normal for PointBatch {
+    /// The scalar solve's clamp: the accumulated impulse moves by the
+    /// normal mass times the velocity error and stays non-negative.
+    #[inline(always)]
+    fn velocity_normal(&mut self, g: &mut Velocities, ctx: &StepContext) {
+        let target = self.velocity_target(self.sep[0], ctx);
+        let vn = self.normal_velocity(g);
+        let old = self.p[0].normal_impulse;
+        let [normal_mass] = self.mass;
+        let new = (old + normal_mass * (target - vn)).max(Fw::default());
+        self.apply_normal(g, new - old);
+        let p = &mut self.p[0];
+        p.normal_impulse = new;
+        p.max_normal_impulse = p.max_normal_impulse.max(new);
+    }
+
+    /// The clamp with the push-out target. As in the scalar solve, a lane
+    /// with no push-out target and no split impulse yet takes no part.
+    #[inline(always)]
+    fn pseudo_pass(&mut self, g: &mut Velocities, ctx: &StepContext) -> bool {
+        let zero = Fw::default();
+        let target = self.push_out(self.sep[0], ctx);
+        let old = self.p[0].pseudo_impulse;
+        let idle = target.eq(zero) & old.eq(zero);
+        if idle.all() {
+            return false;
+        }
+        let vn = self.normal_velocity(g);
+        let [normal_mass] = self.mass;
+        let new = idle.select(old, (old + normal_mass * (target - vn)).max(zero));
+        self.apply_normal(g, new - old);
+        self.p[0].pseudo_impulse = new;
+        true
     }
 }
