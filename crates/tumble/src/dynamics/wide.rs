@@ -7,90 +7,83 @@
 //! lane runs the same friction and normal arithmetic (for a block, the 2x2
 //! LCP, whose four cases become selects instead of branches; for a single
 //! point, the clamp of the scalar solve), and the lanes scatter their
-//! bodies back. The arithmetic is written on plain `[f32; W]` arrays in
-//! short fixed-length loops, which LLVM turns into SIMD instructions: no
-//! `unsafe`, no intrinsics, the same results on every target.
+//! bodies back. The arithmetic is on [`glam::Vec4`] (one SSE register on
+//! x86, NEON or WASM SIMD elsewhere, four plain floats without SIMD): no
+//! `unsafe` and no intrinsics here, and IEEE arithmetic lane by lane, so
+//! the same results on every target up to `max`/`min` on a NaN or on a tie
+//! of `+0` and `-0` (see [`Fw::max`]).
+//!
+//! (It was written on plain `[f32; W]` arrays in short loops, left to
+//! LLVM's vectoriser. That vectorised the wrong way round: across each
+//! lane's x and y, splatting every lane's masses, with a third of the
+//! kernel spent on register spills and shuffles. With the lanes held in
+//! vector registers from the start, the same arithmetic costs a third
+//! fewer instructions.)
 
-// Lane loops index several arrays by the same lane number on purpose: that
-// is the shape LLVM vectorises.
+// Lane loops index several arrays by the same lane number on purpose.
 #![allow(clippy::needless_range_loop)]
 
 use super::solver::{BodyState, ContactConstraint, SolverBody, StepContext};
 use crate::math::cross;
 use crate::settings::PositionCorrection;
+use glam::{BVec4A, Vec4};
 
 /// Lanes per batch: four `f32`, one SSE/NEON register.
 pub(super) const W: usize = 4;
 
-/// `W` floats, one per lane.
+/// `W` floats, one per lane: a [`glam::Vec4`], which is one SSE register
+/// on x86 (and NEON or WASM SIMD elsewhere), so each lane-wise operation
+/// below is one instruction.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub(super) struct Fw([f32; W]);
+pub(super) struct Fw(Vec4);
 
-/// A lane mask: all ones where a comparison held, zero elsewhere (as
-/// integers, so a select is a bitwise blend).
+/// A lane mask: all ones where a comparison held, zero elsewhere, so a
+/// select is a bitwise blend.
 #[derive(Clone, Copy, Debug)]
-struct Mask([u32; W]);
+struct Mask(BVec4A);
 
 impl Fw {
     /// Every lane `x`.
     #[inline(always)]
     fn splat(x: f32) -> Fw {
-        Fw([x; W])
+        Fw(Vec4::splat(x))
     }
 
-    /// Lane-wise map of two operands.
-    #[inline(always)]
-    fn zip(self, o: Fw, f: impl Fn(f32, f32) -> f32) -> Fw {
-        let mut r = [0.0; W];
-        for i in 0..W {
-            r[i] = f(self.0[i], o.0[i]);
-        }
-        Fw(r)
-    }
-
-    /// Lane-wise comparison with a predicate.
-    #[inline(always)]
-    fn cmp(self, o: Fw, f: impl Fn(f32, f32) -> bool) -> Mask {
-        let mut r = [0u32; W];
-        for i in 0..W {
-            r[i] = if f(self.0[i], o.0[i]) { u32::MAX } else { 0 };
-        }
-        Mask(r)
-    }
-
-    /// Lane-wise maximum: `o` where `o > self`, else `self`. That is
-    /// `f32::max` whenever neither operand is NaN (with `self` kept on a
-    /// tie of `+0` and `-0`, which is what `f32::max` compiles to), but it
-    /// is one SSE `maxps` instead of a `maxps` plus a NaN fix-up: the
-    /// solver's operands are finite, and a NaN velocity is lost anyway.
+    /// Lane-wise maximum: on x86, `o` where `o > self`, else `self` (SSE's
+    /// `maxps` with the operands in this order), which is what `f32::max`
+    /// compiled to here before, bit for bit, as long as neither operand is
+    /// NaN. Other targets' vector maximum may differ on a NaN or on which
+    /// zero a tie of `+0` and `-0` yields (`f32::max` leaves that open
+    /// too); the solver's operands are finite, and a NaN velocity is lost
+    /// anyway.
     #[inline(always)]
     fn max(self, o: Fw) -> Fw {
-        self.zip(o, |a, b| if b > a { b } else { a })
+        Fw(o.0.max(self.0))
     }
 
-    /// Lane-wise minimum: `o` where `o < self`, else `self` (one `minps`;
-    /// see [`Fw::max`]).
+    /// Lane-wise minimum: `o` where `o < self`, else `self` (see
+    /// [`Fw::max`]).
     #[inline(always)]
     fn min(self, o: Fw) -> Fw {
-        self.zip(o, |a, b| if b < a { b } else { a })
+        Fw(o.0.min(self.0))
     }
 
     /// Lanes `>= o`.
     #[inline(always)]
     fn ge(self, o: Fw) -> Mask {
-        self.cmp(o, |a, b| a >= b)
+        Mask(self.0.cmpge(o.0))
     }
 
     /// Lanes `> o`.
     #[inline(always)]
     fn gt(self, o: Fw) -> Mask {
-        self.cmp(o, |a, b| a > b)
+        Mask(self.0.cmpgt(o.0))
     }
 
     /// Lanes `== o`.
     #[inline(always)]
     fn eq(self, o: Fw) -> Mask {
-        self.cmp(o, |a, b| a == b)
+        Mask(self.0.cmpeq(o.0))
     }
 }
 
@@ -98,21 +91,13 @@ impl Mask {
     /// Whether every lane is set.
     #[inline(always)]
     fn all(self) -> bool {
-        let mut r = u32::MAX;
-        for m in self.0 {
-            r &= m;
-        }
-        r != 0
+        self.0.all()
     }
 
     /// `a` where set, `b` elsewhere.
     #[inline(always)]
     fn select(self, a: Fw, b: Fw) -> Fw {
-        let mut r = [0.0; W];
-        for i in 0..W {
-            r[i] = f32::from_bits((a.0[i].to_bits() & self.0[i]) | (b.0[i].to_bits() & !self.0[i]));
-        }
-        Fw(r)
+        Fw(Vec4::select(self.0, a.0, b.0))
     }
 }
 
@@ -120,11 +105,7 @@ impl std::ops::BitAnd for Mask {
     type Output = Mask;
     #[inline(always)]
     fn bitand(self, o: Mask) -> Mask {
-        let mut r = [0u32; W];
-        for i in 0..W {
-            r[i] = self.0[i] & o.0[i];
-        }
-        Mask(r)
+        Mask(self.0 & o.0)
     }
 }
 
@@ -132,43 +113,31 @@ impl std::ops::Not for Mask {
     type Output = Mask;
     #[inline(always)]
     fn not(self) -> Mask {
-        let mut r = [0u32; W];
-        for i in 0..W {
-            r[i] = !self.0[i];
-        }
-        Mask(r)
+        Mask(!self.0)
     }
 }
 
 macro_rules! lane_op {
-    ($trait:ident, $method:ident, $op:tt) => {
+    ($trait:ident, $method:ident) => {
         impl std::ops::$trait for Fw {
             type Output = Fw;
             #[inline(always)]
             fn $method(self, o: Fw) -> Fw {
-                let mut r = [0.0; W];
-                for i in 0..W {
-                    r[i] = self.0[i] $op o.0[i];
-                }
-                Fw(r)
+                Fw(std::ops::$trait::$method(self.0, o.0))
             }
         }
     };
 }
-lane_op!(Add, add, +);
-lane_op!(Sub, sub, -);
-lane_op!(Mul, mul, *);
-lane_op!(Div, div, /);
+lane_op!(Add, add);
+lane_op!(Sub, sub);
+lane_op!(Mul, mul);
+lane_op!(Div, div);
 
 impl std::ops::Neg for Fw {
     type Output = Fw;
     #[inline(always)]
     fn neg(self) -> Fw {
-        let mut r = [0.0; W];
-        for i in 0..W {
-            r[i] = -self.0[i];
-        }
-        Fw(r)
+        Fw(-self.0)
     }
 }
 
