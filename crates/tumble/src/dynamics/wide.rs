@@ -24,7 +24,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::solver::{BodyState, ContactConstraint, SolverBody, StepContext};
-use crate::math::cross;
+use crate::math::{cross, right_perp};
 use crate::settings::PositionCorrection;
 use glam::{BVec4A, Vec4};
 
@@ -141,6 +141,12 @@ impl std::ops::Neg for Fw {
     }
 }
 
+/// One value per lane, `f` of each lane's constraint.
+#[inline(always)]
+fn lanes(cs: &[&ContactConstraint; W], f: impl Fn(&ContactConstraint) -> f32) -> Fw {
+    Fw(Vec4::new(f(cs[0]), f(cs[1]), f(cs[2]), f(cs[3])))
+}
+
 /// One contact point of a batch, per lane.
 #[derive(Clone, Copy, Debug, Default)]
 struct PointLanes {
@@ -222,34 +228,6 @@ pub(super) type PairBatch = Batch<2, 6>;
 /// Four one-point constraints: the normal impulse by the scalar clamp.
 pub(super) type PointBatch = Batch<1, 1>;
 
-/// The identity `K` and `K^-1` in a block's mass layout (its first entry
-/// a unit normal mass for a single point).
-const IDENTITY_K: [f32; 6] = [1.0, 0.0, 1.0, 1.0, 0.0, 1.0];
-
-impl<const N: usize, const M: usize> Default for Batch<N, M> {
-    fn default() -> Self {
-        let zero = Fw::default();
-        Batch {
-            len: 0,
-            index: [0; W],
-            a: [0; W],
-            b: [0; W],
-            write_a: [false; W],
-            write_b: [false; W],
-            nx: zero,
-            ny: zero,
-            friction: zero,
-            ma: zero,
-            ia: zero,
-            mb: zero,
-            ib: zero,
-            mass: [zero; M],
-            p: [PointLanes::default(); N],
-            sep: [zero; N],
-        }
-    }
-}
-
 /// The gathered velocities (or pseudo-velocities) of a batch's bodies.
 #[derive(Default)]
 pub(super) struct Velocities {
@@ -296,64 +274,82 @@ where
         dummy: u32,
     ) -> Batch<N, M> {
         debug_assert!(chunk.len() <= W);
-        let mut batch = Batch {
-            len: chunk.len(),
-            a: [dummy; W],
-            b: [dummy; W],
-            ..Batch::default()
+        // Unused lanes hold a constraint at rest on the dummy body: zero
+        // masses, anchors and impulses, and an identity K (or a unit normal
+        // mass) to keep their arithmetic finite.
+        let mut pad = ContactConstraint {
+            a: dummy,
+            b: dummy,
+            count: N,
+            k: [1.0, 0.0, 1.0],
+            inv_k: [1.0, 0.0, 1.0],
+            ..ContactConstraint::default()
         };
-        // Unused lanes: an identity K (or a unit normal mass) keeps their
-        // arithmetic finite.
-        for (m, x) in batch.mass.iter_mut().zip(IDENTITY_K) {
-            *m = Fw::splat(x);
-        }
-        for (l, &i) in chunk.iter().enumerate() {
-            let c = &constraints[i as usize];
-            batch.index[l] = i;
-            batch.a[l] = c.a;
-            batch.b[l] = c.b;
-            batch.write_a[l] = bodies[c.a as usize].dynamic;
-            batch.write_b[l] = bodies[c.b as usize].dynamic;
-            let n = c.normal;
-            batch.nx.0[l] = n.x;
-            batch.ny.0[l] = n.y;
-            batch.friction.0[l] = c.friction;
-            let [ma, ia, mb, ib] = c.masses;
-            batch.ma.0[l] = ma;
-            batch.ia.0[l] = ia;
-            batch.mb.0[l] = mb;
-            batch.ib.0[l] = ib;
+        pad.points[0].normal_mass = 1.0;
+        let mut cs = [&pad; W];
+        let mut index = [0; W];
+        for ((c, x), &i) in cs.iter_mut().zip(&mut index).zip(chunk) {
+            *c = &constraints[i as usize];
+            *x = i;
             debug_assert_eq!(c.count, N);
             debug_assert!(N == 1 || c.block);
-            let [k11, k12, k22] = c.k;
-            let [i11, i12, i22] = c.inv_k;
-            let mass = if N == 2 {
-                [k11, k12, k22, i11, i12, i22]
-            } else {
-                [c.points[0].normal_mass; 6]
-            };
-            for (m, x) in batch.mass.iter_mut().zip(mass) {
-                m.0[l] = x;
-            }
-            let t = crate::math::right_perp(n);
-            for (pl, cp) in batch.p.iter_mut().zip(&c.points) {
-                pl.rax.0[l] = cp.ra.x;
-                pl.ray.0[l] = cp.ra.y;
-                pl.rbx.0[l] = cp.rb.x;
-                pl.rby.0[l] = cp.rb.y;
-                pl.rna.0[l] = cross(cp.ra, n);
-                pl.rnb.0[l] = cross(cp.rb, n);
-                pl.rta.0[l] = cross(cp.ra, t);
-                pl.rtb.0[l] = cross(cp.rb, t);
-                pl.base_separation.0[l] = cp.base_separation;
-                pl.tangent_mass.0[l] = cp.tangent_mass;
-                pl.normal_impulse.0[l] = cp.normal_impulse;
-                pl.tangent_impulse.0[l] = cp.tangent_impulse;
-                pl.pseudo_impulse.0[l] = cp.pseudo_impulse;
-                pl.max_normal_impulse.0[l] = cp.max_normal_impulse;
-            }
         }
-        batch
+        let dynamic = |i: u32| bodies.get(i as usize).is_some_and(|b| b.dynamic);
+        let (mut a, mut b) = ([dummy; W], [dummy; W]);
+        let (mut write_a, mut write_b) = ([false; W], [false; W]);
+        for l in 0..W {
+            (a[l], b[l]) = (cs[l].a, cs[l].b);
+            (write_a[l], write_b[l]) = (dynamic(a[l]), dynamic(b[l]));
+        }
+        let mut mass = [Fw::default(); M];
+        for (j, m) in mass.iter_mut().enumerate() {
+            *m = lanes(&cs, |c| {
+                let ([k11, k12, k22], [i11, i12, i22]) = (c.k, c.inv_k);
+                if N == 2 {
+                    [k11, k12, k22, i11, i12, i22][j]
+                } else {
+                    c.points[0].normal_mass
+                }
+            });
+        }
+        let mut p = [PointLanes::default(); N];
+        for (k, pl) in p.iter_mut().enumerate() {
+            let point = |c: &ContactConstraint| (c.points[k], c.normal, right_perp(c.normal));
+            *pl = PointLanes {
+                rax: lanes(&cs, |c| point(c).0.ra.x),
+                ray: lanes(&cs, |c| point(c).0.ra.y),
+                rbx: lanes(&cs, |c| point(c).0.rb.x),
+                rby: lanes(&cs, |c| point(c).0.rb.y),
+                rna: lanes(&cs, |c| cross(point(c).0.ra, c.normal)),
+                rnb: lanes(&cs, |c| cross(point(c).0.rb, c.normal)),
+                rta: lanes(&cs, |c| cross(point(c).0.ra, point(c).2)),
+                rtb: lanes(&cs, |c| cross(point(c).0.rb, point(c).2)),
+                base_separation: lanes(&cs, |c| point(c).0.base_separation),
+                tangent_mass: lanes(&cs, |c| point(c).0.tangent_mass),
+                normal_impulse: lanes(&cs, |c| point(c).0.normal_impulse),
+                tangent_impulse: lanes(&cs, |c| point(c).0.tangent_impulse),
+                pseudo_impulse: lanes(&cs, |c| point(c).0.pseudo_impulse),
+                max_normal_impulse: lanes(&cs, |c| point(c).0.max_normal_impulse),
+            };
+        }
+        Batch {
+            len: chunk.len(),
+            index,
+            a,
+            b,
+            write_a,
+            write_b,
+            nx: lanes(&cs, |c| c.normal.x),
+            ny: lanes(&cs, |c| c.normal.y),
+            friction: lanes(&cs, |c| c.friction),
+            ma: lanes(&cs, |c| c.masses[0]),
+            ia: lanes(&cs, |c| c.masses[1]),
+            mb: lanes(&cs, |c| c.masses[2]),
+            ib: lanes(&cs, |c| c.masses[3]),
+            mass,
+            p,
+            sep: [Fw::default(); N],
+        }
     }
 
     /// Gathers the lanes' body velocities (`pseudo`: the pseudo ones).
