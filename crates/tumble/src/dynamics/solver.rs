@@ -86,7 +86,8 @@ pub(super) struct ConstraintPoint {
     /// Largest normal impulse applied this step: restitution applies only
     /// where the contact actually pushed.
     pub(super) max_normal_impulse: f32,
-    /// Normal velocity before the step, for restitution.
+    /// Normal velocity before the step, for restitution (left at zero, and
+    /// never read, when the contact has no restitution).
     pub(super) relative_velocity: f32,
 }
 
@@ -196,20 +197,31 @@ pub(crate) fn prepare_contacts(
             masses: [ma, iia, mb, iib],
             ..ContactConstraint::default()
         };
-        for (mp, cp) in c.manifold.points().iter().zip(cc.points.iter_mut()) {
+        // Per point: the angular levers of a normal impulse and the
+        // effective normal mass, kept for the block's K below.
+        let mut levers = [(0.0, 0.0); 2];
+        let mut kns = [0.0; 2];
+        for (k, (mp, cp)) in c.manifold.points().iter().zip(cc.points.iter_mut()).enumerate() {
             let ra = mp.point - body_slots[ia].center;
             let rb = mp.point - body_slots[ib].center;
             let rna = cross(ra, n);
             let rnb = cross(rb, n);
             let kn = ma + mb + iia * rna * rna + iib * rnb * rnb;
+            (levers[k], kns[k]) = ((rna, rnb), kn);
             let rta = cross(ra, t);
             let rtb = cross(rb, t);
             let kt = ma + mb + iia * rta * rta + iib * rtb * rtb;
-            // Approach velocity for restitution: the velocity at the start
-            // of the step plus what gravity and forces add over it, so a
-            // body caught by a speculative point bounces with the speed it
-            // hits at, not the speed it had a step earlier.
-            let dv = bb.v + cross_sv(bb.w, rb) - ba.v - cross_sv(ba.w, ra) + dt * (bb.accel - ba.accel);
+            // Approach velocity for restitution (read only when the
+            // contact has any): the velocity at the start of the step plus
+            // what gravity and forces add over it, so a body caught by a
+            // speculative point bounces with the speed it hits at, not the
+            // speed it had a step earlier.
+            let relative_velocity = if c.restitution != 0.0 {
+                let dv = bb.v + cross_sv(bb.w, rb) - ba.v - cross_sv(ba.w, ra) + dt * (bb.accel - ba.accel);
+                dv.dot(n)
+            } else {
+                0.0
+            };
             let (normal_impulse, tangent_impulse) = if ctx.settings.warm_starting {
                 (mp.normal_impulse * per_substep, mp.tangent_impulse * per_substep)
             } else {
@@ -226,15 +238,12 @@ pub(crate) fn prepare_contacts(
                 tangent_impulse,
                 pseudo_impulse: 0.0,
                 max_normal_impulse: 0.0,
-                relative_velocity: dv.dot(n),
+                relative_velocity,
             };
         }
         if cc.count == 2 {
-            let [p1, p2] = &cc.points;
-            let (rn1a, rn1b) = (cross(p1.ra, n), cross(p1.rb, n));
-            let (rn2a, rn2b) = (cross(p2.ra, n), cross(p2.rb, n));
-            let k11 = ma + mb + iia * rn1a * rn1a + iib * rn1b * rn1b;
-            let k22 = ma + mb + iia * rn2a * rn2a + iib * rn2b * rn2b;
+            let [(rn1a, rn1b), (rn2a, rn2b)] = levers;
+            let [k11, k22] = kns;
             let k12 = ma + mb + iia * rn1a * rn2a + iib * rn1b * rn2b;
             let det = k11 * k22 - k12 * k12;
             // Nearly parallel rows (two points almost on top of each other)
