@@ -86,7 +86,8 @@ pub(super) struct ConstraintPoint {
     /// Largest normal impulse applied this step: restitution applies only
     /// where the contact actually pushed.
     pub(super) max_normal_impulse: f32,
-    /// Normal velocity before the step, for restitution.
+    /// Normal velocity before the step, for restitution (left at zero, and
+    /// never read, when the contact has no restitution).
     pub(super) relative_velocity: f32,
 }
 
@@ -196,20 +197,31 @@ pub(crate) fn prepare_contacts(
             masses: [ma, iia, mb, iib],
             ..ContactConstraint::default()
         };
-        for (mp, cp) in c.manifold.points().iter().zip(cc.points.iter_mut()) {
+        // Per point: the angular levers of a normal impulse and the
+        // effective normal mass, kept for the block's K below.
+        let mut levers = [(0.0, 0.0); 2];
+        let mut kns = [0.0; 2];
+        for (k, (mp, cp)) in c.manifold.points().iter().zip(cc.points.iter_mut()).enumerate() {
             let ra = mp.point - body_slots[ia].center;
             let rb = mp.point - body_slots[ib].center;
             let rna = cross(ra, n);
             let rnb = cross(rb, n);
             let kn = ma + mb + iia * rna * rna + iib * rnb * rnb;
+            (levers[k], kns[k]) = ((rna, rnb), kn);
             let rta = cross(ra, t);
             let rtb = cross(rb, t);
             let kt = ma + mb + iia * rta * rta + iib * rtb * rtb;
-            // Approach velocity for restitution: the velocity at the start
-            // of the step plus what gravity and forces add over it, so a
-            // body caught by a speculative point bounces with the speed it
-            // hits at, not the speed it had a step earlier.
-            let dv = bb.v + cross_sv(bb.w, rb) - ba.v - cross_sv(ba.w, ra) + dt * (bb.accel - ba.accel);
+            // Approach velocity for restitution (read only when the
+            // contact has any): the velocity at the start of the step plus
+            // what gravity and forces add over it, so a body caught by a
+            // speculative point bounces with the speed it hits at, not the
+            // speed it had a step earlier.
+            let relative_velocity = if c.restitution != 0.0 {
+                let dv = bb.v + cross_sv(bb.w, rb) - ba.v - cross_sv(ba.w, ra) + dt * (bb.accel - ba.accel);
+                dv.dot(n)
+            } else {
+                0.0
+            };
             let (normal_impulse, tangent_impulse) = if ctx.settings.warm_starting {
                 (mp.normal_impulse * per_substep, mp.tangent_impulse * per_substep)
             } else {
@@ -226,15 +238,12 @@ pub(crate) fn prepare_contacts(
                 tangent_impulse,
                 pseudo_impulse: 0.0,
                 max_normal_impulse: 0.0,
-                relative_velocity: dv.dot(n),
+                relative_velocity,
             };
         }
         if cc.count == 2 {
-            let [p1, p2] = &cc.points;
-            let (rn1a, rn1b) = (cross(p1.ra, n), cross(p1.rb, n));
-            let (rn2a, rn2b) = (cross(p2.ra, n), cross(p2.rb, n));
-            let k11 = ma + mb + iia * rn1a * rn1a + iib * rn1b * rn1b;
-            let k22 = ma + mb + iia * rn2a * rn2a + iib * rn2b * rn2b;
+            let [(rn1a, rn1b), (rn2a, rn2b)] = levers;
+            let [k11, k22] = kns;
             let k12 = ma + mb + iia * rn1a * rn2a + iib * rn1b * rn2b;
             let det = k11 * k22 - k12 * k12;
             // Nearly parallel rows (two points almost on top of each other)
@@ -493,16 +502,20 @@ fn warm_start_constraint(c: &ContactConstraint, states: &mut [BodyState]) {
 /// so its constraints can be solved in any order, or several at once.
 #[derive(Clone, Debug, Default)]
 struct Colour {
-    /// Its two-point block constraints, [`wide::W`] to a batch.
-    batches: Vec<wide::Batch>,
-    /// Its other constraints (one point, or an ill-conditioned pair),
-    /// solved one at a time: indices into the constraint array.
+    /// Its two-point block constraints, [`wide::W`] to a batch: a range
+    /// of [`Graph::pairs`].
+    pairs: std::ops::Range<usize>,
+    /// Its one-point constraints, [`wide::W`] to a batch: a range of
+    /// [`Graph::singles`].
+    singles: std::ops::Range<usize>,
+    /// Its other constraints (ill-conditioned pairs), solved one at a
+    /// time: indices into the constraint array.
     scalar: Vec<u32>,
 }
 
 /// The constraints of a step sorted into colours, each colour's two-point
-/// blocks packed into lane-wide batches. Kept from step to step so its
-/// buffers are reused (no allocation in steady state).
+/// blocks and single points packed into lane-wide batches. Kept from step
+/// to step so its buffers are reused (no allocation in steady state).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Graph {
     /// The colours in use this step, in order; `colours[count..]` are
@@ -510,13 +523,20 @@ pub(crate) struct Graph {
     colours: Vec<Colour>,
     /// How many colours are in use.
     count: usize,
+    /// The two-point batches of all colours, colour by colour (one buffer,
+    /// so a colour with a few blocks holds no spare capacity of its own).
+    pairs: Vec<wide::PairBatch>,
+    /// The one-point batches of all colours, colour by colour.
+    singles: Vec<wide::PointBatch>,
     /// Constraints solved one at a time after the colours, in constraint
     /// order: all of them when colouring is off.
     overflow: Vec<u32>,
     /// Per body: one past the last colour it took while colouring.
     last: Vec<u32>,
-    /// Two-point constraints of the colour being packed.
+    /// Two-point block constraints of the colour being packed.
     blocks: Vec<u32>,
+    /// One-point constraints of the colour being packed.
+    points: Vec<u32>,
     /// Body states, one per body slot plus a resting one for unused lanes.
     states: Vec<BodyState>,
 }
@@ -528,9 +548,10 @@ impl Graph {
     /// never written by the solve and so never conflict.
     fn build(&mut self, constraints: &[ContactConstraint], bodies: &[SolverBody], colouring: bool) {
         for colour in &mut self.colours[..self.count] {
-            colour.batches.clear();
             colour.scalar.clear();
         }
+        self.pairs.clear();
+        self.singles.clear();
         self.count = 0;
         self.overflow.clear();
         if !colouring {
@@ -566,29 +587,40 @@ impl Graph {
                 self.colours.resize_with(colour + 1, Colour::default);
             }
             self.count = self.count.max(colour + 1);
-            // Two-point blocks are parked in `scalar` for now and packed
-            // into batches below.
+            // Blocks and single points are parked in `scalar` for now and
+            // packed into batches below.
             self.colours[colour].scalar.push(i as u32);
         }
         let dummy = bodies.len() as u32;
         for colour in &mut self.colours[..self.count] {
             self.blocks.clear();
+            self.points.clear();
             let mut k = 0;
             for j in 0..colour.scalar.len() {
                 let i = colour.scalar[j];
-                if constraints[i as usize].block {
+                let c = &constraints[i as usize];
+                if c.block {
                     self.blocks.push(i);
+                } else if c.count == 1 {
+                    self.points.push(i);
                 } else {
                     colour.scalar[k] = i;
                     k += 1;
                 }
             }
             colour.scalar.truncate(k);
+            let start = self.pairs.len();
             for chunk in self.blocks.chunks(wide::W) {
-                colour
-                    .batches
+                self.pairs
                     .push(wide::Batch::new(chunk, constraints, bodies, dummy));
             }
+            colour.pairs = start..self.pairs.len();
+            let start = self.singles.len();
+            for chunk in self.points.chunks(wide::W) {
+                self.singles
+                    .push(wide::Batch::new(chunk, constraints, bodies, dummy));
+            }
+            colour.singles = start..self.singles.len();
         }
     }
 
@@ -598,11 +630,17 @@ impl Graph {
         let colours: usize = self
             .colours
             .iter()
-            .map(|c| c.batches.capacity() * size_of::<wide::Batch>() + c.scalar.capacity() * size_of::<u32>())
+            .map(|c| c.scalar.capacity() * size_of::<u32>())
             .sum();
         colours
             + self.colours.capacity() * size_of::<Colour>()
-            + (self.overflow.capacity() + self.last.capacity() + self.blocks.capacity()) * size_of::<u32>()
+            + self.pairs.capacity() * size_of::<wide::PairBatch>()
+            + self.singles.capacity() * size_of::<wide::PointBatch>()
+            + (self.overflow.capacity()
+                + self.last.capacity()
+                + self.blocks.capacity()
+                + self.points.capacity())
+                * size_of::<u32>()
             + self.states.capacity() * size_of::<BodyState>()
     }
 
@@ -626,10 +664,11 @@ impl Graph {
         for &i in &self.overflow {
             update(&mut constraints[i as usize]);
         }
-        for colour in &mut self.colours[..self.count] {
-            for batch in &mut colour.batches {
-                smallest = smallest.min(batch.update_separations(states));
-            }
+        for batch in &mut self.pairs {
+            smallest = smallest.min(batch.update_separations(states));
+        }
+        for batch in &mut self.singles {
+            smallest = smallest.min(batch.update_separations(states));
         }
         smallest
     }
@@ -637,7 +676,10 @@ impl Graph {
     /// Applies the accumulated impulses at the start of a substep.
     fn warm_start(&self, constraints: &[ContactConstraint], states: &mut [BodyState]) {
         for colour in &self.colours[..self.count] {
-            for batch in &colour.batches {
+            for batch in &self.pairs[colour.pairs.clone()] {
+                batch.warm_start(states);
+            }
+            for batch in &self.singles[colour.singles.clone()] {
                 batch.warm_start(states);
             }
             for &i in &colour.scalar {
@@ -651,7 +693,11 @@ impl Graph {
 
     /// One iteration over every constraint: the colours in order (reversed
     /// when `reverse`, and the overflow then first), each colour's batches
-    /// lane-wide and its other constraints one at a time.
+    /// lane-wide and its other constraints one at a time. With `pseudo`,
+    /// each constraint also takes its split-impulse iteration right after
+    /// its velocity one: the two never read each other's state, so this is
+    /// exactly a velocity sweep followed by a split-impulse sweep, with one
+    /// walk over the constraints and bodies instead of two.
     fn iterate(
         &mut self,
         constraints: &mut [ContactConstraint],
@@ -660,37 +706,21 @@ impl Graph {
         reverse: bool,
         pseudo: bool,
     ) {
-        let solve = if pseudo {
-            solve_pseudo_constraint
-        } else {
-            solve_constraint
-        };
-        let colour =
-            |colour: &mut Colour, constraints: &mut [ContactConstraint], states: &mut [BodyState]| {
-                for batch in &mut colour.batches {
-                    if pseudo {
-                        batch.solve_pseudo(states, ctx);
-                    } else {
-                        batch.solve_velocity(states, ctx, reverse);
-                    }
-                }
-                for &i in &colour.scalar {
-                    solve(&mut constraints[i as usize], states, ctx, reverse);
-                }
-            };
+        let colours = &self.colours[..self.count];
+        let (pairs, singles) = (&mut self.pairs, &mut self.singles);
         if reverse {
             for &i in self.overflow.iter().rev() {
-                solve(&mut constraints[i as usize], states, ctx, reverse);
+                solve_one(&mut constraints[i as usize], states, ctx, reverse, pseudo);
             }
-            for c in self.colours[..self.count].iter_mut().rev() {
-                colour(c, constraints, states);
+            for c in colours.iter().rev() {
+                solve_colour(c, pairs, singles, constraints, states, ctx, reverse, pseudo);
             }
         } else {
-            for c in self.colours[..self.count].iter_mut() {
-                colour(c, constraints, states);
+            for c in colours {
+                solve_colour(c, pairs, singles, constraints, states, ctx, reverse, pseudo);
             }
             for &i in &self.overflow {
-                solve(&mut constraints[i as usize], states, ctx, reverse);
+                solve_one(&mut constraints[i as usize], states, ctx, reverse, pseudo);
             }
         }
     }
@@ -702,19 +732,82 @@ impl Graph {
             c.points[0].pseudo_impulse = 0.0;
             c.points[1].pseudo_impulse = 0.0;
         }
-        for colour in &mut self.colours[..self.count] {
-            for batch in &mut colour.batches {
-                batch.reset_pseudo();
-            }
+        for batch in &mut self.pairs {
+            batch.reset_pseudo();
+        }
+        for batch in &mut self.singles {
+            batch.reset_pseudo();
         }
     }
 
     /// Copies the batches' impulses back into their constraints.
     fn store(&self, constraints: &mut [ContactConstraint]) {
-        for colour in &self.colours[..self.count] {
-            for batch in &colour.batches {
-                batch.store(constraints);
-            }
+        for batch in &self.pairs {
+            batch.store(constraints);
+        }
+        for batch in &self.singles {
+            batch.store(constraints);
+        }
+    }
+}
+
+/// One iteration of one constraint, scalar: the velocity one, then the
+/// split-impulse one when `pseudo`.
+#[inline(always)]
+fn solve_one(
+    c: &mut ContactConstraint,
+    states: &mut [BodyState],
+    ctx: &StepContext,
+    reverse: bool,
+    pseudo: bool,
+) {
+    solve_constraint(c, states, ctx, reverse);
+    if pseudo {
+        solve_pseudo_constraint(c, states, ctx, reverse);
+    }
+}
+
+/// One iteration of one colour: its two-point batches, its one-point
+/// batches (the batches' ranges index `pairs` and `singles`), then its
+/// scalar constraints.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn solve_colour(
+    colour: &Colour,
+    pairs: &mut [wide::PairBatch],
+    singles: &mut [wide::PointBatch],
+    constraints: &mut [ContactConstraint],
+    states: &mut [BodyState],
+    ctx: &StepContext,
+    reverse: bool,
+    pseudo: bool,
+) {
+    solve_batches(&mut pairs[colour.pairs.clone()], states, ctx, reverse, pseudo);
+    solve_batches(&mut singles[colour.singles.clone()], states, ctx, reverse, pseudo);
+    for &i in &colour.scalar {
+        solve_one(&mut constraints[i as usize], states, ctx, reverse, pseudo);
+    }
+}
+
+/// One velocity iteration of each of `batches`, with its split-impulse
+/// iteration when `pseudo` (the choice made once for the run of batches).
+#[inline(always)]
+fn solve_batches<const N: usize, const M: usize>(
+    batches: &mut [wide::Batch<N, M>],
+    states: &mut [BodyState],
+    ctx: &StepContext,
+    reverse: bool,
+    pseudo: bool,
+) where
+    wide::Batch<N, M>: wide::Normal,
+{
+    if pseudo {
+        for batch in batches {
+            batch.solve_velocity_and_pseudo(states, ctx, reverse);
+        }
+    } else {
+        for batch in batches {
+            batch.solve_velocity(states, ctx, reverse);
         }
     }
 }
@@ -776,8 +869,8 @@ fn apply_restitution(constraints: &mut [ContactConstraint], states: &mut [BodySt
 /// motion over the step afterwards.
 ///
 /// The constraints are coloured first (see [`Graph::build`]) and every
-/// pass goes colour by colour, solving each colour's two-point blocks
-/// [`wide::W`] at a time; an alternating sweep reverses the colour order
+/// pass goes colour by colour, solving each colour's two-point blocks and
+/// single points [`wide::W`] at a time; an alternating sweep reverses the colour order
 /// on odd iterations.
 pub(crate) fn solve(
     graph: &mut Graph,
@@ -802,6 +895,16 @@ pub(crate) fn solve(
         let iterations = total / substeps + u32::from(substep < total % substeps);
         integrate_velocities(bodies, &mut states, ctx.h);
         let smallest_separation = graph.update_separations(constraints, &states);
+        // The split-impulse pass starts every substep from zero
+        // pseudo-velocities and impulses, so when no point overlaps beyond
+        // the slop its exact answer is zero everywhere: skip it (the usual
+        // case for a scene at rest). Otherwise each of its iterations rides
+        // along with the velocity iteration of the same number.
+        let pseudo = ctx.settings.position_correction == PositionCorrection::SplitImpulse
+            && ctx.push_out(smallest_separation) > 0.0;
+        if pseudo {
+            graph.reset_pseudo(constraints);
+        }
         graph.warm_start(constraints, &mut states);
         for it in 0..iterations {
             graph.iterate(
@@ -809,26 +912,8 @@ pub(crate) fn solve(
                 &mut states,
                 ctx,
                 backward(ctx.settings.sweep, it),
-                false,
+                pseudo,
             );
-        }
-        // The split-impulse pass starts every substep from zero
-        // pseudo-velocities and impulses, so when no point overlaps beyond
-        // the slop its exact answer is zero everywhere: skip it (the usual
-        // case for a scene at rest).
-        if ctx.settings.position_correction == PositionCorrection::SplitImpulse
-            && ctx.push_out(smallest_separation) > 0.0
-        {
-            graph.reset_pseudo(constraints);
-            for it in 0..iterations {
-                graph.iterate(
-                    constraints,
-                    &mut states,
-                    ctx,
-                    backward(ctx.settings.sweep, it),
-                    true,
-                );
-            }
         }
         integrate_positions(bodies, &mut states, ctx);
     }
@@ -853,5 +938,172 @@ pub(crate) fn store_impulses(constraints: &[ContactConstraint], contacts: &mut [
             mp.normal_impulse = cp.normal_impulse * scale;
             mp.tangent_impulse = cp.tangent_impulse * scale;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small deterministic generator (xorshift), uniform in `[lo, hi)`.
+    struct Rng(u64);
+
+    impl Rng {
+        fn range(&mut self, lo: f32, hi: f32) -> f32 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            lo + (hi - lo) * ((self.0 >> 40) as f32 / (1u64 << 24) as f32)
+        }
+
+        fn vec(&mut self, r: f32) -> Vec2 {
+            Vec2::new(self.range(-r, r), self.range(-r, r))
+        }
+    }
+
+    fn context() -> StepContext {
+        StepContext {
+            h: 1.0 / 240.0,
+            substeps: 4,
+            linear_slop: crate::settings::LINEAR_SLOP,
+            max_push_out_speed: crate::settings::MAX_PUSH_OUT_SPEED,
+            max_speed: 100.0,
+            max_spin: 100.0,
+            settings: SolverSettings::default(),
+        }
+    }
+
+    /// A random one-point constraint between body 0 (dynamic, or static
+    /// one time in four) and body 1, with random warm-start and split
+    /// impulses (zero now and then, as at the start of a substep).
+    fn one_point(rng: &mut Rng, bodies: &mut [SolverBody; 2]) -> ContactConstraint {
+        for (i, b) in bodies.iter_mut().enumerate() {
+            let dynamic = i == 1 || rng.range(0.0, 1.0) > 0.25;
+            *b = SolverBody {
+                inv_mass: if dynamic { rng.range(0.1, 2.0) } else { 0.0 },
+                inv_inertia: if dynamic { rng.range(0.1, 5.0) } else { 0.0 },
+                dynamic,
+                ..SolverBody::default()
+            };
+        }
+        let angle = rng.range(-3.2, 3.2);
+        let n = Vec2::new(angle.cos(), angle.sin());
+        let (ra, rb) = (rng.vec(0.5), rng.vec(0.5));
+        let [ma, mb, ia, ib] = [
+            bodies[0].inv_mass,
+            bodies[1].inv_mass,
+            bodies[0].inv_inertia,
+            bodies[1].inv_inertia,
+        ];
+        let (rna, rnb) = (cross(ra, n), cross(rb, n));
+        let t = right_perp(n);
+        let (rta, rtb) = (cross(ra, t), cross(rb, t));
+        let kn = ma + mb + ia * rna * rna + ib * rnb * rnb;
+        let kt = ma + mb + ia * rta * rta + ib * rtb * rtb;
+        let normal_impulse = if rng.range(0.0, 1.0) < 0.2 {
+            0.0
+        } else {
+            rng.range(0.0, 2.0)
+        };
+        let friction = rng.range(0.0, 1.0);
+        let pseudo_impulse = if rng.range(0.0, 1.0) < 0.5 {
+            0.0
+        } else {
+            rng.range(0.0, 0.5)
+        };
+        let mut c = ContactConstraint {
+            a: 0,
+            b: 1,
+            normal: n,
+            friction,
+            count: 1,
+            masses: [ma, ia, mb, ib],
+            ..ContactConstraint::default()
+        };
+        c.points[0] = ConstraintPoint {
+            ra,
+            rb,
+            // Gaps and overlaps around the slop.
+            base_separation: rng.range(-0.03, 0.02) - (rb - ra).dot(n),
+            normal_mass: 1.0 / kn,
+            tangent_mass: 1.0 / kt,
+            normal_impulse,
+            tangent_impulse: friction * normal_impulse * rng.range(-1.0, 1.0),
+            pseudo_impulse,
+            ..ConstraintPoint::default()
+        };
+        c
+    }
+
+    /// A one-point constraint in a lane gives the scalar solve's answer up
+    /// to rounding (the lanes associate the velocity sums differently), in
+    /// the velocity and the split-impulse iterations, forward and reverse:
+    /// the same friction, the same clamp, and the same rule that a point
+    /// with no push-out target and no split impulse sits the split-impulse
+    /// pass out.
+    #[test]
+    fn one_point_lane_matches_the_scalar_clamp() {
+        let ctx = context();
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut worst = 0.0f32;
+        for _ in 0..2000 {
+            let mut bodies = [SolverBody::default(); 2];
+            let c = one_point(&mut rng, &mut bodies);
+            let mut states = vec![BodyState::default(); 3];
+            for (s, b) in states.iter_mut().zip(&bodies) {
+                if b.dynamic {
+                    s.v = rng.vec(2.0);
+                    s.w = rng.range(-3.0, 3.0);
+                    s.pv = rng.vec(0.5);
+                    s.pw = rng.range(-1.0, 1.0);
+                    s.dp = rng.vec(0.01);
+                    s.dq = Rot::from_angle(rng.range(-0.01, 0.01));
+                }
+            }
+            let mut scalar = ([c], states.clone());
+            let mut lanes = ([c], states);
+            let mut batch = wide::PointBatch::new(&[0], &lanes.0, &bodies, 2);
+            let (cs, ss) = (&mut scalar.0[0], &mut scalar.1);
+            // The lane's separation is the scalar one up to rounding (the
+            // lanes associate the sums differently); the solves then
+            // start from the same one, so what is compared is the block
+            // LCP against the clamp (a rounding of 1e-7 m in a separation
+            // would be 2.4e-5 m/s in a target at this substep length).
+            let smallest = batch.update_separations(&lanes.1);
+            let separation = current_separation(&cs.points[0], cs.normal, &ss[0], &ss[1]);
+            assert!((smallest - separation).abs() < 1e-6);
+            cs.points[0].separation = smallest;
+            for it in 0..4 {
+                let reverse = it % 2 == 1;
+                solve_constraint(cs, ss, &ctx, reverse);
+                solve_pseudo_constraint(cs, ss, &ctx, reverse);
+                batch.solve_velocity_and_pseudo(&mut lanes.1, &ctx, reverse);
+                batch.store(&mut lanes.0);
+                let (cl, sl) = (&lanes.0[0], &lanes.1);
+                let (p, q) = (&cs.points[0], &cl.points[0]);
+                let pairs = [
+                    (p.normal_impulse, q.normal_impulse),
+                    (p.tangent_impulse, q.tangent_impulse),
+                    (p.pseudo_impulse, q.pseudo_impulse),
+                    (p.max_normal_impulse, q.max_normal_impulse),
+                    (ss[1].v.x, sl[1].v.x),
+                    (ss[1].v.y, sl[1].v.y),
+                    (ss[1].w, sl[1].w),
+                    (ss[1].pv.x, sl[1].pv.x),
+                    (ss[1].pv.y, sl[1].pv.y),
+                    (ss[1].pw, sl[1].pw),
+                    (ss[0].v.x, sl[0].v.x),
+                    (ss[0].w, sl[0].w),
+                    (ss[0].pv.y, sl[0].pv.y),
+                    (ss[0].pw, sl[0].pw),
+                ];
+                for (k, (x, y)) in pairs.into_iter().enumerate() {
+                    let err = (x - y).abs() / x.abs().max(1.0);
+                    worst = worst.max(err);
+                    assert!(err < 1e-5, "iteration {it}, value {k}: scalar {x}, lanes {y}");
+                }
+            }
+        }
+        assert!(worst > 0.0, "the two paths should round differently somewhere");
     }
 }

@@ -1,89 +1,89 @@
-//! The lane-wide contact kernel: [`W`] two-point constraints of one graph
-//! colour solved at once, in structure-of-arrays form.
+//! The lane-wide contact kernel: [`W`] constraints of one graph colour
+//! solved at once, in structure-of-arrays form, either two-point blocks
+//! ([`PairBatch`]) or single points ([`PointBatch`]).
 //!
 //! Within a colour no dynamic body appears twice, so the constraints of a
 //! batch are independent: each lane gathers its two bodies' states, every
-//! lane runs the same friction and 2x2 block LCP arithmetic (the LCP's four
-//! cases become selects instead of branches), and the lanes scatter their
-//! bodies back. The arithmetic is written on plain `[f32; W]` arrays in
-//! short fixed-length loops, which LLVM turns into SIMD instructions: no
-//! `unsafe`, no intrinsics, the same results on every target.
+//! lane runs the same friction and normal arithmetic (for a block, the 2x2
+//! LCP, whose four cases become selects instead of branches; for a single
+//! point, the clamp of the scalar solve), and the lanes scatter their
+//! bodies back. The arithmetic is on [`glam::Vec4`] (one SSE register on
+//! x86, NEON or WASM SIMD elsewhere, four plain floats without SIMD): no
+//! `unsafe` and no intrinsics here, and IEEE arithmetic lane by lane, so
+//! the same results on every target up to `max`/`min` on a NaN or on a tie
+//! of `+0` and `-0` (see [`Fw::max`]).
+//!
+//! (It was written on plain `[f32; W]` arrays in short loops, left to
+//! LLVM's vectoriser. That vectorised the wrong way round: across each
+//! lane's x and y, splatting every lane's masses, with a third of the
+//! kernel spent on register spills and shuffles. With the lanes held in
+//! vector registers from the start, the same arithmetic costs a third
+//! fewer instructions.)
 
-// Lane loops index several arrays by the same lane number on purpose: that
-// is the shape LLVM vectorises.
+// Lane loops index several arrays by the same lane number on purpose.
 #![allow(clippy::needless_range_loop)]
 
 use super::solver::{BodyState, ContactConstraint, SolverBody, StepContext};
-use crate::math::cross;
+use crate::math::{cross, right_perp};
 use crate::settings::PositionCorrection;
+use glam::{BVec4A, Vec4};
 
 /// Lanes per batch: four `f32`, one SSE/NEON register.
 pub(super) const W: usize = 4;
 
-/// `W` floats, one per lane.
+/// `W` floats, one per lane: a [`glam::Vec4`], which is one SSE register
+/// on x86 (and NEON or WASM SIMD elsewhere), so each lane-wise operation
+/// below is one instruction.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub(super) struct Fw([f32; W]);
+pub(super) struct Fw(Vec4);
 
-/// A lane mask: all ones where a comparison held, zero elsewhere (as
-/// integers, so a select is a bitwise blend).
+/// A lane mask: all ones where a comparison held, zero elsewhere, so a
+/// select is a bitwise blend.
 #[derive(Clone, Copy, Debug)]
-struct Mask([u32; W]);
+struct Mask(BVec4A);
 
 impl Fw {
     /// Every lane `x`.
     #[inline(always)]
     fn splat(x: f32) -> Fw {
-        Fw([x; W])
+        Fw(Vec4::splat(x))
     }
 
-    /// Lane-wise map of two operands.
-    #[inline(always)]
-    fn zip(self, o: Fw, f: impl Fn(f32, f32) -> f32) -> Fw {
-        let mut r = [0.0; W];
-        for i in 0..W {
-            r[i] = f(self.0[i], o.0[i]);
-        }
-        Fw(r)
-    }
-
-    /// Lane-wise comparison with a predicate.
-    #[inline(always)]
-    fn cmp(self, o: Fw, f: impl Fn(f32, f32) -> bool) -> Mask {
-        let mut r = [0u32; W];
-        for i in 0..W {
-            r[i] = if f(self.0[i], o.0[i]) { u32::MAX } else { 0 };
-        }
-        Mask(r)
-    }
-
-    /// Lane-wise maximum (`f32::max`: a NaN operand yields the other).
+    /// Lane-wise maximum: on x86, `o` where `o > self`, else `self` (SSE's
+    /// `maxps` with the operands in this order), which is what `f32::max`
+    /// compiled to here before, bit for bit, as long as neither operand is
+    /// NaN. Other targets' vector maximum may differ on a NaN or on which
+    /// zero a tie of `+0` and `-0` yields (`f32::max` leaves that open
+    /// too); the solver's operands are finite, and a NaN velocity is lost
+    /// anyway.
     #[inline(always)]
     fn max(self, o: Fw) -> Fw {
-        self.zip(o, f32::max)
+        Fw(o.0.max(self.0))
     }
 
-    /// Lane-wise minimum.
+    /// Lane-wise minimum: `o` where `o < self`, else `self` (see
+    /// [`Fw::max`]).
     #[inline(always)]
     fn min(self, o: Fw) -> Fw {
-        self.zip(o, f32::min)
+        Fw(o.0.min(self.0))
     }
 
     /// Lanes `>= o`.
     #[inline(always)]
     fn ge(self, o: Fw) -> Mask {
-        self.cmp(o, |a, b| a >= b)
+        Mask(self.0.cmpge(o.0))
     }
 
     /// Lanes `> o`.
     #[inline(always)]
     fn gt(self, o: Fw) -> Mask {
-        self.cmp(o, |a, b| a > b)
+        Mask(self.0.cmpgt(o.0))
     }
 
     /// Lanes `== o`.
     #[inline(always)]
     fn eq(self, o: Fw) -> Mask {
-        self.cmp(o, |a, b| a == b)
+        Mask(self.0.cmpeq(o.0))
     }
 }
 
@@ -91,21 +91,13 @@ impl Mask {
     /// Whether every lane is set.
     #[inline(always)]
     fn all(self) -> bool {
-        let mut r = u32::MAX;
-        for m in self.0 {
-            r &= m;
-        }
-        r != 0
+        self.0.all()
     }
 
     /// `a` where set, `b` elsewhere.
     #[inline(always)]
     fn select(self, a: Fw, b: Fw) -> Fw {
-        let mut r = [0.0; W];
-        for i in 0..W {
-            r[i] = f32::from_bits((a.0[i].to_bits() & self.0[i]) | (b.0[i].to_bits() & !self.0[i]));
-        }
-        Fw(r)
+        Fw(Vec4::select(self.0, a.0, b.0))
     }
 }
 
@@ -113,11 +105,7 @@ impl std::ops::BitAnd for Mask {
     type Output = Mask;
     #[inline(always)]
     fn bitand(self, o: Mask) -> Mask {
-        let mut r = [0u32; W];
-        for i in 0..W {
-            r[i] = self.0[i] & o.0[i];
-        }
-        Mask(r)
+        Mask(self.0 & o.0)
     }
 }
 
@@ -125,44 +113,38 @@ impl std::ops::Not for Mask {
     type Output = Mask;
     #[inline(always)]
     fn not(self) -> Mask {
-        let mut r = [0u32; W];
-        for i in 0..W {
-            r[i] = !self.0[i];
-        }
-        Mask(r)
+        Mask(!self.0)
     }
 }
 
 macro_rules! lane_op {
-    ($trait:ident, $method:ident, $op:tt) => {
+    ($trait:ident, $method:ident) => {
         impl std::ops::$trait for Fw {
             type Output = Fw;
             #[inline(always)]
             fn $method(self, o: Fw) -> Fw {
-                let mut r = [0.0; W];
-                for i in 0..W {
-                    r[i] = self.0[i] $op o.0[i];
-                }
-                Fw(r)
+                Fw(std::ops::$trait::$method(self.0, o.0))
             }
         }
     };
 }
-lane_op!(Add, add, +);
-lane_op!(Sub, sub, -);
-lane_op!(Mul, mul, *);
-lane_op!(Div, div, /);
+lane_op!(Add, add);
+lane_op!(Sub, sub);
+lane_op!(Mul, mul);
+lane_op!(Div, div);
 
 impl std::ops::Neg for Fw {
     type Output = Fw;
     #[inline(always)]
     fn neg(self) -> Fw {
-        let mut r = [0.0; W];
-        for i in 0..W {
-            r[i] = -self.0[i];
-        }
-        Fw(r)
+        Fw(-self.0)
     }
+}
+
+/// One value per lane, `f` of each lane's constraint.
+#[inline(always)]
+fn lanes(cs: &[&ContactConstraint; W], f: impl Fn(&ContactConstraint) -> f32) -> Fw {
+    Fw(Vec4::new(f(cs[0]), f(cs[1]), f(cs[2]), f(cs[3])))
 }
 
 /// One contact point of a batch, per lane.
@@ -198,11 +180,11 @@ struct PointLanes {
     max_normal_impulse: Fw,
 }
 
-/// Up to [`W`] two-point block constraints of one colour, lane by lane.
-/// Unused lanes have zero masses and impulses, so they compute zeros and
-/// are never scattered.
-#[derive(Clone, Debug, Default)]
-pub(super) struct Batch {
+/// Up to [`W`] constraints of one colour with `N` points each, lane by
+/// lane, and `M` lanes of normal mass data. Unused lanes have zero masses
+/// and impulses, so they compute zeros and are never scattered.
+#[derive(Clone, Debug)]
+pub(super) struct Batch<const N: usize, const M: usize> {
     /// Lanes in use.
     len: usize,
     /// Index of each lane's constraint.
@@ -229,28 +211,26 @@ pub(super) struct Batch {
     mb: Fw,
     /// Inverse inertia of B.
     ib: Fw,
-    /// The 2x2 normal mass matrix `K`: `k11`.
-    k11: Fw,
-    /// `k12`.
-    k12: Fw,
-    /// `k22`.
-    k22: Fw,
-    /// `K^-1`: `i11`.
-    i11: Fw,
-    /// `i12`.
-    i12: Fw,
-    /// `i22`.
-    i22: Fw,
-    /// The two points.
-    p: [PointLanes; 2],
+    /// The normal masses. A block: its 2x2 matrix `K` and `K^-1`,
+    /// `[k11, k12, k22, i11, i12, i22]`. A single point: `[normal mass]`.
+    mass: [Fw; M],
+    /// The points.
+    p: [PointLanes; N],
     /// The points' current separations. Bodies move only between substeps,
     /// so these are computed once per substep
     /// ([`Batch::update_separations`]) and read by every iteration.
-    sep: [Fw; 2],
+    sep: [Fw; N],
 }
 
+/// Four two-point blocks: the normal impulses by the 2x2 LCP.
+pub(super) type PairBatch = Batch<2, 6>;
+
+/// Four one-point constraints: the normal impulse by the scalar clamp.
+pub(super) type PointBatch = Batch<1, 1>;
+
 /// The gathered velocities (or pseudo-velocities) of a batch's bodies.
-struct Velocities {
+#[derive(Default)]
+pub(super) struct Velocities {
     /// Body A's linear velocity, x.
     vax: Fw,
     /// y.
@@ -265,8 +245,26 @@ struct Velocities {
     wb: Fw,
 }
 
-impl Batch {
-    /// Packs the block constraints `chunk` (at most [`W`]) into lanes.
+/// The normal half of an iteration, which differs between blocks and
+/// single points.
+pub(super) trait Normal {
+    /// The normal impulses of a velocity iteration, on gathered velocities
+    /// `g` (after friction).
+    fn velocity_normal(&mut self, g: &mut Velocities, ctx: &StepContext);
+
+    /// One split-impulse iteration on gathered pseudo-velocities `g`.
+    /// Returns false, having changed nothing, when every lane has nothing
+    /// pushed and nothing to push (the usual resting case): then the bodies
+    /// need no write.
+    fn pseudo_pass(&mut self, g: &mut Velocities, ctx: &StepContext) -> bool;
+}
+
+impl<const N: usize, const M: usize> Batch<N, M>
+where
+    Batch<N, M>: Normal,
+{
+    /// Packs the constraints `chunk` (at most [`W`], each with `N` points,
+    /// and for `N = 2` a block) into lanes.
     /// Unused lanes point both bodies at `dummy`, a body state at rest that
     /// no lane writes, so every loop runs over all `W` lanes.
     pub(super) fn new(
@@ -274,73 +272,90 @@ impl Batch {
         constraints: &[ContactConstraint],
         bodies: &[SolverBody],
         dummy: u32,
-    ) -> Batch {
+    ) -> Batch<N, M> {
         debug_assert!(chunk.len() <= W);
-        let mut batch = Batch {
-            len: chunk.len(),
-            a: [dummy; W],
-            b: [dummy; W],
-            // Unused lanes: an identity K keeps their arithmetic finite.
-            k11: Fw::splat(1.0),
-            k22: Fw::splat(1.0),
-            i11: Fw::splat(1.0),
-            i22: Fw::splat(1.0),
-            ..Batch::default()
+        // Unused lanes hold a constraint at rest on the dummy body: zero
+        // masses, anchors and impulses, and an identity K (or a unit normal
+        // mass) to keep their arithmetic finite.
+        let mut pad = ContactConstraint {
+            a: dummy,
+            b: dummy,
+            count: N,
+            k: [1.0, 0.0, 1.0],
+            inv_k: [1.0, 0.0, 1.0],
+            ..ContactConstraint::default()
         };
-        for (l, &i) in chunk.iter().enumerate() {
-            let c = &constraints[i as usize];
-            batch.index[l] = i;
-            batch.a[l] = c.a;
-            batch.b[l] = c.b;
-            batch.write_a[l] = bodies[c.a as usize].dynamic;
-            batch.write_b[l] = bodies[c.b as usize].dynamic;
-            let n = c.normal;
-            batch.nx.0[l] = n.x;
-            batch.ny.0[l] = n.y;
-            batch.friction.0[l] = c.friction;
-            let [ma, ia, mb, ib] = c.masses;
-            batch.ma.0[l] = ma;
-            batch.ia.0[l] = ia;
-            batch.mb.0[l] = mb;
-            batch.ib.0[l] = ib;
-            batch.k11.0[l] = c.k[0];
-            batch.k12.0[l] = c.k[1];
-            batch.k22.0[l] = c.k[2];
-            batch.i11.0[l] = c.inv_k[0];
-            batch.i12.0[l] = c.inv_k[1];
-            batch.i22.0[l] = c.inv_k[2];
-            let t = crate::math::right_perp(n);
-            for (pl, cp) in batch.p.iter_mut().zip(&c.points) {
-                pl.rax.0[l] = cp.ra.x;
-                pl.ray.0[l] = cp.ra.y;
-                pl.rbx.0[l] = cp.rb.x;
-                pl.rby.0[l] = cp.rb.y;
-                pl.rna.0[l] = cross(cp.ra, n);
-                pl.rnb.0[l] = cross(cp.rb, n);
-                pl.rta.0[l] = cross(cp.ra, t);
-                pl.rtb.0[l] = cross(cp.rb, t);
-                pl.base_separation.0[l] = cp.base_separation;
-                pl.tangent_mass.0[l] = cp.tangent_mass;
-                pl.normal_impulse.0[l] = cp.normal_impulse;
-                pl.tangent_impulse.0[l] = cp.tangent_impulse;
-                pl.pseudo_impulse.0[l] = cp.pseudo_impulse;
-                pl.max_normal_impulse.0[l] = cp.max_normal_impulse;
-            }
+        pad.points[0].normal_mass = 1.0;
+        let mut cs = [&pad; W];
+        let mut index = [0; W];
+        for ((c, x), &i) in cs.iter_mut().zip(&mut index).zip(chunk) {
+            *c = &constraints[i as usize];
+            *x = i;
+            debug_assert_eq!(c.count, N);
+            debug_assert!(N == 1 || c.block);
         }
-        batch
+        let dynamic = |i: u32| bodies.get(i as usize).is_some_and(|b| b.dynamic);
+        let (mut a, mut b) = ([dummy; W], [dummy; W]);
+        let (mut write_a, mut write_b) = ([false; W], [false; W]);
+        for l in 0..W {
+            (a[l], b[l]) = (cs[l].a, cs[l].b);
+            (write_a[l], write_b[l]) = (dynamic(a[l]), dynamic(b[l]));
+        }
+        let mut mass = [Fw::default(); M];
+        for (j, m) in mass.iter_mut().enumerate() {
+            *m = lanes(&cs, |c| {
+                let ([k11, k12, k22], [i11, i12, i22]) = (c.k, c.inv_k);
+                if N == 2 {
+                    [k11, k12, k22, i11, i12, i22][j]
+                } else {
+                    c.points[0].normal_mass
+                }
+            });
+        }
+        let mut p = [PointLanes::default(); N];
+        for (k, pl) in p.iter_mut().enumerate() {
+            let point = |c: &ContactConstraint| (c.points[k], c.normal, right_perp(c.normal));
+            *pl = PointLanes {
+                rax: lanes(&cs, |c| point(c).0.ra.x),
+                ray: lanes(&cs, |c| point(c).0.ra.y),
+                rbx: lanes(&cs, |c| point(c).0.rb.x),
+                rby: lanes(&cs, |c| point(c).0.rb.y),
+                rna: lanes(&cs, |c| cross(point(c).0.ra, c.normal)),
+                rnb: lanes(&cs, |c| cross(point(c).0.rb, c.normal)),
+                rta: lanes(&cs, |c| cross(point(c).0.ra, point(c).2)),
+                rtb: lanes(&cs, |c| cross(point(c).0.rb, point(c).2)),
+                base_separation: lanes(&cs, |c| point(c).0.base_separation),
+                tangent_mass: lanes(&cs, |c| point(c).0.tangent_mass),
+                normal_impulse: lanes(&cs, |c| point(c).0.normal_impulse),
+                tangent_impulse: lanes(&cs, |c| point(c).0.tangent_impulse),
+                pseudo_impulse: lanes(&cs, |c| point(c).0.pseudo_impulse),
+                max_normal_impulse: lanes(&cs, |c| point(c).0.max_normal_impulse),
+            };
+        }
+        Batch {
+            len: chunk.len(),
+            index,
+            a,
+            b,
+            write_a,
+            write_b,
+            nx: lanes(&cs, |c| c.normal.x),
+            ny: lanes(&cs, |c| c.normal.y),
+            friction: lanes(&cs, |c| c.friction),
+            ma: lanes(&cs, |c| c.masses[0]),
+            ia: lanes(&cs, |c| c.masses[1]),
+            mb: lanes(&cs, |c| c.masses[2]),
+            ib: lanes(&cs, |c| c.masses[3]),
+            mass,
+            p,
+            sep: [Fw::default(); N],
+        }
     }
 
     /// Gathers the lanes' body velocities (`pseudo`: the pseudo ones).
     #[inline(always)]
     fn gather(&self, states: &[BodyState], pseudo: bool) -> Velocities {
-        let mut g = Velocities {
-            vax: Fw::default(),
-            vay: Fw::default(),
-            wa: Fw::default(),
-            vbx: Fw::default(),
-            vby: Fw::default(),
-            wb: Fw::default(),
-        };
+        let mut g = Velocities::default();
         for l in 0..W {
             let (sa, sb) = (&states[self.a[l] as usize], &states[self.b[l] as usize]);
             let (va, wa, vb, wb) = if pseudo {
@@ -387,10 +402,60 @@ impl Batch {
         }
     }
 
-    /// The current separations of the two points, from the bodies' motion
+    /// Gathers the lanes' body velocities and pseudo-velocities in one
+    /// pass over the bodies (they sit side by side in [`BodyState`]).
+    #[inline(always)]
+    fn gather_both(&self, states: &[BodyState]) -> (Velocities, Velocities) {
+        let mut g = Velocities::default();
+        let mut pg = Velocities::default();
+        for l in 0..W {
+            let (sa, sb) = (&states[self.a[l] as usize], &states[self.b[l] as usize]);
+            g.vax.0[l] = sa.v.x;
+            g.vay.0[l] = sa.v.y;
+            g.wa.0[l] = sa.w;
+            pg.vax.0[l] = sa.pv.x;
+            pg.vay.0[l] = sa.pv.y;
+            pg.wa.0[l] = sa.pw;
+            g.vbx.0[l] = sb.v.x;
+            g.vby.0[l] = sb.v.y;
+            g.wb.0[l] = sb.w;
+            pg.vbx.0[l] = sb.pv.x;
+            pg.vby.0[l] = sb.pv.y;
+            pg.wb.0[l] = sb.pw;
+        }
+        (g, pg)
+    }
+
+    /// Writes the lanes' velocities and pseudo-velocities back to their
+    /// dynamic bodies in one pass.
+    #[inline(always)]
+    fn scatter_both(&self, states: &mut [BodyState], g: &Velocities, pg: &Velocities) {
+        for l in 0..W {
+            if self.write_a[l] {
+                let s = &mut states[self.a[l] as usize];
+                s.v.x = g.vax.0[l];
+                s.v.y = g.vay.0[l];
+                s.w = g.wa.0[l];
+                s.pv.x = pg.vax.0[l];
+                s.pv.y = pg.vay.0[l];
+                s.pw = pg.wa.0[l];
+            }
+            if self.write_b[l] {
+                let s = &mut states[self.b[l] as usize];
+                s.v.x = g.vbx.0[l];
+                s.v.y = g.vby.0[l];
+                s.w = g.wb.0[l];
+                s.pv.x = pg.vbx.0[l];
+                s.pv.y = pg.vby.0[l];
+                s.pw = pg.wb.0[l];
+            }
+        }
+    }
+
+    /// The current separations of the points, from the bodies' motion
     /// since the step began.
     #[inline(always)]
-    fn separations(&self, states: &[BodyState]) -> [Fw; 2] {
+    fn separations(&self, states: &[BodyState]) -> [Fw; N] {
         let mut dpx = Fw::default();
         let mut dpy = Fw::default();
         let (mut qac, mut qas, mut qbc, mut qbs) =
@@ -407,15 +472,13 @@ impl Batch {
         let (nx, ny) = (self.nx, self.ny);
         let dn = dpx * nx + dpy * ny;
         // (dqB rb - dqA ra) . n, per point.
-        let [p1, p2] = &self.p;
-        let gx1 = (qbc * p1.rbx - qbs * p1.rby) - (qac * p1.rax - qas * p1.ray);
-        let gy1 = (qbs * p1.rbx + qbc * p1.rby) - (qas * p1.rax + qac * p1.ray);
-        let gx2 = (qbc * p2.rbx - qbs * p2.rby) - (qac * p2.rax - qas * p2.ray);
-        let gy2 = (qbs * p2.rbx + qbc * p2.rby) - (qas * p2.rax + qac * p2.ray);
-        [
-            dn + gx1 * nx + gy1 * ny + p1.base_separation,
-            dn + gx2 * nx + gy2 * ny + p2.base_separation,
-        ]
+        let mut sep = [Fw::default(); N];
+        for (s, p) in sep.iter_mut().zip(&self.p) {
+            let gx = (qbc * p.rbx - qbs * p.rby) - (qac * p.rax - qas * p.ray);
+            let gy = (qbs * p.rbx + qbc * p.rby) - (qas * p.rax + qac * p.ray);
+            *s = dn + gx * nx + gy * ny + p.base_separation;
+        }
+        sep
     }
 
     /// Recomputes the cached separations from the bodies' motion so far
@@ -425,7 +488,9 @@ impl Batch {
         self.sep = self.separations(states);
         let mut smallest = f32::INFINITY;
         for l in 0..self.len {
-            smallest = smallest.min(self.sep[0].0[l]).min(self.sep[1].0[l]);
+            for s in &self.sep {
+                smallest = smallest.min(s.0[l]);
+            }
         }
         smallest
     }
@@ -447,36 +512,50 @@ impl Batch {
         self.scatter(states, &g, false);
     }
 
-    /// Solves the 2x2 block LCP for the lanes' two normal impulses given
-    /// the normal velocities `vn`, the targets `t` and the old impulses
-    /// `old`: both push, else only the first, else only the second, else
-    /// neither, as selects.
-    #[inline(always)]
-    fn block_lcp(&self, vn: [Fw; 2], t: [Fw; 2], old: [Fw; 2]) -> [Fw; 2] {
-        let zero = Fw::default();
-        let b1 = vn[0] - t[0] - (self.k11 * old[0] + self.k12 * old[1]);
-        let b2 = vn[1] - t[1] - (self.k12 * old[0] + self.k22 * old[1]);
-        let both1 = -(self.i11 * b1 + self.i12 * b2);
-        let both2 = -(self.i12 * b1 + self.i22 * b2);
-        let both = both1.ge(zero) & both2.ge(zero);
-        let first = -b1 / self.k11;
-        let first_ok = first.ge(zero) & (self.k12 * first + b2).ge(zero);
-        let second = -b2 / self.k22;
-        let second_ok = second.ge(zero) & (self.k12 * second + b1).ge(zero);
-        let x1 = both.select(both1, first_ok.select(first, zero));
-        let x2 = both.select(both2, (!first_ok & second_ok).select(second, zero));
-        [x1, x2]
-    }
-
-    /// One velocity iteration: friction at both points (in reverse point
-    /// order when `reverse`), then the normal block.
+    /// One velocity iteration: friction at every point (in reverse point
+    /// order when `reverse`), then the normal impulses.
     pub(super) fn solve_velocity(&mut self, states: &mut [BodyState], ctx: &StepContext, reverse: bool) {
         let mut g = self.gather(states, false);
-        let s = self.sep;
+        self.velocity_pass(&mut g, ctx, reverse);
+        self.scatter(states, &g, false);
+    }
+
+    /// One velocity iteration and one split-impulse iteration together:
+    /// the bodies are gathered and scattered once for both. The two passes
+    /// share no state (the velocity pass reads and writes only velocities
+    /// and the velocity impulses, the split-impulse pass only
+    /// pseudo-velocities and the split impulses, and both read only the
+    /// separations cached for the substep), so this gives exactly the
+    /// numbers of a sweep of velocity iterations followed by a sweep of
+    /// split-impulse iterations in the same order, and the order of the two
+    /// within one batch is free.
+    pub(super) fn solve_velocity_and_pseudo(
+        &mut self,
+        states: &mut [BodyState],
+        ctx: &StepContext,
+        reverse: bool,
+    ) {
+        let (mut g, mut pg) = self.gather_both(states);
+        // The split-impulse pass first: the lighter one, done while the
+        // velocity pass's registers are still free (fewer spills).
+        let pushed = self.pseudo_pass(&mut pg, ctx);
+        self.velocity_pass(&mut g, ctx, reverse);
+        if pushed {
+            self.scatter_both(states, &g, &pg);
+        } else {
+            self.scatter(states, &g, false);
+        }
+    }
+
+    /// The velocity iteration on gathered velocities `g`: friction at
+    /// every point (in reverse point order when `reverse`), then the
+    /// normal impulses.
+    #[inline(always)]
+    fn velocity_pass(&mut self, g: &mut Velocities, ctx: &StepContext, reverse: bool) {
         let (nx, ny) = (self.nx, self.ny);
         let (tx, ty) = (ny, -nx);
-        let order = if reverse { [1, 0] } else { [0, 1] };
-        for k in order {
+        for j in 0..N {
+            let k = if reverse { N - 1 - j } else { j };
             let p = &mut self.p[k];
             let dvx = g.vbx - g.vax;
             let dvy = g.vby - g.vay;
@@ -495,48 +574,19 @@ impl Batch {
             g.vby = g.vby + self.mb * py;
             g.wb = g.wb + self.ib * p.rtb * lambda;
         }
-        // Velocity targets: close a gap at most, hold a touching point (and
-        // push it out with Baumgarte).
+        self.velocity_normal(g, ctx);
+    }
+
+    /// The normal-velocity target of the velocity solve at separation `s`,
+    /// lane-wise: close a gap at most, hold a touching point (and push it
+    /// out with Baumgarte). See `StepContext::velocity_target`.
+    #[inline(always)]
+    fn velocity_target(&self, s: Fw, ctx: &StepContext) -> Fw {
         let inv_h = Fw::splat(ctx.inv_h());
         let zero = Fw::default();
         let baumgarte = ctx.settings.position_correction == PositionCorrection::Baumgarte;
-        let target = |s: Fw| {
-            let touching = if baumgarte { self.push_out(s, ctx) } else { zero };
-            s.gt(zero).select(-s * inv_h, touching)
-        };
-        let targets = [target(s[0]), target(s[1])];
-        let vn = self.normal_velocities(&g);
-        let old = [self.p[0].normal_impulse, self.p[1].normal_impulse];
-        let x = self.block_lcp(vn, targets, old);
-        self.apply_normal(&mut g, x, old);
-        for (p, x) in self.p.iter_mut().zip(x) {
-            p.normal_impulse = x;
-            p.max_normal_impulse = p.max_normal_impulse.max(x);
-        }
-        self.scatter(states, &g, false);
-    }
-
-    /// One split-impulse iteration: the normal block on pseudo-velocities
-    /// with the push-out targets. A batch whose every lane has nothing
-    /// pushed and nothing to push (the usual resting case) is skipped
-    /// without touching its bodies.
-    pub(super) fn solve_pseudo(&mut self, states: &mut [BodyState], ctx: &StepContext) {
-        let s = self.sep;
-        let targets = [self.push_out(s[0], ctx), self.push_out(s[1], ctx)];
-        let mut g = self.gather(states, true);
-        let vn = self.normal_velocities(&g);
-        let zero = Fw::default();
-        let old = [self.p[0].pseudo_impulse, self.p[1].pseudo_impulse];
-        let idle = old[0].eq(zero) & old[1].eq(zero) & vn[0].ge(targets[0]) & vn[1].ge(targets[1]);
-        if idle.all() {
-            return;
-        }
-        let x = self.block_lcp(vn, targets, old);
-        let x = [idle.select(old[0], x[0]), idle.select(old[1], x[1])];
-        self.apply_normal(&mut g, x, old);
-        self.p[0].pseudo_impulse = x[0];
-        self.p[1].pseudo_impulse = x[1];
-        self.scatter(states, &g, true);
+        let touching = if baumgarte { self.push_out(s, ctx) } else { zero };
+        s.gt(zero).select(-s * inv_h, touching)
     }
 
     /// The push-out velocity of split impulses (and Baumgarte) at
@@ -547,6 +597,50 @@ impl Batch {
         (k * -(s + Fw::splat(ctx.linear_slop)))
             .max(Fw::default())
             .min(Fw::splat(ctx.max_push_out_speed))
+    }
+
+    /// Zeroes the split impulses for a new substep.
+    pub(super) fn reset_pseudo(&mut self) {
+        for p in &mut self.p {
+            p.pseudo_impulse = Fw::default();
+        }
+    }
+
+    /// Copies the lanes' impulses back into their constraints.
+    pub(super) fn store(&self, constraints: &mut [ContactConstraint]) {
+        for l in 0..self.len {
+            let c = &mut constraints[self.index[l] as usize];
+            for (cp, p) in c.points.iter_mut().zip(&self.p) {
+                cp.normal_impulse = p.normal_impulse.0[l];
+                cp.tangent_impulse = p.tangent_impulse.0[l];
+                cp.pseudo_impulse = p.pseudo_impulse.0[l];
+                cp.max_normal_impulse = p.max_normal_impulse.0[l];
+            }
+        }
+    }
+}
+
+impl PairBatch {
+    /// Solves the 2x2 block LCP for the lanes' two normal impulses given
+    /// the normal velocities `vn`, the targets `t` and the old impulses
+    /// `old`: both push, else only the first, else only the second, else
+    /// neither, as selects.
+    #[inline(always)]
+    fn block_lcp(&self, vn: [Fw; 2], t: [Fw; 2], old: [Fw; 2]) -> [Fw; 2] {
+        let zero = Fw::default();
+        let [k11, k12, k22, i11, i12, i22] = self.mass;
+        let b1 = vn[0] - t[0] - (k11 * old[0] + k12 * old[1]);
+        let b2 = vn[1] - t[1] - (k12 * old[0] + k22 * old[1]);
+        let both1 = -(i11 * b1 + i12 * b2);
+        let both2 = -(i12 * b1 + i22 * b2);
+        let both = both1.ge(zero) & both2.ge(zero);
+        let first = -b1 / k11;
+        let first_ok = first.ge(zero) & (k12 * first + b2).ge(zero);
+        let second = -b2 / k22;
+        let second_ok = second.ge(zero) & (k12 * second + b1).ge(zero);
+        let x1 = both.select(both1, first_ok.select(first, zero));
+        let x2 = both.select(both2, (!first_ok & second_ok).select(second, zero));
+        [x1, x2]
     }
 
     /// Normal relative velocities of the two points.
@@ -573,24 +667,101 @@ impl Batch {
         g.vby = g.vby + self.mb * py;
         g.wb = g.wb + self.ib * (self.p[0].rnb * d1 + self.p[1].rnb * d2);
     }
+}
 
-    /// Zeroes the split impulses for a new substep.
-    pub(super) fn reset_pseudo(&mut self) {
-        for p in &mut self.p {
-            p.pseudo_impulse = Fw::default();
+impl Normal for PairBatch {
+    /// The normal block: the 2x2 LCP of the two points.
+    #[inline(always)]
+    fn velocity_normal(&mut self, g: &mut Velocities, ctx: &StepContext) {
+        let s = self.sep;
+        let targets = [self.velocity_target(s[0], ctx), self.velocity_target(s[1], ctx)];
+        let vn = self.normal_velocities(g);
+        let old = [self.p[0].normal_impulse, self.p[1].normal_impulse];
+        let x = self.block_lcp(vn, targets, old);
+        self.apply_normal(g, x, old);
+        for (p, x) in self.p.iter_mut().zip(x) {
+            p.normal_impulse = x;
+            p.max_normal_impulse = p.max_normal_impulse.max(x);
         }
     }
 
-    /// Copies the lanes' impulses back into their constraints.
-    pub(super) fn store(&self, constraints: &mut [ContactConstraint]) {
-        for l in 0..self.len {
-            let c = &mut constraints[self.index[l] as usize];
-            for (cp, p) in c.points.iter_mut().zip(&self.p) {
-                cp.normal_impulse = p.normal_impulse.0[l];
-                cp.tangent_impulse = p.tangent_impulse.0[l];
-                cp.pseudo_impulse = p.pseudo_impulse.0[l];
-                cp.max_normal_impulse = p.max_normal_impulse.0[l];
-            }
+    /// The normal block with the push-out targets. A lane is idle when
+    /// neither point has pushed yet and both already separate at least as
+    /// fast as their targets: zero is then its exact answer.
+    #[inline(always)]
+    fn pseudo_pass(&mut self, g: &mut Velocities, ctx: &StepContext) -> bool {
+        let s = self.sep;
+        let targets = [self.push_out(s[0], ctx), self.push_out(s[1], ctx)];
+        let vn = self.normal_velocities(g);
+        let zero = Fw::default();
+        let old = [self.p[0].pseudo_impulse, self.p[1].pseudo_impulse];
+        let idle = old[0].eq(zero) & old[1].eq(zero) & vn[0].ge(targets[0]) & vn[1].ge(targets[1]);
+        if idle.all() {
+            return false;
         }
+        let x = self.block_lcp(vn, targets, old);
+        let x = [idle.select(old[0], x[0]), idle.select(old[1], x[1])];
+        self.apply_normal(g, x, old);
+        self.p[0].pseudo_impulse = x[0];
+        self.p[1].pseudo_impulse = x[1];
+        true
+    }
+}
+
+impl PointBatch {
+    /// The point's normal relative velocity.
+    #[inline(always)]
+    fn normal_velocity(&self, g: &Velocities) -> Fw {
+        let p = &self.p[0];
+        (g.vbx - g.vax) * self.nx + (g.vby - g.vay) * self.ny + g.wb * p.rnb - g.wa * p.rna
+    }
+
+    /// Applies the normal impulse `lambda` at the point.
+    #[inline(always)]
+    fn apply_normal(&self, g: &mut Velocities, lambda: Fw) {
+        let p = &self.p[0];
+        let (px, py) = (lambda * self.nx, lambda * self.ny);
+        g.vax = g.vax - self.ma * px;
+        g.vay = g.vay - self.ma * py;
+        g.wa = g.wa - self.ia * p.rna * lambda;
+        g.vbx = g.vbx + self.mb * px;
+        g.vby = g.vby + self.mb * py;
+        g.wb = g.wb + self.ib * p.rnb * lambda;
+    }
+}
+
+impl Normal for PointBatch {
+    /// The scalar solve's clamp: the accumulated impulse moves by the
+    /// normal mass times the velocity error and stays non-negative.
+    #[inline(always)]
+    fn velocity_normal(&mut self, g: &mut Velocities, ctx: &StepContext) {
+        let target = self.velocity_target(self.sep[0], ctx);
+        let vn = self.normal_velocity(g);
+        let old = self.p[0].normal_impulse;
+        let [normal_mass] = self.mass;
+        let new = (old + normal_mass * (target - vn)).max(Fw::default());
+        self.apply_normal(g, new - old);
+        let p = &mut self.p[0];
+        p.normal_impulse = new;
+        p.max_normal_impulse = p.max_normal_impulse.max(new);
+    }
+
+    /// The clamp with the push-out target. As in the scalar solve, a lane
+    /// with no push-out target and no split impulse yet takes no part.
+    #[inline(always)]
+    fn pseudo_pass(&mut self, g: &mut Velocities, ctx: &StepContext) -> bool {
+        let zero = Fw::default();
+        let target = self.push_out(self.sep[0], ctx);
+        let old = self.p[0].pseudo_impulse;
+        let idle = target.eq(zero) & old.eq(zero);
+        if idle.all() {
+            return false;
+        }
+        let vn = self.normal_velocity(g);
+        let [normal_mass] = self.mass;
+        let new = idle.select(old, (old + normal_mass * (target - vn)).max(zero));
+        self.apply_normal(g, new - old);
+        self.p[0].pseudo_impulse = new;
+        true
     }
 }
