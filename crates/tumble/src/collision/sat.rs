@@ -337,7 +337,19 @@ fn clip_to_reference_face(face: &ReferenceFace, speculative: f32) -> Manifold {
 
     let front = normal.dot(v1);
     let radius_sum = reference.radius + incident.radius;
-    for clipped in segment {
+    // Clipped to (almost) a point: a corner meeting the end of the face
+    // square on. Two points there would be one contact counted twice, a
+    // singular pair the block solver cannot take; keep the deeper end.
+    let span = segment[1].point - segment[0].point;
+    let face_length_squared = (v2 - v1).length_squared();
+    let kept: &[ClipVertex] =
+        if span.length_squared() <= COINCIDENT_FRACTION * COINCIDENT_FRACTION * face_length_squared {
+            let deeper = usize::from(normal.dot(segment[1].point) < normal.dot(segment[0].point));
+            std::slice::from_ref(&segment[deeper])
+        } else {
+            &segment
+        };
+    for clipped in kept {
         let core_separation = normal.dot(clipped.point) - front;
         let separation = core_separation - radius_sum;
         if separation > speculative || !separation.is_finite() {
@@ -369,6 +381,12 @@ fn closest_points_contact(face: &ReferenceFace, contact: &RoundedContact, specul
     let id = feature_id(face.edge, incident_vertex, face.flip);
     one_point_manifold(contact, speculative, id)
 }
+
+/// Clipped points closer together than this fraction of the reference
+/// face's length are one point: the 2x2 block of a pair that close is
+/// singular (the solver would fall back to one point at a time), and it
+/// is one contact.
+const COINCIDENT_FRACTION: f32 = 1e-3;
 
 /// Separations up to this count as touching: the face normal is used as it
 /// is. Above it the cores are apart by enough for the line between their
@@ -847,6 +865,23 @@ mod tests {
         let m = collide_polygons(&ground(), at(0.0, 0.0, 0.0), &b, at(1.0, 1.0035, 0.01), 0.02);
         assert_eq!(m.count, 2, "{m:?}");
         assert!((m.normal - Vec2::Y).length() < 1e-6);
+    }
+
+    #[test]
+    fn corners_meeting_square_on_give_one_point_not_two_on_top_of_each_other() {
+        // A grid's diagonal neighbours: corner on corner. Clipping B's side
+        // to A's face leaves a single point, which must be one contact (two
+        // identical points make a singular block).
+        let b = square(0.2);
+        for (x, y) in [(0.4, 0.4), (0.4, -0.4), (-0.4, 0.4), (0.4, 0.399_99)] {
+            let m = collide_polygons(&b, at(0.0, 0.0, 0.0), &b, at(x, y, 0.0), 0.02);
+            assert_eq!(m.count, 1, "{x} {y}: {m:?}");
+            let corner = Vec2::new(0.2 * x.signum(), 0.2 * y.signum());
+            assert!((m.points[0].point - corner).length() < 1e-4, "{x} {y}: {m:?}");
+        }
+        // A real overlap of a tenth of the face still gets both ends.
+        let m = collide_polygons(&b, at(0.0, 0.0, 0.0), &b, at(0.399, 0.36, 0.0), 0.02);
+        assert_eq!(m.count, 2, "{m:?}");
     }
 
     #[test]
