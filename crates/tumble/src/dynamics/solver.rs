@@ -525,9 +525,16 @@ pub(crate) struct Graph {
     count: usize,
     /// The two-point batches of all colours, colour by colour (one buffer,
     /// so a colour with a few blocks holds no spare capacity of its own).
+    /// Only the first `pair_count` are in use: the rest are last steps'
+    /// batches, kept so that packing refills them in place.
     pairs: Vec<wide::PairBatch>,
-    /// The one-point batches of all colours, colour by colour.
+    /// How many of `pairs` are in use this step.
+    pair_count: usize,
+    /// The one-point batches of all colours, colour by colour; the first
+    /// `single_count` are in use.
     singles: Vec<wide::PointBatch>,
+    /// How many of `singles` are in use this step.
+    single_count: usize,
     /// Constraints solved one at a time after the colours, in constraint
     /// order: all of them when colouring is off.
     overflow: Vec<u32>,
@@ -550,8 +557,8 @@ impl Graph {
         for colour in &mut self.colours[..self.count] {
             colour.scalar.clear();
         }
-        self.pairs.clear();
-        self.singles.clear();
+        self.pair_count = 0;
+        self.single_count = 0;
         self.count = 0;
         self.overflow.clear();
         if !colouring {
@@ -609,18 +616,16 @@ impl Graph {
                 }
             }
             colour.scalar.truncate(k);
-            let start = self.pairs.len();
+            let start = self.pair_count;
             for chunk in self.blocks.chunks(wide::W) {
-                self.pairs
-                    .push(wide::Batch::new(chunk, constraints, bodies, dummy));
+                next_batch(&mut self.pairs, &mut self.pair_count).fill(chunk, constraints, bodies, dummy);
             }
-            colour.pairs = start..self.pairs.len();
-            let start = self.singles.len();
+            colour.pairs = start..self.pair_count;
+            let start = self.single_count;
             for chunk in self.points.chunks(wide::W) {
-                self.singles
-                    .push(wide::Batch::new(chunk, constraints, bodies, dummy));
+                next_batch(&mut self.singles, &mut self.single_count).fill(chunk, constraints, bodies, dummy);
             }
-            colour.singles = start..self.singles.len();
+            colour.singles = start..self.single_count;
         }
     }
 
@@ -664,10 +669,10 @@ impl Graph {
         for &i in &self.overflow {
             update(&mut constraints[i as usize]);
         }
-        for batch in &mut self.pairs {
+        for batch in &mut self.pairs[..self.pair_count] {
             smallest = smallest.min(batch.update_separations(states));
         }
-        for batch in &mut self.singles {
+        for batch in &mut self.singles[..self.single_count] {
             smallest = smallest.min(batch.update_separations(states));
         }
         smallest
@@ -732,23 +737,40 @@ impl Graph {
             c.points[0].pseudo_impulse = 0.0;
             c.points[1].pseudo_impulse = 0.0;
         }
-        for batch in &mut self.pairs {
+        for batch in &mut self.pairs[..self.pair_count] {
             batch.reset_pseudo();
         }
-        for batch in &mut self.singles {
+        for batch in &mut self.singles[..self.single_count] {
             batch.reset_pseudo();
         }
     }
 
     /// Copies the batches' impulses back into their constraints.
     fn store(&self, constraints: &mut [ContactConstraint]) {
-        for batch in &self.pairs {
+        for batch in &self.pairs[..self.pair_count] {
             batch.store(constraints);
         }
-        for batch in &self.singles {
+        for batch in &self.singles[..self.single_count] {
             batch.store(constraints);
         }
     }
+}
+
+/// The next batch of `batches` to pack, counting it in `count`: a kept one
+/// to refill in place, or a new empty one when all are in use.
+#[inline]
+fn next_batch<'a, const N: usize, const M: usize>(
+    batches: &'a mut Vec<wide::Batch<N, M>>,
+    count: &mut usize,
+) -> &'a mut wide::Batch<N, M>
+where
+    wide::Batch<N, M>: wide::Normal,
+{
+    if *count == batches.len() {
+        batches.push(wide::Batch::empty());
+    }
+    *count += 1;
+    &mut batches[*count - 1]
 }
 
 /// One iteration of one constraint, scalar: the velocity one, then the

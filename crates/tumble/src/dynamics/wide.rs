@@ -263,16 +263,56 @@ impl<const N: usize, const M: usize> Batch<N, M>
 where
     Batch<N, M>: Normal,
 {
+    /// A batch with no lanes in use, for [`Batch::fill`] to overwrite.
+    pub(super) fn empty() -> Batch<N, M> {
+        Batch {
+            len: 0,
+            index: [0; W],
+            a: [0; W],
+            b: [0; W],
+            write_a: [false; W],
+            write_b: [false; W],
+            nx: Fw::default(),
+            ny: Fw::default(),
+            friction: Fw::default(),
+            ma: Fw::default(),
+            ia: Fw::default(),
+            mb: Fw::default(),
+            ib: Fw::default(),
+            mass: [Fw::default(); M],
+            p: [PointLanes::default(); N],
+            sep: [Fw::default(); N],
+        }
+    }
+
     /// Packs the constraints `chunk` (at most [`W`], each with `N` points,
-    /// and for `N = 2` a block) into lanes.
-    /// Unused lanes point both bodies at `dummy`, a body state at rest that
-    /// no lane writes, so every loop runs over all `W` lanes.
+    /// and for `N = 2` a block) into lanes: a new batch (see
+    /// [`Batch::fill`]).
+    #[cfg(test)]
     pub(super) fn new(
         chunk: &[u32],
         constraints: &[ContactConstraint],
         bodies: &[SolverBody],
         dummy: u32,
     ) -> Batch<N, M> {
+        let mut batch = Batch::empty();
+        batch.fill(chunk, constraints, bodies, dummy);
+        batch
+    }
+
+    /// Packs the constraints `chunk` (at most [`W`], each with `N` points,
+    /// and for `N = 2` a block) into this batch's lanes, in place: the
+    /// graph keeps its batches from step to step and refills them, which
+    /// saves building each one on the stack and copying it into the list.
+    /// Unused lanes point both bodies at `dummy`, a body state at rest that
+    /// no lane writes, so every loop runs over all `W` lanes.
+    pub(super) fn fill(
+        &mut self,
+        chunk: &[u32],
+        constraints: &[ContactConstraint],
+        bodies: &[SolverBody],
+        dummy: u32,
+    ) {
         debug_assert!(chunk.len() <= W);
         // Unused lanes hold a constraint at rest on the dummy body: zero
         // masses, anchors and impulses, and an identity K (or a unit normal
@@ -287,22 +327,19 @@ where
         };
         pad.points[0].normal_mass = 1.0;
         let mut cs = [&pad; W];
-        let mut index = [0; W];
-        for ((c, x), &i) in cs.iter_mut().zip(&mut index).zip(chunk) {
+        self.index = [0; W];
+        for ((c, x), &i) in cs.iter_mut().zip(&mut self.index).zip(chunk) {
             *c = &constraints[i as usize];
             *x = i;
             debug_assert_eq!(c.count, N);
             debug_assert!(N == 1 || c.block);
         }
         let dynamic = |i: u32| bodies.get(i as usize).is_some_and(|b| b.dynamic);
-        let (mut a, mut b) = ([dummy; W], [dummy; W]);
-        let (mut write_a, mut write_b) = ([false; W], [false; W]);
         for l in 0..W {
-            (a[l], b[l]) = (cs[l].a, cs[l].b);
-            (write_a[l], write_b[l]) = (dynamic(a[l]), dynamic(b[l]));
+            (self.a[l], self.b[l]) = (cs[l].a, cs[l].b);
+            (self.write_a[l], self.write_b[l]) = (dynamic(self.a[l]), dynamic(self.b[l]));
         }
-        let mut mass = [Fw::default(); M];
-        for (j, m) in mass.iter_mut().enumerate() {
+        for (j, m) in self.mass.iter_mut().enumerate() {
             *m = lanes(&cs, |c| {
                 let ([k11, k12, k22], [i11, i12, i22]) = (c.k, c.inv_k);
                 if N == 2 {
@@ -312,8 +349,7 @@ where
                 }
             });
         }
-        let mut p = [PointLanes::default(); N];
-        for (k, pl) in p.iter_mut().enumerate() {
+        for (k, pl) in self.p.iter_mut().enumerate() {
             let point = |c: &ContactConstraint| (c.points[k], c.normal, right_perp(c.normal));
             *pl = PointLanes {
                 rax: lanes(&cs, |c| point(c).0.ra.x),
@@ -332,24 +368,15 @@ where
                 max_normal_impulse: lanes(&cs, |c| point(c).0.max_normal_impulse),
             };
         }
-        Batch {
-            len: chunk.len(),
-            index,
-            a,
-            b,
-            write_a,
-            write_b,
-            nx: lanes(&cs, |c| c.normal.x),
-            ny: lanes(&cs, |c| c.normal.y),
-            friction: lanes(&cs, |c| c.friction),
-            ma: lanes(&cs, |c| c.masses[0]),
-            ia: lanes(&cs, |c| c.masses[1]),
-            mb: lanes(&cs, |c| c.masses[2]),
-            ib: lanes(&cs, |c| c.masses[3]),
-            mass,
-            p,
-            sep: [Fw::default(); N],
-        }
+        self.len = chunk.len();
+        self.nx = lanes(&cs, |c| c.normal.x);
+        self.ny = lanes(&cs, |c| c.normal.y);
+        self.friction = lanes(&cs, |c| c.friction);
+        self.ma = lanes(&cs, |c| c.masses[0]);
+        self.ia = lanes(&cs, |c| c.masses[1]);
+        self.mb = lanes(&cs, |c| c.masses[2]);
+        self.ib = lanes(&cs, |c| c.masses[3]);
+        // `sep` is written by `update_separations` before any read.
     }
 
     /// Gathers the lanes' body velocities (`pseudo`: the pseudo ones).
