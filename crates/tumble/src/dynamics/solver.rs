@@ -731,12 +731,13 @@ impl Graph {
     }
 
     /// Pseudo-velocities start from rest every substep: so do their
-    /// impulses.
+    /// impulses. (The batches hold their own: only the constraints solved
+    /// one at a time need theirs zeroed.)
     fn reset_pseudo(&mut self, constraints: &mut [ContactConstraint]) {
-        for c in constraints.iter_mut() {
+        self.for_each_scalar(constraints, |c| {
             c.points[0].pseudo_impulse = 0.0;
             c.points[1].pseudo_impulse = 0.0;
-        }
+        });
         for batch in &mut self.pairs[..self.pair_count] {
             batch.reset_pseudo();
         }
@@ -745,13 +746,33 @@ impl Graph {
         }
     }
 
-    /// Copies the batches' impulses back into their constraints.
-    fn store(&self, constraints: &mut [ContactConstraint]) {
+    /// Writes the impulses, times `scale` (per substep to per step), into
+    /// the contacts' manifolds: the batches' straight from their lanes,
+    /// the other constraints' from the constraints.
+    fn store(&self, constraints: &mut [ContactConstraint], contacts: &mut [Contact], scale: f32) {
         for batch in &self.pairs[..self.pair_count] {
-            batch.store(constraints);
+            batch.store(constraints, contacts, scale);
         }
         for batch in &self.singles[..self.single_count] {
-            batch.store(constraints);
+            batch.store(constraints, contacts, scale);
+        }
+        self.for_each_scalar(constraints, |c| store_impulses(c, contacts, scale));
+    }
+
+    /// Calls `f` on each constraint solved one at a time (not in a batch).
+    #[inline]
+    fn for_each_scalar(
+        &self,
+        constraints: &mut [ContactConstraint],
+        mut f: impl FnMut(&mut ContactConstraint),
+    ) {
+        for colour in &self.colours[..self.count] {
+            for &i in &colour.scalar {
+                f(&mut constraints[i as usize]);
+            }
+        }
+        for &i in &self.overflow {
+            f(&mut constraints[i as usize]);
         }
     }
 }
@@ -863,8 +884,16 @@ fn integrate_positions(bodies: &[SolverBody], states: &mut [BodyState], ctx: &St
 
 /// Restitution, after all substeps: each point that approached faster than
 /// the threshold and was actually pushed gets a normal velocity of `-e`
-/// times its approach velocity.
-fn apply_restitution(constraints: &mut [ContactConstraint], states: &mut [BodyState], threshold: f32) {
+/// times its approach velocity. Writes the impulses of every contact with
+/// restitution into its manifold again (times `scale`), since they may
+/// have changed.
+fn apply_restitution(
+    constraints: &mut [ContactConstraint],
+    contacts: &mut [Contact],
+    states: &mut [BodyState],
+    threshold: f32,
+    scale: f32,
+) {
     for c in constraints.iter_mut() {
         if c.restitution == 0.0 {
             continue;
@@ -882,6 +911,7 @@ fn apply_restitution(constraints: &mut [ContactConstraint], states: &mut [BodySt
             cp.normal_impulse = new_impulse;
             apply_impulse(states, c.masses, a, b, cp.ra, cp.rb, lambda * n, false);
         }
+        store_impulses(c, contacts, scale);
     }
 }
 
@@ -897,6 +927,7 @@ fn apply_restitution(constraints: &mut [ContactConstraint], states: &mut [BodySt
 pub(crate) fn solve(
     graph: &mut Graph,
     constraints: &mut [ContactConstraint],
+    contacts: &mut [Contact],
     bodies: &mut [SolverBody],
     ctx: &StepContext,
 ) {
@@ -939,8 +970,16 @@ pub(crate) fn solve(
         }
         integrate_positions(bodies, &mut states, ctx);
     }
-    graph.store(constraints);
-    apply_restitution(constraints, &mut states, ctx.settings.restitution_threshold);
+    // Impulses in the manifolds are per step.
+    let scale = substeps as f32;
+    graph.store(constraints, contacts, scale);
+    apply_restitution(
+        constraints,
+        contacts,
+        &mut states,
+        ctx.settings.restitution_threshold,
+        scale,
+    );
     for (b, s) in bodies.iter_mut().zip(&states) {
         b.v = s.v;
         b.w = s.w;
@@ -950,16 +989,15 @@ pub(crate) fn solve(
     graph.states = states;
 }
 
-/// Writes the accumulated impulses back into the contacts' manifolds (per
-/// step), where the next step finds them by feature id.
-pub(crate) fn store_impulses(constraints: &[ContactConstraint], contacts: &mut [Contact], substeps: u32) {
-    let scale = substeps as f32;
-    for c in constraints {
-        let m = &mut contacts[c.contact as usize].manifold;
-        for (mp, cp) in m.points[..c.count].iter_mut().zip(&c.points) {
-            mp.normal_impulse = cp.normal_impulse * scale;
-            mp.tangent_impulse = cp.tangent_impulse * scale;
-        }
+/// Writes one constraint's accumulated impulses, times `scale` (per
+/// substep to per step), into its contact's manifold, where the next step
+/// finds them by feature id.
+#[inline]
+fn store_impulses(c: &ContactConstraint, contacts: &mut [Contact], scale: f32) {
+    let m = &mut contacts[c.contact as usize].manifold;
+    for (mp, cp) in m.points[..c.count].iter_mut().zip(&c.points) {
+        mp.normal_impulse = cp.normal_impulse * scale;
+        mp.tangent_impulse = cp.tangent_impulse * scale;
     }
 }
 
@@ -1100,7 +1138,7 @@ mod tests {
                 solve_constraint(cs, ss, &ctx, reverse);
                 solve_pseudo_constraint(cs, ss, &ctx, reverse);
                 batch.solve_velocity_and_pseudo(&mut lanes.1, &ctx, reverse);
-                batch.store(&mut lanes.0);
+                batch.store_constraints(&mut lanes.0);
                 let (cl, sl) = (&lanes.0[0], &lanes.1);
                 let (p, q) = (&cs.points[0], &cl.points[0]);
                 let pairs = [

@@ -23,6 +23,7 @@
 // Lane loops index several arrays by the same lane number on purpose.
 #![allow(clippy::needless_range_loop)]
 
+use super::contact::Contact;
 use super::solver::{BodyState, ContactConstraint, SolverBody, StepContext};
 use crate::math::{cross, right_perp};
 use crate::settings::PositionCorrection;
@@ -189,6 +190,12 @@ pub(super) struct Batch<const N: usize, const M: usize> {
     len: usize,
     /// Index of each lane's constraint.
     index: [u32; W],
+    /// Index of each lane's contact, whose manifold takes the impulses
+    /// after the solve.
+    contact: [u32; W],
+    /// Whether each lane's contact has restitution: its constraint then
+    /// takes the impulses too, for the restitution pass after the solve.
+    bounce: [bool; W],
     /// Body A of each lane.
     a: [u32; W],
     /// Body B of each lane.
@@ -268,6 +275,8 @@ where
         Batch {
             len: 0,
             index: [0; W],
+            contact: [0; W],
+            bounce: [false; W],
             a: [0; W],
             b: [0; W],
             write_a: [false; W],
@@ -328,9 +337,12 @@ where
         pad.points[0].normal_mass = 1.0;
         let mut cs = [&pad; W];
         self.index = [0; W];
-        for ((c, x), &i) in cs.iter_mut().zip(&mut self.index).zip(chunk) {
-            *c = &constraints[i as usize];
-            *x = i;
+        for (l, &i) in chunk.iter().enumerate() {
+            let c = &constraints[i as usize];
+            cs[l] = c;
+            self.index[l] = i;
+            self.contact[l] = c.contact;
+            self.bounce[l] = c.restitution != 0.0;
             debug_assert_eq!(c.count, N);
             debug_assert!(N == 1 || c.block);
         }
@@ -633,8 +645,33 @@ where
         }
     }
 
-    /// Copies the lanes' impulses back into their constraints.
-    pub(super) fn store(&self, constraints: &mut [ContactConstraint]) {
+    /// Writes the lanes' impulses, times `scale` (per substep to per
+    /// step), straight into their contacts' manifolds, where the next step
+    /// finds them. Only a lane with restitution also copies them back into
+    /// its constraint, for the restitution pass (which then writes its
+    /// manifold again); the others skip the constraint altogether.
+    pub(super) fn store(&self, constraints: &mut [ContactConstraint], contacts: &mut [Contact], scale: f32) {
+        for l in 0..self.len {
+            let m = &mut contacts[self.contact[l] as usize].manifold;
+            for (mp, p) in m.points.iter_mut().zip(&self.p) {
+                mp.normal_impulse = p.normal_impulse.0[l] * scale;
+                mp.tangent_impulse = p.tangent_impulse.0[l] * scale;
+            }
+            if self.bounce[l] {
+                let c = &mut constraints[self.index[l] as usize];
+                for (cp, p) in c.points.iter_mut().zip(&self.p) {
+                    cp.normal_impulse = p.normal_impulse.0[l];
+                    cp.tangent_impulse = p.tangent_impulse.0[l];
+                    cp.max_normal_impulse = p.max_normal_impulse.0[l];
+                }
+            }
+        }
+    }
+
+    /// Copies all of the lanes' impulses back into their constraints (for
+    /// comparing the lanes with the scalar solve).
+    #[cfg(test)]
+    pub(super) fn store_constraints(&self, constraints: &mut [ContactConstraint]) {
         for l in 0..self.len {
             let c = &mut constraints[self.index[l] as usize];
             for (cp, p) in c.points.iter_mut().zip(&self.p) {
