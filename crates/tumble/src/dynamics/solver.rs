@@ -599,6 +599,7 @@ impl Graph {
             self.colours[colour].scalar.push(i as u32);
         }
         let dummy = bodies.len() as u32;
+        let (pair_pad, single_pad) = (wide::PairBatch::pad(dummy), wide::PointBatch::pad(dummy));
         for colour in &mut self.colours[..self.count] {
             self.blocks.clear();
             self.points.clear();
@@ -618,12 +619,17 @@ impl Graph {
             colour.scalar.truncate(k);
             let start = self.pair_count;
             for chunk in self.blocks.chunks(wide::W) {
-                next_batch(&mut self.pairs, &mut self.pair_count).fill(chunk, constraints, bodies, dummy);
+                next_batch(&mut self.pairs, &mut self.pair_count).fill(chunk, constraints, bodies, &pair_pad);
             }
             colour.pairs = start..self.pair_count;
             let start = self.single_count;
             for chunk in self.points.chunks(wide::W) {
-                next_batch(&mut self.singles, &mut self.single_count).fill(chunk, constraints, bodies, dummy);
+                next_batch(&mut self.singles, &mut self.single_count).fill(
+                    chunk,
+                    constraints,
+                    bodies,
+                    &single_pad,
+                );
             }
             colour.singles = start..self.single_count;
         }

@@ -25,7 +25,6 @@
 
 use super::contact::Contact;
 use super::solver::{BodyState, ContactConstraint, SolverBody, StepContext};
-use crate::math::{cross, right_perp};
 use crate::settings::PositionCorrection;
 use glam::{BVec4A, Vec4};
 
@@ -305,27 +304,15 @@ where
         dummy: u32,
     ) -> Batch<N, M> {
         let mut batch = Batch::empty();
-        batch.fill(chunk, constraints, bodies, dummy);
+        batch.fill(chunk, constraints, bodies, &Batch::<N, M>::pad(dummy));
         batch
     }
 
-    /// Packs the constraints `chunk` (at most [`W`], each with `N` points,
-    /// and for `N = 2` a block) into this batch's lanes, in place: the
-    /// graph keeps its batches from step to step and refills them, which
-    /// saves building each one on the stack and copying it into the list.
-    /// Unused lanes point both bodies at `dummy`, a body state at rest that
-    /// no lane writes, so every loop runs over all `W` lanes.
-    pub(super) fn fill(
-        &mut self,
-        chunk: &[u32],
-        constraints: &[ContactConstraint],
-        bodies: &[SolverBody],
-        dummy: u32,
-    ) {
-        debug_assert!(chunk.len() <= W);
-        // Unused lanes hold a constraint at rest on the dummy body: zero
-        // masses, anchors and impulses, and an identity K (or a unit normal
-        // mass) to keep their arithmetic finite.
+    /// The constraint of an unused lane: at rest on the dummy body `dummy`
+    /// (a body state at rest that no lane writes), with zero masses,
+    /// anchors and impulses, and an identity K (or a unit normal mass) to
+    /// keep its arithmetic finite.
+    pub(super) fn pad(dummy: u32) -> ContactConstraint {
         let mut pad = ContactConstraint {
             a: dummy,
             b: dummy,
@@ -335,7 +322,25 @@ where
             ..ContactConstraint::default()
         };
         pad.points[0].normal_mass = 1.0;
-        let mut cs = [&pad; W];
+        pad
+    }
+
+    /// Packs the constraints `chunk` (at most [`W`], each with `N` points,
+    /// and for `N = 2` a block) into this batch's lanes, in place: the
+    /// graph keeps its batches from step to step and refills them, which
+    /// saves building each one on the stack and copying it into the list.
+    /// Unused lanes take `pad` (see [`Batch::pad`]), so every loop runs
+    /// over all `W` lanes.
+    pub(super) fn fill(
+        &mut self,
+        chunk: &[u32],
+        constraints: &[ContactConstraint],
+        bodies: &[SolverBody],
+        pad: &ContactConstraint,
+    ) {
+        debug_assert!(chunk.len() <= W);
+        debug_assert_eq!(pad.count, N);
+        let mut cs = [pad; W];
         self.index = [0; W];
         for (l, &i) in chunk.iter().enumerate() {
             let c = &constraints[i as usize];
@@ -361,28 +366,33 @@ where
                 }
             });
         }
+        let (nx, ny) = (lanes(&cs, |c| c.normal.x), lanes(&cs, |c| c.normal.y));
+        let (tx, ty) = (ny, -nx);
         for (k, pl) in self.p.iter_mut().enumerate() {
-            let point = |c: &ContactConstraint| (c.points[k], c.normal, right_perp(c.normal));
+            let (rax, ray) = (lanes(&cs, |c| c.points[k].ra.x), lanes(&cs, |c| c.points[k].ra.y));
+            let (rbx, rby) = (lanes(&cs, |c| c.points[k].rb.x), lanes(&cs, |c| c.points[k].rb.y));
+            // The levers lane-wise: the same products and differences as
+            // `cross` (`a.x * b.y - a.y * b.x`), so the same bits.
             *pl = PointLanes {
-                rax: lanes(&cs, |c| point(c).0.ra.x),
-                ray: lanes(&cs, |c| point(c).0.ra.y),
-                rbx: lanes(&cs, |c| point(c).0.rb.x),
-                rby: lanes(&cs, |c| point(c).0.rb.y),
-                rna: lanes(&cs, |c| cross(point(c).0.ra, c.normal)),
-                rnb: lanes(&cs, |c| cross(point(c).0.rb, c.normal)),
-                rta: lanes(&cs, |c| cross(point(c).0.ra, point(c).2)),
-                rtb: lanes(&cs, |c| cross(point(c).0.rb, point(c).2)),
-                base_separation: lanes(&cs, |c| point(c).0.base_separation),
-                tangent_mass: lanes(&cs, |c| point(c).0.tangent_mass),
-                normal_impulse: lanes(&cs, |c| point(c).0.normal_impulse),
-                tangent_impulse: lanes(&cs, |c| point(c).0.tangent_impulse),
-                pseudo_impulse: lanes(&cs, |c| point(c).0.pseudo_impulse),
-                max_normal_impulse: lanes(&cs, |c| point(c).0.max_normal_impulse),
+                rax,
+                ray,
+                rbx,
+                rby,
+                rna: rax * ny - ray * nx,
+                rnb: rbx * ny - rby * nx,
+                rta: rax * ty - ray * tx,
+                rtb: rbx * ty - rby * tx,
+                base_separation: lanes(&cs, |c| c.points[k].base_separation),
+                tangent_mass: lanes(&cs, |c| c.points[k].tangent_mass),
+                normal_impulse: lanes(&cs, |c| c.points[k].normal_impulse),
+                tangent_impulse: lanes(&cs, |c| c.points[k].tangent_impulse),
+                pseudo_impulse: lanes(&cs, |c| c.points[k].pseudo_impulse),
+                max_normal_impulse: lanes(&cs, |c| c.points[k].max_normal_impulse),
             };
         }
         self.len = chunk.len();
-        self.nx = lanes(&cs, |c| c.normal.x);
-        self.ny = lanes(&cs, |c| c.normal.y);
+        self.nx = nx;
+        self.ny = ny;
         self.friction = lanes(&cs, |c| c.friction);
         self.ma = lanes(&cs, |c| c.masses[0]);
         self.ia = lanes(&cs, |c| c.masses[1]);
