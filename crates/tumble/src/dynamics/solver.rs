@@ -236,6 +236,7 @@ pub(crate) fn prepare_contacts(
                 tangent_mass: if kt > 0.0 { 1.0 / kt } else { 0.0 },
                 normal_impulse,
                 tangent_impulse,
+                // Both zero: `wide::Batch::fill` relies on it.
                 pseudo_impulse: 0.0,
                 max_normal_impulse: 0.0,
                 relative_velocity,

@@ -305,6 +305,17 @@ where
     ) -> Batch<N, M> {
         let mut batch = Batch::empty();
         batch.fill(chunk, constraints, bodies, &Batch::<N, M>::pad(dummy));
+        // The tests start lanes from any split impulse and largest normal
+        // impulse, which `fill` takes to be zero.
+        let pad = Batch::<N, M>::pad(dummy);
+        let mut cs = [&pad; W];
+        for (c, &i) in cs.iter_mut().zip(chunk) {
+            *c = &constraints[i as usize];
+        }
+        for (k, p) in batch.p.iter_mut().enumerate() {
+            p.pseudo_impulse = lanes(&cs, |c| c.points[k].pseudo_impulse);
+            p.max_normal_impulse = lanes(&cs, |c| c.points[k].max_normal_impulse);
+        }
         batch
     }
 
@@ -330,7 +341,9 @@ where
     /// graph keeps its batches from step to step and refills them, which
     /// saves building each one on the stack and copying it into the list.
     /// Unused lanes take `pad` (see [`Batch::pad`]), so every loop runs
-    /// over all `W` lanes.
+    /// over all `W` lanes. The constraints are fresh from
+    /// `prepare_contacts`: their split impulses and largest normal impulses
+    /// are zero, and the lanes start at zero without reading them.
     pub(super) fn fill(
         &mut self,
         chunk: &[u32],
@@ -386,8 +399,10 @@ where
                 tangent_mass: lanes(&cs, |c| c.points[k].tangent_mass),
                 normal_impulse: lanes(&cs, |c| c.points[k].normal_impulse),
                 tangent_impulse: lanes(&cs, |c| c.points[k].tangent_impulse),
-                pseudo_impulse: lanes(&cs, |c| c.points[k].pseudo_impulse),
-                max_normal_impulse: lanes(&cs, |c| c.points[k].max_normal_impulse),
+                // Zero in every constraint `prepare_contacts` builds: not
+                // gathered.
+                pseudo_impulse: Fw::default(),
+                max_normal_impulse: Fw::default(),
             };
         }
         self.len = chunk.len();
