@@ -1215,13 +1215,14 @@ impl World {
             &self.bodies,
             &ctx,
         );
+        // The solve writes the impulses back into the contacts' manifolds.
         solver::solve(
             &mut scratch.graph,
             &mut scratch.constraints,
+            &mut self.contacts,
             &mut scratch.solver_bodies,
             &ctx,
         );
-        solver::store_impulses(&scratch.constraints, &mut self.contacts, substeps);
 
         // Move the bodies by what the substeps integrated.
         for i in 0..n {

@@ -236,6 +236,7 @@ pub(crate) fn prepare_contacts(
                 tangent_mass: if kt > 0.0 { 1.0 / kt } else { 0.0 },
                 normal_impulse,
                 tangent_impulse,
+                // Both zero: `wide::Batch::fill` relies on it.
                 pseudo_impulse: 0.0,
                 max_normal_impulse: 0.0,
                 relative_velocity,
@@ -525,9 +526,16 @@ pub(crate) struct Graph {
     count: usize,
     /// The two-point batches of all colours, colour by colour (one buffer,
     /// so a colour with a few blocks holds no spare capacity of its own).
+    /// Only the first `pair_count` are in use: the rest are last steps'
+    /// batches, kept so that packing refills them in place.
     pairs: Vec<wide::PairBatch>,
-    /// The one-point batches of all colours, colour by colour.
+    /// How many of `pairs` are in use this step.
+    pair_count: usize,
+    /// The one-point batches of all colours, colour by colour; the first
+    /// `single_count` are in use.
     singles: Vec<wide::PointBatch>,
+    /// How many of `singles` are in use this step.
+    single_count: usize,
     /// Constraints solved one at a time after the colours, in constraint
     /// order: all of them when colouring is off.
     overflow: Vec<u32>,
@@ -550,8 +558,8 @@ impl Graph {
         for colour in &mut self.colours[..self.count] {
             colour.scalar.clear();
         }
-        self.pairs.clear();
-        self.singles.clear();
+        self.pair_count = 0;
+        self.single_count = 0;
         self.count = 0;
         self.overflow.clear();
         if !colouring {
@@ -592,6 +600,7 @@ impl Graph {
             self.colours[colour].scalar.push(i as u32);
         }
         let dummy = bodies.len() as u32;
+        let (pair_pad, single_pad) = (wide::PairBatch::pad(dummy), wide::PointBatch::pad(dummy));
         for colour in &mut self.colours[..self.count] {
             self.blocks.clear();
             self.points.clear();
@@ -609,18 +618,21 @@ impl Graph {
                 }
             }
             colour.scalar.truncate(k);
-            let start = self.pairs.len();
+            let start = self.pair_count;
             for chunk in self.blocks.chunks(wide::W) {
-                self.pairs
-                    .push(wide::Batch::new(chunk, constraints, bodies, dummy));
+                next_batch(&mut self.pairs, &mut self.pair_count).fill(chunk, constraints, bodies, &pair_pad);
             }
-            colour.pairs = start..self.pairs.len();
-            let start = self.singles.len();
+            colour.pairs = start..self.pair_count;
+            let start = self.single_count;
             for chunk in self.points.chunks(wide::W) {
-                self.singles
-                    .push(wide::Batch::new(chunk, constraints, bodies, dummy));
+                next_batch(&mut self.singles, &mut self.single_count).fill(
+                    chunk,
+                    constraints,
+                    bodies,
+                    &single_pad,
+                );
             }
-            colour.singles = start..self.singles.len();
+            colour.singles = start..self.single_count;
         }
     }
 
@@ -664,10 +676,10 @@ impl Graph {
         for &i in &self.overflow {
             update(&mut constraints[i as usize]);
         }
-        for batch in &mut self.pairs {
+        for batch in &mut self.pairs[..self.pair_count] {
             smallest = smallest.min(batch.update_separations(states));
         }
-        for batch in &mut self.singles {
+        for batch in &mut self.singles[..self.single_count] {
             smallest = smallest.min(batch.update_separations(states));
         }
         smallest
@@ -726,29 +738,67 @@ impl Graph {
     }
 
     /// Pseudo-velocities start from rest every substep: so do their
-    /// impulses.
+    /// impulses. (The batches hold their own: only the constraints solved
+    /// one at a time need theirs zeroed.)
     fn reset_pseudo(&mut self, constraints: &mut [ContactConstraint]) {
-        for c in constraints.iter_mut() {
+        self.for_each_scalar(constraints, |c| {
             c.points[0].pseudo_impulse = 0.0;
             c.points[1].pseudo_impulse = 0.0;
-        }
-        for batch in &mut self.pairs {
+        });
+        for batch in &mut self.pairs[..self.pair_count] {
             batch.reset_pseudo();
         }
-        for batch in &mut self.singles {
+        for batch in &mut self.singles[..self.single_count] {
             batch.reset_pseudo();
         }
     }
 
-    /// Copies the batches' impulses back into their constraints.
-    fn store(&self, constraints: &mut [ContactConstraint]) {
-        for batch in &self.pairs {
-            batch.store(constraints);
+    /// Writes the impulses, times `scale` (per substep to per step), into
+    /// the contacts' manifolds: the batches' straight from their lanes,
+    /// the other constraints' from the constraints.
+    fn store(&self, constraints: &mut [ContactConstraint], contacts: &mut [Contact], scale: f32) {
+        for batch in &self.pairs[..self.pair_count] {
+            batch.store(constraints, contacts, scale);
         }
-        for batch in &self.singles {
-            batch.store(constraints);
+        for batch in &self.singles[..self.single_count] {
+            batch.store(constraints, contacts, scale);
+        }
+        self.for_each_scalar(constraints, |c| store_impulses(c, contacts, scale));
+    }
+
+    /// Calls `f` on each constraint solved one at a time (not in a batch).
+    #[inline]
+    fn for_each_scalar(
+        &self,
+        constraints: &mut [ContactConstraint],
+        mut f: impl FnMut(&mut ContactConstraint),
+    ) {
+        for colour in &self.colours[..self.count] {
+            for &i in &colour.scalar {
+                f(&mut constraints[i as usize]);
+            }
+        }
+        for &i in &self.overflow {
+            f(&mut constraints[i as usize]);
         }
     }
+}
+
+/// The next batch of `batches` to pack, counting it in `count`: a kept one
+/// to refill in place, or a new empty one when all are in use.
+#[inline]
+fn next_batch<'a, const N: usize, const M: usize>(
+    batches: &'a mut Vec<wide::Batch<N, M>>,
+    count: &mut usize,
+) -> &'a mut wide::Batch<N, M>
+where
+    wide::Batch<N, M>: wide::Normal,
+{
+    if *count == batches.len() {
+        batches.push(wide::Batch::empty());
+    }
+    *count += 1;
+    &mut batches[*count - 1]
 }
 
 /// One iteration of one constraint, scalar: the velocity one, then the
@@ -841,8 +891,16 @@ fn integrate_positions(bodies: &[SolverBody], states: &mut [BodyState], ctx: &St
 
 /// Restitution, after all substeps: each point that approached faster than
 /// the threshold and was actually pushed gets a normal velocity of `-e`
-/// times its approach velocity.
-fn apply_restitution(constraints: &mut [ContactConstraint], states: &mut [BodyState], threshold: f32) {
+/// times its approach velocity. Writes the impulses of every contact with
+/// restitution into its manifold again (times `scale`), since they may
+/// have changed.
+fn apply_restitution(
+    constraints: &mut [ContactConstraint],
+    contacts: &mut [Contact],
+    states: &mut [BodyState],
+    threshold: f32,
+    scale: f32,
+) {
     for c in constraints.iter_mut() {
         if c.restitution == 0.0 {
             continue;
@@ -860,6 +918,7 @@ fn apply_restitution(constraints: &mut [ContactConstraint], states: &mut [BodySt
             cp.normal_impulse = new_impulse;
             apply_impulse(states, c.masses, a, b, cp.ra, cp.rb, lambda * n, false);
         }
+        store_impulses(c, contacts, scale);
     }
 }
 
@@ -875,6 +934,7 @@ fn apply_restitution(constraints: &mut [ContactConstraint], states: &mut [BodySt
 pub(crate) fn solve(
     graph: &mut Graph,
     constraints: &mut [ContactConstraint],
+    contacts: &mut [Contact],
     bodies: &mut [SolverBody],
     ctx: &StepContext,
 ) {
@@ -917,8 +977,16 @@ pub(crate) fn solve(
         }
         integrate_positions(bodies, &mut states, ctx);
     }
-    graph.store(constraints);
-    apply_restitution(constraints, &mut states, ctx.settings.restitution_threshold);
+    // Impulses in the manifolds are per step.
+    let scale = substeps as f32;
+    graph.store(constraints, contacts, scale);
+    apply_restitution(
+        constraints,
+        contacts,
+        &mut states,
+        ctx.settings.restitution_threshold,
+        scale,
+    );
     for (b, s) in bodies.iter_mut().zip(&states) {
         b.v = s.v;
         b.w = s.w;
@@ -928,16 +996,15 @@ pub(crate) fn solve(
     graph.states = states;
 }
 
-/// Writes the accumulated impulses back into the contacts' manifolds (per
-/// step), where the next step finds them by feature id.
-pub(crate) fn store_impulses(constraints: &[ContactConstraint], contacts: &mut [Contact], substeps: u32) {
-    let scale = substeps as f32;
-    for c in constraints {
-        let m = &mut contacts[c.contact as usize].manifold;
-        for (mp, cp) in m.points[..c.count].iter_mut().zip(&c.points) {
-            mp.normal_impulse = cp.normal_impulse * scale;
-            mp.tangent_impulse = cp.tangent_impulse * scale;
-        }
+/// Writes one constraint's accumulated impulses, times `scale` (per
+/// substep to per step), into its contact's manifold, where the next step
+/// finds them by feature id.
+#[inline]
+fn store_impulses(c: &ContactConstraint, contacts: &mut [Contact], scale: f32) {
+    let m = &mut contacts[c.contact as usize].manifold;
+    for (mp, cp) in m.points[..c.count].iter_mut().zip(&c.points) {
+        mp.normal_impulse = cp.normal_impulse * scale;
+        mp.tangent_impulse = cp.tangent_impulse * scale;
     }
 }
 
@@ -1078,7 +1145,7 @@ mod tests {
                 solve_constraint(cs, ss, &ctx, reverse);
                 solve_pseudo_constraint(cs, ss, &ctx, reverse);
                 batch.solve_velocity_and_pseudo(&mut lanes.1, &ctx, reverse);
-                batch.store(&mut lanes.0);
+                batch.store_constraints(&mut lanes.0);
                 let (cl, sl) = (&lanes.0[0], &lanes.1);
                 let (p, q) = (&cs.points[0], &cl.points[0]);
                 let pairs = [

@@ -23,8 +23,8 @@
 // Lane loops index several arrays by the same lane number on purpose.
 #![allow(clippy::needless_range_loop)]
 
+use super::contact::Contact;
 use super::solver::{BodyState, ContactConstraint, SolverBody, StepContext};
-use crate::math::{cross, right_perp};
 use crate::settings::PositionCorrection;
 use glam::{BVec4A, Vec4};
 
@@ -189,6 +189,12 @@ pub(super) struct Batch<const N: usize, const M: usize> {
     len: usize,
     /// Index of each lane's constraint.
     index: [u32; W],
+    /// Index of each lane's contact, whose manifold takes the impulses
+    /// after the solve.
+    contact: [u32; W],
+    /// Whether each lane's contact has restitution: its constraint then
+    /// takes the impulses too, for the restitution pass after the solve.
+    bounce: [bool; W],
     /// Body A of each lane.
     a: [u32; W],
     /// Body B of each lane.
@@ -263,20 +269,61 @@ impl<const N: usize, const M: usize> Batch<N, M>
 where
     Batch<N, M>: Normal,
 {
+    /// A batch with no lanes in use, for [`Batch::fill`] to overwrite.
+    pub(super) fn empty() -> Batch<N, M> {
+        Batch {
+            len: 0,
+            index: [0; W],
+            contact: [0; W],
+            bounce: [false; W],
+            a: [0; W],
+            b: [0; W],
+            write_a: [false; W],
+            write_b: [false; W],
+            nx: Fw::default(),
+            ny: Fw::default(),
+            friction: Fw::default(),
+            ma: Fw::default(),
+            ia: Fw::default(),
+            mb: Fw::default(),
+            ib: Fw::default(),
+            mass: [Fw::default(); M],
+            p: [PointLanes::default(); N],
+            sep: [Fw::default(); N],
+        }
+    }
+
     /// Packs the constraints `chunk` (at most [`W`], each with `N` points,
-    /// and for `N = 2` a block) into lanes.
-    /// Unused lanes point both bodies at `dummy`, a body state at rest that
-    /// no lane writes, so every loop runs over all `W` lanes.
+    /// and for `N = 2` a block) into lanes: a new batch (see
+    /// [`Batch::fill`]).
+    #[cfg(test)]
     pub(super) fn new(
         chunk: &[u32],
         constraints: &[ContactConstraint],
         bodies: &[SolverBody],
         dummy: u32,
     ) -> Batch<N, M> {
-        debug_assert!(chunk.len() <= W);
-        // Unused lanes hold a constraint at rest on the dummy body: zero
-        // masses, anchors and impulses, and an identity K (or a unit normal
-        // mass) to keep their arithmetic finite.
+        let mut batch = Batch::empty();
+        batch.fill(chunk, constraints, bodies, &Batch::<N, M>::pad(dummy));
+        // The tests start lanes from any split impulse and largest normal
+        // impulse, which `fill` takes to be zero.
+        let pad = Batch::<N, M>::pad(dummy);
+        let mut cs = [&pad; W];
+        for (c, &i) in cs.iter_mut().zip(chunk) {
+            *c = &constraints[i as usize];
+        }
+        for (k, p) in batch.p.iter_mut().enumerate() {
+            p.pseudo_impulse = lanes(&cs, |c| c.points[k].pseudo_impulse);
+            p.max_normal_impulse = lanes(&cs, |c| c.points[k].max_normal_impulse);
+        }
+        batch
+    }
+
+    /// The constraint of an unused lane: at rest on the dummy body `dummy`
+    /// (a body state at rest that no lane writes), with zero masses,
+    /// anchors and impulses, and an identity K (or a unit normal mass) to
+    /// keep its arithmetic finite.
+    pub(super) fn pad(dummy: u32) -> ContactConstraint {
         let mut pad = ContactConstraint {
             a: dummy,
             b: dummy,
@@ -286,23 +333,43 @@ where
             ..ContactConstraint::default()
         };
         pad.points[0].normal_mass = 1.0;
-        let mut cs = [&pad; W];
-        let mut index = [0; W];
-        for ((c, x), &i) in cs.iter_mut().zip(&mut index).zip(chunk) {
-            *c = &constraints[i as usize];
-            *x = i;
+        pad
+    }
+
+    /// Packs the constraints `chunk` (at most [`W`], each with `N` points,
+    /// and for `N = 2` a block) into this batch's lanes, in place: the
+    /// graph keeps its batches from step to step and refills them, which
+    /// saves building each one on the stack and copying it into the list.
+    /// Unused lanes take `pad` (see [`Batch::pad`]), so every loop runs
+    /// over all `W` lanes. The constraints are fresh from
+    /// `prepare_contacts`: their split impulses and largest normal impulses
+    /// are zero, and the lanes start at zero without reading them.
+    pub(super) fn fill(
+        &mut self,
+        chunk: &[u32],
+        constraints: &[ContactConstraint],
+        bodies: &[SolverBody],
+        pad: &ContactConstraint,
+    ) {
+        debug_assert!(chunk.len() <= W);
+        debug_assert_eq!(pad.count, N);
+        let mut cs = [pad; W];
+        self.index = [0; W];
+        for (l, &i) in chunk.iter().enumerate() {
+            let c = &constraints[i as usize];
+            cs[l] = c;
+            self.index[l] = i;
+            self.contact[l] = c.contact;
+            self.bounce[l] = c.restitution != 0.0;
             debug_assert_eq!(c.count, N);
             debug_assert!(N == 1 || c.block);
         }
         let dynamic = |i: u32| bodies.get(i as usize).is_some_and(|b| b.dynamic);
-        let (mut a, mut b) = ([dummy; W], [dummy; W]);
-        let (mut write_a, mut write_b) = ([false; W], [false; W]);
         for l in 0..W {
-            (a[l], b[l]) = (cs[l].a, cs[l].b);
-            (write_a[l], write_b[l]) = (dynamic(a[l]), dynamic(b[l]));
+            (self.a[l], self.b[l]) = (cs[l].a, cs[l].b);
+            (self.write_a[l], self.write_b[l]) = (dynamic(self.a[l]), dynamic(self.b[l]));
         }
-        let mut mass = [Fw::default(); M];
-        for (j, m) in mass.iter_mut().enumerate() {
+        for (j, m) in self.mass.iter_mut().enumerate() {
             *m = lanes(&cs, |c| {
                 let ([k11, k12, k22], [i11, i12, i22]) = (c.k, c.inv_k);
                 if N == 2 {
@@ -312,44 +379,41 @@ where
                 }
             });
         }
-        let mut p = [PointLanes::default(); N];
-        for (k, pl) in p.iter_mut().enumerate() {
-            let point = |c: &ContactConstraint| (c.points[k], c.normal, right_perp(c.normal));
+        let (nx, ny) = (lanes(&cs, |c| c.normal.x), lanes(&cs, |c| c.normal.y));
+        let (tx, ty) = (ny, -nx);
+        for (k, pl) in self.p.iter_mut().enumerate() {
+            let (rax, ray) = (lanes(&cs, |c| c.points[k].ra.x), lanes(&cs, |c| c.points[k].ra.y));
+            let (rbx, rby) = (lanes(&cs, |c| c.points[k].rb.x), lanes(&cs, |c| c.points[k].rb.y));
+            // The levers lane-wise: the same products and differences as
+            // `cross` (`a.x * b.y - a.y * b.x`), so the same bits.
             *pl = PointLanes {
-                rax: lanes(&cs, |c| point(c).0.ra.x),
-                ray: lanes(&cs, |c| point(c).0.ra.y),
-                rbx: lanes(&cs, |c| point(c).0.rb.x),
-                rby: lanes(&cs, |c| point(c).0.rb.y),
-                rna: lanes(&cs, |c| cross(point(c).0.ra, c.normal)),
-                rnb: lanes(&cs, |c| cross(point(c).0.rb, c.normal)),
-                rta: lanes(&cs, |c| cross(point(c).0.ra, point(c).2)),
-                rtb: lanes(&cs, |c| cross(point(c).0.rb, point(c).2)),
-                base_separation: lanes(&cs, |c| point(c).0.base_separation),
-                tangent_mass: lanes(&cs, |c| point(c).0.tangent_mass),
-                normal_impulse: lanes(&cs, |c| point(c).0.normal_impulse),
-                tangent_impulse: lanes(&cs, |c| point(c).0.tangent_impulse),
-                pseudo_impulse: lanes(&cs, |c| point(c).0.pseudo_impulse),
-                max_normal_impulse: lanes(&cs, |c| point(c).0.max_normal_impulse),
+                rax,
+                ray,
+                rbx,
+                rby,
+                rna: rax * ny - ray * nx,
+                rnb: rbx * ny - rby * nx,
+                rta: rax * ty - ray * tx,
+                rtb: rbx * ty - rby * tx,
+                base_separation: lanes(&cs, |c| c.points[k].base_separation),
+                tangent_mass: lanes(&cs, |c| c.points[k].tangent_mass),
+                normal_impulse: lanes(&cs, |c| c.points[k].normal_impulse),
+                tangent_impulse: lanes(&cs, |c| c.points[k].tangent_impulse),
+                // Zero in every constraint `prepare_contacts` builds: not
+                // gathered.
+                pseudo_impulse: Fw::default(),
+                max_normal_impulse: Fw::default(),
             };
         }
-        Batch {
-            len: chunk.len(),
-            index,
-            a,
-            b,
-            write_a,
-            write_b,
-            nx: lanes(&cs, |c| c.normal.x),
-            ny: lanes(&cs, |c| c.normal.y),
-            friction: lanes(&cs, |c| c.friction),
-            ma: lanes(&cs, |c| c.masses[0]),
-            ia: lanes(&cs, |c| c.masses[1]),
-            mb: lanes(&cs, |c| c.masses[2]),
-            ib: lanes(&cs, |c| c.masses[3]),
-            mass,
-            p,
-            sep: [Fw::default(); N],
-        }
+        self.len = chunk.len();
+        self.nx = nx;
+        self.ny = ny;
+        self.friction = lanes(&cs, |c| c.friction);
+        self.ma = lanes(&cs, |c| c.masses[0]);
+        self.ia = lanes(&cs, |c| c.masses[1]);
+        self.mb = lanes(&cs, |c| c.masses[2]);
+        self.ib = lanes(&cs, |c| c.masses[3]);
+        // `sep` is written by `update_separations` before any read.
     }
 
     /// Gathers the lanes' body velocities (`pseudo`: the pseudo ones).
@@ -606,8 +670,33 @@ where
         }
     }
 
-    /// Copies the lanes' impulses back into their constraints.
-    pub(super) fn store(&self, constraints: &mut [ContactConstraint]) {
+    /// Writes the lanes' impulses, times `scale` (per substep to per
+    /// step), straight into their contacts' manifolds, where the next step
+    /// finds them. Only a lane with restitution also copies them back into
+    /// its constraint, for the restitution pass (which then writes its
+    /// manifold again); the others skip the constraint altogether.
+    pub(super) fn store(&self, constraints: &mut [ContactConstraint], contacts: &mut [Contact], scale: f32) {
+        for l in 0..self.len {
+            let m = &mut contacts[self.contact[l] as usize].manifold;
+            for (mp, p) in m.points.iter_mut().zip(&self.p) {
+                mp.normal_impulse = p.normal_impulse.0[l] * scale;
+                mp.tangent_impulse = p.tangent_impulse.0[l] * scale;
+            }
+            if self.bounce[l] {
+                let c = &mut constraints[self.index[l] as usize];
+                for (cp, p) in c.points.iter_mut().zip(&self.p) {
+                    cp.normal_impulse = p.normal_impulse.0[l];
+                    cp.tangent_impulse = p.tangent_impulse.0[l];
+                    cp.max_normal_impulse = p.max_normal_impulse.0[l];
+                }
+            }
+        }
+    }
+
+    /// Copies all of the lanes' impulses back into their constraints (for
+    /// comparing the lanes with the scalar solve).
+    #[cfg(test)]
+    pub(super) fn store_constraints(&self, constraints: &mut [ContactConstraint]) {
         for l in 0..self.len {
             let c = &mut constraints[self.index[l] as usize];
             for (cp, p) in c.points.iter_mut().zip(&self.p) {
