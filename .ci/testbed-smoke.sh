@@ -63,7 +63,8 @@ Xvfb ":$DISPLAY_NUM" -screen 0 1280x800x24 -nolisten tcp >"$OUT/xvfb.log" 2>&1 &
 XVFB_PID=$!
 export DISPLAY=":$DISPLAY_NUM"
 unset WAYLAND_DISPLAY
-for _ in $(seq 50); do
+# Up to 30 s: on a loaded machine the server can take a while to start.
+for _ in $(seq 300); do
     xdotool getdisplaygeometry >/dev/null 2>&1 && break
     kill -0 "$XVFB_PID" 2>/dev/null || fail "Xvfb exited (see $OUT/xvfb.log)"
     sleep 0.1
