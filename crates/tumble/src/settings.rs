@@ -79,11 +79,15 @@ impl PositionCorrection {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Sweep {
-    /// Forward on even iterations, backward on odd ones. The default: a
-    /// forward-only Gauss-Seidel sweep always solves the same corner of each
-    /// box first, and the leftover torque walks a tower sideways.
+    /// Forward on even iterations, backward on odd ones. Once meant to keep a
+    /// forward-only sweep from always solving the same corner of each box
+    /// first; two-point manifolds are now solved as one block, which leaves
+    /// no corner order to bias. Kept for the stability report.
     Alternating,
-    /// Always forward. Kept for the stability report.
+    /// Always forward. The default: at the same cost, a tall pyramid
+    /// settles about twice as well as with alternating sweeps (100 rows,
+    /// 600 steps: worst moved 0.78 m instead of 1.50 m, sink 0.60 m instead
+    /// of 1.39 m; see the stability report).
     Forward,
 }
 
@@ -143,7 +147,7 @@ impl Default for SolverSettings {
             warm_starting: true,
             position_correction: PositionCorrection::SplitImpulse,
             graph_coloring: true,
-            sweep: Sweep::Alternating,
+            sweep: Sweep::Forward,
             baumgarte: 0.2,
             restitution_threshold: 1.0,
         }
