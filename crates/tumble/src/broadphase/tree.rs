@@ -814,6 +814,16 @@ impl DynamicTree {
         }
     }
 
+    /// The other child of a non-root node's parent.
+    fn sibling(&self, node: u32) -> u32 {
+        let parent = &self.nodes[self.nodes[node as usize].parent_or_next as usize];
+        if parent.child1 == node {
+            parent.child2
+        } else {
+            parent.child1
+        }
+    }
+
     /// Unlinks a leaf: its sibling takes the place of their parent, which is
     /// freed. The leaf itself keeps its data.
     fn remove_leaf(&mut self, leaf: u32) {
@@ -822,13 +832,8 @@ impl DynamicTree {
             return;
         }
         let parent = self.nodes[leaf as usize].parent_or_next;
-        let parent_node = self.nodes[parent as usize];
-        let sibling = if parent_node.child1 == leaf {
-            parent_node.child2
-        } else {
-            parent_node.child1
-        };
-        let grandparent = parent_node.parent_or_next;
+        let sibling = self.sibling(leaf);
+        let grandparent = self.nodes[parent as usize].parent_or_next;
         self.replace_child(grandparent, parent, sibling);
         self.nodes[sibling as usize].parent_or_next = grandparent;
         self.free_node(parent);
@@ -1590,13 +1595,7 @@ mod tests {
             tree.validate();
             assert!(tree.height() <= balanced_height_bound(40));
             // It went down the side nearest to it.
-            let parent = tree.nodes[leaf as usize].parent_or_next;
-            let sibling = tree.nodes[parent as usize];
-            let other = if sibling.child1 == leaf {
-                sibling.child2
-            } else {
-                sibling.child1
-            };
+            let other = tree.sibling(leaf);
             assert!(tree.aabb_of(other).max.x >= 35.0, "{:?}", tree.aabb_of(other));
             assert_eq!(tree_query(&tree, square(100.0, 0.0, 0.1)), [leaf]);
         }

@@ -198,28 +198,27 @@ fn max_separation_lanes<const N: usize>(poly: &ClipPolygon, other: &ClipPolygon)
     for d in deepest.iter_mut().skip(poly.count) {
         *d = f32::NEG_INFINITY;
     }
-    // The first lane holding the largest value is the answer.
-    let best = lane_max(deepest);
-    match deepest.iter().position(|&d| d == best) {
-        Some(face) => (face, best),
-        // Only NaN input gets here: no face separates.
-        None => (0, f32::NEG_INFINITY),
-    }
+    // Only NaN input finds no largest lane: then no face separates.
+    lane_best(deepest, |a, b| a > b).unwrap_or((0, f32::NEG_INFINITY))
 }
 
-/// The largest of `N` (a power of two) lanes, halving: plain comparisons,
-/// not `f32::max`, so each halving is one SIMD maximum.
+/// The best of `N` (a power of two) lanes by `better`, and the first lane
+/// holding it (`None` only when NaN hid it). Found by halving, with plain
+/// comparisons rather than `f32::min`/`max`, so each halving is one SIMD
+/// minimum or maximum.
 #[inline(always)]
-fn lane_max<const N: usize>(mut d: [f32; N]) -> f32 {
+fn lane_best<const N: usize>(d: [f32; N], better: impl Fn(f32, f32) -> bool) -> Option<(usize, f32)> {
+    let mut r = d;
     let mut width = N;
     while width > 1 {
         width /= 2;
         for k in 0..width {
-            let (a, b) = (d[k], d[k + width]);
-            d[k] = if b > a { b } else { a };
+            let (a, b) = (r[k], r[k + width]);
+            r[k] = if better(b, a) { b } else { a };
         }
     }
-    d[0]
+    let best = r[0];
+    d.iter().position(|&x| x == best).map(|k| (k, best))
 }
 
 /// The edge of `poly` whose normal is most anti-parallel to `normal`.
@@ -526,9 +525,10 @@ fn nearest_vertex_to_edges_lanes<const N: usize>(edges: &ClipPolygon, vertices: 
                 f32::INFINITY
             };
         }
-        let nearest = lane_min(distance_squared);
+        let Some((k, nearest)) = lane_best(distance_squared, |a, b| a < b) else {
+            continue;
+        };
         if nearest < best.distance_squared {
-            let k = distance_squared.iter().position(|&d| d == nearest).unwrap_or(0);
             let t = fraction[k];
             best = VertexEdge {
                 distance_squared: nearest,
@@ -541,21 +541,6 @@ fn nearest_vertex_to_edges_lanes<const N: usize>(edges: &ClipPolygon, vertices: 
         }
     }
     best
-}
-
-/// The smallest of `N` (a power of two) lanes, halving: plain comparisons,
-/// not `f32::min`, so each halving is one SIMD minimum.
-#[inline(always)]
-fn lane_min<const N: usize>(mut d: [f32; N]) -> f32 {
-    let mut width = N;
-    while width > 1 {
-        width /= 2;
-        for k in 0..width {
-            let (a, b) = (d[k], d[k + width]);
-            d[k] = if b < a { b } else { a };
-        }
-    }
-    d[0]
 }
 
 /// The whole narrowphase for two clip polygons given in A's frame.

@@ -376,35 +376,27 @@ fn fast_bodies_do_not_tunnel_through_a_thin_wall() {
 
 #[test]
 fn small_shapes_get_small_fat_boxes() {
-    // Two 0.25 m boxes 5 cm apart, at rest: a fixed 0.1 m margin would pair
-    // them (and every neighbour in a pile of small shapes); a margin sized
-    // to the shape does not.
-    let mut world = World::new(WorldSettings {
-        gravity: Vec2::ZERO,
-        ..WorldSettings::default()
-    });
-    let small = Polygon::new_box(0.125, 0.125).unwrap();
-    for x in [0.0, 0.3] {
-        let b = world
-            .create_body(&BodyDef::dynamic().at(Vec2::new(x, 0.0)))
-            .unwrap();
-        world.add_shape(b, small, &ShapeDef::default()).unwrap();
-    }
-    world.step(DT);
-    assert_eq!(world.contact_count(), 0);
-    // Large boxes the same 5 cm apart do pair: contacts are kept early for
+    // Two boxes side by side 5 cm apart, at rest, after one step.
+    let contacts_between = |half: f32| {
+        let mut world = World::new(WorldSettings {
+            gravity: Vec2::ZERO,
+            ..WorldSettings::default()
+        });
+        let shape = Polygon::new_box(half, half).unwrap();
+        for x in [0.0, 2.0 * half + 0.05] {
+            let b = world
+                .create_body(&BodyDef::dynamic().at(Vec2::new(x, 0.0)))
+                .unwrap();
+            world.add_shape(b, shape, &ShapeDef::default()).unwrap();
+        }
+        world.step(DT);
+        world.contact_count()
+    };
+    // 0.25 m boxes: a fixed 0.1 m margin would pair them (and every
+    // neighbour in a pile of small shapes); a margin sized to the shape
+    // does not.
+    assert_eq!(contacts_between(0.125), 0);
+    // 2 m boxes the same 5 cm apart do pair: contacts are kept early for
     // what can reach them.
-    let mut world = World::new(WorldSettings {
-        gravity: Vec2::ZERO,
-        ..WorldSettings::default()
-    });
-    let large = Polygon::new_box(1.0, 1.0).unwrap();
-    for x in [0.0, 2.05] {
-        let b = world
-            .create_body(&BodyDef::dynamic().at(Vec2::new(x, 0.0)))
-            .unwrap();
-        world.add_shape(b, large, &ShapeDef::default()).unwrap();
-    }
-    world.step(DT);
-    assert_eq!(world.contact_count(), 1);
+    assert_eq!(contacts_between(1.0), 1);
 }
