@@ -20,6 +20,7 @@ use super::{feature_id, Manifold, ManifoldPoint};
 use crate::math::{left_perp, right_perp, Transform, Vec2};
 use crate::settings::{LINEAR_SLOP, MAX_POLYGON_VERTICES};
 use crate::shapes::{Capsule, Polygon};
+use glam::{BVec4A, Vec4, Vec4Swizzles};
 
 /// When the cores are apart, the reference face's separation is only a
 /// lower bound of their distance. If the true distance exceeds it by more
@@ -36,20 +37,41 @@ const FACE_CONTACT_RELATIVE_GAP: f32 = 0.0005;
 /// a capsule's segment as a two-vertex polygon whose two "edges" run both
 /// ways along the segment with opposite normals.
 ///
-/// Stored as lane arrays (x and y apart), filled to four lanes (eight for
-/// more than four vertices): the searches of [`max_separation`] and
-/// [`nearest_vertex_to_edges`] run over them several lanes at a time and
-/// mask out the lanes past `count`.
+/// Stored as lanes (x and y apart) in blocks of four, the first block
+/// filled (both for more than four vertices): the searches of
+/// [`max_separation`] and [`nearest_vertex_to_edges`] run over them a block
+/// at a time and mask out the lanes past `count`.
+/// Lane blocks of a polygon: four lanes each, enough for the most vertices.
+const BLOCKS: usize = MAX_POLYGON_VERTICES / 4;
+
+/// One value per vertex or edge, in blocks of four lanes.
+type Lanes = [Vec4; BLOCKS];
+
+/// Lane `i` of `lanes`.
+#[inline(always)]
+fn lane(lanes: &Lanes, i: usize) -> f32 {
+    lanes[i / 4].as_ref()[i % 4]
+}
+
+/// The lanes as one plain array.
+#[inline(always)]
+fn lane_array(lanes: &Lanes) -> [f32; MAX_POLYGON_VERTICES] {
+    std::array::from_fn(|i| lane(lanes, i))
+}
+
+/// The index of each lane of a block, as a float.
+const LANE_INDEX: Vec4 = Vec4::new(0.0, 1.0, 2.0, 3.0);
+
 #[derive(Clone, Copy, Debug)]
 struct ClipPolygon {
     /// Vertex x.
-    xs: [f32; MAX_POLYGON_VERTICES],
+    xs: Lanes,
     /// Vertex y.
-    ys: [f32; MAX_POLYGON_VERTICES],
+    ys: Lanes,
     /// Outward normal x of edge `i` (vertex `i` to `i + 1`).
-    nxs: [f32; MAX_POLYGON_VERTICES],
+    nxs: Lanes,
     /// Normal y.
-    nys: [f32; MAX_POLYGON_VERTICES],
+    nys: Lanes,
     count: usize,
     radius: f32,
     centroid: Vec2,
@@ -85,61 +107,56 @@ impl ClipPolygon {
         xf: Option<Transform>,
     ) -> ClipPolygon {
         let mut out = ClipPolygon {
-            xs: [0.0; MAX_POLYGON_VERTICES],
-            ys: [0.0; MAX_POLYGON_VERTICES],
-            nxs: [0.0; MAX_POLYGON_VERTICES],
-            nys: [0.0; MAX_POLYGON_VERTICES],
+            xs: [Vec4::ZERO; BLOCKS],
+            ys: [Vec4::ZERO; BLOCKS],
+            nxs: [Vec4::ZERO; BLOCKS],
+            nys: [Vec4::ZERO; BLOCKS],
             count,
             radius,
             centroid: xf.map_or(centroid, |xf| xf.apply(centroid)),
         };
         if count <= 4 {
-            out.fill_lanes::<4>(vertices, normals, xf);
+            out.fill_lanes::<1>(vertices, normals, xf);
         } else {
-            out.fill_lanes::<MAX_POLYGON_VERTICES>(vertices, normals, xf);
+            out.fill_lanes::<BLOCKS>(vertices, normals, xf);
         }
         out
     }
 
-    /// Fills the first `N` lanes, the unused ones too (they hold whatever
-    /// the arrays hold past `count`; every lane search masks them out):
-    /// straight lane loops, which LLVM turns into a few SIMD operations.
-    /// The arithmetic is `Transform::apply`'s and `Rot::rotate`'s.
+    /// Fills the first `B` blocks, the unused lanes too (they hold
+    /// whatever the arrays hold past `count`; every lane search masks them
+    /// out). The arithmetic is `Transform::apply`'s and `Rot::rotate`'s.
     #[inline(always)]
-    fn fill_lanes<const N: usize>(
+    fn fill_lanes<const B: usize>(
         &mut self,
         vertices: &[Vec2; MAX_POLYGON_VERTICES],
         normals: &[Vec2; MAX_POLYGON_VERTICES],
         xf: Option<Transform>,
     ) {
-        for k in 0..N {
-            self.xs[k] = vertices[k].x;
-            self.ys[k] = vertices[k].y;
-            self.nxs[k] = normals[k].x;
-            self.nys[k] = normals[k].y;
-        }
-        let Some(xf) = xf else { return };
-        let (c, s, px, py) = (xf.q.c, xf.q.s, xf.p.x, xf.p.y);
-        for k in 0..N {
-            let (x, y) = (self.xs[k], self.ys[k]);
-            self.xs[k] = (c * x - s * y) + px;
-            self.ys[k] = (s * x + c * y) + py;
-        }
-        for k in 0..N {
-            let (x, y) = (self.nxs[k], self.nys[k]);
-            self.nxs[k] = c * x - s * y;
-            self.nys[k] = s * x + c * y;
+        let xs = |p: &[Vec2], b: usize| Vec4::new(p[4 * b].x, p[4 * b + 1].x, p[4 * b + 2].x, p[4 * b + 3].x);
+        let ys = |p: &[Vec2], b: usize| Vec4::new(p[4 * b].y, p[4 * b + 1].y, p[4 * b + 2].y, p[4 * b + 3].y);
+        for b in 0..B {
+            let (x, y, nx, ny) = (xs(vertices, b), ys(vertices, b), xs(normals, b), ys(normals, b));
+            let Some(xf) = xf else {
+                (self.xs[b], self.ys[b], self.nxs[b], self.nys[b]) = (x, y, nx, ny);
+                continue;
+            };
+            let (c, s) = (Vec4::splat(xf.q.c), Vec4::splat(xf.q.s));
+            self.xs[b] = (c * x - s * y) + Vec4::splat(xf.p.x);
+            self.ys[b] = (s * x + c * y) + Vec4::splat(xf.p.y);
+            self.nxs[b] = c * nx - s * ny;
+            self.nys[b] = s * nx + c * ny;
         }
     }
 
     #[inline]
     fn vertex(&self, i: usize) -> Vec2 {
-        Vec2::new(self.xs[i], self.ys[i])
+        Vec2::new(lane(&self.xs, i), lane(&self.ys, i))
     }
 
     #[inline]
     fn normal(&self, i: usize) -> Vec2 {
-        Vec2::new(self.nxs[i], self.nys[i])
+        Vec2::new(lane(&self.nxs, i), lane(&self.nys, i))
     }
 
     #[inline]
@@ -164,61 +181,59 @@ impl ClipPolygon {
 /// the separation of `other`'s deepest vertex; returns the face with the
 /// largest one (the first of equals). Positive means a separating axis.
 ///
-/// The narrowphase's hottest loop, so it runs over `poly`'s faces four or
-/// eight lanes at a time (the padded lane arrays), one of `other`'s
-/// vertices after another.
+/// The narrowphase's hottest loop, so it runs over `poly`'s faces a block
+/// of four lanes at a time, one of `other`'s vertices after another.
 fn max_separation(poly: &ClipPolygon, other: &ClipPolygon) -> (usize, f32) {
     if poly.count <= 4 {
-        max_separation_lanes::<4>(poly, other)
+        max_separation_lanes::<1>(poly, other)
     } else {
-        max_separation_lanes::<8>(poly, other)
+        max_separation_lanes::<BLOCKS>(poly, other)
     }
 }
 
-/// [`max_separation`] with `N` face lanes (`N >= poly.count`).
+/// [`max_separation`] over the first `B` blocks (`4 B >= poly.count`).
 #[inline(always)]
-fn max_separation_lanes<const N: usize>(poly: &ClipPolygon, other: &ClipPolygon) -> (usize, f32) {
-    let lanes = |a: &[f32; MAX_POLYGON_VERTICES]| -> [f32; N] { a[..N].try_into().expect("N <= 8 lanes") };
-    let (vx, vy, nx, ny) = (
-        lanes(&poly.xs),
-        lanes(&poly.ys),
-        lanes(&poly.nxs),
-        lanes(&poly.nys),
-    );
-    let mut deepest = [f32::INFINITY; N];
+fn max_separation_lanes<const B: usize>(poly: &ClipPolygon, other: &ClipPolygon) -> (usize, f32) {
+    let mut deepest = [Vec4::INFINITY; B];
     for j in 0..other.count {
-        let w = other.vertex(j);
-        for k in 0..N {
+        let (wx, wy) = (Vec4::splat(lane(&other.xs, j)), Vec4::splat(lane(&other.ys, j)));
+        for (b, d) in deepest.iter_mut().enumerate() {
             // n . (w - v), as the scalar form would compute it.
-            let s = nx[k] * (w.x - vx[k]) + ny[k] * (w.y - vy[k]);
-            deepest[k] = if s < deepest[k] { s } else { deepest[k] };
+            let s = poly.nxs[b] * (wx - poly.xs[b]) + poly.nys[b] * (wy - poly.ys[b]);
+            *d = Vec4::select(s.cmplt(*d), s, *d);
         }
     }
     // Lanes past the count are no faces.
-    for d in deepest.iter_mut().skip(poly.count) {
-        *d = f32::NEG_INFINITY;
+    let count = Vec4::splat(poly.count as f32);
+    for (b, d) in deepest.iter_mut().enumerate() {
+        let index = LANE_INDEX + Vec4::splat((4 * b) as f32);
+        *d = Vec4::select(index.cmplt(count), *d, Vec4::NEG_INFINITY);
     }
     // Only NaN input finds no largest lane: then no face separates.
-    lane_best(deepest, |a, b| a > b).unwrap_or((0, f32::NEG_INFINITY))
+    lane_best(deepest, Vec4::cmpgt).unwrap_or((0, f32::NEG_INFINITY))
 }
 
-/// The best of `N` (a power of two) lanes by `better`, and the first lane
-/// holding it (`None` only when NaN hid it). Found by halving, with plain
-/// comparisons rather than `f32::min`/`max`, so each halving is one SIMD
-/// minimum or maximum.
+/// The best of the lanes of `B` blocks by `better` (a lane-wise strict
+/// comparison), and the first lane holding it (`None` only when NaN hid
+/// it). Found by halving: each halving is one SIMD comparison and blend.
 #[inline(always)]
-fn lane_best<const N: usize>(d: [f32; N], better: impl Fn(f32, f32) -> bool) -> Option<(usize, f32)> {
-    let mut r = d;
-    let mut width = N;
-    while width > 1 {
-        width /= 2;
-        for k in 0..width {
-            let (a, b) = (r[k], r[k + width]);
-            r[k] = if better(b, a) { b } else { a };
-        }
+fn lane_best<const B: usize>(d: [Vec4; B], better: impl Fn(Vec4, Vec4) -> BVec4A) -> Option<(usize, f32)> {
+    let pick = |a: Vec4, b: Vec4| Vec4::select(better(b, a), b, a);
+    let mut r = d[0];
+    for &block in &d[1..] {
+        r = pick(r, block);
     }
-    let best = r[0];
-    d.iter().position(|&x| x == best).map(|k| (k, best))
+    r = pick(r, r.zwxy());
+    r = pick(r, r.yxwz());
+    let best = r.x;
+    // The first lane equal to it, from a lane mask rather than a search:
+    // a search's exit branch depends on the data and mispredicts about
+    // once a call, which costs more than the whole reduction.
+    let mut equal = 0u32;
+    for (b, block) in d.iter().enumerate() {
+        equal |= block.cmpeq(Vec4::splat(best)).bitmask() << (4 * b);
+    }
+    (equal != 0).then(|| (equal.trailing_zeros() as usize, best))
 }
 
 /// The edge of `poly` whose normal is most anti-parallel to `normal`.
@@ -476,15 +491,20 @@ struct VertexEdge {
 /// lanes wide (the first of equals wins).
 fn nearest_vertex_to_edges(edges: &ClipPolygon, vertices: &ClipPolygon) -> VertexEdge {
     if edges.count <= 4 {
-        nearest_vertex_to_edges_lanes::<4>(edges, vertices)
+        nearest_vertex_to_edges_lanes::<4, 1>(edges, vertices)
     } else {
-        nearest_vertex_to_edges_lanes::<8>(edges, vertices)
+        nearest_vertex_to_edges_lanes::<8, BLOCKS>(edges, vertices)
     }
 }
 
-/// [`nearest_vertex_to_edges`] with `N` edge lanes (`N >= edges.count`).
+/// [`nearest_vertex_to_edges`] with `N` edge lanes (`N >= edges.count`),
+/// `B` blocks of four.
 #[inline(always)]
-fn nearest_vertex_to_edges_lanes<const N: usize>(edges: &ClipPolygon, vertices: &ClipPolygon) -> VertexEdge {
+fn nearest_vertex_to_edges_lanes<const N: usize, const B: usize>(
+    edges: &ClipPolygon,
+    vertices: &ClipPolygon,
+) -> VertexEdge {
+    let (xs, ys) = (lane_array(&edges.xs), lane_array(&edges.ys));
     // Edge k runs from vertex k to vertex k + 1 (wrapping); lanes past the
     // count are no edges and are masked out below.
     let mut ex = [0.0f32; N];
@@ -492,8 +512,8 @@ fn nearest_vertex_to_edges_lanes<const N: usize>(edges: &ClipPolygon, vertices: 
     let mut inv_length_squared = [0.0f32; N];
     for k in 0..N {
         let next = edges.next(k);
-        ex[k] = edges.xs[next] - edges.xs[k];
-        ey[k] = edges.ys[next] - edges.ys[k];
+        ex[k] = xs[next] - xs[k];
+        ey[k] = ys[next] - ys[k];
         let length_squared = ex[k] * ex[k] + ey[k] * ey[k];
         // A point-like edge (a capsule of zero length) has fraction 0.
         inv_length_squared[k] = if length_squared > 0.0 {
@@ -515,7 +535,7 @@ fn nearest_vertex_to_edges_lanes<const N: usize>(edges: &ClipPolygon, vertices: 
         let mut fraction = [0.0f32; N];
         let mut distance_squared = [0.0f32; N];
         for k in 0..N {
-            let (dx, dy) = (w.x - edges.xs[k], w.y - edges.ys[k]);
+            let (dx, dy) = (w.x - xs[k], w.y - ys[k]);
             let t = ((dx * ex[k] + dy * ey[k]) * inv_length_squared[k]).clamp(0.0, 1.0);
             let (rx, ry) = (dx - t * ex[k], dy - t * ey[k]);
             fraction[k] = t;
@@ -525,7 +545,8 @@ fn nearest_vertex_to_edges_lanes<const N: usize>(edges: &ClipPolygon, vertices: 
                 f32::INFINITY
             };
         }
-        let Some((k, nearest)) = lane_best(distance_squared, |a, b| a < b) else {
+        let blocks: [Vec4; B] = std::array::from_fn(|b| Vec4::from_slice(&distance_squared[4 * b..]));
+        let Some((k, nearest)) = lane_best(blocks, Vec4::cmplt) else {
             continue;
         };
         if nearest < best.distance_squared {
