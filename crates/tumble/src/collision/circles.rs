@@ -7,6 +7,7 @@
 //! flipped, in [`collide`](super::collide).
 
 use super::distance::normal_or_fallback;
+use super::sat::point_max_separation;
 use super::{feature_id, Manifold, ManifoldPoint};
 use crate::math::{right_perp, Transform, Vec2};
 use crate::shapes::{Capsule, Circle, Polygon};
@@ -132,15 +133,7 @@ pub fn collide_polygon_circle(
     let n = a.count;
 
     // The face the centre is farthest in front of.
-    let mut best_face = 0;
-    let mut best_separation = f32::NEG_INFINITY;
-    for i in 0..n {
-        let s = a.normals[i].dot(centre_b - a.vertices[i]);
-        if s > best_separation {
-            best_face = i;
-            best_separation = s;
-        }
-    }
+    let (best_face, best_separation) = point_max_separation(a, centre_b);
     let radius = a.radius + b.radius;
     if best_separation - radius > speculative {
         return Manifold::default();
@@ -163,19 +156,15 @@ pub fn collide_polygon_circle(
         return manifold.transformed(xf_a);
     }
 
-    // Centre outside: the nearest point over all edges (at most eight).
-    let mut nearest = a.vertices[0];
-    let mut nearest_distance_squared = f32::INFINITY;
-    for i in 0..n {
-        let p = closest_point_on_segment(a.vertices[i], a.vertices[(i + 1) % n], centre_b);
-        let d = p.distance_squared(centre_b);
-        if d < nearest_distance_squared {
-            nearest = p;
-            nearest_distance_squared = d;
-        }
-    }
+    // Centre outside: the nearest point of the core is on the face it is
+    // farthest in front of. (Beside that face the distance to it is the
+    // separation, which bounds every other face's; in a corner's region
+    // the corner's two faces have the normals nearest the offset, and the
+    // corner is on both.)
+    let next = if best_face + 1 < n { best_face + 1 } else { 0 };
+    let nearest = closest_point_on_segment(a.vertices[best_face], a.vertices[next], centre_b);
     let offset = centre_b - nearest;
-    let distance = nearest_distance_squared.sqrt();
+    let distance = offset.length();
     let normal = if distance > COINCIDENT_DISTANCE {
         offset / distance
     } else {

@@ -177,6 +177,24 @@ proptest! {
     }
 
     #[test]
+    fn a_circle_outside_a_polygon_gets_the_exact_distance(
+        a in polygon(), xa in transform(), b in circle(), xb in transform(),
+    ) {
+        // The polygon-circle routine looks for the nearest point on the
+        // face of largest separation only: check it against the nearest
+        // point over every edge, found by GJK.
+        let d = shape_distance(&a, &xa, &b, &xb);
+        if d.distance <= 1e-3 {
+            return Ok(());
+        }
+        let m = collide(&a, xa, &b, xb, 100.0);
+        prop_assert_eq!(m.count, 1, "{:?}\n{:?}", d, m);
+        let s = m.points[0].separation;
+        prop_assert!((s - d.distance).abs() <= 1e-4 * (1.0 + d.distance), "{} vs {:?}\n{:?}", s, d, m);
+        prop_assert!(m.normal.dot(d.normal) > 0.999, "{:?}\n{:?}", d, m);
+    }
+
+    #[test]
     fn identical_shapes_at_one_place_overlap(a in shape(), xa in transform()) {
         let m = collide(&a, xa, &a, xa, 0.0);
         well_formed(&m)?;

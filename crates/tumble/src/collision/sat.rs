@@ -213,6 +213,33 @@ fn max_separation_lanes<const B: usize>(poly: &ClipPolygon, other: &ClipPolygon)
     lane_best(deepest, Vec4::cmpgt).unwrap_or((0, f32::NEG_INFINITY))
 }
 
+/// The face of `poly` that `point` is farthest in front of, and that
+/// separation (`n . (point - v)`, largest first of equals): the core's
+/// signed distance when the point is inside it, and when it is outside, the
+/// face whose segment holds the nearest point of the core. Lanes, as
+/// [`max_separation`], for the polygon-circle narrowphase.
+pub(crate) fn point_max_separation(poly: &Polygon, point: Vec2) -> (usize, f32) {
+    let lanes = ClipPolygon::from_polygon(poly, None);
+    if poly.count <= 4 {
+        point_max_separation_lanes::<1>(&lanes, point)
+    } else {
+        point_max_separation_lanes::<BLOCKS>(&lanes, point)
+    }
+}
+
+/// [`point_max_separation`] over the first `B` blocks.
+#[inline(always)]
+fn point_max_separation_lanes<const B: usize>(poly: &ClipPolygon, point: Vec2) -> (usize, f32) {
+    let (wx, wy) = (Vec4::splat(point.x), Vec4::splat(point.y));
+    let count = Vec4::splat(poly.count as f32);
+    let separations: [Vec4; B] = std::array::from_fn(|b| {
+        let s = poly.nxs[b] * (wx - poly.xs[b]) + poly.nys[b] * (wy - poly.ys[b]);
+        let index = LANE_INDEX + Vec4::splat((4 * b) as f32);
+        Vec4::select(index.cmplt(count), s, Vec4::NEG_INFINITY)
+    });
+    lane_best(separations, Vec4::cmpgt).unwrap_or((0, f32::NEG_INFINITY))
+}
+
 /// The best of the lanes of `B` blocks by `better` (a lane-wise strict
 /// comparison), and the first lane holding it (`None` only when NaN hid
 /// it). Found by halving: each halving is one SIMD comparison and blend.
