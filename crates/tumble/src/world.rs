@@ -6,13 +6,13 @@ use crate::broadphase::{pair_key, BroadPhase};
 use crate::collision::{ray_cast, Manifold};
 use crate::debug_draw::{Color, DebugDraw, DrawOptions};
 use crate::dynamics::body::{Body, BodyDef, BodyType};
-use crate::dynamics::contact::{mix_friction, mix_restitution, Contact};
+use crate::dynamics::contact::{mix_friction, mix_restitution, Contact, ManifoldCache, RecycleLimits};
 use crate::dynamics::solver::{self, ContactConstraint, Graph, SolverBody, StepContext};
 use crate::error::{BodyError, Error};
 use crate::math::{cross, is_finite_vec, Aabb, Rot, Transform, Vec2};
 use crate::settings::{
-    SolverSettings, WorldSettings, AABB_MARGIN, AABB_MARGIN_FRACTION, ITERATIONS_RANGE, LINEAR_SLOP,
-    MAX_PUSH_OUT_SPEED, SPECULATIVE_DISTANCE, SUBSTEPS_RANGE,
+    SolverSettings, WorldSettings, AABB_MARGIN, AABB_MARGIN_FRACTION, CONTACT_RECYCLE_DISTANCE,
+    ITERATIONS_RANGE, LINEAR_SLOP, MAX_PUSH_OUT_SPEED, SPECULATIVE_DISTANCE, SUBSTEPS_RANGE,
 };
 use crate::shapes::{combine_mass, decompose_concave, MassData, Shape, ShapeError};
 use std::collections::HashMap;
@@ -220,9 +220,15 @@ pub struct World {
     broadphase: BroadPhase,
     step_count: u64,
     frozen: Vec<BodyId>,
+    /// The length of the last step (60 Hz before the first): how far
+    /// ahead a body given a new velocity between steps is looked for.
+    last_dt: f32,
     // Scratch buffers reused every step (no allocation in steady state).
     scratch: Scratch,
 }
+
+/// The step length assumed before the first step.
+const DEFAULT_DT: f32 = 1.0 / 60.0;
 
 #[derive(Clone, Default)]
 struct Scratch {
@@ -230,6 +236,9 @@ struct Scratch {
     constraints: Vec<ContactConstraint>,
     new_pairs: Vec<(u32, u32)>,
     graph: Graph,
+    /// Contacts whose manifold the last step kept (see
+    /// [`World::recycled_contact_count`]).
+    recycled: usize,
 }
 
 impl Default for World {
@@ -278,6 +287,7 @@ impl World {
             pair_map: PairMap::default(),
             step_count: 0,
             frozen: Vec::new(),
+            last_dt: DEFAULT_DT,
             scratch: Scratch::default(),
         }
     }
@@ -607,6 +617,7 @@ impl World {
         let b = &mut self.bodies[bi];
         if b.body_type != BodyType::Static {
             b.v = v;
+            self.predict_proxies(bi);
         }
         Ok(())
     }
@@ -699,6 +710,7 @@ impl World {
         if b.body_type == BodyType::Dynamic {
             b.v += b.inv_mass * impulse;
             b.w += b.inv_inertia * cross(point - b.center, impulse);
+            self.predict_proxies(bi);
         }
         Ok(())
     }
@@ -938,6 +950,26 @@ impl World {
         }
     }
 
+    /// Moves the body's proxies to cover where it is and where its velocity
+    /// takes it in the next step, so a fast body meets what it is about to
+    /// hit in time for a speculative contact to stop it. Called after each
+    /// step, and when the user gives a body a new velocity between steps
+    /// (a body kicked towards a wall must find the wall in the very next
+    /// step, not one step late on the other side of it).
+    fn predict_proxies(&mut self, bi: usize) {
+        let b = &self.bodies[bi];
+        let travel = self.last_dt * b.v;
+        let xf = b.xf;
+        for &s in &b.shapes {
+            let slot = &self.shapes[s as usize];
+            let mut aabb = slot.shape.aabb(xf);
+            aabb.min += travel.min(Vec2::ZERO);
+            aabb.max += travel.max(Vec2::ZERO);
+            self.broadphase
+                .move_proxy_predictive(slot.proxy, aabb, slot.margin, PREDICTION_STEPS * travel);
+        }
+    }
+
     fn sync_proxies(&mut self, bi: usize) {
         let xf = self.bodies[bi].xf;
         for &s in &self.bodies[bi].shapes {
@@ -971,6 +1003,14 @@ impl World {
     /// Number of live contacts (pairs of shapes whose fat AABBs overlap).
     pub fn contact_count(&self) -> usize {
         self.contacts.iter().filter(|c| c.alive).count()
+    }
+
+    /// How many contacts the last step kept their manifold for, moving its
+    /// points with the bodies instead of colliding the shapes again (see
+    /// [`SolverSettings::contact_recycling`]): in a pile at rest, most of
+    /// them.
+    pub fn recycled_contact_count(&self) -> usize {
+        self.scratch.recycled
     }
 
     /// Contacts with at least one manifold point (touching or within the
@@ -1070,6 +1110,7 @@ impl World {
             .solver
             .iterations
             .clamp(*ITERATIONS_RANGE.start(), *ITERATIONS_RANGE.end());
+        self.last_dt = dt;
         self.find_new_contacts();
         self.update_contacts(dt);
         self.solve(dt);
@@ -1105,6 +1146,7 @@ impl World {
                 restitution: mix_restitution(da.restitution, db.restitution),
                 part_bits: (part_a << 32) | (part_b << 40),
                 manifold: Manifold::default(),
+                cache: ManifoldCache::default(),
             };
             let ci = match self.free_contacts.pop() {
                 Some(ci) => {
@@ -1123,6 +1165,11 @@ impl World {
 
     fn update_contacts(&mut self, dt: f32) {
         let base_speculative = SPECULATIVE_DISTANCE * self.settings.length_units_per_meter;
+        let limits = self.settings.solver.contact_recycling.then_some(RecycleLimits {
+            distance: CONTACT_RECYCLE_DISTANCE * self.settings.length_units_per_meter,
+            empty: base_speculative,
+        });
+        let mut recycled = 0;
         // Borrow the fields apart: the contacts change, the shapes and
         // bodies are only read (no copies of the shapes on the hot path).
         let (shapes, bodies, broadphase) = (&self.shapes, &self.bodies, &self.broadphase);
@@ -1142,9 +1189,14 @@ impl World {
             // before it would pass through (speculative continuous
             // collision). Resting pairs keep the small base margin.
             let closing = (bb.v - ba.v).length() + ba.w.abs() * ba.extent + bb.w.abs() * bb.extent;
+            if limits.is_some() && c.recycle(ba, bb, dt * closing) {
+                recycled += 1;
+                continue;
+            }
             let speculative = base_speculative + dt * closing;
-            c.update(&sa.shape, ba.xf, &sb.shape, bb.xf, speculative);
+            c.update(&sa.shape, ba, &sb.shape, bb, speculative, limits);
         }
+        self.scratch.recycled = recycled;
     }
 
     fn solve(&mut self, dt: f32) {
@@ -1255,23 +1307,7 @@ impl World {
             b.w = sb.w;
             b.center = center;
             b.sync_origin(q);
-            // Predict the next step's motion into the AABB, so a fast body
-            // meets what it is about to hit in time for a speculative
-            // contact to stop it.
-            let travel = dt * b.v;
-            let xf = b.xf;
-            for &s in &b.shapes {
-                let slot = &self.shapes[s as usize];
-                let mut aabb = slot.shape.aabb(xf);
-                aabb.min += travel.min(Vec2::ZERO);
-                aabb.max += travel.max(Vec2::ZERO);
-                self.broadphase.move_proxy_predictive(
-                    slot.proxy,
-                    aabb,
-                    slot.margin,
-                    PREDICTION_STEPS * travel,
-                );
-            }
+            self.predict_proxies(i);
         }
         self.scratch = scratch;
     }
@@ -1461,6 +1497,8 @@ impl FixedStepper {
 #[cfg(feature = "serde")]
 mod snapshot;
 
+#[cfg(test)]
+mod recycling_tests;
 #[cfg(test)]
 mod reliability_tests;
 

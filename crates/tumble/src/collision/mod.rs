@@ -50,7 +50,7 @@ pub fn feature_id(reference_edge: usize, incident_vertex: usize, flip: bool) -> 
 /// points. (Two polygons whose best faces are a near tie are the one
 /// exception: each order prefers its own first shape's face, within the
 /// reference-face hysteresis.) One-point contacts with a circle carry the id
-/// `feature_id(0, 0, false)`.
+/// `feature_id(0, 0, flip)`, flip set when the circle is shape A.
 ///
 /// ```
 /// # use tumble::{Polygon, Shape, Transform, Vec2};
@@ -84,6 +84,39 @@ pub fn collide(a: &Shape, xf_a: Transform, b: &Shape, xf_b: Transform, speculati
         }
         (Shape::Capsule(a), Shape::Capsule(b)) => sat::collide_capsules(a, xf_a, b, xf_b, speculative),
     }
+}
+
+/// [`collide`], and whether the manifold is complete, for contact
+/// recycling: `Some(true)` when every point of the pair within
+/// `speculative` of touching is in it (the clipping paths of two polygons
+/// or capsules), `Some(false)` for the one nearest point of two apart
+/// cores (other features may be nearly as near), and `None` for a pair
+/// with a circle, whose contact is exact and cheap to find again, and
+/// whose surface point is no fixed point of a rolling circle.
+pub(crate) fn collide_recyclable(
+    a: &Shape,
+    xf_a: Transform,
+    b: &Shape,
+    xf_b: Transform,
+    speculative: f32,
+) -> (Manifold, Option<bool>) {
+    let (manifold, complete) = match (a, b) {
+        (Shape::Polygon(a), Shape::Polygon(b)) => {
+            sat::collide_polygons_complete(a, xf_a, b, xf_b, speculative)
+        }
+        (Shape::Polygon(a), Shape::Capsule(b)) => {
+            sat::collide_polygon_capsule_complete(a, xf_a, b, xf_b, speculative)
+        }
+        (Shape::Capsule(a), Shape::Polygon(b)) => {
+            let (m, complete) = sat::collide_polygon_capsule_complete(b, xf_b, a, xf_a, speculative);
+            (m.flipped(), complete)
+        }
+        (Shape::Capsule(a), Shape::Capsule(b)) => {
+            sat::collide_capsules_complete(a, xf_a, b, xf_b, speculative)
+        }
+        _ => return (collide(a, xf_a, b, xf_b, speculative), None),
+    };
+    (manifold, Some(complete))
 }
 
 /// One contact point of a manifold.
@@ -164,10 +197,23 @@ impl Manifold {
     }
 
     /// The same contact seen from the other shape: the normal negated, the
-    /// points and ids unchanged.
+    /// points unchanged, and each id's flip flag toggled, so it still says
+    /// which shape holds the reference feature ([`Manifold::reference_is_b`]).
     pub fn flipped(mut self) -> Manifold {
         self.normal = -self.normal;
+        for p in self.points_mut() {
+            if p.id != 0 {
+                p.id = ((p.id - 1) ^ 1) + 1;
+            }
+        }
         self
+    }
+
+    /// True when the normal is a feature of shape B (its face, or the
+    /// shape B is measured from), false when it is A's: the flip flag of
+    /// the first point's id. The normal turns with that shape.
+    pub fn reference_is_b(&self) -> bool {
+        self.count > 0 && self.points[0].id != 0 && (self.points[0].id - 1) & 1 == 1
     }
 }
 
@@ -230,7 +276,13 @@ mod tests {
             let ba = collide(&circle, xf_b, &other, xf_a, 0.0);
             assert_eq!(ab.count, 1);
             assert_eq!(ab.normal, -ba.normal);
-            assert_eq!(ab.points, ba.points);
+            // The same point; the id's flip flag says which shape is the
+            // circle.
+            assert_eq!(ab.points[0].point, ba.points[0].point);
+            assert_eq!(ab.points[0].separation, ba.points[0].separation);
+            assert_eq!(ab.points[0].id, feature_id(0, 0, false));
+            assert_eq!(ba.points[0].id, feature_id(0, 0, true));
+            assert!(!ab.reference_is_b() && ba.reference_is_b());
         }
     }
 

@@ -381,10 +381,15 @@ fn clip_to_reference_face(face: &ReferenceFace, speculative: f32) -> Manifold {
     // Clipped to (almost) a point: a corner meeting the end of the face
     // square on. Two points there would be one contact counted twice, a
     // singular pair the block solver cannot take; keep the deeper end.
+    // "Almost" is measured against the shorter of the two edges: a small
+    // box lying flat on a long ground is a segment of its own size, not a
+    // point of the ground's.
     let span = segment[1].point - segment[0].point;
-    let face_length_squared = (v2 - v1).length_squared();
+    let edge_length_squared = (v2 - v1)
+        .length_squared()
+        .min((incident.vertex(i2) - incident.vertex(i1)).length_squared());
     let kept: &[ClipVertex] =
-        if span.length_squared() <= COINCIDENT_FRACTION * COINCIDENT_FRACTION * face_length_squared {
+        if span.length_squared() <= COINCIDENT_FRACTION * COINCIDENT_FRACTION * edge_length_squared {
             let deeper = usize::from(normal.dot(segment[1].point) < normal.dot(segment[0].point));
             std::slice::from_ref(&segment[deeper])
         } else {
@@ -423,8 +428,8 @@ fn closest_points_contact(face: &ReferenceFace, contact: &RoundedContact, specul
     one_point_manifold(contact, speculative, id)
 }
 
-/// Clipped points closer together than this fraction of the reference
-/// face's length are one point: the 2x2 block of a pair that close is
+/// Clipped points closer together than this fraction of the shorter of
+/// the reference face and the incident edge are one point: the 2x2 block of a pair that close is
 /// singular (the solver would fall back to one point at a time), and it
 /// is one contact.
 const COINCIDENT_FRACTION: f32 = 1e-3;
@@ -591,13 +596,16 @@ fn nearest_vertex_to_edges_lanes<const N: usize, const B: usize>(
     best
 }
 
-/// The whole narrowphase for two clip polygons given in A's frame.
-fn collide_local(a: &ClipPolygon, b: &ClipPolygon, speculative: f32) -> Manifold {
+/// The whole narrowphase for two clip polygons given in A's frame, and
+/// whether the manifold is complete: every point of the pair within
+/// `speculative` of touching is in it (the clipping paths), which a
+/// one-point corner or deepest-point answer does not promise.
+fn collide_local(a: &ClipPolygon, b: &ClipPolygon, speculative: f32) -> (Manifold, bool) {
     let face = reference_face(a, b);
     let radius_sum = a.radius + b.radius;
     if face.separation - radius_sum > speculative {
         // A separating axis with room to spare: no contact.
-        return Manifold::default();
+        return (Manifold::default(), true);
     }
 
     if face.separation > DISJOINT_SEPARATION {
@@ -614,24 +622,25 @@ fn collide_local(a: &ClipPolygon, b: &ClipPolygon, speculative: f32) -> Manifold
             .min_separation()
             .is_some_and(|s| s <= face.separation - radius_sum + face_gap);
         if nearest_kept {
-            return manifold;
+            return (manifold, true);
         }
-        return corner_contact(&face, speculative);
+        return (corner_contact(&face, speculative), false);
     }
 
     let manifold = clip_to_reference_face(&face, speculative);
     if manifold.count > 0 {
-        return manifold;
+        return (manifold, true);
     }
     // Clipping kept nothing although the cores overlap (an incident edge
     // beside the reference face, or its deepest end clipped away): fall back
     // on the single deepest point.
     let contact = rounded_contact(&a.proxy(), &b.proxy(), b.centroid - a.centroid);
-    closest_points_contact(&face, &contact, speculative)
+    (closest_points_contact(&face, &contact, speculative), false)
 }
 
 /// Runs the narrowphase in A's frame and maps the result to the world:
 /// `make_a` and `make_b` build the two cores, given where to place them.
+/// The flag is [`collide_local`]'s.
 #[inline(always)]
 fn collide_clip_polygons(
     make_a: impl FnOnce(Option<Transform>) -> ClipPolygon,
@@ -639,10 +648,11 @@ fn collide_clip_polygons(
     make_b: impl FnOnce(Option<Transform>) -> ClipPolygon,
     xf_b: Transform,
     speculative: f32,
-) -> Manifold {
+) -> (Manifold, bool) {
     let a = make_a(None);
     let b_local = make_b(Some(xf_a.inv_mul(xf_b)));
-    collide_local(&a, &b_local, speculative).transformed(xf_a)
+    let (manifold, complete) = collide_local(&a, &b_local, speculative);
+    (manifold.transformed(xf_a), complete)
 }
 
 /// The best face separations `(of B from A's faces, of A from B's faces)`
@@ -675,6 +685,18 @@ pub fn collide_polygons(
     xf_b: Transform,
     speculative: f32,
 ) -> Manifold {
+    collide_polygons_complete(a, xf_a, b, xf_b, speculative).0
+}
+
+/// [`collide_polygons`], and whether the manifold is complete (see
+/// [`collide_local`]).
+pub(crate) fn collide_polygons_complete(
+    a: &Polygon,
+    xf_a: Transform,
+    b: &Polygon,
+    xf_b: Transform,
+    speculative: f32,
+) -> (Manifold, bool) {
     collide_clip_polygons(
         |xf| ClipPolygon::from_polygon(a, xf),
         xf_a,
@@ -693,6 +715,18 @@ pub fn collide_polygon_capsule(
     xf_b: Transform,
     speculative: f32,
 ) -> Manifold {
+    collide_polygon_capsule_complete(a, xf_a, b, xf_b, speculative).0
+}
+
+/// [`collide_polygon_capsule`], and whether the manifold is complete (see
+/// [`collide_local`]).
+pub(crate) fn collide_polygon_capsule_complete(
+    a: &Polygon,
+    xf_a: Transform,
+    b: &Capsule,
+    xf_b: Transform,
+    speculative: f32,
+) -> (Manifold, bool) {
     collide_clip_polygons(
         |xf| ClipPolygon::from_polygon(a, xf),
         xf_a,
@@ -711,6 +745,18 @@ pub fn collide_capsules(
     xf_b: Transform,
     speculative: f32,
 ) -> Manifold {
+    collide_capsules_complete(a, xf_a, b, xf_b, speculative).0
+}
+
+/// [`collide_capsules`], and whether the manifold is complete (see
+/// [`collide_local`]).
+pub(crate) fn collide_capsules_complete(
+    a: &Capsule,
+    xf_a: Transform,
+    b: &Capsule,
+    xf_b: Transform,
+    speculative: f32,
+) -> (Manifold, bool) {
     collide_clip_polygons(
         |xf| ClipPolygon::from_capsule(a, xf),
         xf_a,
@@ -746,6 +792,28 @@ mod tests {
             Vec2::new(-h, h),
         ];
         Polygon::new_rounded(&corners, radius).unwrap()
+    }
+
+    #[test]
+    fn a_small_box_flat_on_a_long_ground_gets_two_points() {
+        // A 0.3 m box on an 800 m ground, tilted a little and sunk a
+        // little: its bottom edge is a segment of its own size, however
+        // long the ground's face.
+        let long_ground = Polygon::new_box(400.0, 1.0).unwrap();
+        for angle in [0.0f32, 0.02, -0.03] {
+            let half = 0.15;
+            let depth = 0.004;
+            let y = 1.0 + half * angle.cos() + half * angle.abs().sin() - depth;
+            let m = collide_polygons(
+                &long_ground,
+                at(0.0, 0.0, 0.0),
+                &square(half),
+                at(3.0, y, angle),
+                0.02,
+            );
+            assert_eq!(m.count, 2, "angle {angle}: {m:?}");
+            assert!((m.points[0].point.x - m.points[1].point.x).abs() > 0.25, "{m:?}");
+        }
     }
 
     #[test]

@@ -3,8 +3,9 @@
 //! warm-start cache: new points inherit the impulses of old points with the
 //! same feature id.
 
-use crate::collision::{collide, Manifold};
-use crate::math::Transform;
+use crate::collision::{collide_recyclable, Manifold};
+use crate::dynamics::body::Body;
+use crate::math::{Rot, Vec2};
 use crate::shapes::Shape;
 
 /// A contact between two shapes, kept while their fat AABBs overlap.
@@ -23,6 +24,60 @@ pub(crate) struct Contact {
     /// Compound part bits OR-ed into every feature id.
     pub part_bits: u64,
     pub manifold: Manifold,
+    /// Where the manifold was computed, for keeping it while the pair
+    /// hardly moves.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub cache: ManifoldCache,
+}
+
+/// The pair's relative pose when its manifold was last computed, how far
+/// it may move from there before the manifold is computed again, and the
+/// manifold's points as material points of the two bodies, so a later step
+/// can move them with the bodies instead of colliding the shapes again
+/// (contact recycling: the idea is Box2D v3.2's).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub(crate) struct ManifoldCache {
+    /// How far (a bound on any point's motion relative to the other body)
+    /// the pair may move before colliding again; 0 (the default) keeps
+    /// nothing.
+    pub limit: f32,
+    /// B's centre of mass in A's centre-of-mass frame.
+    pub offset_in_a: Vec2,
+    /// A's centre of mass in B's centre-of-mass frame.
+    pub offset_in_b: Vec2,
+    /// B's rotation relative to A's.
+    pub rotation: Rot,
+    /// The normal in the frame of the body whose feature it is.
+    pub normal: Vec2,
+    /// Whether that body is B.
+    pub normal_on_b: bool,
+    /// Each point's end on A's surface, in A's body frame.
+    pub anchors_a: [Vec2; 2],
+    /// Each point's end on B's surface, in B's body frame.
+    pub anchors_b: [Vec2; 2],
+}
+
+/// How far a pair may move before its manifold is computed again.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RecycleLimits {
+    /// For a complete manifold with points: the recycle distance.
+    pub distance: f32,
+    /// For an empty one: the speculative distance, so the pair cannot have
+    /// come into reach.
+    pub empty: f32,
+}
+
+/// The relative placement of two bodies: B's centre of mass in A's
+/// centre-of-mass frame, A's in B's, and B's rotation relative to A's.
+#[inline]
+fn relative_pose(a: &Body, b: &Body) -> (Vec2, Vec2, Rot) {
+    let d = b.center - a.center;
+    (
+        a.xf.q.inv_rotate(d),
+        b.xf.q.inv_rotate(-d),
+        a.xf.q.inv_mul(b.xf.q),
+    )
 }
 
 /// Mixes two friction coefficients: the geometric mean, so a frictionless
@@ -40,18 +95,41 @@ pub fn mix_restitution(a: f32, b: f32) -> f32 {
 }
 
 impl Contact {
-    /// Recomputes the manifold and carries the accumulated impulses of
-    /// points whose feature ids persist.
+    /// Recomputes the manifold of the shapes on bodies `a` and `b` and
+    /// carries the accumulated impulses of points whose feature ids
+    /// persist. With `limits` (recycling on), it also remembers where it
+    /// was computed and how far the pair may move before the next.
     pub(crate) fn update(
         &mut self,
         shape_a: &Shape,
-        xf_a: Transform,
+        a: &Body,
         shape_b: &Shape,
-        xf_b: Transform,
+        b: &Body,
         speculative: f32,
+        limits: Option<RecycleLimits>,
     ) {
+        let (manifold, complete) = collide_recyclable(shape_a, a.xf, shape_b, b.xf, speculative);
+        self.take(manifold);
+        let limit = match (limits, complete) {
+            (Some(l), Some(true)) if self.manifold.count == 0 => l.empty,
+            (Some(l), Some(true)) => l.distance,
+            // The nearest point of two apart cores: any other feature is
+            // at least that far apart, so while the pair moves less than
+            // the gap, none of them can touch.
+            (Some(l), Some(false)) => l.distance.min(self.manifold.min_separation().unwrap_or(0.0)),
+            _ => 0.0,
+        };
+        if limit > 0.0 {
+            self.remember(a, b, limit);
+        } else {
+            self.cache.limit = 0.0;
+        }
+    }
+
+    /// Takes `m` as the new manifold, carrying the accumulated impulses of
+    /// points whose feature ids persist.
+    fn take(&mut self, mut m: Manifold) {
         let old = self.manifold;
-        let mut m = collide(shape_a, xf_a, shape_b, xf_b, speculative);
         for p in m.points_mut() {
             p.id |= self.part_bits;
             p.normal_impulse = 0.0;
@@ -64,5 +142,71 @@ impl Contact {
             }
         }
         self.manifold = m;
+    }
+
+    /// Records the pose the manifold was just computed at, with its points
+    /// split into their two surface ends fixed in the two bodies.
+    fn remember(&mut self, a: &Body, b: &Body, limit: f32) {
+        let (offset_in_a, offset_in_b, rotation) = relative_pose(a, b);
+        let m = &self.manifold;
+        let normal_on_b = m.reference_is_b();
+        let mut cache = ManifoldCache {
+            limit,
+            offset_in_a,
+            offset_in_b,
+            rotation,
+            normal: if normal_on_b { b.xf.q } else { a.xf.q }.inv_rotate(m.normal),
+            normal_on_b,
+            ..ManifoldCache::default()
+        };
+        for (i, p) in m.points().iter().enumerate() {
+            // The point is midway between the surfaces, `separation` apart
+            // along the normal.
+            let half = 0.5 * p.separation * m.normal;
+            cache.anchors_a[i] = a.xf.inv_apply(p.point - half);
+            cache.anchors_b[i] = b.xf.inv_apply(p.point + half);
+        }
+        self.cache = cache;
+    }
+
+    /// Keeps the manifold if every point of one body has moved less than
+    /// the remembered limit relative to the other since it was computed,
+    /// counting the `step_motion` this step may add (a bound on how far
+    /// any two points of the bodies close in one step). Then each point
+    /// moves with its two surface ends, the normal turns with the body
+    /// whose feature it is, and the separations follow: exactly where the
+    /// same material points now are, within the limit of what colliding
+    /// again would give. Returns whether it was kept.
+    pub(crate) fn recycle(&mut self, a: &Body, b: &Body, step_motion: f32) -> bool {
+        let cache = &self.cache;
+        if cache.limit <= 0.0 {
+            return false;
+        }
+        let (offset_in_a, offset_in_b, rotation) = relative_pose(a, b);
+        // A point at distance r from its centre of mass turns by the
+        // relative rotation through a chord of r |R' - R| = r sqrt(2 - 2 cos).
+        let turn = cache.rotation.inv_mul(rotation);
+        let chord = (2.0 - 2.0 * turn.c).max(0.0).sqrt();
+        // B's points as seen from A, or A's from B: either bounds how far
+        // the configuration has moved; the smaller is the tighter.
+        let moved_b = (offset_in_a - cache.offset_in_a).length() + b.extent * chord;
+        let moved_a = (offset_in_b - cache.offset_in_b).length() + a.extent * chord;
+        let motion = moved_a.min(moved_b) + step_motion;
+        // (NaN motion, from a body gone non-finite, keeps nothing.)
+        let within = motion < cache.limit;
+        if !within {
+            return false;
+        }
+        let normal = if cache.normal_on_b { b.xf.q } else { a.xf.q }.rotate(cache.normal);
+        let m = &mut self.manifold;
+        m.normal = normal;
+        for (i, p) in m.points_mut().iter_mut().enumerate() {
+            let end_a = a.xf.apply(cache.anchors_a[i]);
+            let end_b = b.xf.apply(cache.anchors_b[i]);
+            p.point = 0.5 * (end_a + end_b);
+            p.separation = (end_b - end_a).dot(normal);
+            p.persisted = true;
+        }
+        true
     }
 }

@@ -34,6 +34,7 @@ struct SnapshotRef<'a> {
     broadphase: &'a BroadPhase,
     step_count: u64,
     frozen: &'a [BodyId],
+    last_dt: f32,
 }
 
 /// What is read back: the same fields, owned.
@@ -50,6 +51,8 @@ struct Snapshot {
     broadphase: BroadPhase,
     step_count: u64,
     frozen: Vec<BodyId>,
+    #[serde(default = "default_dt")]
+    last_dt: f32,
 }
 
 impl Serialize for World {
@@ -66,6 +69,7 @@ impl Serialize for World {
             broadphase: &self.broadphase,
             step_count: self.step_count,
             frozen: &self.frozen,
+            last_dt: self.last_dt,
         }
         .serialize(serializer)
     }
@@ -104,6 +108,7 @@ impl<'de> Deserialize<'de> for World {
             broadphase: s.broadphase,
             step_count: s.step_count,
             frozen: s.frozen,
+            last_dt: s.last_dt,
             scratch: Scratch::default(),
         })
     }
@@ -156,4 +161,9 @@ fn check_links(s: &Snapshot) -> Result<(), &'static str> {
         return Err("a free list names a live or missing slot");
     }
     Ok(())
+}
+
+/// The step length a snapshot without one assumes: 60 Hz.
+fn default_dt() -> f32 {
+    super::DEFAULT_DT
 }

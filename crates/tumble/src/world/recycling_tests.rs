@@ -1,0 +1,154 @@
+//! Contact recycling: a kept manifold matches a fresh one, resting piles
+//! keep theirs, and anything that moves gets a new one.
+
+use super::tests::{ground, unit_box, DT};
+use super::*;
+use crate::collision::collide;
+use crate::shapes::Capsule;
+
+/// A world with recycling on or off.
+fn world_with(recycling: bool) -> World {
+    let mut world = World::default();
+    world.solver_settings_mut().contact_recycling = recycling;
+    world
+}
+
+/// Where every body is, to compare a step's manifolds with: they are
+/// computed from the placements the step starts from.
+fn placements(world: &World) -> Vec<(BodyId, Transform)> {
+    world.bodies().map(|b| (b, world.transform(b).unwrap())).collect()
+}
+
+/// Every contact's manifold against the narrowphase run afresh at the
+/// placements the last step started from (`before`): the same points by
+/// feature id, separations within `tolerance`, normals within `angle`.
+fn assert_manifolds_match(world: &World, before: &[(BodyId, Transform)], tolerance: f32, angle: f32) {
+    let at = |b: BodyId| before.iter().find(|(id, _)| *id == b).unwrap().1;
+    for c in world.contacts() {
+        let (sa, sb) = (world.shape(c.shape_a).unwrap(), world.shape(c.shape_b).unwrap());
+        let fresh = collide(sa, at(c.body_a), sb, at(c.body_b), SPECULATIVE_DISTANCE);
+        let kept = c.manifold;
+        assert!(
+            kept.normal.perp_dot(fresh.normal).abs() <= angle && kept.normal.dot(fresh.normal) > 0.0,
+            "{kept:?}\n{fresh:?}"
+        );
+        for p in kept.points() {
+            // Compound part bits aside, the ids are the narrowphase's.
+            let id = p.id & 0xffff_ffff;
+            if let Some(q) = fresh.points().iter().find(|q| q.id == id) {
+                assert!(
+                    (p.separation - q.separation).abs() <= tolerance,
+                    "{kept:?}\n{fresh:?}"
+                );
+            }
+        }
+    }
+}
+
+/// One step, then [`assert_manifolds_match`] against where it started.
+fn step_and_compare(world: &mut World, tolerance: f32, angle: f32) {
+    let before = placements(world);
+    world.step(DT);
+    assert_manifolds_match(world, &before, tolerance, angle);
+}
+
+#[test]
+fn a_resting_stack_keeps_its_manifolds_and_they_stay_exact() {
+    let mut world = world_with(true);
+    ground(&mut world);
+    for k in 0..5 {
+        unit_box(&mut world, Vec2::new(0.1 * k as f32, 0.5 + k as f32));
+    }
+    for _ in 0..120 {
+        world.step(DT);
+    }
+    // At rest every contact (box on box, box on ground) is kept...
+    let touching = world.contacts().count();
+    assert_eq!(touching, 5);
+    assert_eq!(world.recycled_contact_count(), world.contact_count());
+    // ... and what it holds is what colliding again gives, to far below
+    // the slop.
+    for _ in 0..240 {
+        step_and_compare(&mut world, 1e-5, 1e-4);
+        assert_eq!(world.recycled_contact_count(), 5);
+    }
+}
+
+#[test]
+fn recycling_off_collides_every_contact_every_step() {
+    let mut world = world_with(false);
+    ground(&mut world);
+    unit_box(&mut world, Vec2::new(0.0, 0.5));
+    for _ in 0..60 {
+        world.step(DT);
+        assert_eq!(world.recycled_contact_count(), 0);
+    }
+}
+
+#[test]
+fn a_sliding_box_gets_a_fresh_manifold_whenever_it_has_moved() {
+    // 2 m/s on frictionless ground: 3.3 cm a step, more than the recycle
+    // distance, so the manifold is computed afresh every step and its
+    // points follow the box exactly.
+    let mut world = world_with(true);
+    let g = ground(&mut world);
+    let b = unit_box(&mut world, Vec2::new(0.0, 0.5));
+    for s in [world.body_shapes(g).unwrap(), world.body_shapes(b).unwrap()].concat() {
+        world.set_friction(s, 0.0).unwrap();
+    }
+    world.set_linear_velocity(b, Vec2::new(2.0, 0.0)).unwrap();
+    for _ in 0..60 {
+        let x = world.position(b).unwrap().x;
+        world.step(DT);
+        assert_eq!(world.recycled_contact_count(), 0);
+        let c = world.contacts().next().expect("the box rests on the ground");
+        let mid = 0.5 * (c.manifold.points[0].point.x + c.manifold.points[1].point.x);
+        assert!((mid - x).abs() < 0.01, "contact centre {mid} under a box at {x}");
+    }
+}
+
+#[test]
+fn a_teleported_body_is_collided_again() {
+    let mut world = world_with(true);
+    ground(&mut world);
+    let b = unit_box(&mut world, Vec2::new(0.0, 0.5));
+    for _ in 0..60 {
+        world.step(DT);
+    }
+    assert_eq!(world.recycled_contact_count(), 1);
+    // Turned by 30 degrees in place: sunk in on one corner.
+    world.set_transform(b, Vec2::new(0.0, 0.5), 0.5236).unwrap();
+    world.step(DT);
+    assert_eq!(world.recycled_contact_count(), 0);
+    let c = world.contacts().next().unwrap();
+    assert!(c.manifold.min_separation().unwrap() < -0.1, "{:?}", c.manifold);
+}
+
+#[test]
+fn a_slowly_creeping_pair_stays_within_the_recycle_distance() {
+    // A capsule lying on frictionless ground, sliding at 1 mm a step: the
+    // pair keeps its manifold for a while, then gets a fresh one; whichever
+    // it holds, the separations are within the recycle distance of the
+    // truth.
+    let mut world = world_with(true);
+    let g = ground(&mut world);
+    let rod = world
+        .create_body(&BodyDef::dynamic().at(Vec2::new(-2.0, 0.2)))
+        .unwrap();
+    let capsule = Capsule::new(Vec2::new(-0.5, 0.0), Vec2::new(0.5, 0.0), 0.2).unwrap();
+    world.add_shape(rod, capsule, &ShapeDef::default()).unwrap();
+    for s in [world.body_shapes(g).unwrap(), world.body_shapes(rod).unwrap()].concat() {
+        world.set_friction(s, 0.0).unwrap();
+    }
+    world.set_linear_velocity(rod, Vec2::new(0.06, 0.0)).unwrap();
+    let (mut kept, mut fresh) = (0, 0);
+    for _ in 0..240 {
+        step_and_compare(&mut world, CONTACT_RECYCLE_DISTANCE, 0.05);
+        if world.recycled_contact_count() == 1 {
+            kept += 1;
+        } else {
+            fresh += 1;
+        }
+    }
+    assert!(kept > 120 && fresh > 5, "kept {kept}, fresh {fresh}");
+}
