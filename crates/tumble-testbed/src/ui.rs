@@ -170,7 +170,11 @@ fn side_panel(ui: &mut egui::Ui, tb: &mut Testbed) {
     ui.strong("Solver");
     let before = (tb.solver, tb.gravity);
     ui.add(egui::Slider::new(&mut tb.solver.iterations, 1..=16).text("iterations"));
-    ui.checkbox(&mut tb.solver.warm_starting, "warm starting (W)");
+    ui.horizontal(|ui| {
+        ui.checkbox(&mut tb.solver.warm_starting, "warm starting (W)");
+        ui.checkbox(&mut tb.solver.contact_recycling, "contact recycling")
+            .on_hover_text("keep a resting pair's manifold instead of colliding it again");
+    });
     ui.horizontal(|ui| {
         ui.label("substeps");
         ui.add(egui::Slider::new(&mut tb.solver.substeps, 1..=8));
@@ -237,7 +241,14 @@ fn side_panel(ui: &mut egui::Ui, tb: &mut Testbed) {
                 "bodies",
                 format!("{} ({} dynamic)", world.body_count(), tb.dynamic_count()),
             );
-            row(ui, "contacts", format!("{manifolds} ({points} points)"));
+            row(
+                ui,
+                "contacts",
+                format!(
+                    "{manifolds} ({points} points, {} kept)",
+                    world.recycled_contact_count()
+                ),
+            );
             row(ui, "step time", format!("{:.3} ms (#{})", tb.step_ms, tb.steps));
             row(
                 ui,

@@ -231,3 +231,33 @@ fn clicking_a_scene_in_the_side_panel_loads_it() {
     }
     assert!(found, "the side panel lists bounce and clicking it loads it");
 }
+
+#[test]
+fn the_contact_recycling_box_switches_recycling_in_the_world() {
+    let mut h = Harness::new(SceneName::Pyramid);
+    assert!(h.testbed.scene.world.solver_settings().contact_recycling);
+    // The box sits right of "warm starting" in the solver section: click
+    // along the rows there until recycling turns off.
+    let spots = (150..520)
+        .step_by(4)
+        .flat_map(|y| (130..300).step_by(12).map(move |x| Pos2::new(x as f32, y as f32)));
+    let mut found = false;
+    for pos in spots {
+        let button = |pressed| Event::PointerButton {
+            pos,
+            button: PointerButton::Primary,
+            pressed,
+            modifiers: Modifiers::NONE,
+        };
+        h.frame(vec![Event::PointerMoved(pos), button(true)]);
+        h.frame(vec![button(false)]);
+        if !h.testbed.solver.contact_recycling {
+            found = true;
+            break;
+        }
+    }
+    assert!(found, "the solver section has a contact recycling box");
+    assert!(!h.testbed.scene.world.solver_settings().contact_recycling);
+    h.testbed.scene.world.step(1.0 / 60.0);
+    assert_eq!(h.testbed.scene.world.recycled_contact_count(), 0);
+}
