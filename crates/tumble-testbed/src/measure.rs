@@ -4,7 +4,9 @@
 //! vs Baumgarte vs none on the tower; forward vs alternating sweep on the
 //! tower; and a quality study at the default settings (how large a pyramid
 //! and how tall a stack still stand, mass ratios, the ramp's Coulomb split,
-//! bounce heights under restitution).
+//! bounce heights under restitution). A fifth, beside SCENES.md's four,
+//! sets contact recycling on against off on the large pyramids, so what the
+//! speed costs or gains in standing is on the record.
 
 use serde_json::{json, Value};
 use tumble::{PositionCorrection, SolverSettings, Sweep};
@@ -69,6 +71,7 @@ impl Row {
             "iterations": self.settings.iterations,
             "position_correction": self.settings.position_correction.name(),
             "sweep": self.settings.sweep.name(),
+            "contact_recycling": self.settings.contact_recycling,
             "frames": m.frames,
             "residual_slide": m.residual_slide,
             "mean_overlap": m.mean_overlap,
@@ -286,6 +289,32 @@ pub fn all_studies(opts: &MeasureOptions) -> Vec<Row> {
     rows.extend(position_correction(opts));
     rows.extend(sweep(opts));
     rows.extend(quality(opts));
+    rows.extend(recycling(opts));
+    rows
+}
+
+/// Rows of pyramid-large the recycling study compares.
+const RECYCLING_ROWS: [u32; 2] = [60, 100];
+
+/// Study 5: the large pyramids with contact recycling on (the default) and
+/// off, everything else at the defaults.
+pub fn recycling(opts: &MeasureOptions) -> Vec<Row> {
+    let mut rows = Vec::new();
+    if !wanted(opts, SceneName::PyramidLarge(0)) {
+        return rows;
+    }
+    for n in RECYCLING_ROWS {
+        for on in [true, false] {
+            let settings = SolverSettings {
+                contact_recycling: on,
+                ..SolverSettings::default()
+            };
+            let mut row = measure_one(opts, "recycling", SceneName::PyramidLarge(n), settings);
+            row.case = Some(format!("rows {n}, recycling {}", if on { "on" } else { "off" }));
+            row.pass = Some(row.metrics.standing);
+            rows.push(row);
+        }
+    }
     rows
 }
 
@@ -313,7 +342,7 @@ pub fn to_markdown(rows: &[Row]) -> String {
         "Quality at the default settings (8 iterations, warm starting, split impulses, {} sweep)",
         tumble::SolverSettings::default().sweep.name()
     );
-    let studies: [(&str, &str); 4] = [
+    let studies: [(&str, &str); 5] = [
         ("warm-starting", "Warm starting x iterations (pyramid, 21 boxes)"),
         (
             "position-correction",
@@ -321,6 +350,7 @@ pub fn to_markdown(rows: &[Row]) -> String {
         ),
         ("sweep", "Sweep order (tower, split impulses)"),
         ("quality", &quality_title),
+        ("recycling", "Contact recycling on and off (defaults otherwise)"),
     ];
     for (study, title) in studies {
         let rs: Vec<&Row> = rows.iter().filter(|r| r.study == study).collect();
@@ -328,7 +358,7 @@ pub fn to_markdown(rows: &[Row]) -> String {
             continue;
         }
         out.push_str(&format!("### {title}\n\n"));
-        if study == "quality" {
+        if study == "quality" || study == "recycling" {
             out.push_str("| scene | case | frames | spread (m) | sink (m) | worst moved (m) | measured | expected | pass |\n");
             out.push_str("|---|---|---|---|---|---|---|---|---|\n");
             for r in rs {

@@ -1,10 +1,10 @@
-//! `tumble measure --json` parses and carries all four studies, every row
-//! with every SCENES.md field.
+//! `tumble measure --json` parses and carries all five studies (SCENES.md's
+//! four and contact recycling), every row with every SCENES.md field.
 
 use tumble_testbed::measure::{all_studies, to_json, to_markdown, MeasureOptions};
 
 #[test]
-fn json_report_has_all_four_studies_and_every_field() {
+fn json_report_has_all_five_studies_and_every_field() {
     let opts = MeasureOptions {
         scene: None,
         frames: Some(20),
@@ -12,7 +12,13 @@ fn json_report_has_all_four_studies_and_every_field() {
     let rows = all_studies(&opts);
     let json: serde_json::Value = serde_json::from_str(&to_json(&rows)).expect("valid JSON");
     let rows = json["rows"].as_array().expect("a rows array");
-    for study in ["warm-starting", "position-correction", "sweep", "quality"] {
+    for study in [
+        "warm-starting",
+        "position-correction",
+        "sweep",
+        "quality",
+        "recycling",
+    ] {
         assert!(rows.iter().any(|r| r["study"] == study), "missing study {study}");
     }
     for r in rows {
@@ -23,6 +29,7 @@ fn json_report_has_all_four_studies_and_every_field() {
             "iterations",
             "position_correction",
             "sweep",
+            "contact_recycling",
             "frames",
             "residual_slide",
             "mean_overlap",
