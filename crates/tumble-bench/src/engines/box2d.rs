@@ -18,7 +18,8 @@ pub const SUBSTEPS: i32 = 4;
 pub fn settings() -> String {
     format!(
         "Box2D v3.2 (boxdd 0.6, vendored C built by boxdd-sys): {SUBSTEPS} substeps, \
-         its default soft-step solver, continuous on, 1 thread, sleeping off"
+         its default soft-step solver, contact recycling on (its default), continuous on, 1 thread, \
+         sleeping off"
     )
 }
 

@@ -10,14 +10,15 @@ pub fn settings() -> String {
     let s = SolverSettings::default();
     format!(
         "Tumble {} defaults: {} velocity iterations over {} substeps, graph colouring {}, warm starting {}, \
-         {:?} position correction, {:?} sweep, 1 thread, no sleeping",
+         {:?} position correction, {:?} sweep, contact recycling {}, 1 thread, no sleeping",
         env!("CARGO_PKG_VERSION"),
         s.iterations,
         s.substeps,
         if s.graph_coloring { "on (4 lanes)" } else { "off" },
         if s.warm_starting { "on" } else { "off" },
         s.position_correction,
-        s.sweep
+        s.sweep,
+        if s.contact_recycling { "on" } else { "off" }
     )
 }
 

@@ -6,6 +6,7 @@
 use crate::collision::{collide_recyclable, Manifold};
 use crate::dynamics::body::Body;
 use crate::math::{Rot, Vec2};
+use crate::settings::MAX_RECYCLED_STEPS;
 use crate::shapes::Shape;
 
 /// A contact between two shapes, kept while their fat AABBs overlap.
@@ -52,6 +53,9 @@ pub(crate) struct ManifoldCache {
     pub normal: Vec2,
     /// Whether that body is B.
     pub normal_on_b: bool,
+    /// Steps the manifold has been kept since it was computed.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub age: u32,
     /// Each point's end on A's surface, in A's body frame.
     pub anchors_a: [Vec2; 2],
     /// Each point's end on B's surface, in B's body frame.
@@ -169,8 +173,9 @@ impl Contact {
         self.cache = cache;
     }
 
-    /// Keeps the manifold if every point of one body has moved less than
-    /// the remembered limit relative to the other since it was computed,
+    /// Keeps the manifold if it was computed fewer than
+    /// [`MAX_RECYCLED_STEPS`] steps ago and every point of one body has
+    /// moved less than the remembered limit relative to the other since,
     /// counting the `step_motion` this step may add (a bound on how far
     /// any two points of the bodies close in one step). Then each point
     /// moves with its two surface ends, the normal turns with the body
@@ -178,10 +183,12 @@ impl Contact {
     /// same material points now are, within the limit of what colliding
     /// again would give. Returns whether it was kept.
     pub(crate) fn recycle(&mut self, a: &Body, b: &Body, step_motion: f32) -> bool {
-        let cache = &self.cache;
-        if cache.limit <= 0.0 {
+        let cache = &mut self.cache;
+        if cache.limit <= 0.0 || cache.age >= MAX_RECYCLED_STEPS {
             return false;
         }
+        cache.age += 1;
+        let cache = &self.cache;
         let (offset_in_a, offset_in_b, rotation) = relative_pose(a, b);
         // A point at distance r from its centre of mass turns by the
         // relative rotation through a chord of r |R' - R| = r sqrt(2 - 2 cos).
