@@ -338,9 +338,11 @@ fn sci(x: f32) -> String {
 pub fn to_markdown(rows: &[Row]) -> String {
     let mut out = String::new();
     // The quality study runs at the defaults: name the default sweep.
+    let defaults = tumble::SolverSettings::default();
     let quality_title = format!(
-        "Quality at the default settings (8 iterations, warm starting, split impulses, {} sweep)",
-        tumble::SolverSettings::default().sweep.name()
+        "Quality at the default settings (8 iterations, warm starting, split impulses, {} sweep, contact recycling {})",
+        defaults.sweep.name(),
+        if defaults.contact_recycling { "on" } else { "off" }
     );
     let studies: [(&str, &str); 5] = [
         ("warm-starting", "Warm starting x iterations (pyramid, 21 boxes)"),

@@ -127,7 +127,9 @@ fn a_teleported_body_is_collided_again() {
     }
     assert_eq!(world.recycled_contact_count(), 1);
     // Turned by 30 degrees in place: sunk in on one corner.
-    world.set_transform(b, Vec2::new(0.0, 0.5), 0.5236).unwrap();
+    world
+        .set_transform(b, Vec2::new(0.0, 0.5), std::f32::consts::FRAC_PI_6)
+        .unwrap();
     world.step(DT);
     assert_eq!(world.recycled_contact_count(), 0);
     let c = world.contacts().next().unwrap();
