@@ -538,7 +538,15 @@ impl Polygon {
         if !self.edge_normals().iter().all(unit) {
             return Err(ShapeError::Collinear);
         }
-        self.area_checked()?;
+        // Far from the origin, f32 rounding can leave a sliver hull whose
+        // edges double back on themselves (each corner passed the hull's
+        // collinearity test, the whole does not): it spans no area that
+        // f32 can describe at that size.
+        match self.validate() {
+            Err(ShapeError::NotConvex) => return Err(ShapeError::Collinear),
+            Err(e) => return Err(e),
+            Ok(()) => {}
+        }
         Ok(self)
     }
 
