@@ -241,13 +241,11 @@ fn side_panel(ui: &mut egui::Ui, tb: &mut Testbed) {
                 "bodies",
                 format!("{} ({} dynamic)", world.body_count(), tb.dynamic_count()),
             );
+            row(ui, "contacts", format!("{manifolds} ({points} points)"));
             row(
                 ui,
-                "contacts",
-                format!(
-                    "{manifolds} ({points} points, {} kept)",
-                    world.recycled_contact_count()
-                ),
+                "manifolds kept",
+                format!("{} of {}", world.recycled_contact_count(), world.contact_count()),
             );
             row(ui, "step time", format!("{:.3} ms (#{})", tb.step_ms, tb.steps));
             row(

@@ -28,9 +28,12 @@
 //!
 //! The crate's pieces, from the step down: [`World::step`] runs the
 //! [`broadphase`] (a dynamic AABB tree), the narrowphase in [`collision`]
-//! (SAT with face clipping for polygons, GJK/EPA for rounded shapes), and
-//! the warm-started sequential-impulse solver in [`dynamics`]. Every tuning
-//! constant lives in [`settings`] with the reason it exists.
+//! (SAT with face clipping for polygons and capsules, closed forms for
+//! circles, GJK/EPA for queries and deep overlaps; a resting pair keeps its
+//! manifold for a few steps instead, see
+//! [`SolverSettings::contact_recycling`]), and the warm-started
+//! sequential-impulse solver in [`dynamics`]. Every tuning constant lives in
+//! [`settings`] with the reason it exists.
 //!
 //! # Errors
 //!
