@@ -52,6 +52,18 @@ impl Harness {
         }]);
     }
 
+    /// A primary click at `pos`: press in one frame, release in the next.
+    fn click(&mut self, pos: Pos2) {
+        let button = |pressed| Event::PointerButton {
+            pos,
+            button: PointerButton::Primary,
+            pressed,
+            modifiers: Modifiers::NONE,
+        };
+        self.frame(vec![Event::PointerMoved(pos), button(true)]);
+        self.frame(vec![button(false)]);
+    }
+
     fn screen(&self, p: Vec2) -> Pos2 {
         self.testbed.camera.to_screen(p, self.testbed.viewport)
     }
@@ -216,14 +228,7 @@ fn clicking_a_scene_in_the_side_panel_loads_it() {
         .step_by(6)
         .flat_map(|y| [40.0, 160.0].map(|x| Pos2::new(x, y as f32)));
     for pos in spots {
-        let button = |pressed| Event::PointerButton {
-            pos,
-            button: PointerButton::Primary,
-            pressed,
-            modifiers: Modifiers::NONE,
-        };
-        h.frame(vec![Event::PointerMoved(pos), button(true)]);
-        h.frame(vec![button(false)]);
+        h.click(pos);
         if h.testbed.scene_name() == SceneName::Bounce {
             found = true;
             break;
@@ -243,14 +248,7 @@ fn the_contact_recycling_box_switches_recycling_in_the_world() {
         .flat_map(|y| (130..300).step_by(12).map(move |x| Pos2::new(x as f32, y as f32)));
     let mut found = false;
     for pos in spots {
-        let button = |pressed| Event::PointerButton {
-            pos,
-            button: PointerButton::Primary,
-            pressed,
-            modifiers: Modifiers::NONE,
-        };
-        h.frame(vec![Event::PointerMoved(pos), button(true)]);
-        h.frame(vec![button(false)]);
+        h.click(pos);
         if !h.testbed.solver.contact_recycling {
             found = true;
             break;

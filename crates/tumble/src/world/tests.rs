@@ -23,6 +23,24 @@ pub(super) fn unit_box(world: &mut World, at: Vec2) -> BodyId {
     b
 }
 
+/// A world without gravity.
+fn zero_gravity() -> World {
+    World::new(WorldSettings {
+        gravity: Vec2::ZERO,
+        ..WorldSettings::default()
+    })
+}
+
+/// A static wall 0.1 m thick and 10 m tall centred at (`x`, 0).
+fn thin_wall(world: &mut World, x: f32) {
+    let wall = world
+        .create_body(&BodyDef::fixed().at(Vec2::new(x, 0.0)))
+        .unwrap();
+    world
+        .add_shape(wall, Polygon::new_box(0.05, 5.0).unwrap(), &ShapeDef::default())
+        .unwrap();
+}
+
 #[test]
 fn free_fall_matches_the_integrators_closed_form() {
     // Symplectic Euler over k substeps of h: v_k = v0 + k g h,
@@ -90,10 +108,7 @@ fn box_at_rest_shows_zero_velocity_after_two_seconds() {
 
 #[test]
 fn head_on_collision_conserves_linear_momentum() {
-    let mut world = World::new(WorldSettings {
-        gravity: Vec2::ZERO,
-        ..WorldSettings::default()
-    });
+    let mut world = zero_gravity();
     let a = unit_box(&mut world, Vec2::new(-2.0, 0.0));
     let b = unit_box(&mut world, Vec2::new(2.0, 0.1));
     world.set_linear_velocity(a, Vec2::new(5.0, 0.0)).unwrap();
@@ -218,10 +233,7 @@ fn bad_input_is_named_and_leaves_the_world_unchanged() {
 
 #[test]
 fn compound_body_mass_and_spin_about_its_centre() {
-    let mut world = World::new(WorldSettings {
-        gravity: Vec2::ZERO,
-        ..WorldSettings::default()
-    });
+    let mut world = zero_gravity();
     let b = world.create_body(&BodyDef::dynamic()).unwrap();
     let left = Polygon::new_offset_box(0.5, 0.5, Vec2::new(1.5, 0.0), 0.0).unwrap();
     let right = Polygon::new_offset_box(0.5, 0.5, Vec2::new(2.5, 0.0), 0.0).unwrap();
@@ -242,10 +254,7 @@ fn compound_body_mass_and_spin_about_its_centre() {
 
 #[test]
 fn kinematic_body_moves_at_its_velocity_and_pushes_dynamics() {
-    let mut world = World::new(WorldSettings {
-        gravity: Vec2::ZERO,
-        ..WorldSettings::default()
-    });
+    let mut world = zero_gravity();
     let k = world
         .create_body(&BodyDef::kinematic().with_velocity(Vec2::new(2.0, 0.0)))
         .unwrap();
@@ -345,16 +354,8 @@ fn fast_bodies_do_not_tunnel_through_a_thin_wall() {
             Shape::from(Capsule::new(Vec2::new(-0.2, 0.0), Vec2::new(0.2, 0.0), 0.1).unwrap()),
         ),
     ] {
-        let mut world = World::new(WorldSettings {
-            gravity: Vec2::ZERO,
-            ..WorldSettings::default()
-        });
-        let wall = world
-            .create_body(&BodyDef::fixed().at(Vec2::new(10.0, 0.0)))
-            .unwrap();
-        world
-            .add_shape(wall, Polygon::new_box(0.05, 5.0).unwrap(), &ShapeDef::default())
-            .unwrap();
+        let mut world = zero_gravity();
+        thin_wall(&mut world, 10.0);
         let b = world
             .create_body(
                 &BodyDef::dynamic()
@@ -380,16 +381,8 @@ fn a_body_kicked_between_steps_does_not_tunnel() {
     // step) by an impulse or a new velocity: the very next step must find
     // the wall, though last step's fat box was nowhere near it.
     for kick in 0..2 {
-        let mut world = World::new(WorldSettings {
-            gravity: Vec2::ZERO,
-            ..WorldSettings::default()
-        });
-        let wall = world
-            .create_body(&BodyDef::fixed().at(Vec2::new(1.0, 0.0)))
-            .unwrap();
-        world
-            .add_shape(wall, Polygon::new_box(0.05, 5.0).unwrap(), &ShapeDef::default())
-            .unwrap();
+        let mut world = zero_gravity();
+        thin_wall(&mut world, 1.0);
         let b = world.create_body(&BodyDef::dynamic()).unwrap();
         world
             .add_shape(b, Polygon::new_box(0.2, 0.2).unwrap(), &ShapeDef::default())
@@ -416,10 +409,7 @@ fn a_body_kicked_between_steps_does_not_tunnel() {
 fn small_shapes_get_small_fat_boxes() {
     // Two boxes side by side 5 cm apart, at rest, after one step.
     let contacts_between = |half: f32| {
-        let mut world = World::new(WorldSettings {
-            gravity: Vec2::ZERO,
-            ..WorldSettings::default()
-        });
+        let mut world = zero_gravity();
         let shape = Polygon::new_box(half, half).unwrap();
         for x in [0.0, 2.0 * half + 0.05] {
             let b = world
