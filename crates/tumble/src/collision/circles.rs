@@ -95,6 +95,30 @@ pub fn collide_capsule_circle(
     xf_b: Transform,
     speculative: f32,
 ) -> Manifold {
+    collide_capsule_circle_beside(a, xf_a, b, xf_b, speculative).0
+}
+
+/// How far along a segment `p`-`q` the projection of `point` is from the
+/// nearer end (negative beyond the segment).
+fn margin_along(p: Vec2, q: Vec2, point: Vec2) -> f32 {
+    let e = q - p;
+    let length = e.length();
+    if length <= 0.0 {
+        return f32::NEG_INFINITY;
+    }
+    let along = (point - p).dot(e) / length;
+    along.min(length - along)
+}
+
+/// [`collide_capsule_circle`], and when the circle rests on the capsule's
+/// side (not a cap), how far its centre is from the side's nearer end.
+pub(crate) fn collide_capsule_circle_beside(
+    a: &Capsule,
+    xf_a: Transform,
+    b: &Circle,
+    xf_b: Transform,
+    speculative: f32,
+) -> (Manifold, Option<f32>) {
     let centre_b = xf_a.inv_mul(xf_b).apply(b.center);
     let nearest = closest_point_on_segment(a.center1, a.center2, centre_b);
     let offset = centre_b - nearest;
@@ -107,7 +131,9 @@ pub fn collide_capsule_circle(
         let centre_offset = centre_b - 0.5 * (a.center1 + a.center2);
         normal_or_fallback(across, centre_offset)
     };
-    disc_contact(
+    let margin = margin_along(a.center1, a.center2, centre_b);
+    let beside = (distance > COINCIDENT_DISTANCE && margin > 0.0).then_some(margin);
+    let manifold = disc_contact(
         nearest,
         a.radius,
         centre_b,
@@ -116,7 +142,8 @@ pub fn collide_capsule_circle(
         distance,
         speculative,
     )
-    .transformed(xf_a)
+    .transformed(xf_a);
+    (manifold, beside)
 }
 
 /// Contact between a (possibly rounded) polygon (A) and a circle (B). When
@@ -129,6 +156,18 @@ pub fn collide_polygon_circle(
     xf_b: Transform,
     speculative: f32,
 ) -> Manifold {
+    collide_polygon_circle_beside(a, xf_a, b, xf_b, speculative).0
+}
+
+/// [`collide_polygon_circle`], and when the circle rests on a face (not a
+/// corner), how far its centre is from the face's nearer end.
+pub(crate) fn collide_polygon_circle_beside(
+    a: &Polygon,
+    xf_a: Transform,
+    b: &Circle,
+    xf_b: Transform,
+    speculative: f32,
+) -> (Manifold, Option<f32>) {
     let centre_b = xf_a.inv_mul(xf_b).apply(b.center);
     let n = a.count;
 
@@ -136,8 +175,11 @@ pub fn collide_polygon_circle(
     let (best_face, best_separation) = point_max_separation(a, centre_b);
     let radius = a.radius + b.radius;
     if best_separation - radius > speculative {
-        return Manifold::default();
+        return (Manifold::default(), None);
     }
+    let next = if best_face + 1 < n { best_face + 1 } else { 0 };
+    let (v1, v2) = (a.vertices[best_face], a.vertices[next]);
+    let margin = margin_along(v1, v2, centre_b);
 
     if best_separation <= 0.0 {
         // Centre inside the core: leave through the face of least
@@ -153,7 +195,7 @@ pub fn collide_polygon_circle(
             best_separation,
             speculative,
         );
-        return manifold.transformed(xf_a);
+        return (manifold.transformed(xf_a), (margin > 0.0).then_some(margin));
     }
 
     // Centre outside: the nearest point of the core is on the face it is
@@ -161,8 +203,7 @@ pub fn collide_polygon_circle(
     // separation, which bounds every other face's; in a corner's region
     // the corner's two faces have the normals nearest the offset, and the
     // corner is on both.)
-    let next = if best_face + 1 < n { best_face + 1 } else { 0 };
-    let nearest = closest_point_on_segment(a.vertices[best_face], a.vertices[next], centre_b);
+    let nearest = closest_point_on_segment(v1, v2, centre_b);
     let offset = centre_b - nearest;
     let distance = offset.length();
     let normal = if distance > COINCIDENT_DISTANCE {
@@ -170,7 +211,7 @@ pub fn collide_polygon_circle(
     } else {
         a.normals[best_face]
     };
-    disc_contact(
+    let manifold = disc_contact(
         nearest,
         a.radius,
         centre_b,
@@ -179,7 +220,8 @@ pub fn collide_polygon_circle(
         distance,
         speculative,
     )
-    .transformed(xf_a)
+    .transformed(xf_a);
+    (manifold, (margin > 0.0).then_some(margin))
 }
 
 #[cfg(test)]

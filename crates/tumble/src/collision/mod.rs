@@ -86,37 +86,91 @@ pub fn collide(a: &Shape, xf_a: Transform, b: &Shape, xf_b: Transform, speculati
     }
 }
 
-/// [`collide`], and whether the manifold is complete, for contact
-/// recycling: `Some(true)` when every point of the pair within
-/// `speculative` of touching is in it (the clipping paths of two polygons
-/// or capsules), `Some(false)` for the one nearest point of two apart
-/// cores (other features may be nearly as near), and `None` for a pair
-/// with a circle, whose contact is exact and cheap to find again, and
-/// whose surface point is no fixed point of a rolling circle.
+/// How long a manifold may be kept while its pair hardly moves (contact
+/// recycling), as [`collide_recyclable`] tells it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Keep {
+    /// Not at all: collide the pair again next step.
+    Never,
+    /// Every point of the pair within the speculative distance is in it
+    /// (the clipping paths of two polygons or capsules, or no point at
+    /// all): keep it while the pair moves less than the recycle distance.
+    Complete,
+    /// The one nearest point of two apart cores: other features may be
+    /// nearly as near, so keep it only while the pair moves less than the
+    /// gap.
+    Nearest,
+    /// A circle (shape B when `circle_is_b`) resting on a flat side: keep
+    /// it while the centre stays beside that side, `margin` from its nearer
+    /// end, with the circle's end found from its centre (a rolling circle
+    /// has no fixed contact point).
+    Circle {
+        /// Whether the circle is shape B.
+        circle_is_b: bool,
+        /// How far the centre is from the end of the side.
+        margin: f32,
+    },
+}
+
+/// [`collide`], and how long its manifold may be kept ([`Keep`]). Two
+/// circles, or a circle at a corner or a capsule's cap, are collided every
+/// step: exact and cheap, and their normal follows the centres, not a side.
 pub(crate) fn collide_recyclable(
     a: &Shape,
     xf_a: Transform,
     b: &Shape,
     xf_b: Transform,
     speculative: f32,
-) -> (Manifold, Option<bool>) {
-    let (manifold, complete) = match (a, b) {
+) -> (Manifold, Keep) {
+    let complete = |complete: bool| if complete { Keep::Complete } else { Keep::Nearest };
+    let circle = |m: &Manifold, margin: Option<f32>, circle_is_b: bool| match margin {
+        _ if m.count == 0 => Keep::Complete,
+        Some(margin) => Keep::Circle { circle_is_b, margin },
+        None => Keep::Never,
+    };
+    match (a, b) {
         (Shape::Polygon(a), Shape::Polygon(b)) => {
-            sat::collide_polygons_complete(a, xf_a, b, xf_b, speculative)
+            let (m, c) = sat::collide_polygons_complete(a, xf_a, b, xf_b, speculative);
+            (m, complete(c))
         }
         (Shape::Polygon(a), Shape::Capsule(b)) => {
-            sat::collide_polygon_capsule_complete(a, xf_a, b, xf_b, speculative)
+            let (m, c) = sat::collide_polygon_capsule_complete(a, xf_a, b, xf_b, speculative);
+            (m, complete(c))
         }
         (Shape::Capsule(a), Shape::Polygon(b)) => {
-            let (m, complete) = sat::collide_polygon_capsule_complete(b, xf_b, a, xf_a, speculative);
-            (m.flipped(), complete)
+            let (m, c) = sat::collide_polygon_capsule_complete(b, xf_b, a, xf_a, speculative);
+            (m.flipped(), complete(c))
         }
         (Shape::Capsule(a), Shape::Capsule(b)) => {
-            sat::collide_capsules_complete(a, xf_a, b, xf_b, speculative)
+            let (m, c) = sat::collide_capsules_complete(a, xf_a, b, xf_b, speculative);
+            (m, complete(c))
         }
-        _ => return (collide(a, xf_a, b, xf_b, speculative), None),
-    };
-    (manifold, Some(complete))
+        (Shape::Polygon(a), Shape::Circle(b)) => {
+            let (m, margin) = circles::collide_polygon_circle_beside(a, xf_a, b, xf_b, speculative);
+            let keep = circle(&m, margin, true);
+            (m, keep)
+        }
+        (Shape::Circle(a), Shape::Polygon(b)) => {
+            let (m, margin) = circles::collide_polygon_circle_beside(b, xf_b, a, xf_a, speculative);
+            let keep = circle(&m, margin, false);
+            (m.flipped(), keep)
+        }
+        (Shape::Capsule(a), Shape::Circle(b)) => {
+            let (m, margin) = circles::collide_capsule_circle_beside(a, xf_a, b, xf_b, speculative);
+            let keep = circle(&m, margin, true);
+            (m, keep)
+        }
+        (Shape::Circle(a), Shape::Capsule(b)) => {
+            let (m, margin) = circles::collide_capsule_circle_beside(b, xf_b, a, xf_a, speculative);
+            let keep = circle(&m, margin, false);
+            (m.flipped(), keep)
+        }
+        (Shape::Circle(_), Shape::Circle(_)) => {
+            let m = collide(a, xf_a, b, xf_b, speculative);
+            let keep = if m.count == 0 { Keep::Complete } else { Keep::Never };
+            (m, keep)
+        }
+    }
 }
 
 /// One contact point of a manifold.

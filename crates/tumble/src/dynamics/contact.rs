@@ -3,7 +3,7 @@
 //! warm-start cache: new points inherit the impulses of old points with the
 //! same feature id.
 
-use crate::collision::{collide_recyclable, Manifold};
+use crate::collision::{collide_recyclable, Keep, Manifold};
 use crate::dynamics::body::Body;
 use crate::math::{Rot, Vec2};
 use crate::settings::MAX_RECYCLED_STEPS;
@@ -56,10 +56,17 @@ pub(crate) struct ManifoldCache {
     /// Steps the manifold has been kept since it was computed.
     #[cfg_attr(feature = "serde", serde(default))]
     pub age: u32,
-    /// Each point's end on A's surface, in A's body frame.
+    /// Each point's end on A's surface, in A's body frame (for a circle,
+    /// its centre).
     pub anchors_a: [Vec2; 2],
-    /// Each point's end on B's surface, in B's body frame.
+    /// Each point's end on B's surface, in B's body frame (for a circle,
+    /// its centre).
     pub anchors_b: [Vec2; 2],
+    /// When one shape is a circle resting on a side: whether it is B, and
+    /// its radius. Its end is then its centre less the radius along the
+    /// normal, and the point is found from it.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub circle: Option<(bool, f32)>,
 }
 
 /// How far a pair may move before its manifold is computed again.
@@ -112,19 +119,32 @@ impl Contact {
         speculative: f32,
         limits: Option<RecycleLimits>,
     ) {
-        let (manifold, complete) = collide_recyclable(shape_a, a.xf, shape_b, b.xf, speculative);
+        let (manifold, keep) = collide_recyclable(shape_a, a.xf, shape_b, b.xf, speculative);
         self.take(manifold);
-        let limit = match (limits, complete) {
-            (Some(l), Some(true)) if self.manifold.count == 0 => l.empty,
-            (Some(l), Some(true)) => l.distance,
+        let count = self.manifold.count;
+        let (limit, circle) = match (limits, keep) {
+            (None, _) | (_, Keep::Never) => (0.0, None),
+            (Some(l), Keep::Complete) if count == 0 => (l.empty, None),
+            (Some(l), Keep::Complete) => (l.distance, None),
             // The nearest point of two apart cores: any other feature is
             // at least that far apart, so while the pair moves less than
             // the gap, none of them can touch.
-            (Some(l), Some(false)) => l.distance.min(self.manifold.min_separation().unwrap_or(0.0)),
-            _ => 0.0,
+            (Some(l), Keep::Nearest) => (
+                l.distance.min(self.manifold.min_separation().unwrap_or(0.0)),
+                None,
+            ),
+            // While the centre cannot have passed the end of its side.
+            (Some(l), Keep::Circle { circle_is_b, margin }) => {
+                let shape = if circle_is_b { shape_b } else { shape_a };
+                let radius = match shape {
+                    Shape::Circle(c) => c.radius,
+                    _ => 0.0,
+                };
+                (l.distance.min(margin), Some((circle_is_b, radius)))
+            }
         };
         if limit > 0.0 {
-            self.remember(a, b, limit);
+            self.remember(a, b, limit, circle);
         } else {
             self.cache.limit = 0.0;
         }
@@ -150,7 +170,9 @@ impl Contact {
 
     /// Records the pose the manifold was just computed at, with its points
     /// split into their two surface ends fixed in the two bodies.
-    fn remember(&mut self, a: &Body, b: &Body, limit: f32) {
+    /// For a circle on a side (`circle`: whether it is B, its radius), the
+    /// circle's anchor is its centre.
+    fn remember(&mut self, a: &Body, b: &Body, limit: f32, circle: Option<(bool, f32)>) {
         let (offset_in_a, offset_in_b, rotation) = relative_pose(a, b);
         let m = &self.manifold;
         let normal_on_b = m.reference_is_b();
@@ -161,14 +183,23 @@ impl Contact {
             rotation,
             normal: if normal_on_b { b.xf.q } else { a.xf.q }.inv_rotate(m.normal),
             normal_on_b,
+            circle,
             ..ManifoldCache::default()
         };
         for (i, p) in m.points().iter().enumerate() {
             // The point is midway between the surfaces, `separation` apart
-            // along the normal.
+            // along the normal; a circle's surface is its radius from its
+            // centre.
             let half = 0.5 * p.separation * m.normal;
-            cache.anchors_a[i] = a.xf.inv_apply(p.point - half);
-            cache.anchors_b[i] = b.xf.inv_apply(p.point + half);
+            let (end_a, end_b) = (p.point - half, p.point + half);
+            cache.anchors_a[i] = a.xf.inv_apply(match circle {
+                Some((false, radius)) => end_a - radius * m.normal,
+                _ => end_a,
+            });
+            cache.anchors_b[i] = b.xf.inv_apply(match circle {
+                Some((true, radius)) => end_b + radius * m.normal,
+                _ => end_b,
+            });
         }
         self.cache = cache;
     }
@@ -208,10 +239,21 @@ impl Contact {
         let m = &mut self.manifold;
         m.normal = normal;
         for (i, p) in m.points_mut().iter_mut().enumerate() {
-            let end_a = a.xf.apply(cache.anchors_a[i]);
-            let end_b = b.xf.apply(cache.anchors_b[i]);
-            p.point = 0.5 * (end_a + end_b);
+            let (mut end_a, mut end_b) = (a.xf.apply(cache.anchors_a[i]), b.xf.apply(cache.anchors_b[i]));
+            // A circle's end is where its centre is now, less the radius;
+            // the point lies across from it, not midway to where the side's
+            // end was (a rolling circle has no fixed contact point).
+            match cache.circle {
+                Some((true, radius)) => end_b -= radius * normal,
+                Some((false, radius)) => end_a += radius * normal,
+                None => {}
+            }
             p.separation = (end_b - end_a).dot(normal);
+            p.point = match cache.circle {
+                Some((true, _)) => end_b - 0.5 * p.separation * normal,
+                Some((false, _)) => end_a + 0.5 * p.separation * normal,
+                None => 0.5 * (end_a + end_b),
+            };
             p.persisted = true;
         }
         true

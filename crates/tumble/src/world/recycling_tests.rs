@@ -5,7 +5,7 @@ use super::tests::{ground, unit_box, DT};
 use super::*;
 use crate::collision::collide;
 use crate::settings::MAX_RECYCLED_STEPS;
-use crate::shapes::Capsule;
+use crate::shapes::{Capsule, Circle, Polygon};
 
 /// A world with recycling on or off.
 fn world_with(recycling: bool) -> World {
@@ -163,4 +163,78 @@ fn a_slowly_creeping_pair_stays_within_the_recycle_distance() {
         }
     }
     assert!(kept > 120 && fresh > 5, "kept {kept}, fresh {fresh}");
+}
+
+#[test]
+fn a_rolling_ball_keeps_its_manifold_and_its_contact_stays_under_it() {
+    // A ball rolling at 3 cm/s (half a millimetre a step) on the ground:
+    // the pair is kept for several steps at a time, and whether kept or fresh, the
+    // contact is right under the ball's centre with the exact separation
+    // (a kept circle contact follows the centre, not a point of the
+    // rolling surface).
+    let mut world = world_with(true);
+    ground(&mut world);
+    let ball = world
+        .create_body(&BodyDef::dynamic().at(Vec2::new(0.0, 0.3)))
+        .unwrap();
+    world
+        .add_shape(ball, Circle::new(Vec2::ZERO, 0.3).unwrap(), &ShapeDef::default())
+        .unwrap();
+    for _ in 0..30 {
+        world.step(DT);
+    }
+    world.set_linear_velocity(ball, Vec2::new(0.03, 0.0)).unwrap();
+    world.set_angular_velocity(ball, -0.1).unwrap();
+    let mut kept = 0;
+    for _ in 0..120 {
+        let x = world.position(ball).unwrap().x;
+        // (A fresh collide takes the normal from the centre's offset, which
+        // rounds to a few 1e-5 rad; a kept one holds the face's.)
+        step_and_compare(&mut world, 1e-5, 1e-4);
+        kept += world.recycled_contact_count();
+        let c = world.contacts().next().expect("the ball is on the ground");
+        assert!(
+            (c.manifold.points[0].point.x - x).abs() < 1e-4,
+            "{:?} under x = {x}",
+            c.manifold
+        );
+    }
+    assert!(kept > 60, "kept {kept} of 120 steps");
+    assert!(world.position(ball).unwrap().x > 0.05, "it rolled");
+}
+
+#[test]
+fn a_ball_against_a_corner_is_collided_every_step() {
+    // A ball on the top corner of a step touches a vertex, and that
+    // contact's normal follows the centre, not a side: it is collided
+    // every step.
+    let mut world = world_with(true);
+    ground(&mut world);
+    let step = world
+        .create_body(&BodyDef::fixed().at(Vec2::new(0.0, 0.25)))
+        .unwrap();
+    world
+        .add_shape(step, Polygon::new_box(1.0, 0.25).unwrap(), &ShapeDef::default())
+        .unwrap();
+    // On the step's top right corner, offset outwards: the corner is the
+    // nearest feature.
+    let ball = world
+        .create_body(&BodyDef::dynamic().at(Vec2::new(1.15, 0.62)))
+        .unwrap();
+    world
+        .add_shape(ball, Circle::new(Vec2::ZERO, 0.2).unwrap(), &ShapeDef::default())
+        .unwrap();
+    world.step(DT);
+    world.set_linear_velocity(ball, Vec2::ZERO).unwrap();
+    let corner_contact = |world: &World| {
+        world
+            .contacts()
+            .find(|c| c.body_a == step || c.body_b == step)
+            .map(|c| c.manifold.points[0].point)
+    };
+    let p = corner_contact(&world).expect("the ball touches the step's corner");
+    assert!((p - Vec2::new(1.0, 0.5)).length() < 0.05, "{p:?}");
+    world.step(DT);
+    // Two contacts (ground and step) at most; the corner one is fresh.
+    assert!(world.recycled_contact_count() < world.contact_count());
 }
