@@ -29,8 +29,8 @@ pub const SPECULATIVE_DISTANCE: f32 = 4.0 * LINEAR_SLOP;
 /// was already within the speculative distance, so it is among the points.
 pub const CONTACT_RECYCLE_DISTANCE: f32 = SPECULATIVE_DISTANCE;
 
-/// A kept manifold is computed afresh after this many steps however little
-/// the pair moved (at 60 Hz, about every 0.13 s). A manifold kept for good
+/// A kept manifold is computed afresh every this many steps however
+/// little the pair moved (at 60 Hz, about every 0.13 s). A manifold kept for good
 /// also keeps its reference face for good, as a much stiffer face
 /// hysteresis would; between near-parallel faces that let the 60-row
 /// pyramid spread 0.35 m instead of 0.26 m. Collided afresh every eighth

@@ -605,6 +605,7 @@ impl World {
         b.xf = Transform::new(position, angle);
         b.center = b.xf.apply(b.local_center);
         self.sync_proxies(bi);
+        self.predict_proxies(bi);
         Ok(())
     }
 
@@ -631,6 +632,7 @@ impl World {
         let b = &mut self.bodies[bi];
         if b.body_type != BodyType::Static {
             b.w = w;
+            self.predict_proxies(bi);
         }
         Ok(())
     }
@@ -730,6 +732,7 @@ impl World {
         let b = &mut self.bodies[bi];
         if b.body_type == BodyType::Dynamic {
             b.w += b.inv_inertia * impulse;
+            self.predict_proxies(bi);
         }
         Ok(())
     }
@@ -848,6 +851,9 @@ impl World {
         self.shapes[index as usize].proxy = self.broadphase.create_proxy_with_margin(aabb, index, margin);
         self.bodies[bi].shapes.push(index);
         self.update_mass(bi);
+        // A body created moving must meet what it is about to hit on its
+        // first step too.
+        self.predict_proxies(bi);
         self.shape_id(index)
     }
 
@@ -955,16 +961,20 @@ impl World {
     /// hit in time for a speculative contact to stop it. Called after each
     /// step, and when the user gives a body a new velocity between steps
     /// (a body kicked towards a wall must find the wall in the very next
-    /// step, not one step late on the other side of it).
+    /// step, not one step late on the other side of it). A spinning body's
+    /// boxes grow by how far its turn can carry a point.
     fn predict_proxies(&mut self, bi: usize) {
         let b = &self.bodies[bi];
         let travel = self.last_dt * b.v;
+        // A turn moves no point farther than the extent times the angle
+        // (and a whole turn keeps within twice the extent of anywhere).
+        let spin = Vec2::splat((self.last_dt * b.w.abs() * b.extent).min(2.0 * b.extent));
         let xf = b.xf;
         for &s in &b.shapes {
             let slot = &self.shapes[s as usize];
             let mut aabb = slot.shape.aabb(xf);
-            aabb.min += travel.min(Vec2::ZERO);
-            aabb.max += travel.max(Vec2::ZERO);
+            aabb.min += travel.min(Vec2::ZERO) - spin;
+            aabb.max += travel.max(Vec2::ZERO) + spin;
             self.broadphase
                 .move_proxy_predictive(slot.proxy, aabb, slot.margin, PREDICTION_STEPS * travel);
         }

@@ -134,6 +134,22 @@ fn damaged_snapshots_are_errors_not_panics() {
     dangling_body["shapes"][0]["body"] = 9999.into();
     assert!(serde_json::from_value::<World>(dangling_body).is_err());
 
+    let mut bad_step = good.clone();
+    bad_step["last_dt"] = (-1.0).into();
+    let err = serde_json::from_value::<World>(bad_step).unwrap_err();
+    assert!(err.to_string().contains("last step"), "{err}");
+
+    let mut bad_cache = good.clone();
+    let live = bad_cache["contacts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|c| c["alive"] == true)
+        .expect("a live contact");
+    bad_cache["contacts"][live]["cache"]["limit"] = (-1.0).into();
+    let err = serde_json::from_value::<World>(bad_cache).unwrap_err();
+    assert!(err.to_string().contains("recycling cache"), "{err}");
+
     let mut bad_free_list = good.clone();
     bad_free_list["free_bodies"] = serde_json::json!([0]);
     assert!(serde_json::from_value::<World>(bad_free_list).is_err());

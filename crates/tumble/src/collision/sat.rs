@@ -464,6 +464,11 @@ fn corner_contact(face: &ReferenceFace, speculative: f32) -> Manifold {
         } else {
             incident.next(v.edge)
         };
+        // (This normal is the incident body's edge, while the ids' flip
+        // flag names the reference body: contact recycling turns it with
+        // the wrong one. Harmless: a one-corner manifold is kept only
+        // while the pair moves less than its gap, so the turn and its
+        // error stay within that gap.)
         let normal = inside(v.fraction).then(|| -incident.normal(v.edge));
         (v.vertex_point, v.edge_point, nearer_end, normal)
     };

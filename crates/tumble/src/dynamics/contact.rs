@@ -215,21 +215,34 @@ impl Contact {
     /// again would give. Returns whether it was kept.
     pub(crate) fn recycle(&mut self, a: &Body, b: &Body, step_motion: f32) -> bool {
         let cache = &mut self.cache;
-        if cache.limit <= 0.0 || cache.age >= MAX_RECYCLED_STEPS {
+        // Computed afresh every MAX_RECYCLED_STEPS steps: kept for the
+        // steps between.
+        if cache.limit <= 0.0 || cache.age + 1 >= MAX_RECYCLED_STEPS {
             return false;
         }
         cache.age += 1;
         let cache = &self.cache;
         let (offset_in_a, offset_in_b, rotation) = relative_pose(a, b);
         // A point at distance r from its centre of mass turns by the
-        // relative rotation through a chord of r |R' - R| = r sqrt(2 - 2 cos).
+        // relative rotation through a chord of r |R' - R|, with
+        // |R' - R| = sqrt(s^2 + (1 - c)^2) of the turn between them (not
+        // sqrt(2 - 2c): for turns under 2.4e-4 rad, c rounds to 1 and that
+        // form says 0).
         let turn = cache.rotation.inv_mul(rotation);
-        let chord = (2.0 - 2.0 * turn.c).max(0.0).sqrt();
+        let chord = (turn.s * turn.s + (1.0 - turn.c) * (1.0 - turn.c)).sqrt();
         // B's points as seen from A, or A's from B: either bounds how far
-        // the configuration has moved; the smaller is the tighter.
+        // any two material points of the pair have moved apart or
+        // together, so the smaller serves. Not for a circle on a side: what
+        // must stay put is its centre beside the side, a position in the
+        // side's frame, which only that frame's view bounds.
         let moved_b = (offset_in_a - cache.offset_in_a).length() + b.extent * chord;
         let moved_a = (offset_in_b - cache.offset_in_b).length() + a.extent * chord;
-        let motion = moved_a.min(moved_b) + step_motion;
+        let moved = match cache.circle {
+            Some((true, _)) => moved_b,
+            Some((false, _)) => moved_a,
+            None => moved_a.min(moved_b),
+        };
+        let motion = moved + step_motion;
         // (NaN motion, from a body gone non-finite, keeps nothing.)
         let within = motion < cache.limit;
         if !within {

@@ -3,7 +3,8 @@
 //! Everything that decides the next step is saved: bodies, shape slots,
 //! contacts with their warm-start impulses, the broadphase tree and its move
 //! buffer, the settings, the free lists (so new handles come out the same),
-//! the step count and the frozen list. Two things are not: the scratch
+//! the step count, the frozen list and the last step's length (how far a
+//! body given a new velocity is looked ahead for). Two things are not: the scratch
 //! buffers, which every step clears before use, and the pair map, a lookup
 //! index over the live contacts that is rebuilt on loading. A world loaded
 //! from a snapshot therefore steps bit for bit like the world that was saved.
@@ -18,7 +19,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// Bumped whenever the saved layout changes, so an old snapshot is refused
 /// with a message instead of being misread.
-const SNAPSHOT_VERSION: u32 = 2;
+const SNAPSHOT_VERSION: u32 = 3;
 
 /// What is written: borrowed views of the world's fields.
 #[derive(Serialize)]
@@ -85,6 +86,11 @@ impl<'de> Deserialize<'de> for World {
             )));
         }
         check_links(&s).map_err(D::Error::custom)?;
+        if !(s.last_dt.is_finite() && s.last_dt > 0.0) {
+            return Err(D::Error::custom(
+                "the last step's length is not a positive finite number",
+            ));
+        }
         // The pair map indexes the live contacts by their shape pair.
         let mut pair_map = PairMap::default();
         for (ci, c) in s.contacts.iter().enumerate() {
@@ -148,6 +154,20 @@ fn check_links(s: &Snapshot) -> Result<(), &'static str> {
         }
         if c.manifold.count > c.manifold.points.len() {
             return Err("a manifold has more than two points");
+        }
+        let k = &c.cache;
+        let finite = k.limit.is_finite()
+            && k.limit >= 0.0
+            && [k.offset_in_a, k.offset_in_b, k.normal]
+                .iter()
+                .chain(&k.anchors_a)
+                .chain(&k.anchors_b)
+                .all(|v| v.is_finite())
+            && k.rotation.c.is_finite()
+            && k.rotation.s.is_finite()
+            && k.circle.is_none_or(|(_, r)| r.is_finite());
+        if !finite {
+            return Err("a contact's recycling cache is not finite");
         }
     }
     let free_ok = |free: &[u32], len: usize, alive: &dyn Fn(u32) -> bool| {

@@ -378,9 +378,10 @@ fn fast_bodies_do_not_tunnel_through_a_thin_wall() {
 #[test]
 fn a_body_kicked_between_steps_does_not_tunnel() {
     // At rest 0.6 m from a 0.1 m wall, then kicked to 120 m/s (2 m a
-    // step) by an impulse or a new velocity: the very next step must find
-    // the wall, though last step's fat box was nowhere near it.
-    for kick in 0..2 {
+    // step) by an impulse, a new velocity, or a new velocity far away and
+    // then a teleport back: the very next step must find the wall,
+    // though last step's fat box was nowhere near it.
+    for kick in 0..3 {
         let mut world = zero_gravity();
         thin_wall(&mut world, 1.0);
         let b = world.create_body(&BodyDef::dynamic()).unwrap();
@@ -397,12 +398,37 @@ fn a_body_kicked_between_steps_does_not_tunnel() {
         } else {
             world.set_linear_velocity(b, velocity).unwrap();
         }
+        if kick == 2 {
+            // Given its speed far away, then teleported in front of the
+            // wall: the teleport must keep the look ahead.
+            world.set_transform(b, Vec2::new(-20.0, 0.0), 0.0).unwrap();
+            world.step(DT);
+            world.set_linear_velocity(b, velocity).unwrap();
+            world.set_transform(b, Vec2::ZERO, 0.0).unwrap();
+        }
         for _ in 0..10 {
             world.step(DT);
         }
         let x = world.position(b).unwrap().x;
         assert!(x < 1.0, "kick {kick}: the box ended at x = {x}, through the wall");
     }
+}
+
+#[test]
+fn a_body_created_moving_finds_the_wall_on_its_first_step() {
+    let mut world = zero_gravity();
+    thin_wall(&mut world, 1.0);
+    let b = world
+        .create_body(&BodyDef::dynamic().with_velocity(Vec2::new(120.0, 0.0)))
+        .unwrap();
+    world
+        .add_shape(b, Polygon::new_box(0.2, 0.2).unwrap(), &ShapeDef::default())
+        .unwrap();
+    for _ in 0..10 {
+        world.step(DT);
+    }
+    let x = world.position(b).unwrap().x;
+    assert!(x < 1.0, "the box ended at x = {x}, through the wall");
 }
 
 #[test]
