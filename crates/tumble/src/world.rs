@@ -604,7 +604,6 @@ impl World {
         }
         b.xf = Transform::new(position, angle);
         b.center = b.xf.apply(b.local_center);
-        self.sync_proxies(bi);
         self.predict_proxies(bi);
         Ok(())
     }
@@ -957,7 +956,8 @@ impl World {
     /// Moves the body's proxies to cover where it is and where its velocity
     /// takes it in the next step, so a fast body meets what it is about to
     /// hit in time for a speculative contact to stop it. Called after each
-    /// step, and when the user gives a body a new velocity between steps
+    /// step, when a body is placed or gets a shape, and when the user gives
+    /// a body a new velocity between steps
     /// (a body kicked towards a wall must find the wall in the very next
     /// step, not one step late on the other side of it). Only the linear
     /// travel is looked ahead for: padding for spin too was measured to
@@ -976,15 +976,6 @@ impl World {
             aabb.max += travel.max(Vec2::ZERO);
             self.broadphase
                 .move_proxy_predictive(slot.proxy, aabb, slot.margin, PREDICTION_STEPS * travel);
-        }
-    }
-
-    fn sync_proxies(&mut self, bi: usize) {
-        let xf = self.bodies[bi].xf;
-        for &s in &self.bodies[bi].shapes {
-            let slot = &self.shapes[s as usize];
-            self.broadphase
-                .move_proxy_with_margin(slot.proxy, slot.shape.aabb(xf), slot.margin);
         }
     }
 

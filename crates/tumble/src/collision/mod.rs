@@ -63,27 +63,7 @@ pub fn feature_id(reference_edge: usize, incident_vertex: usize, flip: bool) -> 
 /// assert!((m.points[0].separation + 0.01).abs() < 1e-5);
 /// ```
 pub fn collide(a: &Shape, xf_a: Transform, b: &Shape, xf_b: Transform, speculative: f32) -> Manifold {
-    match (a, b) {
-        (Shape::Circle(a), Shape::Circle(b)) => circles::collide_circles(a, xf_a, b, xf_b, speculative),
-        (Shape::Capsule(a), Shape::Circle(b)) => {
-            circles::collide_capsule_circle(a, xf_a, b, xf_b, speculative)
-        }
-        (Shape::Circle(a), Shape::Capsule(b)) => {
-            circles::collide_capsule_circle(b, xf_b, a, xf_a, speculative).flipped()
-        }
-        (Shape::Polygon(a), Shape::Circle(b)) => {
-            circles::collide_polygon_circle(a, xf_a, b, xf_b, speculative)
-        }
-        (Shape::Circle(a), Shape::Polygon(b)) => {
-            circles::collide_polygon_circle(b, xf_b, a, xf_a, speculative).flipped()
-        }
-        (Shape::Polygon(a), Shape::Polygon(b)) => sat::collide_polygons(a, xf_a, b, xf_b, speculative),
-        (Shape::Polygon(a), Shape::Capsule(b)) => sat::collide_polygon_capsule(a, xf_a, b, xf_b, speculative),
-        (Shape::Capsule(a), Shape::Polygon(b)) => {
-            sat::collide_polygon_capsule(b, xf_b, a, xf_a, speculative).flipped()
-        }
-        (Shape::Capsule(a), Shape::Capsule(b)) => sat::collide_capsules(a, xf_a, b, xf_b, speculative),
-    }
+    collide_recyclable(a, xf_a, b, xf_b, speculative).0
 }
 
 /// How long a manifold may be kept while its pair hardly moves (contact
@@ -109,12 +89,15 @@ pub(crate) enum Keep {
         circle_is_b: bool,
         /// How far the centre is from the end of the side.
         margin: f32,
+        /// The circle's radius.
+        radius: f32,
     },
 }
 
-/// [`collide`], and how long its manifold may be kept ([`Keep`]). Two
-/// circles, or a circle at a corner or a capsule's cap, are collided every
-/// step: exact and cheap, and their normal follows the centres, not a side.
+/// [`collide`], and how long its manifold may be kept ([`Keep`]): the one
+/// dispatch on the shape pair. Two circles, or a circle at a corner or a
+/// capsule's cap, are collided every step: exact and cheap, and their
+/// normal follows the centres, not a side.
 pub(crate) fn collide_recyclable(
     a: &Shape,
     xf_a: Transform,
@@ -122,51 +105,68 @@ pub(crate) fn collide_recyclable(
     xf_b: Transform,
     speculative: f32,
 ) -> (Manifold, Keep) {
-    let complete = |complete: bool| if complete { Keep::Complete } else { Keep::Nearest };
-    let circle = |m: &Manifold, margin: Option<f32>, circle_is_b: bool| match margin {
-        _ if m.count == 0 => Keep::Complete,
-        Some(margin) => Keep::Circle { circle_is_b, margin },
-        None => Keep::Never,
+    let clipped =
+        |(m, complete): (Manifold, bool)| (m, if complete { Keep::Complete } else { Keep::Nearest });
+    // A circle pair computed with the circle as B; `flip` when the circle
+    // is really shape A.
+    let round = |(m, beside): (Manifold, Option<f32>), radius: f32, flip: bool| {
+        let keep = match beside {
+            _ if m.count == 0 => Keep::Complete,
+            Some(margin) => Keep::Circle {
+                circle_is_b: !flip,
+                margin,
+                radius,
+            },
+            None => Keep::Never,
+        };
+        (if flip { m.flipped() } else { m }, keep)
     };
     match (a, b) {
         (Shape::Polygon(a), Shape::Polygon(b)) => {
-            let (m, c) = sat::collide_polygons_complete(a, xf_a, b, xf_b, speculative);
-            (m, complete(c))
+            clipped(sat::collide_polygons_complete(a, xf_a, b, xf_b, speculative))
         }
-        (Shape::Polygon(a), Shape::Capsule(b)) => {
-            let (m, c) = sat::collide_polygon_capsule_complete(a, xf_a, b, xf_b, speculative);
-            (m, complete(c))
-        }
+        (Shape::Polygon(a), Shape::Capsule(b)) => clipped(sat::collide_polygon_capsule_complete(
+            a,
+            xf_a,
+            b,
+            xf_b,
+            speculative,
+        )),
         (Shape::Capsule(a), Shape::Polygon(b)) => {
-            let (m, c) = sat::collide_polygon_capsule_complete(b, xf_b, a, xf_a, speculative);
-            (m.flipped(), complete(c))
+            let (m, keep) = clipped(sat::collide_polygon_capsule_complete(
+                b,
+                xf_b,
+                a,
+                xf_a,
+                speculative,
+            ));
+            (m.flipped(), keep)
         }
         (Shape::Capsule(a), Shape::Capsule(b)) => {
-            let (m, c) = sat::collide_capsules_complete(a, xf_a, b, xf_b, speculative);
-            (m, complete(c))
+            clipped(sat::collide_capsules_complete(a, xf_a, b, xf_b, speculative))
         }
-        (Shape::Polygon(a), Shape::Circle(b)) => {
-            let (m, margin) = circles::collide_polygon_circle_beside(a, xf_a, b, xf_b, speculative);
-            let keep = circle(&m, margin, true);
-            (m, keep)
-        }
-        (Shape::Circle(a), Shape::Polygon(b)) => {
-            let (m, margin) = circles::collide_polygon_circle_beside(b, xf_b, a, xf_a, speculative);
-            let keep = circle(&m, margin, false);
-            (m.flipped(), keep)
-        }
-        (Shape::Capsule(a), Shape::Circle(b)) => {
-            let (m, margin) = circles::collide_capsule_circle_beside(a, xf_a, b, xf_b, speculative);
-            let keep = circle(&m, margin, true);
-            (m, keep)
-        }
-        (Shape::Circle(a), Shape::Capsule(b)) => {
-            let (m, margin) = circles::collide_capsule_circle_beside(b, xf_b, a, xf_a, speculative);
-            let keep = circle(&m, margin, false);
-            (m.flipped(), keep)
-        }
-        (Shape::Circle(_), Shape::Circle(_)) => {
-            let m = collide(a, xf_a, b, xf_b, speculative);
+        (Shape::Polygon(a), Shape::Circle(b)) => round(
+            circles::collide_polygon_circle_beside(a, xf_a, b, xf_b, speculative),
+            b.radius,
+            false,
+        ),
+        (Shape::Circle(a), Shape::Polygon(b)) => round(
+            circles::collide_polygon_circle_beside(b, xf_b, a, xf_a, speculative),
+            a.radius,
+            true,
+        ),
+        (Shape::Capsule(a), Shape::Circle(b)) => round(
+            circles::collide_capsule_circle_beside(a, xf_a, b, xf_b, speculative),
+            b.radius,
+            false,
+        ),
+        (Shape::Circle(a), Shape::Capsule(b)) => round(
+            circles::collide_capsule_circle_beside(b, xf_b, a, xf_a, speculative),
+            a.radius,
+            true,
+        ),
+        (Shape::Circle(a), Shape::Circle(b)) => {
+            let m = circles::collide_circles(a, xf_a, b, xf_b, speculative);
             let keep = if m.count == 0 { Keep::Complete } else { Keep::Never };
             (m, keep)
         }

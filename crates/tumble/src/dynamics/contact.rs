@@ -27,7 +27,6 @@ pub(crate) struct Contact {
     pub manifold: Manifold,
     /// Where the manifold was computed, for keeping it while the pair
     /// hardly moves.
-    #[cfg_attr(feature = "serde", serde(default))]
     pub cache: ManifoldCache,
 }
 
@@ -49,12 +48,10 @@ pub(crate) struct ManifoldCache {
     pub offset_in_b: Vec2,
     /// B's rotation relative to A's.
     pub rotation: Rot,
-    /// The normal in the frame of the body whose feature it is.
+    /// The normal in the frame of the body whose feature it is (B when the
+    /// ids' flip flag says so: [`Manifold::reference_is_b`]).
     pub normal: Vec2,
-    /// Whether that body is B.
-    pub normal_on_b: bool,
     /// Steps the manifold has been kept since it was computed.
-    #[cfg_attr(feature = "serde", serde(default))]
     pub age: u32,
     /// Each point's end on A's surface, in A's body frame (for a circle,
     /// its centre).
@@ -62,11 +59,10 @@ pub(crate) struct ManifoldCache {
     /// Each point's end on B's surface, in B's body frame (for a circle,
     /// its centre).
     pub anchors_b: [Vec2; 2],
-    /// When one shape is a circle resting on a side: whether it is B, and
-    /// its radius. Its end is then its centre less the radius along the
-    /// normal, and the point is found from it.
-    #[cfg_attr(feature = "serde", serde(default))]
-    pub circle: Option<(bool, f32)>,
+    /// When one shape is a circle resting on a side, its radius. The circle
+    /// is the shape the normal does not belong to; its end is its centre
+    /// less the radius along the normal, and the point is found from it.
+    pub circle: Option<f32>,
 }
 
 /// How far a pair may move before its manifold is computed again.
@@ -89,6 +85,17 @@ fn relative_pose(a: &Body, b: &Body) -> (Vec2, Vec2, Rot) {
         b.xf.q.inv_rotate(-d),
         a.xf.q.inv_mul(b.xf.q),
     )
+}
+
+/// The radius to take off A's and B's anchors: a circle's, on the side the
+/// normal is not on (`normal_on_b` says which that is), zero elsewhere.
+#[inline]
+fn circle_sides(circle: Option<f32>, normal_on_b: bool) -> (f32, f32) {
+    match circle {
+        Some(r) if normal_on_b => (r, 0.0),
+        Some(r) => (0.0, r),
+        None => (0.0, 0.0),
+    }
 }
 
 /// Mixes two friction coefficients: the geometric mean, so a frictionless
@@ -134,14 +141,7 @@ impl Contact {
                 None,
             ),
             // While the centre cannot have passed the end of its side.
-            (Some(l), Keep::Circle { circle_is_b, margin }) => {
-                let shape = if circle_is_b { shape_b } else { shape_a };
-                let radius = match shape {
-                    Shape::Circle(c) => c.radius,
-                    _ => 0.0,
-                };
-                (l.distance.min(margin), Some((circle_is_b, radius)))
-            }
+            (Some(l), Keep::Circle { margin, radius, .. }) => (l.distance.min(margin), Some(radius)),
         };
         if limit > 0.0 {
             self.remember(a, b, limit, circle);
@@ -169,37 +169,32 @@ impl Contact {
     }
 
     /// Records the pose the manifold was just computed at, with its points
-    /// split into their two surface ends fixed in the two bodies.
-    /// For a circle on a side (`circle`: whether it is B, its radius), the
-    /// circle's anchor is its centre.
-    fn remember(&mut self, a: &Body, b: &Body, limit: f32, circle: Option<(bool, f32)>) {
+    /// split into their two surface ends fixed in the two bodies. For a
+    /// circle of radius `circle` on a side, the circle's anchor is its
+    /// centre.
+    fn remember(&mut self, a: &Body, b: &Body, limit: f32, circle: Option<f32>) {
         let (offset_in_a, offset_in_b, rotation) = relative_pose(a, b);
         let m = &self.manifold;
-        let normal_on_b = m.reference_is_b();
+        let on_b = m.reference_is_b();
         let mut cache = ManifoldCache {
             limit,
             offset_in_a,
             offset_in_b,
             rotation,
-            normal: if normal_on_b { b.xf.q } else { a.xf.q }.inv_rotate(m.normal),
-            normal_on_b,
+            normal: if on_b { b.xf.q } else { a.xf.q }.inv_rotate(m.normal),
             circle,
             ..ManifoldCache::default()
         };
+        // (the circle, if any, is the side the normal is not on)
+        let (circle_a, circle_b) = circle_sides(circle, on_b);
         for (i, p) in m.points().iter().enumerate() {
             // The point is midway between the surfaces, `separation` apart
             // along the normal; a circle's surface is its radius from its
             // centre.
             let half = 0.5 * p.separation * m.normal;
             let (end_a, end_b) = (p.point - half, p.point + half);
-            cache.anchors_a[i] = a.xf.inv_apply(match circle {
-                Some((false, radius)) => end_a - radius * m.normal,
-                _ => end_a,
-            });
-            cache.anchors_b[i] = b.xf.inv_apply(match circle {
-                Some((true, radius)) => end_b + radius * m.normal,
-                _ => end_b,
-            });
+            cache.anchors_a[i] = a.xf.inv_apply(end_a - circle_a * m.normal);
+            cache.anchors_b[i] = b.xf.inv_apply(end_b + circle_b * m.normal);
         }
         self.cache = cache;
     }
@@ -237,9 +232,11 @@ impl Contact {
         // side's frame, which only that frame's view bounds.
         let moved_b = (offset_in_a - cache.offset_in_a).length() + b.extent * chord;
         let moved_a = (offset_in_b - cache.offset_in_b).length() + a.extent * chord;
+        let on_b = self.manifold.reference_is_b();
         let moved = match cache.circle {
-            Some((true, _)) => moved_b,
-            Some((false, _)) => moved_a,
+            // The circle is B, on A's side: A's frame.
+            Some(_) if !on_b => moved_b,
+            Some(_) => moved_a,
             None => moved_a.min(moved_b),
         };
         let motion = moved + step_motion;
@@ -248,23 +245,20 @@ impl Contact {
         if !within {
             return false;
         }
-        let normal = if cache.normal_on_b { b.xf.q } else { a.xf.q }.rotate(cache.normal);
+        let normal = if on_b { b.xf.q } else { a.xf.q }.rotate(cache.normal);
+        let (circle_a, circle_b) = circle_sides(cache.circle, on_b);
         let m = &mut self.manifold;
         m.normal = normal;
         for (i, p) in m.points_mut().iter_mut().enumerate() {
-            let (mut end_a, mut end_b) = (a.xf.apply(cache.anchors_a[i]), b.xf.apply(cache.anchors_b[i]));
             // A circle's end is where its centre is now, less the radius;
             // the point lies across from it, not midway to where the side's
             // end was (a rolling circle has no fixed contact point).
-            match cache.circle {
-                Some((true, radius)) => end_b -= radius * normal,
-                Some((false, radius)) => end_a += radius * normal,
-                None => {}
-            }
+            let end_a = a.xf.apply(cache.anchors_a[i]) + circle_a * normal;
+            let end_b = b.xf.apply(cache.anchors_b[i]) - circle_b * normal;
             p.separation = (end_b - end_a).dot(normal);
             p.point = match cache.circle {
-                Some((true, _)) => end_b - 0.5 * p.separation * normal,
-                Some((false, _)) => end_a + 0.5 * p.separation * normal,
+                Some(_) if !on_b => end_b - 0.5 * p.separation * normal,
+                Some(_) => end_a + 0.5 * p.separation * normal,
                 None => 0.5 * (end_a + end_b),
             };
             p.persisted = true;

@@ -416,52 +416,37 @@ where
         // `sep` is written by `update_separations` before any read.
     }
 
-    /// Gathers the lanes' body velocities (`pseudo`: the pseudo ones).
+    /// Gathers the lanes' body velocities.
     #[inline(always)]
-    fn gather(&self, states: &[BodyState], pseudo: bool) -> Velocities {
+    fn gather(&self, states: &[BodyState]) -> Velocities {
         let mut g = Velocities::default();
         for l in 0..W {
             let (sa, sb) = (&states[self.a[l] as usize], &states[self.b[l] as usize]);
-            let (va, wa, vb, wb) = if pseudo {
-                (sa.pv, sa.pw, sb.pv, sb.pw)
-            } else {
-                (sa.v, sa.w, sb.v, sb.w)
-            };
-            g.vax.0[l] = va.x;
-            g.vay.0[l] = va.y;
-            g.wa.0[l] = wa;
-            g.vbx.0[l] = vb.x;
-            g.vby.0[l] = vb.y;
-            g.wb.0[l] = wb;
+            g.vax.0[l] = sa.v.x;
+            g.vay.0[l] = sa.v.y;
+            g.wa.0[l] = sa.w;
+            g.vbx.0[l] = sb.v.x;
+            g.vby.0[l] = sb.v.y;
+            g.wb.0[l] = sb.w;
         }
         g
     }
 
     /// Writes the lanes' velocities back to their dynamic bodies.
     #[inline(always)]
-    fn scatter(&self, states: &mut [BodyState], g: &Velocities, pseudo: bool) {
+    fn scatter(&self, states: &mut [BodyState], g: &Velocities) {
         for l in 0..W {
             if self.write_a[l] {
                 let s = &mut states[self.a[l] as usize];
-                let (v, w) = if pseudo {
-                    (&mut s.pv, &mut s.pw)
-                } else {
-                    (&mut s.v, &mut s.w)
-                };
-                v.x = g.vax.0[l];
-                v.y = g.vay.0[l];
-                *w = g.wa.0[l];
+                s.v.x = g.vax.0[l];
+                s.v.y = g.vay.0[l];
+                s.w = g.wa.0[l];
             }
             if self.write_b[l] {
                 let s = &mut states[self.b[l] as usize];
-                let (v, w) = if pseudo {
-                    (&mut s.pv, &mut s.pw)
-                } else {
-                    (&mut s.v, &mut s.w)
-                };
-                v.x = g.vbx.0[l];
-                v.y = g.vby.0[l];
-                *w = g.wb.0[l];
+                s.v.x = g.vbx.0[l];
+                s.v.y = g.vby.0[l];
+                s.w = g.wb.0[l];
             }
         }
     }
@@ -561,7 +546,7 @@ where
 
     /// Applies the accumulated impulses at the start of a substep.
     pub(super) fn warm_start(&self, states: &mut [BodyState]) {
-        let mut g = self.gather(states, false);
+        let mut g = self.gather(states);
         let (tx, ty) = (self.ny, -self.nx);
         for p in &self.p {
             let px = p.normal_impulse * self.nx + p.tangent_impulse * tx;
@@ -573,15 +558,15 @@ where
             g.vby = g.vby + self.mb * py;
             g.wb = g.wb + self.ib * (p.rnb * p.normal_impulse + p.rtb * p.tangent_impulse);
         }
-        self.scatter(states, &g, false);
+        self.scatter(states, &g);
     }
 
     /// One velocity iteration: friction at every point (in reverse point
     /// order when `reverse`), then the normal impulses.
     pub(super) fn solve_velocity(&mut self, states: &mut [BodyState], ctx: &StepContext, reverse: bool) {
-        let mut g = self.gather(states, false);
+        let mut g = self.gather(states);
         self.velocity_pass(&mut g, ctx, reverse);
-        self.scatter(states, &g, false);
+        self.scatter(states, &g);
     }
 
     /// One velocity iteration and one split-impulse iteration together:
@@ -607,7 +592,7 @@ where
         if pushed {
             self.scatter_both(states, &g, &pg);
         } else {
-            self.scatter(states, &g, false);
+            self.scatter(states, &g);
         }
     }
 

@@ -1,7 +1,7 @@
 //! Contact recycling: a kept manifold matches a fresh one, resting piles
 //! keep theirs, and anything that moves gets a new one.
 
-use super::tests::{ground, unit_box, DT};
+use super::tests::{body_with, ground, unit_box, zero_gravity, DT};
 use super::*;
 use crate::collision::collide;
 use crate::settings::MAX_RECYCLED_STEPS;
@@ -174,12 +174,11 @@ fn a_rolling_ball_keeps_its_manifold_and_its_contact_stays_under_it() {
     // rolling surface).
     let mut world = world_with(true);
     ground(&mut world);
-    let ball = world
-        .create_body(&BodyDef::dynamic().at(Vec2::new(0.0, 0.3)))
-        .unwrap();
-    world
-        .add_shape(ball, Circle::new(Vec2::ZERO, 0.3).unwrap(), &ShapeDef::default())
-        .unwrap();
+    let ball = body_with(
+        &mut world,
+        &BodyDef::dynamic().at(Vec2::new(0.0, 0.3)),
+        Circle::new(Vec2::ZERO, 0.3).unwrap(),
+    );
     for _ in 0..30 {
         world.step(DT);
     }
@@ -210,20 +209,18 @@ fn a_ball_against_a_corner_is_collided_every_step() {
     // every step.
     let mut world = world_with(true);
     ground(&mut world);
-    let step = world
-        .create_body(&BodyDef::fixed().at(Vec2::new(0.0, 0.25)))
-        .unwrap();
-    world
-        .add_shape(step, Polygon::new_box(1.0, 0.25).unwrap(), &ShapeDef::default())
-        .unwrap();
+    let step = body_with(
+        &mut world,
+        &BodyDef::fixed().at(Vec2::new(0.0, 0.25)),
+        Polygon::new_box(1.0, 0.25).unwrap(),
+    );
     // On the step's top right corner, offset outwards: the corner is the
     // nearest feature.
-    let ball = world
-        .create_body(&BodyDef::dynamic().at(Vec2::new(1.15, 0.62)))
-        .unwrap();
-    world
-        .add_shape(ball, Circle::new(Vec2::ZERO, 0.2).unwrap(), &ShapeDef::default())
-        .unwrap();
+    let ball = body_with(
+        &mut world,
+        &BodyDef::dynamic().at(Vec2::new(1.15, 0.62)),
+        Circle::new(Vec2::ZERO, 0.2).unwrap(),
+    );
     world.step(DT);
     world.set_linear_velocity(ball, Vec2::ZERO).unwrap();
     let corner_contact = |world: &World| {
@@ -246,16 +243,12 @@ fn a_tiny_turn_of_a_long_body_still_counts() {
     // less than that). Turned by 2e-4 rad about its middle, the far end
     // drops 28 mm onto the box: the pair must be collided again, though
     // the cosine of so small a turn rounds to 1.
-    let mut world = World::new(WorldSettings {
-        gravity: Vec2::ZERO,
-        ..WorldSettings::default()
-    });
-    let support = world
-        .create_body(&BodyDef::fixed().at(Vec2::new(140.0, 0.0)))
-        .unwrap();
-    world
-        .add_shape(support, Polygon::new_box(0.5, 0.5).unwrap(), &ShapeDef::default())
-        .unwrap();
+    let mut world = zero_gravity();
+    body_with(
+        &mut world,
+        &BodyDef::fixed().at(Vec2::new(140.0, 0.0)),
+        Polygon::new_box(0.5, 0.5).unwrap(),
+    );
     let y = 0.5 + 0.05 + 0.025;
     let plank = world
         .create_body(&BodyDef::dynamic().at(Vec2::new(0.0, y)))
@@ -287,20 +280,17 @@ fn a_circle_kept_on_a_side_is_dropped_when_its_centre_may_have_left_it() {
     // judged from the box, the ball's centre may have left the face, so
     // the pair is collided again (judged from the ball, the box barely
     // moved, which is the wrong frame for this question).
-    let mut world = World::new(WorldSettings {
-        gravity: Vec2::ZERO,
-        ..WorldSettings::default()
-    });
-    let b = world.create_body(&BodyDef::dynamic()).unwrap();
-    world
-        .add_shape(b, Polygon::new_box(0.1, 0.1).unwrap(), &ShapeDef::default())
-        .unwrap();
-    let ball = world
-        .create_body(&BodyDef::fixed().at(Vec2::new(0.085, 1.1)))
-        .unwrap();
-    world
-        .add_shape(ball, Circle::new(Vec2::ZERO, 1.0).unwrap(), &ShapeDef::default())
-        .unwrap();
+    let mut world = zero_gravity();
+    let b = body_with(
+        &mut world,
+        &BodyDef::dynamic(),
+        Polygon::new_box(0.1, 0.1).unwrap(),
+    );
+    body_with(
+        &mut world,
+        &BodyDef::fixed().at(Vec2::new(0.085, 1.1)),
+        Circle::new(Vec2::ZERO, 1.0).unwrap(),
+    );
     world.step(DT);
     world.set_transform(b, Vec2::ZERO, 0.0).unwrap();
     world.set_linear_velocity(b, Vec2::ZERO).unwrap();

@@ -52,7 +52,6 @@ struct Snapshot {
     broadphase: BroadPhase,
     step_count: u64,
     frozen: Vec<BodyId>,
-    #[serde(default = "default_dt")]
     last_dt: f32,
 }
 
@@ -165,7 +164,7 @@ fn check_links(s: &Snapshot) -> Result<(), &'static str> {
                 .all(|v| v.is_finite())
             && k.rotation.c.is_finite()
             && k.rotation.s.is_finite()
-            && k.circle.is_none_or(|(_, r)| r.is_finite());
+            && k.circle.is_none_or(f32::is_finite);
         if !finite {
             return Err("a contact's recycling cache is not finite");
         }
@@ -181,9 +180,4 @@ fn check_links(s: &Snapshot) -> Result<(), &'static str> {
         return Err("a free list names a live or missing slot");
     }
     Ok(())
-}
-
-/// The step length a snapshot without one assumes: 60 Hz.
-fn default_dt() -> f32 {
-    super::DEFAULT_DT
 }

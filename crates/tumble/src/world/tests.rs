@@ -5,26 +5,31 @@ use crate::shapes::{Capsule, Circle, Polygon};
 
 pub(super) const DT: f32 = 1.0 / 60.0;
 
-pub(super) fn ground(world: &mut World) -> BodyId {
-    let g = world
-        .create_body(&BodyDef::fixed().at(Vec2::new(0.0, -1.0)))
-        .unwrap();
-    world
-        .add_shape(g, Polygon::new_box(50.0, 1.0).unwrap(), &ShapeDef::default())
-        .unwrap();
-    g
-}
-
-pub(super) fn unit_box(world: &mut World, at: Vec2) -> BodyId {
-    let b = world.create_body(&BodyDef::dynamic().at(at)).unwrap();
-    world
-        .add_shape(b, Polygon::new_box(0.5, 0.5).unwrap(), &ShapeDef::default())
-        .unwrap();
+/// A body made from `def` with one shape of the default material.
+pub(super) fn body_with(world: &mut World, def: &BodyDef, shape: impl Into<Shape>) -> BodyId {
+    let b = world.create_body(def).unwrap();
+    world.add_shape(b, shape, &ShapeDef::default()).unwrap();
     b
 }
 
+pub(super) fn ground(world: &mut World) -> BodyId {
+    body_with(
+        world,
+        &BodyDef::fixed().at(Vec2::new(0.0, -1.0)),
+        Polygon::new_box(50.0, 1.0).unwrap(),
+    )
+}
+
+pub(super) fn unit_box(world: &mut World, at: Vec2) -> BodyId {
+    body_with(
+        world,
+        &BodyDef::dynamic().at(at),
+        Polygon::new_box(0.5, 0.5).unwrap(),
+    )
+}
+
 /// A world without gravity.
-fn zero_gravity() -> World {
+pub(super) fn zero_gravity() -> World {
     World::new(WorldSettings {
         gravity: Vec2::ZERO,
         ..WorldSettings::default()
@@ -33,12 +38,11 @@ fn zero_gravity() -> World {
 
 /// A static wall 0.1 m thick and 10 m tall centred at (`x`, 0).
 fn thin_wall(world: &mut World, x: f32) {
-    let wall = world
-        .create_body(&BodyDef::fixed().at(Vec2::new(x, 0.0)))
-        .unwrap();
-    world
-        .add_shape(wall, Polygon::new_box(0.05, 5.0).unwrap(), &ShapeDef::default())
-        .unwrap();
+    body_with(
+        world,
+        &BodyDef::fixed().at(Vec2::new(x, 0.0)),
+        Polygon::new_box(0.05, 5.0).unwrap(),
+    );
 }
 
 #[test]
@@ -255,12 +259,11 @@ fn compound_body_mass_and_spin_about_its_centre() {
 #[test]
 fn kinematic_body_moves_at_its_velocity_and_pushes_dynamics() {
     let mut world = zero_gravity();
-    let k = world
-        .create_body(&BodyDef::kinematic().with_velocity(Vec2::new(2.0, 0.0)))
-        .unwrap();
-    world
-        .add_shape(k, Polygon::new_box(0.5, 0.5).unwrap(), &ShapeDef::default())
-        .unwrap();
+    let k = body_with(
+        &mut world,
+        &BodyDef::kinematic().with_velocity(Vec2::new(2.0, 0.0)),
+        Polygon::new_box(0.5, 0.5).unwrap(),
+    );
     let d = unit_box(&mut world, Vec2::new(3.0, 0.0));
     for _ in 0..120 {
         world.step(DT);
@@ -384,10 +387,11 @@ fn a_body_kicked_between_steps_does_not_tunnel() {
     for kick in 0..3 {
         let mut world = zero_gravity();
         thin_wall(&mut world, 1.0);
-        let b = world.create_body(&BodyDef::dynamic()).unwrap();
-        world
-            .add_shape(b, Polygon::new_box(0.2, 0.2).unwrap(), &ShapeDef::default())
-            .unwrap();
+        let b = body_with(
+            &mut world,
+            &BodyDef::dynamic(),
+            Polygon::new_box(0.2, 0.2).unwrap(),
+        );
         for _ in 0..10 {
             world.step(DT);
         }
@@ -418,12 +422,11 @@ fn a_body_kicked_between_steps_does_not_tunnel() {
 fn a_body_created_moving_finds_the_wall_on_its_first_step() {
     let mut world = zero_gravity();
     thin_wall(&mut world, 1.0);
-    let b = world
-        .create_body(&BodyDef::dynamic().with_velocity(Vec2::new(120.0, 0.0)))
-        .unwrap();
-    world
-        .add_shape(b, Polygon::new_box(0.2, 0.2).unwrap(), &ShapeDef::default())
-        .unwrap();
+    let b = body_with(
+        &mut world,
+        &BodyDef::dynamic().with_velocity(Vec2::new(120.0, 0.0)),
+        Polygon::new_box(0.2, 0.2).unwrap(),
+    );
     for _ in 0..10 {
         world.step(DT);
     }
@@ -438,10 +441,7 @@ fn small_shapes_get_small_fat_boxes() {
         let mut world = zero_gravity();
         let shape = Polygon::new_box(half, half).unwrap();
         for x in [0.0, 2.0 * half + 0.05] {
-            let b = world
-                .create_body(&BodyDef::dynamic().at(Vec2::new(x, 0.0)))
-                .unwrap();
-            world.add_shape(b, shape, &ShapeDef::default()).unwrap();
+            body_with(&mut world, &BodyDef::dynamic().at(Vec2::new(x, 0.0)), shape);
         }
         world.step(DT);
         world.contact_count()
