@@ -48,9 +48,13 @@ pub(crate) struct ManifoldCache {
     pub offset_in_b: Vec2,
     /// B's rotation relative to A's.
     pub rotation: Rot,
-    /// The normal in the frame of the body whose feature it is (B when the
-    /// ids' flip flag says so: [`Manifold::reference_is_b`]).
+    /// The normal in the frame of the body whose feature it is.
     pub normal: Vec2,
+    /// Whether that body is B: the ids' flip flag
+    /// ([`Manifold::reference_is_b`]), copied here so the check reads the
+    /// cache alone (reading it from the manifold measured 2-4% slower on
+    /// the large pyramid).
+    pub normal_on_b: bool,
     /// Steps the manifold has been kept since it was computed.
     pub age: u32,
     /// Each point's end on A's surface, in A's body frame (for a circle,
@@ -182,6 +186,7 @@ impl Contact {
             offset_in_b,
             rotation,
             normal: if on_b { b.xf.q } else { a.xf.q }.inv_rotate(m.normal),
+            normal_on_b: on_b,
             circle,
             ..ManifoldCache::default()
         };
@@ -232,12 +237,11 @@ impl Contact {
         // side's frame, which only that frame's view bounds.
         let moved_b = (offset_in_a - cache.offset_in_a).length() + b.extent * chord;
         let moved_a = (offset_in_b - cache.offset_in_b).length() + a.extent * chord;
-        let on_b = self.manifold.reference_is_b();
         let moved = match cache.circle {
-            // The circle is B, on A's side: A's frame.
-            Some(_) if !on_b => moved_b,
-            Some(_) => moved_a,
             None => moved_a.min(moved_b),
+            // The circle is A, on B's side: B's frame.
+            Some(_) if cache.normal_on_b => moved_a,
+            Some(_) => moved_b,
         };
         let motion = moved + step_motion;
         // (NaN motion, from a body gone non-finite, keeps nothing.)
@@ -245,6 +249,7 @@ impl Contact {
         if !within {
             return false;
         }
+        let on_b = cache.normal_on_b;
         let normal = if on_b { b.xf.q } else { a.xf.q }.rotate(cache.normal);
         let (circle_a, circle_b) = circle_sides(cache.circle, on_b);
         let m = &mut self.manifold;
