@@ -188,6 +188,10 @@ pub struct Spec {
     pub bodies: Vec<BodySpec>,
     /// What the quality column measures for this scene.
     pub quality: Quality,
+    /// Whether the engines may put resting bodies to sleep. Off for the
+    /// comparison scenes, as in Box2D's own benchmark: they measure the
+    /// cost of simulating every body.
+    pub sleeping: bool,
 }
 
 /// The quality figure a scene reports beside its time.
@@ -264,6 +268,7 @@ pub fn large_pyramid() -> Spec {
         gravity: gravity(),
         bodies,
         quality: Quality::WorstMoved,
+        sleeping: false,
     }
 }
 
@@ -303,6 +308,7 @@ pub fn many_pyramids() -> Spec {
         gravity: gravity(),
         bodies,
         quality: Quality::WorstMoved,
+        sleeping: false,
     }
 }
 
@@ -362,6 +368,7 @@ pub fn tumbler() -> Spec {
             center: TUMBLER_CENTER,
             radius: 9.5 * std::f32::consts::SQRT_2,
         },
+        sleeping: false,
     }
 }
 
@@ -401,6 +408,7 @@ pub fn smash() -> Spec {
         gravity: V2::ZERO,
         bodies,
         quality: Quality::None,
+        sleeping: false,
     }
 }
 
@@ -451,6 +459,7 @@ pub fn pile() -> Spec {
             min: V2::new(-PILE_HALF_WIDTH, -0.5),
             max: V2::new(PILE_HALF_WIDTH, 2.0 * wall_half_height),
         },
+        sleeping: false,
     }
 }
 
@@ -549,6 +558,7 @@ fn vec2(v: V2) -> Vec2 {
 pub fn build_world(spec: &Spec) -> BenchWorld {
     let mut world = World::new(WorldSettings {
         gravity: vec2(spec.gravity),
+        sleeping: spec.sleeping,
         ..WorldSettings::default()
     });
     let bodies = spec.bodies.iter().map(|b| add_body(&mut world, b)).collect();

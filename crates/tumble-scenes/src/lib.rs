@@ -159,11 +159,15 @@ pub fn default_material() -> ShapeDef {
 }
 
 /// A world with SCENES.md's common settings and the given solver settings.
+/// Sleeping is off, as in the peers' figures: the metrics are about how
+/// the solver settles a scene, and a body put to sleep would stop being
+/// measured (the testbed turns it on with [`World::set_sleeping`]).
 pub fn new_world(solver: SolverSettings) -> World {
     World::new(WorldSettings {
         gravity: Vec2::new(0.0, -10.0),
         length_units_per_meter: 1.0,
         solver,
+        sleeping: false,
     })
 }
 

@@ -269,7 +269,9 @@ impl Testbed {
     /// Copies the user's solver settings and gravity into the world.
     pub fn apply_settings(&mut self) {
         self.solver.iterations = self.solver.iterations.clamp(1, 16);
-        *self.scene.world.solver_settings_mut() = self.solver;
+        if self.scene.world.set_solver_settings(self.solver).is_err() {
+            self.solver = *self.scene.world.solver_settings();
+        }
         if self.scene.world.set_gravity(self.gravity).is_err() {
             self.gravity = self.scene.world.gravity();
         }

@@ -38,6 +38,9 @@ impl Color {
     pub const KINEMATIC: Color = Color::hex(0x7fb3d5);
     /// Dynamic bodies.
     pub const DYNAMIC: Color = Color::hex(0xe8b04b);
+    /// A dynamic or kinematic body that is asleep: the dynamic colour
+    /// greyed.
+    pub const SLEEPING: Color = Color::hex(0x8c8577);
     /// A body frozen after its state became non-finite.
     pub const FROZEN: Color = Color::hex(0xd04040);
     /// Contact points that persisted from the previous step (warm started).

@@ -26,14 +26,30 @@
 //! assert!((y - 0.5).abs() < 0.01, "the box rests on the ground: y = {y}");
 //! ```
 //!
-//! The crate's pieces, from the step down: [`World::step`] runs the
-//! [`broadphase`] (a dynamic AABB tree), the narrowphase in [`collision`]
-//! (SAT with face clipping for polygons and capsules, closed forms for
-//! circles, GJK/EPA for queries and deep overlaps; a resting pair keeps its
-//! manifold for a few steps instead, see
-//! [`SolverSettings::contact_recycling`]), and the warm-started
-//! sequential-impulse solver in [`dynamics`]. Every tuning constant lives in
-//! [`settings`] with the reason it exists.
+//! The crate's pieces, from the step down: [`World::step`] runs named
+//! stages in order (see its docs): the [`broadphase`] (a dynamic AABB tree)
+//! finds new pairs; the narrowphase in [`collision`] (SAT with face
+//! clipping for polygons and capsules, closed forms for circles, GJK/EPA
+//! for queries and deep overlaps) updates every awake contact, or keeps its
+//! manifold when the pair hardly moved (see
+//! [`SolverSettings::contact_recycling`]); the warm-started
+//! sequential-impulse solver moves the awake bodies; and islands of resting
+//! bodies fall asleep. Every tuning constant lives in [`settings`] with the
+//! reason it exists.
+//!
+//! # Sleeping
+//!
+//! Bodies linked by touching contacts form an island. When every body of
+//! an island has moved slower than its sleep threshold
+//! ([`BodyDef::sleep_threshold`], 0.05 m/s at its farthest point) for half
+//! a second, the island falls asleep: its bodies are no longer integrated,
+//! collided or solved, and a world at rest costs almost nothing to step. A
+//! contact beginning with an awake body wakes the island, and so does any
+//! call that moves one of its bodies (a new transform, velocity, force,
+//! impulse, type or shape), removing something it touches, or
+//! [`World::wake`]. [`World::is_awake`] and [`World::awake_body_count`]
+//! tell what is simulated; [`BodyDef::can_sleep`] and
+//! [`WorldSettings::sleeping`] turn sleeping off for one body or the world.
 //!
 //! # Errors
 //!
@@ -55,9 +71,9 @@
 //! | [`ShapeError::NotConvex`] | a hand-built [`Polygon`] given to [`World::add_shape`] is not strictly convex and counter-clockwise, or its normals do not match its edges |
 //! | [`ShapeError::MassOverflow`] | a shape is so large (or dense) that its area, centroid, mass or inertia overflows `f32` |
 //! | [`BodyError::StaleHandle`] | a [`BodyId`] or [`ShapeId`] refers to a removed body or shape (also a shape of a removed body), even after its slot was reused |
-//! | [`BodyError::NonFinite`] | a position, angle, velocity, force, torque, impulse, point, damping, gravity (scale), solver float or step rate is NaN or infinite; the string names it |
+//! | [`BodyError::NonFinite`] | a position, angle, velocity, force, torque, impulse, point, damping, gravity (scale), sleep threshold, solver float or step rate is NaN or infinite; the string names it |
 //! | [`BodyError::NegativeDamping`] | linear or angular damping is negative |
-//! | [`BodyError::OutOfRange`] | a finite number outside its range: [`World::set_solver_settings`] (iterations 1..=16, substeps 1..=8, baumgarte 0..=1, restitution threshold >= 0) or [`FixedStepper::try_new`] (rate > 0, at least one step); the string names it |
+//! | [`BodyError::OutOfRange`] | a finite number outside its range: [`World::set_solver_settings`] (iterations 1..=16, substeps 1..=8, baumgarte 0..=1, restitution threshold >= 0), a negative [`BodyDef::sleep_threshold`], or [`FixedStepper::try_new`] (rate > 0, at least one step); the string names it |
 //! | [`Error::Shape`] | [`World::add_shape`], [`World::add_concave`], [`World::set_friction`] and [`World::set_restitution`] refused the geometry or material |
 //! | [`Error::Body`] | the same calls were given a stale handle |
 //!
@@ -72,12 +88,13 @@
 //!
 //! With the `serde` feature, [`World`] implements `Serialize` and
 //! `Deserialize`: bodies, shapes, contacts with their warm-start impulses,
-//! the broadphase tree, the settings, the free lists, the step count and
-//! the frozen list are saved, so a restored world steps bit for bit like
-//! the one that was saved (rollback netcode, replays, save games). Only
-//! scratch buffers and a lookup index are rebuilt on loading. Loading
-//! checks that the indices tying bodies, shapes, contacts and proxies
-//! together are consistent and refuses a damaged snapshot with an error.
+//! islands and who is asleep, the broadphase tree, the settings, the free
+//! lists, the step count and the frozen list are saved, so a restored
+//! world steps bit for bit like the one that was saved (rollback netcode,
+//! replays, save games), asleep or awake. Only scratch buffers and a
+//! lookup index are rebuilt on loading. Loading checks that the indices
+//! tying bodies, shapes, contacts, islands and proxies together are
+//! consistent and refuses a damaged snapshot with an error.
 //!
 //! A settled pile of 200 mixed bodies (about three contacts per body)
 //! takes about 460 bytes per body in a compact binary format (`postcard`)
@@ -93,18 +110,22 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod body;
 pub mod broadphase;
 pub mod collision;
+mod contact;
 pub mod debug_draw;
-pub mod dynamics;
 pub mod error;
+mod island;
 pub mod math;
 pub mod settings;
 pub mod shapes;
+mod solver;
+mod store;
 mod world;
 
+pub use body::{BodyDef, BodyType};
 pub use debug_draw::{Color, DebugDraw, DrawOptions};
-pub use dynamics::body::{BodyDef, BodyType};
 pub use error::{BodyError, Error};
 pub use math::{Aabb, Rot, Transform, Vec2};
 pub use settings::{PositionCorrection, SolverSettings, Sweep, WorldSettings};

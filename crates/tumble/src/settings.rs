@@ -117,7 +117,8 @@ impl Sweep {
 }
 
 /// Solver options, all switchable at run time through
-/// [`World::solver_settings_mut`](crate::World::solver_settings_mut).
+/// [`World::set_solver_settings`](crate::World::set_solver_settings), which
+/// checks them.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SolverSettings {
@@ -190,6 +191,73 @@ pub const ITERATIONS_RANGE: std::ops::RangeInclusive<u32> = 1..=16;
 /// The smallest and largest substep counts the solver accepts.
 pub const SUBSTEPS_RANGE: std::ops::RangeInclusive<u32> = 1..=8;
 
+impl SolverSettings {
+    /// Checks every field: iterations in [`ITERATIONS_RANGE`], substeps
+    /// in [`SUBSTEPS_RANGE`], `baumgarte` in 0..=1 and a restitution
+    /// threshold >= 0, all finite. The error names the first bad field.
+    pub fn validate(&self) -> Result<(), crate::BodyError> {
+        use crate::BodyError::{NonFinite, OutOfRange};
+        if !self.baumgarte.is_finite() {
+            return Err(NonFinite("baumgarte"));
+        }
+        if !self.restitution_threshold.is_finite() {
+            return Err(NonFinite("restitution threshold"));
+        }
+        if !ITERATIONS_RANGE.contains(&self.iterations) {
+            return Err(OutOfRange("iterations"));
+        }
+        if !SUBSTEPS_RANGE.contains(&self.substeps) {
+            return Err(OutOfRange("substeps"));
+        }
+        if !(0.0..=1.0).contains(&self.baumgarte) {
+            return Err(OutOfRange("baumgarte"));
+        }
+        if self.restitution_threshold < 0.0 {
+            return Err(OutOfRange("restitution threshold"));
+        }
+        Ok(())
+    }
+
+    /// The same settings with every field that [`SolverSettings::validate`]
+    /// would refuse brought into range: counts clamped, a bad float
+    /// replaced by its default.
+    pub fn repaired(self) -> SolverSettings {
+        let default = SolverSettings::default();
+        let float = |x: f32, ok: bool, d: f32| if ok { x } else { d };
+        SolverSettings {
+            iterations: self
+                .iterations
+                .clamp(*ITERATIONS_RANGE.start(), *ITERATIONS_RANGE.end()),
+            substeps: self
+                .substeps
+                .clamp(*SUBSTEPS_RANGE.start(), *SUBSTEPS_RANGE.end()),
+            baumgarte: float(
+                self.baumgarte,
+                (0.0..=1.0).contains(&self.baumgarte),
+                default.baumgarte,
+            ),
+            restitution_threshold: float(
+                self.restitution_threshold,
+                self.restitution_threshold >= 0.0 && self.restitution_threshold.is_finite(),
+                default.restitution_threshold,
+            ),
+            ..self
+        }
+    }
+}
+
+/// A body whose every point moves slower than this (metres per second) is
+/// resting, as far as sleeping goes (see
+/// [`BodyDef::sleep_threshold`](crate::BodyDef::sleep_threshold)). Box2D v3's
+/// default: slow enough that a body still settling is not frozen, fast
+/// enough that a pile's last jitter counts as rest.
+pub const SLEEP_THRESHOLD: f32 = 0.05;
+
+/// How long (seconds) every body of an island must have rested before the
+/// island falls asleep. Half a second: a ball at the top of its arc, or a
+/// box rocking to rest, passes through zero speed for far less.
+pub const TIME_TO_SLEEP: f32 = 0.5;
+
 /// World-wide settings fixed at creation.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -202,6 +270,18 @@ pub struct WorldSettings {
     pub length_units_per_meter: f32,
     /// Solver options.
     pub solver: SolverSettings,
+    /// Let islands of resting bodies fall asleep (on by default): a
+    /// sleeping body is not integrated, collided or solved until something
+    /// wakes it. Changed at run time with
+    /// [`World::set_sleeping`](crate::World::set_sleeping).
+    #[cfg_attr(feature = "serde", serde(default = "sleeping_default"))]
+    pub sleeping: bool,
+}
+
+/// Serde's value for a missing `sleeping`: the default.
+#[cfg(feature = "serde")]
+fn sleeping_default() -> bool {
+    true
 }
 
 impl Default for WorldSettings {
@@ -210,6 +290,7 @@ impl Default for WorldSettings {
             gravity: glam::Vec2::new(0.0, -10.0),
             length_units_per_meter: 1.0,
             solver: SolverSettings::default(),
+            sleeping: true,
         }
     }
 }

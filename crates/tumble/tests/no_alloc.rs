@@ -5,7 +5,7 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use tumble::{BodyDef, Polygon, ShapeDef, Vec2, World};
+use tumble::{BodyDef, Polygon, ShapeDef, Vec2, World, WorldSettings};
 
 struct Counting;
 
@@ -35,9 +35,12 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
-#[test]
-fn a_settled_pyramid_steps_without_allocating() {
-    let mut world = World::default();
+/// A 10-row pyramid of boxes on the ground.
+fn pyramid(sleeping: bool) -> World {
+    let mut world = World::new(WorldSettings {
+        sleeping,
+        ..WorldSettings::default()
+    });
     let ground = world
         .create_body(&BodyDef::fixed().at(Vec2::new(0.0, -1.0)))
         .unwrap();
@@ -56,6 +59,12 @@ fn a_settled_pyramid_steps_without_allocating() {
                 .unwrap();
         }
     }
+    world
+}
+
+#[test]
+fn a_settled_pyramid_steps_without_allocating() {
+    let mut world = pyramid(false);
     for _ in 0..120 {
         world.step(1.0 / 60.0);
     }
@@ -65,4 +74,32 @@ fn a_settled_pyramid_steps_without_allocating() {
     }
     let during = ALLOCATIONS.load(Ordering::Relaxed) - before;
     assert_eq!(during, 0, "{during} allocations in 60 settled steps");
+}
+
+#[test]
+fn falling_asleep_and_waking_up_again_allocates_nothing() {
+    let mut world = pyramid(true);
+    let top = world.bodies().last().unwrap();
+    // One cycle to grow the buffers: settle and sleep, kicked awake, asleep
+    // again.
+    let cycle = |world: &mut World| {
+        world
+            .apply_linear_impulse_to_center(top, Vec2::new(0.0, 2.0))
+            .unwrap();
+        let mut steps = 0;
+        while world.awake_body_count() > 0 {
+            world.step(1.0 / 60.0);
+            steps += 1;
+            assert!(steps < 600, "the pyramid never fell asleep");
+        }
+        steps
+    };
+    cycle(&mut world);
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let steps = cycle(&mut world);
+    let during = ALLOCATIONS.load(Ordering::Relaxed) - before;
+    assert_eq!(
+        during, 0,
+        "{during} allocations waking and sleeping over {steps} steps"
+    );
 }

@@ -127,11 +127,11 @@ fn damaged_snapshots_are_errors_not_panics() {
     assert!(err.to_string().contains("version 99"), "{err}");
 
     let mut dangling_shape = good.clone();
-    dangling_shape["bodies"][0]["shapes"][0] = 9999.into();
+    dangling_shape["bodies"]["values"][0]["shapes"][0] = 9999.into();
     assert!(serde_json::from_value::<World>(dangling_shape).is_err());
 
     let mut dangling_body = good.clone();
-    dangling_body["shapes"][0]["body"] = 9999.into();
+    dangling_body["shapes"]["values"][0]["body"] = 9999.into();
     assert!(serde_json::from_value::<World>(dangling_body).is_err());
 
     let mut bad_step = good.clone();
@@ -139,23 +139,71 @@ fn damaged_snapshots_are_errors_not_panics() {
     let err = serde_json::from_value::<World>(bad_step).unwrap_err();
     assert!(err.to_string().contains("last step"), "{err}");
 
-    let mut bad_cache = good.clone();
-    let live = bad_cache["contacts"]
+    let live = good["contacts"]["meta"]
         .as_array()
         .unwrap()
         .iter()
-        .position(|c| c["alive"] == true)
+        .position(|m| m["alive"] == true)
         .expect("a live contact");
-    bad_cache["contacts"][live]["cache"]["limit"] = (-1.0).into();
+    let mut bad_cache = good.clone();
+    bad_cache["contacts"]["values"][live]["cache"]["limit"] = (-1.0).into();
     let err = serde_json::from_value::<World>(bad_cache).unwrap_err();
     assert!(err.to_string().contains("recycling cache"), "{err}");
 
+    let mut bad_edge = good.clone();
+    bad_edge["contacts"]["values"][live]["edges"][0]["next"] = 9999.into();
+    let err = serde_json::from_value::<World>(bad_edge).unwrap_err();
+    assert!(err.to_string().contains("contact list"), "{err}");
+
+    let mut bad_island = good.clone();
+    let dynamic = good["bodies"]["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|b| b["island"].as_u64() != Some(u32::MAX as u64))
+        .expect("a body in an island");
+    bad_island["bodies"]["values"][dynamic]["island_next"] = 9999.into();
+    assert!(serde_json::from_value::<World>(bad_island).is_err());
+
+    let mut bad_awake = good.clone();
+    bad_awake["awake"]["contacts"]["count"] = 0.into();
+    let err = serde_json::from_value::<World>(bad_awake).unwrap_err();
+    assert!(err.to_string().contains("awake set"), "{err}");
+
     let mut bad_free_list = good.clone();
-    bad_free_list["free_bodies"] = serde_json::json!([0]);
+    bad_free_list["bodies"]["free"] = serde_json::json!([0]);
     assert!(serde_json::from_value::<World>(bad_free_list).is_err());
+
+    let mut bad_settings = good.clone();
+    bad_settings["settings"]["solver"]["iterations"] = 0.into();
+    let err = serde_json::from_value::<World>(bad_settings).unwrap_err();
+    assert!(err.to_string().contains("solver settings"), "{err}");
 
     let bytes = postcard::to_allocvec(&world).unwrap();
     for cut in [0, 1, bytes.len() / 2, bytes.len() - 1] {
         assert!(postcard::from_bytes::<World>(&bytes[..cut]).is_err());
     }
+}
+
+#[test]
+fn a_partly_sleeping_world_restored_continues_bit_identically() {
+    use common::{advance_sleeping, run_sleeping, KICK_STEP};
+    // Just after the kick: the pile awake, the lone box outside the pit
+    // asleep.
+    let saved = run_sleeping(KICK_STEP as u32 + 20);
+    let awake = saved.awake_body_count();
+    assert!(
+        awake > 0 && awake < saved.body_count() - 3,
+        "partly asleep: {awake} awake"
+    );
+    let mut restored: World = postcard::from_bytes(&postcard::to_allocvec(&saved).unwrap()).unwrap();
+    assert_eq!(restored.awake_body_count(), awake);
+    for body in saved.bodies() {
+        assert_eq!(saved.is_awake(body), restored.is_awake(body));
+    }
+    for _ in KICK_STEP as u32 + 20..900 {
+        advance_sleeping(&mut restored);
+    }
+    assert_eq!(world_hash(&restored), world_hash(&run_sleeping(900)));
+    assert_eq!(restored.awake_body_count(), 0);
 }

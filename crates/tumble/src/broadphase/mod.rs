@@ -6,9 +6,9 @@
 //! the margin keeps its proxy where it is: most steps change no tree node.
 //! One that leaves its fat box gets a new one, stored in its leaf where it
 //! is ([`DynamicTree::enlarge_proxy`]: the ancestors grow to cover it), and
-//! the loosened part of the tree is re-arranged once, at the start of the
-//! next [`BroadPhase::update_pairs`] ([`DynamicTree::rebuild`]), instead of
-//! the proxy being taken out and re-inserted on its own.
+//! the loosened part of the tree is re-arranged once per step
+//! ([`BroadPhase::rebuild`]), instead of the proxy being taken out and
+//! re-inserted on its own.
 //! Proxies that were created, given new fat boxes or touched wait in a *move
 //! buffer*; `update_pairs` queries the tree for each of them and reports the
 //! pairs whose fat boxes overlap. Pairs of proxies that both stayed put were
@@ -221,6 +221,14 @@ impl BroadPhase {
         self.tree.fat_aabb(proxy_a).overlaps(self.tree.fat_aabb(proxy_b))
     }
 
+    /// Re-arranges the part of the tree that enlarged proxies loosened
+    /// ([`DynamicTree::rebuild`]); nothing when none did. The world calls
+    /// it at the end of each step, right after enlarging what moved, so
+    /// queries between steps run on a tight tree.
+    pub fn rebuild(&mut self) {
+        self.tree.rebuild();
+    }
+
     /// Number of proxies waiting for the next `update_pairs`.
     #[inline]
     pub fn move_count(&self) -> usize {
@@ -245,8 +253,8 @@ impl BroadPhase {
     /// (created, given a new fat box by `move_proxy`, or touched) since the
     /// last call; then empties the buffer.
     ///
-    /// First it rebuilds the part of the tree that moves since the last call
-    /// loosened ([`DynamicTree::rebuild`]), so the queries run on a tight
+    /// First it rebuilds whatever part of the tree moves since the last
+    /// [`BroadPhase::rebuild`] loosened, so the queries run on a tight
     /// tree. The pairs depend only on the fat boxes, not on the tree's shape.
     ///
     /// Each pair appears at most once per call, even when both proxies were

@@ -3,14 +3,25 @@
 
 use super::tests::{body_with, ground, unit_box, zero_gravity, DT};
 use super::*;
+use crate::body::BodyDef;
 use crate::collision::collide;
+use crate::math::Transform;
 use crate::settings::MAX_RECYCLED_STEPS;
+use crate::settings::{CONTACT_RECYCLE_DISTANCE, SPECULATIVE_DISTANCE};
 use crate::shapes::{Capsule, Circle, Polygon};
 
-/// A world with recycling on or off.
+/// A world with recycling on or off (and sleeping off: these bodies are
+/// watched at rest).
 fn world_with(recycling: bool) -> World {
-    let mut world = World::default();
-    world.solver_settings_mut().contact_recycling = recycling;
+    let mut world = World::new(WorldSettings {
+        sleeping: false,
+        ..WorldSettings::default()
+    });
+    let settings = SolverSettings {
+        contact_recycling: recycling,
+        ..*world.solver_settings()
+    };
+    world.set_solver_settings(settings).unwrap();
     world
 }
 

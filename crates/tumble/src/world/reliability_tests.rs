@@ -3,8 +3,11 @@
 //! does not spread its trouble.
 
 use super::*;
+use crate::error::Error;
+use crate::math::Transform;
 use crate::settings::MAX_POLYGON_VERTICES;
 use crate::shapes::{Capsule, Circle, Polygon};
+use crate::shapes::{MassData, Shape, ShapeError};
 
 use super::tests::{ground, unit_box, DT};
 

@@ -1,37 +1,40 @@
 //! Snapshots: `World` as serde data (the `serde` feature).
 //!
-//! Everything that decides the next step is saved: bodies, shape slots,
-//! contacts with their warm-start impulses, the broadphase tree and its move
-//! buffer, the settings, the free lists (so new handles come out the same),
+//! Everything that decides the next step is saved: the stores of bodies,
+//! shapes, contacts (with their warm-start impulses and edges) and islands,
+//! the awake sets, the broadphase tree and its move buffer, the settings,
 //! the step count, the frozen list and the last step's length (how far a
-//! body given a new velocity is looked ahead for). Two things are not: the scratch
-//! buffers, which every step clears before use, and the pair map, a lookup
-//! index over the live contacts that is rebuilt on loading. A world loaded
-//! from a snapshot therefore steps bit for bit like the world that was saved.
+//! body given a new velocity is looked ahead for). Two things are not: the
+//! scratch buffers and the solver's, which every step clears before use,
+//! and the pair map, a lookup index over the live contacts that is rebuilt
+//! on loading. A world loaded from a snapshot therefore steps bit for bit
+//! like the world that was saved, asleep or awake.
 
-use super::{BodyId, PairMap, Scratch, ShapeSlot, World};
+use super::{Awake, BodyId, PairMap, Scratch, ShapeSlot, World};
+use crate::body::{Body, BodyType, NULL};
 use crate::broadphase::{pair_key, BroadPhase};
-use crate::dynamics::body::Body;
-use crate::dynamics::contact::Contact;
+use crate::contact::{body_contacts, Contact};
+use crate::island::{self, Island};
 use crate::settings::WorldSettings;
+use crate::solver::Solver;
+use crate::store::Store;
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// Bumped whenever the saved layout changes, so an old snapshot is refused
 /// with a message instead of being misread.
-const SNAPSHOT_VERSION: u32 = 3;
+const SNAPSHOT_VERSION: u32 = 4;
 
 /// What is written: borrowed views of the world's fields.
 #[derive(Serialize)]
 struct SnapshotRef<'a> {
     version: u32,
     settings: &'a WorldSettings,
-    bodies: &'a [Body],
-    free_bodies: &'a [u32],
-    shapes: &'a [ShapeSlot],
-    free_shapes: &'a [u32],
-    contacts: &'a [Contact],
-    free_contacts: &'a [u32],
+    bodies: &'a Store<Body>,
+    shapes: &'a Store<ShapeSlot>,
+    contacts: &'a Store<Contact>,
+    islands: &'a Store<Island>,
+    awake: &'a Awake,
     broadphase: &'a BroadPhase,
     step_count: u64,
     frozen: &'a [BodyId],
@@ -43,12 +46,11 @@ struct SnapshotRef<'a> {
 struct Snapshot {
     version: u32,
     settings: WorldSettings,
-    bodies: Vec<Body>,
-    free_bodies: Vec<u32>,
-    shapes: Vec<ShapeSlot>,
-    free_shapes: Vec<u32>,
-    contacts: Vec<Contact>,
-    free_contacts: Vec<u32>,
+    bodies: Store<Body>,
+    shapes: Store<ShapeSlot>,
+    contacts: Store<Contact>,
+    islands: Store<Island>,
+    awake: Awake,
     broadphase: BroadPhase,
     step_count: u64,
     frozen: Vec<BodyId>,
@@ -61,11 +63,10 @@ impl Serialize for World {
             version: SNAPSHOT_VERSION,
             settings: &self.settings,
             bodies: &self.bodies,
-            free_bodies: &self.free_bodies,
             shapes: &self.shapes,
-            free_shapes: &self.free_shapes,
             contacts: &self.contacts,
-            free_contacts: &self.free_contacts,
+            islands: &self.islands,
+            awake: &self.awake,
             broadphase: &self.broadphase,
             step_count: self.step_count,
             frozen: &self.frozen,
@@ -90,49 +91,62 @@ impl<'de> Deserialize<'de> for World {
                 "the last step's length is not a positive finite number",
             ));
         }
+        if s.settings.solver.validate().is_err() {
+            return Err(D::Error::custom("the solver settings are out of range"));
+        }
         // The pair map indexes the live contacts by their shape pair.
         let mut pair_map = PairMap::default();
-        for (ci, c) in s.contacts.iter().enumerate() {
-            if c.alive
-                && pair_map
-                    .insert(pair_key(c.shape_a, c.shape_b), ci as u32)
-                    .is_some()
-            {
+        for (ci, c) in s.contacts.iter() {
+            if pair_map.insert(pair_key(c.shape_a, c.shape_b), ci).is_some() {
                 return Err(D::Error::custom("two live contacts for one shape pair"));
             }
         }
         Ok(World {
             settings: s.settings,
             bodies: s.bodies,
-            free_bodies: s.free_bodies,
             shapes: s.shapes,
-            free_shapes: s.free_shapes,
             contacts: s.contacts,
-            free_contacts: s.free_contacts,
+            islands: s.islands,
+            awake: s.awake,
             pair_map,
             broadphase: s.broadphase,
             step_count: s.step_count,
             frozen: s.frozen,
             last_dt: s.last_dt,
+            solver: Solver::default(),
             scratch: Scratch::default(),
         })
     }
 }
 
-/// Checks that the indices linking bodies, shapes, contacts and proxies
-/// point where they should, so a damaged or hand-edited snapshot is an
-/// error here rather than an index panic in a later step.
+/// Checks that the indices linking bodies, shapes, contacts, islands and
+/// proxies point where they should, so a damaged or hand-edited snapshot
+/// is an error here rather than an index panic in a later step.
 fn check_links(s: &Snapshot) -> Result<(), &'static str> {
-    let live_body = |i: u32| s.bodies.get(i as usize).is_some_and(|b| b.alive);
-    let live_shape = |i: u32| s.shapes.get(i as usize).is_some_and(|sh| sh.alive);
-    for (bi, b) in s.bodies.iter().enumerate().filter(|(_, b)| b.alive) {
+    s.bodies.check()?;
+    s.shapes.check()?;
+    s.contacts.check()?;
+    s.islands.check()?;
+    let live_body = |i: u32| s.bodies.is_alive(i);
+    let live_shape = |i: u32| s.shapes.is_alive(i);
+    for (bi, b) in s.bodies.iter() {
         for &si in &b.shapes {
-            if !live_shape(si) || s.shapes[si as usize].body as usize != bi {
+            if !live_shape(si) || s.shapes[si].body != bi {
                 return Err("a body lists a shape that is not attached to it");
             }
         }
+        let fixed = b.body_type == BodyType::Static;
+        if fixed != (b.island == NULL) || (!fixed && !s.islands.is_alive(b.island)) {
+            return Err("a body's island is missing, or a static body has one");
+        }
+        if fixed && s.awake.bodies.contains(bi) {
+            return Err("a static body is in the awake set");
+        }
+        if !fixed && s.awake.bodies.contains(bi) != s.awake.islands.contains(b.island) {
+            return Err("a body's sleep state differs from its island's");
+        }
     }
-    for (si, slot) in s.shapes.iter().enumerate().filter(|(_, sh)| sh.alive) {
+    for (si, slot) in s.shapes.iter() {
         if !live_body(slot.body) {
             return Err("a shape is attached to a missing body");
         }
@@ -140,19 +154,26 @@ fn check_links(s: &Snapshot) -> Result<(), &'static str> {
             return Err("a shape's geometry is invalid");
         }
         let tree = s.broadphase.tree();
-        if !tree.is_proxy(slot.proxy) || tree.user_data(slot.proxy) as usize != si {
+        if !tree.is_proxy(slot.proxy) || tree.user_data(slot.proxy) != si {
             return Err("a shape's broadphase proxy is missing");
         }
     }
-    for c in s.contacts.iter().filter(|c| c.alive) {
+    for (ci, c) in s.contacts.iter() {
         if !live_shape(c.shape_a) || !live_shape(c.shape_b) {
             return Err("a contact refers to a missing shape");
         }
-        if s.shapes[c.shape_a as usize].body != c.body_a || s.shapes[c.shape_b as usize].body != c.body_b {
+        if s.shapes[c.shape_a].body != c.body_a
+            || s.shapes[c.shape_b].body != c.body_b
+            || c.body_a == c.body_b
+        {
             return Err("a contact's bodies do not match its shapes");
         }
         if c.manifold.count > c.manifold.points.len() {
             return Err("a manifold has more than two points");
+        }
+        let awake = s.awake.bodies.contains(c.body_a) || s.awake.bodies.contains(c.body_b);
+        if awake != s.awake.contacts.contains(ci) {
+            return Err("a contact's sleep state differs from its bodies'");
         }
         let k = &c.cache;
         let finite = k.limit.is_finite()
@@ -169,15 +190,81 @@ fn check_links(s: &Snapshot) -> Result<(), &'static str> {
             return Err("a contact's recycling cache is not finite");
         }
     }
-    let free_ok = |free: &[u32], len: usize, alive: &dyn Fn(u32) -> bool| {
-        free.iter().all(|&i| (i as usize) < len && !alive(i))
-    };
-    let live_contact = |i: u32| s.contacts.get(i as usize).is_some_and(|c| c.alive);
-    if !free_ok(&s.free_bodies, s.bodies.len(), &live_body)
-        || !free_ok(&s.free_shapes, s.shapes.len(), &live_shape)
-        || !free_ok(&s.free_contacts, s.contacts.len(), &live_contact)
+    check_edges(s)?;
+    check_islands(s)?;
+    let sets = &s.awake;
+    if !(sets.bodies.is_consistent() && sets.contacts.is_consistent() && sets.islands.is_consistent())
+        || sets.bodies.iter().any(|i| !live_body(i))
+        || sets.contacts.iter().any(|i| !s.contacts.is_alive(i))
+        || sets.islands.iter().any(|i| !s.islands.is_alive(i))
     {
-        return Err("a free list names a live or missing slot");
+        return Err("an awake set names a missing slot");
+    }
+    Ok(())
+}
+
+/// Every body's contact list holds exactly the contacts that name it, each
+/// once: walked with a step bound, so a cycle is an error, not a hang.
+fn check_edges(s: &Snapshot) -> Result<(), &'static str> {
+    let mut seen = 0usize;
+    for (bi, b) in s.bodies.iter() {
+        let mut key = b.contact_head;
+        let mut count = 0u32;
+        while key != NULL {
+            let (ci, side) = (key >> 1, key & 1);
+            if !s.contacts.is_alive(ci) || s.contacts[ci].body(side) != bi || count > b.contact_count {
+                return Err("a body's contact list is broken");
+            }
+            count += 1;
+            key = s.contacts[ci].edges[side as usize].next;
+        }
+        if count != b.contact_count {
+            return Err("a body's contact count does not match its list");
+        }
+        seen += count as usize;
+        debug_assert_eq!(body_contacts(&s.contacts, b).count(), count as usize);
+    }
+    if seen != 2 * s.contacts.count() {
+        return Err("a contact is missing from its bodies' lists");
+    }
+    Ok(())
+}
+
+/// Every island's body list holds exactly the bodies that name it.
+fn check_islands(s: &Snapshot) -> Result<(), &'static str> {
+    let mut seen = 0usize;
+    for (isl, is) in s.islands.iter() {
+        let mut count = 0u32;
+        let mut bi = is.head;
+        let mut prev = NULL;
+        while bi != NULL {
+            if !s.bodies.is_alive(bi)
+                || s.bodies[bi].island != isl
+                || s.bodies[bi].island_prev != prev
+                || count > is.body_count
+            {
+                return Err("an island's body list is broken");
+            }
+            count += 1;
+            prev = bi;
+            bi = s.bodies[bi].island_next;
+        }
+        if count != is.body_count || count == 0 || prev != is.tail {
+            return Err("an island's body count does not match its list");
+        }
+        seen += count as usize;
+        debug_assert_eq!(
+            island::bodies_of(&s.islands, &s.bodies, isl).count(),
+            count as usize
+        );
+    }
+    let non_static = s
+        .bodies
+        .iter()
+        .filter(|(_, b)| b.body_type != BodyType::Static)
+        .count();
+    if seen != non_static {
+        return Err("a body is missing from its island");
     }
     Ok(())
 }

@@ -1,7 +1,10 @@
 //! World-level tests: analytic motion, conservation, rest, handles, errors.
 
 use super::*;
+use crate::body::BodyDef;
+use crate::error::Error;
 use crate::shapes::{Capsule, Circle, Polygon};
+use crate::shapes::{Shape, ShapeError};
 
 pub(super) const DT: f32 = 1.0 / 60.0;
 

@@ -6,7 +6,7 @@
 //! count and its bodies in slot order), never on state kept outside it, so
 //! a world restored from a snapshot carries on with the same script.
 
-use tumble::{BodyDef, BodyType, Circle, Polygon, ShapeDef, Vec2, World};
+use tumble::{BodyDef, BodyType, Circle, Polygon, ShapeDef, Vec2, World, WorldSettings};
 
 /// Step length of every run, seconds.
 pub const DT: f32 = 1.0 / 60.0;
@@ -44,7 +44,18 @@ fn add_piece(world: &mut World, k: u32, at: Vec2) {
 /// The pit (a floor whose top is y = 0 and two walls 12 m apart) and
 /// `count` bodies in rows above it.
 pub fn build_pile(count: u32) -> World {
-    let mut world = World::default();
+    build_pile_in(
+        count,
+        WorldSettings {
+            sleeping: false,
+            ..WorldSettings::default()
+        },
+    )
+}
+
+/// [`build_pile`] in a world of the given settings.
+pub fn build_pile_in(count: u32, settings: WorldSettings) -> World {
+    let mut world = World::new(settings);
     let fixed = ShapeDef::default();
     let ground = world
         .create_body(&BodyDef::fixed().at(Vec2::new(0.0, -1.0)))
@@ -119,6 +130,49 @@ pub fn run(steps: u32) -> World {
     let mut world = build_pile(40);
     for _ in 0..steps {
         advance(&mut world);
+    }
+    world
+}
+
+/// The step at which [`advance_sleeping`] kicks a body of the settled,
+/// sleeping pile.
+pub const KICK_STEP: u64 = 600;
+
+/// One step of the sleeping script: at [`KICK_STEP`], the first dynamic
+/// body (in slot order) gets an upward impulse, which wakes its island
+/// and, as it lands, what it lands on. Then the world steps.
+pub fn advance_sleeping(world: &mut World) {
+    if world.step_count() == KICK_STEP {
+        let first = world
+            .bodies()
+            .find(|&b| world.body_type(b) == Ok(BodyType::Dynamic))
+            .expect("a dynamic body");
+        let mass = world.mass_data(first).expect("live body").mass;
+        world
+            .apply_linear_impulse_to_center(first, Vec2::new(1.0, 6.0) * mass)
+            .expect("finite impulse");
+    }
+    world.step(DT);
+}
+
+/// The test scene of 40 bodies with sleeping on, and a box resting on the
+/// floor outside the pit (an island of its own), after `steps` steps of
+/// [`advance_sleeping`]: all falls asleep, the pile is kicked awake while
+/// the lone box sleeps on, and the pile falls asleep again.
+pub fn run_sleeping(steps: u32) -> World {
+    let mut world = build_pile_in(40, WorldSettings::default());
+    let lone = world
+        .create_body(&BodyDef::dynamic().at(Vec2::new(8.5, 0.5)))
+        .expect("finite body");
+    world
+        .add_shape(
+            lone,
+            Polygon::new_box(0.5, 0.5).expect("valid box"),
+            &ShapeDef::default(),
+        )
+        .expect("valid shape");
+    for _ in 0..steps {
+        advance_sleeping(&mut world);
     }
     world
 }

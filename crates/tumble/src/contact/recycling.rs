@@ -1,34 +1,12 @@
-//! Persistent contacts: one per pair of shapes whose fat bounding boxes
-//! overlap. A contact keeps its manifold from step to step, which is the
-//! warm-start cache: new points inherit the impulses of old points with the
-//! same feature id.
+//! Contact recycling: a pair that hardly moved keeps its manifold instead
+//! of colliding its shapes again (the idea is Box2D v3.2's). The manifold's
+//! points are remembered as material points of the two bodies and moved
+//! with them.
 
-use crate::collision::{collide_recyclable, Keep, Manifold};
-use crate::dynamics::body::Body;
+use super::Contact;
+use crate::body::Body;
 use crate::math::{Rot, Vec2};
 use crate::settings::MAX_RECYCLED_STEPS;
-use crate::shapes::Shape;
-
-/// A contact between two shapes, kept while their fat AABBs overlap.
-#[derive(Clone, Debug)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub(crate) struct Contact {
-    pub alive: bool,
-    pub shape_a: u32,
-    pub shape_b: u32,
-    pub body_a: u32,
-    pub body_b: u32,
-    /// Mixed friction: `sqrt(mu_a * mu_b)`.
-    pub friction: f32,
-    /// Mixed restitution: `max(e_a, e_b)`.
-    pub restitution: f32,
-    /// Compound part bits OR-ed into every feature id.
-    pub part_bits: u64,
-    pub manifold: Manifold,
-    /// Where the manifold was computed, for keeping it while the pair
-    /// hardly moves.
-    pub cache: ManifoldCache,
-}
 
 /// The pair's relative pose when its manifold was last computed, how far
 /// it may move from there before the manifold is computed again, and the
@@ -102,81 +80,12 @@ fn circle_sides(circle: Option<f32>, normal_on_b: bool) -> (f32, f32) {
     }
 }
 
-/// Mixes two friction coefficients: the geometric mean, so a frictionless
-/// surface makes any contact frictionless.
-#[inline]
-pub fn mix_friction(a: f32, b: f32) -> f32 {
-    (a * b).sqrt()
-}
-
-/// Mixes two restitutions: the bouncier wins, so a rubber ball bounces on
-/// concrete.
-#[inline]
-pub fn mix_restitution(a: f32, b: f32) -> f32 {
-    a.max(b)
-}
-
 impl Contact {
-    /// Recomputes the manifold of the shapes on bodies `a` and `b` and
-    /// carries the accumulated impulses of points whose feature ids
-    /// persist. With `limits` (recycling on), it also remembers where it
-    /// was computed and how far the pair may move before the next.
-    pub(crate) fn update(
-        &mut self,
-        shape_a: &Shape,
-        a: &Body,
-        shape_b: &Shape,
-        b: &Body,
-        speculative: f32,
-        limits: Option<RecycleLimits>,
-    ) {
-        let (manifold, keep) = collide_recyclable(shape_a, a.xf, shape_b, b.xf, speculative);
-        self.take(manifold);
-        let count = self.manifold.count;
-        let (limit, circle) = match (limits, keep) {
-            (None, _) | (_, Keep::Never) => (0.0, None),
-            (Some(l), Keep::Complete) if count == 0 => (l.empty, None),
-            (Some(l), Keep::Complete) => (l.distance, None),
-            // The nearest point of two apart cores: any other feature is
-            // at least that far apart, so while the pair moves less than
-            // the gap, none of them can touch.
-            (Some(l), Keep::Nearest) => (
-                l.distance.min(self.manifold.min_separation().unwrap_or(0.0)),
-                None,
-            ),
-            // While the centre cannot have passed the end of its side.
-            (Some(l), Keep::Circle { margin, radius, .. }) => (l.distance.min(margin), Some(radius)),
-        };
-        if limit > 0.0 {
-            self.remember(a, b, limit, circle);
-        } else {
-            self.cache.limit = 0.0;
-        }
-    }
-
-    /// Takes `m` as the new manifold, carrying the accumulated impulses of
-    /// points whose feature ids persist.
-    fn take(&mut self, mut m: Manifold) {
-        let old = self.manifold;
-        for p in m.points_mut() {
-            p.id |= self.part_bits;
-            p.normal_impulse = 0.0;
-            p.tangent_impulse = 0.0;
-            p.persisted = false;
-            if let Some(o) = old.points().iter().find(|o| o.id == p.id) {
-                p.normal_impulse = o.normal_impulse;
-                p.tangent_impulse = o.tangent_impulse;
-                p.persisted = true;
-            }
-        }
-        self.manifold = m;
-    }
-
     /// Records the pose the manifold was just computed at, with its points
     /// split into their two surface ends fixed in the two bodies. For a
     /// circle of radius `circle` on a side, the circle's anchor is its
     /// centre.
-    fn remember(&mut self, a: &Body, b: &Body, limit: f32, circle: Option<f32>) {
+    pub(super) fn remember(&mut self, a: &Body, b: &Body, limit: f32, circle: Option<f32>) {
         let (offset_in_a, offset_in_b, rotation) = relative_pose(a, b);
         let m = &self.manifold;
         let on_b = m.reference_is_b();

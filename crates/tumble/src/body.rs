@@ -37,14 +37,31 @@ pub struct BodyDef {
     pub linear_velocity: Vec2,
     /// Initial angular velocity, rad/s.
     pub angular_velocity: f32,
-    /// Linear damping, 1/s: velocity decays as `v / (1 + dt * damping)`.
+    /// Linear damping, 1/s: each substep of length `h` divides the velocity
+    /// by `1 + h * damping` (an implicit decay, stable at any step), so one
+    /// step of `n` substeps multiplies it by `(1 + dt * damping / n)^-n`,
+    /// close to `exp(-dt * damping)`.
     pub linear_damping: f32,
-    /// Angular damping, 1/s.
+    /// Angular damping, 1/s, applied to the angular velocity the same way.
     pub angular_damping: f32,
     /// Multiplies the world's gravity for this body (0 floats, -1 rises).
     pub gravity_scale: f32,
     /// A value of the user's, returned by [`World::user_data`](crate::World::user_data).
     pub user_data: u64,
+    /// Whether the body starts awake. A body created asleep costs nothing
+    /// until something wakes it (a contact beginning, a user call); the
+    /// shapes added to it before then do not.
+    pub awake: bool,
+    /// Whether the body may fall asleep at all. Off keeps its whole island
+    /// awake: for a body the game moves by forces every frame, say.
+    pub can_sleep: bool,
+    /// The speed (m/s, at the body's farthest point from its centre of mass)
+    /// below which the body counts as resting: once every body of its
+    /// island has rested for [`TIME_TO_SLEEP`](crate::settings::TIME_TO_SLEEP),
+    /// the island falls asleep. Default
+    /// [`SLEEP_THRESHOLD`](crate::settings::SLEEP_THRESHOLD), 0.05 m/s;
+    /// scaled by the world's length unit.
+    pub sleep_threshold: f32,
 }
 
 impl Default for BodyDef {
@@ -59,6 +76,9 @@ impl Default for BodyDef {
             angular_damping: 0.0,
             gravity_scale: 1.0,
             user_data: 0,
+            awake: true,
+            can_sleep: true,
+            sleep_threshold: crate::settings::SLEEP_THRESHOLD,
         }
     }
 }
@@ -105,11 +125,10 @@ impl BodyDef {
 }
 
 /// A body as the world keeps it: bookkeeping plus the state the solver reads.
+/// Its slot, generation and liveness are the store's.
 #[derive(Clone, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct Body {
-    pub generation: u32,
-    pub alive: bool,
     pub body_type: BodyType,
     /// Transform of the body origin.
     pub xf: Transform,
@@ -140,14 +159,41 @@ pub(crate) struct Body {
     /// body's shapes (a bound from their local bounding boxes): how far a
     /// point of the body can move per radian of rotation.
     pub extent: f32,
+    /// The first of the body's contact edges (see
+    /// [`crate::contact::edge_key`]), or [`NULL`]: each contact of the body
+    /// is on this list, so what touches the body is found without looking
+    /// at any other contact.
+    pub contact_head: u32,
+    /// Length of the contact edge list.
+    pub contact_count: u32,
+    /// The island (of bodies linked by touching contacts) the body is in,
+    /// or [`NULL`] for a static body.
+    pub island: u32,
+    /// Previous body of the island's body list, or [`NULL`].
+    pub island_prev: u32,
+    /// Next body of the island's body list, or [`NULL`].
+    pub island_next: u32,
+    /// How long (seconds) the body has moved slower than its sleep
+    /// threshold.
+    pub sleep_time: f32,
+    /// See [`BodyDef::sleep_threshold`], in the world's length unit.
+    pub sleep_threshold: f32,
+    /// See [`BodyDef::can_sleep`].
+    pub can_sleep: bool,
+    /// Created asleep and not woken since: shapes added to it then do not
+    /// wake it, so a body can be built asleep, shapes and all.
+    pub never_awake: bool,
 }
 
+/// No slot: the end of an edge or island list, no island.
+pub(crate) const NULL: u32 = u32::MAX;
+
 impl Body {
-    pub(crate) fn new(def: &BodyDef, generation: u32) -> Body {
+    /// A body as `def` describes it, with no shapes, edges or island yet;
+    /// `length_units` scales its sleep threshold.
+    pub(crate) fn new(def: &BodyDef, length_units: f32) -> Body {
         let xf = Transform::new(def.position, def.angle);
         Body {
-            generation,
-            alive: true,
             body_type: def.body_type,
             xf,
             local_center: Vec2::ZERO,
@@ -167,7 +213,23 @@ impl Body {
             shapes: Vec::new(),
             frozen: false,
             extent: 0.0,
+            contact_head: NULL,
+            contact_count: 0,
+            island: NULL,
+            island_prev: NULL,
+            island_next: NULL,
+            sleep_time: 0.0,
+            sleep_threshold: def.sleep_threshold * length_units,
+            can_sleep: def.can_sleep,
+            never_awake: !def.awake,
         }
+    }
+
+    /// The fastest any point of the body moves: the centre's speed plus
+    /// the spin times the farthest point's distance from it.
+    #[inline]
+    pub(crate) fn max_point_speed(&self) -> f32 {
+        self.v.length() + self.w.abs() * self.extent
     }
 
     /// Recomputes the origin transform from the centre of mass and rotation.

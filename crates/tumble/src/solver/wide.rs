@@ -23,9 +23,10 @@
 // Lane loops index several arrays by the same lane number on purpose.
 #![allow(clippy::needless_range_loop)]
 
-use super::contact::Contact;
-use super::solver::{BodyState, ContactConstraint, SolverBody, StepContext};
+use super::types::{BodyState, ContactConstraint, SolverBody, StepContext};
+use crate::contact::Contact;
 use crate::settings::PositionCorrection;
+use crate::store::Store;
 use glam::{BVec4A, Vec4};
 
 /// Lanes per batch: four `f32`, one SSE/NEON register.
@@ -660,9 +661,14 @@ where
     /// finds them. Only a lane with restitution also copies them back into
     /// its constraint, for the restitution pass (which then writes its
     /// manifold again); the others skip the constraint altogether.
-    pub(super) fn store(&self, constraints: &mut [ContactConstraint], contacts: &mut [Contact], scale: f32) {
+    pub(super) fn store(
+        &self,
+        constraints: &mut [ContactConstraint],
+        contacts: &mut Store<Contact>,
+        scale: f32,
+    ) {
         for l in 0..self.len {
-            let m = &mut contacts[self.contact[l] as usize].manifold;
+            let m = &mut contacts[self.contact[l]].manifold;
             for (mp, p) in m.points.iter_mut().zip(&self.p) {
                 mp.normal_impulse = p.normal_impulse.0[l] * scale;
                 mp.tangent_impulse = p.tangent_impulse.0[l] * scale;

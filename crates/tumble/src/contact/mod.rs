@@ -1,0 +1,305 @@
+//! Persistent contacts: one per pair of shapes whose fat bounding boxes
+//! overlap. A contact keeps its manifold from step to step, which is the
+//! warm-start cache: new points inherit the impulses of old points with the
+//! same feature id.
+//!
+//! Each contact is on the contact lists of both its bodies (its two
+//! [`Edge`]s), so removing a body, changing its type or waking it visits
+//! its own contacts and no others. [`Contact::collide`] is the narrowphase
+//! kernel: it reads the two bodies and shapes, writes only the contact, and
+//! says what changed ([`ContactFlags`]); the world applies the structural
+//! consequences afterwards, serially.
+
+mod recycling;
+
+pub(crate) use recycling::{ManifoldCache, RecycleLimits};
+
+use crate::body::{Body, NULL};
+use crate::collision::{collide_recyclable, Keep, Manifold};
+use crate::shapes::Shape;
+use crate::store::Store;
+
+/// A contact between two shapes, kept while their fat AABBs overlap.
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub(crate) struct Contact {
+    pub shape_a: u32,
+    pub shape_b: u32,
+    pub body_a: u32,
+    pub body_b: u32,
+    /// Mixed friction: `sqrt(mu_a * mu_b)`.
+    pub friction: f32,
+    /// Mixed restitution: `max(e_a, e_b)`.
+    pub restitution: f32,
+    /// Compound part bits OR-ed into every feature id.
+    pub part_bits: u64,
+    pub manifold: Manifold,
+    /// Where the manifold was computed, for keeping it while the pair
+    /// hardly moves.
+    pub cache: ManifoldCache,
+    /// The contact's places on body A's (`edges[0]`) and body B's
+    /// (`edges[1]`) contact lists.
+    pub edges: [Edge; 2],
+    /// Whether the manifold has points (touching or within the speculative
+    /// distance) as of the last collide stage: what links the two bodies'
+    /// islands.
+    pub touching: bool,
+}
+
+/// One end of a contact on its body's doubly linked contact list. The
+/// links are edge keys ([`edge_key`]): a contact slot and which of its two
+/// ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub(crate) struct Edge {
+    pub prev: u32,
+    pub next: u32,
+}
+
+impl Default for Edge {
+    fn default() -> Self {
+        Edge {
+            prev: NULL,
+            next: NULL,
+        }
+    }
+}
+
+/// The key of end `side` (0: body A, 1: body B) of contact `contact`.
+#[inline]
+pub(crate) fn edge_key(contact: u32, side: u32) -> u32 {
+    (contact << 1) | side
+}
+
+/// What the collide stage found for one contact.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct ContactFlags(u8);
+
+impl ContactFlags {
+    /// The manifold gained points: the contact began touching.
+    pub const STARTED_TOUCHING: ContactFlags = ContactFlags(1);
+    /// The manifold lost its last point.
+    pub const STOPPED_TOUCHING: ContactFlags = ContactFlags(2);
+    /// The fat boxes parted: the contact is to be destroyed.
+    pub const DISJOINT: ContactFlags = ContactFlags(4);
+    /// The manifold was kept, not computed (contact recycling).
+    pub const RECYCLED: ContactFlags = ContactFlags(8);
+
+    /// Whether every flag of `other` is set.
+    #[inline]
+    pub fn contains(self, other: ContactFlags) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// Whether the contact needs a structural change (a begin, an end or
+    /// its destruction); recycling alone needs none.
+    #[inline]
+    pub fn is_structural(self) -> bool {
+        self.0 & !Self::RECYCLED.0 != 0
+    }
+}
+
+/// Per-step constants of the collide stage.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CollideContext {
+    /// The step length, seconds.
+    pub dt: f32,
+    /// The speculative distance of a resting pair.
+    pub speculative: f32,
+    /// How far a pair may move before its manifold is recomputed, when
+    /// contact recycling is on.
+    pub recycle: Option<RecycleLimits>,
+}
+
+/// Mixes two friction coefficients: the geometric mean, so a frictionless
+/// surface makes any contact frictionless.
+#[inline]
+pub fn mix_friction(a: f32, b: f32) -> f32 {
+    (a * b).sqrt()
+}
+
+/// Mixes two restitutions: the bouncier wins, so a rubber ball bounces on
+/// concrete.
+#[inline]
+pub fn mix_restitution(a: f32, b: f32) -> f32 {
+    a.max(b)
+}
+
+impl Contact {
+    /// A contact between shape `shape_a` of body `body_a` and shape
+    /// `shape_b` of body `body_b`, with no manifold and on no list yet.
+    pub(crate) fn new(pair: [(u32, u32); 2], friction: f32, restitution: f32, part_bits: u64) -> Contact {
+        let [(shape_a, body_a), (shape_b, body_b)] = pair;
+        Contact {
+            shape_a,
+            shape_b,
+            body_a,
+            body_b,
+            friction,
+            restitution,
+            part_bits,
+            manifold: Manifold::default(),
+            cache: ManifoldCache::default(),
+            edges: [Edge::default(); 2],
+            touching: false,
+        }
+    }
+
+    /// The body at end `side` (0: A, 1: B).
+    #[inline]
+    pub(crate) fn body(&self, side: u32) -> u32 {
+        if side == 0 {
+            self.body_a
+        } else {
+            self.body_b
+        }
+    }
+
+    /// The collide kernel for one contact whose fat boxes still overlap:
+    /// keeps the manifold if the pair has hardly moved (recycling), else
+    /// collides the shapes again, and reports whether the contact began or
+    /// stopped touching. Reads only its arguments and writes only `self`,
+    /// so contacts can be collided in any order, or at once.
+    pub(crate) fn collide(
+        &mut self,
+        shape_a: &Shape,
+        a: &Body,
+        shape_b: &Shape,
+        b: &Body,
+        ctx: &CollideContext,
+    ) -> ContactFlags {
+        // Speculative margin: the base distance, plus how far the pair can
+        // close in one step, so a fast body gets its contact points before
+        // it would pass through (speculative continuous collision). Resting
+        // pairs keep the small base margin.
+        let closing = (b.v - a.v).length() + a.w.abs() * a.extent + b.w.abs() * b.extent;
+        let mut flags = ContactFlags::default();
+        if ctx.recycle.is_some() && self.recycle(a, b, ctx.dt * closing) {
+            flags = ContactFlags::RECYCLED;
+        } else {
+            self.update(
+                shape_a,
+                a,
+                shape_b,
+                b,
+                ctx.speculative + ctx.dt * closing,
+                ctx.recycle,
+            );
+        }
+        let touching = self.manifold.count > 0;
+        if touching && !self.touching {
+            flags.0 |= ContactFlags::STARTED_TOUCHING.0;
+        } else if !touching && self.touching {
+            flags.0 |= ContactFlags::STOPPED_TOUCHING.0;
+        }
+        flags
+    }
+
+    /// Recomputes the manifold of the shapes on bodies `a` and `b` and
+    /// carries the accumulated impulses of points whose feature ids
+    /// persist. With `limits` (recycling on), it also remembers where it
+    /// was computed and how far the pair may move before the next.
+    pub(crate) fn update(
+        &mut self,
+        shape_a: &Shape,
+        a: &Body,
+        shape_b: &Shape,
+        b: &Body,
+        speculative: f32,
+        limits: Option<RecycleLimits>,
+    ) {
+        let (manifold, keep) = collide_recyclable(shape_a, a.xf, shape_b, b.xf, speculative);
+        self.take(manifold);
+        let count = self.manifold.count;
+        let (limit, circle) = match (limits, keep) {
+            (None, _) | (_, Keep::Never) => (0.0, None),
+            (Some(l), Keep::Complete) if count == 0 => (l.empty, None),
+            (Some(l), Keep::Complete) => (l.distance, None),
+            // The nearest point of two apart cores: any other feature is
+            // at least that far apart, so while the pair moves less than
+            // the gap, none of them can touch.
+            (Some(l), Keep::Nearest) => (
+                l.distance.min(self.manifold.min_separation().unwrap_or(0.0)),
+                None,
+            ),
+            // While the centre cannot have passed the end of its side.
+            (Some(l), Keep::Circle { margin, radius, .. }) => (l.distance.min(margin), Some(radius)),
+        };
+        if limit > 0.0 {
+            self.remember(a, b, limit, circle);
+        } else {
+            self.cache.limit = 0.0;
+        }
+    }
+
+    /// Takes `m` as the new manifold, carrying the accumulated impulses of
+    /// points whose feature ids persist.
+    fn take(&mut self, mut m: Manifold) {
+        let old = self.manifold;
+        for p in m.points_mut() {
+            p.id |= self.part_bits;
+            p.normal_impulse = 0.0;
+            p.tangent_impulse = 0.0;
+            p.persisted = false;
+            if let Some(o) = old.points().iter().find(|o| o.id == p.id) {
+                p.normal_impulse = o.normal_impulse;
+                p.tangent_impulse = o.tangent_impulse;
+                p.persisted = true;
+            }
+        }
+        self.manifold = m;
+    }
+}
+
+/// Puts contact `ci` at the head of both its bodies' contact lists.
+pub(crate) fn link_edges(contacts: &mut Store<Contact>, bodies: &mut Store<Body>, ci: u32) {
+    for side in 0..2 {
+        let bi = contacts[ci].body(side);
+        let head = bodies[bi].contact_head;
+        contacts[ci].edges[side as usize] = Edge {
+            prev: NULL,
+            next: head,
+        };
+        if head != NULL {
+            contacts[head >> 1].edges[(head & 1) as usize].prev = edge_key(ci, side);
+        }
+        let body = &mut bodies[bi];
+        body.contact_head = edge_key(ci, side);
+        body.contact_count += 1;
+    }
+}
+
+/// Takes contact `ci` off both its bodies' contact lists.
+pub(crate) fn unlink_edges(contacts: &mut Store<Contact>, bodies: &mut Store<Body>, ci: u32) {
+    for side in 0..2 {
+        let bi = contacts[ci].body(side);
+        let Edge { prev, next } = contacts[ci].edges[side as usize];
+        if prev != NULL {
+            contacts[prev >> 1].edges[(prev & 1) as usize].next = next;
+        } else {
+            bodies[bi].contact_head = next;
+        }
+        if next != NULL {
+            contacts[next >> 1].edges[(next & 1) as usize].prev = prev;
+        }
+        contacts[ci].edges[side as usize] = Edge::default();
+        bodies[bi].contact_count -= 1;
+    }
+}
+
+/// The contacts on a body's list, head first, as `(contact, side)`: the
+/// body is end `side` of each.
+pub(crate) fn body_contacts<'a>(
+    contacts: &'a Store<Contact>,
+    body: &Body,
+) -> impl Iterator<Item = (u32, u32)> + 'a {
+    let mut key = body.contact_head;
+    std::iter::from_fn(move || {
+        if key == NULL {
+            return None;
+        }
+        let (ci, side) = (key >> 1, key & 1);
+        key = contacts[ci].edges[side as usize].next;
+        Some((ci, side))
+    })
+}

@@ -1,0 +1,388 @@
+//! The constraint graph: the step's constraints sorted into colours, each
+//! colour's constraints sharing no dynamic body, packed into lane-wide
+//! batches.
+
+use super::scalar::{
+    current_separation, solve_constraint, solve_pseudo_constraint, store_impulses, warm_start_constraint,
+};
+use super::types::{BodyState, ContactConstraint, SolverBody, StepContext};
+use super::wide;
+use crate::contact::Contact;
+use crate::store::Store;
+
+/// One colour of the constraint graph: no dynamic body appears twice in it,
+/// so its constraints can be solved in any order, or several at once.
+#[derive(Clone, Debug, Default)]
+struct Colour {
+    /// Its two-point block constraints, [`wide::W`] to a batch: a range
+    /// of [`Graph::pairs`].
+    pairs: std::ops::Range<usize>,
+    /// Its one-point constraints, [`wide::W`] to a batch: a range of
+    /// [`Graph::singles`].
+    singles: std::ops::Range<usize>,
+    /// Its other constraints (ill-conditioned pairs), solved one at a
+    /// time: indices into the constraint array.
+    scalar: Vec<u32>,
+}
+
+/// The constraints of a step sorted into colours, each colour's two-point
+/// blocks and single points packed into lane-wide batches. Kept from step
+/// to step so its buffers are reused (no allocation in steady state).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Graph {
+    /// The colours in use this step, in order; `colours[count..]` are
+    /// spare (empty, with their capacity kept).
+    colours: Vec<Colour>,
+    /// How many colours are in use.
+    count: usize,
+    /// The two-point batches of all colours, colour by colour (one buffer,
+    /// so a colour with a few blocks holds no spare capacity of its own).
+    /// Only the first `pair_count` are in use: the rest are last steps'
+    /// batches, kept so that packing refills them in place.
+    pairs: Vec<wide::PairBatch>,
+    /// How many of `pairs` are in use this step.
+    pair_count: usize,
+    /// The one-point batches of all colours, colour by colour; the first
+    /// `single_count` are in use.
+    singles: Vec<wide::PointBatch>,
+    /// How many of `singles` are in use this step.
+    single_count: usize,
+    /// Constraints solved one at a time after the colours, in constraint
+    /// order: all of them when colouring is off.
+    overflow: Vec<u32>,
+    /// Per body: one past the last colour it took while colouring.
+    last: Vec<u32>,
+    /// Two-point block constraints of the colour being packed.
+    blocks: Vec<u32>,
+    /// One-point constraints of the colour being packed.
+    points: Vec<u32>,
+    /// Body states, one per body slot plus a resting one for unused lanes.
+    pub(super) states: Vec<BodyState>,
+}
+
+impl Graph {
+    /// Greedy colouring in constraint order (so the result depends on that
+    /// order only): each constraint takes the first colour in which neither
+    /// of its dynamic bodies is used yet. Static and kinematic bodies are
+    /// never written by the solve and so never conflict.
+    pub(super) fn build(
+        &mut self,
+        constraints: &[ContactConstraint],
+        bodies: &[SolverBody],
+        colouring: bool,
+    ) {
+        for colour in &mut self.colours[..self.count] {
+            colour.scalar.clear();
+        }
+        self.pair_count = 0;
+        self.single_count = 0;
+        self.count = 0;
+        self.overflow.clear();
+        if !colouring {
+            self.overflow.extend(0..constraints.len() as u32);
+            return;
+        }
+        // Order-preserving colouring: a constraint's colour is one more than
+        // the last colour either of its dynamic bodies took. Two
+        // constraints that share a body keep their order, and those that
+        // share none commute, so sweeping the colours in order is the
+        // sequential sweep in constraint order (load carried up a stack in
+        // one pass), only several constraints at a time.
+        self.last.clear();
+        self.last.resize(bodies.len(), 0);
+        for (i, c) in constraints.iter().enumerate() {
+            let (a, b) = (c.a as usize, c.b as usize);
+            let (da, db) = (bodies[a].dynamic, bodies[b].dynamic);
+            let mut colour = 0u32;
+            if da {
+                colour = colour.max(self.last[a]);
+            }
+            if db {
+                colour = colour.max(self.last[b]);
+            }
+            if da {
+                self.last[a] = colour + 1;
+            }
+            if db {
+                self.last[b] = colour + 1;
+            }
+            let colour = colour as usize;
+            if self.colours.len() <= colour {
+                self.colours.resize_with(colour + 1, Colour::default);
+            }
+            self.count = self.count.max(colour + 1);
+            // Blocks and single points are parked in `scalar` for now and
+            // packed into batches below.
+            self.colours[colour].scalar.push(i as u32);
+        }
+        let dummy = bodies.len() as u32;
+        let (pair_pad, single_pad) = (wide::PairBatch::pad(dummy), wide::PointBatch::pad(dummy));
+        for colour in &mut self.colours[..self.count] {
+            self.blocks.clear();
+            self.points.clear();
+            let mut k = 0;
+            for j in 0..colour.scalar.len() {
+                let i = colour.scalar[j];
+                let c = &constraints[i as usize];
+                if c.block {
+                    self.blocks.push(i);
+                } else if c.count == 1 {
+                    self.points.push(i);
+                } else {
+                    colour.scalar[k] = i;
+                    k += 1;
+                }
+            }
+            colour.scalar.truncate(k);
+            let start = self.pair_count;
+            for chunk in self.blocks.chunks(wide::W) {
+                next_batch(&mut self.pairs, &mut self.pair_count).fill(chunk, constraints, bodies, &pair_pad);
+            }
+            colour.pairs = start..self.pair_count;
+            let start = self.single_count;
+            for chunk in self.points.chunks(wide::W) {
+                next_batch(&mut self.singles, &mut self.single_count).fill(
+                    chunk,
+                    constraints,
+                    bodies,
+                    &single_pad,
+                );
+            }
+            colour.singles = start..self.single_count;
+        }
+    }
+
+    /// Heap bytes held by the colouring's reused buffers (capacities).
+    pub(crate) fn memory_bytes(&self) -> usize {
+        use std::mem::size_of;
+        let colours: usize = self
+            .colours
+            .iter()
+            .map(|c| c.scalar.capacity() * size_of::<u32>())
+            .sum();
+        colours
+            + self.colours.capacity() * size_of::<Colour>()
+            + self.pairs.capacity() * size_of::<wide::PairBatch>()
+            + self.singles.capacity() * size_of::<wide::PointBatch>()
+            + (self.overflow.capacity()
+                + self.last.capacity()
+                + self.blocks.capacity()
+                + self.points.capacity())
+                * size_of::<u32>()
+            + self.states.capacity() * size_of::<BodyState>()
+    }
+
+    /// Recomputes every point's cached separation (once per substep: the
+    /// bodies only move between substeps) and returns the smallest.
+    pub(super) fn update_separations(
+        &mut self,
+        constraints: &mut [ContactConstraint],
+        states: &[BodyState],
+    ) -> f32 {
+        let mut smallest = f32::INFINITY;
+        let mut update = |c: &mut ContactConstraint| {
+            let (ba, bb) = (&states[c.a as usize], &states[c.b as usize]);
+            let n = c.normal;
+            for cp in c.points[..c.count].iter_mut() {
+                cp.separation = current_separation(cp, n, ba, bb);
+                smallest = smallest.min(cp.separation);
+            }
+        };
+        for colour in &mut self.colours[..self.count] {
+            for &i in &colour.scalar {
+                update(&mut constraints[i as usize]);
+            }
+        }
+        for &i in &self.overflow {
+            update(&mut constraints[i as usize]);
+        }
+        for batch in &mut self.pairs[..self.pair_count] {
+            smallest = smallest.min(batch.update_separations(states));
+        }
+        for batch in &mut self.singles[..self.single_count] {
+            smallest = smallest.min(batch.update_separations(states));
+        }
+        smallest
+    }
+
+    /// Applies the accumulated impulses at the start of a substep.
+    pub(super) fn warm_start(&self, constraints: &[ContactConstraint], states: &mut [BodyState]) {
+        for colour in &self.colours[..self.count] {
+            for batch in &self.pairs[colour.pairs.clone()] {
+                batch.warm_start(states);
+            }
+            for batch in &self.singles[colour.singles.clone()] {
+                batch.warm_start(states);
+            }
+            for &i in &colour.scalar {
+                warm_start_constraint(&constraints[i as usize], states);
+            }
+        }
+        for &i in &self.overflow {
+            warm_start_constraint(&constraints[i as usize], states);
+        }
+    }
+
+    /// One iteration over every constraint: the colours in order (reversed
+    /// when `reverse`, and the overflow then first), each colour's batches
+    /// lane-wide and its other constraints one at a time. With `pseudo`,
+    /// each constraint also takes its split-impulse iteration right after
+    /// its velocity one: the two never read each other's state, so this is
+    /// exactly a velocity sweep followed by a split-impulse sweep, with one
+    /// walk over the constraints and bodies instead of two.
+    pub(super) fn iterate(
+        &mut self,
+        constraints: &mut [ContactConstraint],
+        states: &mut [BodyState],
+        ctx: &StepContext,
+        reverse: bool,
+        pseudo: bool,
+    ) {
+        let colours = &self.colours[..self.count];
+        let (pairs, singles) = (&mut self.pairs, &mut self.singles);
+        if reverse {
+            for &i in self.overflow.iter().rev() {
+                solve_one(&mut constraints[i as usize], states, ctx, reverse, pseudo);
+            }
+            for c in colours.iter().rev() {
+                solve_colour(c, pairs, singles, constraints, states, ctx, reverse, pseudo);
+            }
+        } else {
+            for c in colours {
+                solve_colour(c, pairs, singles, constraints, states, ctx, reverse, pseudo);
+            }
+            for &i in &self.overflow {
+                solve_one(&mut constraints[i as usize], states, ctx, reverse, pseudo);
+            }
+        }
+    }
+
+    /// Pseudo-velocities start from rest every substep: so do their
+    /// impulses. (The batches hold their own: only the constraints solved
+    /// one at a time need theirs zeroed.)
+    pub(super) fn reset_pseudo(&mut self, constraints: &mut [ContactConstraint]) {
+        self.for_each_scalar(constraints, |c| {
+            c.points[0].pseudo_impulse = 0.0;
+            c.points[1].pseudo_impulse = 0.0;
+        });
+        for batch in &mut self.pairs[..self.pair_count] {
+            batch.reset_pseudo();
+        }
+        for batch in &mut self.singles[..self.single_count] {
+            batch.reset_pseudo();
+        }
+    }
+
+    /// Writes the impulses, times `scale` (per substep to per step), into
+    /// the contacts' manifolds: the batches' straight from their lanes,
+    /// the other constraints' from the constraints.
+    pub(super) fn store(
+        &self,
+        constraints: &mut [ContactConstraint],
+        contacts: &mut Store<Contact>,
+        scale: f32,
+    ) {
+        for batch in &self.pairs[..self.pair_count] {
+            batch.store(constraints, contacts, scale);
+        }
+        for batch in &self.singles[..self.single_count] {
+            batch.store(constraints, contacts, scale);
+        }
+        self.for_each_scalar(constraints, |c| store_impulses(c, contacts, scale));
+    }
+
+    /// Calls `f` on each constraint solved one at a time (not in a batch).
+    #[inline]
+    fn for_each_scalar(
+        &self,
+        constraints: &mut [ContactConstraint],
+        mut f: impl FnMut(&mut ContactConstraint),
+    ) {
+        for colour in &self.colours[..self.count] {
+            for &i in &colour.scalar {
+                f(&mut constraints[i as usize]);
+            }
+        }
+        for &i in &self.overflow {
+            f(&mut constraints[i as usize]);
+        }
+    }
+}
+
+/// The next batch of `batches` to pack, counting it in `count`: a kept one
+/// to refill in place, or a new empty one when all are in use.
+#[inline]
+fn next_batch<'a, const N: usize, const M: usize>(
+    batches: &'a mut Vec<wide::Batch<N, M>>,
+    count: &mut usize,
+) -> &'a mut wide::Batch<N, M>
+where
+    wide::Batch<N, M>: wide::Normal,
+{
+    if *count == batches.len() {
+        batches.push(wide::Batch::empty());
+    }
+    *count += 1;
+    &mut batches[*count - 1]
+}
+
+/// One iteration of one constraint, scalar: the velocity one, then the
+/// split-impulse one when `pseudo`.
+#[inline(always)]
+fn solve_one(
+    c: &mut ContactConstraint,
+    states: &mut [BodyState],
+    ctx: &StepContext,
+    reverse: bool,
+    pseudo: bool,
+) {
+    solve_constraint(c, states, ctx, reverse);
+    if pseudo {
+        solve_pseudo_constraint(c, states, ctx, reverse);
+    }
+}
+
+/// One iteration of one colour: its two-point batches, its one-point
+/// batches (the batches' ranges index `pairs` and `singles`), then its
+/// scalar constraints.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn solve_colour(
+    colour: &Colour,
+    pairs: &mut [wide::PairBatch],
+    singles: &mut [wide::PointBatch],
+    constraints: &mut [ContactConstraint],
+    states: &mut [BodyState],
+    ctx: &StepContext,
+    reverse: bool,
+    pseudo: bool,
+) {
+    solve_batches(&mut pairs[colour.pairs.clone()], states, ctx, reverse, pseudo);
+    solve_batches(&mut singles[colour.singles.clone()], states, ctx, reverse, pseudo);
+    for &i in &colour.scalar {
+        solve_one(&mut constraints[i as usize], states, ctx, reverse, pseudo);
+    }
+}
+
+/// One velocity iteration of each of `batches`, with its split-impulse
+/// iteration when `pseudo` (the choice made once for the run of batches).
+#[inline(always)]
+fn solve_batches<const N: usize, const M: usize>(
+    batches: &mut [wide::Batch<N, M>],
+    states: &mut [BodyState],
+    ctx: &StepContext,
+    reverse: bool,
+    pseudo: bool,
+) where
+    wide::Batch<N, M>: wide::Normal,
+{
+    if pseudo {
+        for batch in batches {
+            batch.solve_velocity_and_pseudo(states, ctx, reverse);
+        }
+    } else {
+        for batch in batches {
+            batch.solve_velocity(states, ctx, reverse);
+        }
+    }
+}

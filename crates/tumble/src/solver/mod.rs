@@ -1,0 +1,434 @@
+//! The contact solver: warm-started sequential impulses with Coulomb
+//! friction, restitution, and position correction by split impulses, run
+//! over a few substeps per step.
+//!
+//! Each contact point is a pair of constraints: the normal impulse keeps the
+//! surfaces from approaching (`vn >= target`, accumulated impulse `>= 0`),
+//! the friction impulse opposes sliding (accumulated impulse within
+//! `+/- mu * normal impulse`). Points are solved one at a time, many times
+//! over (Gauss-Seidel); starting from last step's impulses (warm starting)
+//! is what makes that converge for a stack. A two-point manifold's normal
+//! impulses are solved together as one 2x2 problem, so a box on two corners
+//! gets a symmetric answer.
+//!
+//! The step is split into substeps that share one narrowphase: each
+//! substep integrates gravity, warm starts, iterates, corrects positions
+//! and moves the bodies, tracking each contact's separation from the bodies'
+//! motion since the step began. Smaller substeps carry load through a tall
+//! stack far better than the same number of iterations in one big step.
+//!
+//! The solve stage, in order: [`Solver::begin`] and [`Solver::add_body`]
+//! gather the awake bodies into dense arrays (a sleeping or static body
+//! has no row; static bodies share one state at rest), then
+//! [`Solver::prepare_contacts`], [`Solver::solve`] (the substeps),
+//! [`Solver::store_impulses`] (the warm start of the next step),
+//! [`Solver::apply_restitution`], and the world reads each body's motion
+//! back with [`Solver::motion`].
+
+mod graph;
+mod prepare;
+mod scalar;
+mod types;
+mod wide;
+
+pub(crate) use types::{SolverBody, StepContext};
+
+use crate::body::{Body, NULL};
+use crate::contact::Contact;
+use crate::math::{Rot, Vec2};
+use crate::settings::{PositionCorrection, Sweep};
+use crate::store::Store;
+use graph::Graph;
+use scalar::{apply_impulse, relative_normal_velocity, store_impulses};
+use types::{BodyState, ContactConstraint};
+
+/// The solver's buffers, kept from step to step so that a steady scene
+/// allocates nothing.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Solver {
+    /// Per awake body: its constants for the step, then one static body at
+    /// rest that every static, frozen or otherwise unsimulated body shares.
+    bodies: Vec<SolverBody>,
+    /// The body slot of each solver body (not of the shared static one).
+    slots: Vec<u32>,
+    /// Per body slot: its solver body, or [`NULL`]. Set for the bodies of
+    /// this step only, and cleared again by [`Solver::begin`].
+    index_of: Vec<u32>,
+    /// One constraint per touching manifold.
+    constraints: Vec<ContactConstraint>,
+    /// The colouring, its lane batches and the body states.
+    graph: Graph,
+}
+
+impl Solver {
+    /// Starts a step's gathering for a world of `body_slots` body slots.
+    pub fn begin(&mut self, body_slots: usize) {
+        for &slot in &self.slots {
+            self.index_of[slot as usize] = NULL;
+        }
+        self.slots.clear();
+        self.bodies.clear();
+        if self.index_of.len() < body_slots {
+            self.index_of.resize(body_slots, NULL);
+        }
+    }
+
+    /// Adds the body in `slot` to this step's solve.
+    #[inline]
+    pub fn add_body(&mut self, slot: u32, body: SolverBody) {
+        self.index_of[slot as usize] = self.bodies.len() as u32;
+        self.slots.push(slot);
+        self.bodies.push(body);
+    }
+
+    /// The body slots solved this step, in solver order.
+    #[inline]
+    pub fn slots(&self) -> &[u32] {
+        &self.slots
+    }
+
+    /// Builds the constraints of the touching contacts among `awake`
+    /// (contact slots, in order). Call after the last [`Solver::add_body`].
+    pub fn prepare_contacts(
+        &mut self,
+        contacts: &Store<Contact>,
+        awake: impl Iterator<Item = u32>,
+        bodies: &Store<Body>,
+        ctx: &StepContext,
+    ) {
+        // The shared static body, last.
+        let fixed = self.bodies.len() as u32;
+        self.bodies.push(SolverBody::default());
+        let index_of = &self.index_of;
+        let index = |slot: u32| match index_of[slot as usize] {
+            NULL => fixed,
+            i => i,
+        };
+        prepare::prepare_contacts(
+            &mut self.constraints,
+            contacts,
+            awake,
+            &self.bodies,
+            index,
+            bodies,
+            ctx,
+        );
+    }
+
+    /// The substeps of one step: for each, gravity and forces, warm start,
+    /// velocity iterations with split-impulse position correction, and
+    /// position integration. The body states hold each body's velocity and
+    /// its motion over the step afterwards.
+    ///
+    /// The constraints are coloured first (see [`Graph::build`]) and every
+    /// pass goes colour by colour, solving each colour's two-point blocks
+    /// and single points [`wide::W`] at a time; an alternating sweep
+    /// reverses the colour order on odd iterations.
+    pub fn solve(&mut self, ctx: &StepContext) {
+        let (graph, constraints, bodies) = (&mut self.graph, &mut self.constraints, &self.bodies);
+        let total = ctx.settings.iterations;
+        let substeps = ctx.substeps;
+        let mut states = std::mem::take(&mut graph.states);
+        states.clear();
+        states.extend(bodies.iter().map(|b| BodyState {
+            v: b.v,
+            w: b.w,
+            ..BodyState::default()
+        }));
+        // One more state at rest, for the unused lanes of the batches.
+        states.push(BodyState::default());
+        graph.build(constraints, bodies, ctx.settings.graph_coloring);
+        for substep in 0..substeps {
+            // Share the iterations out: earlier substeps get the remainder.
+            let iterations = total / substeps + u32::from(substep < total % substeps);
+            integrate_velocities(bodies, &mut states, ctx.h);
+            let smallest_separation = graph.update_separations(constraints, &states);
+            // The split-impulse pass starts every substep from zero
+            // pseudo-velocities and impulses, so when no point overlaps
+            // beyond the slop its exact answer is zero everywhere: skip it
+            // (the usual case for a scene at rest). Otherwise each of its
+            // iterations rides along with the velocity iteration of the
+            // same number.
+            let pseudo = ctx.settings.position_correction == PositionCorrection::SplitImpulse
+                && ctx.push_out(smallest_separation) > 0.0;
+            if pseudo {
+                graph.reset_pseudo(constraints);
+            }
+            graph.warm_start(constraints, &mut states);
+            for it in 0..iterations {
+                graph.iterate(
+                    constraints,
+                    &mut states,
+                    ctx,
+                    backward(ctx.settings.sweep, it),
+                    pseudo,
+                );
+            }
+            integrate_positions(bodies, &mut states, ctx);
+        }
+        graph.states = states;
+    }
+
+    /// Writes the accumulated impulses into the contacts' manifolds, per
+    /// step (the solve works per substep), where the next step's warm start
+    /// finds them by feature id. Also hands the batches' impulses back to
+    /// the constraints of contacts with restitution, for
+    /// [`Solver::apply_restitution`].
+    pub fn store_impulses(&mut self, contacts: &mut Store<Contact>, ctx: &StepContext) {
+        self.graph
+            .store(&mut self.constraints, contacts, ctx.substeps as f32);
+    }
+
+    /// Restitution, once the substeps are done: each point that approached
+    /// faster than the threshold and was actually pushed gets a normal
+    /// velocity of `-e` times its approach velocity. The impulses of every
+    /// contact with restitution are stored again, as they may have changed.
+    pub fn apply_restitution(&mut self, contacts: &mut Store<Contact>, ctx: &StepContext) {
+        let threshold = ctx.settings.restitution_threshold;
+        let scale = ctx.substeps as f32;
+        let states = &mut self.graph.states;
+        for c in self.constraints.iter_mut() {
+            if c.restitution == 0.0 {
+                continue;
+            }
+            let (a, b) = (c.a as usize, c.b as usize);
+            let n = c.normal;
+            for cp in c.points[..c.count].iter_mut() {
+                if cp.relative_velocity > -threshold || cp.max_normal_impulse == 0.0 {
+                    continue;
+                }
+                let vn = relative_normal_velocity(cp, n, &states[a], &states[b], false);
+                let target = -c.restitution * cp.relative_velocity;
+                let new_impulse = (cp.normal_impulse + cp.normal_mass * (target - vn)).max(0.0);
+                let lambda = new_impulse - cp.normal_impulse;
+                cp.normal_impulse = new_impulse;
+                apply_impulse(states, c.masses, a, b, cp.ra, cp.rb, lambda * n, false);
+            }
+            store_impulses(c, contacts, scale);
+        }
+    }
+
+    /// Solver body `k`'s velocity, angular velocity, translation and
+    /// rotation over the step, after the solve.
+    #[inline]
+    pub fn motion(&self, k: usize) -> (Vec2, f32, Vec2, Rot) {
+        let s = &self.graph.states[k];
+        (s.v, s.w, s.dp, s.dq)
+    }
+
+    /// Heap bytes of the per-body rows (capacities).
+    pub fn body_memory_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.bodies.capacity() * size_of::<SolverBody>()
+            + (self.slots.capacity() + self.index_of.capacity()) * size_of::<u32>()
+    }
+
+    /// Heap bytes of the constraints and the colouring (capacities).
+    pub fn contact_memory_bytes(&self) -> usize {
+        self.constraints.capacity() * std::mem::size_of::<ContactConstraint>() + self.graph.memory_bytes()
+    }
+}
+
+/// Point order: backward on odd iterations when the sweep alternates.
+#[inline]
+fn backward(sweep: Sweep, iteration: u32) -> bool {
+    sweep == Sweep::Alternating && iteration % 2 == 1
+}
+
+fn integrate_velocities(bodies: &[SolverBody], states: &mut [BodyState], h: f32) {
+    for (b, s) in bodies.iter().zip(states.iter_mut()) {
+        if b.dynamic {
+            s.v = (s.v + h * b.accel) * b.linear_decay;
+            s.w = (s.w + h * b.angular_accel) * b.angular_decay;
+        }
+    }
+}
+
+fn integrate_positions(bodies: &[SolverBody], states: &mut [BodyState], ctx: &StepContext) {
+    let h = ctx.h;
+    for (b, s) in bodies.iter().zip(states.iter_mut()) {
+        if b.dynamic {
+            // Guard against absurd speeds (see the world's constants).
+            let speed = s.v.length();
+            if speed > ctx.max_speed {
+                s.v *= ctx.max_speed / speed;
+            }
+            s.w = s.w.clamp(-ctx.max_spin, ctx.max_spin);
+        }
+        s.dp += h * (s.v + s.pv);
+        s.dq = s.dq.integrate(h * (s.w + s.pw));
+        s.pv = Vec2::ZERO;
+        s.pw = 0.0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::scalar::{current_separation, solve_constraint, solve_pseudo_constraint};
+    use super::types::ConstraintPoint;
+    use super::*;
+    use crate::math::{cross, right_perp};
+    use crate::settings::SolverSettings;
+
+    /// A small deterministic generator (xorshift), uniform in `[lo, hi)`.
+    struct Rng(u64);
+
+    impl Rng {
+        fn range(&mut self, lo: f32, hi: f32) -> f32 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            lo + (hi - lo) * ((self.0 >> 40) as f32 / (1u64 << 24) as f32)
+        }
+
+        fn vec(&mut self, r: f32) -> Vec2 {
+            Vec2::new(self.range(-r, r), self.range(-r, r))
+        }
+    }
+
+    fn context() -> StepContext {
+        StepContext {
+            h: 1.0 / 240.0,
+            substeps: 4,
+            linear_slop: crate::settings::LINEAR_SLOP,
+            max_push_out_speed: crate::settings::MAX_PUSH_OUT_SPEED,
+            max_speed: 100.0,
+            max_spin: 100.0,
+            settings: SolverSettings::default(),
+        }
+    }
+
+    /// A random one-point constraint between body 0 (dynamic, or static
+    /// one time in four) and body 1, with random warm-start and split
+    /// impulses (zero now and then, as at the start of a substep).
+    fn one_point(rng: &mut Rng, bodies: &mut [SolverBody; 2]) -> ContactConstraint {
+        for (i, b) in bodies.iter_mut().enumerate() {
+            let dynamic = i == 1 || rng.range(0.0, 1.0) > 0.25;
+            *b = SolverBody {
+                inv_mass: if dynamic { rng.range(0.1, 2.0) } else { 0.0 },
+                inv_inertia: if dynamic { rng.range(0.1, 5.0) } else { 0.0 },
+                dynamic,
+                ..SolverBody::default()
+            };
+        }
+        let angle = rng.range(-3.2, 3.2);
+        let n = Vec2::new(angle.cos(), angle.sin());
+        let (ra, rb) = (rng.vec(0.5), rng.vec(0.5));
+        let [ma, mb, ia, ib] = [
+            bodies[0].inv_mass,
+            bodies[1].inv_mass,
+            bodies[0].inv_inertia,
+            bodies[1].inv_inertia,
+        ];
+        let (rna, rnb) = (cross(ra, n), cross(rb, n));
+        let t = right_perp(n);
+        let (rta, rtb) = (cross(ra, t), cross(rb, t));
+        let kn = ma + mb + ia * rna * rna + ib * rnb * rnb;
+        let kt = ma + mb + ia * rta * rta + ib * rtb * rtb;
+        let normal_impulse = if rng.range(0.0, 1.0) < 0.2 {
+            0.0
+        } else {
+            rng.range(0.0, 2.0)
+        };
+        let friction = rng.range(0.0, 1.0);
+        let pseudo_impulse = if rng.range(0.0, 1.0) < 0.5 {
+            0.0
+        } else {
+            rng.range(0.0, 0.5)
+        };
+        let mut c = ContactConstraint {
+            a: 0,
+            b: 1,
+            normal: n,
+            friction,
+            count: 1,
+            masses: [ma, ia, mb, ib],
+            ..ContactConstraint::default()
+        };
+        c.points[0] = ConstraintPoint {
+            ra,
+            rb,
+            // Gaps and overlaps around the slop.
+            base_separation: rng.range(-0.03, 0.02) - (rb - ra).dot(n),
+            normal_mass: 1.0 / kn,
+            tangent_mass: 1.0 / kt,
+            normal_impulse,
+            tangent_impulse: friction * normal_impulse * rng.range(-1.0, 1.0),
+            pseudo_impulse,
+            ..ConstraintPoint::default()
+        };
+        c
+    }
+
+    /// A one-point constraint in a lane gives the scalar solve's answer up
+    /// to rounding (the lanes associate the velocity sums differently), in
+    /// the velocity and the split-impulse iterations, forward and reverse:
+    /// the same friction, the same clamp, and the same rule that a point
+    /// with no push-out target and no split impulse sits the split-impulse
+    /// pass out.
+    #[test]
+    fn one_point_lane_matches_the_scalar_clamp() {
+        let ctx = context();
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut worst = 0.0f32;
+        for _ in 0..2000 {
+            let mut bodies = [SolverBody::default(); 2];
+            let c = one_point(&mut rng, &mut bodies);
+            let mut states = vec![BodyState::default(); 3];
+            for (s, b) in states.iter_mut().zip(&bodies) {
+                if b.dynamic {
+                    s.v = rng.vec(2.0);
+                    s.w = rng.range(-3.0, 3.0);
+                    s.pv = rng.vec(0.5);
+                    s.pw = rng.range(-1.0, 1.0);
+                    s.dp = rng.vec(0.01);
+                    s.dq = Rot::from_angle(rng.range(-0.01, 0.01));
+                }
+            }
+            let mut scalar = ([c], states.clone());
+            let mut lanes = ([c], states);
+            let mut batch = wide::PointBatch::new(&[0], &lanes.0, &bodies, 2);
+            let (cs, ss) = (&mut scalar.0[0], &mut scalar.1);
+            // The lane's separation is the scalar one up to rounding (the
+            // lanes associate the sums differently); the solves then
+            // start from the same one, so what is compared is the block
+            // LCP against the clamp (a rounding of 1e-7 m in a separation
+            // would be 2.4e-5 m/s in a target at this substep length).
+            let smallest = batch.update_separations(&lanes.1);
+            let separation = current_separation(&cs.points[0], cs.normal, &ss[0], &ss[1]);
+            assert!((smallest - separation).abs() < 1e-6);
+            cs.points[0].separation = smallest;
+            for it in 0..4 {
+                let reverse = it % 2 == 1;
+                solve_constraint(cs, ss, &ctx, reverse);
+                solve_pseudo_constraint(cs, ss, &ctx, reverse);
+                batch.solve_velocity_and_pseudo(&mut lanes.1, &ctx, reverse);
+                batch.store_constraints(&mut lanes.0);
+                let (cl, sl) = (&lanes.0[0], &lanes.1);
+                let (p, q) = (&cs.points[0], &cl.points[0]);
+                let pairs = [
+                    (p.normal_impulse, q.normal_impulse),
+                    (p.tangent_impulse, q.tangent_impulse),
+                    (p.pseudo_impulse, q.pseudo_impulse),
+                    (p.max_normal_impulse, q.max_normal_impulse),
+                    (ss[1].v.x, sl[1].v.x),
+                    (ss[1].v.y, sl[1].v.y),
+                    (ss[1].w, sl[1].w),
+                    (ss[1].pv.x, sl[1].pv.x),
+                    (ss[1].pv.y, sl[1].pv.y),
+                    (ss[1].pw, sl[1].pw),
+                    (ss[0].v.x, sl[0].v.x),
+                    (ss[0].w, sl[0].w),
+                    (ss[0].pv.y, sl[0].pv.y),
+                    (ss[0].pw, sl[0].pw),
+                ];
+                for (k, (x, y)) in pairs.into_iter().enumerate() {
+                    let err = (x - y).abs() / x.abs().max(1.0);
+                    worst = worst.max(err);
+                    assert!(err < 1e-5, "iteration {it}, value {k}: scalar {x}, lanes {y}");
+                }
+            }
+        }
+        assert!(worst > 0.0, "the two paths should round differently somewhere");
+    }
+}

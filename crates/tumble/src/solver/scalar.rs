@@ -1,0 +1,241 @@
+//! The scalar kernels: one constraint at a time. They solve what the
+//! colouring could not put in a lane batch, and are the reference the
+//! lane-wide kernels in [`super::wide`] are tested against.
+
+use super::types::{BodyState, ConstraintPoint, ContactConstraint, StepContext};
+use crate::contact::Contact;
+use crate::math::{cross, cross_sv, right_perp, Vec2};
+use crate::store::Store;
+
+/// Current separation of a point from the bodies' motion since the step
+/// began (first order in the rotation, exact in the translation).
+#[inline]
+pub(super) fn current_separation(cp: &ConstraintPoint, n: Vec2, ba: &BodyState, bb: &BodyState) -> f32 {
+    let d = (bb.dp + bb.dq.rotate(cp.rb)) - (ba.dp + ba.dq.rotate(cp.ra));
+    d.dot(n) + cp.base_separation
+}
+
+#[inline]
+pub(super) fn relative_normal_velocity(
+    cp: &ConstraintPoint,
+    n: Vec2,
+    ba: &BodyState,
+    bb: &BodyState,
+    pseudo: bool,
+) -> f32 {
+    let dv = if pseudo {
+        bb.pv + cross_sv(bb.pw, cp.rb) - ba.pv - cross_sv(ba.pw, cp.ra)
+    } else {
+        bb.v + cross_sv(bb.w, cp.rb) - ba.v - cross_sv(ba.w, cp.ra)
+    };
+    dv.dot(n)
+}
+
+/// Applies impulse `p` at anchors `ra`, `rb` (minus to body `a`, plus to
+/// body `b`), with the constraint's copy of the masses.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+pub(super) fn apply_impulse(
+    states: &mut [BodyState],
+    masses: [f32; 4],
+    a: usize,
+    b: usize,
+    ra: Vec2,
+    rb: Vec2,
+    p: Vec2,
+    pseudo: bool,
+) {
+    let [ma, ia, mb, ib] = masses;
+    let ba = &mut states[a];
+    let (dva, dwa) = (ma * p, ia * cross(ra, p));
+    if pseudo {
+        ba.pv -= dva;
+        ba.pw -= dwa;
+    } else {
+        ba.v -= dva;
+        ba.w -= dwa;
+    }
+    let bb = &mut states[b];
+    let (dvb, dwb) = (mb * p, ib * cross(rb, p));
+    if pseudo {
+        bb.pv += dvb;
+        bb.pw += dwb;
+    } else {
+        bb.v += dvb;
+        bb.w += dwb;
+    }
+}
+
+/// Solves the two normal impulses of a two-point manifold together: the
+/// linear complementarity problem `vn = K x + b >= target`, `x >= 0`,
+/// `x . (vn - target) = 0`, by trying its four cases in turn (both points
+/// pushing, only the first, only the second, neither). The scalar twin of
+/// the lane-wide kernel in [`super::wide`], for constraints the colouring
+/// left over.
+pub(super) fn solve_normal_block(
+    c: &mut ContactConstraint,
+    states: &mut [BodyState],
+    ctx: &StepContext,
+    pseudo: bool,
+) {
+    let (a, b) = (c.a as usize, c.b as usize);
+    let n = c.normal;
+    let [k11, k12, k22] = c.k;
+    let [i11, i12, i22] = c.inv_k;
+    let (ba, bb) = (&states[a], &states[b]);
+    let [p1, p2] = &c.points;
+    let vn1 = relative_normal_velocity(p1, n, ba, bb, pseudo);
+    let vn2 = relative_normal_velocity(p2, n, ba, bb, pseudo);
+    let (s1, s2) = (p1.separation, p2.separation);
+    let (old1, old2, t1, t2) = if pseudo {
+        let (t1, t2) = (ctx.push_out(s1), ctx.push_out(s2));
+        if p1.pseudo_impulse == 0.0 && p2.pseudo_impulse == 0.0 && vn1 >= t1 && vn2 >= t2 {
+            // Nothing pushed yet and nothing to push (both points already
+            // separate at least as fast as their targets): zero is the
+            // exact answer. The usual case for a resting contact.
+            return;
+        }
+        (p1.pseudo_impulse, p2.pseudo_impulse, t1, t2)
+    } else {
+        (
+            p1.normal_impulse,
+            p2.normal_impulse,
+            ctx.velocity_target(s1),
+            ctx.velocity_target(s2),
+        )
+    };
+    // b = what vn - target would be with the old impulses removed.
+    let b1 = vn1 - t1 - (k11 * old1 + k12 * old2);
+    let b2 = vn2 - t2 - (k12 * old1 + k22 * old2);
+    // Case 1: both points push: x = -K^-1 b.
+    let mut x1 = -(i11 * b1 + i12 * b2);
+    let mut x2 = -(i12 * b1 + i22 * b2);
+    if !(x1 >= 0.0 && x2 >= 0.0) {
+        // Case 2: only the first pushes; the second must then separate.
+        x1 = -b1 / k11;
+        x2 = 0.0;
+        if !(x1 >= 0.0 && k12 * x1 + b2 >= 0.0) {
+            // Case 3: only the second pushes.
+            x1 = 0.0;
+            x2 = -b2 / k22;
+            if !(x2 >= 0.0 && k12 * x2 + b1 >= 0.0) {
+                // Case 4: neither pushes (both separating), or no case fits
+                // (numerically): release both.
+                x1 = 0.0;
+                x2 = 0.0;
+            }
+        }
+    }
+    let (ra1, rb1, ra2, rb2) = (p1.ra, p1.rb, p2.ra, p2.rb);
+    apply_impulse(states, c.masses, a, b, ra1, rb1, (x1 - old1) * n, pseudo);
+    apply_impulse(states, c.masses, a, b, ra2, rb2, (x2 - old2) * n, pseudo);
+    if pseudo {
+        c.points[0].pseudo_impulse = x1;
+        c.points[1].pseudo_impulse = x2;
+    } else {
+        c.points[0].normal_impulse = x1;
+        c.points[1].normal_impulse = x2;
+        c.points[0].max_normal_impulse = c.points[0].max_normal_impulse.max(x1);
+        c.points[1].max_normal_impulse = c.points[1].max_normal_impulse.max(x2);
+    }
+}
+
+/// One velocity iteration of one constraint, scalar: friction, then the
+/// normal impulses (as a block when the manifold has one).
+pub(super) fn solve_constraint(
+    c: &mut ContactConstraint,
+    states: &mut [BodyState],
+    ctx: &StepContext,
+    reverse: bool,
+) {
+    let (a, b) = (c.a as usize, c.b as usize);
+    let n = c.normal;
+    let t = right_perp(n);
+    let order: [usize; 2] = if reverse && c.count == 2 { [1, 0] } else { [0, 1] };
+    // Friction first: non-penetration matters more, so it is solved last
+    // and wins where the two disagree.
+    for &k in &order[..c.count] {
+        let cp = &mut c.points[k];
+        let (ba, bb) = (&states[a], &states[b]);
+        let vt = (bb.v + cross_sv(bb.w, cp.rb) - ba.v - cross_sv(ba.w, cp.ra)).dot(t);
+        let max_friction = c.friction * cp.normal_impulse;
+        let new_impulse = (cp.tangent_impulse - cp.tangent_mass * vt).clamp(-max_friction, max_friction);
+        let lambda = new_impulse - cp.tangent_impulse;
+        cp.tangent_impulse = new_impulse;
+        apply_impulse(states, c.masses, a, b, cp.ra, cp.rb, lambda * t, false);
+    }
+    if c.block {
+        solve_normal_block(c, states, ctx, false);
+        return;
+    }
+    for &k in &order[..c.count] {
+        let cp = &mut c.points[k];
+        let (ba, bb) = (&states[a], &states[b]);
+        let vn = relative_normal_velocity(cp, n, ba, bb, false);
+        let target = ctx.velocity_target(cp.separation);
+        let new_impulse = (cp.normal_impulse + cp.normal_mass * (target - vn)).max(0.0);
+        let lambda = new_impulse - cp.normal_impulse;
+        cp.normal_impulse = new_impulse;
+        cp.max_normal_impulse = cp.max_normal_impulse.max(new_impulse);
+        apply_impulse(states, c.masses, a, b, cp.ra, cp.rb, lambda * n, false);
+    }
+}
+
+/// One pseudo-velocity iteration of one constraint, scalar.
+pub(super) fn solve_pseudo_constraint(
+    c: &mut ContactConstraint,
+    states: &mut [BodyState],
+    ctx: &StepContext,
+    reverse: bool,
+) {
+    if c.block {
+        solve_normal_block(c, states, ctx, true);
+        return;
+    }
+    let (a, b) = (c.a as usize, c.b as usize);
+    let n = c.normal;
+    let order: [usize; 2] = if reverse && c.count == 2 { [1, 0] } else { [0, 1] };
+    for &k in &order[..c.count] {
+        let cp = &mut c.points[k];
+        let (ba, bb) = (&states[a], &states[b]);
+        let target = ctx.push_out(cp.separation);
+        if target == 0.0 && cp.pseudo_impulse == 0.0 {
+            continue;
+        }
+        let vn = relative_normal_velocity(cp, n, ba, bb, true);
+        let new_impulse = (cp.pseudo_impulse + cp.normal_mass * (target - vn)).max(0.0);
+        let lambda = new_impulse - cp.pseudo_impulse;
+        cp.pseudo_impulse = new_impulse;
+        apply_impulse(states, c.masses, a, b, cp.ra, cp.rb, lambda * n, true);
+    }
+}
+
+/// Applies one constraint's accumulated impulses, scalar.
+pub(super) fn warm_start_constraint(c: &ContactConstraint, states: &mut [BodyState]) {
+    let t = right_perp(c.normal);
+    for cp in &c.points[..c.count] {
+        let p = cp.normal_impulse * c.normal + cp.tangent_impulse * t;
+        apply_impulse(
+            states,
+            c.masses,
+            c.a as usize,
+            c.b as usize,
+            cp.ra,
+            cp.rb,
+            p,
+            false,
+        );
+    }
+}
+
+/// Writes one constraint's accumulated impulses, times `scale` (per
+/// substep to per step), into its contact's manifold, where the next step
+/// finds them by feature id.
+#[inline]
+pub(super) fn store_impulses(c: &ContactConstraint, contacts: &mut Store<Contact>, scale: f32) {
+    let m = &mut contacts[c.contact].manifold;
+    for (mp, cp) in m.points[..c.count].iter_mut().zip(&c.points) {
+        mp.normal_impulse = cp.normal_impulse * scale;
+        mp.tangent_impulse = cp.tangent_impulse * scale;
+    }
+}

@@ -1,0 +1,162 @@
+//! The solver's data: per-body constants ([`SolverBody`]), the hot
+//! per-body state the iterations read and write ([`BodyState`]), one
+//! constraint per touching manifold ([`ContactConstraint`]) and the step's
+//! constants ([`StepContext`]). The scalar and lane-wide kernels both work
+//! on these, and import nothing of each other.
+
+use crate::math::{Rot, Vec2};
+use crate::settings::{PositionCorrection, SolverSettings};
+
+/// The state of one body as the solver sees it, kept apart from the body's
+/// bookkeeping so the inner loops touch only this.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SolverBody {
+    pub v: Vec2,
+    pub w: f32,
+    pub inv_mass: f32,
+    pub inv_inertia: f32,
+    /// Velocity change per second from gravity and forces.
+    pub accel: Vec2,
+    /// Angular velocity change per second from torques.
+    pub angular_accel: f32,
+    /// Per-substep damping factors, `1 / (1 + h * damping)`.
+    pub linear_decay: f32,
+    /// Per-substep angular damping factor.
+    pub angular_decay: f32,
+    /// Whether velocities integrate (dynamic) or stay as set (kinematic,
+    /// static).
+    pub dynamic: bool,
+}
+
+impl Default for SolverBody {
+    fn default() -> Self {
+        SolverBody {
+            v: Vec2::ZERO,
+            w: 0.0,
+            inv_mass: 0.0,
+            inv_inertia: 0.0,
+            accel: Vec2::ZERO,
+            angular_accel: 0.0,
+            linear_decay: 1.0,
+            angular_decay: 1.0,
+            dynamic: false,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct ConstraintPoint {
+    /// Anchor relative to body A's centre of mass at the start of the step.
+    pub(crate) ra: Vec2,
+    /// Anchor relative to body B's centre of mass.
+    pub(crate) rb: Vec2,
+    /// Separation at the start of the step less `(rb - ra) . n`: adding the
+    /// current anchor gap along the normal gives the current separation.
+    pub(crate) base_separation: f32,
+    /// The current separation, recomputed once per substep (bodies move
+    /// only between substeps) for the one-at-a-time path.
+    pub(crate) separation: f32,
+    pub(crate) normal_mass: f32,
+    pub(crate) tangent_mass: f32,
+    /// Accumulated impulses, per substep.
+    pub(crate) normal_impulse: f32,
+    pub(crate) tangent_impulse: f32,
+    pub(crate) pseudo_impulse: f32,
+    /// Largest normal impulse applied this step: restitution applies only
+    /// where the contact actually pushed.
+    pub(crate) max_normal_impulse: f32,
+    /// Normal velocity before the step, for restitution (left at zero, and
+    /// never read, when the contact has no restitution).
+    pub(crate) relative_velocity: f32,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct ContactConstraint {
+    pub(crate) a: u32,
+    pub(crate) b: u32,
+    pub(crate) contact: u32,
+    pub(crate) normal: Vec2,
+    pub(crate) friction: f32,
+    pub(crate) restitution: f32,
+    pub(crate) count: usize,
+    /// Inverse masses and inertias `[ma, ia, mb, ib]`, copied here so the
+    /// inner loops read only the constraint and the bodies' velocities.
+    pub(crate) masses: [f32; 4],
+    pub(crate) points: [ConstraintPoint; 2],
+    /// Two-point manifolds: the 2x2 normal mass matrix `K` (symmetric:
+    /// `k11, k12, k22`) and its inverse, when it is well conditioned. The
+    /// two normal impulses are then solved together, exactly, instead of
+    /// one after the other: a box resting on two points gets the same
+    /// impulse on both corners, with no torque left over to rock it.
+    pub(crate) k: [f32; 3],
+    pub(crate) inv_k: [f32; 3],
+    pub(crate) block: bool,
+}
+
+/// Per-step constants of the solve.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct StepContext {
+    /// Substep length, seconds.
+    pub h: f32,
+    /// Substeps this step.
+    pub substeps: u32,
+    /// Collision tolerance, in the world's length unit.
+    pub linear_slop: f32,
+    /// Fastest push-out, in the world's length unit per second.
+    pub max_push_out_speed: f32,
+    /// Largest speed and spin a body may reach (guards, see the world).
+    pub max_speed: f32,
+    /// Largest angular speed.
+    pub max_spin: f32,
+    /// Solver options.
+    pub settings: SolverSettings,
+}
+
+impl StepContext {
+    #[inline]
+    pub(crate) fn inv_h(&self) -> f32 {
+        1.0 / self.h
+    }
+
+    /// Normal velocity the velocity solve must reach at separation `s`: a
+    /// point not touching yet may close its gap this substep, no more; a
+    /// touching one must not approach, and Baumgarte adds a push-out.
+    #[inline]
+    pub(crate) fn velocity_target(&self, s: f32) -> f32 {
+        if s > 0.0 {
+            -s * self.inv_h()
+        } else if self.settings.position_correction == PositionCorrection::Baumgarte {
+            self.push_out(s)
+        } else {
+            0.0
+        }
+    }
+
+    /// The separating velocity that removes a fraction of the overlap
+    /// beyond the slop in one substep, capped.
+    #[inline]
+    pub(crate) fn push_out(&self, s: f32) -> f32 {
+        (self.settings.baumgarte * self.inv_h() * -(s + self.linear_slop)).clamp(0.0, self.max_push_out_speed)
+    }
+}
+
+/// The hot state of one body during the solve, 40 bytes: what the inner
+/// loops read and write, apart from the per-step constants in
+/// [`SolverBody`]. Four of these share a 64-byte cache line less often than
+/// not, but one gather touches one line instead of two.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct BodyState {
+    /// Velocity.
+    pub(crate) v: Vec2,
+    /// Angular velocity.
+    pub(crate) w: f32,
+    /// Pseudo-velocity of split-impulse position correction: reaches the
+    /// position integrator only, never the real velocity.
+    pub(crate) pv: Vec2,
+    /// Pseudo angular velocity.
+    pub(crate) pw: f32,
+    /// Translation of the centre of mass since the step began.
+    pub(crate) dp: Vec2,
+    /// Rotation since the step began.
+    pub(crate) dq: Rot,
+}

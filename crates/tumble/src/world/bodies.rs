@@ -1,0 +1,433 @@
+//! The body API: create, remove, read and change bodies.
+//!
+//! Every call that changes how a body moves (its transform, velocities,
+//! forces, impulses, type or shapes) wakes it, with its island.
+
+use super::{BodyId, ShapeId, World};
+use crate::body::{Body, BodyDef, BodyType};
+use crate::error::BodyError;
+use crate::island;
+use crate::math::{cross, is_finite_vec, Transform, Vec2};
+use crate::shapes::{combine_mass, MassData};
+
+impl World {
+    pub(super) fn body_index(&self, id: BodyId) -> Result<u32, BodyError> {
+        match self.bodies.index_of(id.index, id.generation) {
+            Some(_) => Ok(id.index),
+            None => Err(BodyError::StaleHandle),
+        }
+    }
+
+    pub(super) fn body_id(&self, index: u32) -> BodyId {
+        self.bodies.key(index).into()
+    }
+
+    /// Creates a body with no shapes (add them with [`World::add_shape`]).
+    /// Errors name any non-finite number, negative damping or a negative
+    /// sleep threshold. A non-static body created with
+    /// [`BodyDef::awake`] off starts asleep, in an island of its own.
+    pub fn create_body(&mut self, def: &BodyDef) -> Result<BodyId, BodyError> {
+        if !is_finite_vec(def.position) {
+            return Err(BodyError::NonFinite("position"));
+        }
+        if !def.angle.is_finite() {
+            return Err(BodyError::NonFinite("angle"));
+        }
+        if !is_finite_vec(def.linear_velocity) {
+            return Err(BodyError::NonFinite("linear velocity"));
+        }
+        if !def.angular_velocity.is_finite() {
+            return Err(BodyError::NonFinite("angular velocity"));
+        }
+        if !def.gravity_scale.is_finite() {
+            return Err(BodyError::NonFinite("gravity scale"));
+        }
+        if !def.linear_damping.is_finite() || !def.angular_damping.is_finite() {
+            return Err(BodyError::NonFinite("damping"));
+        }
+        if def.linear_damping < 0.0 || def.angular_damping < 0.0 {
+            return Err(BodyError::NegativeDamping);
+        }
+        if !def.sleep_threshold.is_finite() {
+            return Err(BodyError::NonFinite("sleep threshold"));
+        }
+        if def.sleep_threshold < 0.0 {
+            return Err(BodyError::OutOfRange("sleep threshold"));
+        }
+        let mut body = Body::new(def, self.settings.length_units_per_meter);
+        if body.body_type == BodyType::Static {
+            body.v = Vec2::ZERO;
+            body.w = 0.0;
+        }
+        let bi = self.bodies.insert(body).index;
+        if def.body_type != BodyType::Static {
+            self.join_new_island(bi, def.awake || !self.settings.sleeping);
+        }
+        self.update_mass(bi);
+        Ok(self.body_id(bi))
+    }
+
+    /// Puts non-static body `bi` in a new island of its own, awake or
+    /// asleep.
+    fn join_new_island(&mut self, bi: u32, awake: bool) {
+        let isl = island::create(&mut self.islands, &mut self.bodies, bi);
+        if awake {
+            self.awake.islands.insert(isl);
+            self.awake.bodies.insert(bi);
+        } else {
+            let b = &mut self.bodies[bi];
+            b.v = Vec2::ZERO;
+            b.w = 0.0;
+        }
+    }
+
+    /// Takes body `bi` out of its island and the awake set (its contacts
+    /// must be gone).
+    fn leave_island(&mut self, bi: u32) {
+        if let Some(gone) = island::remove_body(&mut self.islands, &mut self.bodies, bi) {
+            self.awake.islands.remove(gone);
+        }
+        self.awake.bodies.remove(bi);
+    }
+
+    /// Removes a body with its shapes and contacts; what it touched wakes
+    /// up. Its handle (and its shapes' handles) become stale.
+    pub fn remove_body(&mut self, id: BodyId) -> Result<(), BodyError> {
+        let bi = self.body_index(id)?;
+        self.destroy_contacts_of_body(bi, true);
+        for si in std::mem::take(&mut self.bodies[bi].shapes) {
+            self.destroy_shape_slot(si);
+        }
+        self.leave_island(bi);
+        self.bodies.remove(bi);
+        self.frozen.retain(|f| *f != id);
+        Ok(())
+    }
+
+    /// True when the handle refers to a live body.
+    pub fn contains_body(&self, id: BodyId) -> bool {
+        self.body_index(id).is_ok()
+    }
+
+    /// Number of live bodies: O(1).
+    pub fn body_count(&self) -> usize {
+        self.bodies.count()
+    }
+
+    /// Handles of all live bodies, in slot order.
+    pub fn bodies(&self) -> impl Iterator<Item = BodyId> + '_ {
+        self.bodies.iter().map(|(i, _)| self.body_id(i))
+    }
+
+    /// The body's type.
+    pub fn body_type(&self, id: BodyId) -> Result<BodyType, BodyError> {
+        Ok(self.bodies[self.body_index(id)?].body_type)
+    }
+
+    /// Changes the body's type; mass is recomputed. Its contacts are
+    /// dropped (the broadphase finds the pairs again), what they touched
+    /// wakes up, and the body itself is awake afterwards unless it is now
+    /// static.
+    pub fn set_body_type(&mut self, id: BodyId, body_type: BodyType) -> Result<(), BodyError> {
+        let bi = self.body_index(id)?;
+        self.destroy_contacts_of_body(bi, true);
+        self.leave_island(bi);
+        self.bodies[bi].body_type = body_type;
+        if body_type == BodyType::Static {
+            self.bodies[bi].v = Vec2::ZERO;
+            self.bodies[bi].w = 0.0;
+        } else {
+            self.join_new_island(bi, true);
+            self.bodies[bi].sleep_time = 0.0;
+        }
+        self.update_mass(bi);
+        // The margin follows the type from the next time the fat box is
+        // rebuilt (a static one's never needed room to move).
+        for k in 0..self.bodies[bi].shapes.len() {
+            let si = self.bodies[bi].shapes[k];
+            self.shapes[si].margin = self.proxy_margin(&self.shapes[si].shape, body_type);
+            self.broadphase.touch_proxy(self.shapes[si].proxy);
+        }
+        Ok(())
+    }
+
+    /// The body origin's transform.
+    pub fn transform(&self, id: BodyId) -> Result<Transform, BodyError> {
+        Ok(self.bodies[self.body_index(id)?].xf)
+    }
+
+    /// The body origin's position.
+    pub fn position(&self, id: BodyId) -> Result<Vec2, BodyError> {
+        Ok(self.transform(id)?.p)
+    }
+
+    /// The body's angle in radians.
+    pub fn angle(&self, id: BodyId) -> Result<f32, BodyError> {
+        Ok(self.transform(id)?.q.angle())
+    }
+
+    /// The centre of mass in world coordinates.
+    pub fn center_of_mass(&self, id: BodyId) -> Result<Vec2, BodyError> {
+        Ok(self.bodies[self.body_index(id)?].center)
+    }
+
+    /// Velocity of the centre of mass.
+    pub fn linear_velocity(&self, id: BodyId) -> Result<Vec2, BodyError> {
+        Ok(self.bodies[self.body_index(id)?].v)
+    }
+
+    /// Angular velocity, rad/s.
+    pub fn angular_velocity(&self, id: BodyId) -> Result<f32, BodyError> {
+        Ok(self.bodies[self.body_index(id)?].w)
+    }
+
+    /// Velocity of a world point attached to the body.
+    pub fn velocity_at_point(&self, id: BodyId, point: Vec2) -> Result<Vec2, BodyError> {
+        let b = &self.bodies[self.body_index(id)?];
+        Ok(b.v + crate::math::cross_sv(b.w, point - b.center))
+    }
+
+    /// Mass, centre (body frame) and inertia about the centre of mass.
+    pub fn mass_data(&self, id: BodyId) -> Result<MassData, BodyError> {
+        let b = &self.bodies[self.body_index(id)?];
+        Ok(MassData {
+            mass: b.mass,
+            center: b.local_center,
+            inertia: b.inertia,
+        })
+    }
+
+    /// The user value given at creation.
+    pub fn user_data(&self, id: BodyId) -> Result<u64, BodyError> {
+        Ok(self.bodies[self.body_index(id)?].user_data)
+    }
+
+    /// Replaces the user value.
+    pub fn set_user_data(&mut self, id: BodyId, data: u64) -> Result<(), BodyError> {
+        let bi = self.body_index(id)?;
+        self.bodies[bi].user_data = data;
+        Ok(())
+    }
+
+    /// Shapes attached to the body.
+    pub fn body_shapes(&self, id: BodyId) -> Result<Vec<ShapeId>, BodyError> {
+        let bi = self.body_index(id)?;
+        Ok(self.bodies[bi].shapes.iter().map(|&s| self.shape_id(s)).collect())
+    }
+
+    /// Teleports the body origin and wakes the body. Contacts are found
+    /// again at the next step.
+    pub fn set_transform(&mut self, id: BodyId, position: Vec2, angle: f32) -> Result<(), BodyError> {
+        let bi = self.body_index(id)?;
+        if !is_finite_vec(position) {
+            return Err(BodyError::NonFinite("position"));
+        }
+        if !angle.is_finite() {
+            return Err(BodyError::NonFinite("angle"));
+        }
+        self.wake_body(bi);
+        let b = &mut self.bodies[bi];
+        if b.frozen {
+            // A new transform is a fresh start for a frozen body.
+            b.frozen = false;
+            self.frozen.retain(|f| *f != id);
+        }
+        b.xf = Transform::new(position, angle);
+        b.center = b.xf.apply(b.local_center);
+        self.predict_proxies(bi);
+        Ok(())
+    }
+
+    /// Sets the velocity of the centre of mass and wakes the body (ignored
+    /// for static bodies).
+    pub fn set_linear_velocity(&mut self, id: BodyId, v: Vec2) -> Result<(), BodyError> {
+        let bi = self.body_index(id)?;
+        if !is_finite_vec(v) {
+            return Err(BodyError::NonFinite("linear velocity"));
+        }
+        if self.bodies[bi].body_type != BodyType::Static {
+            self.wake_body(bi);
+            self.bodies[bi].v = v;
+            self.predict_proxies(bi);
+        }
+        Ok(())
+    }
+
+    /// Sets the angular velocity and wakes the body (ignored for static
+    /// bodies).
+    pub fn set_angular_velocity(&mut self, id: BodyId, w: f32) -> Result<(), BodyError> {
+        let bi = self.body_index(id)?;
+        if !w.is_finite() {
+            return Err(BodyError::NonFinite("angular velocity"));
+        }
+        if self.bodies[bi].body_type != BodyType::Static {
+            self.wake_body(bi);
+            self.bodies[bi].w = w;
+        }
+        Ok(())
+    }
+
+    /// Sets linear and angular damping (>= 0; see
+    /// [`BodyDef::linear_damping`] for the law).
+    pub fn set_damping(&mut self, id: BodyId, linear: f32, angular: f32) -> Result<(), BodyError> {
+        let bi = self.body_index(id)?;
+        if !linear.is_finite() || !angular.is_finite() {
+            return Err(BodyError::NonFinite("damping"));
+        }
+        if linear < 0.0 || angular < 0.0 {
+            return Err(BodyError::NegativeDamping);
+        }
+        self.bodies[bi].linear_damping = linear;
+        self.bodies[bi].angular_damping = angular;
+        Ok(())
+    }
+
+    /// Sets the gravity scale and wakes the body: a resting body given a
+    /// new weight is no longer at rest.
+    pub fn set_gravity_scale(&mut self, id: BodyId, scale: f32) -> Result<(), BodyError> {
+        let bi = self.body_index(id)?;
+        if !scale.is_finite() {
+            return Err(BodyError::NonFinite("gravity scale"));
+        }
+        if self.bodies[bi].gravity_scale != scale {
+            self.wake_body(bi);
+            self.bodies[bi].gravity_scale = scale;
+        }
+        Ok(())
+    }
+
+    /// Applies a force (N) at a world point until the end of the next step,
+    /// and wakes the body. Off-centre, it also applies a torque.
+    pub fn apply_force(&mut self, id: BodyId, force: Vec2, point: Vec2) -> Result<(), BodyError> {
+        let bi = self.body_index(id)?;
+        if !is_finite_vec(force) {
+            return Err(BodyError::NonFinite("force"));
+        }
+        if !is_finite_vec(point) {
+            return Err(BodyError::NonFinite("point"));
+        }
+        if self.bodies[bi].body_type == BodyType::Dynamic {
+            self.wake_body(bi);
+            let b = &mut self.bodies[bi];
+            b.force += force;
+            b.torque += cross(point - b.center, force);
+        }
+        Ok(())
+    }
+
+    /// Applies a force at the centre of mass.
+    pub fn apply_force_to_center(&mut self, id: BodyId, force: Vec2) -> Result<(), BodyError> {
+        let c = self.center_of_mass(id)?;
+        self.apply_force(id, force, c)
+    }
+
+    /// Applies a torque (N m) until the end of the next step, and wakes the
+    /// body.
+    pub fn apply_torque(&mut self, id: BodyId, torque: f32) -> Result<(), BodyError> {
+        let bi = self.body_index(id)?;
+        if !torque.is_finite() {
+            return Err(BodyError::NonFinite("torque"));
+        }
+        if self.bodies[bi].body_type == BodyType::Dynamic {
+            self.wake_body(bi);
+            self.bodies[bi].torque += torque;
+        }
+        Ok(())
+    }
+
+    /// Applies an impulse (N s) at a world point, and wakes the body: the
+    /// velocity changes at once.
+    pub fn apply_linear_impulse(&mut self, id: BodyId, impulse: Vec2, point: Vec2) -> Result<(), BodyError> {
+        let bi = self.body_index(id)?;
+        if !is_finite_vec(impulse) {
+            return Err(BodyError::NonFinite("impulse"));
+        }
+        if !is_finite_vec(point) {
+            return Err(BodyError::NonFinite("point"));
+        }
+        if self.bodies[bi].body_type == BodyType::Dynamic {
+            self.wake_body(bi);
+            let b = &mut self.bodies[bi];
+            b.v += b.inv_mass * impulse;
+            b.w += b.inv_inertia * cross(point - b.center, impulse);
+            self.predict_proxies(bi);
+        }
+        Ok(())
+    }
+
+    /// Applies an impulse at the centre of mass.
+    pub fn apply_linear_impulse_to_center(&mut self, id: BodyId, impulse: Vec2) -> Result<(), BodyError> {
+        let c = self.center_of_mass(id)?;
+        self.apply_linear_impulse(id, impulse, c)
+    }
+
+    /// Applies an angular impulse (N m s), and wakes the body.
+    pub fn apply_angular_impulse(&mut self, id: BodyId, impulse: f32) -> Result<(), BodyError> {
+        let bi = self.body_index(id)?;
+        if !impulse.is_finite() {
+            return Err(BodyError::NonFinite("angular impulse"));
+        }
+        if self.bodies[bi].body_type == BodyType::Dynamic {
+            self.wake_body(bi);
+            let b = &mut self.bodies[bi];
+            b.w += b.inv_inertia * impulse;
+        }
+        Ok(())
+    }
+
+    /// Bodies whose state became non-finite (say, from a huge user force)
+    /// and were frozen in place instead of spreading NaN to their
+    /// neighbours. A frozen body stays put until removed or given a new
+    /// transform and velocity.
+    pub fn frozen_bodies(&self) -> &[BodyId] {
+        &self.frozen
+    }
+
+    /// Recomputes mass, centre of mass and inertia from the body's shapes.
+    pub(super) fn update_mass(&mut self, bi: u32) {
+        let parts: Vec<MassData> = self.bodies[bi]
+            .shapes
+            .iter()
+            .map(|&s| {
+                let slot = &self.shapes[s];
+                slot.shape.mass(slot.def.density)
+            })
+            .collect();
+        let b = &mut self.bodies[bi];
+        let old_center = b.center;
+        b.mass = 0.0;
+        b.inv_mass = 0.0;
+        b.inertia = 0.0;
+        b.inv_inertia = 0.0;
+        b.local_center = Vec2::ZERO;
+        if b.body_type == BodyType::Dynamic {
+            let md = combine_mass(&parts);
+            if md.mass > 0.0 {
+                b.mass = md.mass;
+                b.inv_mass = 1.0 / md.mass;
+                b.local_center = md.center;
+                if md.inertia > 0.0 {
+                    b.inertia = md.inertia;
+                    b.inv_inertia = 1.0 / md.inertia;
+                }
+            } else {
+                // A dynamic body without shapes still falls: unit mass.
+                b.mass = 1.0;
+                b.inv_mass = 1.0;
+            }
+        } else if !parts.is_empty() {
+            b.local_center = combine_mass(&parts).center;
+        }
+        b.center = b.xf.apply(b.local_center);
+        b.extent = 0.0;
+        for &si in &b.shapes {
+            let local = self.shapes[si].shape.aabb(Transform::IDENTITY);
+            let corner = (local.min - b.local_center)
+                .abs()
+                .max((local.max - b.local_center).abs());
+            b.extent = b.extent.max(corner.length());
+        }
+        // Keep the velocity of the material points: the centre moved.
+        b.v += crate::math::cross_sv(b.w, b.center - old_center);
+    }
+}

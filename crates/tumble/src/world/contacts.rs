@@ -1,0 +1,149 @@
+//! Contacts: made when the broadphase finds a new pair, destroyed when
+//! their fat boxes part or a body or shape goes, and read by the user.
+
+use super::World;
+use crate::body::BodyType;
+use crate::broadphase::pair_key;
+use crate::collision::Manifold;
+use crate::contact::{body_contacts, link_edges, mix_friction, mix_restitution, unlink_edges, Contact};
+use crate::world::{BodyId, ShapeId};
+
+/// A contact as the user sees it: which shapes, and their manifold.
+#[derive(Clone, Copy, Debug)]
+pub struct ContactView<'a> {
+    /// First shape; the normal points away from it.
+    pub shape_a: ShapeId,
+    /// Second shape.
+    pub shape_b: ShapeId,
+    /// Body of the first shape.
+    pub body_a: BodyId,
+    /// Body of the second shape.
+    pub body_b: BodyId,
+    /// Points, normal, separations and the impulses of the last step.
+    pub manifold: &'a Manifold,
+}
+
+impl World {
+    /// Makes the contact of shapes `sa` and `sb` (on different bodies, at
+    /// least one dynamic), links it into both bodies' lists and, if either
+    /// body is awake and not static, into the awake set.
+    pub(super) fn create_contact(&mut self, sa: u32, sb: u32) {
+        let (ba, bb) = (self.shapes[sa].body, self.shapes[sb].body);
+        let (da, db) = (self.shapes[sa].def, self.shapes[sb].def);
+        let part_a = self.shapes[sa].part.min(0xff) as u64;
+        let part_b = self.shapes[sb].part.min(0xff) as u64;
+        let contact = Contact::new(
+            [(sa, ba), (sb, bb)],
+            mix_friction(da.friction, db.friction),
+            mix_restitution(da.restitution, db.restitution),
+            (part_a << 32) | (part_b << 40),
+        );
+        let ci = self.contacts.insert(contact).index;
+        link_edges(&mut self.contacts, &mut self.bodies, ci);
+        self.pair_map.insert(pair_key(sa, sb), ci);
+        if self.simulates(ba) || self.simulates(bb) {
+            self.awake.contacts.insert(ci);
+        }
+    }
+
+    /// Whether body `bi` is simulated: awake and not static.
+    #[inline]
+    pub(super) fn simulates(&self, bi: u32) -> bool {
+        self.awake.bodies.contains(bi)
+    }
+
+    /// Whether both bodies of contact `ci` belong to islands (neither is
+    /// static): only then does touching link them.
+    #[inline]
+    pub(super) fn links_islands(&self, ci: u32) -> bool {
+        let c = &self.contacts[ci];
+        self.bodies[c.body_a].body_type != BodyType::Static
+            && self.bodies[c.body_b].body_type != BodyType::Static
+    }
+
+    /// Destroys contact `ci`: off its bodies' lists, the pair map and the
+    /// awake set. A touching contact that linked an island counts as a
+    /// removal there (the island may have come apart).
+    pub(super) fn destroy_contact(&mut self, ci: u32) {
+        let c = &self.contacts[ci];
+        if c.touching && self.links_islands(ci) {
+            let island = self.bodies[c.body_a].island;
+            self.islands[island].constraint_remove_count += 1;
+        }
+        let key = pair_key(c.shape_a, c.shape_b);
+        unlink_edges(&mut self.contacts, &mut self.bodies, ci);
+        self.pair_map.remove(&key);
+        self.awake.contacts.remove(ci);
+        self.contacts.remove(ci);
+    }
+
+    /// Destroys the contacts of body `bi` (walking its own list, nothing
+    /// else), in slot order. With `wake`, the bodies it touched wake up.
+    pub(super) fn destroy_contacts_of_body(&mut self, bi: u32, wake: bool) {
+        self.destroy_contacts_where(bi, wake, |_| true);
+    }
+
+    /// Destroys the contacts of shape `si`, waking what it touched.
+    pub(super) fn destroy_contacts_of_shape(&mut self, si: u32) {
+        let bi = self.shapes[si].body;
+        self.destroy_contacts_where(bi, true, |c| c.shape_a == si || c.shape_b == si);
+    }
+
+    /// Destroys the contacts of body `bi` that `pick` selects, in slot
+    /// order, waking the other body of each touching one when `wake`.
+    fn destroy_contacts_where(&mut self, bi: u32, wake: bool, pick: impl Fn(&Contact) -> bool) {
+        let mut doomed = std::mem::take(&mut self.scratch.doomed);
+        let mut to_wake = std::mem::take(&mut self.scratch.to_wake);
+        for (ci, side) in body_contacts(&self.contacts, &self.bodies[bi]) {
+            self.scratch.edge_visits += 1;
+            let c = &self.contacts[ci];
+            if pick(c) {
+                doomed.push(ci);
+                if wake && c.touching {
+                    to_wake.push(c.body(1 - side));
+                }
+            }
+        }
+        // Slot order, whatever order the list was built in.
+        doomed.sort_unstable();
+        for &ci in &doomed {
+            self.destroy_contact(ci);
+        }
+        for &other in &to_wake {
+            self.wake_body(other);
+        }
+        doomed.clear();
+        to_wake.clear();
+        self.scratch.doomed = doomed;
+        self.scratch.to_wake = to_wake;
+    }
+
+    /// Number of live contacts (pairs of shapes whose fat AABBs overlap):
+    /// O(1).
+    pub fn contact_count(&self) -> usize {
+        self.contacts.count()
+    }
+
+    /// How many contacts the last step kept their manifold for, moving its
+    /// points with the bodies instead of colliding the shapes again (see
+    /// [`crate::SolverSettings::contact_recycling`]): in a pile at rest,
+    /// most of them.
+    pub fn recycled_contact_count(&self) -> usize {
+        self.scratch.recycled
+    }
+
+    /// Contacts with at least one manifold point (touching or within the
+    /// speculative distance), in a deterministic order.
+    pub fn contacts(&self) -> impl Iterator<Item = ContactView<'_>> + '_ {
+        self.contacts
+            .iter()
+            .filter(|(_, c)| c.manifold.count > 0)
+            .map(|(_, c)| ContactView {
+                shape_a: self.shape_id(c.shape_a),
+                shape_b: self.shape_id(c.shape_b),
+                body_a: self.body_id(c.body_a),
+                body_b: self.body_id(c.body_b),
+                manifold: &c.manifold,
+            })
+    }
+}

@@ -1,0 +1,355 @@
+//! The [`World`]: owns every body, shape, contact and island, and steps
+//! them.
+//!
+//! Read [`World::step`] (in `step.rs`) first: it is the whole pipeline, one
+//! call per stage. The public API is split by noun: `bodies.rs`,
+//! `shapes.rs`, `contacts.rs`, `queries.rs`, `sleep.rs` (islands, sleeping
+//! and waking), `draw.rs`.
+
+use crate::body::Body;
+use crate::broadphase::BroadPhase;
+use crate::contact::{Contact, ContactFlags};
+use crate::error::BodyError;
+use crate::island::{Island, SplitScratch};
+use crate::math::{is_finite_vec, Vec2};
+use crate::settings::{SolverSettings, WorldSettings, AABB_MARGIN, LINEAR_SLOP};
+use crate::solver::Solver;
+use crate::store::{BitSet, Key, Store};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+mod bodies;
+mod contacts;
+mod draw;
+mod queries;
+mod shapes;
+mod sleep;
+mod step;
+mod stepper;
+
+pub use contacts::ContactView;
+pub use draw::draw_shape;
+pub use queries::RayHit;
+pub use shapes::ShapeDef;
+pub use stepper::FixedStepper;
+
+use shapes::ShapeSlot;
+
+/// A handle to a body: a slot index plus the slot's generation, so a handle
+/// to a removed body is detected ([`BodyError::StaleHandle`]) even after its
+/// slot is reused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct BodyId {
+    index: u32,
+    generation: u32,
+}
+
+impl BodyId {
+    /// The slot index (stable while the body lives; reused after removal).
+    pub fn index(self) -> u32 {
+        self.index
+    }
+}
+
+impl From<Key> for BodyId {
+    fn from(k: Key) -> BodyId {
+        BodyId {
+            index: k.index,
+            generation: k.generation,
+        }
+    }
+}
+
+/// A handle to a shape, like [`BodyId`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct ShapeId {
+    index: u32,
+    generation: u32,
+}
+
+impl ShapeId {
+    /// The slot index.
+    pub fn index(self) -> u32 {
+        self.index
+    }
+}
+
+impl From<Key> for ShapeId {
+    fn from(k: Key) -> ShapeId {
+        ShapeId {
+            index: k.index,
+            generation: k.generation,
+        }
+    }
+}
+
+/// Heap memory a [`World`] holds, in bytes, by part. Figures are buffer
+/// capacities (what is allocated), not lengths.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct MemoryUsage {
+    /// Body slots, their shape lists, the islands, the awake sets and the
+    /// frozen list.
+    pub bodies: usize,
+    /// Shape slots.
+    pub shapes: usize,
+    /// Contact slots, the pair map and the step's list of contact changes.
+    pub contacts: usize,
+    /// The broadphase tree and its move buffer.
+    pub broadphase: usize,
+    /// The solver's per-body scratch rows, reused every step.
+    pub solver_bodies: usize,
+    /// The solver's per-contact scratch rows (constraints), its colouring's
+    /// buffers (colours, lane batches, body states) and the new-pair buffer,
+    /// reused every step.
+    pub solver_contacts: usize,
+}
+
+impl MemoryUsage {
+    /// Everything.
+    pub fn total(&self) -> usize {
+        self.bodies
+            + self.shapes
+            + self.contacts
+            + self.broadphase
+            + self.solver_bodies
+            + self.solver_contacts
+    }
+}
+
+/// Hashes a pair key (already well mixed by construction) with one
+/// multiply. Lookups only: nothing iterates this map, so the simulation
+/// stays deterministic.
+#[derive(Default, Clone, Copy)]
+struct PairHasher(u64);
+
+impl Hasher for PairHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ b as u64).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+    fn write_u64(&mut self, k: u64) {
+        self.0 = (k ^ (k >> 29)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
+type PairMap = HashMap<u64, u32, BuildHasherDefault<PairHasher>>;
+
+/// What is awake: the simulated part of the world. A non-static body is
+/// awake when its island is; a contact is awake when either of its bodies
+/// is an awake non-static one (so it is collided, and solved if touching).
+/// Bit sets over slots, walked in slot order.
+#[derive(Clone, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+struct Awake {
+    bodies: BitSet,
+    contacts: BitSet,
+    islands: BitSet,
+}
+
+/// A physics world: bodies, their shapes, the contacts between them, and
+/// the settings that step them.
+#[derive(Clone)]
+pub struct World {
+    settings: WorldSettings,
+    bodies: Store<Body>,
+    shapes: Store<ShapeSlot>,
+    contacts: Store<Contact>,
+    islands: Store<Island>,
+    awake: Awake,
+    /// The live contacts by their shape pair ([`crate::broadphase::pair_key`]).
+    pair_map: PairMap,
+    broadphase: BroadPhase,
+    step_count: u64,
+    frozen: Vec<BodyId>,
+    /// The length of the last step (60 Hz before the first): how far
+    /// ahead a body given a new velocity between steps is looked for.
+    last_dt: f32,
+    solver: Solver,
+    // Scratch buffers reused every step (no allocation in steady state).
+    scratch: Scratch,
+}
+
+/// The step length assumed before the first step.
+const DEFAULT_DT: f32 = 1.0 / 60.0;
+
+#[derive(Clone, Default)]
+struct Scratch {
+    /// Shape pairs the broadphase found this step.
+    new_pairs: Vec<(u32, u32)>,
+    /// Contacts the collide stage found changed, with what changed, in
+    /// slot order.
+    changes: Vec<(u32, ContactFlags)>,
+    /// Contacts whose manifold the last step kept (see
+    /// [`World::recycled_contact_count`]).
+    recycled: usize,
+    /// Islands this step found ready to sleep unless a body keeps them
+    /// awake: per island slot, set when some body rested too briefly.
+    keep_awake: BitSet,
+    /// The island to split this step, if any (the sleepiest candidate).
+    split_candidate: Option<(u32, f32)>,
+    /// Buffers of the island split.
+    split: SplitScratch,
+    /// Islands a split created.
+    created_islands: Vec<u32>,
+    /// Contacts a structural change is about to destroy.
+    doomed: Vec<u32>,
+    /// Bodies a structural change is about to wake.
+    to_wake: Vec<u32>,
+    /// Contact edges walked by structural changes (removing a body or
+    /// shape, changing a type, waking, sleeping): a counter for tests that
+    /// such changes touch only the bodies' own contacts.
+    edge_visits: u64,
+}
+
+impl Default for World {
+    fn default() -> Self {
+        World::new(WorldSettings::default())
+    }
+}
+
+impl std::fmt::Debug for World {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("World")
+            .field("bodies", &self.body_count())
+            .field("shapes", &self.shape_count())
+            .field("contacts", &self.contact_count())
+            .field("awake_bodies", &self.awake_body_count())
+            .field("step_count", &self.step_count)
+            .finish()
+    }
+}
+
+impl World {
+    /// An empty world. Settings that make no sense are repaired, not
+    /// refused: a length scale that is not a positive finite number becomes
+    /// 1, non-finite gravity becomes the default (0, -10), and the solver
+    /// settings are brought into range ([`SolverSettings::repaired`]).
+    pub fn new(settings: WorldSettings) -> World {
+        let mut settings = settings;
+        if !(settings.length_units_per_meter.is_finite() && settings.length_units_per_meter > 0.0) {
+            settings.length_units_per_meter = 1.0;
+        }
+        if !is_finite_vec(settings.gravity) {
+            settings.gravity = WorldSettings::default().gravity;
+        }
+        settings.solver = settings.solver.repaired();
+        World {
+            broadphase: BroadPhase::new(AABB_MARGIN * settings.length_units_per_meter),
+            settings,
+            bodies: Store::default(),
+            shapes: Store::default(),
+            contacts: Store::default(),
+            islands: Store::default(),
+            awake: Awake::default(),
+            pair_map: PairMap::default(),
+            step_count: 0,
+            frozen: Vec::new(),
+            last_dt: DEFAULT_DT,
+            solver: Solver::default(),
+            scratch: Scratch::default(),
+        }
+    }
+
+    // ----------------------------------------------------------------------
+    // Settings
+
+    /// World settings.
+    pub fn settings(&self) -> &WorldSettings {
+        &self.settings
+    }
+
+    /// Solver settings.
+    pub fn solver_settings(&self) -> &SolverSettings {
+        &self.settings.solver
+    }
+
+    /// Replaces the solver settings after checking them
+    /// ([`SolverSettings::validate`]: iterations in 1..=16, substeps in
+    /// 1..=8, `baumgarte` in 0..=1 and a restitution threshold >= 0, all
+    /// finite). On an error the settings are unchanged. The step uses them
+    /// as they are.
+    pub fn set_solver_settings(&mut self, settings: SolverSettings) -> Result<(), BodyError> {
+        settings.validate()?;
+        self.settings.solver = settings;
+        Ok(())
+    }
+
+    /// Gravity.
+    pub fn gravity(&self) -> Vec2 {
+        self.settings.gravity
+    }
+
+    /// Sets gravity. A change wakes every sleeping island: a pile at rest
+    /// under the old gravity is not at rest under the new.
+    pub fn set_gravity(&mut self, gravity: Vec2) -> Result<(), BodyError> {
+        if !is_finite_vec(gravity) {
+            return Err(BodyError::NonFinite("gravity"));
+        }
+        if gravity != self.settings.gravity {
+            self.settings.gravity = gravity;
+            self.wake_all();
+        }
+        Ok(())
+    }
+
+    /// Heap memory held, by part (see [`MemoryUsage`]).
+    pub fn memory_usage(&self) -> MemoryUsage {
+        use std::mem::size_of;
+        let shape_lists: usize = self
+            .bodies
+            .iter()
+            .map(|(_, b)| b.shapes.capacity() * size_of::<u32>())
+            .sum();
+        // A hash map entry is its key and value plus one control byte.
+        let pair_entry = size_of::<(u64, u32)>() + 1;
+        let s = &self.scratch;
+        MemoryUsage {
+            bodies: self.bodies.memory_bytes()
+                + shape_lists
+                + self.islands.memory_bytes()
+                + self.awake.bodies.memory_bytes()
+                + self.awake.islands.memory_bytes()
+                + s.keep_awake.memory_bytes()
+                + s.split.memory_bytes()
+                + s.created_islands.capacity() * size_of::<u32>()
+                + self.frozen.capacity() * size_of::<BodyId>(),
+            shapes: self.shapes.memory_bytes(),
+            contacts: self.contacts.memory_bytes()
+                + self.pair_map.capacity() * pair_entry
+                + self.awake.contacts.memory_bytes()
+                + s.changes.capacity() * size_of::<(u32, ContactFlags)>()
+                + (s.doomed.capacity() + s.to_wake.capacity()) * size_of::<u32>(),
+            broadphase: self.broadphase.memory_bytes(),
+            solver_bodies: self.solver.body_memory_bytes(),
+            solver_contacts: self.solver.contact_memory_bytes()
+                + s.new_pairs.capacity() * size_of::<(u32, u32)>(),
+        }
+    }
+
+    /// Steps taken so far.
+    pub fn step_count(&self) -> u64 {
+        self.step_count
+    }
+
+    fn slop(&self) -> f32 {
+        LINEAR_SLOP * self.settings.length_units_per_meter
+    }
+}
+
+#[cfg(feature = "serde")]
+mod snapshot;
+
+#[cfg(test)]
+mod recycling_tests;
+#[cfg(test)]
+mod reliability_tests;
+#[cfg(test)]
+mod sleep_tests;
+#[cfg(test)]
+mod tests;

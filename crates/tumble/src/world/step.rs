@@ -1,0 +1,384 @@
+//! [`World::step`]: the pipeline, one method per stage, in the order they
+//! run. Pure per-item work (collide a contact, integrate a body) goes over
+//! the awake set only; structural change (contacts made and destroyed,
+//! islands merged, split and put to sleep) runs serially after it, in slot
+//! order, so the result never depends on the order work was done in.
+
+use super::{BodyId, World};
+use crate::body::{Body, BodyType};
+use crate::contact::{CollideContext, ContactFlags, RecycleLimits};
+use crate::island;
+use crate::math::{is_finite_vec, Rot, Vec2};
+use crate::settings::{CONTACT_RECYCLE_DISTANCE, MAX_PUSH_OUT_SPEED, SPECULATIVE_DISTANCE, TIME_TO_SLEEP};
+use crate::solver::{SolverBody, StepContext};
+
+/// The largest distance (in metres) a body may travel in one step: 400 m/s
+/// at 60 Hz. A guard against a user's absurd velocity, not a game limit.
+const MAX_TRANSLATION_PER_STEP: f32 = 400.0 / 60.0;
+
+/// The largest rotation (radians) a body may turn in one step; beyond it
+/// the small-angle rotation update is meaningless.
+const MAX_ROTATION_PER_STEP: f32 = 0.25 * std::f32::consts::PI;
+
+/// How much of the position correction's motion counts towards a body's
+/// speed for sleeping: a body pushed out of an overlap is not at rest, but
+/// the push is slow and safe to finish later (Box2D v3 weighs it the same).
+const POSITION_SLEEP_FACTOR: f32 = 0.5;
+
+impl World {
+    /// Advances the world by `dt` seconds. Non-positive or non-finite `dt`
+    /// does nothing.
+    ///
+    /// The stages, in the order they run:
+    /// 1. `update_pairs`: shapes whose fat boxes
+    ///    began to overlap get a contact;
+    /// 2. `collide`: every awake contact's manifold is
+    ///    recomputed (or kept, if the pair hardly moved), and the kernel
+    ///    says which contacts began or stopped touching and whose fat boxes
+    ///    parted;
+    /// 3. `apply_contact_changes`: serially,
+    ///    parted contacts are destroyed, contacts that began touching link
+    ///    (and wake) islands, those that stopped mark theirs for a split;
+    /// 4. `solve`: the awake bodies and touching contacts
+    ///    are gathered, then substeps (gravity and forces, warm start,
+    ///    velocity iterations with split-impulse position correction,
+    ///    integration), the impulses stored for the next warm start,
+    ///    restitution;
+    /// 5. `finalize_bodies`: transforms written
+    ///    back, sleep timers run;
+    /// 6. `update_broadphase`: moved proxies
+    ///    enlarged to where their bodies are heading, the tree rebuilt;
+    /// 7. with sleeping on, `split_island` (the
+    ///    sleepiest island that lost a contact) and
+    ///    `sleep_islands` (islands whose every body
+    ///    rested for [`TIME_TO_SLEEP`]).
+    pub fn step(&mut self, dt: f32) {
+        if !(dt > 0.0 && dt.is_finite()) {
+            return;
+        }
+        self.last_dt = dt;
+        self.update_pairs();
+        self.collide(dt);
+        self.apply_contact_changes();
+        self.solve(dt);
+        self.finalize_bodies(dt);
+        self.update_broadphase();
+        if self.settings.sleeping {
+            self.split_island();
+            self.sleep_islands();
+        }
+        self.step_count += 1;
+    }
+
+    /// Stage 1: the broadphase reports the pairs of shapes whose fat boxes
+    /// overlap and at least one of which moved; each pair that may collide
+    /// and has no contact yet gets one, in pair order.
+    fn update_pairs(&mut self) {
+        let mut pairs = std::mem::take(&mut self.scratch.new_pairs);
+        pairs.clear();
+        // Only pairs that could collide and have no contact yet: most of
+        // what a moved shape overlaps is already in contact with it.
+        let (shapes, bodies, pair_map) = (&self.shapes, &self.bodies, &self.pair_map);
+        self.broadphase.update_pairs_where(&mut pairs, |sa, sb| {
+            let (ba, bb) = (shapes[sa].body, shapes[sb].body);
+            ba != bb
+                && (bodies[ba].body_type == BodyType::Dynamic || bodies[bb].body_type == BodyType::Dynamic)
+                && !pair_map.contains_key(&crate::broadphase::pair_key(sa, sb))
+        });
+        for &(sa, sb) in &pairs {
+            self.create_contact(sa, sb);
+        }
+        self.scratch.new_pairs = pairs;
+    }
+
+    /// Stage 2: the collide kernel over the awake contacts, in slot order.
+    /// Each contact is updated from its own two bodies and shapes alone;
+    /// what needs a structural change is listed for the next stage.
+    fn collide(&mut self, dt: f32) {
+        let lu = self.settings.length_units_per_meter;
+        let speculative = SPECULATIVE_DISTANCE * lu;
+        let ctx = CollideContext {
+            dt,
+            speculative,
+            recycle: self.settings.solver.contact_recycling.then_some(RecycleLimits {
+                distance: CONTACT_RECYCLE_DISTANCE * lu,
+                empty: speculative,
+            }),
+        };
+        let mut changes = std::mem::take(&mut self.scratch.changes);
+        changes.clear();
+        let mut recycled = 0;
+        // Borrow the fields apart: the contacts change, the shapes and
+        // bodies are only read (no copies of the shapes on the hot path).
+        let (shapes, bodies, broadphase, contacts) =
+            (&self.shapes, &self.bodies, &self.broadphase, &mut self.contacts);
+        for ci in self.awake.contacts.iter() {
+            let c = &mut contacts[ci];
+            let (sa, sb) = (&shapes[c.shape_a], &shapes[c.shape_b]);
+            let flags = if broadphase.test_overlap(sa.proxy, sb.proxy) {
+                c.collide(&sa.shape, &bodies[c.body_a], &sb.shape, &bodies[c.body_b], &ctx)
+            } else {
+                ContactFlags::DISJOINT
+            };
+            recycled += usize::from(flags.contains(ContactFlags::RECYCLED));
+            if flags.is_structural() {
+                changes.push((ci, flags));
+            }
+        }
+        self.scratch.recycled = recycled;
+        self.scratch.changes = changes;
+    }
+
+    /// Stage 3: the structural consequences of the collide stage, in slot
+    /// order: contacts whose fat boxes parted are destroyed; one that began
+    /// touching links its bodies' islands (waking a sleeping one); one that
+    /// stopped leaves its island to be checked for a split.
+    fn apply_contact_changes(&mut self) {
+        let changes = std::mem::take(&mut self.scratch.changes);
+        for &(ci, flags) in &changes {
+            if flags.contains(ContactFlags::DISJOINT) {
+                self.destroy_contact(ci);
+            } else if flags.contains(ContactFlags::STARTED_TOUCHING) {
+                self.contacts[ci].touching = true;
+                self.link_contact(ci);
+            } else if flags.contains(ContactFlags::STOPPED_TOUCHING) {
+                self.contacts[ci].touching = false;
+                if self.links_islands(ci) {
+                    let island = self.bodies[self.contacts[ci].body_a].island;
+                    self.islands[island].constraint_remove_count += 1;
+                }
+            }
+        }
+        self.scratch.changes = changes;
+    }
+
+    /// Merges the islands of the two bodies of contact `ci`, which just
+    /// began touching, waking either if it was asleep. A contact with a
+    /// static body links nothing.
+    fn link_contact(&mut self, ci: u32) {
+        if !self.links_islands(ci) {
+            return;
+        }
+        let (a, b) = (self.contacts[ci].body_a, self.contacts[ci].body_b);
+        self.wake_body(a);
+        self.wake_body(b);
+        let (ia, ib) = (self.bodies[a].island, self.bodies[b].island);
+        let mut destroyed = None;
+        island::merge(&mut self.islands, &mut self.bodies, ia, ib, &mut destroyed);
+        if let Some(gone) = destroyed {
+            self.awake.islands.remove(gone);
+        }
+    }
+
+    /// The solver's constants for a step of `dt`.
+    fn step_context(&self, dt: f32) -> StepContext {
+        let settings = self.settings.solver;
+        let substeps = settings.substeps.min(settings.iterations);
+        let lu = self.settings.length_units_per_meter;
+        StepContext {
+            h: dt / substeps as f32,
+            substeps,
+            linear_slop: self.slop(),
+            max_push_out_speed: MAX_PUSH_OUT_SPEED * lu,
+            max_speed: MAX_TRANSLATION_PER_STEP * lu / dt,
+            max_spin: MAX_ROTATION_PER_STEP / dt,
+            settings,
+        }
+    }
+
+    /// Stage 4: gathers the awake bodies (in slot order) and the touching
+    /// awake contacts into the solver's dense arrays, then runs the
+    /// substeps, stores the impulses for the next step's warm start and
+    /// applies restitution. A body whose gravity and forces would make its
+    /// velocity non-finite is frozen here, before it reaches any contact.
+    fn solve(&mut self, dt: f32) {
+        let ctx = self.step_context(dt);
+        let gravity = self.settings.gravity;
+        self.solver.begin(self.bodies.slot_count());
+        for bi in self.awake.bodies.iter() {
+            let key = self.bodies.key(bi);
+            let b = &mut self.bodies[bi];
+            if b.frozen {
+                continue;
+            }
+            let body = match b.body_type {
+                BodyType::Static => continue,
+                BodyType::Kinematic => SolverBody {
+                    v: b.v,
+                    w: b.w,
+                    ..SolverBody::default()
+                },
+                BodyType::Dynamic => {
+                    let accel = b.gravity_scale * gravity + b.inv_mass * b.force;
+                    let angular_accel = b.inv_inertia * b.torque;
+                    let finite = is_finite_vec(b.v + dt * accel) && (b.w + dt * angular_accel).is_finite();
+                    if !finite {
+                        // A user's force overflowed.
+                        freeze(b, key.into(), &mut self.frozen);
+                        continue;
+                    }
+                    SolverBody {
+                        v: b.v,
+                        w: b.w,
+                        inv_mass: b.inv_mass,
+                        inv_inertia: b.inv_inertia,
+                        accel,
+                        angular_accel,
+                        // Damping as an implicit decay per substep: stable
+                        // at any dt (see `BodyDef::linear_damping`).
+                        linear_decay: 1.0 / (1.0 + ctx.h * b.linear_damping),
+                        angular_decay: 1.0 / (1.0 + ctx.h * b.angular_damping),
+                        dynamic: true,
+                    }
+                }
+            };
+            self.solver.add_body(bi, body);
+        }
+        self.solver
+            .prepare_contacts(&self.contacts, self.awake.contacts.iter(), &self.bodies, &ctx);
+        self.solver.solve(&ctx);
+        self.solver.store_impulses(&mut self.contacts, &ctx);
+        self.solver.apply_restitution(&mut self.contacts, &ctx);
+    }
+
+    /// Stage 5: moves each solved body by what the substeps integrated and
+    /// clears its forces; a body whose state stopped being finite is frozen
+    /// where it was. With sleeping on, runs each body's sleep timer and
+    /// notes the islands some body keeps awake, and the sleepiest island
+    /// that must be split before it can sleep.
+    fn finalize_bodies(&mut self, dt: f32) {
+        let sleeping = self.settings.sleeping;
+        self.scratch.keep_awake.clear();
+        self.scratch.split_candidate = None;
+        for (k, &bi) in self.solver.slots().iter().enumerate() {
+            let (v, w, dp, dq) = self.solver.motion(k);
+            let key = self.bodies.key(bi);
+            let b = &mut self.bodies[bi];
+            let center = b.center + dp;
+            let q = dq * b.xf.q;
+            b.force = Vec2::ZERO;
+            b.torque = 0.0;
+            let finite = is_finite_vec(center)
+                && is_finite_vec(v)
+                && w.is_finite()
+                && q.c.is_finite()
+                && q.s.is_finite();
+            if !finite {
+                // Freeze it where it was rather than let NaN spread.
+                freeze(b, key.into(), &mut self.frozen);
+                continue;
+            }
+            // Renormalise: many small rotations drift off unit length.
+            let mag = (q.c * q.c + q.s * q.s).sqrt();
+            let q = Rot {
+                c: q.c / mag,
+                s: q.s / mag,
+            };
+            b.v = v;
+            b.w = w;
+            b.center = center;
+            b.sync_origin(q);
+            if !sleeping {
+                continue;
+            }
+            let moved = dp.length() + dq.s.abs() * b.extent;
+            if resting(b, moved / dt) {
+                b.sleep_time += dt;
+            } else {
+                b.sleep_time = 0.0;
+            }
+            if b.sleep_time < TIME_TO_SLEEP {
+                self.scratch.keep_awake.insert(b.island);
+            } else if self.islands[b.island].constraint_remove_count > 0 {
+                // Wants to sleep, but its island must be split first: the
+                // sleepiest such island is split this step (ties go to the
+                // higher island slot, as in Box2D, so the choice depends
+                // on nothing but the state).
+                let better = match self.scratch.split_candidate {
+                    None => true,
+                    Some((island, time)) => {
+                        b.sleep_time > time || (b.sleep_time == time && b.island > island)
+                    }
+                };
+                if better {
+                    self.scratch.split_candidate = Some((b.island, b.sleep_time));
+                }
+            }
+        }
+    }
+
+    /// Stage 6: gives each moved proxy a fat box around where its body is
+    /// and is heading (enlarging it in the tree), then rebuilds the part of
+    /// the tree that loosened, in the same step.
+    fn update_broadphase(&mut self) {
+        for k in 0..self.solver.slots().len() {
+            let bi = self.solver.slots()[k];
+            if !self.bodies[bi].frozen {
+                self.predict_proxies(bi);
+            }
+        }
+        self.broadphase.rebuild();
+    }
+
+    /// Stage 7a: splits the island chosen by `finalize_bodies`
+    /// into its connected parts, and notes which parts some body keeps
+    /// awake.
+    fn split_island(&mut self) {
+        let Some((isl, _)) = self.scratch.split_candidate.take() else {
+            return;
+        };
+        self.split_now(isl);
+        self.scratch.keep_awake.remove(isl);
+        let mut created = std::mem::take(&mut self.scratch.created_islands);
+        created.push(isl);
+        for &part in &created {
+            let restless = island::bodies_of(&self.islands, &self.bodies, part)
+                .any(|bi| self.bodies[bi].sleep_time < TIME_TO_SLEEP);
+            if restless {
+                self.scratch.keep_awake.insert(part);
+            }
+        }
+        created.clear();
+        self.scratch.created_islands = created;
+    }
+
+    /// Stage 7b: every awake island that no body keeps awake and that needs
+    /// no split falls asleep, in slot order.
+    fn sleep_islands(&mut self) {
+        let mut ready = std::mem::take(&mut self.scratch.created_islands);
+        ready.clear();
+        ready.extend(self.awake.islands.iter().filter(|&i| {
+            !self.scratch.keep_awake.contains(i) && self.islands[i].constraint_remove_count == 0
+        }));
+        for &isl in &ready {
+            self.sleep_island(isl);
+        }
+        ready.clear();
+        self.scratch.created_islands = ready;
+    }
+}
+
+/// Whether body `b`, whose points moved `position_speed` per second over
+/// the step (velocity and position correction together), counts as at
+/// rest for sleeping. A kinematic body rests only when the user stopped it:
+/// a platform creeping at any speed keeps moving and keeps what it carries
+/// awake.
+fn resting(b: &Body, position_speed: f32) -> bool {
+    if !b.can_sleep {
+        return false;
+    }
+    match b.body_type {
+        BodyType::Kinematic => b.v == Vec2::ZERO && b.w == 0.0,
+        _ => b.max_point_speed().max(POSITION_SLEEP_FACTOR * position_speed) < b.sleep_threshold,
+    }
+}
+
+/// Stops a body whose state became non-finite and reports it.
+fn freeze(b: &mut Body, id: BodyId, frozen: &mut Vec<BodyId>) {
+    b.frozen = true;
+    b.v = Vec2::ZERO;
+    b.w = 0.0;
+    b.force = Vec2::ZERO;
+    b.torque = 0.0;
+    frozen.push(id);
+}
