@@ -5,7 +5,8 @@
 //! ([`runner`]) and report the median time per step with a quality
 //! figure, so a fast engine whose pyramid collapses is seen doing so
 //! ([`report`], [`plot`]). [`memory`] estimates Tumble's bytes per body and
-//! per contact.
+//! per contact. [`sleep`] runs the sixth scene, the large pyramid with
+//! sleeping on, until it is asleep and after it is woken.
 //!
 //! ```no_run
 //! use tumble_bench::{engines::EngineKind, runner, spec};
@@ -21,4 +22,5 @@ pub mod memory;
 pub mod plot;
 pub mod report;
 pub mod runner;
+pub mod sleep;
 pub use tumble_scenes::bench as spec;

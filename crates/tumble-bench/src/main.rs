@@ -8,17 +8,21 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use tumble_bench::engines::EngineKind;
 use tumble_bench::spec::{self, SCENES};
-use tumble_bench::{plot, report, runner};
+use tumble_bench::{plot, report, runner, sleep};
 
 const USAGE: &str = "usage: tumble-bench [--json] [--scene NAME] [--steps N] [--chunk N] [--engine NAME] [--plot FILE.png]
 
 Builds each scene in Tumble, Box2D v3 (boxdd) and Rapier (rapier2d), steps the
 three in turn (N steps each per turn, default 10) timing every step, and prints
 a markdown table per scene with the median ms per step, Tumble's ratio to each
-peer and a quality figure, then Tumble's memory per body and per contact.
+peer and a quality figure, then Tumble's memory per body and per contact. The
+five comparison scenes run with sleeping off in every engine; the sixth,
+`sleep`, is the large pyramid with sleeping on: when it is all asleep, the
+cost of a step awake, asleep, and right after waking every body.
 
   --json           print {\"rows\": [{\"scene\", \"engine\", \"ms_per_step\", \"steps\", \"worst_moved\", ...}]}
-  --scene NAME     run one scene: large-pyramid, many-pyramids, tumbler, smash, pile
+                   (the sleep scene's rows: asleep_at_step, ms_awake, ms_asleep, ms_after_wake)
+  --scene NAME     run one scene: large-pyramid, many-pyramids, tumbler, smash, pile, sleep
   --steps N        steps per engine instead of the scene's own count
   --chunk N        steps each engine takes per turn (default 10)
   --engine NAME    run one engine only (tumble, box2d, rapier), say under a profiler
@@ -36,7 +40,7 @@ struct Options {
 fn parse(args: &[String]) -> Result<Options, String> {
     let mut options = Options {
         json: false,
-        scenes: SCENES.to_vec(),
+        scenes: SCENES.iter().copied().chain([sleep::SCENE]).collect(),
         steps: None,
         chunk: runner::CHUNK,
         plot: None,
@@ -49,7 +53,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
             "--json" => options.json = true,
             "--scene" => {
                 let name = value("--scene")?;
-                let known = SCENES.iter().find(|&&s| s == name);
+                let known = SCENES.iter().chain(&[sleep::SCENE]).find(|&&s| s == name);
                 options.scenes = vec![*known.ok_or(format!("no scene named {name:?}"))?];
             }
             "--steps" => {
@@ -94,7 +98,17 @@ fn main() -> ExitCode {
     }
     let engines = &options.engines;
     let mut runs = Vec::new();
+    let mut sleep_runs = Vec::new();
     for name in &options.scenes {
+        if *name == sleep::SCENE {
+            let spec = sleep::spec();
+            eprintln!(
+                "tumble-bench: {name}: {} bodies, sleeping on, until asleep ...",
+                spec.bodies.len()
+            );
+            sleep_runs = sleep::run(&spec, engines, options.chunk);
+            continue;
+        }
         let spec = spec::build(name).expect("names come from SCENES");
         let steps = options.steps.unwrap_or(spec.steps);
         eprintln!(
@@ -110,9 +124,16 @@ fn main() -> ExitCode {
         runs.push(run);
     }
     if options.json {
-        println!("{}", report::json(&runs, engines));
+        let mut json = report::json(&runs, engines);
+        if let Some(rows) = json["rows"].as_array_mut() {
+            rows.extend(sleep::json_rows(&sleep_runs));
+        }
+        println!("{json}");
     } else {
         print!("{}", report::markdown(&runs, engines));
+        if !sleep_runs.is_empty() {
+            print!("\n{}", sleep::markdown(&sleep_runs));
+        }
     }
     if let Some(path) = &options.plot {
         if let Err(e) = plot::plot(&runs, path) {

@@ -256,9 +256,14 @@ fn unit_box(at: V2) -> BodySpec {
 /// Box2D's own benchmark scene: a pyramid of base 100 (5050 boxes of 1 m)
 /// on the ground, laid out by tumble-scenes.
 pub fn large_pyramid() -> Spec {
+    pyramid_of(100)
+}
+
+/// The large pyramid's layout with `rows` rows (`large-pyramid` has 100).
+pub fn pyramid_of(rows: u32) -> Spec {
     let mut bodies = vec![ground()];
     bodies.extend(
-        pyramid_positions(100)
+        pyramid_positions(rows)
             .into_iter()
             .map(|p| unit_box(V2::new(p.x, p.y))),
     );

@@ -71,6 +71,10 @@ pub enum SceneName {
     Bounce,
     /// 200 mixed shapes dropped into a container.
     Pile,
+    /// Not in SCENES.md: five 10-row pyramids side by side, with sleeping
+    /// on. Each settles and falls asleep as an island of its own; a shape
+    /// thrown at one wakes that one only.
+    Sleepers,
 }
 
 impl SceneName {
@@ -98,6 +102,7 @@ impl SceneName {
             SceneName::Ramp => "ramp",
             SceneName::Bounce => "bounce",
             SceneName::Pile => "pile",
+            SceneName::Sleepers => "sleepers",
         }
     }
 
@@ -118,6 +123,7 @@ impl SceneName {
             "ramp" => SceneName::Ramp,
             "bounce" => SceneName::Bounce,
             "pile" => SceneName::Pile,
+            "sleepers" => SceneName::Sleepers,
             _ => return None,
         })
     }
@@ -219,6 +225,7 @@ pub fn build(name: SceneName, solver: SolverSettings) -> Scene {
         SceneName::Ramp => ramp(&mut world),
         SceneName::Bounce => bounce(&mut world),
         SceneName::Pile => pile(&mut world, 200, 0x5eed),
+        SceneName::Sleepers => sleepers(&mut world),
     };
     let start = tracked
         .iter()
@@ -231,6 +238,36 @@ pub fn build(name: SceneName, solver: SolverSettings) -> Scene {
         start,
         top,
     }
+}
+
+/// Rows of each of the sleepers' pyramids.
+pub const SLEEPERS_ROWS: u32 = 10;
+
+/// How many pyramids the sleepers scene holds.
+pub const SLEEPERS_COUNT: u32 = 5;
+
+/// Distance between the sleepers' pyramid centres, metres: a gap of about
+/// 3.5 m between their bases.
+pub const SLEEPERS_PITCH: f32 = 14.0;
+
+/// The sleepers: [`SLEEPERS_COUNT`] pyramids side by side, and sleeping on.
+fn sleepers(world: &mut World) -> Vec<BodyId> {
+    world.set_sleeping(true);
+    let m = default_material();
+    let mut out = Vec::new();
+    for k in 0..SLEEPERS_COUNT {
+        let x = (k as f32 - 0.5 * (SLEEPERS_COUNT - 1) as f32) * SLEEPERS_PITCH;
+        for p in pyramid_positions(SLEEPERS_ROWS) {
+            let b = world
+                .create_body(&BodyDef::dynamic().at(p + Vec2::new(x, 0.0)))
+                .expect("finite position");
+            world
+                .add_shape(b, Polygon::new_box(0.5, 0.5).expect("valid box"), &m)
+                .expect("valid material");
+            out.push(b);
+        }
+    }
+    out
 }
 
 /// Box centres of a pyramid of `rows` rows of 1 m boxes: row r (0 at the

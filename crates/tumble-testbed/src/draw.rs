@@ -162,6 +162,8 @@ pub struct Style {
     pub kinematic: Color32,
     /// Bodies the engine froze after a non-finite state.
     pub frozen: Color32,
+    /// Sleeping bodies: the dynamic teal, greyed.
+    pub sleeping: Color32,
     /// How much of the outline colour goes into a moving body's fill (0..=1,
     /// the rest is background).
     pub fill_strength: f32,
@@ -190,6 +192,7 @@ impl Default for Style {
             fixed: Color32::from_rgb(0x7d, 0x8a, 0x9c),
             kinematic: Color32::from_rgb(0xb3, 0x9d, 0xdb),
             frozen: Color32::from_rgb(0xe0, 0x5a, 0x5a),
+            sleeping: Color32::from_rgb(0x6c, 0x80, 0x7e),
             fill_strength: 0.42,
             static_fill_strength: 0.2,
             outline_width: 1.5,
@@ -227,6 +230,8 @@ impl Style {
             self.kinematic
         } else if c == Color::FROZEN {
             self.frozen
+        } else if c == Color::SLEEPING {
+            self.sleeping
         } else {
             color32(c)
         }

@@ -117,10 +117,11 @@ mod tests {
             "only {differing} pixels differ from the background"
         );
 
-        // The boxes: the dynamic fill covers 21 boxes' worth of area, in
+        // The boxes: the dynamic fill (or the sleeping one, once the
+        // resting pyramid fell asleep) covers 21 boxes' worth of area, in
         // the upper part of the picture.
-        let box_fill = style.fill(style.dynamic);
-        let box_px = count(&canvas, box_fill, 0..400);
+        let box_px = count(&canvas, style.fill(style.dynamic), 0..400)
+            + count(&canvas, style.fill(style.sleeping), 0..400);
         assert!(box_px > 21 * 200, "box fill pixels: {box_px}");
         // The ground: its fill spans the bottom rows.
         let ground_fill = style.fill(style.fixed);
@@ -128,7 +129,8 @@ mod tests {
         assert!(ground_px > 640 * 10, "ground fill pixels: {ground_px}");
         assert_eq!(count(&canvas, ground_fill, 0..150), 0, "no ground in the sky");
         // The outlines are there too.
-        assert!(count(&canvas, style.dynamic, 0..400) > 21 * 20);
+        let outline_px = count(&canvas, style.dynamic, 0..400) + count(&canvas, style.sleeping, 0..400);
+        assert!(outline_px > 21 * 20);
     }
 
     #[test]

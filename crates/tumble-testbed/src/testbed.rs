@@ -53,8 +53,9 @@ pub const GRAB_ANGULAR_DAMPING: f32 = 3.0;
 /// How many samples of residual slide the live plot keeps (ten seconds).
 pub const SLIDE_HISTORY: usize = 600;
 
-/// The scenes offered in the side panel: SCENES.md's, plus a tall stack.
-pub const SCENE_LIST: [SceneName; 9] = [
+/// The scenes offered in the side panel: SCENES.md's, plus a tall stack
+/// and the sleepers.
+pub const SCENE_LIST: [SceneName; 10] = [
     SceneName::ALL[0],
     SceneName::ALL[1],
     SceneName::ALL[2],
@@ -64,6 +65,7 @@ pub const SCENE_LIST: [SceneName; 9] = [
     SceneName::ALL[5],
     SceneName::ALL[6],
     SceneName::ALL[7],
+    SceneName::Sleepers,
 ];
 
 /// What a mouse button held down is doing.
@@ -112,6 +114,10 @@ pub struct Testbed {
     pub paused: bool,
     /// Draw contact points and normals.
     pub draw_contacts: bool,
+    /// Let resting islands fall asleep (the engine's default). The
+    /// reference scenes are built with sleeping off, as SCENES.md measures
+    /// them; the testbed turns it on.
+    pub sleeping: bool,
     /// The view.
     pub camera: Camera,
     /// Set when the camera should frame the scene once the viewport's size
@@ -183,7 +189,8 @@ impl Testbed {
     /// A testbed showing `name` with the default solver settings.
     pub fn new(name: SceneName) -> Testbed {
         let solver = SolverSettings::default();
-        let scene = build(name, solver);
+        let mut scene = build(name, solver);
+        scene.world.set_sleeping(true);
         let stage = stage_of(&scene);
         let recorder = Recorder::default();
         Testbed {
@@ -193,6 +200,7 @@ impl Testbed {
             solver,
             paused: false,
             draw_contacts: false,
+            sleeping: true,
             camera: Camera::default(),
             fit_pending: true,
             drag: Drag::None,
@@ -220,6 +228,7 @@ impl Testbed {
         let mut scene = build(name, self.solver);
         // The user's gravity carries over; it is finite (set_gravity checks).
         let _ = scene.world.set_gravity(self.gravity);
+        scene.world.set_sleeping(self.sleeping);
         self.stage = stage_of(&scene);
         self.scene = scene;
         self.recorder = Recorder::default();
@@ -266,12 +275,23 @@ impl Testbed {
             .count()
     }
 
-    /// Copies the user's solver settings and gravity into the world.
+    /// Number of bodies that can be awake: the dynamic and kinematic ones.
+    pub fn moving_count(&self) -> usize {
+        let world = &self.scene.world;
+        world
+            .bodies()
+            .filter(|&b| world.body_type(b) != Ok(BodyType::Static))
+            .count()
+    }
+
+    /// Copies the user's solver settings, gravity and sleeping into the
+    /// world.
     pub fn apply_settings(&mut self) {
         self.solver.iterations = self.solver.iterations.clamp(1, 16);
         if self.scene.world.set_solver_settings(self.solver).is_err() {
             self.solver = *self.scene.world.solver_settings();
         }
+        self.scene.world.set_sleeping(self.sleeping);
         if self.scene.world.set_gravity(self.gravity).is_err() {
             self.gravity = self.scene.world.gravity();
         }
@@ -279,14 +299,16 @@ impl Testbed {
 
     /// Handles one key press. Returns true when the key meant something.
     ///
-    /// Up/Down: solver iterations; W: warm starting; D: contacts; Space:
-    /// pause; O: single step; P: pyramid; T: tower; C: clear; R: reset.
+    /// Up/Down: solver iterations; W: warm starting; D: contacts; S:
+    /// sleeping; Space: pause; O: single step; P: pyramid; T: tower; C:
+    /// clear; R: reset.
     pub fn key(&mut self, key: Key) -> bool {
         match key {
             Key::ArrowUp => self.solver.iterations = (self.solver.iterations + 1).min(16),
             Key::ArrowDown => self.solver.iterations = self.solver.iterations.saturating_sub(1).max(1),
             Key::W => self.solver.warm_starting = !self.solver.warm_starting,
             Key::D => self.draw_contacts = !self.draw_contacts,
+            Key::S => self.sleeping = !self.sleeping,
             Key::Space => self.paused = !self.paused,
             Key::O => {
                 self.paused = true;

@@ -81,7 +81,8 @@ pub fn ui(ui: &mut egui::Ui, tb: &mut Testbed) {
 /// focused slider) and applies them. Toggles ignore key repeat; the
 /// arrows and O repeat while held.
 fn handle_keys(ui: &mut egui::Ui, tb: &mut Testbed) {
-    const KEYS: [Key; 10] = [
+    const KEYS: [Key; 11] = [
+        Key::S,
         Key::ArrowUp,
         Key::ArrowDown,
         Key::W,
@@ -134,6 +135,10 @@ fn scene_label(name: SceneName) -> (String, String) {
         SceneName::Ramp => "friction 0.2, 0.4 slide; 0.6, 0.8 stay (30 degrees)".to_string(),
         SceneName::Bounce => "restitution 0 to 1, dropped from 5 m".to_string(),
         SceneName::Pile => "200 mixed shapes in a container".to_string(),
+        SceneName::Sleepers => {
+            "five pyramids that fall asleep apart: throw a shape to wake one (sleeping shown grey)"
+                .to_string()
+        }
     };
     (short, long)
 }
@@ -213,6 +218,13 @@ fn side_panel(ui: &mut egui::Ui, tb: &mut Testbed) {
     ui.horizontal(|ui| {
         ui.checkbox(&mut tb.draw_contacts, "contacts (D)");
         ui.checkbox(&mut tb.paused, "paused (space)");
+        if ui
+            .checkbox(&mut tb.sleeping, "sleeping (S)")
+            .on_hover_text("resting islands fall asleep (drawn grey) and cost nothing")
+            .changed()
+        {
+            tb.apply_settings();
+        }
     });
     ui.horizontal(|ui| {
         if ui.button("step (O)").clicked() {
@@ -242,6 +254,11 @@ fn side_panel(ui: &mut egui::Ui, tb: &mut Testbed) {
                 format!("{} ({} dynamic)", world.body_count(), tb.dynamic_count()),
             );
             row(ui, "contacts", format!("{manifolds} ({points} points)"));
+            row(
+                ui,
+                "awake",
+                format!("{} of {} bodies", world.awake_body_count(), tb.moving_count()),
+            );
             row(
                 ui,
                 "manifolds kept",

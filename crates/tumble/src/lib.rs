@@ -60,7 +60,7 @@
 //! | error | when |
 //! |---|---|
 //! | [`ShapeError::TooFewPoints`] | a polygon or outline has fewer than 3 distinct points (after welding near-duplicates), or a hand-built polygon's `count` is below 3 |
-//! | [`ShapeError::Collinear`] | the points span no area; a box half-width is at most the weld distance; an edge collapsed because the coordinates are too large for the shape's size |
+//! | [`ShapeError::Collinear`] | the points span no area; a box is no wider than the weld distance (its corners would weld, as they would given to `Polygon::new`); an edge collapsed because the coordinates are too large for the shape's size |
 //! | [`ShapeError::NonFinite`] | a coordinate, radius, angle, density, friction or restitution is NaN or infinite |
 //! | [`ShapeError::TooManyVertices`] | a convex hull (or a hand-built polygon) has more than 8 vertices |
 //! | [`ShapeError::NonPositiveRadius`] | a circle or capsule radius is <= 0, or a polygon's rounding radius is < 0 |

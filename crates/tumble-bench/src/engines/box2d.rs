@@ -1,6 +1,7 @@
 //! Box2D v3 (the C library, built from source by `boxdd-sys`) through the
 //! `boxdd` crate, at Box2D's defaults: 4 substeps, continuous collision on,
-//! one worker thread. Only sleeping is turned off.
+//! one worker thread. Only sleeping is turned off (except in the `sleep`
+//! scene).
 
 use super::{Engine, Memory};
 use crate::spec::{BodySpec, Geometry, Motion, ShapeSpec, Spec, DT, V2};
@@ -19,7 +20,7 @@ pub fn settings() -> String {
     format!(
         "Box2D v3.2 (boxdd 0.6, vendored C built by boxdd-sys): {SUBSTEPS} substeps, \
          its default soft-step solver, contact recycling on (its default), continuous on, 1 thread, \
-         sleeping off"
+         sleeping off (on in the sleep scene)"
     )
 }
 
@@ -49,14 +50,14 @@ impl Box2dScene {
         let foundation = foundation();
         let def = WorldBuilder::from(foundation.world_def())
             .gravity([spec.gravity.x, spec.gravity.y])
-            .enable_sleep(false)
+            .enable_sleep(spec.sleeping)
             .build()
             .expect("valid world definition");
         let mut world = foundation.create_world(def).expect("a Box2D world");
         let bodies = spec
             .bodies
             .iter()
-            .map(|b| add_body(&mut world, foundation, b))
+            .map(|b| add_body(&mut world, foundation, b, spec.sleeping))
             .collect();
         Box2dScene {
             world,
@@ -66,7 +67,7 @@ impl Box2dScene {
     }
 }
 
-fn add_body(world: &mut World, foundation: &Foundation, spec: &BodySpec) -> BodyId {
+fn add_body(world: &mut World, foundation: &Foundation, spec: &BodySpec, sleeping: bool) -> BodyId {
     let body_type = match spec.motion {
         Motion::Static => BodyType::Static,
         Motion::Kinematic => BodyType::Kinematic,
@@ -78,7 +79,7 @@ fn add_body(world: &mut World, foundation: &Foundation, spec: &BodySpec) -> Body
         .angle(spec.angle)
         .linear_velocity([spec.linear_velocity.x, spec.linear_velocity.y])
         .angular_velocity(spec.angular_velocity)
-        .enable_sleep(false)
+        .enable_sleep(sleeping)
         .build()
         .expect("valid body definition");
     let id = world.create_body(def).expect("a Box2D body");
@@ -177,5 +178,18 @@ impl Engine for Box2dScene {
             bodies: c.body_count.max(0) as usize,
             contacts: c.contact_count.max(0) as usize,
         })
+    }
+
+    fn awake_count(&mut self) -> usize {
+        self.world.awake_body_count().map_or(0, |n| n.max(0) as usize)
+    }
+
+    fn wake_all(&mut self) {
+        for &id in &self.bodies {
+            self.world
+                .body(id)
+                .and_then(|mut b| b.set_awake(true))
+                .expect("a live body");
+        }
     }
 }

@@ -29,6 +29,12 @@ pub trait Engine {
     fn memory(&self) -> Option<Memory> {
         None
     }
+
+    /// Bodies the engine simulates now (awake; static ones never count).
+    fn awake_count(&mut self) -> usize;
+
+    /// Wakes every body.
+    fn wake_all(&mut self);
 }
 
 /// How much memory an engine's world takes.

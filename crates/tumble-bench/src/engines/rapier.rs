@@ -2,7 +2,7 @@
 //! parameters (4 solver iterations, each one PGS pass and one
 //! stabilisation pass; contact softness and prediction distance at their
 //! defaults), built without the `parallel` feature so it runs on one
-//! thread. Only sleeping is turned off. Its friction rule (average) and
+//! thread. Only sleeping is turned off (except in the `sleep` scene). Its friction rule (average) and
 //! restitution rule give the same 0.6 and 0 as every other engine here,
 //! since every shape has the same material.
 
@@ -15,7 +15,8 @@ pub fn settings() -> String {
     let p = rapier2d::prelude::IntegrationParameters::default();
     format!(
         "Rapier {} (rapier2d, default features, no `parallel`): default integration parameters \
-         ({} solver iterations, {} PGS + {} stabilisation pass each), 1 thread, sleeping off",
+         ({} solver iterations, {} PGS + {} stabilisation pass each), 1 thread, sleeping off \
+         (on in the sleep scene)",
         rapier2d::VERSION,
         p.num_solver_iterations,
         p.num_internal_pgs_iterations,
@@ -39,12 +40,16 @@ impl RapierScene {
         let mut world = PhysicsWorld::new();
         world.gravity = vector(spec.gravity);
         world.integration_parameters.dt = DT;
-        let bodies = spec.bodies.iter().map(|b| add_body(&mut world, b)).collect();
+        let bodies = spec
+            .bodies
+            .iter()
+            .map(|b| add_body(&mut world, b, spec.sleeping))
+            .collect();
         RapierScene { world, bodies }
     }
 }
 
-fn add_body(world: &mut PhysicsWorld, spec: &BodySpec) -> RigidBodyHandle {
+fn add_body(world: &mut PhysicsWorld, spec: &BodySpec, sleeping: bool) -> RigidBodyHandle {
     let builder = match spec.motion {
         Motion::Static => RigidBodyBuilder::fixed(),
         Motion::Kinematic => RigidBodyBuilder::kinematic_velocity_based(),
@@ -55,7 +60,7 @@ fn add_body(world: &mut PhysicsWorld, spec: &BodySpec) -> RigidBodyHandle {
         .rotation(spec.angle)
         .linvel(vector(spec.linear_velocity))
         .angvel(spec.angular_velocity)
-        .can_sleep(false);
+        .can_sleep(sleeping);
     let handle = world.insert_body(body);
     for shape in &spec.shapes {
         world.insert_collider(collider(shape), Some(handle));
@@ -117,5 +122,13 @@ impl Engine for RapierScene {
             .filter(|b| b.is_dynamic())
             .map(|b| b.mass())
             .sum()
+    }
+
+    fn awake_count(&mut self) -> usize {
+        self.world.islands.active_bodies().count()
+    }
+
+    fn wake_all(&mut self) {
+        self.world.wake_up_all(true);
     }
 }

@@ -1,5 +1,5 @@
-//! Tumble at its default solver settings. It has no sleeping yet, so every
-//! body is simulated every step, as in the two peers with sleeping off.
+//! Tumble at its default solver settings, with sleeping off except in the
+//! `sleep` scene (the spec says), as in the two peers.
 
 use super::{Engine, Memory};
 use crate::spec::{build_world, BenchWorld, Spec, DT, V2};
@@ -10,7 +10,8 @@ pub fn settings() -> String {
     let s = SolverSettings::default();
     format!(
         "Tumble {} defaults: {} velocity iterations over {} substeps, graph colouring {}, warm starting {}, \
-         {:?} position correction, {:?} sweep, contact recycling {}, 1 thread, no sleeping",
+         {:?} position correction, {:?} sweep, contact recycling {}, 1 thread, sleeping off \
+         (on in the sleep scene)",
         env!("CARGO_PKG_VERSION"),
         s.iterations,
         s.substeps,
@@ -76,5 +77,15 @@ impl Engine for TumbleScene {
 
     fn memory(&self) -> Option<Memory> {
         Some(Memory::Estimated(crate::memory::footprint(&self.world)))
+    }
+
+    fn awake_count(&mut self) -> usize {
+        self.world.awake_body_count()
+    }
+
+    fn wake_all(&mut self) {
+        for &id in &self.bodies {
+            self.world.wake(id).expect("a live body");
+        }
     }
 }

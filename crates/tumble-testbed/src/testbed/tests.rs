@@ -334,3 +334,65 @@ fn scrolling_zooms_about_the_pointer_and_right_drag_pans() {
     );
     assert_eq!(tb.drag, Drag::None);
 }
+
+#[test]
+fn the_sleepers_fall_asleep_and_a_thrown_shape_wakes_only_the_one_it_hits() {
+    let mut tb = Testbed::new(SceneName::Sleepers);
+    assert!(tb.sleeping, "the testbed sleeps by default");
+    let boxes = dynamic_bodies(&tb);
+    for _ in 0..120 {
+        tb.step();
+    }
+    let world = &tb.scene.world;
+    assert_eq!(world.awake_body_count(), 0, "all five pyramids asleep");
+    // Throw a shape at the leftmost pyramid, from its left.
+    let left = -0.5 * (tumble_scenes::SLEEPERS_COUNT - 1) as f32 * tumble_scenes::SLEEPERS_PITCH;
+    tb.press(Vec2::new(left - 9.0, 3.0));
+    tb.drag_to(Vec2::new(left - 5.0, 3.5));
+    let thrown = tb.release().expect("a shape was thrown");
+    let mut woke = Vec::new();
+    for _ in 0..60 {
+        tb.step();
+        let world = &tb.scene.world;
+        woke.extend(boxes.iter().filter(|&&b| world.is_awake(b) == Ok(true)).copied());
+    }
+    woke.sort();
+    woke.dedup();
+    let world = &tb.scene.world;
+    assert!(!woke.is_empty(), "the throw woke its pyramid");
+    let per = boxes.len() / tumble_scenes::SLEEPERS_COUNT as usize;
+    for &b in &woke {
+        let x = world.center_of_mass(b).unwrap().x;
+        assert!(
+            x < left + 0.5 * tumble_scenes::SLEEPERS_PITCH,
+            "a box of another pyramid woke, at x = {x}"
+        );
+    }
+    assert!(woke.len() <= per, "{} woke, the pyramid has {per}", woke.len());
+    assert!(world.contains_body(thrown));
+}
+
+#[test]
+fn s_turns_sleeping_off_and_the_world_follows() {
+    let mut tb = Testbed::new(SceneName::Pyramid);
+    for _ in 0..60 {
+        tb.step();
+    }
+    assert_eq!(tb.scene.world.awake_body_count(), 0, "the pyramid slept");
+    assert!(tb.key(Key::S));
+    assert!(!tb.sleeping && !tb.scene.world.settings().sleeping);
+    assert_eq!(
+        tb.scene.world.awake_body_count(),
+        21,
+        "turning sleeping off woke it"
+    );
+    tb.key(Key::P);
+    for _ in 0..60 {
+        tb.step();
+    }
+    assert_eq!(
+        tb.scene.world.awake_body_count(),
+        21,
+        "and it stays off across scenes"
+    );
+}

@@ -246,7 +246,7 @@ impl Polygon {
         if !hx.is_finite() || !hy.is_finite() || !is_finite_vec(center) || !angle.is_finite() {
             return Err(ShapeError::NonFinite);
         }
-        if hx <= crate::settings::WELD_DISTANCE || hy <= crate::settings::WELD_DISTANCE {
+        if hx <= 0.0 || hy <= 0.0 {
             return Err(ShapeError::Collinear);
         }
         let xf = Transform::new(center, angle);
@@ -257,7 +257,15 @@ impl Polygon {
             Vec2::new(-hx, hy),
         ];
         let hull = corners.map(|c| xf.apply(c));
-        Polygon::from_hull(&hull, 0.0).size_checked()
+        // One rule for a box and for the same four corners given to
+        // `Polygon::new`: the hull decides (corners closer than the weld
+        // distance merge, and what is left must span an area). The box
+        // keeps its own corner order.
+        let polygon = Polygon::from_hull(&hull, 0.0).size_checked()?;
+        match convex_hull(&hull) {
+            Ok(welded) if welded.len() == 4 => Ok(polygon),
+            _ => Err(ShapeError::Collinear),
+        }
     }
 
     /// The used vertices.
@@ -716,6 +724,40 @@ mod tests {
         assert_eq!(
             Polygon::new_rounded(&[Vec2::ZERO, Vec2::X, Vec2::Y], -1.0),
             Err(ShapeError::NonPositiveRadius)
+        );
+    }
+
+    #[test]
+    fn a_box_and_its_four_corners_follow_one_rule() {
+        // A 3.2 mm plank is a valid box, as its corners are a valid polygon.
+        let plank = Polygon::new_box(1.0, 0.0016).expect("a 3.2 mm plank");
+        assert!((plank.mass(1.0).mass - 2.0 * 0.0032).abs() < 1e-6);
+        // Around the weld distance, thin and tiny boxes, both ways agree.
+        for k in 0..200 {
+            let h = 0.0002 + 0.00002 * k as f32;
+            for (hx, hy) in [(1.0, h), (h, 1.0), (h, h)] {
+                let corners = [
+                    Vec2::new(-hx, -hy),
+                    Vec2::new(hx, -hy),
+                    Vec2::new(hx, hy),
+                    Vec2::new(-hx, hy),
+                ];
+                let as_box = Polygon::new_box(hx, hy);
+                let as_points = Polygon::new(&corners);
+                assert_eq!(
+                    as_box.is_ok(),
+                    as_points.is_ok(),
+                    "{hx} x {hy}: {as_box:?} / {as_points:?}"
+                );
+                if let (Ok(a), Ok(b)) = (as_box, as_points) {
+                    assert!((a.mass(1.0).mass - b.mass(1.0).mass).abs() <= 1e-6 * b.mass(1.0).mass);
+                }
+            }
+        }
+        assert_eq!(
+            Polygon::new_box(1.0, 0.001),
+            Err(ShapeError::Collinear),
+            "2 mm welds"
         );
     }
 }

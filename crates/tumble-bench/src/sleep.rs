@@ -1,0 +1,166 @@
+//! The `sleep` scene: the 100-row pyramid with sleeping on in every
+//! engine. It measures when the pyramid is entirely asleep, what a step
+//! costs while it settles and once it sleeps, and what the step right after
+//! waking every body costs (the worst frame a game sees when an explosion
+//! wakes a settled level).
+//!
+//! The engines take turns as in [`crate::runner`], a chunk of steps each,
+//! every step timed; an engine stops once it has been asleep for
+//! [`ASLEEP_STEPS`] steps, or after [`MAX_STEPS`]. Then, [`WAKE_REPEATS`]
+//! times each, every body is woken (untimed), one step is timed, and the
+//! engine steps on untimed until it is asleep again.
+
+use crate::engines::EngineKind;
+use crate::runner::median;
+use crate::spec::Spec;
+use std::time::Instant;
+
+/// The scene's name on the command line and in the output.
+pub const SCENE: &str = "sleep";
+
+/// The longest an engine is given to fall asleep: 30 s of simulated time.
+pub const MAX_STEPS: u32 = 1800;
+
+/// Steps timed once an engine is asleep.
+pub const ASLEEP_STEPS: u32 = 120;
+
+/// How many times each engine is woken and the next step timed.
+pub const WAKE_REPEATS: u32 = 5;
+
+/// The spec: the benchmark's large pyramid, sleeping on.
+pub fn spec() -> Spec {
+    Spec {
+        name: SCENE,
+        steps: MAX_STEPS,
+        sleeping: true,
+        ..crate::spec::large_pyramid()
+    }
+}
+
+/// One engine's run of the sleep scene.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SleepRun {
+    /// Which engine.
+    pub engine: EngineKind,
+    /// Bodies in the engine's world.
+    pub bodies: usize,
+    /// The first step after which no body was awake, if any was within
+    /// [`MAX_STEPS`].
+    pub asleep_at_step: Option<u32>,
+    /// Median ms of the steps before that.
+    pub ms_awake: f64,
+    /// Median ms of the steps after it.
+    pub ms_asleep: Option<f64>,
+    /// Median ms of the step right after waking every body.
+    pub ms_after_wake: Option<f64>,
+}
+
+/// Runs the sleep scene in each engine, `chunk` steps a turn.
+pub fn run(spec: &Spec, engines: &[EngineKind], chunk: u32) -> Vec<SleepRun> {
+    let mut sims: Vec<_> = engines.iter().map(|e| e.build(spec)).collect();
+    let n = sims.len();
+    let mut awake_times: Vec<Vec<f64>> = vec![Vec::new(); n];
+    let mut asleep_times: Vec<Vec<f64>> = vec![Vec::new(); n];
+    let mut asleep_at: Vec<Option<u32>> = vec![None; n];
+    let mut steps = vec![0u32; n];
+    let chunk = chunk.max(1);
+    let done = |k: usize, steps: &[u32], asleep: &[Vec<f64>]| {
+        steps[k] >= MAX_STEPS || asleep[k].len() as u32 >= ASLEEP_STEPS
+    };
+    while (0..n).any(|k| !done(k, &steps, &asleep_times)) {
+        for k in 0..n {
+            for _ in 0..chunk {
+                if done(k, &steps, &asleep_times) {
+                    break;
+                }
+                let t = Instant::now();
+                sims[k].step();
+                let ms = t.elapsed().as_secs_f64() * 1e3;
+                steps[k] += 1;
+                match asleep_at[k] {
+                    Some(_) => asleep_times[k].push(ms),
+                    None => {
+                        awake_times[k].push(ms);
+                        if sims[k].awake_count() == 0 {
+                            asleep_at[k] = Some(steps[k]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let mut runs = Vec::new();
+    for (k, &engine) in engines.iter().enumerate() {
+        let sim = &mut sims[k];
+        let mut wake_times = Vec::new();
+        if asleep_at[k].is_some() {
+            for _ in 0..WAKE_REPEATS {
+                sim.wake_all();
+                let t = Instant::now();
+                sim.step();
+                wake_times.push(t.elapsed().as_secs_f64() * 1e3);
+                for _ in 0..MAX_STEPS {
+                    if sim.awake_count() == 0 {
+                        break;
+                    }
+                    sim.step();
+                }
+            }
+        }
+        runs.push(SleepRun {
+            engine,
+            bodies: sim.body_count(),
+            asleep_at_step: asleep_at[k],
+            ms_awake: median(&mut awake_times[k]),
+            ms_asleep: asleep_at[k].map(|_| median(&mut asleep_times[k])),
+            ms_after_wake: (!wake_times.is_empty()).then(|| median(&mut wake_times)),
+        });
+    }
+    runs
+}
+
+/// The markdown table of a run.
+pub fn markdown(runs: &[SleepRun]) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let bodies = runs.first().map_or(0, |r| r.bodies);
+    let _ = writeln!(out, "### {SCENE} ({bodies} bodies, sleeping on)\n");
+    let _ = writeln!(
+        out,
+        "| engine | asleep at step | ms/step awake | ms/step asleep | asleep / awake | ms after waking | after waking / awake |"
+    );
+    let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---:|");
+    let cell = |x: Option<f64>, digits: usize| x.map_or("-".to_string(), |v| format!("{v:.digits$}"));
+    for r in runs {
+        let ratio = |x: Option<f64>| x.filter(|_| r.ms_awake > 0.0).map(|v| v / r.ms_awake);
+        let _ = writeln!(
+            out,
+            "| {} | {} | {:.3} | {} | {} | {} | {} |",
+            r.engine.name(),
+            r.asleep_at_step.map_or("never".to_string(), |s| s.to_string()),
+            r.ms_awake,
+            cell(r.ms_asleep, 4),
+            cell(ratio(r.ms_asleep), 4),
+            cell(r.ms_after_wake, 3),
+            cell(ratio(r.ms_after_wake), 2),
+        );
+    }
+    out
+}
+
+/// The JSON rows of a run.
+pub fn json_rows(runs: &[SleepRun]) -> Vec<serde_json::Value> {
+    runs.iter()
+        .map(|r| {
+            serde_json::json!({
+                "scene": SCENE,
+                "engine": r.engine.name(),
+                "bodies": r.bodies,
+                "asleep_at_step": r.asleep_at_step,
+                "ms_awake": r.ms_awake,
+                "ms_asleep": r.ms_asleep,
+                "ms_after_wake": r.ms_after_wake,
+            })
+        })
+        .collect()
+}
