@@ -18,11 +18,12 @@ a markdown table per scene with the median ms per step, Tumble's ratio to each
 peer and a quality figure, then Tumble's memory per body and per contact. The
 five comparison scenes run with sleeping off in every engine; the sixth,
 `sleep`, is the large pyramid with sleeping on: when it is all asleep, the
-cost of a step awake, asleep, and right after waking every body.
+cost of a step awake, asleep, and right after waking every body; the
+seventh, `sleep-many`, the same for the many pyramids.
 
   --json           print {\"rows\": [{\"scene\", \"engine\", \"ms_per_step\", \"steps\", \"worst_moved\", ...}]}
                    (the sleep scene's rows: asleep_at_step, ms_awake, ms_asleep, ms_after_wake)
-  --scene NAME     run one scene: large-pyramid, many-pyramids, tumbler, smash, pile, sleep
+  --scene NAME     run one scene: large-pyramid, many-pyramids, tumbler, smash, pile, sleep, sleep-many
   --steps N        steps per engine instead of the scene's own count
   --chunk N        steps each engine takes per turn (default 10)
   --engine NAME    run one engine only (tumble, box2d, rapier), say under a profiler
@@ -40,7 +41,7 @@ struct Options {
 fn parse(args: &[String]) -> Result<Options, String> {
     let mut options = Options {
         json: false,
-        scenes: SCENES.iter().copied().chain([sleep::SCENE]).collect(),
+        scenes: SCENES.iter().chain(&sleep::SCENES).copied().collect(),
         steps: None,
         chunk: runner::CHUNK,
         plot: None,
@@ -53,7 +54,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
             "--json" => options.json = true,
             "--scene" => {
                 let name = value("--scene")?;
-                let known = SCENES.iter().chain(&[sleep::SCENE]).find(|&&s| s == name);
+                let known = SCENES.iter().chain(&sleep::SCENES).find(|&&s| s == name);
                 options.scenes = vec![*known.ok_or(format!("no scene named {name:?}"))?];
             }
             "--steps" => {
@@ -100,13 +101,12 @@ fn main() -> ExitCode {
     let mut runs = Vec::new();
     let mut sleep_runs = Vec::new();
     for name in &options.scenes {
-        if *name == sleep::SCENE {
-            let spec = sleep::spec();
+        if let Some(spec) = sleep::spec(name) {
             eprintln!(
                 "tumble-bench: {name}: {} bodies, sleeping on, until asleep ...",
                 spec.bodies.len()
             );
-            sleep_runs = sleep::run(&spec, engines, options.chunk);
+            sleep_runs.push(sleep::run(&spec, engines, options.chunk));
             continue;
         }
         let spec = spec::build(name).expect("names come from SCENES");
@@ -126,13 +126,15 @@ fn main() -> ExitCode {
     if options.json {
         let mut json = report::json(&runs, engines);
         if let Some(rows) = json["rows"].as_array_mut() {
-            rows.extend(sleep::json_rows(&sleep_runs));
+            for runs in &sleep_runs {
+                rows.extend(sleep::json_rows(runs));
+            }
         }
         println!("{json}");
     } else {
         print!("{}", report::markdown(&runs, engines));
-        if !sleep_runs.is_empty() {
-            print!("\n{}", sleep::markdown(&sleep_runs));
+        for runs in &sleep_runs {
+            print!("\n{}", sleep::markdown(runs));
         }
     }
     if let Some(path) = &options.plot {

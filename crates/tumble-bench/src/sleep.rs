@@ -1,5 +1,5 @@
-//! The `sleep` scene: the 100-row pyramid with sleeping on in every
-//! engine. It measures when the pyramid is entirely asleep, what a step
+//! The sleep scenes: the 100-row pyramid (`sleep`) and the many pyramids
+//! (`sleep-many`) with sleeping on in every engine. It measures when the pyramid is entirely asleep, what a step
 //! costs while it settles and once it sleeps, and what the step right after
 //! waking every body costs (the worst frame a game sees when an explosion
 //! wakes a settled level).
@@ -18,6 +18,13 @@ use std::time::Instant;
 /// The scene's name on the command line and in the output.
 pub const SCENE: &str = "sleep";
 
+/// The second sleep scene: `many-pyramids` (22 020 bodies in 400 small
+/// pyramids) with sleeping on, where every engine's pyramids settle.
+pub const SCENE_MANY: &str = "sleep-many";
+
+/// Both sleep scenes.
+pub const SCENES: [&str; 2] = [SCENE, SCENE_MANY];
+
 /// The longest an engine is given to fall asleep: 30 s of simulated time.
 pub const MAX_STEPS: u32 = 1800;
 
@@ -27,19 +34,27 @@ pub const ASLEEP_STEPS: u32 = 120;
 /// How many times each engine is woken and the next step timed.
 pub const WAKE_REPEATS: u32 = 5;
 
-/// The spec: the benchmark's large pyramid, sleeping on.
-pub fn spec() -> Spec {
-    Spec {
-        name: SCENE,
+/// The spec of sleep scene `name` ([`SCENES`]): the benchmark's large
+/// pyramid, or its many pyramids, sleeping on.
+pub fn spec(name: &str) -> Option<Spec> {
+    let (name, base) = match name {
+        SCENE => (SCENE, crate::spec::large_pyramid()),
+        SCENE_MANY => (SCENE_MANY, crate::spec::many_pyramids()),
+        _ => return None,
+    };
+    Some(Spec {
+        name,
         steps: MAX_STEPS,
         sleeping: true,
-        ..crate::spec::large_pyramid()
-    }
+        ..base
+    })
 }
 
-/// One engine's run of the sleep scene.
+/// One engine's run of a sleep scene.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SleepRun {
+    /// Which scene.
+    pub scene: &'static str,
     /// Which engine.
     pub engine: EngineKind,
     /// Bodies in the engine's world.
@@ -108,6 +123,7 @@ pub fn run(spec: &Spec, engines: &[EngineKind], chunk: u32) -> Vec<SleepRun> {
             }
         }
         runs.push(SleepRun {
+            scene: spec.name,
             engine,
             bodies: sim.body_count(),
             asleep_at_step: asleep_at[k],
@@ -124,7 +140,8 @@ pub fn markdown(runs: &[SleepRun]) -> String {
     use std::fmt::Write;
     let mut out = String::new();
     let bodies = runs.first().map_or(0, |r| r.bodies);
-    let _ = writeln!(out, "### {SCENE} ({bodies} bodies, sleeping on)\n");
+    let scene = runs.first().map_or(SCENE, |r| r.scene);
+    let _ = writeln!(out, "### {scene} ({bodies} bodies, sleeping on)\n");
     let _ = writeln!(
         out,
         "| engine | asleep at step | ms/step awake | ms/step asleep | asleep / awake | ms after waking | after waking / awake |"
@@ -153,7 +170,7 @@ pub fn json_rows(runs: &[SleepRun]) -> Vec<serde_json::Value> {
     runs.iter()
         .map(|r| {
             serde_json::json!({
-                "scene": SCENE,
+                "scene": r.scene,
                 "engine": r.engine.name(),
                 "bodies": r.bodies,
                 "asleep_at_step": r.asleep_at_step,

@@ -14,13 +14,14 @@ use tumble_scenes::SceneName;
 pub const PANEL_WIDTH: f32 = 270.0;
 
 /// The keys and what they do, shown in the view's top-right corner.
-pub const LEGEND: [(&str, &str); 12] = [
+pub const LEGEND: [(&str, &str); 13] = [
     ("drag", "sling a shape / grab a body"),
     ("right-drag", "pan"),
     ("scroll", "zoom"),
     ("Up / Down", "solver iterations"),
     ("W", "warm starting"),
     ("D", "contact points, normals"),
+    ("S", "sleeping"),
     ("SPACE", "pause"),
     ("O", "single step"),
     ("P", "21-box pyramid"),

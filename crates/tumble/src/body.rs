@@ -188,6 +188,14 @@ pub(crate) struct Body {
 /// No slot: the end of an edge or island list, no island.
 pub(crate) const NULL: u32 = u32::MAX;
 
+impl Default for Body {
+    /// A dynamic body at the origin, on nothing: the filler of a free
+    /// slot.
+    fn default() -> Body {
+        Body::new(&BodyDef::default(), 1.0)
+    }
+}
+
 impl Body {
     /// A body as `def` describes it, with no shapes, edges or island yet;
     /// `length_units` scales its sleep threshold.

@@ -20,7 +20,7 @@ use crate::contact::{body_contacts, Contact};
 use crate::store::Store;
 
 /// One island: a list of bodies.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct Island {
     /// First body of the list.

@@ -97,16 +97,18 @@
 //! consistent and refuses a damaged snapshot with an error.
 //!
 //! A settled pile of 200 mixed bodies (about three contacts per body)
-//! takes about 460 bytes per body in a compact binary format (`postcard`)
-//! and about 2.3 KB per body in JSON (`serde_json`, which round-trips every
-//! `f32` exactly). Measured by the `snapshot_size_per_body` test.
+//! takes about 720 bytes per body in a compact binary format (`postcard`)
+//! and about 3.7 KB per body in JSON (`serde_json`, which round-trips every
+//! `f32` exactly); a free slot costs a byte. Measured by the
+//! `snapshot_size_per_body` test.
 //!
 //! # Determinism
 //!
 //! The same calls in the same order give bit-identical results: nothing
 //! iterates a hash map, and every loop runs in slot order. The
-//! `determinism` test pins the bits of a scene with bodies removed and
-//! added mid-run.
+//! `determinism` tests pin the bits of a scene with bodies removed and
+//! added mid-run, and of one that falls asleep, is kicked awake and falls
+//! asleep again.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 

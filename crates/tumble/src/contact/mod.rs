@@ -125,6 +125,14 @@ pub fn mix_restitution(a: f32, b: f32) -> f32 {
     a.max(b)
 }
 
+impl Default for Contact {
+    /// A contact of slot 0 with itself, on no list: the filler of a free
+    /// slot.
+    fn default() -> Contact {
+        Contact::new([(0, 0), (0, 0)], 0.0, 0.0, 0)
+    }
+}
+
 impl Contact {
     /// A contact between shape `shape_a` of body `body_a` and shape
     /// `shape_b` of body `body_b`, with no manifold and on no list yet.

@@ -30,9 +30,10 @@ struct Meta {
 }
 
 /// A generational slot store: values addressed by slot index, slots reused
-/// after removal.
+/// after removal. In a snapshot a free slot's stale value is left out (one
+/// byte in postcard), and a loaded store fills it with `T::default()`,
+/// which nothing reads.
 #[derive(Clone, Debug)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct Store<T> {
     values: Vec<T>,
     meta: Vec<Meta>,
@@ -170,6 +171,57 @@ impl<T> Store<T> {
             return Err("a store's free list misses a dead slot");
         }
         Ok(())
+    }
+}
+
+/// What a store is saved as: each slot's value if it is live.
+#[cfg(feature = "serde")]
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Saved<V> {
+    values: Vec<Option<V>>,
+    meta: Vec<Meta>,
+    free: Vec<u32>,
+    count: usize,
+}
+
+#[cfg(feature = "serde")]
+impl<T: serde::Serialize> serde::Serialize for Store<T> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        Saved {
+            values: self
+                .values
+                .iter()
+                .zip(&self.meta)
+                .map(|(v, m)| m.alive.then_some(v))
+                .collect(),
+            meta: self.meta.clone(),
+            free: self.free.clone(),
+            count: self.count,
+        }
+        .serialize(serializer)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de, T: serde::Deserialize<'de> + Default> serde::Deserialize<'de> for Store<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Store<T>, D::Error> {
+        use serde::de::Error as _;
+        let saved = Saved::<T>::deserialize(deserializer)?;
+        if saved.values.len() != saved.meta.len()
+            || saved
+                .values
+                .iter()
+                .zip(&saved.meta)
+                .any(|(v, m)| v.is_some() != m.alive)
+        {
+            return Err(D::Error::custom("a store's values do not match its live slots"));
+        }
+        Ok(Store {
+            values: saved.values.into_iter().map(Option::unwrap_or_default).collect(),
+            meta: saved.meta,
+            free: saved.free,
+            count: saved.count,
+        })
     }
 }
 

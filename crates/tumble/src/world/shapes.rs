@@ -71,6 +71,23 @@ pub(super) struct ShapeSlot {
     pub margin: f32,
 }
 
+impl Default for ShapeSlot {
+    /// A unit circle on body 0: the filler of a free slot.
+    fn default() -> ShapeSlot {
+        ShapeSlot {
+            body: 0,
+            shape: Shape::Circle(crate::shapes::Circle {
+                center: Vec2::ZERO,
+                radius: 1.0,
+            }),
+            def: ShapeDef::default(),
+            proxy: 0,
+            part: 0,
+            margin: 0.0,
+        }
+    }
+}
+
 impl World {
     fn shape_index(&self, id: ShapeId) -> Result<u32, BodyError> {
         match self.shapes.index_of(id.index, id.generation) {
