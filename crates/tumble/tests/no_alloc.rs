@@ -1,21 +1,36 @@
 //! The step allocates nothing once a scene has settled: every buffer is
 //! reused (DESIGN.md: no allocation in the steady-state step).
 //!
-//! A counting global allocator wraps the system one for this test binary.
+//! A counting global allocator wraps the system one for this test binary,
+//! counting per thread.
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::cell::Cell;
 use tumble::{BodyDef, Polygon, ShapeDef, Vec2, World, WorldSettings};
 
 struct Counting;
 
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+thread_local! {
+    /// Allocations made by this thread: each test counts its own, whatever
+    /// the tests running beside it on other threads do. (A `const` thread
+    /// local with no destructor: reading it never allocates.)
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+/// Allocations this thread has made so far.
+fn allocations() -> usize {
+    ALLOCATIONS.with(Cell::get)
+}
+
+fn count_one() {
+    ALLOCATIONS.with(|c| c.set(c.get() + 1));
+}
 
 // SAFETY: every call is forwarded unchanged to the system allocator; the
 // wrapper only counts.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        count_one();
         // SAFETY: the caller's contract for `alloc` is passed on as is.
         unsafe { System.alloc(layout) }
     }
@@ -26,7 +41,7 @@ unsafe impl GlobalAlloc for Counting {
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        count_one();
         // SAFETY: the caller's contract for `realloc` is passed on as is.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
@@ -68,11 +83,11 @@ fn a_settled_pyramid_steps_without_allocating() {
     for _ in 0..120 {
         world.step(1.0 / 60.0);
     }
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let before = allocations();
     for _ in 0..60 {
         world.step(1.0 / 60.0);
     }
-    let during = ALLOCATIONS.load(Ordering::Relaxed) - before;
+    let during = allocations() - before;
     assert_eq!(during, 0, "{during} allocations in 60 settled steps");
 }
 
@@ -95,9 +110,9 @@ fn falling_asleep_and_waking_up_again_allocates_nothing() {
         steps
     };
     cycle(&mut world);
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let before = allocations();
     let steps = cycle(&mut world);
-    let during = ALLOCATIONS.load(Ordering::Relaxed) - before;
+    let during = allocations() - before;
     assert_eq!(
         during, 0,
         "{during} allocations waking and sleeping over {steps} steps"

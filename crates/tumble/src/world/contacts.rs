@@ -110,7 +110,7 @@ impl World {
             self.destroy_contact(ci);
         }
         for &other in &to_wake {
-            self.wake_body(other);
+            self.ensure_awake(other);
         }
         doomed.clear();
         to_wake.clear();

@@ -61,16 +61,24 @@ impl World {
     }
 
     /// Wakes body `bi`'s island if it is asleep, and restarts the body's
-    /// sleep timer. Static bodies have no island and are left alone.
+    /// sleep timer: what a user's call that moves a body does. Static
+    /// bodies have no island and are left alone.
     pub(super) fn wake_body(&mut self, bi: u32) {
-        let b = &mut self.bodies[bi];
-        if b.body_type == BodyType::Static {
+        if self.bodies[bi].body_type == BodyType::Static {
             return;
         }
-        b.sleep_time = 0.0;
-        let isl = b.island;
-        if !self.awake.islands.contains(isl) {
-            self.wake_island(isl);
+        self.bodies[bi].sleep_time = 0.0;
+        self.ensure_awake(bi);
+    }
+
+    /// Wakes body `bi`'s island if it is asleep (restarting its bodies'
+    /// timers), and leaves an awake body's timer alone: what a contact
+    /// beginning or a neighbour removed does. A pile whose speculative
+    /// contacts come and go as it settles still falls asleep.
+    pub(super) fn ensure_awake(&mut self, bi: u32) {
+        let b = &self.bodies[bi];
+        if b.body_type != BodyType::Static && !self.awake.islands.contains(b.island) {
+            self.wake_island(b.island);
         }
     }
 

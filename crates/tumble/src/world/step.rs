@@ -160,8 +160,8 @@ impl World {
             return;
         }
         let (a, b) = (self.contacts[ci].body_a, self.contacts[ci].body_b);
-        self.wake_body(a);
-        self.wake_body(b);
+        self.ensure_awake(a);
+        self.ensure_awake(b);
         let (ia, ib) = (self.bodies[a].island, self.bodies[b].island);
         let mut destroyed = None;
         island::merge(&mut self.islands, &mut self.bodies, ia, ib, &mut destroyed);
