@@ -219,14 +219,14 @@ fn side_panel(ui: &mut egui::Ui, tb: &mut Testbed) {
     ui.horizontal(|ui| {
         ui.checkbox(&mut tb.draw_contacts, "contacts (D)");
         ui.checkbox(&mut tb.paused, "paused (space)");
-        if ui
-            .checkbox(&mut tb.sleeping, "sleeping (S)")
-            .on_hover_text("resting islands fall asleep (drawn grey) and cost nothing")
-            .changed()
-        {
-            tb.apply_settings();
-        }
     });
+    if ui
+        .checkbox(&mut tb.sleeping, "sleeping (S)")
+        .on_hover_text("resting islands fall asleep (drawn grey) and cost nothing")
+        .changed()
+    {
+        tb.apply_settings();
+    }
     ui.horizontal(|ui| {
         if ui.button("step (O)").clicked() {
             tb.key(Key::O);

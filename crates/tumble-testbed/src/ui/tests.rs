@@ -117,6 +117,8 @@ fn keys_pressed_in_the_window_reach_the_testbed() {
     assert_eq!(h.testbed.solver.iterations, 9);
     h.press_key(Key::D);
     assert!(h.testbed.draw_contacts);
+    h.press_key(Key::S);
+    assert!(!h.testbed.sleeping && !h.testbed.scene.world.settings().sleeping);
     h.press_key(Key::Space);
     assert!(h.testbed.paused);
     let steps = h.testbed.scene.world.step_count();
@@ -258,4 +260,25 @@ fn the_contact_recycling_box_switches_recycling_in_the_world() {
     assert!(!h.testbed.scene.world.solver_settings().contact_recycling);
     h.testbed.scene.world.step(1.0 / 60.0);
     assert_eq!(h.testbed.scene.world.recycled_contact_count(), 0);
+}
+
+#[test]
+fn the_sleeping_box_switches_sleeping_in_the_world() {
+    let mut h = Harness::new(SceneName::Pyramid);
+    assert!(h.testbed.scene.world.settings().sleeping);
+    // The box is on a row of its own below "contacts" and "paused": click
+    // down its left edge until sleeping turns off.
+    let spots = (300..560)
+        .step_by(4)
+        .flat_map(|y| (12..40).step_by(8).map(move |x| Pos2::new(x as f32, y as f32)));
+    let mut found = false;
+    for pos in spots {
+        h.click(pos);
+        if !h.testbed.sleeping {
+            found = true;
+            break;
+        }
+    }
+    assert!(found, "the panel has a sleeping box");
+    assert!(!h.testbed.scene.world.settings().sleeping);
 }
