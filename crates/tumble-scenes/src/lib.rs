@@ -1,4 +1,4 @@
-//! The reference scenes of `shared/SCENES.md` and the stability metrics
+//! The reference scenes of `docs/SCENES.md` and the stability metrics
 //! defined there, as plain functions that fill a [`World`]. The testbed, the
 //! stability report, the benchmark and the tests all build their scenes
 //! here, so every figure comes from the same definitions.
