@@ -134,6 +134,7 @@ pub fn position_correction(opts: &MeasureOptions) -> Vec<Row> {
         PositionCorrection::SplitImpulse,
         PositionCorrection::Baumgarte,
         PositionCorrection::None,
+        PositionCorrection::SoftStep,
     ]
     .into_iter()
     .map(|pc| {
@@ -172,11 +173,25 @@ pub const MASS_RATIOS: [u32; 3] = [10, 30, 100];
 
 /// Study 4: quality at the default settings.
 pub fn quality(opts: &MeasureOptions) -> Vec<Row> {
-    let settings = SolverSettings::default();
+    quality_rows(opts, "quality", SolverSettings::default())
+}
+
+/// Study 6: the quality study's scenes under the soft step, defaults
+/// otherwise.
+pub fn soft_step(opts: &MeasureOptions) -> Vec<Row> {
+    let settings = SolverSettings {
+        position_correction: PositionCorrection::SoftStep,
+        ..SolverSettings::default()
+    };
+    quality_rows(opts, "soft-step", settings)
+}
+
+/// The quality study's rows, under `settings`, named `study`.
+fn quality_rows(opts: &MeasureOptions, study: &'static str, settings: SolverSettings) -> Vec<Row> {
     let mut rows = Vec::new();
     if wanted(opts, SceneName::PyramidLarge(0)) {
         for n in PYRAMID_ROWS {
-            let mut row = measure_one(opts, "quality", SceneName::PyramidLarge(n), settings);
+            let mut row = measure_one(opts, study, SceneName::PyramidLarge(n), settings);
             row.case = Some(format!("rows {n}"));
             row.pass = Some(row.metrics.standing);
             rows.push(row);
@@ -187,7 +202,7 @@ pub fn quality(opts: &MeasureOptions) -> Vec<Row> {
             let scene = SceneName::Stack(n);
             let mut s = build(scene, settings);
             let metrics = run(&mut s, opts.frames.unwrap_or(600));
-            let mut row = Row::new("quality", scene, settings, metrics);
+            let mut row = Row::new(study, scene, settings, metrics);
             row.case = Some(format!("height {n}"));
             row.pass = Some(row.metrics.standing);
             rows.push(row);
@@ -195,7 +210,7 @@ pub fn quality(opts: &MeasureOptions) -> Vec<Row> {
     }
     if wanted(opts, SceneName::MassRatio(0)) {
         for ratio in MASS_RATIOS {
-            let mut row = measure_one(opts, "quality", SceneName::MassRatio(ratio), settings);
+            let mut row = measure_one(opts, study, SceneName::MassRatio(ratio), settings);
             row.case = Some(format!("ratio {ratio}"));
             row.pass = Some(row.metrics.standing);
             rows.push(row);
@@ -212,7 +227,7 @@ pub fn quality(opts: &MeasureOptions) -> Vec<Row> {
             let moved = (s.world.center_of_mass(b).expect("alive") - s.start[k]).length();
             let analytic = ramp_analytic_distance(mu, t);
             let slid = moved > 0.01;
-            let mut row = Row::new("quality", scene, settings, metrics);
+            let mut row = Row::new(study, scene, settings, metrics);
             row.case = Some(format!("friction {mu}"));
             row.measured = Some(moved);
             row.expected = Some(analytic);
@@ -231,7 +246,7 @@ pub fn quality(opts: &MeasureOptions) -> Vec<Row> {
         let metrics = rec.metrics(&s);
         for (k, &e) in BOUNCE_RESTITUTIONS.iter().enumerate() {
             let expected = e * e * BOUNCE_DROP_HEIGHT;
-            let mut row = Row::new("quality", scene, settings, metrics);
+            let mut row = Row::new(study, scene, settings, metrics);
             row.case = Some(format!("restitution {e}"));
             row.measured = Some(heights[k]);
             row.expected = Some(expected);
@@ -290,6 +305,7 @@ pub fn all_studies(opts: &MeasureOptions) -> Vec<Row> {
     rows.extend(sweep(opts));
     rows.extend(quality(opts));
     rows.extend(recycling(opts));
+    rows.extend(soft_step(opts));
     rows
 }
 
@@ -344,7 +360,7 @@ pub fn to_markdown(rows: &[Row]) -> String {
         defaults.sweep.name(),
         if defaults.contact_recycling { "on" } else { "off" }
     );
-    let studies: [(&str, &str); 5] = [
+    let studies: [(&str, &str); 6] = [
         ("warm-starting", "Warm starting x iterations (pyramid, 21 boxes)"),
         (
             "position-correction",
@@ -353,6 +369,10 @@ pub fn to_markdown(rows: &[Row]) -> String {
         ("sweep", "Sweep order (tower, split impulses)"),
         ("quality", &quality_title),
         ("recycling", "Contact recycling on and off (defaults otherwise)"),
+        (
+            "soft-step",
+            "The soft step (one biased solve and one relax per substep; 30 Hz, damping ratio 10), defaults otherwise",
+        ),
     ];
     for (study, title) in studies {
         let rs: Vec<&Row> = rows.iter().filter(|r| r.study == study).collect();
@@ -360,7 +380,7 @@ pub fn to_markdown(rows: &[Row]) -> String {
             continue;
         }
         out.push_str(&format!("### {title}\n\n"));
-        if study == "quality" || study == "recycling" {
+        if study == "quality" || study == "recycling" || study == "soft-step" {
             out.push_str("| scene | case | frames | spread (m) | sink (m) | worst moved (m) | measured | expected | pass |\n");
             out.push_str("|---|---|---|---|---|---|---|---|---|\n");
             for r in rs {

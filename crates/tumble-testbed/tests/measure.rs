@@ -1,10 +1,11 @@
-//! `tumble measure --json` parses and carries all five studies (SCENES.md's
-//! four and contact recycling), every row with every SCENES.md field.
+//! `tumble measure --json` parses and carries all six studies (SCENES.md's
+//! four, contact recycling and the soft step), every row with every
+//! SCENES.md field.
 
 use tumble_testbed::measure::{all_studies, to_json, to_markdown, MeasureOptions};
 
 #[test]
-fn json_report_has_all_five_studies_and_every_field() {
+fn json_report_has_all_six_studies_and_every_field() {
     let opts = MeasureOptions {
         scene: None,
         frames: Some(20),
@@ -18,6 +19,7 @@ fn json_report_has_all_five_studies_and_every_field() {
         "sweep",
         "quality",
         "recycling",
+        "soft-step",
     ] {
         assert!(rows.iter().any(|r| r["study"] == study), "missing study {study}");
     }

@@ -77,6 +77,17 @@ pub enum PositionCorrection {
     /// No position correction at all: drift is never undone and a stack
     /// slowly sinks into itself. Kept for the stability report.
     None,
+    /// The soft step (as Box2D v3 and Rapier 0.35 solve contacts): each
+    /// substep solves the contacts once with a soft push-out (a spring of
+    /// [`SolverSettings::contact_hertz`] and
+    /// [`SolverSettings::contact_damping_ratio`], stiffer against static
+    /// bodies), moves the bodies, then relaxes the velocities once without
+    /// it, so the push-out never stays in the bodies as speed. A resting
+    /// contact then gives like a spring of that frequency (a box on the
+    /// ground sinks `g / omega^2`, 0.07 mm at 60 Hz). Two-point manifolds
+    /// are solved as one block; the constraints one at a time, with no
+    /// lane batches yet, so it runs slower than split impulses.
+    SoftStep,
 }
 
 impl PositionCorrection {
@@ -86,6 +97,7 @@ impl PositionCorrection {
             PositionCorrection::SplitImpulse => "split-impulse",
             PositionCorrection::Baumgarte => "baumgarte",
             PositionCorrection::None => "none",
+            PositionCorrection::SoftStep => "soft-step",
         }
     }
 }
@@ -161,6 +173,27 @@ pub struct SolverSettings {
     /// step.
     #[cfg_attr(feature = "serde", serde(default = "recycling_default"))]
     pub contact_recycling: bool,
+    /// The soft step's contact stiffness, Hz (30, Box2D's default; capped
+    /// at a quarter of the substep rate): how fast an overlap is pushed
+    /// out. Contacts with a static or kinematic body use twice this.
+    #[cfg_attr(feature = "serde", serde(default = "contact_hertz_default"))]
+    pub contact_hertz: f32,
+    /// The soft step's damping ratio (10, Box2D's default: heavily
+    /// overdamped, so a pushed-out box does not bounce back).
+    #[cfg_attr(feature = "serde", serde(default = "contact_damping_default"))]
+    pub contact_damping_ratio: f32,
+}
+
+/// Serde's value for a missing `contact_hertz`: the default.
+#[cfg(feature = "serde")]
+fn contact_hertz_default() -> f32 {
+    SolverSettings::default().contact_hertz
+}
+
+/// Serde's value for a missing `contact_damping_ratio`: the default.
+#[cfg(feature = "serde")]
+fn contact_damping_default() -> f32 {
+    SolverSettings::default().contact_damping_ratio
 }
 
 /// Serde's value for a missing `contact_recycling`: the default.
@@ -181,6 +214,8 @@ impl Default for SolverSettings {
             baumgarte: 0.2,
             restitution_threshold: 1.0,
             contact_recycling: true,
+            contact_hertz: 30.0,
+            contact_damping_ratio: 10.0,
         }
     }
 }
@@ -193,8 +228,9 @@ pub const SUBSTEPS_RANGE: std::ops::RangeInclusive<u32> = 1..=8;
 
 impl SolverSettings {
     /// Checks every field: iterations in [`ITERATIONS_RANGE`], substeps
-    /// in [`SUBSTEPS_RANGE`], `baumgarte` in 0..=1 and a restitution
-    /// threshold >= 0, all finite. The error names the first bad field.
+    /// in [`SUBSTEPS_RANGE`], `baumgarte` in 0..=1, a restitution
+    /// threshold >= 0, a contact stiffness > 0 and a damping ratio >= 0,
+    /// all finite. The error names the first bad field.
     pub fn validate(&self) -> Result<(), crate::BodyError> {
         use crate::BodyError::{NonFinite, OutOfRange};
         if !self.baumgarte.is_finite() {
@@ -214,6 +250,18 @@ impl SolverSettings {
         }
         if self.restitution_threshold < 0.0 {
             return Err(OutOfRange("restitution threshold"));
+        }
+        if !self.contact_hertz.is_finite() {
+            return Err(NonFinite("contact hertz"));
+        }
+        if !self.contact_damping_ratio.is_finite() {
+            return Err(NonFinite("contact damping ratio"));
+        }
+        if self.contact_hertz <= 0.0 {
+            return Err(OutOfRange("contact hertz"));
+        }
+        if self.contact_damping_ratio < 0.0 {
+            return Err(OutOfRange("contact damping ratio"));
         }
         Ok(())
     }
@@ -240,6 +288,16 @@ impl SolverSettings {
                 self.restitution_threshold,
                 self.restitution_threshold >= 0.0 && self.restitution_threshold.is_finite(),
                 default.restitution_threshold,
+            ),
+            contact_hertz: float(
+                self.contact_hertz,
+                self.contact_hertz > 0.0 && self.contact_hertz.is_finite(),
+                default.contact_hertz,
+            ),
+            contact_damping_ratio: float(
+                self.contact_damping_ratio,
+                self.contact_damping_ratio >= 0.0 && self.contact_damping_ratio.is_finite(),
+                default.contact_damping_ratio,
             ),
             ..self
         }

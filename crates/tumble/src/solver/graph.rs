@@ -3,7 +3,8 @@
 //! batches.
 
 use super::scalar::{
-    current_separation, solve_constraint, solve_pseudo_constraint, store_impulses, warm_start_constraint,
+    current_separation, solve_constraint, solve_pseudo_constraint, solve_soft_constraint, store_impulses,
+    warm_start_constraint,
 };
 use super::types::{BodyState, ContactConstraint, SolverBody, StepContext};
 use super::wide;
@@ -58,6 +59,22 @@ pub(crate) struct Graph {
     points: Vec<u32>,
     /// Body states, one per body slot plus a resting one for unused lanes.
     pub(super) states: Vec<BodyState>,
+}
+
+/// Which iteration a pass over the constraints is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Pass {
+    /// A velocity iteration (split impulses, Baumgarte or none), with the
+    /// split-impulse iteration riding along when `pseudo`.
+    Velocity {
+        /// Also run the split-impulse iteration.
+        pseudo: bool,
+    },
+    /// A soft-step iteration: the biased solve, or the relax pass.
+    Soft {
+        /// Push overlaps out (the solve) or not (the relax).
+        bias: bool,
+    },
 }
 
 impl Graph {
@@ -225,34 +242,36 @@ impl Graph {
 
     /// One iteration over every constraint: the colours in order (reversed
     /// when `reverse`, and the overflow then first), each colour's batches
-    /// lane-wide and its other constraints one at a time. With `pseudo`,
-    /// each constraint also takes its split-impulse iteration right after
-    /// its velocity one: the two never read each other's state, so this is
-    /// exactly a velocity sweep followed by a split-impulse sweep, with one
-    /// walk over the constraints and bodies instead of two.
+    /// lane-wide and its other constraints one at a time. In a velocity
+    /// pass with `pseudo`, each constraint also takes its split-impulse
+    /// iteration right after its velocity one: the two never read each
+    /// other's state, so this is exactly a velocity sweep followed by a
+    /// split-impulse sweep, with one walk over the constraints and bodies
+    /// instead of two. (The soft step has no lane batches: its
+    /// constraints are all solved one at a time.)
     pub(super) fn iterate(
         &mut self,
         constraints: &mut [ContactConstraint],
         states: &mut [BodyState],
         ctx: &StepContext,
         reverse: bool,
-        pseudo: bool,
+        pass: Pass,
     ) {
         let colours = &self.colours[..self.count];
         let (pairs, singles) = (&mut self.pairs, &mut self.singles);
         if reverse {
             for &i in self.overflow.iter().rev() {
-                solve_one(&mut constraints[i as usize], states, ctx, reverse, pseudo);
+                solve_one(&mut constraints[i as usize], states, ctx, reverse, pass);
             }
             for c in colours.iter().rev() {
-                solve_colour(c, pairs, singles, constraints, states, ctx, reverse, pseudo);
+                solve_colour(c, pairs, singles, constraints, states, ctx, reverse, pass);
             }
         } else {
             for c in colours {
-                solve_colour(c, pairs, singles, constraints, states, ctx, reverse, pseudo);
+                solve_colour(c, pairs, singles, constraints, states, ctx, reverse, pass);
             }
             for &i in &self.overflow {
-                solve_one(&mut constraints[i as usize], states, ctx, reverse, pseudo);
+                solve_one(&mut constraints[i as usize], states, ctx, reverse, pass);
             }
         }
     }
@@ -327,18 +346,23 @@ where
 }
 
 /// One iteration of one constraint, scalar: the velocity one, then the
-/// split-impulse one when `pseudo`.
+/// split-impulse one when the pass asks; or the soft step's.
 #[inline(always)]
 fn solve_one(
     c: &mut ContactConstraint,
     states: &mut [BodyState],
     ctx: &StepContext,
     reverse: bool,
-    pseudo: bool,
+    pass: Pass,
 ) {
-    solve_constraint(c, states, ctx, reverse);
-    if pseudo {
-        solve_pseudo_constraint(c, states, ctx, reverse);
+    match pass {
+        Pass::Velocity { pseudo } => {
+            solve_constraint(c, states, ctx, reverse);
+            if pseudo {
+                solve_pseudo_constraint(c, states, ctx, reverse);
+            }
+        }
+        Pass::Soft { bias } => solve_soft_constraint(c, states, ctx, reverse, bias),
     }
 }
 
@@ -355,12 +379,14 @@ fn solve_colour(
     states: &mut [BodyState],
     ctx: &StepContext,
     reverse: bool,
-    pseudo: bool,
+    pass: Pass,
 ) {
-    solve_batches(&mut pairs[colour.pairs.clone()], states, ctx, reverse, pseudo);
-    solve_batches(&mut singles[colour.singles.clone()], states, ctx, reverse, pseudo);
+    if let Pass::Velocity { pseudo } = pass {
+        solve_batches(&mut pairs[colour.pairs.clone()], states, ctx, reverse, pseudo);
+        solve_batches(&mut singles[colour.singles.clone()], states, ctx, reverse, pseudo);
+    }
     for &i in &colour.scalar {
-        solve_one(&mut constraints[i as usize], states, ctx, reverse, pseudo);
+        solve_one(&mut constraints[i as usize], states, ctx, reverse, pass);
     }
 }
 

@@ -31,14 +31,14 @@ mod scalar;
 mod types;
 mod wide;
 
-pub(crate) use types::{SolverBody, StepContext};
+pub(crate) use types::{Softness, SolverBody, StepContext};
 
 use crate::body::{Body, NULL};
 use crate::contact::Contact;
 use crate::math::{Rot, Vec2};
 use crate::settings::{PositionCorrection, Sweep};
 use crate::store::Store;
-use graph::Graph;
+use graph::{Graph, Pass};
 use scalar::{apply_impulse, relative_normal_velocity, store_impulses};
 use types::{BodyState, ContactConstraint};
 
@@ -137,10 +137,16 @@ impl Solver {
         }));
         // One more state at rest, for the unused lanes of the batches.
         states.push(BodyState::default());
-        graph.build(constraints, bodies, ctx.settings.graph_coloring);
+        let soft = ctx.settings.position_correction == PositionCorrection::SoftStep;
+        // (The soft step's kernels are scalar only, for now: its
+        // constraints are solved one at a time, in constraint order.)
+        graph.build(constraints, bodies, ctx.settings.graph_coloring && !soft);
         for substep in 0..substeps {
-            // Share the iterations out: earlier substeps get the remainder.
             let iterations = total / substeps + u32::from(substep < total % substeps);
+            if soft {
+                soft_substep(graph, constraints, bodies, &mut states, ctx, iterations);
+                continue;
+            }
             integrate_velocities(bodies, &mut states, ctx.h);
             let smallest_separation = graph.update_separations(constraints, &states);
             // The split-impulse pass starts every substep from zero
@@ -161,7 +167,7 @@ impl Solver {
                     &mut states,
                     ctx,
                     backward(ctx.settings.sweep, it),
-                    pseudo,
+                    Pass::Velocity { pseudo },
                 );
             }
             integrate_positions(bodies, &mut states, ctx);
@@ -226,6 +232,34 @@ impl Solver {
     /// Heap bytes of the constraints and the colouring (capacities).
     pub fn contact_memory_bytes(&self) -> usize {
         self.constraints.capacity() * std::mem::size_of::<ContactConstraint>() + self.graph.memory_bytes()
+    }
+}
+
+/// One substep of the soft step: gravity and forces, warm start, the
+/// biased solve (the first half of the substep's iterations, at least
+/// one), the bodies moved, then the relax (the rest) from separations
+/// brought up to date.
+fn soft_substep(
+    graph: &mut Graph,
+    constraints: &mut [ContactConstraint],
+    bodies: &[SolverBody],
+    states: &mut [BodyState],
+    ctx: &StepContext,
+    iterations: u32,
+) {
+    let relax = iterations / 2;
+    integrate_velocities(bodies, states, ctx.h);
+    graph.update_separations(constraints, states);
+    graph.warm_start(constraints, states);
+    for it in 0..iterations - relax {
+        let reverse = backward(ctx.settings.sweep, it);
+        graph.iterate(constraints, states, ctx, reverse, Pass::Soft { bias: true });
+    }
+    integrate_positions(bodies, states, ctx);
+    graph.update_separations(constraints, states);
+    for it in 0..relax {
+        let reverse = backward(ctx.settings.sweep, it);
+        graph.iterate(constraints, states, ctx, reverse, Pass::Soft { bias: false });
     }
 }
 
@@ -295,6 +329,8 @@ mod tests {
             max_speed: 100.0,
             max_spin: 100.0,
             settings: SolverSettings::default(),
+            soft: Softness::new(30.0, 10.0, 1.0 / 240.0),
+            static_soft: Softness::new(60.0, 10.0, 1.0 / 240.0),
         }
     }
 

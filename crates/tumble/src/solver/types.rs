@@ -110,6 +110,52 @@ pub(crate) struct StepContext {
     pub max_spin: f32,
     /// Solver options.
     pub settings: SolverSettings,
+    /// The soft step's contact softness between two moving bodies.
+    pub soft: Softness,
+    /// The soft step's softness against a static or kinematic body
+    /// (twice as stiff).
+    pub static_soft: Softness,
+}
+
+/// A soft constraint's coefficients for a substep (Box2D v3's and Erin
+/// Catto's "Solver2D" soft step): a spring of angular frequency
+/// `omega = 2 pi hertz` and damping ratio `zeta`, solved implicitly over the
+/// substep `h`, becomes a bias velocity `bias_rate * C`, a scaled effective
+/// mass and a fraction of the accumulated impulse taken back each
+/// iteration.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Softness {
+    /// Bias velocity per metre of overlap, 1/s: `omega / (2 zeta + h omega)`.
+    pub bias_rate: f32,
+    /// Multiplies the effective mass: `h omega (2 zeta + h omega) /
+    /// (1 + h omega (2 zeta + h omega))`.
+    pub mass_scale: f32,
+    /// Multiplies the accumulated impulse taken back: `1 / (1 + h omega
+    /// (2 zeta + h omega))`.
+    pub impulse_scale: f32,
+}
+
+impl Softness {
+    /// The coefficients of a spring of `hertz` and damping ratio `zeta` over
+    /// a substep `h`. A zero frequency is a rigid constraint with no bias.
+    pub(crate) fn new(hertz: f32, zeta: f32, h: f32) -> Softness {
+        if hertz <= 0.0 {
+            return Softness {
+                bias_rate: 0.0,
+                mass_scale: 1.0,
+                impulse_scale: 0.0,
+            };
+        }
+        let omega = 2.0 * std::f32::consts::PI * hertz;
+        let a1 = 2.0 * zeta + h * omega;
+        let a2 = h * omega * a1;
+        let a3 = 1.0 / (1.0 + a2);
+        Softness {
+            bias_rate: omega / a1,
+            mass_scale: a2 * a3,
+            impulse_scale: a3,
+        }
+    }
 }
 
 impl StepContext {

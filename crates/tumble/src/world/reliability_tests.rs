@@ -239,6 +239,34 @@ fn refused_setters_leave_the_world_unchanged() {
             },
             BodyError::OutOfRange("restitution threshold"),
         ),
+        (
+            SolverSettings {
+                contact_hertz: 0.0,
+                ..settings
+            },
+            BodyError::OutOfRange("contact hertz"),
+        ),
+        (
+            SolverSettings {
+                contact_hertz: f32::INFINITY,
+                ..settings
+            },
+            BodyError::NonFinite("contact hertz"),
+        ),
+        (
+            SolverSettings {
+                contact_damping_ratio: -0.5,
+                ..settings
+            },
+            BodyError::OutOfRange("contact damping ratio"),
+        ),
+        (
+            SolverSettings {
+                contact_damping_ratio: nan,
+                ..settings
+            },
+            BodyError::NonFinite("contact damping ratio"),
+        ),
     ] {
         assert_eq!(world.set_solver_settings(bad), Err(err));
     }

@@ -10,7 +10,7 @@ use crate::contact::{CollideContext, ContactFlags, RecycleLimits};
 use crate::island;
 use crate::math::{is_finite_vec, Rot, Vec2};
 use crate::settings::{CONTACT_RECYCLE_DISTANCE, MAX_PUSH_OUT_SPEED, SPECULATIVE_DISTANCE, TIME_TO_SLEEP};
-use crate::solver::{SolverBody, StepContext};
+use crate::solver::{Softness, SolverBody, StepContext};
 
 /// The largest distance (in metres) a body may travel in one step: 400 m/s
 /// at 60 Hz. A guard against a user's absurd velocity, not a game limit.
@@ -175,14 +175,21 @@ impl World {
         let settings = self.settings.solver;
         let substeps = settings.substeps.min(settings.iterations);
         let lu = self.settings.length_units_per_meter;
+        let h = dt / substeps as f32;
+        // Stiffer than an eighth of the substep rate, the implicit spring
+        // would ring (Box2D caps it the same way).
+        let hertz = settings.contact_hertz.min(0.125 / h);
+        let zeta = settings.contact_damping_ratio;
         StepContext {
-            h: dt / substeps as f32,
+            h,
             substeps,
             linear_slop: self.slop(),
             max_push_out_speed: MAX_PUSH_OUT_SPEED * lu,
             max_speed: MAX_TRANSLATION_PER_STEP * lu / dt,
             max_spin: MAX_ROTATION_PER_STEP / dt,
             settings,
+            soft: Softness::new(hertz, zeta, h),
+            static_soft: Softness::new(2.0 * hertz, zeta, h),
         }
     }
 

@@ -457,3 +457,69 @@ fn small_shapes_get_small_fat_boxes() {
     // what can reach them.
     assert_eq!(contacts_between(1.0), 1);
 }
+
+/// A world solving contacts with the soft step, sleeping off.
+fn soft_world() -> World {
+    let mut world = World::new(WorldSettings {
+        sleeping: false,
+        ..WorldSettings::default()
+    });
+    let settings = SolverSettings {
+        position_correction: crate::settings::PositionCorrection::SoftStep,
+        ..*world.solver_settings()
+    };
+    world.set_solver_settings(settings).unwrap();
+    world
+}
+
+#[test]
+fn a_soft_contact_gives_like_a_spring_of_its_frequency() {
+    // Resting on the ground, a box sinks until the soft contact's push
+    // balances its weight: the static deflection g / omega^2 of a spring
+    // whose frequency is the contact's (twice the setting against a static
+    // body, capped at an eighth of the substep rate).
+    let mut world = soft_world();
+    ground(&mut world);
+    let b = unit_box(&mut world, Vec2::new(0.0, 0.5));
+    for _ in 0..240 {
+        world.step(DT);
+    }
+    let s = world.solver_settings();
+    let h = DT / s.substeps as f32;
+    let hertz = 2.0 * s.contact_hertz.min(0.125 / h);
+    let omega = 2.0 * std::f32::consts::PI * hertz;
+    let expected = 10.0 / (omega * omega);
+    let sink = 0.5 - world.position(b).unwrap().y;
+    assert!(
+        (sink - expected).abs() < 0.05 * expected,
+        "sank {sink} m, a {hertz} Hz spring sinks {expected} m"
+    );
+    let c = world.contacts().next().unwrap();
+    for p in c.manifold.points() {
+        assert!(
+            (-p.separation - expected).abs() < 0.05 * expected,
+            "overlap {}",
+            -p.separation
+        );
+    }
+    assert!(world.angle(b).unwrap().abs() < 1e-6, "both corners sink alike");
+}
+
+#[test]
+fn a_soft_stack_of_twenty_stands_straight() {
+    let mut world = soft_world();
+    ground(&mut world);
+    let boxes: Vec<_> = (0..20)
+        .map(|i| unit_box(&mut world, Vec2::new(0.0, 0.5 + i as f32)))
+        .collect();
+    for _ in 0..600 {
+        world.step(DT);
+    }
+    for &b in &boxes {
+        let p = world.position(b).unwrap();
+        assert!(p.x.abs() < 1e-3, "{b:?} moved sideways to {p}");
+    }
+    // It gives under its own weight, a few millimetres a layer.
+    let sink = 19.5 - world.position(boxes[19]).unwrap().y;
+    assert!(sink > 0.0 && sink < 0.2, "the top sank {sink} m");
+}
