@@ -12,8 +12,9 @@ const USAGE: &str = "usage:
   tumble screenshot [--scene NAME] [--frames N] [--out FILE.png]
                     [--width W] [--height H] [--contacts]
                                   draw a scene after N steps to a PNG, no window
+  tumble [COMMAND] --help          this text
 scenes: pyramid, tower, pyramid-large[:ROWS], stack[:N], card-house,
-        mass-ratio[:RATIO], ramp, bounce, pile";
+        mass-ratio[:RATIO], ramp, bounce, pile, sleepers";
 
 /// What to try instead when there is no window.
 const NO_WINDOW_HINT: &str =
@@ -55,6 +56,10 @@ fn run_screenshot(args: &[String]) -> ExitCode {
     };
     while let Some(a) = it.next() {
         let parsed: Result<(), String> = match a.as_str() {
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                return ExitCode::SUCCESS;
+            }
             "--scene" => match it.next() {
                 Some(s) => match tumble_scenes::SceneName::parse(s) {
                     Some(name) => {
@@ -111,6 +116,10 @@ fn run_measure(args: &[String]) -> ExitCode {
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                return ExitCode::SUCCESS;
+            }
             "--json" => json = true,
             "--scene" => match it.next() {
                 Some(s) if tumble_scenes::SceneName::parse(s).is_some() || s == "stack" => {

@@ -114,6 +114,8 @@ pub struct Testbed {
     pub paused: bool,
     /// Draw contact points and normals.
     pub draw_contacts: bool,
+    /// Show the legend of keys over the view (H hides it).
+    pub show_legend: bool,
     /// Let resting islands fall asleep (the engine's default). The
     /// reference scenes are built with sleeping off, as SCENES.md measures
     /// them; the testbed turns it on.
@@ -200,6 +202,7 @@ impl Testbed {
             solver,
             paused: false,
             draw_contacts: false,
+            show_legend: true,
             sleeping: true,
             camera: Camera::default(),
             fit_pending: true,
@@ -300,8 +303,8 @@ impl Testbed {
     /// Handles one key press. Returns true when the key meant something.
     ///
     /// Up/Down: solver iterations; W: warm starting; D: contacts; S:
-    /// sleeping; Space: pause; O: single step; P: pyramid; T: tower; C:
-    /// clear; R: reset.
+    /// sleeping; H: the legend; Space: pause; O: single step; P: pyramid;
+    /// T: tower; C: clear; R: reset.
     pub fn key(&mut self, key: Key) -> bool {
         match key {
             Key::ArrowUp => self.solver.iterations = (self.solver.iterations + 1).min(16),
@@ -309,6 +312,7 @@ impl Testbed {
             Key::W => self.solver.warm_starting = !self.solver.warm_starting,
             Key::D => self.draw_contacts = !self.draw_contacts,
             Key::S => self.sleeping = !self.sleeping,
+            Key::H => self.show_legend = !self.show_legend,
             Key::Space => self.paused = !self.paused,
             Key::O => {
                 self.paused = true;

@@ -14,7 +14,7 @@ use tumble_scenes::SceneName;
 pub const PANEL_WIDTH: f32 = 270.0;
 
 /// The keys and what they do, shown in the view's top-right corner.
-pub const LEGEND: [(&str, &str); 13] = [
+pub const LEGEND: [(&str, &str); 14] = [
     ("drag", "sling a shape / grab a body"),
     ("right-drag", "pan"),
     ("scroll", "zoom"),
@@ -28,6 +28,7 @@ pub const LEGEND: [(&str, &str); 13] = [
     ("T", "seven-box tower"),
     ("C", "clear"),
     ("R", "reset"),
+    ("H", "hide this legend"),
 ];
 
 /// Paints screen-space ops with egui's painter: the window's back end.
@@ -82,7 +83,8 @@ pub fn ui(ui: &mut egui::Ui, tb: &mut Testbed) {
 /// focused slider) and applies them. Toggles ignore key repeat; the
 /// arrows and O repeat while held.
 fn handle_keys(ui: &mut egui::Ui, tb: &mut Testbed) {
-    const KEYS: [Key; 11] = [
+    const KEYS: [Key; 12] = [
+        Key::H,
         Key::S,
         Key::ArrowUp,
         Key::ArrowDown,
@@ -455,7 +457,10 @@ fn overlay_text(painter: &egui::Painter, rect: Rect, tb: &Testbed) {
             dim
         },
     );
-    // The legend of keys, top-right, on a translucent card.
+    // The legend of keys, top-right, on a translucent card (H hides it).
+    if !tb.show_legend {
+        return;
+    }
     let font = FontId::proportional(12.5);
     let line_h = 16.0;
     let rows = LEGEND.len();

@@ -85,3 +85,31 @@ fn a_display_that_cannot_be_opened_is_one_line_too() {
     assert!(stderr.contains("tumble measure"), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+#[test]
+fn every_command_answers_help_with_its_usage() {
+    for args in [
+        &["--help"][..],
+        &["-h"][..],
+        &["measure", "--help"][..],
+        &["screenshot", "--help"][..],
+        &["screenshot", "--scene", "tower", "-h"][..],
+    ] {
+        let out = tumble().args(args).output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            stdout.contains("tumble measure") && stdout.contains("tumble screenshot"),
+            "{args:?} printed {stdout}"
+        );
+    }
+    // An unknown option still fails, and says which.
+    let out = tumble().args(["measure", "--bogus"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--bogus"));
+}

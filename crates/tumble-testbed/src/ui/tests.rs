@@ -119,6 +119,9 @@ fn keys_pressed_in_the_window_reach_the_testbed() {
     assert!(h.testbed.draw_contacts);
     h.press_key(Key::S);
     assert!(!h.testbed.sleeping && !h.testbed.scene.world.settings().sleeping);
+    assert!(h.testbed.show_legend);
+    h.press_key(Key::H);
+    assert!(!h.testbed.show_legend, "H hides the legend");
     h.press_key(Key::Space);
     assert!(h.testbed.paused);
     let steps = h.testbed.scene.world.step_count();
