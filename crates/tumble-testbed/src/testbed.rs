@@ -10,7 +10,7 @@ use std::collections::VecDeque;
 use std::time::Instant;
 use tumble::{
     draw_shape, Aabb, BodyDef, BodyId, BodyType, Color, DrawOptions, FixedStepper, PositionCorrection, Shape,
-    SolverSettings, Sweep, Transform, Vec2,
+    SolverSettings, StepProfile, Sweep, Transform, Vec2,
 };
 use tumble_scenes::{build, random_shape, Metrics, Recorder, Rng, Scene, SceneName, DT};
 
@@ -135,6 +135,10 @@ pub struct Testbed {
     pub slide_history: VecDeque<f32>,
     /// Wall-clock time of the last step, milliseconds (smoothed).
     pub step_ms: f32,
+    /// The step's time by stage, milliseconds (smoothed like `step_ms`).
+    pub stages: StepProfile,
+    /// Time between displayed frames, milliseconds (smoothed).
+    pub frame_ms: f32,
     /// Steps since the scene was loaded.
     pub steps: u64,
     /// Shapes thrown since the scene was loaded.
@@ -166,6 +170,11 @@ impl std::fmt::Debug for Testbed {
             .field("steps", &self.steps)
             .finish_non_exhaustive()
     }
+}
+
+/// An exponential moving average: a tenth of the new value each time.
+fn smooth(old: f32, new: f32) -> f32 {
+    0.9 * old + 0.1 * new
 }
 
 /// The world rectangle a scene occupies: every body except anything much
@@ -210,6 +219,8 @@ impl Testbed {
             stepper: FixedStepper::new(PHYSICS_HZ, MAX_STEPS_PER_FRAME),
             slide_history: VecDeque::with_capacity(SLIDE_HISTORY),
             step_ms: 0.0,
+            stages: StepProfile::default(),
+            frame_ms: 0.0,
             steps: 0,
             thrown: 0,
             recycled: 0,
@@ -346,6 +357,14 @@ impl Testbed {
     /// Adds a displayed frame's duration and takes the whole physics steps
     /// that fit (none while paused). Returns the number of steps taken.
     pub fn advance(&mut self, frame_time: f32) -> u32 {
+        if frame_time.is_finite() && frame_time > 0.0 {
+            let ms = frame_time * 1000.0;
+            self.frame_ms = if self.frame_ms == 0.0 {
+                ms
+            } else {
+                smooth(self.frame_ms, ms)
+            };
+        }
         if self.paused {
             return 0;
         }
@@ -362,11 +381,26 @@ impl Testbed {
         let start = Instant::now();
         self.scene.world.step(DT);
         let ms = start.elapsed().as_secs_f32() * 1000.0;
-        self.step_ms = if self.steps == 0 {
-            ms
+        let p = *self.scene.world.profile();
+        if self.steps == 0 {
+            self.step_ms = ms;
+            self.stages = p;
         } else {
-            0.9 * self.step_ms + 0.1 * ms
-        };
+            self.step_ms = smooth(self.step_ms, ms);
+            let s = &mut self.stages;
+            for (a, b) in [
+                (&mut s.update_pairs, p.update_pairs),
+                (&mut s.collide, p.collide),
+                (&mut s.contact_changes, p.contact_changes),
+                (&mut s.solve, p.solve),
+                (&mut s.finalize, p.finalize),
+                (&mut s.update_broadphase, p.update_broadphase),
+                (&mut s.sleep, p.sleep),
+                (&mut s.total, p.total),
+            ] {
+                *a = smooth(*a, b);
+            }
+        }
         self.steps += 1;
         self.recycle_escaped();
         self.recorder.record(&self.scene);

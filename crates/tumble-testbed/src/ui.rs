@@ -268,6 +268,25 @@ fn side_panel(ui: &mut egui::Ui, tb: &mut Testbed) {
                 format!("{} of {}", world.recycled_contact_count(), world.contact_count()),
             );
             row(ui, "step time", format!("{:.3} ms (#{})", tb.step_ms, tb.steps));
+            let st = &tb.stages;
+            let rest = (st.total - st.broadphase() - st.narrowphase() - st.solver()).max(0.0);
+            row(
+                ui,
+                "bp/np/solve/rest",
+                format!(
+                    "{:.2}/{:.2}/{:.2}/{:.2}",
+                    st.broadphase(),
+                    st.narrowphase(),
+                    st.solver(),
+                    rest
+                ),
+            );
+            let fps = if tb.frame_ms > 0.0 {
+                1000.0 / tb.frame_ms
+            } else {
+                0.0
+            };
+            row(ui, "frame", format!("{:.1} ms ({fps:.0} fps)", tb.frame_ms));
             row(
                 ui,
                 "thrown / recycled",

@@ -133,5 +133,5 @@ pub use math::{Aabb, Rot, Transform, Vec2};
 pub use settings::{PositionCorrection, SolverSettings, Sweep, WorldSettings};
 pub use shapes::{Capsule, Circle, MassData, Polygon, Shape, ShapeError};
 pub use world::{
-    draw_shape, BodyId, ContactView, FixedStepper, MemoryUsage, RayHit, ShapeDef, ShapeId, World,
+    draw_shape, BodyId, ContactView, FixedStepper, MemoryUsage, RayHit, ShapeDef, ShapeId, StepProfile, World,
 };

@@ -21,6 +21,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 mod bodies;
 mod contacts;
 mod draw;
+mod profile;
 mod queries;
 mod shapes;
 mod sleep;
@@ -29,6 +30,7 @@ mod stepper;
 
 pub use contacts::ContactView;
 pub use draw::draw_shape;
+pub use profile::StepProfile;
 pub use queries::RayHit;
 pub use shapes::ShapeDef;
 pub use stepper::FixedStepper;
@@ -171,6 +173,8 @@ pub struct World {
     /// ahead a body given a new velocity between steps is looked for.
     last_dt: f32,
     solver: Solver,
+    /// How long the last step's stages took.
+    profile: StepProfile,
     // Scratch buffers reused every step (no allocation in steady state).
     scratch: Scratch,
 }
@@ -252,6 +256,7 @@ impl World {
             frozen: Vec::new(),
             last_dt: DEFAULT_DT,
             solver: Solver::default(),
+            profile: StepProfile::default(),
             scratch: Scratch::default(),
         }
     }

@@ -114,6 +114,7 @@ impl<'de> Deserialize<'de> for World {
             frozen: s.frozen,
             last_dt: s.last_dt,
             solver: Solver::default(),
+            profile: Default::default(),
             scratch: Scratch::default(),
         })
     }

@@ -4,6 +4,7 @@
 //! islands merged, split and put to sleep) runs serially after it, in slot
 //! order, so the result never depends on the order work was done in.
 
+use super::profile::{StepProfile, Stopwatch};
 use super::{BodyId, World};
 use crate::body::{Body, BodyType};
 use crate::contact::{CollideContext, ContactFlags, RecycleLimits};
@@ -57,17 +58,39 @@ impl World {
             return;
         }
         self.last_dt = dt;
+        let mut clock = Stopwatch::start();
+        let mut p = StepProfile::default();
         self.update_pairs();
+        p.update_pairs = clock.lap();
         self.collide(dt);
+        p.collide = clock.lap();
         self.apply_contact_changes();
+        p.contact_changes = clock.lap();
         self.solve(dt);
+        p.solve = clock.lap();
         self.finalize_bodies(dt);
+        p.finalize = clock.lap();
         self.update_broadphase();
+        p.update_broadphase = clock.lap();
         if self.settings.sleeping {
             self.split_island();
             self.sleep_islands();
         }
+        p.sleep = clock.lap();
+        p.total = p.update_pairs
+            + p.collide
+            + p.contact_changes
+            + p.solve
+            + p.finalize
+            + p.update_broadphase
+            + p.sleep;
+        self.profile = p;
         self.step_count += 1;
+    }
+
+    /// How long each stage of the last step took (see [`StepProfile`]).
+    pub fn profile(&self) -> &StepProfile {
+        &self.profile
     }
 
     /// Stage 1: the broadphase reports the pairs of shapes whose fat boxes

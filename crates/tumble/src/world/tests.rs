@@ -662,3 +662,29 @@ fn elastic_circles_in_a_closed_box_gain_no_energy() {
         "kinetic energy rose to {most} J from {start} J"
     );
 }
+
+#[test]
+fn the_profile_splits_the_last_step_by_stage() {
+    let mut world = World::default();
+    assert_eq!(*world.profile(), StepProfile::default(), "no step yet");
+    ground(&mut world);
+    for i in 0..20 {
+        unit_box(&mut world, Vec2::new(0.0, 0.5 + i as f32));
+    }
+    world.step(DT);
+    let p = *world.profile();
+    let parts = [
+        p.update_pairs,
+        p.collide,
+        p.contact_changes,
+        p.solve,
+        p.finalize,
+        p.update_broadphase,
+        p.sleep,
+    ];
+    assert!(parts.iter().all(|&t| t >= 0.0 && t.is_finite()));
+    assert!(p.total > 0.0);
+    let sum: f32 = parts.iter().sum();
+    assert!((sum - p.total).abs() <= 1e-6 * p.total.max(1.0));
+    assert!((p.broadphase() + p.narrowphase() + p.solver() + p.sleep - p.total).abs() <= 1e-5);
+}

@@ -1,0 +1,75 @@
+//! [`StepProfile`]: how long each stage of the last step took.
+
+/// Wall-clock milliseconds each stage of the last [`World::step`](super::World::step)
+/// took, in the order the stages run. On `wasm32-unknown-unknown`, which
+/// has no clock, every figure is zero.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct StepProfile {
+    /// Finding new pairs in the broadphase and making their contacts.
+    pub update_pairs: f32,
+    /// The narrowphase: colliding (or recycling) every awake contact.
+    pub collide: f32,
+    /// Destroying parted contacts, linking islands.
+    pub contact_changes: f32,
+    /// Gathering the awake bodies and solving the contacts.
+    pub solve: f32,
+    /// Writing the bodies back, sleep timers.
+    pub finalize: f32,
+    /// Enlarging moved proxies and rebuilding the tree.
+    pub update_broadphase: f32,
+    /// Splitting an island and putting islands to sleep.
+    pub sleep: f32,
+    /// The whole step.
+    pub total: f32,
+}
+
+impl StepProfile {
+    /// The broadphase's share: finding pairs and updating the tree.
+    pub fn broadphase(&self) -> f32 {
+        self.update_pairs + self.update_broadphase
+    }
+
+    /// The narrowphase's share: colliding and applying what changed.
+    pub fn narrowphase(&self) -> f32 {
+        self.collide + self.contact_changes
+    }
+
+    /// The solver's share: the solve and the write-back.
+    pub fn solver(&self) -> f32 {
+        self.solve + self.finalize
+    }
+}
+
+/// A clock that reads milliseconds since it was started, or zero where
+/// there is no clock.
+pub(super) struct Stopwatch {
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+    start: std::time::Instant,
+}
+
+impl Stopwatch {
+    /// Starts now.
+    #[inline]
+    pub(super) fn start() -> Stopwatch {
+        Stopwatch {
+            #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+            start: std::time::Instant::now(),
+        }
+    }
+
+    /// Milliseconds since the last lap (or the start), and restarts.
+    #[inline]
+    pub(super) fn lap(&mut self) -> f32 {
+        #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+        {
+            let now = std::time::Instant::now();
+            let ms = (now - self.start).as_secs_f32() * 1e3;
+            self.start = now;
+            ms
+        }
+        #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+        {
+            0.0
+        }
+    }
+}
