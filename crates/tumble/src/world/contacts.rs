@@ -6,6 +6,7 @@ use crate::body::BodyType;
 use crate::broadphase::pair_key;
 use crate::collision::Manifold;
 use crate::contact::{body_contacts, link_edges, mix_friction, mix_restitution, unlink_edges, Contact};
+use crate::events::{ContactBegin, ContactEnd, ContactEvents};
 use crate::world::{BodyId, ShapeId};
 
 /// A contact as the user sees it: which shapes, and their manifold.
@@ -107,6 +108,10 @@ impl World {
         // Slot order, whatever order the list was built in.
         doomed.sort_unstable();
         for &ci in &doomed {
+            if self.contacts[ci].touching {
+                let end = self.end_event(ci);
+                self.pending_ends.push(end);
+            }
             self.destroy_contact(ci);
         }
         for &other in &to_wake {
@@ -116,6 +121,42 @@ impl World {
         to_wake.clear();
         self.scratch.doomed = doomed;
         self.scratch.to_wake = to_wake;
+    }
+
+    /// The begin event of contact `ci`.
+    pub(super) fn begin_event(&self, ci: u32) -> ContactBegin {
+        let c = &self.contacts[ci];
+        ContactBegin {
+            shape_a: self.shape_id(c.shape_a),
+            shape_b: self.shape_id(c.shape_b),
+            body_a: self.body_id(c.body_a),
+            body_b: self.body_id(c.body_b),
+        }
+    }
+
+    /// The end event of contact `ci` (while its shapes still live).
+    pub(super) fn end_event(&self, ci: u32) -> ContactEnd {
+        let ContactBegin {
+            shape_a,
+            shape_b,
+            body_a,
+            body_b,
+        } = self.begin_event(ci);
+        ContactEnd {
+            shape_a,
+            shape_b,
+            body_a,
+            body_b,
+        }
+    }
+
+    /// The contact events of the last step: which pairs of shapes began
+    /// touching and which stopped (including, first, the touching
+    /// contacts that removing a body or shape, or changing a body's type,
+    /// ended since the step before). Valid until the next step; a restored
+    /// snapshot reports none until it steps.
+    pub fn contact_events(&self) -> &ContactEvents {
+        &self.events
     }
 
     /// Number of live contacts (pairs of shapes whose fat AABBs overlap):

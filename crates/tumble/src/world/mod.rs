@@ -10,6 +10,7 @@ use crate::body::Body;
 use crate::broadphase::BroadPhase;
 use crate::contact::{Contact, ContactFlags};
 use crate::error::BodyError;
+use crate::events::{ContactEnd, ContactEvents};
 use crate::island::{Island, SplitScratch};
 use crate::math::{is_finite_vec, Vec2};
 use crate::settings::{SolverSettings, WorldSettings, AABB_MARGIN, LINEAR_SLOP};
@@ -175,6 +176,11 @@ pub struct World {
     solver: Solver,
     /// How long the last step's stages took.
     profile: StepProfile,
+    /// The last step's contact events.
+    events: ContactEvents,
+    /// Ends of touching contacts the user's calls destroyed since the last
+    /// step: reported with the next step's events.
+    pending_ends: Vec<ContactEnd>,
     // Scratch buffers reused every step (no allocation in steady state).
     scratch: Scratch,
 }
@@ -257,6 +263,8 @@ impl World {
             last_dt: DEFAULT_DT,
             solver: Solver::default(),
             profile: StepProfile::default(),
+            events: ContactEvents::default(),
+            pending_ends: Vec::new(),
             scratch: Scratch::default(),
         }
     }
@@ -326,6 +334,8 @@ impl World {
                 + self.frozen.capacity() * size_of::<BodyId>(),
             shapes: self.shapes.memory_bytes(),
             contacts: self.contacts.memory_bytes()
+                + (self.events.begin.capacity() + self.events.end.capacity() + self.pending_ends.capacity())
+                    * size_of::<ContactEnd>()
                 + self.pair_map.capacity() * pair_entry
                 + self.awake.contacts.memory_bytes()
                 + s.changes.capacity() * size_of::<(u32, ContactFlags)>()

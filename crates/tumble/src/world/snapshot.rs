@@ -4,10 +4,11 @@
 //! shapes, contacts (with their warm-start impulses and edges) and islands,
 //! the awake sets, the broadphase tree and its move buffer, the settings,
 //! the step count, the frozen list and the last step's length (how far a
-//! body given a new velocity is looked ahead for). Two things are not: the
-//! scratch buffers and the solver's, which every step clears before use,
-//! and the pair map, a lookup index over the live contacts that is rebuilt
-//! on loading. A world loaded from a snapshot therefore steps bit for bit
+//! body given a new velocity is looked ahead for). What is not: the
+//! scratch buffers and the solver's, which every step clears before use;
+//! the pair map, a lookup index over the live contacts that is rebuilt on
+//! loading; and the last step's events and profile, which describe that
+//! step rather than decide the next. A world loaded from a snapshot therefore steps bit for bit
 //! like the world that was saved, asleep or awake.
 
 use super::{Awake, BodyId, PairMap, Scratch, ShapeSlot, World};
@@ -115,6 +116,8 @@ impl<'de> Deserialize<'de> for World {
             last_dt: s.last_dt,
             solver: Solver::default(),
             profile: Default::default(),
+            events: Default::default(),
+            pending_ends: Vec::new(),
             scratch: Scratch::default(),
         })
     }

@@ -39,7 +39,9 @@ impl World {
     ///    parted;
     /// 3. `apply_contact_changes`: serially,
     ///    parted contacts are destroyed, contacts that began touching link
-    ///    (and wake) islands, those that stopped mark theirs for a split;
+    ///    (and wake) islands, those that stopped mark theirs for a split,
+    ///    and the begin and end events are recorded
+    ///    ([`World::contact_events`]);
     /// 4. `solve`: the awake bodies and touching contacts
     ///    are gathered, then substeps (gravity and forces, warm start,
     ///    velocity iterations with split-impulse position correction,
@@ -58,6 +60,9 @@ impl World {
             return;
         }
         self.last_dt = dt;
+        self.events.begin.clear();
+        self.events.end.clear();
+        self.events.end.append(&mut self.pending_ends);
         let mut clock = Stopwatch::start();
         let mut p = StepProfile::default();
         self.update_pairs();
@@ -155,16 +160,25 @@ impl World {
     /// Stage 3: the structural consequences of the collide stage, in slot
     /// order: contacts whose fat boxes parted are destroyed; one that began
     /// touching links its bodies' islands (waking a sleeping one); one that
-    /// stopped leaves its island to be checked for a split.
+    /// stopped leaves its island to be checked for a split. Each begin and
+    /// end is recorded as an event.
     fn apply_contact_changes(&mut self) {
         let changes = std::mem::take(&mut self.scratch.changes);
         for &(ci, flags) in &changes {
             if flags.contains(ContactFlags::DISJOINT) {
+                if self.contacts[ci].touching {
+                    let end = self.end_event(ci);
+                    self.events.end.push(end);
+                }
                 self.destroy_contact(ci);
             } else if flags.contains(ContactFlags::STARTED_TOUCHING) {
                 self.contacts[ci].touching = true;
+                let begin = self.begin_event(ci);
+                self.events.begin.push(begin);
                 self.link_contact(ci);
             } else if flags.contains(ContactFlags::STOPPED_TOUCHING) {
+                let end = self.end_event(ci);
+                self.events.end.push(end);
                 self.contacts[ci].touching = false;
                 if self.links_islands(ci) {
                     let island = self.bodies[self.contacts[ci].body_a].island;

@@ -688,3 +688,57 @@ fn the_profile_splits_the_last_step_by_stage() {
     assert!((sum - p.total).abs() <= 1e-6 * p.total.max(1.0));
     assert!((p.broadphase() + p.narrowphase() + p.solver() + p.sleep - p.total).abs() <= 1e-5);
 }
+
+#[test]
+fn contact_events_say_when_shapes_begin_and_stop_touching() {
+    let mut world = World::default();
+    let floor = ground(&mut world);
+    let b = unit_box(&mut world, Vec2::new(0.0, 3.0));
+    let (floor_shape, box_shape) = (
+        world.body_shapes(floor).unwrap()[0],
+        world.body_shapes(b).unwrap()[0],
+    );
+    let mut begins = Vec::new();
+    for k in 0..120 {
+        world.step(DT);
+        let e = world.contact_events();
+        assert!(e.end.is_empty(), "nothing stops touching at step {k}");
+        begins.extend(e.begin.iter().map(|&begin| (k, begin)));
+    }
+    assert_eq!(begins.len(), 1, "one landing: {begins:?}");
+    let (k, begin) = begins[0];
+    // It begins when the box comes within the speculative distance: about
+    // 2.5 m of free fall, 0.7 s.
+    assert!((38..=44).contains(&k), "began at step {k}");
+    let pair = [begin.shape_a, begin.shape_b];
+    assert!(pair.contains(&floor_shape) && pair.contains(&box_shape));
+    assert!([begin.body_a, begin.body_b].contains(&b));
+
+    // Lifted off, it stops touching at the next step.
+    world.set_transform(b, Vec2::new(0.0, 5.0), 0.0).unwrap();
+    world.step(DT);
+    let e = world.contact_events();
+    assert_eq!(e.end.len(), 1);
+    assert!([e.end[0].shape_a, e.end[0].shape_b].contains(&box_shape));
+    world.step(DT);
+    assert!(world.contact_events().end.is_empty(), "events last one step");
+}
+
+#[test]
+fn removing_a_touching_body_reports_the_end_of_its_contacts() {
+    let mut world = World::default();
+    ground(&mut world);
+    let a = unit_box(&mut world, Vec2::new(0.0, 0.5));
+    let b = unit_box(&mut world, Vec2::new(0.0, 1.5));
+    for _ in 0..10 {
+        world.step(DT);
+    }
+    let gone = world.body_shapes(b).unwrap()[0];
+    world.remove_body(b).unwrap();
+    world.step(DT);
+    let ends = &world.contact_events().end;
+    assert_eq!(ends.len(), 1, "{ends:?}");
+    assert!(ends[0].shape_a == gone || ends[0].shape_b == gone);
+    assert!(!world.contains_body(ends[0].body_b) || !world.contains_body(ends[0].body_a));
+    assert!(world.contains_body(a));
+}
