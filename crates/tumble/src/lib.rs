@@ -51,6 +51,10 @@
 //! tell what is simulated; [`BodyDef::can_sleep`] and
 //! [`WorldSettings::sleeping`] turn sleeping off for one body or the world.
 //!
+//! After each step, [`World::contact_events`] lists the pairs of shapes
+//! that began and stopped touching, and [`World::profile`] how long each
+//! stage took.
+//!
 //! # Errors
 //!
 //! Every constructor and setter checks its input and returns a typed error
