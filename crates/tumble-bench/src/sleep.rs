@@ -70,50 +70,60 @@ pub struct SleepRun {
     pub ms_after_wake: Option<f64>,
 }
 
+/// One engine's progress through the sleep protocol.
+#[derive(Default)]
+struct Progress {
+    steps: u32,
+    asleep_at: Option<u32>,
+    awake_ms: Vec<f64>,
+    asleep_ms: Vec<f64>,
+}
+
+impl Progress {
+    /// Asleep long enough, or out of steps.
+    fn done(&self) -> bool {
+        self.steps >= MAX_STEPS || self.asleep_ms.len() as u32 >= ASLEEP_STEPS
+    }
+}
+
+/// One step of `sim`, timed, in milliseconds.
+fn timed_step(sim: &mut dyn crate::engines::Engine) -> f64 {
+    let t = Instant::now();
+    sim.step();
+    t.elapsed().as_secs_f64() * 1e3
+}
+
 /// Runs the sleep scene in each engine, `chunk` steps a turn.
 pub fn run(spec: &Spec, engines: &[EngineKind], chunk: u32) -> Vec<SleepRun> {
     let mut sims: Vec<_> = engines.iter().map(|e| e.build(spec)).collect();
-    let n = sims.len();
-    let mut awake_times: Vec<Vec<f64>> = vec![Vec::new(); n];
-    let mut asleep_times: Vec<Vec<f64>> = vec![Vec::new(); n];
-    let mut asleep_at: Vec<Option<u32>> = vec![None; n];
-    let mut steps = vec![0u32; n];
+    let mut progress: Vec<Progress> = engines.iter().map(|_| Progress::default()).collect();
     let chunk = chunk.max(1);
-    let done = |k: usize, steps: &[u32], asleep: &[Vec<f64>]| {
-        steps[k] >= MAX_STEPS || asleep[k].len() as u32 >= ASLEEP_STEPS
-    };
-    while (0..n).any(|k| !done(k, &steps, &asleep_times)) {
-        for k in 0..n {
+    while progress.iter().any(|p| !p.done()) {
+        for (sim, p) in sims.iter_mut().zip(&mut progress) {
             for _ in 0..chunk {
-                if done(k, &steps, &asleep_times) {
+                if p.done() {
                     break;
                 }
-                let t = Instant::now();
-                sims[k].step();
-                let ms = t.elapsed().as_secs_f64() * 1e3;
-                steps[k] += 1;
-                match asleep_at[k] {
-                    Some(_) => asleep_times[k].push(ms),
-                    None => {
-                        awake_times[k].push(ms);
-                        if sims[k].awake_count() == 0 {
-                            asleep_at[k] = Some(steps[k]);
-                        }
+                let ms = timed_step(sim.as_mut());
+                p.steps += 1;
+                if p.asleep_at.is_some() {
+                    p.asleep_ms.push(ms);
+                } else {
+                    p.awake_ms.push(ms);
+                    if sim.awake_count() == 0 {
+                        p.asleep_at = Some(p.steps);
                     }
                 }
             }
         }
     }
     let mut runs = Vec::new();
-    for (k, &engine) in engines.iter().enumerate() {
-        let sim = &mut sims[k];
-        let mut wake_times = Vec::new();
-        if asleep_at[k].is_some() {
+    for ((&engine, sim), mut p) in engines.iter().zip(&mut sims).zip(progress) {
+        let mut wake_ms = Vec::new();
+        if p.asleep_at.is_some() {
             for _ in 0..WAKE_REPEATS {
                 sim.wake_all();
-                let t = Instant::now();
-                sim.step();
-                wake_times.push(t.elapsed().as_secs_f64() * 1e3);
+                wake_ms.push(timed_step(sim.as_mut()));
                 for _ in 0..MAX_STEPS {
                     if sim.awake_count() == 0 {
                         break;
@@ -126,10 +136,10 @@ pub fn run(spec: &Spec, engines: &[EngineKind], chunk: u32) -> Vec<SleepRun> {
             scene: spec.name,
             engine,
             bodies: sim.body_count(),
-            asleep_at_step: asleep_at[k],
-            ms_awake: median(&mut awake_times[k]),
-            ms_asleep: asleep_at[k].map(|_| median(&mut asleep_times[k])),
-            ms_after_wake: (!wake_times.is_empty()).then(|| median(&mut wake_times)),
+            asleep_at_step: p.asleep_at,
+            ms_awake: median(&mut p.awake_ms),
+            ms_asleep: p.asleep_at.map(|_| median(&mut p.asleep_ms)),
+            ms_after_wake: (!wake_ms.is_empty()).then(|| median(&mut wake_ms)),
         });
     }
     runs

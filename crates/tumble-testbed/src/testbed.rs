@@ -282,19 +282,20 @@ impl Testbed {
 
     /// Number of dynamic bodies in the world.
     pub fn dynamic_count(&self) -> usize {
-        let world = &self.scene.world;
-        world
-            .bodies()
-            .filter(|&b| world.body_type(b) == Ok(BodyType::Dynamic))
-            .count()
+        self.count_bodies(|t| t == BodyType::Dynamic)
     }
 
     /// Number of bodies that can be awake: the dynamic and kinematic ones.
     pub fn moving_count(&self) -> usize {
+        self.count_bodies(|t| t != BodyType::Static)
+    }
+
+    /// Number of bodies whose type passes `keep`.
+    fn count_bodies(&self, keep: impl Fn(BodyType) -> bool) -> usize {
         let world = &self.scene.world;
         world
             .bodies()
-            .filter(|&b| world.body_type(b) != Ok(BodyType::Static))
+            .filter(|&b| world.body_type(b).is_ok_and(&keep))
             .count()
     }
 

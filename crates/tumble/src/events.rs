@@ -4,26 +4,14 @@
 
 use crate::world::{BodyId, ShapeId};
 
-/// Two shapes whose contact gained its first manifold point (touching, or
-/// within the speculative distance) this step.
+/// Two shapes whose contact began touching (gained its first manifold
+/// point: touching, or within the speculative distance) or stopped (lost
+/// its last point, their fat boxes parted, or one of them, or its body,
+/// was removed or changed type; for a removed shape the handles are
+/// stale).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ContactBegin {
+pub struct ContactTouch {
     /// The first shape (the normal points away from it).
-    pub shape_a: ShapeId,
-    /// The second shape.
-    pub shape_b: ShapeId,
-    /// The first shape's body.
-    pub body_a: BodyId,
-    /// The second shape's body.
-    pub body_b: BodyId,
-}
-
-/// Two shapes that stopped touching: their contact lost its last point,
-/// their fat boxes parted, or one of them (or its body) was removed or
-/// changed type. For a removed shape the handles are stale.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ContactEnd {
-    /// The first shape.
     pub shape_a: ShapeId,
     /// The second shape.
     pub shape_b: ShapeId,
@@ -39,7 +27,7 @@ pub struct ContactEnd {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ContactEvents {
     /// Contacts that began touching.
-    pub begin: Vec<ContactBegin>,
+    pub begin: Vec<ContactTouch>,
     /// Contacts that stopped touching.
-    pub end: Vec<ContactEnd>,
+    pub end: Vec<ContactTouch>,
 }

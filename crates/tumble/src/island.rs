@@ -87,19 +87,12 @@ pub(crate) fn remove_body(islands: &mut Store<Island>, bodies: &mut Store<Body>,
     None
 }
 
-/// Merges islands `a` and `b` (which may be the same) and returns the one
-/// that is left: the larger, so the walk that relabels bodies is over the
-/// smaller. The other is destroyed; `destroyed` receives its slot.
-pub(crate) fn merge(
-    islands: &mut Store<Island>,
-    bodies: &mut Store<Body>,
-    a: u32,
-    b: u32,
-    destroyed: &mut Option<u32>,
-) -> u32 {
-    *destroyed = None;
+/// Merges islands `a` and `b` (which may be the same) into the larger, so
+/// the walk that relabels bodies is over the smaller, and returns the slot
+/// of the one destroyed, if any.
+pub(crate) fn merge(islands: &mut Store<Island>, bodies: &mut Store<Body>, a: u32, b: u32) -> Option<u32> {
     if a == b {
-        return a;
+        return None;
     }
     let (big, small) = if islands[a].body_count >= islands[b].body_count {
         (a, b)
@@ -121,8 +114,7 @@ pub(crate) fn merge(
     g.body_count += s.body_count;
     g.constraint_remove_count += s.constraint_remove_count;
     islands.remove(small);
-    *destroyed = Some(small);
-    big
+    Some(small)
 }
 
 /// The bodies of `island`, head first.
@@ -151,12 +143,17 @@ pub(crate) struct SplitScratch {
     parent: Vec<u32>,
     /// The island each member's component goes to, by root.
     target: Vec<u32>,
+    /// Per body slot: its index in `members` (set for the members only).
+    member_of: Vec<u32>,
 }
 
 impl SplitScratch {
     /// Heap bytes held.
     pub fn memory_bytes(&self) -> usize {
-        (self.members.capacity() + self.parent.capacity() + self.target.capacity())
+        (self.members.capacity()
+            + self.parent.capacity()
+            + self.target.capacity()
+            + self.member_of.capacity())
             * std::mem::size_of::<u32>()
     }
 }
@@ -177,9 +174,6 @@ fn find(parent: &mut [u32], mut i: u32) -> u32 {
 /// island; each other component gets a new island, in the order of its
 /// first body on the old list, so the result depends only on the lists.
 /// The new islands are appended to `created`.
-///
-/// A body's `island_prev` is borrowed to hold its member index during the
-/// split and is rebuilt with the lists.
 pub(crate) fn split(
     islands: &mut Store<Island>,
     bodies: &mut Store<Body>,
@@ -192,11 +186,15 @@ pub(crate) fn split(
         members,
         parent,
         target,
+        member_of,
     } = scratch;
     members.clear();
     members.extend(bodies_of(islands, bodies, island));
+    if member_of.len() < bodies.slot_count() {
+        member_of.resize(bodies.slot_count(), NULL);
+    }
     for (k, &bi) in members.iter().enumerate() {
-        bodies[bi].island_prev = k as u32;
+        member_of[bi as usize] = k as u32;
     }
     parent.clear();
     parent.extend(0..members.len() as u32);
@@ -205,10 +203,10 @@ pub(crate) fn split(
             let c = &contacts[ci];
             let other = c.body(1 - side);
             // Each contact is seen from both ends: take it from A's.
-            if side == 1 || !c.touching || bodies[other].island != island {
+            if side == 1 || !c.touching() || bodies[other].island != island {
                 continue;
             }
-            let (ra, rb) = (find(parent, k as u32), find(parent, bodies[other].island_prev));
+            let (ra, rb) = (find(parent, k as u32), find(parent, member_of[other as usize]));
             if ra != rb {
                 // The smaller index as root, so roots are first members.
                 let (lo, hi) = (ra.min(rb), ra.max(rb));
@@ -222,23 +220,18 @@ pub(crate) fn split(
     for (k, &bi) in members.iter().enumerate() {
         let root = find(parent, k as u32) as usize;
         if target[root] == NULL {
+            // A new list starting at this body (filled in below).
+            let fresh = Island {
+                head: bi,
+                tail: bi,
+                body_count: 0,
+                constraint_remove_count: 0,
+            };
             target[root] = if k == 0 {
-                islands[island] = Island {
-                    head: bi,
-                    tail: bi,
-                    body_count: 0,
-                    constraint_remove_count: 0,
-                };
+                islands[island] = fresh;
                 island
             } else {
-                let new = islands
-                    .insert(Island {
-                        head: bi,
-                        tail: bi,
-                        body_count: 0,
-                        constraint_remove_count: 0,
-                    })
-                    .index;
+                let new = islands.insert(fresh).index;
                 created.push(new);
                 new
             };

@@ -134,7 +134,7 @@ mod world;
 pub use body::{BodyDef, BodyType};
 pub use debug_draw::{Color, DebugDraw, DrawOptions};
 pub use error::{BodyError, Error};
-pub use events::{ContactBegin, ContactEnd, ContactEvents};
+pub use events::{ContactEvents, ContactTouch};
 pub use math::{Aabb, Rot, Transform, Vec2};
 pub use settings::{PositionCorrection, SolverSettings, Sweep, WorldSettings};
 pub use shapes::{Capsule, Circle, MassData, Polygon, Shape, ShapeError};

@@ -233,35 +233,20 @@ impl SolverSettings {
     /// all finite. The error names the first bad field.
     pub fn validate(&self) -> Result<(), crate::BodyError> {
         use crate::BodyError::{NonFinite, OutOfRange};
-        if !self.baumgarte.is_finite() {
-            return Err(NonFinite("baumgarte"));
-        }
-        if !self.restitution_threshold.is_finite() {
-            return Err(NonFinite("restitution threshold"));
-        }
         if !ITERATIONS_RANGE.contains(&self.iterations) {
             return Err(OutOfRange("iterations"));
         }
         if !SUBSTEPS_RANGE.contains(&self.substeps) {
             return Err(OutOfRange("substeps"));
         }
-        if !(0.0..=1.0).contains(&self.baumgarte) {
-            return Err(OutOfRange("baumgarte"));
-        }
-        if self.restitution_threshold < 0.0 {
-            return Err(OutOfRange("restitution threshold"));
-        }
-        if !self.contact_hertz.is_finite() {
-            return Err(NonFinite("contact hertz"));
-        }
-        if !self.contact_damping_ratio.is_finite() {
-            return Err(NonFinite("contact damping ratio"));
-        }
-        if self.contact_hertz <= 0.0 {
-            return Err(OutOfRange("contact hertz"));
-        }
-        if self.contact_damping_ratio < 0.0 {
-            return Err(OutOfRange("contact damping ratio"));
+        let mut copy = *self;
+        for ((name, range), x) in FLOAT_RANGES.iter().zip(copy.floats_mut()) {
+            if !x.is_finite() {
+                return Err(NonFinite(name));
+            }
+            if !range.contains(x) {
+                return Err(OutOfRange(name));
+            }
         }
         Ok(())
     }
@@ -270,39 +255,47 @@ impl SolverSettings {
     /// would refuse brought into range: counts clamped, a bad float
     /// replaced by its default.
     pub fn repaired(self) -> SolverSettings {
-        let default = SolverSettings::default();
-        let float = |x: f32, ok: bool, d: f32| if ok { x } else { d };
-        SolverSettings {
+        let mut out = SolverSettings {
             iterations: self
                 .iterations
                 .clamp(*ITERATIONS_RANGE.start(), *ITERATIONS_RANGE.end()),
             substeps: self
                 .substeps
                 .clamp(*SUBSTEPS_RANGE.start(), *SUBSTEPS_RANGE.end()),
-            baumgarte: float(
-                self.baumgarte,
-                (0.0..=1.0).contains(&self.baumgarte),
-                default.baumgarte,
-            ),
-            restitution_threshold: float(
-                self.restitution_threshold,
-                self.restitution_threshold >= 0.0 && self.restitution_threshold.is_finite(),
-                default.restitution_threshold,
-            ),
-            contact_hertz: float(
-                self.contact_hertz,
-                self.contact_hertz > 0.0 && self.contact_hertz.is_finite(),
-                default.contact_hertz,
-            ),
-            contact_damping_ratio: float(
-                self.contact_damping_ratio,
-                self.contact_damping_ratio >= 0.0 && self.contact_damping_ratio.is_finite(),
-                default.contact_damping_ratio,
-            ),
             ..self
+        };
+        let mut default = SolverSettings::default();
+        for (((_, range), x), d) in FLOAT_RANGES
+            .iter()
+            .zip(out.floats_mut())
+            .zip(default.floats_mut())
+        {
+            if !range.contains(x) {
+                *x = *d;
+            }
         }
+        out
+    }
+
+    /// The float fields, in the order of [`FLOAT_RANGES`].
+    fn floats_mut(&mut self) -> [&mut f32; 4] {
+        [
+            &mut self.baumgarte,
+            &mut self.restitution_threshold,
+            &mut self.contact_hertz,
+            &mut self.contact_damping_ratio,
+        ]
     }
 }
+
+/// Each float solver setting's name and the (finite) range it must lie in,
+/// for [`SolverSettings::validate`] and [`SolverSettings::repaired`] alike.
+const FLOAT_RANGES: [(&str, std::ops::RangeInclusive<f32>); 4] = [
+    ("baumgarte", 0.0..=1.0),
+    ("restitution threshold", 0.0..=f32::MAX),
+    ("contact hertz", f32::MIN_POSITIVE..=f32::MAX),
+    ("contact damping ratio", 0.0..=f32::MAX),
+];
 
 /// A body whose every point moves slower than this (metres per second) is
 /// resting, as far as sleeping goes (see

@@ -40,10 +40,6 @@ pub(crate) struct Contact {
     /// The contact's places on body A's (`edges[0]`) and body B's
     /// (`edges[1]`) contact lists.
     pub edges: [Edge; 2],
-    /// Whether the manifold has points (touching or within the speculative
-    /// distance) as of the last collide stage: what links the two bodies'
-    /// islands.
-    pub touching: bool,
 }
 
 /// One end of a contact on its body's doubly linked contact list. The
@@ -149,8 +145,14 @@ impl Contact {
             manifold: Manifold::default(),
             cache: ManifoldCache::default(),
             edges: [Edge::default(); 2],
-            touching: false,
         }
+    }
+
+    /// Whether the manifold has points (touching or within the speculative
+    /// distance): what links the two bodies' islands.
+    #[inline]
+    pub(crate) fn touching(&self) -> bool {
+        self.manifold.count > 0
     }
 
     /// The body at end `side` (0: A, 1: B).
@@ -181,6 +183,7 @@ impl Contact {
         // it would pass through (speculative continuous collision). Resting
         // pairs keep the small base margin.
         let closing = (b.v - a.v).length() + a.w.abs() * a.extent + b.w.abs() * b.extent;
+        let was_touching = self.touching();
         let mut flags = ContactFlags::default();
         if ctx.recycle.is_some() && self.recycle(a, b, ctx.dt * closing) {
             flags = ContactFlags::RECYCLED;
@@ -194,10 +197,10 @@ impl Contact {
                 ctx.recycle,
             );
         }
-        let touching = self.manifold.count > 0;
-        if touching && !self.touching {
+        let touching = self.touching();
+        if touching && !was_touching {
             flags.0 |= ContactFlags::STARTED_TOUCHING.0;
-        } else if !touching && self.touching {
+        } else if !touching && was_touching {
             flags.0 |= ContactFlags::STOPPED_TOUCHING.0;
         }
         flags

@@ -39,8 +39,8 @@ use crate::math::{Rot, Vec2};
 use crate::settings::{PositionCorrection, Sweep};
 use crate::store::Store;
 use graph::{Graph, Pass};
-use scalar::{apply_impulse, relative_normal_velocity, store_impulses};
-use types::{BodyState, ConstraintPoint, ContactConstraint};
+use scalar::{bounce_constraint, store_impulses};
+use types::{BodyState, ContactConstraint};
 
 /// The solver's buffers, kept from step to step so that a steady scene
 /// allocates nothing.
@@ -56,6 +56,8 @@ pub(crate) struct Solver {
     index_of: Vec<u32>,
     /// One constraint per touching manifold.
     constraints: Vec<ContactConstraint>,
+    /// The constraints with restitution, this step.
+    bouncy: Vec<u32>,
     /// The colouring, its lane batches and the body states.
     graph: Graph,
 }
@@ -194,41 +196,26 @@ impl Solver {
     /// point by point. The impulses of every contact with restitution are
     /// stored again, as they may have changed.
     pub fn apply_restitution(&mut self, contacts: &mut Store<Contact>, ctx: &StepContext) {
+        self.bouncy.clear();
+        let bouncy = self
+            .constraints
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.restitution != 0.0);
+        self.bouncy.extend(bouncy.map(|(i, _)| i as u32));
         let threshold = ctx.settings.restitution_threshold;
-        let states = &mut self.graph.states;
-        let bounces =
-            |cp: &ConstraintPoint| cp.relative_velocity <= -threshold && cp.max_normal_impulse > 0.0;
-        let mut bouncing = false;
         for _ in 0..RESTITUTION_PASSES {
-            for c in self.constraints.iter_mut() {
-                if c.restitution == 0.0 {
-                    continue;
-                }
-                bouncing = true;
-                let (a, b) = (c.a as usize, c.b as usize);
-                let n = c.normal;
-                if c.block && bounces(&c.points[0]) && bounces(&c.points[1]) && bounce_block(c, states) {
-                    continue;
-                }
-                for cp in c.points[..c.count].iter_mut() {
-                    if !bounces(cp) {
-                        continue;
-                    }
-                    let vn = relative_normal_velocity(cp, n, &states[a], &states[b], false);
-                    let target = -c.restitution * cp.relative_velocity;
-                    let new_impulse = (cp.normal_impulse + cp.normal_mass * (target - vn)).max(0.0);
-                    let lambda = new_impulse - cp.normal_impulse;
-                    cp.normal_impulse = new_impulse;
-                    apply_impulse(states, c.masses, a, b, cp.ra, cp.rb, lambda * n, false);
-                }
-            }
-            if !bouncing {
-                return;
+            for &i in &self.bouncy {
+                bounce_constraint(
+                    &mut self.constraints[i as usize],
+                    &mut self.graph.states,
+                    threshold,
+                );
             }
         }
         let scale = ctx.substeps as f32;
-        for c in self.constraints.iter().filter(|c| c.restitution != 0.0) {
-            store_impulses(c, contacts, scale);
+        for &i in &self.bouncy {
+            store_impulses(&self.constraints[i as usize], contacts, scale);
         }
     }
 
@@ -249,7 +236,9 @@ impl Solver {
 
     /// Heap bytes of the constraints and the colouring (capacities).
     pub fn contact_memory_bytes(&self) -> usize {
-        self.constraints.capacity() * std::mem::size_of::<ContactConstraint>() + self.graph.memory_bytes()
+        self.constraints.capacity() * std::mem::size_of::<ContactConstraint>()
+            + self.bouncy.capacity() * std::mem::size_of::<u32>()
+            + self.graph.memory_bytes()
     }
 }
 
@@ -284,34 +273,6 @@ fn soft_substep(
 /// Passes of the restitution solve: a body bounced off two others at once
 /// needs more than one to find impulses that suit both.
 const RESTITUTION_PASSES: u32 = 4;
-
-/// The restitution of a two-point block constraint whose points both
-/// bounce: the impulses that give both points their target normal
-/// velocities `-e * approach` at once, `x = old + K^-1 (target - vn)`.
-/// Applied, and true, when both stay pushing; false (nothing applied) when
-/// one would pull, and the points are then bounced one at a time.
-fn bounce_block(c: &mut ContactConstraint, states: &mut [BodyState]) -> bool {
-    let (a, b) = (c.a as usize, c.b as usize);
-    let n = c.normal;
-    let [p1, p2] = &c.points;
-    let d1 = -c.restitution * p1.relative_velocity
-        - relative_normal_velocity(p1, n, &states[a], &states[b], false);
-    let d2 = -c.restitution * p2.relative_velocity
-        - relative_normal_velocity(p2, n, &states[a], &states[b], false);
-    let [i11, i12, i22] = c.inv_k;
-    let x1 = p1.normal_impulse + i11 * d1 + i12 * d2;
-    let x2 = p2.normal_impulse + i12 * d1 + i22 * d2;
-    if !(x1 >= 0.0 && x2 >= 0.0) {
-        return false;
-    }
-    let (old1, old2) = (p1.normal_impulse, p2.normal_impulse);
-    let (ra1, rb1, ra2, rb2) = (p1.ra, p1.rb, p2.ra, p2.rb);
-    apply_impulse(states, c.masses, a, b, ra1, rb1, (x1 - old1) * n, false);
-    apply_impulse(states, c.masses, a, b, ra2, rb2, (x2 - old2) * n, false);
-    c.points[0].normal_impulse = x1;
-    c.points[1].normal_impulse = x2;
-    true
-}
 
 /// Point order: backward on odd iterations when the sweep alternates.
 #[inline]

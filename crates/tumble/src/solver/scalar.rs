@@ -126,17 +126,68 @@ pub(super) fn solve_normal_block(
             }
         }
     }
-    let (ra1, rb1, ra2, rb2) = (p1.ra, p1.rb, p2.ra, p2.rb);
-    apply_impulse(states, c.masses, a, b, ra1, rb1, (x1 - old1) * n, pseudo);
-    apply_impulse(states, c.masses, a, b, ra2, rb2, (x2 - old2) * n, pseudo);
-    if pseudo {
-        c.points[0].pseudo_impulse = x1;
-        c.points[1].pseudo_impulse = x2;
-    } else {
-        c.points[0].normal_impulse = x1;
-        c.points[1].normal_impulse = x2;
-        c.points[0].max_normal_impulse = c.points[0].max_normal_impulse.max(x1);
-        c.points[1].max_normal_impulse = c.points[1].max_normal_impulse.max(x2);
+    set_block_impulses(c, states, [x1, x2], pseudo);
+}
+
+/// Restitution for one constraint: each point that approached faster than
+/// `threshold` and was actually pushed gets a normal velocity of `-e` times
+/// its approach velocity. When both points of a two-point block bounce,
+/// they are solved together (`x = old + K^-1 (target - vn)`), so a box
+/// landing flat bounces without spin; if that would pull on a point, or
+/// only one bounces, the points go one at a time.
+pub(super) fn bounce_constraint(c: &mut ContactConstraint, states: &mut [BodyState], threshold: f32) {
+    let (a, b) = (c.a as usize, c.b as usize);
+    let n = c.normal;
+    let bounces = |cp: &ConstraintPoint| cp.relative_velocity <= -threshold && cp.max_normal_impulse > 0.0;
+    if c.block && bounces(&c.points[0]) && bounces(&c.points[1]) {
+        let [p1, p2] = &c.points;
+        let d1 = -c.restitution * p1.relative_velocity
+            - relative_normal_velocity(p1, n, &states[a], &states[b], false);
+        let d2 = -c.restitution * p2.relative_velocity
+            - relative_normal_velocity(p2, n, &states[a], &states[b], false);
+        let [i11, i12, i22] = c.inv_k;
+        let x1 = p1.normal_impulse + i11 * d1 + i12 * d2;
+        let x2 = p2.normal_impulse + i12 * d1 + i22 * d2;
+        if x1 >= 0.0 && x2 >= 0.0 {
+            set_block_impulses(c, states, [x1, x2], false);
+            return;
+        }
+    }
+    for cp in c.points[..c.count].iter_mut() {
+        if !bounces(cp) {
+            continue;
+        }
+        let vn = relative_normal_velocity(cp, n, &states[a], &states[b], false);
+        let target = -c.restitution * cp.relative_velocity;
+        let new_impulse = (cp.normal_impulse + cp.normal_mass * (target - vn)).max(0.0);
+        let lambda = new_impulse - cp.normal_impulse;
+        cp.normal_impulse = new_impulse;
+        apply_impulse(states, c.masses, a, b, cp.ra, cp.rb, lambda * n, false);
+    }
+}
+
+/// Sets a two-point constraint's accumulated normal impulses (split
+/// impulses with `pseudo`) to `x`, applying the change to both bodies.
+pub(super) fn set_block_impulses(
+    c: &mut ContactConstraint,
+    states: &mut [BodyState],
+    x: [f32; 2],
+    pseudo: bool,
+) {
+    let (a, b, n, masses) = (c.a as usize, c.b as usize, c.normal, c.masses);
+    for (cp, x) in c.points.iter_mut().zip(x) {
+        let old = if pseudo {
+            cp.pseudo_impulse
+        } else {
+            cp.normal_impulse
+        };
+        apply_impulse(states, masses, a, b, cp.ra, cp.rb, (x - old) * n, pseudo);
+        if pseudo {
+            cp.pseudo_impulse = x;
+        } else {
+            cp.normal_impulse = x;
+            cp.max_normal_impulse = cp.max_normal_impulse.max(x);
+        }
     }
 }
 
@@ -224,14 +275,7 @@ pub(super) fn solve_soft_constraint(
         let x1 = p1.normal_impulse - (k11 * r1 + k12 * r2) - i1 * p1.normal_impulse;
         let x2 = p2.normal_impulse - (k12 * r1 + k22 * r2) - i2 * p2.normal_impulse;
         if x1 >= 0.0 && x2 >= 0.0 {
-            let (old1, old2) = (p1.normal_impulse, p2.normal_impulse);
-            let (ra1, rb1, ra2, rb2) = (p1.ra, p1.rb, p2.ra, p2.rb);
-            apply_impulse(states, c.masses, a, b, ra1, rb1, (x1 - old1) * n, false);
-            apply_impulse(states, c.masses, a, b, ra2, rb2, (x2 - old2) * n, false);
-            for (cp, x) in c.points.iter_mut().zip([x1, x2]) {
-                cp.normal_impulse = x;
-                cp.max_normal_impulse = cp.max_normal_impulse.max(x);
-            }
+            set_block_impulses(c, states, [x1, x2], false);
             return;
         }
     }

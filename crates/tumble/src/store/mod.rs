@@ -95,13 +95,13 @@ impl<T> Store<T> {
         }
     }
 
-    /// The slot of `key` if it still holds the value the key was made for.
+    /// Whether slot `index` still holds the value inserted at
+    /// `generation` (a handle's check).
     #[inline]
-    pub fn index_of(&self, index: u32, generation: u32) -> Option<usize> {
-        match self.meta.get(index as usize) {
-            Some(m) if m.alive && m.generation == generation => Some(index as usize),
-            _ => None,
-        }
+    pub fn is_current(&self, index: u32, generation: u32) -> bool {
+        self.meta
+            .get(index as usize)
+            .is_some_and(|m| m.alive && m.generation == generation)
     }
 
     /// Whether slot `index` holds a live value.
@@ -174,13 +174,14 @@ impl<T> Store<T> {
     }
 }
 
-/// What a store is saved as: each slot's value if it is live.
+/// What a store is saved as: each slot's value if it is live (borrowed
+/// when saving, owned when loading).
 #[cfg(feature = "serde")]
 #[derive(serde::Serialize, serde::Deserialize)]
-struct Saved<V> {
+struct Saved<'a, V> {
     values: Vec<Option<V>>,
-    meta: Vec<Meta>,
-    free: Vec<u32>,
+    meta: std::borrow::Cow<'a, [Meta]>,
+    free: std::borrow::Cow<'a, [u32]>,
     count: usize,
 }
 
@@ -194,8 +195,8 @@ impl<T: serde::Serialize> serde::Serialize for Store<T> {
                 .zip(&self.meta)
                 .map(|(v, m)| m.alive.then_some(v))
                 .collect(),
-            meta: self.meta.clone(),
-            free: self.free.clone(),
+            meta: std::borrow::Cow::Borrowed(&self.meta),
+            free: std::borrow::Cow::Borrowed(&self.free),
             count: self.count,
         }
         .serialize(serializer)
@@ -211,15 +212,15 @@ impl<'de, T: serde::Deserialize<'de> + Default> serde::Deserialize<'de> for Stor
             || saved
                 .values
                 .iter()
-                .zip(&saved.meta)
+                .zip(saved.meta.iter())
                 .any(|(v, m)| v.is_some() != m.alive)
         {
             return Err(D::Error::custom("a store's values do not match its live slots"));
         }
         Ok(Store {
             values: saved.values.into_iter().map(Option::unwrap_or_default).collect(),
-            meta: saved.meta,
-            free: saved.free,
+            meta: saved.meta.into_owned(),
+            free: saved.free.into_owned(),
             count: saved.count,
         })
     }
@@ -254,16 +255,15 @@ mod tests {
         assert!(store.remove(a.index));
         assert!(!store.remove(a.index), "a second removal is refused");
         assert_eq!(store.count(), 1);
-        assert_eq!(store.index_of(a.index, a.generation), None);
+        assert!(!store.is_current(a.index, a.generation));
         let c = store.insert("c");
         assert_eq!(c.index, a.index, "the freed slot is reused");
         assert_ne!(c.generation, a.generation);
-        assert_eq!(
-            store.index_of(a.index, a.generation),
-            None,
+        assert!(
+            !store.is_current(a.index, a.generation),
             "the old key stays stale"
         );
-        assert_eq!(store.index_of(c.index, c.generation), Some(0));
+        assert!(store.is_current(c.index, c.generation));
         assert_eq!(store[c.index], "c");
         assert_eq!(store.count(), 2);
     }

@@ -12,9 +12,10 @@ use crate::shapes::{combine_mass, MassData};
 
 impl World {
     pub(super) fn body_index(&self, id: BodyId) -> Result<u32, BodyError> {
-        match self.bodies.index_of(id.index, id.generation) {
-            Some(_) => Ok(id.index),
-            None => Err(BodyError::StaleHandle),
+        if self.bodies.is_current(id.index, id.generation) {
+            Ok(id.index)
+        } else {
+            Err(BodyError::StaleHandle)
         }
     }
 
@@ -94,7 +95,7 @@ impl World {
     /// up. Its handle (and its shapes' handles) become stale.
     pub fn remove_body(&mut self, id: BodyId) -> Result<(), BodyError> {
         let bi = self.body_index(id)?;
-        self.destroy_contacts_of_body(bi, true);
+        self.destroy_contacts_of_body(bi);
         for si in std::mem::take(&mut self.bodies[bi].shapes) {
             self.destroy_shape_slot(si);
         }
@@ -130,7 +131,7 @@ impl World {
     /// static.
     pub fn set_body_type(&mut self, id: BodyId, body_type: BodyType) -> Result<(), BodyError> {
         let bi = self.body_index(id)?;
-        self.destroy_contacts_of_body(bi, true);
+        self.destroy_contacts_of_body(bi);
         self.leave_island(bi);
         self.bodies[bi].body_type = body_type;
         if body_type == BodyType::Static {

@@ -6,7 +6,7 @@ use crate::body::BodyType;
 use crate::broadphase::pair_key;
 use crate::collision::Manifold;
 use crate::contact::{body_contacts, link_edges, mix_friction, mix_restitution, unlink_edges, Contact};
-use crate::events::{ContactBegin, ContactEnd, ContactEvents};
+use crate::events::{ContactEvents, ContactTouch};
 use crate::world::{BodyId, ShapeId};
 
 /// A contact as the user sees it: which shapes, and their manifold.
@@ -62,15 +62,24 @@ impl World {
             && self.bodies[c.body_b].body_type != BodyType::Static
     }
 
+    /// Counts touching contact `ci`'s end as a removal in its island (if
+    /// it linked one): the island may have come apart, and is checked
+    /// before it sleeps.
+    pub(super) fn unlink_from_island(&mut self, ci: u32) {
+        if self.links_islands(ci) {
+            let island = self.bodies[self.contacts[ci].body_a].island;
+            self.islands[island].constraint_remove_count += 1;
+        }
+    }
+
     /// Destroys contact `ci`: off its bodies' lists, the pair map and the
     /// awake set. A touching contact that linked an island counts as a
     /// removal there (the island may have come apart).
     pub(super) fn destroy_contact(&mut self, ci: u32) {
-        let c = &self.contacts[ci];
-        if c.touching && self.links_islands(ci) {
-            let island = self.bodies[c.body_a].island;
-            self.islands[island].constraint_remove_count += 1;
+        if self.contacts[ci].touching() {
+            self.unlink_from_island(ci);
         }
+        let c = &self.contacts[ci];
         let key = pair_key(c.shape_a, c.shape_b);
         unlink_edges(&mut self.contacts, &mut self.bodies, ci);
         self.pair_map.remove(&key);
@@ -79,20 +88,21 @@ impl World {
     }
 
     /// Destroys the contacts of body `bi` (walking its own list, nothing
-    /// else), in slot order. With `wake`, the bodies it touched wake up.
-    pub(super) fn destroy_contacts_of_body(&mut self, bi: u32, wake: bool) {
-        self.destroy_contacts_where(bi, wake, |_| true);
+    /// else), in slot order; the bodies it touched wake up.
+    pub(super) fn destroy_contacts_of_body(&mut self, bi: u32) {
+        self.destroy_contacts_where(bi, |_| true);
     }
 
     /// Destroys the contacts of shape `si`, waking what it touched.
     pub(super) fn destroy_contacts_of_shape(&mut self, si: u32) {
         let bi = self.shapes[si].body;
-        self.destroy_contacts_where(bi, true, |c| c.shape_a == si || c.shape_b == si);
+        self.destroy_contacts_where(bi, |c| c.shape_a == si || c.shape_b == si);
     }
 
     /// Destroys the contacts of body `bi` that `pick` selects, in slot
-    /// order, waking the other body of each touching one when `wake`.
-    fn destroy_contacts_where(&mut self, bi: u32, wake: bool, pick: impl Fn(&Contact) -> bool) {
+    /// order, waking the other body of each touching one and reporting its
+    /// end with the next step's events.
+    fn destroy_contacts_where(&mut self, bi: u32, pick: impl Fn(&Contact) -> bool) {
         let mut doomed = std::mem::take(&mut self.scratch.doomed);
         let mut to_wake = std::mem::take(&mut self.scratch.to_wake);
         for (ci, side) in body_contacts(&self.contacts, &self.bodies[bi]) {
@@ -100,7 +110,7 @@ impl World {
             let c = &self.contacts[ci];
             if pick(c) {
                 doomed.push(ci);
-                if wake && c.touching {
+                if c.touching() {
                     to_wake.push(c.body(1 - side));
                 }
             }
@@ -108,8 +118,8 @@ impl World {
         // Slot order, whatever order the list was built in.
         doomed.sort_unstable();
         for &ci in &doomed {
-            if self.contacts[ci].touching {
-                let end = self.end_event(ci);
+            if self.contacts[ci].touching() {
+                let end = self.touch_event(ci);
                 self.pending_ends.push(end);
             }
             self.destroy_contact(ci);
@@ -123,30 +133,15 @@ impl World {
         self.scratch.to_wake = to_wake;
     }
 
-    /// The begin event of contact `ci`.
-    pub(super) fn begin_event(&self, ci: u32) -> ContactBegin {
+    /// The event naming contact `ci`'s shapes and bodies (while its shapes
+    /// still live).
+    pub(super) fn touch_event(&self, ci: u32) -> ContactTouch {
         let c = &self.contacts[ci];
-        ContactBegin {
+        ContactTouch {
             shape_a: self.shape_id(c.shape_a),
             shape_b: self.shape_id(c.shape_b),
             body_a: self.body_id(c.body_a),
             body_b: self.body_id(c.body_b),
-        }
-    }
-
-    /// The end event of contact `ci` (while its shapes still live).
-    pub(super) fn end_event(&self, ci: u32) -> ContactEnd {
-        let ContactBegin {
-            shape_a,
-            shape_b,
-            body_a,
-            body_b,
-        } = self.begin_event(ci);
-        ContactEnd {
-            shape_a,
-            shape_b,
-            body_a,
-            body_b,
         }
     }
 

@@ -10,7 +10,7 @@ use crate::body::Body;
 use crate::broadphase::BroadPhase;
 use crate::contact::{Contact, ContactFlags};
 use crate::error::BodyError;
-use crate::events::{ContactEnd, ContactEvents};
+use crate::events::{ContactEvents, ContactTouch};
 use crate::island::{Island, SplitScratch};
 use crate::math::{is_finite_vec, Vec2};
 use crate::settings::{SolverSettings, WorldSettings, AABB_MARGIN, LINEAR_SLOP};
@@ -180,7 +180,7 @@ pub struct World {
     events: ContactEvents,
     /// Ends of touching contacts the user's calls destroyed since the last
     /// step: reported with the next step's events.
-    pending_ends: Vec<ContactEnd>,
+    pending_ends: Vec<ContactTouch>,
     // Scratch buffers reused every step (no allocation in steady state).
     scratch: Scratch,
 }
@@ -207,6 +207,8 @@ struct Scratch {
     split: SplitScratch,
     /// Islands a split created.
     created_islands: Vec<u32>,
+    /// Islands found ready to sleep this step.
+    sleepy: Vec<u32>,
     /// Contacts a structural change is about to destroy.
     doomed: Vec<u32>,
     /// Bodies a structural change is about to wake.
@@ -330,12 +332,12 @@ impl World {
                 + self.awake.islands.memory_bytes()
                 + s.keep_awake.memory_bytes()
                 + s.split.memory_bytes()
-                + s.created_islands.capacity() * size_of::<u32>()
+                + (s.created_islands.capacity() + s.sleepy.capacity()) * size_of::<u32>()
                 + self.frozen.capacity() * size_of::<BodyId>(),
             shapes: self.shapes.memory_bytes(),
             contacts: self.contacts.memory_bytes()
                 + (self.events.begin.capacity() + self.events.end.capacity() + self.pending_ends.capacity())
-                    * size_of::<ContactEnd>()
+                    * size_of::<ContactTouch>()
                 + self.pair_map.capacity() * pair_entry
                 + self.awake.contacts.memory_bytes()
                 + s.changes.capacity() * size_of::<(u32, ContactFlags)>()

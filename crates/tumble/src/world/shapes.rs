@@ -90,9 +90,10 @@ impl Default for ShapeSlot {
 
 impl World {
     fn shape_index(&self, id: ShapeId) -> Result<u32, BodyError> {
-        match self.shapes.index_of(id.index, id.generation) {
-            Some(_) => Ok(id.index),
-            None => Err(BodyError::StaleHandle),
+        if self.shapes.is_current(id.index, id.generation) {
+            Ok(id.index)
+        } else {
+            Err(BodyError::StaleHandle)
         }
     }
 

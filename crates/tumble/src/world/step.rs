@@ -12,6 +12,7 @@ use crate::island;
 use crate::math::{is_finite_vec, Rot, Vec2};
 use crate::settings::{CONTACT_RECYCLE_DISTANCE, MAX_PUSH_OUT_SPEED, SPECULATIVE_DISTANCE, TIME_TO_SLEEP};
 use crate::solver::{Softness, SolverBody, StepContext};
+use crate::store::Store;
 
 /// The largest distance (in metres) a body may travel in one step: 400 m/s
 /// at 60 Hz. A guard against a user's absurd velocity, not a game limit.
@@ -165,25 +166,22 @@ impl World {
     fn apply_contact_changes(&mut self) {
         let changes = std::mem::take(&mut self.scratch.changes);
         for &(ci, flags) in &changes {
+            // (A parted contact was not collided: its manifold, and so
+            // whether it touched, is last step's.)
             if flags.contains(ContactFlags::DISJOINT) {
-                if self.contacts[ci].touching {
-                    let end = self.end_event(ci);
+                if self.contacts[ci].touching() {
+                    let end = self.touch_event(ci);
                     self.events.end.push(end);
                 }
                 self.destroy_contact(ci);
             } else if flags.contains(ContactFlags::STARTED_TOUCHING) {
-                self.contacts[ci].touching = true;
-                let begin = self.begin_event(ci);
+                let begin = self.touch_event(ci);
                 self.events.begin.push(begin);
                 self.link_contact(ci);
             } else if flags.contains(ContactFlags::STOPPED_TOUCHING) {
-                let end = self.end_event(ci);
+                let end = self.touch_event(ci);
                 self.events.end.push(end);
-                self.contacts[ci].touching = false;
-                if self.links_islands(ci) {
-                    let island = self.bodies[self.contacts[ci].body_a].island;
-                    self.islands[island].constraint_remove_count += 1;
-                }
+                self.unlink_from_island(ci);
             }
         }
         self.scratch.changes = changes;
@@ -200,9 +198,7 @@ impl World {
         self.ensure_awake(a);
         self.ensure_awake(b);
         let (ia, ib) = (self.bodies[a].island, self.bodies[b].island);
-        let mut destroyed = None;
-        island::merge(&mut self.islands, &mut self.bodies, ia, ib, &mut destroyed);
-        if let Some(gone) = destroyed {
+        if let Some(gone) = island::merge(&mut self.islands, &mut self.bodies, ia, ib) {
             self.awake.islands.remove(gone);
         }
     }
@@ -240,8 +236,7 @@ impl World {
         let gravity = self.settings.gravity;
         self.solver.begin(self.bodies.slot_count());
         for bi in self.awake.bodies.iter() {
-            let key = self.bodies.key(bi);
-            let b = &mut self.bodies[bi];
+            let b = &self.bodies[bi];
             if b.frozen {
                 continue;
             }
@@ -258,7 +253,7 @@ impl World {
                     let finite = is_finite_vec(b.v + dt * accel) && (b.w + dt * angular_accel).is_finite();
                     if !finite {
                         // A user's force overflowed.
-                        freeze(b, key.into(), &mut self.frozen);
+                        freeze(&mut self.bodies, bi, &mut self.frozen);
                         continue;
                     }
                     SolverBody {
@@ -296,12 +291,9 @@ impl World {
         self.scratch.split_candidate = None;
         for (k, &bi) in self.solver.slots().iter().enumerate() {
             let (v, w, dp, dq) = self.solver.motion(k);
-            let key = self.bodies.key(bi);
-            let b = &mut self.bodies[bi];
+            let b = &self.bodies[bi];
             let center = b.center + dp;
             let q = dq * b.xf.q;
-            b.force = Vec2::ZERO;
-            b.torque = 0.0;
             let finite = is_finite_vec(center)
                 && is_finite_vec(v)
                 && w.is_finite()
@@ -309,9 +301,12 @@ impl World {
                 && q.s.is_finite();
             if !finite {
                 // Freeze it where it was rather than let NaN spread.
-                freeze(b, key.into(), &mut self.frozen);
+                freeze(&mut self.bodies, bi, &mut self.frozen);
                 continue;
             }
+            let b = &mut self.bodies[bi];
+            b.force = Vec2::ZERO;
+            b.torque = 0.0;
             // Renormalise: many small rotations drift off unit length.
             let mag = (q.c * q.c + q.s * q.s).sqrt();
             let q = Rot {
@@ -389,7 +384,7 @@ impl World {
     /// Stage 7b: every awake island that no body keeps awake and that needs
     /// no split falls asleep, in slot order.
     fn sleep_islands(&mut self) {
-        let mut ready = std::mem::take(&mut self.scratch.created_islands);
+        let mut ready = std::mem::take(&mut self.scratch.sleepy);
         ready.clear();
         ready.extend(self.awake.islands.iter().filter(|&i| {
             !self.scratch.keep_awake.contains(i) && self.islands[i].constraint_remove_count == 0
@@ -398,7 +393,7 @@ impl World {
             self.sleep_island(isl);
         }
         ready.clear();
-        self.scratch.created_islands = ready;
+        self.scratch.sleepy = ready;
     }
 }
 
@@ -417,12 +412,13 @@ fn resting(b: &Body, position_speed: f32) -> bool {
     }
 }
 
-/// Stops a body whose state became non-finite and reports it.
-fn freeze(b: &mut Body, id: BodyId, frozen: &mut Vec<BodyId>) {
+/// Stops body `bi`, whose state became non-finite, and reports it.
+fn freeze(bodies: &mut Store<Body>, bi: u32, frozen: &mut Vec<BodyId>) {
+    frozen.push(bodies.key(bi).into());
+    let b = &mut bodies[bi];
     b.frozen = true;
     b.v = Vec2::ZERO;
     b.w = 0.0;
     b.force = Vec2::ZERO;
     b.torque = 0.0;
-    frozen.push(id);
 }
