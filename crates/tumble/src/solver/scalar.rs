@@ -159,11 +159,33 @@ pub(super) fn bounce_constraint(c: &mut ContactConstraint, states: &mut [BodySta
         }
         let vn = relative_normal_velocity(cp, n, &states[a], &states[b], false);
         let target = -c.restitution * cp.relative_velocity;
-        let new_impulse = (cp.normal_impulse + cp.normal_mass * (target - vn)).max(0.0);
-        let lambda = new_impulse - cp.normal_impulse;
-        cp.normal_impulse = new_impulse;
-        apply_impulse(states, c.masses, a, b, cp.ra, cp.rb, lambda * n, false);
+        push_point(
+            cp,
+            states,
+            c.masses,
+            (a, b),
+            n,
+            cp.normal_impulse + cp.normal_mass * (target - vn),
+        );
     }
+}
+
+/// Sets point `cp`'s accumulated normal impulse to `candidate`, clamped
+/// so it never pulls, and applies the change along `n` to bodies `ab`.
+#[inline]
+fn push_point(
+    cp: &mut ConstraintPoint,
+    states: &mut [BodyState],
+    masses: [f32; 4],
+    (a, b): (usize, usize),
+    n: Vec2,
+    candidate: f32,
+) {
+    let new_impulse = candidate.max(0.0);
+    let lambda = new_impulse - cp.normal_impulse;
+    cp.normal_impulse = new_impulse;
+    cp.max_normal_impulse = cp.max_normal_impulse.max(new_impulse);
+    apply_impulse(states, masses, a, b, cp.ra, cp.rb, lambda * n, false);
 }
 
 /// Sets a two-point constraint's accumulated normal impulses (split
@@ -284,11 +306,7 @@ pub(super) fn solve_soft_constraint(
         let (velocity_bias, mass_scale, impulse_scale) = soft_terms(cp.separation, bias, softness, ctx);
         let vn = relative_normal_velocity(cp, n, &states[a], &states[b], false);
         let impulse = -cp.normal_mass * (mass_scale * vn + velocity_bias) - impulse_scale * cp.normal_impulse;
-        let new_impulse = (cp.normal_impulse + impulse).max(0.0);
-        let lambda = new_impulse - cp.normal_impulse;
-        cp.normal_impulse = new_impulse;
-        cp.max_normal_impulse = cp.max_normal_impulse.max(new_impulse);
-        apply_impulse(states, c.masses, a, b, cp.ra, cp.rb, lambda * n, false);
+        push_point(cp, states, c.masses, (a, b), n, cp.normal_impulse + impulse);
     }
 }
 
@@ -313,11 +331,14 @@ pub(super) fn solve_constraint(
         let (ba, bb) = (&states[a], &states[b]);
         let vn = relative_normal_velocity(cp, n, ba, bb, false);
         let target = ctx.velocity_target(cp.separation);
-        let new_impulse = (cp.normal_impulse + cp.normal_mass * (target - vn)).max(0.0);
-        let lambda = new_impulse - cp.normal_impulse;
-        cp.normal_impulse = new_impulse;
-        cp.max_normal_impulse = cp.max_normal_impulse.max(new_impulse);
-        apply_impulse(states, c.masses, a, b, cp.ra, cp.rb, lambda * n, false);
+        push_point(
+            cp,
+            states,
+            c.masses,
+            (a, b),
+            n,
+            cp.normal_impulse + cp.normal_mass * (target - vn),
+        );
     }
 }
 
