@@ -589,7 +589,7 @@ fn add_body(world: &mut World, spec: &BodySpec) -> BodyId {
             density: shape.density,
             friction: shape.friction,
             restitution: shape.restitution,
-            user_data: 0,
+            ..ShapeDef::default()
         };
         world
             .add_shape(id, tumble_shape(shape), &material)

@@ -160,7 +160,7 @@ pub fn default_material() -> ShapeDef {
         density: 1.0,
         friction: FRICTION,
         restitution: 0.0,
-        user_data: 0,
+        ..ShapeDef::default()
     }
 }
 
@@ -174,6 +174,7 @@ pub fn new_world(solver: SolverSettings) -> World {
         length_units_per_meter: 1.0,
         solver,
         sleeping: false,
+        ..WorldSettings::default()
     })
 }
 

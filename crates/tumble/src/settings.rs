@@ -327,7 +327,22 @@ pub struct WorldSettings {
     /// [`World::set_sleeping`](crate::World::set_sleeping).
     #[cfg_attr(feature = "serde", serde(default = "sleeping_default"))]
     pub sleeping: bool,
+    /// The approach speed (m/s, scaled by the length unit) above which a
+    /// contact beginning to touch is reported as a hit
+    /// ([`ContactHit`](crate::ContactHit)). Default 1 m/s.
+    #[cfg_attr(feature = "serde", serde(default = "hit_threshold_default"))]
+    pub hit_event_threshold: f32,
 }
+
+/// Serde's value for a missing `hit_event_threshold`: the default.
+#[cfg(feature = "serde")]
+fn hit_threshold_default() -> f32 {
+    HIT_EVENT_THRESHOLD
+}
+
+/// The default [`WorldSettings::hit_event_threshold`], m/s: slower than
+/// this, a landing is a touch, not a hit.
+pub const HIT_EVENT_THRESHOLD: f32 = 1.0;
 
 /// Serde's value for a missing `sleeping`: the default.
 #[cfg(feature = "serde")]
@@ -342,6 +357,7 @@ impl Default for WorldSettings {
             length_units_per_meter: 1.0,
             solver: SolverSettings::default(),
             sleeping: true,
+            hit_event_threshold: HIT_EVENT_THRESHOLD,
         }
     }
 }

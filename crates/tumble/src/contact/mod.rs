@@ -31,6 +31,14 @@ pub(crate) struct Contact {
     pub friction: f32,
     /// Mixed restitution: `max(e_a, e_b)`.
     pub restitution: f32,
+    /// Sliding speed friction drives towards (see
+    /// [`crate::ContactMaterial::tangent_speed`]); set by a pre-solve hook.
+    pub tangent_speed: f32,
+    /// What the contact reports and asks (from its shapes' flags).
+    pub options: ContactOptions,
+    /// Began touching and has not pushed since: its first push is its hit
+    /// (see [`crate::ContactHit`]). Only for contacts with hit events.
+    pub hit_pending: bool,
     /// Compound part bits OR-ed into every feature id.
     pub part_bits: u64,
     pub manifold: Manifold,
@@ -95,6 +103,42 @@ impl ContactFlags {
     }
 }
 
+/// What a contact reports and asks, from its two shapes' flags: a contact
+/// does what either of its shapes asks for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub(crate) struct ContactOptions(u8);
+
+impl ContactOptions {
+    /// Begin and end touch events.
+    pub const TOUCH_EVENTS: ContactOptions = ContactOptions(1);
+    /// Hit events.
+    pub const HIT_EVENTS: ContactOptions = ContactOptions(2);
+    /// The pre-solve hook.
+    pub const PRE_SOLVE: ContactOptions = ContactOptions(4);
+
+    /// The options of a contact between shapes with definitions `a`, `b`.
+    pub fn of(a: &crate::ShapeDef, b: &crate::ShapeDef) -> ContactOptions {
+        let one = |d: &crate::ShapeDef| {
+            [
+                (d.contact_events, Self::TOUCH_EVENTS),
+                (d.hit_events, Self::HIT_EVENTS),
+                (d.pre_solve, Self::PRE_SOLVE),
+            ]
+            .iter()
+            .filter(|(on, _)| *on)
+            .fold(0, |bits, (_, option)| bits | option.0)
+        };
+        ContactOptions(one(a) | one(b))
+    }
+
+    /// Whether every option of `other` is set.
+    #[inline]
+    pub fn contains(self, other: ContactOptions) -> bool {
+        self.0 & other.0 == other.0
+    }
+}
+
 /// Per-step constants of the collide stage.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct CollideContext {
@@ -125,14 +169,20 @@ impl Default for Contact {
     /// A contact of slot 0 with itself, on no list: the filler of a free
     /// slot.
     fn default() -> Contact {
-        Contact::new([(0, 0), (0, 0)], 0.0, 0.0, 0)
+        Contact::new([(0, 0), (0, 0)], 0.0, 0.0, 0, ContactOptions::default())
     }
 }
 
 impl Contact {
     /// A contact between shape `shape_a` of body `body_a` and shape
     /// `shape_b` of body `body_b`, with no manifold and on no list yet.
-    pub(crate) fn new(pair: [(u32, u32); 2], friction: f32, restitution: f32, part_bits: u64) -> Contact {
+    pub(crate) fn new(
+        pair: [(u32, u32); 2],
+        friction: f32,
+        restitution: f32,
+        part_bits: u64,
+        options: ContactOptions,
+    ) -> Contact {
         let [(shape_a, body_a), (shape_b, body_b)] = pair;
         Contact {
             shape_a,
@@ -141,6 +191,9 @@ impl Contact {
             body_b,
             friction,
             restitution,
+            tangent_speed: 0.0,
+            options,
+            hit_pending: false,
             part_bits,
             manifold: Manifold::default(),
             cache: ManifoldCache::default(),
@@ -168,8 +221,11 @@ impl Contact {
     /// The collide kernel for one contact whose fat boxes still overlap:
     /// keeps the manifold if the pair has hardly moved (recycling), else
     /// collides the shapes again, and reports whether the contact began or
-    /// stopped touching. Reads only its arguments and writes only `self`,
-    /// so contacts can be collided in any order, or at once.
+    /// stopped touching. `pre_solve` is called on a contact that touches
+    /// once its manifold is up to date, and may disable it for the step
+    /// ([`Contact::disable`]) or change its material. Reads only its
+    /// arguments and writes only `self`, so contacts can be collided in any
+    /// order, or at once.
     pub(crate) fn collide(
         &mut self,
         shape_a: &Shape,
@@ -177,6 +233,7 @@ impl Contact {
         shape_b: &Shape,
         b: &Body,
         ctx: &CollideContext,
+        pre_solve: impl FnOnce(&mut Contact),
     ) -> ContactFlags {
         // Speculative margin: the base distance, plus how far the pair can
         // close in one step, so a fast body gets its contact points before
@@ -197,6 +254,9 @@ impl Contact {
                 ctx.recycle,
             );
         }
+        if self.touching() {
+            pre_solve(self);
+        }
         let touching = self.touching();
         if touching && !was_touching {
             flags.0 |= ContactFlags::STARTED_TOUCHING.0;
@@ -204,6 +264,18 @@ impl Contact {
             flags.0 |= ContactFlags::STOPPED_TOUCHING.0;
         }
         flags
+    }
+
+    /// Disables the contact for this step (a pre-solve hook said so): its
+    /// manifold is emptied and nothing of it is kept for recycling, so it
+    /// pushes nothing, counts as not touching, and is collided afresh next
+    /// step.
+    pub(crate) fn disable(&mut self) {
+        self.manifold = Manifold {
+            normal: self.manifold.normal,
+            ..Manifold::default()
+        };
+        self.cache.limit = 0.0;
     }
 
     /// Recomputes the manifold of the shapes on bodies `a` and `b` and

@@ -219,6 +219,20 @@ impl Solver {
         }
     }
 
+    /// The contacts whose hit events were asked for this step
+    /// (`Contact::hit_pending`), each with its strongest approach among the
+    /// points the solve pushed: `(contact, point index, approach speed)`.
+    /// A contact none of whose points pushed is not listed.
+    pub fn pushed_hits(&self) -> impl Iterator<Item = (u32, usize, f32)> + '_ {
+        self.constraints.iter().filter(|c| c.track).filter_map(|c| {
+            let pushed = (0..c.count).filter(|&k| c.points[k].max_normal_impulse > 0.0);
+            pushed
+                .map(|k| (k, -c.points[k].relative_velocity))
+                .reduce(|best, next| if next.1 > best.1 { next } else { best })
+                .map(|(k, approach)| (c.contact, k, approach))
+        })
+    }
+
     /// Solver body `k`'s velocity, angular velocity, translation and
     /// rotation over the step, after the solve.
     #[inline]

@@ -44,6 +44,8 @@ pub(crate) fn prepare_contacts(
             normal: n,
             friction: c.friction,
             restitution: c.restitution,
+            tangent_speed: c.tangent_speed,
+            track: c.restitution != 0.0 || c.hit_pending,
             count: c.manifold.count,
             masses: [ma, iia, mb, iib],
             ..ContactConstraint::default()
@@ -62,12 +64,12 @@ pub(crate) fn prepare_contacts(
             let rta = cross(ra, t);
             let rtb = cross(rb, t);
             let kt = ma + mb + iia * rta * rta + iib * rtb * rtb;
-            // Approach velocity for restitution (read only when the
-            // contact has any): the velocity at the start of the step plus
+            // Approach velocity for restitution and hit events (read only
+            // when the constraint is tracked): the velocity at the start of the step plus
             // what gravity and forces add over it, so a body caught by a
             // speculative point bounces with the speed it hits at, not the
             // speed it had a step earlier.
-            let relative_velocity = if c.restitution != 0.0 {
+            let relative_velocity = if cc.track {
                 let dv = bb.v + cross_sv(bb.w, rb) - ba.v - cross_sv(ba.w, ra) + dt * (bb.accel - ba.accel);
                 dv.dot(n)
             } else {

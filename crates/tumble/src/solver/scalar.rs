@@ -235,7 +235,8 @@ fn solve_friction(c: &mut ContactConstraint, states: &mut [BodyState], order: [u
         let (ba, bb) = (&states[a], &states[b]);
         let vt = (bb.v + cross_sv(bb.w, cp.rb) - ba.v - cross_sv(ba.w, cp.ra)).dot(t);
         let max_friction = c.friction * cp.normal_impulse;
-        let new_impulse = (cp.tangent_impulse - cp.tangent_mass * vt).clamp(-max_friction, max_friction);
+        let new_impulse = (cp.tangent_impulse - cp.tangent_mass * (vt - c.tangent_speed))
+            .clamp(-max_friction, max_friction);
         let lambda = new_impulse - cp.tangent_impulse;
         cp.tangent_impulse = new_impulse;
         apply_impulse(states, c.masses, a, b, cp.ra, cp.rb, lambda * t, false);

@@ -65,8 +65,8 @@ pub(crate) struct ConstraintPoint {
     /// Largest normal impulse applied this step: restitution applies only
     /// where the contact actually pushed.
     pub(crate) max_normal_impulse: f32,
-    /// Normal velocity before the step, for restitution (left at zero, and
-    /// never read, when the contact has no restitution).
+    /// Normal velocity before the step, for restitution and hit events
+    /// (left at zero, and never read, when the constraint is not tracked).
     pub(crate) relative_velocity: f32,
 }
 
@@ -78,6 +78,12 @@ pub(crate) struct ContactConstraint {
     pub(crate) normal: Vec2,
     pub(crate) friction: f32,
     pub(crate) restitution: f32,
+    /// The sliding speed friction drives towards (a conveyor belt).
+    pub(crate) tangent_speed: f32,
+    /// Whether the step's per-point results (approach velocity, largest
+    /// impulse) are wanted after the solve: for restitution, or for a
+    /// contact's hit event.
+    pub(crate) track: bool,
     pub(crate) count: usize,
     /// Inverse masses and inertias `[ma, ia, mb, ib]`, copied here so the
     /// inner loops read only the constraint and the bodies' velocities.

@@ -193,9 +193,10 @@ pub(super) struct Batch<const N: usize, const M: usize> {
     /// Index of each lane's contact, whose manifold takes the impulses
     /// after the solve.
     contact: [u32; W],
-    /// Whether each lane's contact has restitution: its constraint then
-    /// takes the impulses too, for the restitution pass after the solve.
-    bounce: [bool; W],
+    /// Whether each lane's constraint is tracked (restitution, a hit
+    /// event): it then takes the impulses too, for what runs after the
+    /// solve.
+    track: [bool; W],
     /// Body A of each lane.
     a: [u32; W],
     /// Body B of each lane.
@@ -210,6 +211,8 @@ pub(super) struct Batch<const N: usize, const M: usize> {
     ny: Fw,
     /// Friction coefficient.
     friction: Fw,
+    /// The sliding speed friction drives towards.
+    tangent_speed: Fw,
     /// Inverse mass of A.
     ma: Fw,
     /// Inverse inertia of A.
@@ -276,7 +279,7 @@ where
             len: 0,
             index: [0; W],
             contact: [0; W],
-            bounce: [false; W],
+            track: [false; W],
             a: [0; W],
             b: [0; W],
             write_a: [false; W],
@@ -284,6 +287,7 @@ where
             nx: Fw::default(),
             ny: Fw::default(),
             friction: Fw::default(),
+            tangent_speed: Fw::default(),
             ma: Fw::default(),
             ia: Fw::default(),
             mb: Fw::default(),
@@ -361,7 +365,7 @@ where
             cs[l] = c;
             self.index[l] = i;
             self.contact[l] = c.contact;
-            self.bounce[l] = c.restitution != 0.0;
+            self.track[l] = c.track;
             debug_assert_eq!(c.count, N);
             debug_assert!(N == 1 || c.block);
         }
@@ -410,6 +414,7 @@ where
         self.nx = nx;
         self.ny = ny;
         self.friction = lanes(&cs, |c| c.friction);
+        self.tangent_speed = lanes(&cs, |c| c.tangent_speed);
         self.ma = lanes(&cs, |c| c.masses[0]);
         self.ia = lanes(&cs, |c| c.masses[1]);
         self.mb = lanes(&cs, |c| c.masses[2]);
@@ -609,7 +614,7 @@ where
             let p = &mut self.p[k];
             let dvx = g.vbx - g.vax;
             let dvy = g.vby - g.vay;
-            let vt = dvx * tx + dvy * ty + g.wb * p.rtb - g.wa * p.rta;
+            let vt = dvx * tx + dvy * ty + g.wb * p.rtb - g.wa * p.rta - self.tangent_speed;
             let max_friction = self.friction * p.normal_impulse;
             let new = (p.tangent_impulse - p.tangent_mass * vt)
                 .max(-max_friction)
@@ -658,8 +663,8 @@ where
 
     /// Writes the lanes' impulses, times `scale` (per substep to per
     /// step), straight into their contacts' manifolds, where the next step
-    /// finds them. Only a lane with restitution also copies them back into
-    /// its constraint, for the restitution pass (which then writes its
+    /// finds them. Only a tracked lane also copies them back into its
+    /// constraint, for the restitution pass and hit events (restitution then writes its
     /// manifold again); the others skip the constraint altogether.
     pub(super) fn store(
         &self,
@@ -673,7 +678,7 @@ where
                 mp.normal_impulse = p.normal_impulse.0[l] * scale;
                 mp.tangent_impulse = p.tangent_impulse.0[l] * scale;
             }
-            if self.bounce[l] {
+            if self.track[l] {
                 let c = &mut constraints[self.index[l] as usize];
                 for (cp, p) in c.points.iter_mut().zip(&self.p) {
                     cp.normal_impulse = p.normal_impulse.0[l];

@@ -5,8 +5,12 @@ use super::World;
 use crate::body::BodyType;
 use crate::broadphase::pair_key;
 use crate::collision::Manifold;
-use crate::contact::{body_contacts, link_edges, mix_friction, mix_restitution, unlink_edges, Contact};
+use crate::contact::{
+    body_contacts, link_edges, mix_friction, mix_restitution, unlink_edges, Contact, ContactOptions,
+};
 use crate::events::{ContactEvents, ContactTouch};
+use crate::store::Store;
+use crate::world::shapes::ShapeSlot;
 use crate::world::{BodyId, ShapeId};
 
 /// A contact as the user sees it: which shapes, and their manifold.
@@ -38,6 +42,7 @@ impl World {
             mix_friction(da.friction, db.friction),
             mix_restitution(da.restitution, db.restitution),
             (part_a << 32) | (part_b << 40),
+            ContactOptions::of(&da, &db),
         );
         let ci = self.contacts.insert(contact).index;
         link_edges(&mut self.contacts, &mut self.bodies, ci);
@@ -90,25 +95,29 @@ impl World {
     /// Destroys the contacts of body `bi` (walking its own list, nothing
     /// else), in slot order; the bodies it touched wake up.
     pub(super) fn destroy_contacts_of_body(&mut self, bi: u32) {
-        self.destroy_contacts_where(bi, |_| true);
+        self.destroy_contacts_where(bi, |_, _| true);
     }
 
     /// Destroys the contacts of shape `si`, waking what it touched.
     pub(super) fn destroy_contacts_of_shape(&mut self, si: u32) {
         let bi = self.shapes[si].body;
-        self.destroy_contacts_where(bi, |c| c.shape_a == si || c.shape_b == si);
+        self.destroy_contacts_where(bi, |c, _| c.shape_a == si || c.shape_b == si);
     }
 
     /// Destroys the contacts of body `bi` that `pick` selects, in slot
     /// order, waking the other body of each touching one and reporting its
     /// end with the next step's events.
-    fn destroy_contacts_where(&mut self, bi: u32, pick: impl Fn(&Contact) -> bool) {
+    pub(super) fn destroy_contacts_where(
+        &mut self,
+        bi: u32,
+        pick: impl Fn(&Contact, &Store<ShapeSlot>) -> bool,
+    ) {
         let mut doomed = std::mem::take(&mut self.scratch.doomed);
         let mut to_wake = std::mem::take(&mut self.scratch.to_wake);
         for (ci, side) in body_contacts(&self.contacts, &self.bodies[bi]) {
             self.scratch.edge_visits += 1;
             let c = &self.contacts[ci];
-            if pick(c) {
+            if pick(c, &self.shapes) {
                 doomed.push(ci);
                 if c.touching() {
                     to_wake.push(c.body(1 - side));
@@ -118,7 +127,8 @@ impl World {
         // Slot order, whatever order the list was built in.
         doomed.sort_unstable();
         for &ci in &doomed {
-            if self.contacts[ci].touching() {
+            let c = &self.contacts[ci];
+            if c.touching() && c.options.contains(ContactOptions::TOUCH_EVENTS) {
                 let end = self.touch_event(ci);
                 self.pending_ends.push(end);
             }
@@ -131,6 +141,15 @@ impl World {
         to_wake.clear();
         self.scratch.doomed = doomed;
         self.scratch.to_wake = to_wake;
+    }
+
+    /// Records the end of touching contact `ci` in this step's events, if
+    /// it reports them.
+    pub(super) fn record_end(&mut self, ci: u32) {
+        if self.contacts[ci].options.contains(ContactOptions::TOUCH_EVENTS) {
+            let end = self.touch_event(ci);
+            self.events.end.push(end);
+        }
     }
 
     /// The event naming contact `ci`'s shapes and bodies (while its shapes

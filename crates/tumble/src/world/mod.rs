@@ -241,7 +241,9 @@ impl World {
     /// An empty world. Settings that make no sense are repaired, not
     /// refused: a length scale that is not a positive finite number becomes
     /// 1, non-finite gravity becomes the default (0, -10), and the solver
-    /// settings are brought into range ([`SolverSettings::repaired`]).
+    /// settings are brought into range ([`SolverSettings::repaired`]), and
+    /// a hit event threshold that is negative or not finite becomes the
+    /// default.
     pub fn new(settings: WorldSettings) -> World {
         let mut settings = settings;
         if !(settings.length_units_per_meter.is_finite() && settings.length_units_per_meter > 0.0) {
@@ -251,6 +253,9 @@ impl World {
             settings.gravity = WorldSettings::default().gravity;
         }
         settings.solver = settings.solver.repaired();
+        if !(settings.hit_event_threshold.is_finite() && settings.hit_event_threshold >= 0.0) {
+            settings.hit_event_threshold = crate::settings::HIT_EVENT_THRESHOLD;
+        }
         World {
             broadphase: BroadPhase::new(AABB_MARGIN * settings.length_units_per_meter),
             settings,
@@ -338,6 +343,7 @@ impl World {
             contacts: self.contacts.memory_bytes()
                 + (self.events.begin.capacity() + self.events.end.capacity() + self.pending_ends.capacity())
                     * size_of::<ContactTouch>()
+                + self.events.hit.capacity() * size_of::<crate::events::ContactHit>()
                 + self.pair_map.capacity() * pair_entry
                 + self.awake.contacts.memory_bytes()
                 + s.changes.capacity() * size_of::<(u32, ContactFlags)>()
@@ -362,6 +368,8 @@ impl World {
 #[cfg(feature = "serde")]
 mod snapshot;
 
+#[cfg(test)]
+mod game_tests;
 #[cfg(test)]
 mod recycling_tests;
 #[cfg(test)]

@@ -3,7 +3,9 @@
 
 use super::{BodyId, ShapeId, World};
 use crate::body::BodyType;
+use crate::contact::{body_contacts, ContactOptions};
 use crate::error::{BodyError, Error};
+use crate::filter::Filter;
 use crate::math::{is_finite_vec, Vec2};
 use crate::settings::{AABB_MARGIN, AABB_MARGIN_FRACTION, SPECULATIVE_DISTANCE};
 use crate::shapes::{decompose_concave, Shape, ShapeError};
@@ -13,8 +15,10 @@ use crate::shapes::{decompose_concave, Shape, ShapeError};
 /// every step.
 const PREDICTION_STEPS: f32 = 2.0;
 
-/// Material and user data of a shape. Start from `ShapeDef::default()`
-/// (density 1, friction 0.6, restitution 0).
+/// Material, filtering, event flags and user data of a shape. Start from
+/// `ShapeDef::default()` (density 1, friction 0.6, restitution 0, the
+/// default [`Filter`], a solid shape reporting begin and end touch events
+/// and seen by sensors) and set what differs.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ShapeDef {
@@ -27,6 +31,37 @@ pub struct ShapeDef {
     pub restitution: f32,
     /// A value of the user's.
     pub user_data: u64,
+    /// Which shapes this one collides with (category, mask, group); see
+    /// [`Filter`]. Changed at run time with [`World::set_filter`].
+    pub filter: Filter,
+    /// A sensor detects the shapes that overlap it and pushes nothing: no
+    /// contact is made with it, and its overlaps are reported as sensor
+    /// events ([`World::sensor_events`]) at the end of each step. A sensor
+    /// still adds its density's mass to its body.
+    pub sensor: bool,
+    /// For a shape that is not a sensor: whether sensors see it. For a
+    /// sensor: whether it reports anything. On by default.
+    pub sensor_events: bool,
+    /// For a sensor: whether shapes on static bodies count as visitors too
+    /// (off by default: a trigger zone usually cares only about what moves).
+    pub sensor_detects_static: bool,
+    /// Whether this shape's contacts report begin and end touch events
+    /// ([`World::contact_events`]); a contact reports them if either of its
+    /// shapes asks. On by default.
+    pub contact_events: bool,
+    /// Whether this shape's contacts report hit events (a contact that
+    /// begins touching faster than
+    /// [`WorldSettings::hit_event_threshold`](crate::WorldSettings::hit_event_threshold));
+    /// a contact reports them if either shape asks. Off by default.
+    pub hit_events: bool,
+    /// Whether [`ContactHooks::pre_solve`](crate::ContactHooks::pre_solve)
+    /// is called for this shape's touching contacts (in
+    /// [`World::step_with_hooks`]). Off by default.
+    pub pre_solve: bool,
+    /// Whether [`ContactHooks::should_collide`](crate::ContactHooks::should_collide)
+    /// is asked before a contact of this shape is made (in
+    /// [`World::step_with_hooks`]). Off by default.
+    pub custom_filter: bool,
 }
 
 impl Default for ShapeDef {
@@ -36,6 +71,14 @@ impl Default for ShapeDef {
             friction: 0.6,
             restitution: 0.0,
             user_data: 0,
+            filter: Filter::default(),
+            sensor: false,
+            sensor_events: true,
+            sensor_detects_static: false,
+            contact_events: true,
+            hit_events: false,
+            pre_solve: false,
+            custom_filter: false,
         }
     }
 }
@@ -231,6 +274,80 @@ impl World {
         def.validate()?;
         self.shapes[si].def = def;
         Ok(())
+    }
+
+    /// Changes which shapes this one collides with. Its contacts that no
+    /// longer pass the filter rule are destroyed (their end events come
+    /// with the next step's), pairs it now allows are found by the next
+    /// step, and its body wakes. (Pairs the custom filter hook refused are
+    /// asked again then too.)
+    pub fn set_filter(&mut self, id: ShapeId, filter: Filter) -> Result<(), BodyError> {
+        let si = self.shape_index(id)?;
+        self.shapes[si].def.filter = filter;
+        let bi = self.shapes[si].body;
+        self.destroy_contacts_where(bi, |c, shapes| {
+            let other = if c.shape_a == si {
+                c.shape_b
+            } else if c.shape_b == si {
+                c.shape_a
+            } else {
+                return false;
+            };
+            !filter.should_collide(&shapes[other].def.filter)
+        });
+        self.broadphase.touch_proxy(self.shapes[si].proxy);
+        self.wake_body(bi);
+        Ok(())
+    }
+
+    /// The shape's collision filter.
+    pub fn filter(&self, id: ShapeId) -> Result<Filter, BodyError> {
+        Ok(self.shapes[self.shape_index(id)?].def.filter)
+    }
+
+    /// Turns the shape's begin and end touch events on or off (see
+    /// [`ShapeDef::contact_events`]); its existing contacts follow at once.
+    pub fn set_contact_events(&mut self, id: ShapeId, on: bool) -> Result<(), BodyError> {
+        let si = self.shape_index(id)?;
+        self.shapes[si].def.contact_events = on;
+        self.refresh_contact_options(si);
+        Ok(())
+    }
+
+    /// Turns the shape's hit events on or off (see
+    /// [`ShapeDef::hit_events`]); its existing contacts follow at once.
+    pub fn set_hit_events(&mut self, id: ShapeId, on: bool) -> Result<(), BodyError> {
+        let si = self.shape_index(id)?;
+        self.shapes[si].def.hit_events = on;
+        self.refresh_contact_options(si);
+        Ok(())
+    }
+
+    /// Turns the pre-solve hook on or off for the shape's contacts (see
+    /// [`ShapeDef::pre_solve`]); its existing contacts follow at once.
+    pub fn set_pre_solve(&mut self, id: ShapeId, on: bool) -> Result<(), BodyError> {
+        let si = self.shape_index(id)?;
+        self.shapes[si].def.pre_solve = on;
+        self.refresh_contact_options(si);
+        Ok(())
+    }
+
+    /// Recomputes the options of shape `si`'s contacts from their shapes.
+    fn refresh_contact_options(&mut self, si: u32) {
+        let bi = self.shapes[si].body;
+        let refreshed: Vec<(u32, ContactOptions)> = body_contacts(&self.contacts, &self.bodies[bi])
+            .map(|(ci, _)| (ci, &self.contacts[ci]))
+            .filter(|(_, c)| c.shape_a == si || c.shape_b == si)
+            .map(|(ci, c)| {
+                let (a, b) = (&self.shapes[c.shape_a].def, &self.shapes[c.shape_b].def);
+                (ci, ContactOptions::of(a, b))
+            })
+            .collect();
+        for (ci, options) in refreshed {
+            let c = &mut self.contacts[ci];
+            c.options = options;
+            c.hit_pending &= options.contains(ContactOptions::HIT_EVENTS);
+        }
     }
 
     /// The fat-box margin of a shape on a body of this type.

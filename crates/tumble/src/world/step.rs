@@ -5,9 +5,14 @@
 //! order, so the result never depends on the order work was done in.
 
 use super::profile::{StepProfile, Stopwatch};
+use super::shapes::ShapeSlot;
 use super::{BodyId, World};
 use crate::body::{Body, BodyType};
-use crate::contact::{CollideContext, ContactFlags, RecycleLimits};
+use crate::contact::{
+    mix_friction, mix_restitution, CollideContext, Contact, ContactFlags, ContactOptions, RecycleLimits,
+};
+use crate::events::ContactHit;
+use crate::hooks::{ContactHooks, ContactMaterial, NoHooks, ShapePair};
 use crate::island;
 use crate::math::{is_finite_vec, Rot, Vec2};
 use crate::settings::{CONTACT_RECYCLE_DISTANCE, MAX_PUSH_OUT_SPEED, SPECULATIVE_DISTANCE, TIME_TO_SLEEP};
@@ -29,13 +34,23 @@ const POSITION_SLEEP_FACTOR: f32 = 0.5;
 
 impl World {
     /// Advances the world by `dt` seconds. Non-positive or non-finite `dt`
-    /// does nothing.
+    /// does nothing. The same as [`World::step_with_hooks`] with hooks
+    /// that change nothing.
+    pub fn step(&mut self, dt: f32) {
+        self.step_with_hooks(dt, &NoHooks);
+    }
+
+    /// Advances the world by `dt` seconds, asking `hooks` about the
+    /// contacts of the shapes that opt in (see [`ContactHooks`]).
+    /// Non-positive or non-finite `dt` does nothing.
     ///
     /// The stages, in the order they run:
     /// 1. `update_pairs`: shapes whose fat boxes
-    ///    began to overlap get a contact;
+    ///    began to overlap and that may collide (their filters,
+    ///    [`ContactHooks::should_collide`], neither a sensor) get a contact;
     /// 2. `collide`: every awake contact's manifold is
-    ///    recomputed (or kept, if the pair hardly moved), and the kernel
+    ///    recomputed (or kept, if the pair hardly moved), touching ones
+    ///    that ask are given to [`ContactHooks::pre_solve`], and the kernel
     ///    says which contacts began or stopped touching and whose fat boxes
     ///    parted;
     /// 3. `apply_contact_changes`: serially,
@@ -47,7 +62,9 @@ impl World {
     ///    are gathered, then substeps (gravity and forces, warm start,
     ///    velocity iterations with split-impulse position correction,
     ///    integration), the impulses stored for the next warm start,
-    ///    restitution;
+    ///    restitution, then `report_hits`: contacts that asked for hit
+    ///    events and pushed for the first time since they began touching
+    ///    are reported if they approached fast enough;
     /// 5. `finalize_bodies`: transforms written
     ///    back, sleep timers run;
     /// 6. `update_broadphase`: moved proxies
@@ -56,23 +73,25 @@ impl World {
     ///    sleepiest island that lost a contact) and
     ///    `sleep_islands` (islands whose every body
     ///    rested for [`TIME_TO_SLEEP`]).
-    pub fn step(&mut self, dt: f32) {
+    pub fn step_with_hooks(&mut self, dt: f32, hooks: &dyn ContactHooks) {
         if !(dt > 0.0 && dt.is_finite()) {
             return;
         }
         self.last_dt = dt;
         self.events.begin.clear();
         self.events.end.clear();
+        self.events.hit.clear();
         self.events.end.append(&mut self.pending_ends);
         let mut clock = Stopwatch::start();
         let mut p = StepProfile::default();
-        self.update_pairs();
+        self.update_pairs(hooks);
         p.update_pairs = clock.lap();
-        self.collide(dt);
+        self.collide(dt, hooks);
         p.collide = clock.lap();
         self.apply_contact_changes();
         p.contact_changes = clock.lap();
         self.solve(dt);
+        self.report_hits();
         p.solve = clock.lap();
         self.finalize_bodies(dt);
         p.finalize = clock.lap();
@@ -102,17 +121,23 @@ impl World {
     /// Stage 1: the broadphase reports the pairs of shapes whose fat boxes
     /// overlap and at least one of which moved; each pair that may collide
     /// and has no contact yet gets one, in pair order.
-    fn update_pairs(&mut self) {
+    fn update_pairs(&mut self, hooks: &dyn ContactHooks) {
         let mut pairs = std::mem::take(&mut self.scratch.new_pairs);
         pairs.clear();
         // Only pairs that could collide and have no contact yet: most of
         // what a moved shape overlaps is already in contact with it.
         let (shapes, bodies, pair_map) = (&self.shapes, &self.bodies, &self.pair_map);
         self.broadphase.update_pairs_where(&mut pairs, |sa, sb| {
-            let (ba, bb) = (shapes[sa].body, shapes[sb].body);
+            let (a, b) = (&shapes[sa], &shapes[sb]);
+            let (ba, bb) = (a.body, b.body);
             ba != bb
                 && (bodies[ba].body_type == BodyType::Dynamic || bodies[bb].body_type == BodyType::Dynamic)
+                && !a.def.sensor
+                && !b.def.sensor
+                && a.def.filter.should_collide(&b.def.filter)
                 && !pair_map.contains_key(&crate::broadphase::pair_key(sa, sb))
+                && (!(a.def.custom_filter || b.def.custom_filter)
+                    || hooks.should_collide(&shape_pair(shapes, bodies, sa, sb)))
         });
         for &(sa, sb) in &pairs {
             self.create_contact(sa, sb);
@@ -123,7 +148,7 @@ impl World {
     /// Stage 2: the collide kernel over the awake contacts, in slot order.
     /// Each contact is updated from its own two bodies and shapes alone;
     /// what needs a structural change is listed for the next stage.
-    fn collide(&mut self, dt: f32) {
+    fn collide(&mut self, dt: f32, hooks: &dyn ContactHooks) {
         let lu = self.settings.length_units_per_meter;
         let speculative = SPECULATIVE_DISTANCE * lu;
         let ctx = CollideContext {
@@ -145,7 +170,19 @@ impl World {
             let c = &mut contacts[ci];
             let (sa, sb) = (&shapes[c.shape_a], &shapes[c.shape_b]);
             let flags = if broadphase.test_overlap(sa.proxy, sb.proxy) {
-                c.collide(&sa.shape, &bodies[c.body_a], &sb.shape, &bodies[c.body_b], &ctx)
+                let pre_solve = |c: &mut Contact| {
+                    if c.options.contains(ContactOptions::PRE_SOLVE) {
+                        pre_solve(c, shapes, bodies, hooks);
+                    }
+                };
+                c.collide(
+                    &sa.shape,
+                    &bodies[c.body_a],
+                    &sb.shape,
+                    &bodies[c.body_b],
+                    &ctx,
+                    pre_solve,
+                )
             } else {
                 ContactFlags::DISJOINT
             };
@@ -170,17 +207,19 @@ impl World {
             // whether it touched, is last step's.)
             if flags.contains(ContactFlags::DISJOINT) {
                 if self.contacts[ci].touching() {
-                    let end = self.touch_event(ci);
-                    self.events.end.push(end);
+                    self.record_end(ci);
                 }
                 self.destroy_contact(ci);
             } else if flags.contains(ContactFlags::STARTED_TOUCHING) {
-                let begin = self.touch_event(ci);
-                self.events.begin.push(begin);
+                let c = &mut self.contacts[ci];
+                c.hit_pending = c.options.contains(ContactOptions::HIT_EVENTS);
+                if c.options.contains(ContactOptions::TOUCH_EVENTS) {
+                    let begin = self.touch_event(ci);
+                    self.events.begin.push(begin);
+                }
                 self.link_contact(ci);
             } else if flags.contains(ContactFlags::STOPPED_TOUCHING) {
-                let end = self.touch_event(ci);
-                self.events.end.push(end);
+                self.record_end(ci);
                 self.unlink_from_island(ci);
             }
         }
@@ -278,6 +317,32 @@ impl World {
         self.solver.solve(&ctx);
         self.solver.store_impulses(&mut self.contacts, &ctx);
         self.solver.apply_restitution(&mut self.contacts, &ctx);
+    }
+
+    /// Stage 4b: each contact that began touching and asked for hit
+    /// events is reported once, at its first push, if it approached faster
+    /// than the threshold.
+    fn report_hits(&mut self) {
+        let threshold = self.settings.hit_event_threshold * self.settings.length_units_per_meter;
+        for (ci, k, approach) in self.solver.pushed_hits() {
+            let c = &mut self.contacts[ci];
+            if !c.hit_pending {
+                continue;
+            }
+            c.hit_pending = false;
+            if approach > threshold {
+                let c = &self.contacts[ci];
+                self.events.hit.push(ContactHit {
+                    shape_a: self.shapes.key(c.shape_a).into(),
+                    shape_b: self.shapes.key(c.shape_b).into(),
+                    body_a: self.bodies.key(c.body_a).into(),
+                    body_b: self.bodies.key(c.body_b).into(),
+                    point: c.manifold.points[k].point,
+                    normal: c.manifold.normal,
+                    approach_speed: approach,
+                });
+            }
+        }
     }
 
     /// Stage 5: moves each solved body by what the substeps integrated and
@@ -394,6 +459,45 @@ impl World {
         }
         ready.clear();
         self.scratch.sleepy = ready;
+    }
+}
+
+/// The pair of shapes `sa` and `sb` as a hook sees it.
+fn shape_pair(shapes: &Store<ShapeSlot>, bodies: &Store<Body>, sa: u32, sb: u32) -> ShapePair {
+    let (a, b) = (&shapes[sa], &shapes[sb]);
+    ShapePair {
+        shape_a: shapes.key(sa).into(),
+        shape_b: shapes.key(sb).into(),
+        body_a: bodies.key(a.body).into(),
+        body_b: bodies.key(b.body).into(),
+        user_data_a: a.def.user_data,
+        user_data_b: b.def.user_data,
+    }
+}
+
+/// Asks the user's pre-solve hook about touching contact `c`: its
+/// material for this step starts from its shapes' current mix, and a
+/// refusal disables it for the step.
+fn pre_solve(c: &mut Contact, shapes: &Store<ShapeSlot>, bodies: &Store<Body>, hooks: &dyn ContactHooks) {
+    let (da, db) = (&shapes[c.shape_a].def, &shapes[c.shape_b].def);
+    let mut material = ContactMaterial {
+        friction: mix_friction(da.friction, db.friction),
+        restitution: mix_restitution(da.restitution, db.restitution),
+        tangent_speed: 0.0,
+    };
+    let pair = shape_pair(shapes, bodies, c.shape_a, c.shape_b);
+    if hooks.pre_solve(&pair, &c.manifold, &mut material) {
+        // A hook's numbers are the user's: keep them usable.
+        let usable = |x: f32| if x.is_finite() { x.max(0.0) } else { 0.0 };
+        c.friction = usable(material.friction);
+        c.restitution = usable(material.restitution);
+        c.tangent_speed = if material.tangent_speed.is_finite() {
+            material.tangent_speed
+        } else {
+            0.0
+        };
+    } else {
+        c.disable();
     }
 }
 

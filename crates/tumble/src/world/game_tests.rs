@@ -1,0 +1,614 @@
+//! Tests of what games use: collision filtering, contact hooks (custom
+//! filter, pre-solve, conveyor belts), hit events and per-shape event
+//! flags.
+
+use super::tests::{ground, DT};
+use super::*;
+use crate::body::BodyDef;
+use crate::collision::Manifold;
+use crate::filter::Filter;
+use crate::hooks::{ContactHooks, ContactMaterial, ShapePair};
+use crate::shapes::{Circle, Polygon, Shape};
+use std::collections::BTreeSet;
+
+/// A body made from `def` with one shape of material `shape_def`.
+fn body(
+    world: &mut World,
+    def: &BodyDef,
+    shape: impl Into<Shape>,
+    shape_def: &ShapeDef,
+) -> (BodyId, ShapeId) {
+    let b = world.create_body(def).unwrap();
+    let s = world.add_shape(b, shape, shape_def).unwrap();
+    (b, s)
+}
+
+fn unit_box() -> Polygon {
+    Polygon::new_box(0.5, 0.5).unwrap()
+}
+
+fn filtered(category: u64, mask: u64, group: i32) -> ShapeDef {
+    ShapeDef {
+        filter: Filter {
+            category,
+            mask,
+            group,
+        },
+        ..ShapeDef::default()
+    }
+}
+
+fn run(world: &mut World, steps: usize) {
+    for _ in 0..steps {
+        world.step(DT);
+    }
+}
+
+#[test]
+fn a_shape_whose_mask_excludes_the_ground_falls_through_it() {
+    let mut world = World::default();
+    ground(&mut world);
+    let (stays, _) = body(
+        &mut world,
+        &BodyDef::dynamic().at(Vec2::new(-2.0, 2.0)),
+        unit_box(),
+        &ShapeDef::default(),
+    );
+    // The ground is in category 1; this box's mask leaves it out.
+    let (ghost, _) = body(
+        &mut world,
+        &BodyDef::dynamic().at(Vec2::new(2.0, 2.0)),
+        unit_box(),
+        &filtered(2, !1, 0),
+    );
+    run(&mut world, 120);
+    let y_stays = world.position(stays).unwrap().y;
+    let y_ghost = world.position(ghost).unwrap().y;
+    assert!(
+        (y_stays - 0.5).abs() < 0.02,
+        "the plain box rests on the ground: y = {y_stays}"
+    );
+    assert!(y_ghost < -5.0, "the filtered box fell through: y = {y_ghost}");
+}
+
+#[test]
+fn shapes_of_one_negative_group_pass_through_each_other_but_not_the_ground() {
+    let mut world = World::default();
+    ground(&mut world);
+    let ragdoll = filtered(1, u64::MAX, -7);
+    let (low, _) = body(
+        &mut world,
+        &BodyDef::dynamic().at(Vec2::new(0.0, 0.5)),
+        unit_box(),
+        &ragdoll,
+    );
+    let (high, _) = body(
+        &mut world,
+        &BodyDef::dynamic().at(Vec2::new(0.0, 1.2)),
+        unit_box(),
+        &ragdoll,
+    );
+    run(&mut world, 120);
+    // Both end on the ground, one inside the other.
+    for b in [low, high] {
+        let y = world.position(b).unwrap().y;
+        assert!(
+            (y - 0.5).abs() < 0.02,
+            "a grouped box rests on the ground: y = {y}"
+        );
+    }
+    assert_eq!(world.contact_count(), 2, "only the two ground contacts exist");
+}
+
+#[test]
+fn changing_a_filter_at_run_time_destroys_the_contacts_it_forbids_and_finds_those_it_allows() {
+    let mut world = World::default();
+    let g = ground(&mut world);
+    let (b, s) = body(
+        &mut world,
+        &BodyDef::dynamic().at(Vec2::new(0.0, 0.5)),
+        unit_box(),
+        &ShapeDef::default(),
+    );
+    run(&mut world, 30);
+    assert_eq!(world.contact_count(), 1);
+    // Stop colliding with the ground: the contact goes at once and its end
+    // is reported with the next step's events.
+    world
+        .set_filter(
+            s,
+            Filter {
+                mask: 0,
+                ..Filter::default()
+            },
+        )
+        .unwrap();
+    assert_eq!(world.contact_count(), 0);
+    world.step(DT);
+    let ends = &world.contact_events().end;
+    assert_eq!(ends.len(), 1, "one end event: {ends:?}");
+    assert!(ends[0].body_a == g || ends[0].body_b == g);
+    run(&mut world, 5);
+    assert!(
+        world.position(b).unwrap().y < 0.45,
+        "the box sinks into the ground"
+    );
+    // Collide again: the pair is found by the next step and pushes the box
+    // back out.
+    world.set_filter(s, Filter::default()).unwrap();
+    assert_eq!(world.filter(s).unwrap(), Filter::default());
+    run(&mut world, 60);
+    let y = world.position(b).unwrap().y;
+    assert!((y - 0.5).abs() < 0.02, "the box is back on the ground: y = {y}");
+    assert!(world
+        .set_filter(
+            ShapeId {
+                index: 99,
+                generation: 0
+            },
+            Filter::default()
+        )
+        .is_err());
+}
+
+/// Refuses every pair whose shapes' user data are both 7.
+struct NoSevens;
+
+impl ContactHooks for NoSevens {
+    fn should_collide(&self, pair: &ShapePair) -> bool {
+        !(pair.user_data_a == 7 && pair.user_data_b == 7)
+    }
+}
+
+#[test]
+fn the_custom_filter_hook_refuses_pairs_of_shapes_that_ask_for_it() {
+    let mut world = World::default();
+    let seven = ShapeDef {
+        user_data: 7,
+        custom_filter: true,
+        ..ShapeDef::default()
+    };
+    let (_, floor) = body(
+        &mut world,
+        &BodyDef::fixed().at(Vec2::new(0.0, -1.0)),
+        Polygon::new_box(50.0, 1.0).unwrap(),
+        &seven,
+    );
+    assert_eq!(world.shape_def(floor).unwrap().user_data, 7);
+    let (through, _) = body(
+        &mut world,
+        &BodyDef::dynamic().at(Vec2::new(-2.0, 1.0)),
+        unit_box(),
+        &seven,
+    );
+    let (rests, _) = body(
+        &mut world,
+        &BodyDef::dynamic().at(Vec2::new(2.0, 1.0)),
+        unit_box(),
+        &ShapeDef::default(),
+    );
+    for _ in 0..90 {
+        world.step_with_hooks(DT, &NoSevens);
+    }
+    assert!(world.position(through).unwrap().y < -3.0, "7 on 7 is refused");
+    assert!((world.position(rests).unwrap().y - 0.5).abs() < 0.02);
+    // Without the hook the same shapes collide.
+    let mut plain = World::default();
+    body(
+        &mut plain,
+        &BodyDef::fixed().at(Vec2::new(0.0, -1.0)),
+        Polygon::new_box(50.0, 1.0).unwrap(),
+        &seven,
+    );
+    let (lands, _) = body(
+        &mut plain,
+        &BodyDef::dynamic().at(Vec2::new(-2.0, 1.0)),
+        unit_box(),
+        &seven,
+    );
+    run(&mut plain, 90);
+    assert!((plain.position(lands).unwrap().y - 0.5).abs() < 0.02);
+}
+
+/// A one-way platform as a user writes it: keep a contact only while the
+/// other shape is above the platform and not sunk into it.
+struct OneWay {
+    platform: ShapeId,
+}
+
+impl ContactHooks for OneWay {
+    fn pre_solve(&self, pair: &ShapePair, manifold: &Manifold, _: &mut ContactMaterial) -> bool {
+        let up = if pair.shape_a == self.platform {
+            manifold.normal
+        } else if pair.shape_b == self.platform {
+            -manifold.normal
+        } else {
+            return true;
+        };
+        let deepest = manifold
+            .points()
+            .iter()
+            .map(|p| p.separation)
+            .fold(f32::MAX, f32::min);
+        up.y > 0.7 && deepest > -0.05
+    }
+}
+
+/// A world with a 0.2 m thick one-way platform whose top is at y = 3.
+fn one_way_world() -> (World, OneWay) {
+    let mut world = World::default();
+    ground(&mut world);
+    let def = ShapeDef {
+        pre_solve: true,
+        ..ShapeDef::default()
+    };
+    let (_, platform) = body(
+        &mut world,
+        &BodyDef::fixed().at(Vec2::new(0.0, 2.9)),
+        Polygon::new_box(3.0, 0.1).unwrap(),
+        &def,
+    );
+    (world, OneWay { platform })
+}
+
+#[test]
+fn a_one_way_platform_lets_a_body_jump_up_through_it_and_land_on_top() {
+    let (mut world, hooks) = one_way_world();
+    // From the ground, up at 9 m/s: apex about 0.5 + 81/20 = 4.55 m.
+    let (b, _) = body(
+        &mut world,
+        &BodyDef::dynamic()
+            .at(Vec2::new(0.0, 0.5))
+            .with_velocity(Vec2::new(0.0, 9.0)),
+        unit_box(),
+        &ShapeDef::default(),
+    );
+    let mut highest: f32 = 0.0;
+    for _ in 0..180 {
+        world.step_with_hooks(DT, &hooks);
+        highest = highest.max(world.position(b).unwrap().y);
+    }
+    assert!(
+        highest > 4.2,
+        "it rose through the platform freely: apex {highest}"
+    );
+    let y = world.position(b).unwrap().y;
+    assert!((y - 3.5).abs() < 0.02, "and landed on its top (y 3.5): y = {y}");
+    // Without the hook, the platform is solid and stops it below.
+    let (mut solid, _) = one_way_world();
+    let (b, _) = body(
+        &mut solid,
+        &BodyDef::dynamic()
+            .at(Vec2::new(0.0, 0.5))
+            .with_velocity(Vec2::new(0.0, 9.0)),
+        unit_box(),
+        &ShapeDef::default(),
+    );
+    let mut highest: f32 = 0.0;
+    for _ in 0..180 {
+        solid.step(DT);
+        highest = highest.max(solid.position(b).unwrap().y);
+    }
+    assert!(
+        highest < 2.31,
+        "the plain step ignores the hook: the head hits the underside at 2.8: {highest}"
+    );
+}
+
+#[test]
+fn a_body_dropped_on_a_one_way_platform_lands_on_it() {
+    let (mut world, hooks) = one_way_world();
+    let (b, _) = body(
+        &mut world,
+        &BodyDef::dynamic().at(Vec2::new(1.0, 6.0)),
+        unit_box(),
+        &ShapeDef::default(),
+    );
+    for _ in 0..120 {
+        world.step_with_hooks(DT, &hooks);
+    }
+    let y = world.position(b).unwrap().y;
+    assert!((y - 3.5).abs() < 0.02, "landed from above: y = {y}");
+}
+
+/// Makes the belt's contacts drive what lies on them at `speed`, and
+/// gives them restitution `bounce`.
+struct Belt {
+    speed: f32,
+    bounce: f32,
+}
+
+impl ContactHooks for Belt {
+    fn pre_solve(&self, _: &ShapePair, _: &Manifold, material: &mut ContactMaterial) -> bool {
+        material.tangent_speed = self.speed;
+        material.restitution = self.bounce;
+        true
+    }
+}
+
+#[test]
+fn a_conveyor_belt_carries_a_box_at_its_speed_whichever_shape_is_first() {
+    for belt_first in [true, false] {
+        let mut world = World::default();
+        let belt_def = ShapeDef {
+            pre_solve: true,
+            ..ShapeDef::default()
+        };
+        let belt_body = BodyDef::fixed().at(Vec2::new(0.0, -1.0));
+        let place_box = |world: &mut World| {
+            body(
+                world,
+                &BodyDef::dynamic().at(Vec2::new(0.0, 0.5)),
+                unit_box(),
+                &ShapeDef::default(),
+            )
+            .0
+        };
+        // Slot order decides which shape is A.
+        let b = if belt_first {
+            body(
+                &mut world,
+                &belt_body,
+                Polygon::new_box(50.0, 1.0).unwrap(),
+                &belt_def,
+            );
+            place_box(&mut world)
+        } else {
+            let b = place_box(&mut world);
+            body(
+                &mut world,
+                &belt_body,
+                Polygon::new_box(50.0, 1.0).unwrap(),
+                &belt_def,
+            );
+            b
+        };
+        let hooks = Belt {
+            speed: 2.0,
+            bounce: 0.0,
+        };
+        for _ in 0..120 {
+            world.step_with_hooks(DT, &hooks);
+        }
+        let v = world.linear_velocity(b).unwrap();
+        assert!(
+            (v.x - 2.0).abs() < 0.01 && v.y.abs() < 0.01,
+            "carried at the belt's speed: {v:?}"
+        );
+        assert!(world.angular_velocity(b).unwrap().abs() < 0.01);
+    }
+}
+
+#[test]
+fn a_pre_solve_hook_can_change_restitution() {
+    let mut world = World::default();
+    let floor = ShapeDef {
+        pre_solve: true,
+        ..ShapeDef::default()
+    };
+    body(
+        &mut world,
+        &BodyDef::fixed().at(Vec2::new(0.0, -1.0)),
+        Polygon::new_box(50.0, 1.0).unwrap(),
+        &floor,
+    );
+    let (ball, _) = body(
+        &mut world,
+        &BodyDef::dynamic().at(Vec2::new(0.0, 2.5)),
+        Circle::new(Vec2::ZERO, 0.5).unwrap(),
+        &ShapeDef::default(),
+    );
+    let hooks = Belt {
+        speed: 0.0,
+        bounce: 0.5,
+    };
+    let mut rising = false;
+    let mut apex: f32 = 0.0;
+    for _ in 0..120 {
+        world.step_with_hooks(DT, &hooks);
+        let v = world.linear_velocity(ball).unwrap().y;
+        if v > 0.5 {
+            rising = true;
+        }
+        if rising {
+            apex = apex.max(world.position(ball).unwrap().y);
+        }
+    }
+    // Dropped 2 m: it comes back up e^2 * 2 = 0.5 m above the floor.
+    let bounce = apex - 0.5;
+    assert!(
+        (bounce - 0.5).abs() < 0.05,
+        "bounce height {bounce}, expected 0.5"
+    );
+}
+
+/// Drops a ball with hit events from `height` (of its lowest point) onto
+/// the ground and returns the hits of the whole fall.
+fn hits_of_drop(height: f32, hit_events: bool) -> Vec<crate::ContactHit> {
+    let mut world = World::default();
+    ground(&mut world);
+    let def = ShapeDef {
+        hit_events,
+        ..ShapeDef::default()
+    };
+    body(
+        &mut world,
+        &BodyDef::dynamic().at(Vec2::new(0.0, height + 0.5)),
+        Circle::new(Vec2::ZERO, 0.5).unwrap(),
+        &def,
+    );
+    let mut hits = Vec::new();
+    for _ in 0..120 {
+        world.step(DT);
+        hits.extend_from_slice(&world.contact_events().hit);
+    }
+    hits
+}
+
+#[test]
+fn a_hit_is_reported_once_with_the_impact_speed_and_only_above_the_threshold() {
+    for height in [0.2f32, 1.0, 3.0, 8.0] {
+        let hits = hits_of_drop(height, true);
+        let impact = (2.0 * 10.0 * height).sqrt();
+        assert_eq!(hits.len(), 1, "one hit from {height} m: {hits:?}");
+        let h = hits[0];
+        assert!(
+            (h.approach_speed - impact).abs() < 0.03 * impact,
+            "from {height} m: approach {} against sqrt(2 g h) = {impact}",
+            h.approach_speed
+        );
+        assert!(h.normal.y.abs() > 0.999, "a vertical normal: {:?}", h.normal);
+        // The manifold point is midway across the gap it was computed at,
+        // up to one step's travel before they met.
+        let gap = 0.5 * impact * DT + 0.01;
+        assert!(
+            h.point.y.abs() < gap && h.point.x.abs() < 1e-3,
+            "at the bottom of the ball: {:?}",
+            h.point
+        );
+    }
+    // sqrt(2 * 10 * 0.02) = 0.63 m/s: under the 1 m/s threshold.
+    assert!(hits_of_drop(0.02, true).is_empty(), "a soft landing is no hit");
+    assert!(
+        hits_of_drop(3.0, false).is_empty(),
+        "shapes that do not ask get none"
+    );
+}
+
+#[test]
+fn the_hit_threshold_is_the_worlds_setting() {
+    let mut world = World::new(WorldSettings {
+        hit_event_threshold: 10.0,
+        ..WorldSettings::default()
+    });
+    ground(&mut world);
+    let def = ShapeDef {
+        hit_events: true,
+        ..ShapeDef::default()
+    };
+    body(
+        &mut world,
+        &BodyDef::dynamic().at(Vec2::new(0.0, 3.5)),
+        Circle::new(Vec2::ZERO, 0.5).unwrap(),
+        &def,
+    );
+    let mut hits = 0;
+    for _ in 0..120 {
+        world.step(DT);
+        hits += world.contact_events().hit.len();
+    }
+    assert_eq!(hits, 0, "7.7 m/s is under a 10 m/s threshold");
+    let repaired = World::new(WorldSettings {
+        hit_event_threshold: f32::NAN,
+        ..WorldSettings::default()
+    });
+    assert_eq!(
+        repaired.settings().hit_event_threshold,
+        crate::settings::HIT_EVENT_THRESHOLD
+    );
+}
+
+#[test]
+fn touch_events_can_be_turned_off_per_shape() {
+    let mut world = World::default();
+    let quiet = ShapeDef {
+        contact_events: false,
+        ..ShapeDef::default()
+    };
+    let (_, floor) = body(
+        &mut world,
+        &BodyDef::fixed().at(Vec2::new(0.0, -1.0)),
+        Polygon::new_box(50.0, 1.0).unwrap(),
+        &quiet,
+    );
+    let (_, a) = body(
+        &mut world,
+        &BodyDef::dynamic().at(Vec2::new(-2.0, 0.6)),
+        unit_box(),
+        &quiet,
+    );
+    let (_, b) = body(
+        &mut world,
+        &BodyDef::dynamic().at(Vec2::new(2.0, 0.6)),
+        unit_box(),
+        &quiet,
+    );
+    let mut begins = 0;
+    for _ in 0..30 {
+        world.step(DT);
+        begins += world.contact_events().begin.len();
+    }
+    assert_eq!(begins, 0, "no shape asks for events");
+    // One of the pair asking is enough.
+    world.set_contact_events(floor, true).unwrap();
+    world.remove_shape(a).unwrap();
+    world.step(DT);
+    assert_eq!(
+        world.contact_events().end.len(),
+        1,
+        "the removed shape's contact with the floor ended"
+    );
+    world.set_contact_events(b, false).unwrap();
+    world.set_contact_events(floor, false).unwrap();
+    world.remove_shape(b).unwrap();
+    world.step(DT);
+    assert!(world.contact_events().end.is_empty());
+}
+
+/// Drops a pile and checks, every step, that the touch events account for
+/// exactly the contacts that started and stopped touching.
+#[test]
+fn touch_events_on_a_settling_pile_match_the_contacts_that_start_and_stop_touching() {
+    let mut world = World::default();
+    ground(&mut world);
+    let mut rng = 12345u32;
+    let mut next = || {
+        rng ^= rng << 13;
+        rng ^= rng >> 17;
+        rng ^= rng << 5;
+        (rng % 1000) as f32 / 1000.0
+    };
+    for i in 0..40 {
+        let at = Vec2::new(4.0 * next() - 2.0, 1.0 + 0.8 * i as f32);
+        let shape: Shape = if i % 2 == 0 {
+            Polygon::new_box(0.2 + 0.3 * next(), 0.2 + 0.3 * next())
+                .unwrap()
+                .into()
+        } else {
+            Circle::new(Vec2::ZERO, 0.2 + 0.3 * next()).unwrap().into()
+        };
+        body(
+            &mut world,
+            &BodyDef::dynamic().at(at).with_angle(3.0 * next()),
+            shape,
+            &ShapeDef::default(),
+        );
+    }
+    let key = |a: ShapeId, b: ShapeId| (a.min(b), a.max(b));
+    let mut from_events: BTreeSet<(ShapeId, ShapeId)> = BTreeSet::new();
+    let (mut begins, mut ends) = (0, 0);
+    for step in 0..400 {
+        world.step(DT);
+        let e = world.contact_events();
+        for t in &e.end {
+            assert!(
+                from_events.remove(&key(t.shape_a, t.shape_b)),
+                "step {step}: an end without a begin"
+            );
+        }
+        for t in &e.begin {
+            assert!(
+                from_events.insert(key(t.shape_a, t.shape_b)),
+                "step {step}: a second begin"
+            );
+        }
+        begins += e.begin.len();
+        ends += e.end.len();
+        let touching: BTreeSet<_> = world.contacts().map(|c| key(c.shape_a, c.shape_b)).collect();
+        assert_eq!(from_events, touching, "step {step}");
+    }
+    assert!(
+        begins > 60 && ends > 0,
+        "the pile made and broke contacts: {begins} begins, {ends} ends"
+    );
+}
