@@ -16,6 +16,37 @@ pub enum BodyType {
     Dynamic,
 }
 
+/// Which degrees of freedom of a dynamic body are held still: a
+/// character that stays upright locks its rotation; a piston locks x or y.
+/// A locked velocity component is zero after every substep, whatever
+/// pushes the body (Box2D v3's motion locks).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct MotionLocks {
+    /// Hold the x translation.
+    pub x: bool,
+    /// Hold the y translation.
+    pub y: bool,
+    /// Hold the rotation (the body's inertia counts as infinite).
+    pub rotation: bool,
+}
+
+impl MotionLocks {
+    /// Only the rotation locked: a character that stays upright.
+    pub const ROTATION: MotionLocks = MotionLocks {
+        x: false,
+        y: false,
+        rotation: true,
+    };
+
+    /// The factors a locked body's velocity is multiplied by: 0 on a
+    /// locked axis, 1 on a free one.
+    pub(crate) fn masks(self) -> (Vec2, f32) {
+        let free = |locked: bool| if locked { 0.0 } else { 1.0 };
+        (Vec2::new(free(self.x), free(self.y)), free(self.rotation))
+    }
+}
+
 /// Everything needed to create a body. Start from `BodyDef::default()` (a
 /// dynamic body at the origin at rest) and set what differs.
 ///
@@ -62,6 +93,10 @@ pub struct BodyDef {
     /// [`SLEEP_THRESHOLD`](crate::settings::SLEEP_THRESHOLD), 0.05 m/s;
     /// scaled by the world's length unit.
     pub sleep_threshold: f32,
+    /// Degrees of freedom held still (none by default); see
+    /// [`MotionLocks`]. Changed at run time with
+    /// [`World::set_motion_locks`](crate::World::set_motion_locks).
+    pub motion_locks: MotionLocks,
 }
 
 impl Default for BodyDef {
@@ -79,6 +114,7 @@ impl Default for BodyDef {
             awake: true,
             can_sleep: true,
             sleep_threshold: crate::settings::SLEEP_THRESHOLD,
+            motion_locks: MotionLocks::default(),
         }
     }
 }
@@ -183,6 +219,8 @@ pub(crate) struct Body {
     /// Created asleep and not woken since: shapes added to it then do not
     /// wake it, so a body can be built asleep, shapes and all.
     pub never_awake: bool,
+    /// See [`BodyDef::motion_locks`].
+    pub locks: MotionLocks,
 }
 
 /// No slot: the end of an edge or island list, no island.
@@ -230,6 +268,7 @@ impl Body {
             sleep_threshold: def.sleep_threshold * length_units,
             can_sleep: def.can_sleep,
             never_awake: !def.awake,
+            locks: def.motion_locks,
         }
     }
 

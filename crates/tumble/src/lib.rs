@@ -133,7 +133,7 @@ mod solver;
 mod store;
 mod world;
 
-pub use body::{BodyDef, BodyType};
+pub use body::{BodyDef, BodyType, MotionLocks};
 pub use debug_draw::{Color, DebugDraw, DrawOptions};
 pub use error::{BodyError, Error};
 pub use events::{ContactEvents, ContactHit, ContactTouch};

@@ -297,8 +297,8 @@ fn backward(sweep: Sweep, iteration: u32) -> bool {
 fn integrate_velocities(bodies: &[SolverBody], states: &mut [BodyState], h: f32) {
     for (b, s) in bodies.iter().zip(states.iter_mut()) {
         if b.dynamic {
-            s.v = (s.v + h * b.accel) * b.linear_decay;
-            s.w = (s.w + h * b.angular_accel) * b.angular_decay;
+            s.v = (s.v + h * b.accel) * b.linear_decay * b.linear_mask;
+            s.w = (s.w + h * b.angular_accel) * b.angular_decay * b.angular_mask;
         }
     }
 }
@@ -313,6 +313,12 @@ fn integrate_positions(bodies: &[SolverBody], states: &mut [BodyState], ctx: &St
                 s.v *= ctx.max_speed / speed;
             }
             s.w = s.w.clamp(-ctx.max_spin, ctx.max_spin);
+            // What the contacts pushed along a locked axis is dropped
+            // before it moves the body.
+            s.v *= b.linear_mask;
+            s.w *= b.angular_mask;
+            s.pv *= b.linear_mask;
+            s.pw *= b.angular_mask;
         }
         s.dp += h * (s.v + s.pv);
         s.dq = s.dq.integrate(h * (s.w + s.pw));

@@ -26,6 +26,11 @@ pub(crate) struct SolverBody {
     /// Whether velocities integrate (dynamic) or stay as set (kinematic,
     /// static).
     pub dynamic: bool,
+    /// Multiplies the velocity after each integration: 0 on an axis the
+    /// body's motion locks hold, else 1.
+    pub linear_mask: Vec2,
+    /// Multiplies the angular velocity the same way.
+    pub angular_mask: f32,
 }
 
 impl Default for SolverBody {
@@ -40,6 +45,8 @@ impl Default for SolverBody {
             linear_decay: 1.0,
             angular_decay: 1.0,
             dynamic: false,
+            linear_mask: Vec2::ONE,
+            angular_mask: 1.0,
         }
     }
 }

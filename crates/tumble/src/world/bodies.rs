@@ -4,7 +4,7 @@
 //! forces, impulses, type or shapes) wakes it, with its island.
 
 use super::{BodyId, ShapeId, World};
-use crate::body::{Body, BodyDef, BodyType};
+use crate::body::{Body, BodyDef, BodyType, MotionLocks};
 use crate::error::BodyError;
 use crate::island;
 use crate::math::{cross, is_finite_vec, Transform, Vec2};
@@ -59,6 +59,10 @@ impl World {
         if body.body_type == BodyType::Static {
             body.v = Vec2::ZERO;
             body.w = 0.0;
+        } else if body.body_type == BodyType::Dynamic {
+            let (linear_mask, angular_mask) = body.locks.masks();
+            body.v *= linear_mask;
+            body.w *= angular_mask;
         }
         let bi = self.bodies.insert(body).index;
         if def.body_type != BodyType::Static {
@@ -150,6 +154,32 @@ impl World {
             self.broadphase.touch_proxy(self.shapes[si].proxy);
         }
         Ok(())
+    }
+
+    /// Holds or frees the body's translation along x or y and its rotation
+    /// (see [`MotionLocks`]). A newly locked velocity component is zeroed
+    /// at once; the mass is recomputed (a locked rotation has infinite
+    /// inertia) and the body wakes.
+    pub fn set_motion_locks(&mut self, id: BodyId, locks: MotionLocks) -> Result<(), BodyError> {
+        let bi = self.body_index(id)?;
+        let b = &mut self.bodies[bi];
+        if b.locks == locks {
+            return Ok(());
+        }
+        b.locks = locks;
+        if b.body_type == BodyType::Dynamic {
+            let (linear_mask, angular_mask) = locks.masks();
+            b.v *= linear_mask;
+            b.w *= angular_mask;
+            self.update_mass(bi);
+            self.wake_body(bi);
+        }
+        Ok(())
+    }
+
+    /// The body's motion locks.
+    pub fn motion_locks(&self, id: BodyId) -> Result<MotionLocks, BodyError> {
+        Ok(self.bodies[self.body_index(id)?].locks)
     }
 
     /// The body origin's transform.
@@ -407,7 +437,7 @@ impl World {
                 b.mass = md.mass;
                 b.inv_mass = 1.0 / md.mass;
                 b.local_center = md.center;
-                if md.inertia > 0.0 {
+                if md.inertia > 0.0 && !b.locks.rotation {
                     b.inertia = md.inertia;
                     b.inv_inertia = 1.0 / md.inertia;
                 }

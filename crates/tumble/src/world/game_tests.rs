@@ -612,3 +612,115 @@ fn touch_events_on_a_settling_pile_match_the_contacts_that_start_and_stop_touchi
         "the pile made and broke contacts: {begins} begins, {ends} ends"
     );
 }
+
+#[test]
+fn a_rotation_locked_body_stays_upright_when_struck_off_centre() {
+    use crate::body::MotionLocks;
+    let mut world = World::new(WorldSettings {
+        gravity: Vec2::ZERO,
+        ..WorldSettings::default()
+    });
+    let tall = Polygon::new_box(0.25, 1.0).unwrap();
+    let locked_def = BodyDef {
+        motion_locks: MotionLocks::ROTATION,
+        angular_velocity: 3.0,
+        ..BodyDef::dynamic()
+    };
+    let (locked, _) = body(&mut world, &locked_def, tall, &ShapeDef::default());
+    assert_eq!(
+        world.angular_velocity(locked).unwrap(),
+        0.0,
+        "a locked spin starts at zero"
+    );
+    let (free, _) = body(
+        &mut world,
+        &BodyDef::dynamic().at(Vec2::new(5.0, 0.0)),
+        tall,
+        &ShapeDef::default(),
+    );
+    // The same off-centre impulse on both.
+    for b in [locked, free] {
+        let top = world.position(b).unwrap() + Vec2::new(0.0, 0.9);
+        world.apply_linear_impulse(b, Vec2::new(1.0, 0.0), top).unwrap();
+    }
+    run(&mut world, 30);
+    assert_eq!(world.angle(locked).unwrap(), 0.0, "no rotation at all");
+    assert!(world.angle(free).unwrap().abs() > 0.5, "the free one spins");
+    // Momentum still counts: both move off at p / m.
+    let m = world.mass_data(free).unwrap().mass;
+    for b in [locked, free] {
+        let v = world.linear_velocity(b).unwrap();
+        assert!((v.x - 1.0 / m).abs() < 1e-5, "{v:?}");
+    }
+    // Unlocked again, the inertia is back and torque turns it.
+    world.set_motion_locks(locked, MotionLocks::default()).unwrap();
+    let inertia = world.mass_data(locked).unwrap().inertia;
+    let closed_form = m * (0.5f32.powi(2) + 2.0f32.powi(2)) / 12.0;
+    assert!(
+        (inertia - closed_form).abs() < 1e-4 * closed_form,
+        "{inertia} against {closed_form}"
+    );
+    world.apply_angular_impulse(locked, 1.0).unwrap();
+    world.step(DT);
+    assert!(world.angle(locked).unwrap() > 0.0);
+}
+
+#[test]
+fn a_translation_lock_holds_its_axis_against_gravity_and_contacts() {
+    use crate::body::MotionLocks;
+    let mut world = World::default();
+    // A 30 degree ramp through the origin.
+    let ramp = BodyDef::fixed().with_angle(30f32.to_radians());
+    body(
+        &mut world,
+        &ramp,
+        Polygon::new_box(20.0, 0.1).unwrap(),
+        &ShapeDef::default(),
+    );
+    // Locked in x, a box dropped on the ramp stays on its vertical line.
+    let x_locked = BodyDef {
+        motion_locks: MotionLocks {
+            x: true,
+            ..MotionLocks::default()
+        },
+        linear_velocity: Vec2::new(3.0, 0.0),
+        ..BodyDef::dynamic().at(Vec2::new(2.0, 3.0))
+    };
+    let (slider, _) = body(&mut world, &x_locked, unit_box(), &ShapeDef::default());
+    // Locked in y, a box floats at its height and still moves along x.
+    let y_locked = BodyDef {
+        motion_locks: MotionLocks {
+            y: true,
+            ..MotionLocks::default()
+        },
+        ..BodyDef::dynamic().at(Vec2::new(-12.0, 4.0))
+    };
+    let (floater, _) = body(&mut world, &y_locked, unit_box(), &ShapeDef::default());
+    world
+        .apply_linear_impulse_to_center(floater, Vec2::new(2.0, 5.0))
+        .unwrap();
+    run(&mut world, 300);
+    let p = world.position(slider).unwrap();
+    assert_eq!(p.x, 2.0, "no x motion at all");
+    // Free to turn, it tips onto its face and lies on the ramp: its centre
+    // (0.5 + 0.1) / cos 30 above the ramp's mid-line at x = 2.
+    let slope = 30f32.to_radians();
+    let lying = 2.0 * slope.tan() + 0.6 / slope.cos();
+    assert!(
+        (p.y - lying).abs() < 0.01,
+        "rests on the ramp at y {lying}: {p:?}"
+    );
+    assert!((world.angle(slider).unwrap() - slope).abs() < 0.01);
+    assert!(world.linear_velocity(slider).unwrap().length() < 0.01);
+    let q = world.position(floater).unwrap();
+    assert_eq!(q.y, 4.0, "no y motion at all");
+    assert!(
+        (q.x - (-6.0 + 2.0 * 2.0)).abs() < 1e-3,
+        "it glides at p / m for 2 s: {q:?}"
+    );
+    // Freed, it falls as anything does.
+    world.set_motion_locks(floater, MotionLocks::default()).unwrap();
+    assert_eq!(world.motion_locks(floater).unwrap(), MotionLocks::default());
+    run(&mut world, 10);
+    assert!(world.position(floater).unwrap().y < 3.9);
+}

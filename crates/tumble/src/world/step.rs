@@ -290,6 +290,7 @@ impl World {
                     let accel = b.gravity_scale * gravity + b.inv_mass * b.force;
                     let angular_accel = b.inv_inertia * b.torque;
                     let finite = is_finite_vec(b.v + dt * accel) && (b.w + dt * angular_accel).is_finite();
+                    let (linear_mask, angular_mask) = b.locks.masks();
                     if !finite {
                         // A user's force overflowed.
                         freeze(&mut self.bodies, bi, &mut self.frozen);
@@ -307,6 +308,8 @@ impl World {
                         linear_decay: 1.0 / (1.0 + ctx.h * b.linear_damping),
                         angular_decay: 1.0 / (1.0 + ctx.h * b.angular_damping),
                         dynamic: true,
+                        linear_mask,
+                        angular_mask,
                     }
                 }
             };
@@ -378,8 +381,11 @@ impl World {
                 c: q.c / mag,
                 s: q.s / mag,
             };
-            b.v = v;
-            b.w = w;
+            // (Restitution ran after the last integration: hold the locks
+            // against it too.)
+            let (linear_mask, angular_mask) = b.locks.masks();
+            b.v = v * linear_mask;
+            b.w = w * angular_mask;
             b.center = center;
             b.sync_origin(q);
             if !sleeping {
