@@ -19,6 +19,8 @@ pub enum BodyError {
     /// non-positive step rate, a solver setting out of its range). The
     /// string names it.
     OutOfRange(&'static str),
+    /// The shape is not a sensor (asked for its overlaps).
+    NotASensor,
 }
 
 impl fmt::Display for BodyError {
@@ -28,6 +30,7 @@ impl fmt::Display for BodyError {
             BodyError::NonFinite(what) => write!(f, "{what} is NaN or infinite"),
             BodyError::NegativeDamping => f.write_str("damping must be zero or positive"),
             BodyError::OutOfRange(what) => write!(f, "{what} is out of range"),
+            BodyError::NotASensor => f.write_str("the shape is not a sensor"),
         }
     }
 }

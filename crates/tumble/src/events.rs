@@ -49,6 +49,32 @@ pub struct ContactHit {
     pub approach_speed: f32,
 }
 
+/// A shape that began or stopped overlapping a sensor. For a removed shape
+/// (or sensor) the handles are stale.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SensorOverlap {
+    /// The sensor shape.
+    pub sensor: ShapeId,
+    /// The sensor's body.
+    pub sensor_body: BodyId,
+    /// The shape that entered or left it.
+    pub visitor: ShapeId,
+}
+
+/// The sensor events of the last step
+/// ([`World::sensor_events`](crate::World::sensor_events)), sensor by
+/// sensor in slot order and, for each, visitor by visitor in handle order
+/// (the ends that removing a sensor or visitor caused since the step
+/// before come first). A shape that crossed a sensor within the step is in
+/// both lists.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SensorEvents {
+    /// Shapes that began overlapping a sensor.
+    pub begin: Vec<SensorOverlap>,
+    /// Shapes that stopped overlapping a sensor.
+    pub end: Vec<SensorOverlap>,
+}
+
 /// The contact events of the last step, in a deterministic order (the
 /// contacts' slot order, with the ends of contacts removed by the user
 /// between steps first, in the order they were removed).

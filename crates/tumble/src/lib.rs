@@ -136,7 +136,7 @@ mod world;
 pub use body::{BodyDef, BodyType, MotionLocks};
 pub use debug_draw::{Color, DebugDraw, DrawOptions};
 pub use error::{BodyError, Error};
-pub use events::{ContactEvents, ContactHit, ContactTouch};
+pub use events::{ContactEvents, ContactHit, ContactTouch, SensorEvents, SensorOverlap};
 pub use filter::{Filter, QueryFilter};
 pub use hooks::{ContactHooks, ContactMaterial, NoHooks, ShapePair};
 pub use math::{Aabb, Rot, Transform, Vec2};

@@ -207,3 +207,55 @@ fn a_partly_sleeping_world_restored_continues_bit_identically() {
     assert_eq!(world_hash(&restored), world_hash(&run_sleeping(900)));
     assert_eq!(restored.awake_body_count(), 0);
 }
+
+/// A pile falling through a sensor zone, with filtered and hit-event
+/// shapes: restored mid-fall, it reports the same sensor and hit events.
+#[test]
+fn sensors_and_their_overlaps_survive_a_snapshot() {
+    use tumble::{BodyDef, Circle, Filter, Polygon, ShapeDef, Vec2};
+    let mut world = build_pile(60);
+    let zone = world
+        .create_body(&BodyDef::fixed().at(Vec2::new(0.0, 2.0)))
+        .unwrap();
+    let sensor = ShapeDef {
+        sensor: true,
+        ..ShapeDef::default()
+    };
+    world
+        .add_shape(zone, Polygon::new_box(3.0, 1.0).unwrap(), &sensor)
+        .unwrap();
+    let odd = ShapeDef {
+        hit_events: true,
+        filter: Filter {
+            group: -1,
+            ..Filter::default()
+        },
+        ..ShapeDef::default()
+    };
+    for k in 0..6 {
+        let b = world
+            .create_body(&BodyDef::dynamic().at(Vec2::new(k as f32 - 2.5, 6.0 + k as f32)))
+            .unwrap();
+        world
+            .add_shape(b, Circle::new(Vec2::ZERO, 0.3).unwrap(), &odd)
+            .unwrap();
+    }
+    let events = |w: &World| (w.sensor_events().clone(), w.contact_events().hit.clone());
+    for _ in 0..40 {
+        advance(&mut world);
+    }
+    let bytes = postcard::to_allocvec(&world).unwrap();
+    let mut restored: World = postcard::from_bytes(&bytes).unwrap();
+    let mut sensor_events = 0;
+    for _ in 0..200 {
+        advance(&mut world);
+        advance(&mut restored);
+        assert_eq!(events(&world), events(&restored));
+        sensor_events += world.sensor_events().begin.len() + world.sensor_events().end.len();
+    }
+    assert!(
+        sensor_events > 10,
+        "the scene exercised the sensor: {sensor_events} events"
+    );
+    assert_eq!(world_hash(&world), world_hash(&restored));
+}

@@ -10,7 +10,7 @@ use crate::body::Body;
 use crate::broadphase::BroadPhase;
 use crate::contact::{Contact, ContactFlags};
 use crate::error::BodyError;
-use crate::events::{ContactEvents, ContactTouch};
+use crate::events::{ContactEvents, ContactTouch, SensorEvents, SensorOverlap};
 use crate::island::{Island, SplitScratch};
 use crate::math::{is_finite_vec, Vec2};
 use crate::settings::{SolverSettings, WorldSettings, AABB_MARGIN, LINEAR_SLOP};
@@ -24,6 +24,7 @@ mod contacts;
 mod draw;
 mod profile;
 mod queries;
+mod sensors;
 mod shapes;
 mod sleep;
 mod step;
@@ -181,6 +182,13 @@ pub struct World {
     /// Ends of touching contacts the user's calls destroyed since the last
     /// step: reported with the next step's events.
     pending_ends: Vec<ContactTouch>,
+    /// The sensor shapes and what overlaps them.
+    sensors: Store<sensors::Sensor>,
+    /// The last step's sensor events.
+    sensor_events: SensorEvents,
+    /// Sensor ends the user's calls caused since the last step (a sensor
+    /// removed).
+    pending_sensor_ends: Vec<SensorOverlap>,
     // Scratch buffers reused every step (no allocation in steady state).
     scratch: Scratch,
 }
@@ -213,6 +221,8 @@ struct Scratch {
     doomed: Vec<u32>,
     /// Bodies a structural change is about to wake.
     to_wake: Vec<u32>,
+    /// Buffers of the sensor stage.
+    sensors: sensors::SensorScratch,
     /// Contact edges walked by structural changes (removing a body or
     /// shape, changing a type, waking, sleeping): a counter for tests that
     /// such changes touch only the bodies' own contacts.
@@ -272,6 +282,9 @@ impl World {
             profile: StepProfile::default(),
             events: ContactEvents::default(),
             pending_ends: Vec::new(),
+            sensors: Store::default(),
+            sensor_events: SensorEvents::default(),
+            pending_sensor_ends: Vec::new(),
             scratch: Scratch::default(),
         }
     }
@@ -339,7 +352,18 @@ impl World {
                 + s.split.memory_bytes()
                 + (s.created_islands.capacity() + s.sleepy.capacity()) * size_of::<u32>()
                 + self.frozen.capacity() * size_of::<BodyId>(),
-            shapes: self.shapes.memory_bytes(),
+            shapes: self.shapes.memory_bytes()
+                + self.sensors.memory_bytes()
+                + self
+                    .sensors
+                    .iter()
+                    .map(|(_, s)| s.overlaps.capacity() * size_of::<ShapeId>())
+                    .sum::<usize>()
+                + (self.sensor_events.begin.capacity()
+                    + self.sensor_events.end.capacity()
+                    + self.pending_sensor_ends.capacity())
+                    * size_of::<SensorOverlap>()
+                + s.sensors.memory_bytes(),
             contacts: self.contacts.memory_bytes()
                 + (self.events.begin.capacity() + self.events.end.capacity() + self.pending_ends.capacity())
                     * size_of::<ContactTouch>()
@@ -374,6 +398,8 @@ mod game_tests;
 mod recycling_tests;
 #[cfg(test)]
 mod reliability_tests;
+#[cfg(test)]
+mod sensor_tests;
 #[cfg(test)]
 mod sleep_tests;
 #[cfg(test)]

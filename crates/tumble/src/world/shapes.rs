@@ -112,6 +112,9 @@ pub(super) struct ShapeSlot {
     /// How far its fat box reaches beyond its tight one (see
     /// [`AABB_MARGIN_FRACTION`]).
     pub margin: f32,
+    /// Its slot in the sensor store, or [`NULL`](crate::body::NULL) if it
+    /// is not a sensor.
+    pub sensor: u32,
 }
 
 impl Default for ShapeSlot {
@@ -127,12 +130,13 @@ impl Default for ShapeSlot {
             proxy: 0,
             part: 0,
             margin: 0.0,
+            sensor: crate::body::NULL,
         }
     }
 }
 
 impl World {
-    fn shape_index(&self, id: ShapeId) -> Result<u32, BodyError> {
+    pub(super) fn shape_index(&self, id: ShapeId) -> Result<u32, BodyError> {
         if self.shapes.is_current(id.index, id.generation) {
             Ok(id.index)
         } else {
@@ -177,8 +181,12 @@ impl World {
                 proxy: 0,
                 part,
                 margin,
+                sensor: crate::body::NULL,
             })
             .index;
+        if def.sensor {
+            self.create_sensor(si);
+        }
         self.shapes[si].proxy = self.broadphase.create_proxy_with_margin(aabb, si, margin);
         self.bodies[bi].shapes.push(si);
         if !self.bodies[bi].never_awake {
@@ -226,6 +234,9 @@ impl World {
 
     /// Frees a shape slot and its proxy (its contacts must be gone).
     pub(super) fn destroy_shape_slot(&mut self, si: u32) {
+        if self.shapes[si].sensor != crate::body::NULL {
+            self.destroy_sensor(si);
+        }
         self.broadphase.destroy_proxy(self.shapes[si].proxy);
         self.shapes.remove(si);
     }

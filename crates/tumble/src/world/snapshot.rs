@@ -1,8 +1,8 @@
 //! Snapshots: `World` as serde data (the `serde` feature).
 //!
 //! Everything that decides the next step is saved: the stores of bodies,
-//! shapes, contacts (with their warm-start impulses and edges) and islands,
-//! the awake sets, the broadphase tree and its move buffer, the settings,
+//! shapes, contacts (with their warm-start impulses and edges), islands and
+//! sensors (with what overlaps them), the awake sets, the broadphase tree and its move buffer, the settings,
 //! the step count, the frozen list and the last step's length (how far a
 //! body given a new velocity is looked ahead for). What is not: the
 //! scratch buffers and the solver's, which every step clears before use;
@@ -11,6 +11,7 @@
 //! step rather than decide the next. A world loaded from a snapshot therefore steps bit for bit
 //! like the world that was saved, asleep or awake.
 
+use super::sensors::Sensor;
 use super::{Awake, BodyId, PairMap, Scratch, ShapeSlot, World};
 use crate::body::{Body, BodyType, NULL};
 use crate::broadphase::{pair_key, BroadPhase};
@@ -35,6 +36,7 @@ struct SnapshotRef<'a> {
     shapes: &'a Store<ShapeSlot>,
     contacts: &'a Store<Contact>,
     islands: &'a Store<Island>,
+    sensors: &'a Store<Sensor>,
     awake: &'a Awake,
     broadphase: &'a BroadPhase,
     step_count: u64,
@@ -51,6 +53,7 @@ struct Snapshot {
     shapes: Store<ShapeSlot>,
     contacts: Store<Contact>,
     islands: Store<Island>,
+    sensors: Store<Sensor>,
     awake: Awake,
     broadphase: BroadPhase,
     step_count: u64,
@@ -67,6 +70,7 @@ impl Serialize for World {
             shapes: &self.shapes,
             contacts: &self.contacts,
             islands: &self.islands,
+            sensors: &self.sensors,
             awake: &self.awake,
             broadphase: &self.broadphase,
             step_count: self.step_count,
@@ -118,6 +122,9 @@ impl<'de> Deserialize<'de> for World {
             profile: Default::default(),
             events: Default::default(),
             pending_ends: Vec::new(),
+            sensors: s.sensors,
+            sensor_events: Default::default(),
+            pending_sensor_ends: Vec::new(),
             scratch: Scratch::default(),
         })
     }
@@ -131,6 +138,7 @@ fn check_links(s: &Snapshot) -> Result<(), &'static str> {
     s.shapes.check()?;
     s.contacts.check()?;
     s.islands.check()?;
+    s.sensors.check()?;
     let live_body = |i: u32| s.bodies.is_alive(i);
     let live_shape = |i: u32| s.shapes.is_alive(i);
     for (bi, b) in s.bodies.iter() {
@@ -156,6 +164,12 @@ fn check_links(s: &Snapshot) -> Result<(), &'static str> {
         }
         if slot.shape.validate().is_err() {
             return Err("a shape's geometry is invalid");
+        }
+        let sensor = slot.sensor;
+        if slot.def.sensor != (sensor != NULL)
+            || (sensor != NULL && !(s.sensors.is_alive(sensor) && s.sensors[sensor].shape == si))
+        {
+            return Err("a sensor shape and its sensor do not match");
         }
         let tree = s.broadphase.tree();
         if !tree.is_proxy(slot.proxy) || tree.user_data(slot.proxy) != si {
@@ -192,6 +206,14 @@ fn check_links(s: &Snapshot) -> Result<(), &'static str> {
             && k.circle.is_none_or(f32::is_finite);
         if !finite {
             return Err("a contact's recycling cache is not finite");
+        }
+    }
+    for (k, sensor) in s.sensors.iter() {
+        if !live_shape(sensor.shape) || s.shapes[sensor.shape].sensor != k {
+            return Err("a sensor refers to a missing shape");
+        }
+        if !sensor.overlaps.windows(2).all(|w| w[0] < w[1]) {
+            return Err("a sensor's overlaps are not sorted");
         }
     }
     check_edges(s)?;

@@ -66,7 +66,9 @@ impl World {
     ///    events and pushed for the first time since they began touching
     ///    are reported if they approached fast enough;
     /// 5. `finalize_bodies`: transforms written
-    ///    back, sleep timers run;
+    ///    back, sleep timers run; then `update_sensors`: each sensor finds
+    ///    what overlaps it and what crossed it during the step
+    ///    ([`World::sensor_events`]);
     /// 6. `update_broadphase`: moved proxies
     ///    enlarged to where their bodies are heading, the tree rebuilt;
     /// 7. with sleeping on, `split_island` (the
@@ -82,6 +84,9 @@ impl World {
         self.events.end.clear();
         self.events.hit.clear();
         self.events.end.append(&mut self.pending_ends);
+        self.sensor_events.begin.clear();
+        self.sensor_events.end.clear();
+        self.sensor_events.end.append(&mut self.pending_sensor_ends);
         let mut clock = Stopwatch::start();
         let mut p = StepProfile::default();
         self.update_pairs(hooks);
@@ -94,6 +99,7 @@ impl World {
         self.report_hits();
         p.solve = clock.lap();
         self.finalize_bodies(dt);
+        self.update_sensors();
         p.finalize = clock.lap();
         self.update_broadphase();
         p.update_broadphase = clock.lap();
@@ -373,6 +379,7 @@ impl World {
                 continue;
             }
             let b = &mut self.bodies[bi];
+            b.xf_start = b.xf;
             b.force = Vec2::ZERO;
             b.torque = 0.0;
             // Renormalise: many small rotations drift off unit length.
