@@ -9,8 +9,8 @@ use egui::{Key, Pos2, Rect};
 use std::collections::VecDeque;
 use std::time::Instant;
 use tumble::{
-    draw_shape, Aabb, BodyDef, BodyId, BodyType, Color, DrawOptions, FixedStepper, PositionCorrection, Shape,
-    SolverSettings, StepProfile, Sweep, Transform, Vec2,
+    draw_shape, Aabb, BodyDef, BodyId, BodyType, Color, DrawOptions, FixedStepper, PositionCorrection,
+    QueryFilter, Shape, SolverSettings, StepProfile, Sweep, Transform, Vec2,
 };
 use tumble_scenes::{build, random_shape, Metrics, Recorder, Rng, Scene, SceneName, DT};
 
@@ -503,8 +503,9 @@ impl Testbed {
     /// The dynamic body under the world point `p`, if any.
     pub fn body_at(&self, p: Vec2) -> Option<BodyId> {
         let world = &self.scene.world;
-        world
-            .shapes_at_point(p)
+        let mut under = Vec::new();
+        world.overlap_point(p, QueryFilter::ALL, &mut under);
+        under
             .into_iter()
             .filter_map(|s| world.shape_body(s).ok())
             .find(|&b| world.body_type(b) == Ok(BodyType::Dynamic))

@@ -168,9 +168,6 @@ pub(crate) struct Body {
     pub body_type: BodyType,
     /// Transform of the body origin.
     pub xf: Transform,
-    /// Where the body origin was when the last step it was simulated in
-    /// began: with `xf`, its sweep over that step (for sensors).
-    pub xf_start: Transform,
     /// Centre of mass in the body frame.
     pub local_center: Vec2,
     /// Centre of mass in the world.
@@ -245,7 +242,6 @@ impl Body {
         Body {
             body_type: def.body_type,
             xf,
-            xf_start: xf,
             local_center: Vec2::ZERO,
             center: xf.p,
             v: def.linear_velocity,

@@ -143,5 +143,6 @@ pub use math::{Aabb, Rot, Transform, Vec2};
 pub use settings::{PositionCorrection, SolverSettings, Sweep, WorldSettings};
 pub use shapes::{Capsule, Circle, MassData, Polygon, Shape, ShapeError};
 pub use world::{
-    draw_shape, BodyId, ContactView, FixedStepper, MemoryUsage, RayHit, ShapeDef, ShapeId, StepProfile, World,
+    draw_shape, BodyId, ContactView, Explosion, FixedStepper, MemoryUsage, RayHit, ShapeCastHit, ShapeDef,
+    ShapeId, StepProfile, World,
 };

@@ -221,11 +221,8 @@ impl Contact {
     /// The collide kernel for one contact whose fat boxes still overlap:
     /// keeps the manifold if the pair has hardly moved (recycling), else
     /// collides the shapes again, and reports whether the contact began or
-    /// stopped touching. `pre_solve` is called on a contact that touches
-    /// once its manifold is up to date, and may disable it for the step
-    /// ([`Contact::disable`]) or change its material. Reads only its
-    /// arguments and writes only `self`, so contacts can be collided in any
-    /// order, or at once.
+    /// stopped touching. Reads only its arguments and writes only `self`,
+    /// so contacts can be collided in any order, or at once.
     pub(crate) fn collide(
         &mut self,
         shape_a: &Shape,
@@ -233,7 +230,6 @@ impl Contact {
         shape_b: &Shape,
         b: &Body,
         ctx: &CollideContext,
-        pre_solve: impl FnOnce(&mut Contact),
     ) -> ContactFlags {
         // Speculative margin: the base distance, plus how far the pair can
         // close in one step, so a fast body gets its contact points before
@@ -254,9 +250,6 @@ impl Contact {
                 ctx.recycle,
             );
         }
-        if self.touching() {
-            pre_solve(self);
-        }
         let touching = self.touching();
         if touching && !was_touching {
             flags.0 |= ContactFlags::STARTED_TOUCHING.0;
@@ -266,16 +259,23 @@ impl Contact {
         flags
     }
 
-    /// Disables the contact for this step (a pre-solve hook said so): its
-    /// manifold is emptied and nothing of it is kept for recycling, so it
-    /// pushes nothing, counts as not touching, and is collided afresh next
-    /// step.
-    pub(crate) fn disable(&mut self) {
+    /// Disables the touching contact for this step (a pre-solve hook said
+    /// so), given what [`Contact::collide`] found: its manifold is emptied
+    /// and nothing of it is kept for recycling, so it pushes nothing, counts
+    /// as not touching, and is collided afresh next step. Returns the flags
+    /// as they now are: a contact that had just begun touching did not
+    /// begin after all; one that was touching stopped.
+    pub(crate) fn disable(&mut self, flags: ContactFlags) -> ContactFlags {
         self.manifold = Manifold {
             normal: self.manifold.normal,
             ..Manifold::default()
         };
         self.cache.limit = 0.0;
+        if flags.contains(ContactFlags::STARTED_TOUCHING) {
+            ContactFlags(flags.0 & !ContactFlags::STARTED_TOUCHING.0)
+        } else {
+            ContactFlags(flags.0 | ContactFlags::STOPPED_TOUCHING.0)
+        }
     }
 
     /// Recomputes the manifold of the shapes on bodies `a` and `b` and

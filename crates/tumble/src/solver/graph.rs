@@ -129,7 +129,7 @@ impl Graph {
             }
             self.count = self.count.max(colour + 1);
             // Blocks and single points are parked in `scalar` for now and
-            // packed into batches below.
+            // packed into batches below (what cannot go into a batch stays).
             self.colours[colour].scalar.push(i as u32);
         }
         let dummy = bodies.len() as u32;
@@ -141,7 +141,12 @@ impl Graph {
             for j in 0..colour.scalar.len() {
                 let i = colour.scalar[j];
                 let c = &constraints[i as usize];
-                if c.block {
+                // A conveyor belt's contact (rare) is solved one at a
+                // time: the lanes have no tangent speed to carry.
+                if c.tangent_speed != 0.0 {
+                    colour.scalar[k] = i;
+                    k += 1;
+                } else if c.block {
                     self.blocks.push(i);
                 } else if c.count == 1 {
                     self.points.push(i);

@@ -40,7 +40,7 @@ use crate::settings::{PositionCorrection, Sweep};
 use crate::store::Store;
 use graph::{Graph, Pass};
 use scalar::{bounce_constraint, store_impulses};
-use types::{BodyState, ContactConstraint};
+use types::{BodyState, ContactConstraint, Lock};
 
 /// The solver's buffers, kept from step to step so that a steady scene
 /// allocates nothing.
@@ -58,6 +58,8 @@ pub(crate) struct Solver {
     constraints: Vec<ContactConstraint>,
     /// The constraints with restitution, this step.
     bouncy: Vec<u32>,
+    /// The bodies with motion locks, this step (usually none).
+    locks: Vec<Lock>,
     /// The colouring, its lane batches and the body states.
     graph: Graph,
 }
@@ -70,9 +72,20 @@ impl Solver {
         }
         self.slots.clear();
         self.bodies.clear();
+        self.locks.clear();
         if self.index_of.len() < body_slots {
             self.index_of.resize(body_slots, NULL);
         }
+    }
+
+    /// Holds the last body added at zero velocity along the axes whose
+    /// factor is 0 (its motion locks).
+    pub fn lock_last(&mut self, linear: Vec2, angular: f32) {
+        self.locks.push(Lock {
+            body: self.bodies.len() as u32 - 1,
+            linear,
+            angular,
+        });
     }
 
     /// Adds the body in `slot` to this step's solve.
@@ -127,7 +140,8 @@ impl Solver {
     /// and single points [`wide::W`] at a time; an alternating sweep
     /// reverses the colour order on odd iterations.
     pub fn solve(&mut self, ctx: &StepContext) {
-        let (graph, constraints, bodies) = (&mut self.graph, &mut self.constraints, &self.bodies);
+        let (graph, constraints, bodies, locks) =
+            (&mut self.graph, &mut self.constraints, &self.bodies, &self.locks);
         let total = ctx.settings.iterations;
         let substeps = ctx.substeps;
         let mut states = std::mem::take(&mut graph.states);
@@ -146,10 +160,10 @@ impl Solver {
         for substep in 0..substeps {
             let iterations = total / substeps + u32::from(substep < total % substeps);
             if soft {
-                soft_substep(graph, constraints, bodies, &mut states, ctx, iterations);
+                soft_substep(graph, constraints, (bodies, locks), &mut states, ctx, iterations);
                 continue;
             }
-            integrate_velocities(bodies, &mut states, ctx.h);
+            integrate_velocities(bodies, locks, &mut states, ctx.h);
             let smallest_separation = graph.update_separations(constraints, &states);
             // The split-impulse pass starts every substep from zero
             // pseudo-velocities and impulses, so when no point overlaps
@@ -172,7 +186,7 @@ impl Solver {
                     Pass::Velocity { pseudo },
                 );
             }
-            integrate_positions(bodies, &mut states, ctx);
+            integrate_positions(bodies, locks, &mut states, ctx);
         }
         graph.states = states;
     }
@@ -217,6 +231,9 @@ impl Solver {
         for &i in &self.bouncy {
             store_impulses(&self.constraints[i as usize], contacts, scale);
         }
+        // Restitution ran after the last integration: hold the locks
+        // against it too.
+        hold_locks(&self.locks, &mut self.graph.states);
     }
 
     /// The contacts whose hit events were asked for this step
@@ -241,6 +258,19 @@ impl Solver {
         (s.v, s.w, s.dp, s.dq)
     }
 
+    /// The translation of the centre of mass and the rotation over the
+    /// last step of the body in `slot`, if it was solved in it (valid from
+    /// the solve until the next step begins).
+    pub fn motion_of_slot(&self, slot: u32) -> Option<(Vec2, Rot)> {
+        match self.index_of.get(slot as usize) {
+            Some(&k) if k != NULL => {
+                let s = &self.graph.states[k as usize];
+                Some((s.dp, s.dq))
+            }
+            _ => None,
+        }
+    }
+
     /// Heap bytes of the per-body rows (capacities).
     pub fn body_memory_bytes(&self) -> usize {
         use std::mem::size_of;
@@ -263,20 +293,20 @@ impl Solver {
 fn soft_substep(
     graph: &mut Graph,
     constraints: &mut [ContactConstraint],
-    bodies: &[SolverBody],
+    (bodies, locks): (&[SolverBody], &[Lock]),
     states: &mut [BodyState],
     ctx: &StepContext,
     iterations: u32,
 ) {
     let relax = iterations / 2;
-    integrate_velocities(bodies, states, ctx.h);
+    integrate_velocities(bodies, locks, states, ctx.h);
     graph.update_separations(constraints, states);
     graph.warm_start(constraints, states);
     for it in 0..iterations - relax {
         let reverse = backward(ctx.settings.sweep, it);
         graph.iterate(constraints, states, ctx, reverse, Pass::Soft { bias: true });
     }
-    integrate_positions(bodies, states, ctx);
+    integrate_positions(bodies, locks, states, ctx);
     graph.update_separations(constraints, states);
     for it in 0..relax {
         let reverse = backward(ctx.settings.sweep, it);
@@ -294,16 +324,32 @@ fn backward(sweep: Sweep, iteration: u32) -> bool {
     sweep == Sweep::Alternating && iteration % 2 == 1
 }
 
-fn integrate_velocities(bodies: &[SolverBody], states: &mut [BodyState], h: f32) {
+fn integrate_velocities(bodies: &[SolverBody], locks: &[Lock], states: &mut [BodyState], h: f32) {
     for (b, s) in bodies.iter().zip(states.iter_mut()) {
         if b.dynamic {
-            s.v = (s.v + h * b.accel) * b.linear_decay * b.linear_mask;
-            s.w = (s.w + h * b.angular_accel) * b.angular_decay * b.angular_mask;
+            s.v = (s.v + h * b.accel) * b.linear_decay;
+            s.w = (s.w + h * b.angular_accel) * b.angular_decay;
         }
+    }
+    hold_locks(locks, states);
+}
+
+/// Zeroes the locked velocity components (and pseudo-velocities) of the
+/// bodies with motion locks.
+fn hold_locks(locks: &[Lock], states: &mut [BodyState]) {
+    for lock in locks {
+        let s = &mut states[lock.body as usize];
+        s.v *= lock.linear;
+        s.w *= lock.angular;
+        s.pv *= lock.linear;
+        s.pw *= lock.angular;
     }
 }
 
-fn integrate_positions(bodies: &[SolverBody], states: &mut [BodyState], ctx: &StepContext) {
+fn integrate_positions(bodies: &[SolverBody], locks: &[Lock], states: &mut [BodyState], ctx: &StepContext) {
+    // What the contacts pushed along a locked axis is dropped before it
+    // moves the body.
+    hold_locks(locks, states);
     let h = ctx.h;
     for (b, s) in bodies.iter().zip(states.iter_mut()) {
         if b.dynamic {
@@ -313,12 +359,6 @@ fn integrate_positions(bodies: &[SolverBody], states: &mut [BodyState], ctx: &St
                 s.v *= ctx.max_speed / speed;
             }
             s.w = s.w.clamp(-ctx.max_spin, ctx.max_spin);
-            // What the contacts pushed along a locked axis is dropped
-            // before it moves the body.
-            s.v *= b.linear_mask;
-            s.w *= b.angular_mask;
-            s.pv *= b.linear_mask;
-            s.pw *= b.angular_mask;
         }
         s.dp += h * (s.v + s.pv);
         s.dq = s.dq.integrate(h * (s.w + s.pw));

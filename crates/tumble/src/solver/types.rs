@@ -26,11 +26,16 @@ pub(crate) struct SolverBody {
     /// Whether velocities integrate (dynamic) or stay as set (kinematic,
     /// static).
     pub dynamic: bool,
-    /// Multiplies the velocity after each integration: 0 on an axis the
-    /// body's motion locks hold, else 1.
-    pub linear_mask: Vec2,
-    /// Multiplies the angular velocity the same way.
-    pub angular_mask: f32,
+}
+
+/// A solver body whose motion locks hold some of its velocity at zero:
+/// its index and the factors (0 on a held axis, else 1) its velocity is
+/// multiplied by after each integration.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Lock {
+    pub body: u32,
+    pub linear: Vec2,
+    pub angular: f32,
 }
 
 impl Default for SolverBody {
@@ -45,8 +50,6 @@ impl Default for SolverBody {
             linear_decay: 1.0,
             angular_decay: 1.0,
             dynamic: false,
-            linear_mask: Vec2::ONE,
-            angular_mask: 1.0,
         }
     }
 }

@@ -211,8 +211,6 @@ pub(super) struct Batch<const N: usize, const M: usize> {
     ny: Fw,
     /// Friction coefficient.
     friction: Fw,
-    /// The sliding speed friction drives towards.
-    tangent_speed: Fw,
     /// Inverse mass of A.
     ma: Fw,
     /// Inverse inertia of A.
@@ -287,7 +285,6 @@ where
             nx: Fw::default(),
             ny: Fw::default(),
             friction: Fw::default(),
-            tangent_speed: Fw::default(),
             ma: Fw::default(),
             ia: Fw::default(),
             mb: Fw::default(),
@@ -414,7 +411,6 @@ where
         self.nx = nx;
         self.ny = ny;
         self.friction = lanes(&cs, |c| c.friction);
-        self.tangent_speed = lanes(&cs, |c| c.tangent_speed);
         self.ma = lanes(&cs, |c| c.masses[0]);
         self.ia = lanes(&cs, |c| c.masses[1]);
         self.mb = lanes(&cs, |c| c.masses[2]);
@@ -614,7 +610,7 @@ where
             let p = &mut self.p[k];
             let dvx = g.vbx - g.vax;
             let dvy = g.vby - g.vay;
-            let vt = dvx * tx + dvy * ty + g.wb * p.rtb - g.wa * p.rta - self.tangent_speed;
+            let vt = dvx * tx + dvy * ty + g.wb * p.rtb - g.wa * p.rta;
             let max_friction = self.friction * p.normal_impulse;
             let new = (p.tangent_impulse - p.tangent_mass * vt)
                 .max(-max_friction)

@@ -33,7 +33,7 @@ mod stepper;
 pub use contacts::ContactView;
 pub use draw::draw_shape;
 pub use profile::StepProfile;
-pub use queries::RayHit;
+pub use queries::{Explosion, RayHit, ShapeCastHit};
 pub use shapes::ShapeDef;
 pub use stepper::FixedStepper;
 
@@ -394,6 +394,8 @@ mod snapshot;
 
 #[cfg(test)]
 mod game_tests;
+#[cfg(test)]
+mod query_tests;
 #[cfg(test)]
 mod recycling_tests;
 #[cfg(test)]

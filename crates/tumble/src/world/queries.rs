@@ -1,10 +1,23 @@
-//! Queries: which shapes are at a point, in a box, along a ray.
+//! Queries: which shapes are at a point, in a box, overlapping a shape,
+//! along a ray or in the way of a moving shape; and explosions.
+//!
+//! Every query takes a [`QueryFilter`] and reports shapes in a
+//! deterministic order: the `overlap_*` queries and [`World::ray_cast_all`]
+//! in a documented order into a buffer the caller owns (cleared first, and
+//! grown only when too small, so a reused buffer allocates nothing), the
+//! closest-hit queries break ties by shape slot. A query given a non-finite
+//! number finds nothing.
 
+use super::shapes::ShapeSlot;
 use super::{BodyId, ShapeId, World};
-use crate::collision::ray_cast;
-use crate::math::{is_finite_vec, Aabb, Vec2};
+use crate::body::BodyType;
+use crate::collision::{ray_cast, shape_distance, time_of_impact};
+use crate::error::BodyError;
+use crate::filter::QueryFilter;
+use crate::math::{is_finite_vec, left_perp, Aabb, Transform, Vec2};
+use crate::shapes::{Circle, Shape, ShapeError};
 
-/// The closest hit of a ray cast.
+/// A shape hit by a ray.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RayHit {
     /// The shape hit.
@@ -19,61 +32,310 @@ pub struct RayHit {
     pub fraction: f32,
 }
 
+/// The first shape in the way of a shape moved along a translation
+/// ([`World::shape_cast`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ShapeCastHit {
+    /// The shape hit.
+    pub shape: ShapeId,
+    /// Its body.
+    pub body: BodyId,
+    /// Fraction of the translation travelled before touching, 0..=1 (0
+    /// when the cast shape starts overlapping it).
+    pub fraction: f32,
+    /// The point of the hit shape's surface where they touch.
+    pub point: Vec2,
+    /// The hit shape's surface normal there, pointing towards the cast
+    /// shape.
+    pub normal: Vec2,
+}
+
+/// An explosion for [`World::explode`]: every dynamic body with a shape
+/// within `radius + falloff` of `center` is pushed away from it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Explosion {
+    /// Where it goes off.
+    pub center: Vec2,
+    /// Within this distance of the centre, the full impulse.
+    pub radius: f32,
+    /// Beyond `radius`, the impulse falls off linearly to zero over this
+    /// distance.
+    pub falloff: f32,
+    /// Impulse (N s) per metre of the shape's width facing the blast: a
+    /// long plank side-on takes more than a pebble.
+    pub impulse_per_length: f32,
+    /// Which shapes it reaches.
+    pub filter: QueryFilter,
+}
+
 impl World {
-    /// Shapes containing the world point `p`, in slot order.
-    pub fn shapes_at_point(&self, p: Vec2) -> Vec<ShapeId> {
-        if !is_finite_vec(p) {
-            return Vec::new();
-        }
-        let mut hits: Vec<u32> = Vec::new();
-        self.broadphase.query(Aabb::new(p, p), |proxy| {
+    /// Whether shape slot `si` passes `filter`.
+    #[inline]
+    fn accepts(&self, filter: &QueryFilter, si: u32) -> bool {
+        filter.accepts(&self.shapes[si].def.filter)
+    }
+
+    /// The shapes, in slot order, into `out` (cleared first) whose fat
+    /// boxes overlap `aabb` and for which `keep` holds.
+    fn overlapping(&self, aabb: Aabb, out: &mut Vec<ShapeId>, mut keep: impl FnMut(u32, &ShapeSlot) -> bool) {
+        out.clear();
+        self.broadphase.query(aabb, |proxy| {
             let si = self.broadphase.user_data(proxy);
-            let slot = &self.shapes[si];
-            if slot.shape.contains_point(self.bodies[slot.body].xf, p) {
-                hits.push(si);
+            if keep(si, &self.shapes[si]) {
+                out.push(self.shape_id(si));
             }
             true
         });
-        hits.sort_unstable();
-        hits.into_iter().map(|s| self.shape_id(s)).collect()
+        out.sort_unstable();
     }
 
-    /// Shapes whose fat bounding boxes overlap `aabb`, in slot order.
-    pub fn shapes_in_aabb(&self, aabb: Aabb) -> Vec<ShapeId> {
-        let mut hits: Vec<u32> = Vec::new();
-        self.broadphase.query(aabb, |proxy| {
-            hits.push(self.broadphase.user_data(proxy));
-            true
-        });
-        hits.sort_unstable();
-        hits.into_iter().map(|s| self.shape_id(s)).collect()
-    }
-
-    /// The first shape hit by the ray from `origin` along `translation`.
-    pub fn ray_cast_closest(&self, origin: Vec2, translation: Vec2) -> Option<RayHit> {
-        if !is_finite_vec(origin) || !is_finite_vec(translation) {
-            return None;
+    /// The shapes containing world point `p` that pass `filter`, in slot
+    /// order, into `out`.
+    pub fn overlap_point(&self, p: Vec2, filter: QueryFilter, out: &mut Vec<ShapeId>) {
+        out.clear();
+        if !is_finite_vec(p) {
+            return;
         }
-        let mut best: Option<RayHit> = None;
+        self.overlapping(Aabb::new(p, p), out, |si, slot| {
+            self.accepts(&filter, si) && slot.shape.contains_point(self.bodies[slot.body].xf, p)
+        });
+    }
+
+    /// The shapes whose bounding boxes (tight, not the broadphase's fat
+    /// ones) overlap `aabb` and that pass `filter`, in slot order, into
+    /// `out`.
+    pub fn overlap_aabb(&self, aabb: Aabb, filter: QueryFilter, out: &mut Vec<ShapeId>) {
+        out.clear();
+        if !(is_finite_vec(aabb.min) && is_finite_vec(aabb.max)) {
+            return;
+        }
+        self.overlapping(aabb, out, |si, slot| {
+            self.accepts(&filter, si) && slot.shape.aabb(self.bodies[slot.body].xf).overlaps(aabb)
+        });
+    }
+
+    /// The shapes that overlap `shape` placed at `xf` (their surfaces
+    /// intersect) and pass `filter`, in slot order, into `out`. Errors: the
+    /// shape breaks its constructors' rules, or `xf` is not finite.
+    pub fn overlap_shape(
+        &self,
+        shape: &Shape,
+        xf: Transform,
+        filter: QueryFilter,
+        out: &mut Vec<ShapeId>,
+    ) -> Result<(), ShapeError> {
+        out.clear();
+        check_placed(shape, xf)?;
+        self.overlapping(shape.aabb(xf), out, |si, slot| {
+            self.accepts(&filter, si)
+                && shape_distance(shape, &xf, &slot.shape, &self.bodies[slot.body].xf).distance < 0.0
+        });
+        Ok(())
+    }
+
+    /// Casts the ray from `origin` along `translation` and calls `callback`
+    /// for each shape that passes `filter` and is hit, in the broadphase
+    /// tree's order (deterministic, not sorted). The callback's answer steers
+    /// the rest of the cast (Box2D's protocol): a negative number ignores
+    /// this hit and goes on; 0 stops; a fraction clips the ray there (later
+    /// hits are only those nearer than it); 1 goes on unclipped. So
+    /// returning `hit.fraction` each time finds the closest hit.
+    pub fn ray_cast(
+        &self,
+        origin: Vec2,
+        translation: Vec2,
+        filter: QueryFilter,
+        mut callback: impl FnMut(&RayHit) -> f32,
+    ) {
+        if !is_finite_vec(origin) || !is_finite_vec(translation) {
+            return;
+        }
         self.broadphase
             .ray_cast(origin, translation, |proxy, max_fraction| {
                 let si = self.broadphase.user_data(proxy);
+                if !self.accepts(&filter, si) {
+                    return -1.0;
+                }
                 let slot = &self.shapes[si];
-                let xf = self.bodies[slot.body].xf;
-                match ray_cast(&slot.shape, xf, origin, translation) {
-                    Some(hit) if hit.fraction <= max_fraction => {
-                        best = Some(RayHit {
-                            shape: self.shape_id(si),
-                            body: self.body_id(slot.body),
-                            point: hit.point,
-                            normal: hit.normal,
-                            fraction: hit.fraction,
-                        });
-                        hit.fraction
-                    }
-                    _ => max_fraction,
+                match ray_cast(&slot.shape, self.bodies[slot.body].xf, origin, translation) {
+                    Some(hit) if hit.fraction <= max_fraction => callback(&RayHit {
+                        shape: self.shape_id(si),
+                        body: self.body_id(slot.body),
+                        point: hit.point,
+                        normal: hit.normal,
+                        fraction: hit.fraction,
+                    }),
+                    _ => -1.0,
                 }
             });
+    }
+
+    /// The first shape that passes `filter` hit by the ray from `origin`
+    /// along `translation` (the lower shape slot on a tie).
+    pub fn ray_cast_closest(&self, origin: Vec2, translation: Vec2, filter: QueryFilter) -> Option<RayHit> {
+        let mut best: Option<RayHit> = None;
+        self.ray_cast(origin, translation, filter, |hit| {
+            let better = best.is_none_or(|b| {
+                hit.fraction < b.fraction || (hit.fraction == b.fraction && hit.shape < b.shape)
+            });
+            if better {
+                best = Some(*hit);
+            }
+            // Clip to the hit, but keep finding ties at exactly it.
+            hit.fraction.max(f32::MIN_POSITIVE)
+        });
         best
+    }
+
+    /// Every shape that passes `filter` hit by the ray from `origin` along
+    /// `translation`, nearest first (ties by shape slot), into `out`.
+    pub fn ray_cast_all(&self, origin: Vec2, translation: Vec2, filter: QueryFilter, out: &mut Vec<RayHit>) {
+        out.clear();
+        self.ray_cast(origin, translation, filter, |hit| {
+            out.push(*hit);
+            1.0
+        });
+        out.sort_unstable_by(|a, b| a.fraction.total_cmp(&b.fraction).then(a.shape.cmp(&b.shape)));
+    }
+
+    /// Moves `shape` from `xf` along `translation` (without turning) and
+    /// returns the first shape passing `filter` that it would touch: how
+    /// far it got, where, and the surface normal there (the lower shape
+    /// slot on a tie). A character's ground check, a thrown object's path.
+    /// Errors: the shape breaks its constructors' rules, or `xf` or
+    /// `translation` is not finite.
+    pub fn shape_cast(
+        &self,
+        shape: &Shape,
+        xf: Transform,
+        translation: Vec2,
+        filter: QueryFilter,
+    ) -> Result<Option<ShapeCastHit>, ShapeError> {
+        check_placed(shape, xf)?;
+        if !is_finite_vec(translation) {
+            return Err(ShapeError::NonFinite);
+        }
+        let end = Transform {
+            p: xf.p + translation,
+            q: xf.q,
+        };
+        let swept = shape.aabb(xf).union(shape.aabb(end));
+        let mut best: Option<(f32, u32)> = None;
+        self.broadphase.query(swept, |proxy| {
+            let si = self.broadphase.user_data(proxy);
+            if !self.accepts(&filter, si) {
+                return true;
+            }
+            let slot = &self.shapes[si];
+            let at = self.bodies[slot.body].xf;
+            if let Some(t) = time_of_impact(&slot.shape, (at, at), shape, (xf, end), 0.0) {
+                if best.is_none_or(|(bt, bs)| t < bt || (t == bt && si < bs)) {
+                    best = Some((t, si));
+                }
+            }
+            true
+        });
+        Ok(best.map(|(t, si)| {
+            let slot = &self.shapes[si];
+            let at = self.bodies[slot.body].xf;
+            let there = Transform {
+                p: xf.p + t * translation,
+                q: xf.q,
+            };
+            let d = shape_distance(&slot.shape, &at, shape, &there);
+            ShapeCastHit {
+                shape: self.shape_id(si),
+                body: self.body_id(slot.body),
+                fraction: t,
+                point: d.point_a,
+                normal: d.normal,
+            }
+        }))
+    }
+
+    /// Pushes every awake or sleeping dynamic body with a shape (passing
+    /// the explosion's filter) within `radius + falloff` of the centre away
+    /// from it, waking it: each such shape gets an impulse at its point
+    /// nearest the centre, of `impulse_per_length` times its width facing
+    /// the blast, scaled from 1 at `radius` down to 0 at `radius +
+    /// falloff`. Shapes are pushed in slot order. Errors: a non-finite
+    /// number, or a negative radius or falloff.
+    pub fn explode(&mut self, explosion: &Explosion) -> Result<(), BodyError> {
+        let Explosion {
+            center,
+            radius,
+            falloff,
+            impulse_per_length,
+            filter,
+        } = *explosion;
+        if !is_finite_vec(center)
+            || !radius.is_finite()
+            || !falloff.is_finite()
+            || !impulse_per_length.is_finite()
+        {
+            return Err(BodyError::NonFinite("explosion"));
+        }
+        if radius < 0.0 || falloff < 0.0 {
+            return Err(BodyError::OutOfRange("explosion radius or falloff"));
+        }
+        let reach = radius + falloff;
+        let mut hit = Vec::new();
+        let probe: Shape = Circle { center, radius: 0.0 }.into();
+        self.overlapping(Aabb::new(center, center).expanded(reach), &mut hit, |_, slot| {
+            filter.accepts(&slot.def.filter) && self.bodies[slot.body].body_type == BodyType::Dynamic
+        });
+        for id in hit {
+            let si = id.index;
+            let slot = &self.shapes[si];
+            let b = &self.bodies[slot.body];
+            let d = shape_distance(&probe, &Transform::IDENTITY, &slot.shape, &b.xf);
+            let distance = d.distance.max(0.0);
+            if distance > reach {
+                continue;
+            }
+            let scale = if distance <= radius || falloff == 0.0 {
+                1.0
+            } else {
+                1.0 - (distance - radius) / falloff
+            };
+            // Away from the centre; from inside the shape, towards its body.
+            let direction = if d.distance > 0.0 {
+                d.normal
+            } else {
+                (b.center - center).normalize_or(Vec2::X)
+            };
+            let width = projected_width(&slot.shape, b.xf, direction);
+            let impulse = (impulse_per_length * width * scale) * direction;
+            let point = if d.distance > 0.0 { d.point_b } else { center };
+            let body = self.body_id(slot.body);
+            self.apply_linear_impulse(body, impulse, point)?;
+        }
+        Ok(())
+    }
+}
+
+/// Checks a shape the user placed for a query.
+fn check_placed(shape: &Shape, xf: Transform) -> Result<(), ShapeError> {
+    shape.validate()?;
+    if !(is_finite_vec(xf.p) && xf.q.c.is_finite() && xf.q.s.is_finite()) {
+        return Err(ShapeError::NonFinite);
+    }
+    Ok(())
+}
+
+/// The width of `shape` placed at `xf` seen along `direction` (a unit
+/// vector): its extent across it.
+fn projected_width(shape: &Shape, xf: Transform, direction: Vec2) -> f32 {
+    let across = left_perp(direction);
+    let span = |points: &mut dyn Iterator<Item = Vec2>, radius: f32| {
+        let (lo, hi) = points
+            .map(|p| xf.apply(p).dot(across))
+            .fold((f32::MAX, f32::MIN), |(lo, hi), x| (lo.min(x), hi.max(x)));
+        hi - lo + 2.0 * radius
+    };
+    match shape {
+        Shape::Circle(c) => 2.0 * c.radius,
+        Shape::Capsule(c) => span(&mut [c.center1, c.center2].into_iter(), c.radius),
+        Shape::Polygon(p) => span(&mut p.vertices[..p.count].iter().copied(), p.radius),
     }
 }

@@ -91,14 +91,21 @@ impl World {
         self.sensors.remove(k);
     }
 
-    /// Where body `bi` went over the last step: from where it started to
-    /// where it is, if it was simulated, else standing still.
+    /// Where body `bi` went over the step: from where it started (its
+    /// motion undone) to where it is, if it was solved, else standing
+    /// still.
     fn sweep_of(&self, bi: u32) -> (Transform, Transform) {
         let b = &self.bodies[bi];
-        if self.awake.bodies.contains(bi) && !b.frozen {
-            (b.xf_start, b.xf)
-        } else {
-            (b.xf, b.xf)
+        match self.solver.motion_of_slot(bi) {
+            Some((dp, dq)) if !b.frozen => {
+                let q = dq.inv_mul(b.xf.q);
+                let start = Transform {
+                    p: b.center - dp - q.rotate(b.local_center),
+                    q,
+                };
+                (start, b.xf)
+            }
+            _ => (b.xf, b.xf),
         }
     }
 

@@ -7,7 +7,7 @@
 use super::profile::{StepProfile, Stopwatch};
 use super::shapes::ShapeSlot;
 use super::{BodyId, World};
-use crate::body::{Body, BodyType};
+use crate::body::{Body, BodyType, MotionLocks};
 use crate::contact::{
     mix_friction, mix_restitution, CollideContext, Contact, ContactFlags, ContactOptions, RecycleLimits,
 };
@@ -176,19 +176,13 @@ impl World {
             let c = &mut contacts[ci];
             let (sa, sb) = (&shapes[c.shape_a], &shapes[c.shape_b]);
             let flags = if broadphase.test_overlap(sa.proxy, sb.proxy) {
-                let pre_solve = |c: &mut Contact| {
-                    if c.options.contains(ContactOptions::PRE_SOLVE) {
-                        pre_solve(c, shapes, bodies, hooks);
-                    }
-                };
-                c.collide(
-                    &sa.shape,
-                    &bodies[c.body_a],
-                    &sb.shape,
-                    &bodies[c.body_b],
-                    &ctx,
-                    pre_solve,
-                )
+                let flags = c.collide(&sa.shape, &bodies[c.body_a], &sb.shape, &bodies[c.body_b], &ctx);
+                let asks = c.options.contains(ContactOptions::PRE_SOLVE) && c.touching();
+                if asks && !pre_solve(c, shapes, bodies, hooks) {
+                    c.disable(flags)
+                } else {
+                    flags
+                }
             } else {
                 ContactFlags::DISJOINT
             };
@@ -296,7 +290,6 @@ impl World {
                     let accel = b.gravity_scale * gravity + b.inv_mass * b.force;
                     let angular_accel = b.inv_inertia * b.torque;
                     let finite = is_finite_vec(b.v + dt * accel) && (b.w + dt * angular_accel).is_finite();
-                    let (linear_mask, angular_mask) = b.locks.masks();
                     if !finite {
                         // A user's force overflowed.
                         freeze(&mut self.bodies, bi, &mut self.frozen);
@@ -314,12 +307,14 @@ impl World {
                         linear_decay: 1.0 / (1.0 + ctx.h * b.linear_damping),
                         angular_decay: 1.0 / (1.0 + ctx.h * b.angular_damping),
                         dynamic: true,
-                        linear_mask,
-                        angular_mask,
                     }
                 }
             };
             self.solver.add_body(bi, body);
+            if b.locks != MotionLocks::default() && b.body_type == BodyType::Dynamic {
+                let (linear, angular) = b.locks.masks();
+                self.solver.lock_last(linear, angular);
+            }
         }
         self.solver
             .prepare_contacts(&self.contacts, self.awake.contacts.iter(), &self.bodies, &ctx);
@@ -379,7 +374,6 @@ impl World {
                 continue;
             }
             let b = &mut self.bodies[bi];
-            b.xf_start = b.xf;
             b.force = Vec2::ZERO;
             b.torque = 0.0;
             // Renormalise: many small rotations drift off unit length.
@@ -388,11 +382,8 @@ impl World {
                 c: q.c / mag,
                 s: q.s / mag,
             };
-            // (Restitution ran after the last integration: hold the locks
-            // against it too.)
-            let (linear_mask, angular_mask) = b.locks.masks();
-            b.v = v * linear_mask;
-            b.w = w * angular_mask;
+            b.v = v;
+            b.w = w;
             b.center = center;
             b.sync_origin(q);
             if !sleeping {
@@ -489,9 +480,14 @@ fn shape_pair(shapes: &Store<ShapeSlot>, bodies: &Store<Body>, sa: u32, sb: u32)
 }
 
 /// Asks the user's pre-solve hook about touching contact `c`: its
-/// material for this step starts from its shapes' current mix, and a
-/// refusal disables it for the step.
-fn pre_solve(c: &mut Contact, shapes: &Store<ShapeSlot>, bodies: &Store<Body>, hooks: &dyn ContactHooks) {
+/// material for this step starts from its shapes' current mix. Returns
+/// whether the hook keeps the contact.
+fn pre_solve(
+    c: &mut Contact,
+    shapes: &Store<ShapeSlot>,
+    bodies: &Store<Body>,
+    hooks: &dyn ContactHooks,
+) -> bool {
     let (da, db) = (&shapes[c.shape_a].def, &shapes[c.shape_b].def);
     let mut material = ContactMaterial {
         friction: mix_friction(da.friction, db.friction),
@@ -499,7 +495,8 @@ fn pre_solve(c: &mut Contact, shapes: &Store<ShapeSlot>, bodies: &Store<Body>, h
         tangent_speed: 0.0,
     };
     let pair = shape_pair(shapes, bodies, c.shape_a, c.shape_b);
-    if hooks.pre_solve(&pair, &c.manifold, &mut material) {
+    let keep = hooks.pre_solve(&pair, &c.manifold, &mut material);
+    if keep {
         // A hook's numbers are the user's: keep them usable.
         let usable = |x: f32| if x.is_finite() { x.max(0.0) } else { 0.0 };
         c.friction = usable(material.friction);
@@ -509,9 +506,8 @@ fn pre_solve(c: &mut Contact, shapes: &Store<ShapeSlot>, bodies: &Store<Body>, h
         } else {
             0.0
         };
-    } else {
-        c.disable();
     }
+    keep
 }
 
 /// Whether body `b`, whose points moved `position_speed` per second over

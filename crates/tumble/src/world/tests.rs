@@ -3,6 +3,7 @@
 use super::*;
 use crate::body::BodyDef;
 use crate::error::Error;
+use crate::filter::QueryFilter;
 use crate::shapes::{Capsule, Circle, Polygon};
 use crate::shapes::{Shape, ShapeError};
 
@@ -336,12 +337,17 @@ fn ray_cast_and_point_query_find_the_box() {
     ground(&mut world);
     let b = unit_box(&mut world, Vec2::new(3.0, 2.0));
     let hit = world
-        .ray_cast_closest(Vec2::new(3.0, 10.0), Vec2::new(0.0, -20.0))
+        .ray_cast_closest(
+            Vec2::new(3.0, 10.0),
+            Vec2::new(0.0, -20.0),
+            QueryFilter::default(),
+        )
         .unwrap();
     assert_eq!(hit.body, b);
     assert!((hit.point.y - 2.5).abs() < 1e-4);
     assert!((hit.normal - Vec2::Y).length() < 1e-4);
-    let at = world.shapes_at_point(Vec2::new(3.2, 2.3));
+    let mut at = Vec::new();
+    world.overlap_point(Vec2::new(3.2, 2.3), QueryFilter::default(), &mut at);
     assert_eq!(at.len(), 1);
     assert_eq!(world.shape_body(at[0]).unwrap(), b);
 }

@@ -1,0 +1,339 @@
+//! Query tests: every query against brute force over random scenes
+//! (proptest), the ray callback's protocol, shape casts and explosions
+//! against closed forms.
+
+use super::tests::{ground, DT};
+use super::*;
+use crate::body::BodyDef;
+use crate::collision::{ray_cast, shape_distance, time_of_impact};
+use crate::filter::{Filter, QueryFilter};
+use crate::math::Aabb;
+use crate::shapes::{Capsule, Circle, Polygon, Shape};
+use crate::Transform;
+use proptest::prelude::*;
+
+/// A small deterministic generator (xorshift), uniform in `[lo, hi)`.
+struct Rng(u64);
+
+impl Rng {
+    fn range(&mut self, lo: f32, hi: f32) -> f32 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        lo + (hi - lo) * ((self.0 >> 40) as f32 / (1u64 << 24) as f32)
+    }
+
+    fn vec(&mut self, r: f32) -> Vec2 {
+        Vec2::new(self.range(-r, r), self.range(-r, r))
+    }
+
+    fn shape(&mut self) -> Shape {
+        match (self.range(0.0, 3.0)) as u32 {
+            0 => Circle::new(self.vec(0.3), self.range(0.1, 0.8)).unwrap().into(),
+            1 => Capsule::new(
+                self.vec(0.6),
+                self.vec(0.6) + Vec2::new(0.3, 0.0),
+                self.range(0.1, 0.5),
+            )
+            .unwrap()
+            .into(),
+            _ => Polygon::new_box(self.range(0.1, 1.0), self.range(0.1, 1.0))
+                .unwrap()
+                .into(),
+        }
+    }
+}
+
+/// A scene of 30 bodies with random shapes, placements, types and
+/// categories (some also in a second category), never stepped.
+fn random_scene(seed: u64) -> World {
+    let mut rng = Rng(seed | 1);
+    let mut world = World::default();
+    for _ in 0..30 {
+        let def = match rng.range(0.0, 3.0) as u32 {
+            0 => BodyDef::fixed(),
+            1 => BodyDef::kinematic(),
+            _ => BodyDef::dynamic(),
+        };
+        let b = world
+            .create_body(&def.at(rng.vec(8.0)).with_angle(rng.range(-3.0, 3.0)))
+            .unwrap();
+        let category = 1u64 << (rng.range(0.0, 3.0) as u32);
+        let shape_def = ShapeDef {
+            filter: Filter {
+                category: category | if rng.range(0.0, 1.0) < 0.2 { 8 } else { 0 },
+                ..Filter::default()
+            },
+            ..ShapeDef::default()
+        };
+        world.add_shape(b, rng.shape(), &shape_def).unwrap();
+    }
+    world
+}
+
+/// Every live shape with its slot, shape, placement and filter.
+fn all_shapes(world: &World) -> Vec<(ShapeId, Shape, Transform, Filter)> {
+    let mut out: Vec<_> = world
+        .shapes
+        .iter()
+        .map(|(si, slot)| {
+            (
+                world.shape_id(si),
+                slot.shape,
+                world.bodies[slot.body].xf,
+                slot.def.filter,
+            )
+        })
+        .collect();
+    out.sort_by_key(|s| s.0);
+    out
+}
+
+fn filter_of(k: u32) -> QueryFilter {
+    match k % 3 {
+        0 => QueryFilter::default(),
+        1 => QueryFilter {
+            category: 1,
+            mask: 2 | 8,
+        },
+        _ => QueryFilter::ALL,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn ray_casts_match_brute_force(seed in any::<u64>(), k in 0u32..3, ox in -10f32..10.0, oy in -10f32..10.0, tx in -25f32..25.0, ty in -25f32..25.0) {
+        let world = random_scene(seed);
+        let filter = filter_of(k);
+        let (origin, translation) = (Vec2::new(ox, oy), Vec2::new(tx, ty));
+        let mut expected: Vec<(f32, ShapeId)> = all_shapes(&world)
+            .iter()
+            .filter(|(_, _, _, f)| filter.accepts(f))
+            .filter_map(|(id, shape, xf, _)| ray_cast(shape, *xf, origin, translation).map(|h| (h.fraction, *id)))
+            .collect();
+        expected.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let mut all = Vec::new();
+        world.ray_cast_all(origin, translation, filter, &mut all);
+        let got: Vec<(f32, ShapeId)> = all.iter().map(|h| (h.fraction, h.shape)).collect();
+        prop_assert_eq!(&got, &expected);
+        let closest = world.ray_cast_closest(origin, translation, filter).map(|h| (h.fraction, h.shape));
+        prop_assert_eq!(closest, expected.first().copied());
+    }
+
+    #[test]
+    fn overlap_queries_match_brute_force(seed in any::<u64>(), k in 0u32..3, px in -10f32..10.0, py in -10f32..10.0, w in 0.1f32..6.0, h in 0.1f32..6.0) {
+        let world = random_scene(seed);
+        let filter = filter_of(k);
+        let shapes = all_shapes(&world);
+        let passing = || shapes.iter().filter(|(_, _, _, f)| filter.accepts(f));
+        let p = Vec2::new(px, py);
+        let mut out = Vec::new();
+        world.overlap_point(p, filter, &mut out);
+        let expected: Vec<ShapeId> = passing().filter(|(_, s, xf, _)| s.contains_point(*xf, p)).map(|s| s.0).collect();
+        prop_assert_eq!(&out, &expected);
+        let aabb = Aabb::new(p, p + Vec2::new(w, h));
+        world.overlap_aabb(aabb, filter, &mut out);
+        let expected: Vec<ShapeId> = passing().filter(|(_, s, xf, _)| s.aabb(*xf).overlaps(aabb)).map(|s| s.0).collect();
+        prop_assert_eq!(&out, &expected);
+        let probe: Shape = Capsule::new(p, p + Vec2::new(w, h), 0.3).unwrap().into();
+        world.overlap_shape(&probe, Transform::IDENTITY, filter, &mut out).unwrap();
+        let expected: Vec<ShapeId> = passing()
+            .filter(|(_, s, xf, _)| shape_distance(&probe, &Transform::IDENTITY, s, xf).distance < 0.0)
+            .map(|s| s.0)
+            .collect();
+        prop_assert_eq!(&out, &expected);
+    }
+
+    #[test]
+    fn shape_casts_match_brute_force(seed in any::<u64>(), k in 0u32..3, px in -10f32..10.0, py in -10f32..10.0, tx in -15f32..15.0, ty in -15f32..15.0) {
+        let world = random_scene(seed);
+        let filter = filter_of(k);
+        let cast: Shape = Polygon::new_box(0.4, 0.7).unwrap().into();
+        let xf = Transform::new(Vec2::new(px, py), 0.3);
+        let translation = Vec2::new(tx, ty);
+        let end = Transform { p: xf.p + translation, q: xf.q };
+        let expected = all_shapes(&world)
+            .iter()
+            .filter(|(_, _, _, f)| filter.accepts(f))
+            .filter_map(|(id, s, at, _)| time_of_impact(s, (*at, *at), &cast, (xf, end), 0.0).map(|t| (t, *id)))
+            .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let got = world.shape_cast(&cast, xf, translation, filter).unwrap();
+        prop_assert_eq!(got.map(|h| (h.fraction, h.shape)), expected);
+        if let Some(hit) = got {
+            // Where it stops, it touches the shape it hit and overlaps nothing deeply.
+            let there = Transform { p: xf.p + hit.fraction * translation, q: xf.q };
+            let (_, s, at, _) = all_shapes(&world).into_iter().find(|s| s.0 == hit.shape).unwrap();
+            let d = shape_distance(&s, &at, &cast, &there).distance;
+            prop_assert!(d.abs() < 0.01 || hit.fraction == 0.0, "stopped {d} from the hit shape");
+            prop_assert!((hit.normal.length() - 1.0).abs() < 1e-3);
+        }
+    }
+}
+
+#[test]
+fn the_ray_callback_can_ignore_clip_and_stop() {
+    let mut world = World::default();
+    // Three boxes in a row along x, at x = 2, 4, 6.
+    let mut boxes = Vec::new();
+    for x in [2.0, 4.0, 6.0] {
+        let b = world
+            .create_body(&BodyDef::fixed().at(Vec2::new(x, 0.0)))
+            .unwrap();
+        boxes.push(
+            world
+                .add_shape(b, Polygon::new_box(0.5, 0.5).unwrap(), &ShapeDef::default())
+                .unwrap(),
+        );
+    }
+    let (origin, translation) = (Vec2::ZERO, Vec2::new(10.0, 0.0));
+    let cast = |answer: &dyn Fn(&RayHit) -> f32| {
+        let mut seen = Vec::new();
+        world.ray_cast(origin, translation, QueryFilter::default(), |hit| {
+            seen.push(hit.shape);
+            answer(hit)
+        });
+        seen.sort();
+        seen
+    };
+    assert_eq!(cast(&|_| 1.0), boxes, "going on unclipped sees all three");
+    assert_eq!(cast(&|_| -1.0), boxes, "ignoring each sees all three");
+    assert_eq!(cast(&|_| 0.0).len(), 1, "stopping sees one");
+    // Clipping at each hit: whatever the tree's order, the nearest box is
+    // seen and nothing beyond a box already seen.
+    let mut nearest = None;
+    world.ray_cast(origin, translation, QueryFilter::default(), |hit| {
+        nearest = Some(hit.shape);
+        hit.fraction
+    });
+    assert_eq!(nearest, Some(boxes[0]));
+    let hit = world
+        .ray_cast_closest(origin, translation, QueryFilter::default())
+        .unwrap();
+    assert_eq!(
+        (hit.shape, hit.point, hit.normal),
+        (boxes[0], Vec2::new(1.5, 0.0), Vec2::new(-1.0, 0.0))
+    );
+    assert!((hit.fraction - 0.15).abs() < 1e-6);
+    // A filter that excludes category 1 sees nothing; non-finite input too.
+    let none = QueryFilter { category: 1, mask: 2 };
+    assert!(world.ray_cast_closest(origin, translation, none).is_none());
+    assert!(world
+        .ray_cast_closest(Vec2::NAN, translation, QueryFilter::ALL)
+        .is_none());
+}
+
+#[test]
+fn a_box_cast_down_stops_on_the_ground() {
+    let mut world = World::default();
+    let g = ground(&mut world);
+    let cast: Shape = Polygon::new_box(0.5, 0.5).unwrap().into();
+    // From y = 3 down 5 m: the bottom touches y = 0 after 2.5 m.
+    let hit = world
+        .shape_cast(
+            &cast,
+            Transform::new(Vec2::new(1.0, 3.0), 0.0),
+            Vec2::new(0.0, -5.0),
+            QueryFilter::default(),
+        )
+        .unwrap()
+        .unwrap();
+    assert_eq!(hit.body, g);
+    assert!((hit.fraction - 0.5).abs() < 1e-3, "fraction {}", hit.fraction);
+    assert!((hit.normal - Vec2::Y).length() < 1e-4);
+    assert!(
+        hit.point.y.abs() < 2e-3 && (hit.point.x - 1.0).abs() <= 0.5 + 1e-4,
+        "{:?}",
+        hit.point
+    );
+    // Cast sideways above the ground, it meets nothing; started inside, it
+    // stops at once.
+    let xf = Transform::new(Vec2::new(0.0, 3.0), 0.0);
+    assert!(world
+        .shape_cast(&cast, xf, Vec2::new(5.0, 0.0), QueryFilter::default())
+        .unwrap()
+        .is_none());
+    let inside = Transform::new(Vec2::new(0.0, -0.2), 0.0);
+    let hit = world
+        .shape_cast(&cast, inside, Vec2::new(5.0, 0.0), QueryFilter::default())
+        .unwrap()
+        .unwrap();
+    assert_eq!(hit.fraction, 0.0);
+    // A bad shape or placement is an error.
+    let broken: Shape = Circle {
+        center: Vec2::ZERO,
+        radius: -1.0,
+    }
+    .into();
+    assert!(world
+        .shape_cast(&broken, xf, Vec2::X, QueryFilter::default())
+        .is_err());
+    assert!(world
+        .shape_cast(&cast, xf, Vec2::new(f32::NAN, 0.0), QueryFilter::default())
+        .is_err());
+}
+
+#[test]
+fn an_explosion_pushes_bodies_away_with_falloff() {
+    let mut world = World::new(WorldSettings {
+        gravity: Vec2::ZERO,
+        ..WorldSettings::default()
+    });
+    // Unit circles (mass pi, width 2) whose nearest points are 1, 3 and 5 m
+    // from the centre.
+    let mut ball = |x: f32| {
+        let b = world
+            .create_body(&BodyDef::dynamic().at(Vec2::new(x, 0.0)))
+            .unwrap();
+        world
+            .add_shape(b, Circle::new(Vec2::ZERO, 1.0).unwrap(), &ShapeDef::default())
+            .unwrap();
+        b
+    };
+    let (near, mid, far) = (ball(2.0), ball(-4.0), ball(6.0));
+    let left = ball(0.0);
+    world.set_transform(left, Vec2::new(0.0, 4.0), 0.0).unwrap();
+    world
+        .explode(&Explosion {
+            center: Vec2::ZERO,
+            radius: 2.0,
+            falloff: 2.0,
+            impulse_per_length: 3.0,
+            filter: QueryFilter::default(),
+        })
+        .unwrap();
+    let mass = std::f32::consts::PI;
+    let full = 3.0 * 2.0 / mass;
+    let v = |b| world.linear_velocity(b).unwrap();
+    assert!(
+        (v(near) - Vec2::new(full, 0.0)).length() < 1e-4,
+        "inside the radius: full, {:?}",
+        v(near)
+    );
+    assert!(
+        (v(mid) - Vec2::new(-0.5 * full, 0.0)).length() < 1e-4,
+        "half way through the falloff: half, {:?}",
+        v(mid)
+    );
+    assert_eq!(v(far), Vec2::ZERO, "beyond the reach: nothing");
+    assert!(
+        (v(left) - Vec2::new(0.0, 0.5 * full)).length() < 1e-4,
+        "upwards: {:?}",
+        v(left)
+    );
+    assert_eq!(
+        world.angular_velocity(near).unwrap(),
+        0.0,
+        "pushed through its centre"
+    );
+    let bad = Explosion {
+        center: Vec2::ZERO,
+        radius: -1.0,
+        falloff: 0.0,
+        impulse_per_length: 1.0,
+        filter: QueryFilter::default(),
+    };
+    assert!(world.explode(&bad).is_err());
+    world.step(DT);
+}
