@@ -141,7 +141,7 @@ pub use filter::{Filter, QueryFilter};
 pub use hooks::{ContactHooks, ContactMaterial, NoHooks, ShapePair};
 pub use math::{Aabb, Rot, Transform, Vec2};
 pub use settings::{PositionCorrection, SolverSettings, Sweep, WorldSettings};
-pub use shapes::{Capsule, Circle, MassData, Polygon, Shape, ShapeError};
+pub use shapes::{Capsule, ChainSegment, Circle, MassData, Polygon, Segment, Shape, ShapeError};
 pub use world::{
     draw_shape, BodyId, ContactView, Explosion, FixedStepper, MemoryUsage, RayHit, ShapeCastHit, ShapeDef,
     ShapeId, StepProfile, World,

@@ -9,7 +9,7 @@
 
 use crate::math::{Transform, Vec2};
 use crate::settings::MAX_POLYGON_VERTICES;
-use crate::shapes::Shape;
+use crate::shapes::{ChainSegment, Shape};
 
 /// GJK stops after this many iterations. Polygons of at most eight vertices
 /// converge in a handful; the cap only guards against float cycling.
@@ -56,6 +56,9 @@ impl ShapeProxy {
             Shape::Circle(c) => ShapeProxy::new(&[c.center], c.radius),
             Shape::Capsule(c) => ShapeProxy::new(&[c.center1, c.center2], c.radius),
             Shape::Polygon(p) => ShapeProxy::new(p.points(), p.radius),
+            Shape::Segment(s) | Shape::ChainSegment(ChainSegment { segment: s, .. }) => {
+                ShapeProxy::new(&[s.point1, s.point2], 0.0)
+            }
         }
     }
 

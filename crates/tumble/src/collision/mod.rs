@@ -13,6 +13,7 @@
 //! Ray casts ([`ray`]) and the time of impact for continuous collision
 //! ([`toi`]) live here too.
 
+mod chain;
 pub mod circles;
 pub mod distance;
 pub mod epa;
@@ -94,6 +95,24 @@ pub(crate) enum Keep {
     },
 }
 
+impl Keep {
+    /// The same answer with shapes A and B swapped.
+    fn flipped(self) -> Keep {
+        match self {
+            Keep::Circle {
+                circle_is_b,
+                margin,
+                radius,
+            } => Keep::Circle {
+                circle_is_b: !circle_is_b,
+                margin,
+                radius,
+            },
+            other => other,
+        }
+    }
+}
+
 /// [`collide`], and how long its manifold may be kept ([`Keep`]): the one
 /// dispatch on the shape pair. Two circles, or a circle at a corner or a
 /// capsule's cap, are collided every step: exact and cheap, and their
@@ -122,6 +141,19 @@ pub(crate) fn collide_recyclable(
         (if flip { m.flipped() } else { m }, keep)
     };
     match (a, b) {
+        // A segment is a capsule of no radius; a chain segment, one that
+        // is one-sided and knows its neighbours.
+        (Shape::Segment(s), _) => {
+            collide_recyclable(&Shape::Capsule(s.as_capsule()), xf_a, b, xf_b, speculative)
+        }
+        (_, Shape::Segment(s)) => {
+            collide_recyclable(a, xf_a, &Shape::Capsule(s.as_capsule()), xf_b, speculative)
+        }
+        (Shape::ChainSegment(c), _) => chain::collide_chain_segment(c, xf_a, b, xf_b, speculative),
+        (_, Shape::ChainSegment(c)) => {
+            let (m, keep) = chain::collide_chain_segment(c, xf_b, a, xf_a, speculative);
+            (m.flipped(), keep.flipped())
+        }
         (Shape::Polygon(a), Shape::Polygon(b)) => {
             clipped(sat::collide_polygons_complete(a, xf_a, b, xf_b, speculative))
         }

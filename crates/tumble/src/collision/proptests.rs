@@ -69,6 +69,18 @@ fn scaled(shape: &Shape, k: f32) -> Shape {
             q.radius *= k;
             Shape::Polygon(q)
         }
+        Shape::Segment(s) => Shape::Segment(crate::shapes::Segment {
+            point1: s.point1 * k,
+            point2: s.point2 * k,
+        }),
+        Shape::ChainSegment(c) => Shape::ChainSegment(crate::shapes::ChainSegment {
+            ghost1: c.ghost1 * k,
+            segment: crate::shapes::Segment {
+                point1: c.segment.point1 * k,
+                point2: c.segment.point2 * k,
+            },
+            ghost2: c.ghost2 * k,
+        }),
     }
 }
 
@@ -287,6 +299,62 @@ proptest! {
                     prop_assert!(distance_at(s) >= target - 1e-3, "at {s}: {}", distance_at(s));
                 }
             }
+        }
+    }
+}
+
+/// A 2 m chain segment somewhere near the origin of its frame, with its
+/// ghosts anywhere not too near its ends (convex, concave or straight
+/// joints, sharp or gentle).
+fn chain_segment() -> impl Strategy<Value = Shape> {
+    (point(3.0), point(3.0), point(2.0)).prop_filter_map("degenerate", |(g1, g2, p)| {
+        let (p1, p2) = (p, p + Vec2::new(-2.0, 0.3));
+        let far = |a: Vec2, b: Vec2| a.distance(b) > 0.1;
+        (far(g1, p1) && far(g2, p2)).then(|| {
+            Shape::ChainSegment(crate::shapes::ChainSegment {
+                ghost1: g1,
+                segment: crate::shapes::Segment {
+                    point1: p1,
+                    point2: p2,
+                },
+                ghost2: g2,
+            })
+        })
+    })
+}
+
+proptest! {
+    /// Against a chain segment, the normal never points behind it, and a
+    /// shape whose centroid is behind it gets no contact; in either order.
+    #[test]
+    fn chain_contacts_are_one_sided(a in chain_segment(), xa in transform(), b in shape(), xb in transform()) {
+        let Shape::ChainSegment(c) = a else { unreachable!() };
+        let front = xa.q.rotate(c.segment.normal());
+        let centroid = xb.apply(b.centroid());
+        let behind = front.dot(centroid - xa.apply(c.segment.point1)) < 0.0;
+        for (m, sign) in [(collide(&a, xa, &b, xb, SPECULATIVE_DISTANCE), 1.0), (collide(&b, xb, &a, xa, SPECULATIVE_DISTANCE), -1.0)] {
+            well_formed(&m)?;
+            if m.count > 0 {
+                prop_assert!(!behind, "a contact with a shape behind the chain: {m:?}");
+                prop_assert!(sign * m.normal.dot(front) >= -1e-4, "a normal behind the chain: {m:?}");
+            }
+        }
+    }
+
+    /// Along a straight chain (both neighbours in line), every contact
+    /// takes the chain's own normal: no corner of the joint is ever felt.
+    #[test]
+    fn a_straight_chain_has_one_normal(x in float(-3.0, 3.0), b in shape(), xb in transform()) {
+        let (p1, p2) = (Vec2::new(x + 0.5, 0.0), Vec2::new(x - 0.5, 0.0));
+        let a = Shape::ChainSegment(crate::shapes::ChainSegment {
+            ghost1: p1 + Vec2::X,
+            segment: crate::shapes::Segment { point1: p1, point2: p2 },
+            ghost2: p2 - Vec2::X,
+        });
+        let m = collide(&a, Transform::IDENTITY, &b, xb, SPECULATIVE_DISTANCE);
+        well_formed(&m)?;
+        if m.count > 0 {
+            prop_assert!((m.normal - Vec2::Y).length() < 0.011, "{m:?}");
         }
     }
 }

@@ -41,12 +41,39 @@ pub fn ray_cast(shape: &Shape, xf: Transform, origin: Vec2, translation: Vec2) -
         Shape::Capsule(c) => ray_capsule(c.center1, c.center2, c.radius, o, d),
         Shape::Polygon(p) if p.radius > 0.0 => ray_rounded_polygon(p, o, d),
         Shape::Polygon(p) => ray_polygon(p, o, d),
+        Shape::Segment(s) => ray_segment(s.point1, s.point2, o, d, false),
+        Shape::ChainSegment(c) => ray_segment(c.segment.point1, c.segment.point2, o, d, true),
     }?;
     Some(RayHit {
         fraction,
         point: origin + fraction * translation,
         normal: xf.q.rotate(normal),
     })
+}
+
+/// Where the ray `o + t d` crosses the segment from `p1` to `p2`, with the
+/// normal of the side it comes from; `one_sided`, only from the right side
+/// (a chain segment's solid side).
+fn ray_segment(p1: Vec2, p2: Vec2, o: Vec2, d: Vec2, one_sided: bool) -> Option<(f32, Vec2)> {
+    let edge = p2 - p1;
+    let normal = right_perp(edge).normalize_or_zero();
+    let denominator = normal.dot(d);
+    if denominator == 0.0 {
+        return None; // parallel
+    }
+    let from_front = denominator < 0.0;
+    if one_sided && !from_front {
+        return None;
+    }
+    let t = normal.dot(p1 - o) / denominator;
+    if !(0.0..=1.0).contains(&t) {
+        return None;
+    }
+    let s = (o + t * d - p1).dot(edge) / edge.length_squared();
+    if !(0.0..=1.0).contains(&s) {
+        return None;
+    }
+    Some((t, if from_front { normal } else { -normal }))
 }
 
 /// Entry of the ray `o + t d` into a disc.

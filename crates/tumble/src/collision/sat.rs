@@ -674,7 +674,8 @@ pub(crate) fn face_separations(
     let clip = |s: &Shape, xf| match s {
         Shape::Polygon(p) => Some(ClipPolygon::from_polygon(p, xf)),
         Shape::Capsule(c) => Some(ClipPolygon::from_capsule(c, xf)),
-        Shape::Circle(_) => None,
+        Shape::Segment(seg) => Some(ClipPolygon::from_capsule(&seg.as_capsule(), xf)),
+        Shape::Circle(_) | Shape::ChainSegment(_) => None,
     };
     let a = clip(a, None)?;
     let b = clip(b, Some(xf_a.inv_mul(xf_b)))?;
@@ -769,6 +770,43 @@ pub(crate) fn collide_capsules_complete(
         xf_b,
         speculative,
     )
+}
+
+/// The manifold of polygon or capsule `b` against the right-hand face of
+/// the segment from `p1` to `p2` (in the frame of `xf_a`), whatever the
+/// best separating axis: B's edge most anti-parallel to the face normal
+/// clipped to the segment, its points no farther than `speculative` in
+/// front. A chain segment's contact at a joint, where the corner's own
+/// normal would be a ghost of the joined surface.
+pub(crate) fn collide_segment_face(
+    p1: Vec2,
+    p2: Vec2,
+    xf_a: Transform,
+    b: &crate::shapes::Shape,
+    xf_b: Transform,
+    speculative: f32,
+) -> Manifold {
+    use crate::shapes::Shape;
+    let face = Capsule {
+        center1: p1,
+        center2: p2,
+        radius: 0.0,
+    };
+    let reference = ClipPolygon::from_capsule(&face, None);
+    let placed = Some(xf_a.inv_mul(xf_b));
+    let incident = match b {
+        Shape::Polygon(p) => ClipPolygon::from_polygon(p, placed),
+        Shape::Capsule(c) => ClipPolygon::from_capsule(c, placed),
+        _ => return Manifold::default(),
+    };
+    let face = ReferenceFace {
+        reference: &reference,
+        incident: &incident,
+        edge: 0,
+        separation: 0.0,
+        flip: false,
+    };
+    clip_to_reference_face(&face, speculative).transformed(xf_a)
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@
 use super::distance::shape_distance;
 use crate::math::{Rot, Transform, Vec2};
 use crate::settings::LINEAR_SLOP;
-use crate::shapes::Shape;
+use crate::shapes::{ChainSegment, Shape};
 
 /// Close enough to the target separation to stop: a quarter of the slop,
 /// well inside what the contact solver then handles.
@@ -63,6 +63,9 @@ fn shape_reach(shape: &Shape) -> f32 {
         Shape::Circle(c) => c.center.length(),
         Shape::Capsule(c) => c.center1.length().max(c.center2.length()),
         Shape::Polygon(p) => p.points().iter().map(|v| v.length()).fold(0.0, f32::max),
+        Shape::Segment(s) | Shape::ChainSegment(ChainSegment { segment: s, .. }) => {
+            s.point1.length().max(s.point2.length())
+        }
     };
     core + shape.radius()
 }

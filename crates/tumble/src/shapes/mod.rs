@@ -6,9 +6,11 @@
 
 mod decompose;
 mod hull;
+mod segment;
 
 pub use decompose::decompose_concave;
 pub use hull::convex_hull;
+pub use segment::{chain_segments, ChainSegment, Segment};
 
 use crate::math::{cross, is_finite_vec, right_perp, Aabb, Transform, Vec2};
 use crate::settings::MAX_POLYGON_VERTICES;
@@ -362,6 +364,18 @@ pub enum Shape {
     Capsule(Capsule),
     /// A convex polygon, optionally rounded.
     Polygon(Polygon),
+    /// A line segment, solid from both sides. No area, no mass.
+    Segment(Segment),
+    /// One segment of a chain: solid from one side, smooth across the
+    /// joints with its neighbours. Made by
+    /// [`World::add_chain`](crate::World::add_chain). No area, no mass.
+    ChainSegment(ChainSegment),
+}
+
+impl From<Segment> for Shape {
+    fn from(s: Segment) -> Shape {
+        Shape::Segment(s)
+    }
 }
 
 impl From<Circle> for Shape {
@@ -389,6 +403,11 @@ impl Shape {
             Shape::Circle(c) => c.mass(density),
             Shape::Capsule(c) => c.mass(density),
             Shape::Polygon(p) => p.mass(density),
+            Shape::Segment(s) | Shape::ChainSegment(ChainSegment { segment: s, .. }) => MassData {
+                mass: 0.0,
+                center: 0.5 * (s.point1 + s.point2),
+                inertia: 0.0,
+            },
         }
     }
 
@@ -417,6 +436,10 @@ impl Shape {
                 let r = Vec2::splat(p.radius);
                 Aabb::new(lo - r, hi + r)
             }
+            Shape::Segment(s) | Shape::ChainSegment(ChainSegment { segment: s, .. }) => {
+                let (a, b) = (xf.apply(s.point1), xf.apply(s.point2));
+                Aabb::new(a.min(b), a.max(b))
+            }
         }
     }
 
@@ -427,6 +450,7 @@ impl Shape {
             Shape::Circle(c) => c.radius,
             Shape::Capsule(c) => c.radius,
             Shape::Polygon(p) => p.radius,
+            Shape::Segment(_) | Shape::ChainSegment(_) => 0.0,
         }
     }
 
@@ -435,6 +459,9 @@ impl Shape {
         match self {
             Shape::Circle(c) => c.radius,
             Shape::Capsule(c) => 0.5 * c.center1.distance(c.center2) + c.radius,
+            Shape::Segment(s) | Shape::ChainSegment(ChainSegment { segment: s, .. }) => {
+                0.5 * s.point1.distance(s.point2)
+            }
             Shape::Polygon(p) => {
                 let far = p
                     .points()
@@ -452,13 +479,18 @@ impl Shape {
             Shape::Circle(c) => c.center,
             Shape::Capsule(c) => 0.5 * (c.center1 + c.center2),
             Shape::Polygon(p) => p.centroid,
+            Shape::Segment(s) | Shape::ChainSegment(ChainSegment { segment: s, .. }) => {
+                0.5 * (s.point1 + s.point2)
+            }
         }
     }
 
-    /// True when the world point `p` lies inside the shape placed at `xf`.
+    /// True when the world point `p` lies inside the shape placed at `xf`
+    /// (never for a segment: it has no inside).
     pub fn contains_point(&self, xf: Transform, p: Vec2) -> bool {
         let local = xf.inv_apply(p);
         match self {
+            Shape::Segment(_) | Shape::ChainSegment(_) => false,
             Shape::Circle(c) => local.distance_squared(c.center) <= c.radius * c.radius,
             Shape::Capsule(c) => {
                 let d = c.center2 - c.center1;
@@ -525,6 +557,8 @@ impl Shape {
             Shape::Circle(c) => Circle::new(c.center, c.radius).map(|_| ()),
             Shape::Capsule(c) => Capsule::new(c.center1, c.center2, c.radius).map(|_| ()),
             Shape::Polygon(p) => p.validate(),
+            Shape::Segment(s) => Segment::new(s.point1, s.point2).map(|_| ()),
+            Shape::ChainSegment(c) => c.validate(),
         }
     }
 }

@@ -4,7 +4,7 @@ use super::World;
 use crate::body::BodyType;
 use crate::debug_draw::{Color, DebugDraw, DrawOptions};
 use crate::math::{Transform, Vec2};
-use crate::shapes::Shape;
+use crate::shapes::{ChainSegment, Shape};
 
 impl World {
     /// Describes the world to a [`DebugDraw`] implementation.
@@ -72,6 +72,9 @@ pub fn draw_shape(draw: &mut dyn DebugDraw, shape: &Shape, xf: Transform, color:
                 *dst = xf.apply(*src);
             }
             draw.draw_polygon(&v[..p.count], p.radius, color);
+        }
+        Shape::Segment(s) | Shape::ChainSegment(ChainSegment { segment: s, .. }) => {
+            draw.draw_segment(xf.apply(s.point1), xf.apply(s.point2), color)
         }
     }
 }

@@ -393,6 +393,8 @@ impl World {
 mod snapshot;
 
 #[cfg(test)]
+mod chain_tests;
+#[cfg(test)]
 mod game_tests;
 #[cfg(test)]
 mod query_tests;

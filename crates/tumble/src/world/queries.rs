@@ -15,7 +15,7 @@ use crate::collision::{ray_cast, shape_distance, time_of_impact};
 use crate::error::BodyError;
 use crate::filter::QueryFilter;
 use crate::math::{is_finite_vec, left_perp, Aabb, Transform, Vec2};
-use crate::shapes::{Circle, Shape, ShapeError};
+use crate::shapes::{ChainSegment, Circle, Shape, ShapeError};
 
 /// A shape hit by a ray.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -337,5 +337,8 @@ fn projected_width(shape: &Shape, xf: Transform, direction: Vec2) -> f32 {
         Shape::Circle(c) => 2.0 * c.radius,
         Shape::Capsule(c) => span(&mut [c.center1, c.center2].into_iter(), c.radius),
         Shape::Polygon(p) => span(&mut p.vertices[..p.count].iter().copied(), p.radius),
+        Shape::Segment(s) | Shape::ChainSegment(ChainSegment { segment: s, .. }) => {
+            span(&mut [s.point1, s.point2].into_iter(), 0.0)
+        }
     }
 }

@@ -8,7 +8,7 @@ use crate::error::{BodyError, Error};
 use crate::filter::Filter;
 use crate::math::{is_finite_vec, Vec2};
 use crate::settings::{AABB_MARGIN, AABB_MARGIN_FRACTION, SPECULATIVE_DISTANCE};
-use crate::shapes::{decompose_concave, Shape, ShapeError};
+use crate::shapes::{chain_segments, decompose_concave, Shape, ShapeError};
 
 /// How many steps of motion ahead a moving shape's re-built fat box
 /// reaches, so it is re-inserted in the broadphase tree every few steps, not
@@ -216,6 +216,34 @@ impl World {
         Ok(parts
             .into_iter()
             .map(|p| self.add_shape_unchecked(bi, Shape::Polygon(p), def))
+            .collect())
+    }
+
+    /// Attaches a chain of one-sided segments along `points` (body frame):
+    /// the polyline through them, or with `closed` the loop. Each segment
+    /// is solid on its right (walking from one point to the next; see
+    /// [`ChainSegment`](crate::ChainSegment)), and a body sliding over the
+    /// joint between two segments meets one smooth surface. A loop wound
+    /// counter-clockwise is solid from outside; terrain listed from right
+    /// to left is solid from above. The segments are separate shapes (in
+    /// order) with the same material; they add no mass.
+    ///
+    /// Errors: a stale body handle, a bad material, fewer than 2 points (3
+    /// for a loop), a non-finite point, or two consecutive points closer
+    /// than the weld distance.
+    pub fn add_chain(
+        &mut self,
+        body: BodyId,
+        points: &[Vec2],
+        closed: bool,
+        def: &ShapeDef,
+    ) -> Result<Vec<ShapeId>, Error> {
+        let bi = self.body_index(body)?;
+        def.validate()?;
+        let segments = chain_segments(points, closed)?;
+        Ok(segments
+            .into_iter()
+            .map(|c| self.add_shape_unchecked(bi, Shape::ChainSegment(c), def))
             .collect())
     }
 

@@ -1,0 +1,168 @@
+//! Chain segments against convex shapes: one-sided, and smooth across the
+//! joints between segments (no ghost collisions).
+//!
+//! The pair is first collided as a two-sided segment. A shape behind the
+//! segment (its centroid on the back side) gets nothing. The normal found
+//! is then judged against the neighbouring segments (the ghost vertices):
+//! - along the segment's own normal: kept;
+//! - tilted towards an end where the chain turns away (a convex corner)
+//!   and still between the two segments' normals: kept, the corner's
+//!   rounded normal (a ball rolling over a hill top);
+//! - tilted past the neighbour's normal at a convex corner: dropped, the
+//!   neighbour has the contact;
+//! - tilted towards an end where the chain runs straight on or turns up
+//!   (a flat joint or a valley): that corner is not a corner of the
+//!   surface, so the contact is rebuilt against the segment's face, with
+//!   its normal. This is the case that makes a box sliding over the seam
+//!   between two tiles hop: the next segment's end, met edge first, would
+//!   push it sideways and up.
+
+use super::sat::collide_segment_face;
+use super::{collide_recyclable, feature_id, Keep, Manifold, ManifoldPoint};
+use crate::math::{cross, right_perp, Transform, Vec2};
+use crate::shapes::{ChainSegment, Circle, Shape};
+
+/// Sine of the angle within which two normals count as one: about a
+/// hundredth of a degree less than Box2D's angular slop, so a chain with
+/// a slight kink still counts as straight there.
+const SIN_TOLERANCE: f32 = 0.01;
+
+/// What to do with a normal found against a chain segment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Verdict {
+    /// The normal is one the surface has there.
+    Admit,
+    /// A neighbour owns it (or it points behind the segment).
+    Skip,
+    /// It is the normal of a corner the surface does not have: use the
+    /// segment's face instead.
+    Snap,
+}
+
+/// The chain segment's normals and corners, in its own frame.
+struct Corners {
+    normal0: Vec2,
+    normal1: Vec2,
+    normal2: Vec2,
+    /// Whether the chain turns away from the solid side at point 1
+    /// (convex, as seen from the front).
+    convex1: bool,
+    /// The same at point 2.
+    convex2: bool,
+}
+
+impl Corners {
+    fn of(c: &ChainSegment) -> Corners {
+        let (p1, p2) = (c.segment.point1, c.segment.point2);
+        let (e0, e1, e2) = (p1 - c.ghost1, p2 - p1, c.ghost2 - p2);
+        let unit = |e: Vec2| right_perp(e).normalize_or_zero();
+        let (normal0, normal1, normal2) = (unit(e0), unit(e1), unit(e2));
+        Corners {
+            normal0,
+            normal1,
+            normal2,
+            convex1: cross(normal0, normal1) > SIN_TOLERANCE,
+            convex2: cross(normal1, normal2) > SIN_TOLERANCE,
+        }
+    }
+
+    /// The verdict on normal `n` (unit, segment frame, from the segment
+    /// towards the other shape).
+    fn judge(&self, n: Vec2) -> Verdict {
+        if n.dot(self.normal1) < 0.0 {
+            return Verdict::Skip;
+        }
+        let tilt = cross(n, self.normal1);
+        if tilt.abs() <= SIN_TOLERANCE {
+            return Verdict::Admit;
+        }
+        // Normals turn counter-clockwise from `normal0` through `normal1`
+        // to `normal2` round convex corners; tilted clockwise of `normal1`
+        // (`tilt > 0`) is towards point 1.
+        let (convex, from, to) = if tilt > 0.0 {
+            (self.convex1, self.normal0, self.normal1)
+        } else {
+            (self.convex2, self.normal1, self.normal2)
+        };
+        if !convex {
+            Verdict::Snap
+        } else if cross(from, n) >= -SIN_TOLERANCE && cross(n, to) >= -SIN_TOLERANCE {
+            Verdict::Admit
+        } else {
+            Verdict::Skip
+        }
+    }
+}
+
+/// The manifold of chain segment `a` placed at `xf_a` with shape `b` at
+/// `xf_b` (a polygon, capsule or circle; against another segment, none),
+/// normal from A to B, and how long it may be kept: a manifold the
+/// neighbours changed is collided afresh every step.
+pub(crate) fn collide_chain_segment(
+    a: &ChainSegment,
+    xf_a: Transform,
+    b: &Shape,
+    xf_b: Transform,
+    speculative: f32,
+) -> (Manifold, Keep) {
+    let nothing = (Manifold::default(), Keep::Never);
+    if matches!(b, Shape::Segment(_) | Shape::ChainSegment(_)) {
+        return (Manifold::default(), Keep::Complete);
+    }
+    let (p1, p2) = (a.segment.point1, a.segment.point2);
+    let corners = Corners::of(a);
+    // One-sided: only what is in front of the segment collides.
+    let centroid_b = xf_a.inv_apply(xf_b.apply(b.centroid()));
+    if corners.normal1.dot(centroid_b - p1) < 0.0 {
+        return nothing;
+    }
+    let two_sided = Shape::Capsule(a.segment.as_capsule());
+    let (manifold, keep) = collide_recyclable(&two_sided, xf_a, b, xf_b, speculative);
+    if manifold.count == 0 {
+        return (manifold, keep);
+    }
+    match corners.judge(xf_a.q.inv_rotate(manifold.normal)) {
+        Verdict::Admit => (manifold, keep),
+        Verdict::Skip => nothing,
+        Verdict::Snap => {
+            let m = match b {
+                Shape::Circle(c) => circle_on_face(p1, p2, xf_a, c, xf_b, speculative),
+                _ => collide_segment_face(p1, p2, xf_a, b, xf_b, speculative),
+            };
+            (m, Keep::Never)
+        }
+    }
+}
+
+/// A circle against the face of the segment from `p1` to `p2` (frame
+/// `xf_a`): one point along the face normal, if its centre is beside the
+/// segment.
+fn circle_on_face(
+    p1: Vec2,
+    p2: Vec2,
+    xf_a: Transform,
+    circle: &Circle,
+    xf_b: Transform,
+    speculative: f32,
+) -> Manifold {
+    let center = xf_a.inv_apply(xf_b.apply(circle.center));
+    let edge = p2 - p1;
+    let t = (center - p1).dot(edge) / edge.length_squared();
+    let normal = right_perp(edge).normalize_or_zero();
+    let separation = normal.dot(center - p1) - circle.radius;
+    if !(0.0..=1.0).contains(&t) || separation > speculative {
+        return Manifold::default();
+    }
+    let mut m = Manifold {
+        normal,
+        count: 1,
+        ..Manifold::default()
+    };
+    m.points[0] = ManifoldPoint {
+        point: center - (circle.radius + 0.5 * separation) * normal,
+        separation,
+        id: feature_id(0, 0, false),
+        ..ManifoldPoint::default()
+    };
+    m.transformed(xf_a)
+}
