@@ -143,6 +143,6 @@ pub use math::{Aabb, Rot, Transform, Vec2};
 pub use settings::{PositionCorrection, SolverSettings, Sweep, WorldSettings};
 pub use shapes::{Capsule, ChainSegment, Circle, MassData, Polygon, Segment, Shape, ShapeError};
 pub use world::{
-    draw_shape, BodyId, ContactView, Explosion, FixedStepper, MemoryUsage, RayHit, ShapeCastHit, ShapeDef,
-    ShapeId, StepProfile, World,
+    draw_shape, BodyId, CharacterController, CharacterMove, ContactView, Explosion, FixedStepper,
+    MemoryUsage, RayHit, ShapeCastHit, ShapeDef, ShapeId, StepProfile, World,
 };

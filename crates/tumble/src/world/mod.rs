@@ -22,6 +22,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 mod bodies;
 mod contacts;
 mod draw;
+mod mover;
 mod profile;
 mod queries;
 mod sensors;
@@ -32,6 +33,7 @@ mod stepper;
 
 pub use contacts::ContactView;
 pub use draw::draw_shape;
+pub use mover::{CharacterController, CharacterMove};
 pub use profile::StepProfile;
 pub use queries::{Explosion, RayHit, ShapeCastHit};
 pub use shapes::ShapeDef;
@@ -396,6 +398,8 @@ mod snapshot;
 mod chain_tests;
 #[cfg(test)]
 mod game_tests;
+#[cfg(test)]
+mod mover_tests;
 #[cfg(test)]
 mod query_tests;
 #[cfg(test)]

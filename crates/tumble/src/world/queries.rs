@@ -215,6 +215,17 @@ impl World {
         if !is_finite_vec(translation) {
             return Err(ShapeError::NonFinite);
         }
+        Ok(self.cast_shape_where(shape, xf, translation, |si, _| self.accepts(&filter, si)))
+    }
+
+    /// [`World::shape_cast`] over the shapes `keep` selects, unchecked.
+    pub(super) fn cast_shape_where(
+        &self,
+        shape: &Shape,
+        xf: Transform,
+        translation: Vec2,
+        keep: impl Fn(u32, &ShapeSlot) -> bool,
+    ) -> Option<ShapeCastHit> {
         let end = Transform {
             p: xf.p + translation,
             q: xf.q,
@@ -223,10 +234,10 @@ impl World {
         let mut best: Option<(f32, u32)> = None;
         self.broadphase.query(swept, |proxy| {
             let si = self.broadphase.user_data(proxy);
-            if !self.accepts(&filter, si) {
+            let slot = &self.shapes[si];
+            if !keep(si, slot) {
                 return true;
             }
-            let slot = &self.shapes[si];
             let at = self.bodies[slot.body].xf;
             if let Some(t) = time_of_impact(&slot.shape, (at, at), shape, (xf, end), 0.0) {
                 if best.is_none_or(|(bt, bs)| t < bt || (t == bt && si < bs)) {
@@ -235,7 +246,7 @@ impl World {
             }
             true
         });
-        Ok(best.map(|(t, si)| {
+        best.map(|(t, si)| {
             let slot = &self.shapes[si];
             let at = self.bodies[slot.body].xf;
             let there = Transform {
@@ -250,7 +261,7 @@ impl World {
                 point: d.point_a,
                 normal: d.normal,
             }
-        }))
+        })
     }
 
     /// Pushes every awake or sleeping dynamic body with a shape (passing

@@ -1,0 +1,290 @@
+//! Character mover tests: slopes, walls, stairs, speed, platforms, doors.
+
+use super::tests::DT;
+use super::*;
+use crate::body::BodyDef;
+use crate::shapes::{Capsule, Polygon, Shape};
+
+const GRAVITY: f32 = 10.0;
+
+/// A capsule character (0.6 m wide, 1.6 m tall) on a kinematic body, moved
+/// the way the mover's docs say a game moves it.
+struct Character {
+    body: BodyId,
+    shape: Shape,
+    controller: CharacterController,
+    fall: f32,
+}
+
+impl Character {
+    fn new(world: &mut World, at: Vec2) -> Character {
+        let capsule = Capsule::new(Vec2::new(0.0, -0.5), Vec2::new(0.0, 0.5), 0.3).unwrap();
+        let body = world.create_body(&BodyDef::kinematic().at(at)).unwrap();
+        world.add_shape(body, capsule, &ShapeDef::default()).unwrap();
+        Character {
+            body,
+            shape: capsule.into(),
+            controller: CharacterController::default(),
+            fall: 0.0,
+        }
+    }
+
+    /// One frame walking at `walk` m/s: the move, the body moved, the
+    /// world stepped.
+    fn frame(&mut self, world: &mut World, walk: f32) -> CharacterMove {
+        self.fall -= GRAVITY * DT;
+        let xf = world.transform(self.body).unwrap();
+        let desired = Vec2::new(walk, self.fall) * DT;
+        let m = world
+            .move_character(&self.controller, &self.shape, xf, desired, DT, Some(self.body))
+            .unwrap();
+        if m.grounded {
+            self.fall = 0.0;
+        }
+        world.set_linear_velocity(self.body, m.translation / DT).unwrap();
+        world.step(DT);
+        m
+    }
+
+    fn position(&self, world: &World) -> Vec2 {
+        world.position(self.body).unwrap()
+    }
+}
+
+/// Flat ground with its top at y = 0, and a ramp of `degrees` rising to
+/// the right from x = 2 (a static triangle).
+fn world_with_ramp(degrees: f32) -> World {
+    let mut world = World::default();
+    let g = world.create_body(&BodyDef::fixed()).unwrap();
+    world
+        .add_shape(
+            g,
+            Polygon::new_offset_box(30.0, 1.0, Vec2::new(0.0, -1.0), 0.0).unwrap(),
+            &ShapeDef::default(),
+        )
+        .unwrap();
+    let slope = degrees.to_radians().tan();
+    let ramp = Polygon::new(&[
+        Vec2::new(2.0, 0.0),
+        Vec2::new(12.0, 0.0),
+        Vec2::new(12.0, 10.0 * slope),
+    ])
+    .unwrap();
+    world.add_shape(g, ramp, &ShapeDef::default()).unwrap();
+    world
+}
+
+#[test]
+fn the_character_walks_up_a_30_degree_slope() {
+    let mut world = world_with_ramp(30.0);
+    let mut c = Character::new(&mut world, Vec2::new(0.0, 0.81));
+    let mut grounded = 0;
+    for _ in 0..180 {
+        grounded += usize::from(c.frame(&mut world, 3.0).grounded);
+    }
+    let p = c.position(&world);
+    // Its bottom (0.3 below the lower cap's centre, 0.8 below the body)
+    // rests on the ramp's surface: y = tan 30 (x - 2) + 0.3 / cos 30 + 0.5.
+    let on_ramp = 30f32.to_radians().tan() * (p.x - 2.0) + 0.3 / 30f32.to_radians().cos() + 0.5;
+    assert!(p.x > 6.0, "it climbed: {p:?}");
+    assert!((p.y - on_ramp).abs() < 0.03, "on the ramp ({on_ramp}): {p:?}");
+    assert!(grounded > 170, "grounded {grounded} frames of 180");
+}
+
+#[test]
+fn the_character_stops_at_a_50_degree_slope() {
+    let mut world = world_with_ramp(50.0);
+    let mut c = Character::new(&mut world, Vec2::new(0.0, 0.81));
+    for _ in 0..180 {
+        c.frame(&mut world, 3.0);
+    }
+    let p = c.position(&world);
+    // It reaches the foot of the slope (its side touches it a little up)
+    // and no farther up than its round bottom allows.
+    assert!(p.x < 2.3 && p.x > 1.5, "stopped at the foot: {p:?}");
+    assert!(p.y < 0.9, "did not climb: {p:?}");
+    // Standing still on the flat, it is grounded.
+    assert!(c.frame(&mut world, 0.0).grounded);
+    // Put on the slope, it slides down it, not grounded while it does.
+    let slope = 50f32.to_radians();
+    let on_slope = Vec2::new(6.0, (6.0 - 2.0) * slope.tan() + 0.3 / slope.cos() + 0.5 + 0.02);
+    world.set_transform(c.body, on_slope, 0.0).unwrap();
+    let first = c.frame(&mut world, 0.0);
+    assert!(first.sliding && !first.grounded, "{first:?}");
+    for _ in 0..120 {
+        c.frame(&mut world, 0.0);
+    }
+    let p = c.position(&world);
+    assert!(p.x < 2.3 && p.y < 0.9, "slid down to the foot: {p:?}");
+}
+
+#[test]
+fn the_character_slides_down_a_wall_it_pushes_into_without_sticking() {
+    let mut world = World::default();
+    let g = world.create_body(&BodyDef::fixed()).unwrap();
+    world
+        .add_shape(
+            g,
+            Polygon::new_offset_box(0.5, 10.0, Vec2::new(1.0, 10.0), 0.0).unwrap(),
+            &ShapeDef::default(),
+        )
+        .unwrap();
+    let mut c = Character::new(&mut world, Vec2::new(0.0, 15.0));
+    for _ in 0..60 {
+        c.frame(&mut world, 4.0);
+    }
+    let p = c.position(&world);
+    // The wall's face is at x = 0.5: the capsule (radius 0.3) rests at
+    // 0.2 less the skin, and falls freely: after 1 s of 60 frames, v = g t
+    // and y drops by g h^2 k (k + 1) / 2 over the frames.
+    assert!((p.x - 0.19).abs() < 0.01, "pressed to the wall: {p:?}");
+    let drop = GRAVITY * DT * DT * 60.0 * 61.0 / 2.0;
+    assert!(
+        (15.0 - p.y - drop).abs() < 0.05,
+        "fell {} (free fall {drop})",
+        15.0 - p.y
+    );
+}
+
+#[test]
+fn the_character_steps_up_a_low_stair_but_not_a_high_one() {
+    for (height, climbs) in [(0.2f32, true), (0.4, false)] {
+        let mut world = World::default();
+        let g = world.create_body(&BodyDef::fixed()).unwrap();
+        world
+            .add_shape(
+                g,
+                Polygon::new_offset_box(30.0, 1.0, Vec2::new(0.0, -1.0), 0.0).unwrap(),
+                &ShapeDef::default(),
+            )
+            .unwrap();
+        let step = Polygon::new_offset_box(5.0, 0.5 * height, Vec2::new(7.0, 0.5 * height), 0.0).unwrap();
+        world.add_shape(g, step, &ShapeDef::default()).unwrap();
+        let mut c = Character::new(&mut world, Vec2::new(0.0, 0.81));
+        for _ in 0..120 {
+            c.frame(&mut world, 2.0);
+        }
+        let p = c.position(&world);
+        if climbs {
+            assert!(
+                p.x > 3.0 && (p.y - (height + 0.81)).abs() < 0.02,
+                "{height} m: on the step: {p:?}"
+            );
+        } else {
+            assert!(
+                p.x < 2.0 && (p.y - 0.81).abs() < 0.02,
+                "{height} m: stopped at it: {p:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_character_never_tunnels_through_a_thin_wall_at_20_m_per_s() {
+    let mut world = World::default();
+    let g = world.create_body(&BodyDef::fixed()).unwrap();
+    world
+        .add_shape(
+            g,
+            Polygon::new_offset_box(30.0, 1.0, Vec2::new(0.0, -1.0), 0.0).unwrap(),
+            &ShapeDef::default(),
+        )
+        .unwrap();
+    world
+        .add_shape(
+            g,
+            Polygon::new_offset_box(0.025, 2.0, Vec2::new(5.0, 2.0), 0.0).unwrap(),
+            &ShapeDef::default(),
+        )
+        .unwrap();
+    let mut c = Character::new(&mut world, Vec2::new(0.0, 0.81));
+    for _ in 0..60 {
+        c.frame(&mut world, 20.0);
+        assert!(
+            c.position(&world).x < 4.975 - 0.29,
+            "through the wall: {:?}",
+            c.position(&world)
+        );
+    }
+    assert!(c.position(&world).x > 4.6, "it reached the wall");
+}
+
+#[test]
+fn the_character_rides_a_moving_platform() {
+    for velocity in [Vec2::new(2.0, 0.0), Vec2::new(0.0, 1.0), Vec2::new(-1.0, -0.5)] {
+        let mut world = World::new(WorldSettings {
+            sleeping: false,
+            ..WorldSettings::default()
+        });
+        let platform = world
+            .create_body(
+                &BodyDef::kinematic()
+                    .at(Vec2::new(0.0, 5.0))
+                    .with_velocity(velocity),
+            )
+            .unwrap();
+        world
+            .add_shape(
+                platform,
+                Polygon::new_box(3.0, 0.1).unwrap(),
+                &ShapeDef::default(),
+            )
+            .unwrap();
+        let mut c = Character::new(&mut world, Vec2::new(0.0, 5.91));
+        for _ in 0..10 {
+            c.frame(&mut world, 0.0);
+        }
+        let start = c.position(&world) - world.position(platform).unwrap();
+        for _ in 0..90 {
+            assert!(
+                c.frame(&mut world, 0.0).grounded,
+                "platform at {velocity:?}: grounded"
+            );
+        }
+        let relative = c.position(&world) - world.position(platform).unwrap();
+        assert!(
+            (relative - start).length() < 0.05,
+            "platform at {velocity:?}: it kept its place on the platform ({start:?} -> {relative:?})"
+        );
+    }
+}
+
+#[test]
+fn a_closing_door_pushes_the_character_along_the_floor_not_into_it() {
+    let mut world = World::default();
+    let g = world.create_body(&BodyDef::fixed()).unwrap();
+    world
+        .add_shape(
+            g,
+            Polygon::new_offset_box(30.0, 1.0, Vec2::new(0.0, -1.0), 0.0).unwrap(),
+            &ShapeDef::default(),
+        )
+        .unwrap();
+    // A door sliding left at 1.5 m/s, its bottom on the floor.
+    let door = world
+        .create_body(
+            &BodyDef::kinematic()
+                .at(Vec2::new(2.0, 1.5))
+                .with_velocity(Vec2::new(-1.5, 0.0)),
+        )
+        .unwrap();
+    world
+        .add_shape(door, Polygon::new_box(0.2, 1.5).unwrap(), &ShapeDef::default())
+        .unwrap();
+    let mut c = Character::new(&mut world, Vec2::new(0.0, 0.81));
+    for _ in 0..120 {
+        c.frame(&mut world, 0.0);
+        let p = c.position(&world);
+        let door_face = world.position(door).unwrap().x - 0.2;
+        assert!(p.y > 0.79 && p.y < 0.83, "kept on the floor: {p:?}");
+        assert!(
+            p.x + 0.3 <= door_face + 0.03,
+            "kept out of the door: {p:?}, door face {door_face}"
+        );
+    }
+    assert!(
+        c.position(&world).x < -1.0,
+        "pushed along: {:?}",
+        c.position(&world)
+    );
+}
