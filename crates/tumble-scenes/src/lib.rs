@@ -14,6 +14,7 @@
 #![warn(missing_docs)]
 
 pub mod bench;
+pub mod game;
 mod metrics;
 mod rng;
 
@@ -75,6 +76,15 @@ pub enum SceneName {
     /// on. Each settles and falls asleep as an island of its own; a shape
     /// thrown at one wakes that one only.
     Sleepers,
+    /// Not in SCENES.md: a character on chain terrain with one-way
+    /// platforms, coins (sensors), a lift and crates that flash when hit.
+    Platformer,
+    /// Not in SCENES.md: balls poured through a funnel and three sensor
+    /// zones, each counting what enters it.
+    Sensors,
+    /// Not in SCENES.md: three groups of boxes that collide with their own
+    /// group and the ground only.
+    Filtering,
 }
 
 impl SceneName {
@@ -103,6 +113,9 @@ impl SceneName {
             SceneName::Bounce => "bounce",
             SceneName::Pile => "pile",
             SceneName::Sleepers => "sleepers",
+            SceneName::Platformer => "platformer",
+            SceneName::Sensors => "sensors",
+            SceneName::Filtering => "filtering",
         }
     }
 
@@ -124,6 +137,9 @@ impl SceneName {
             "bounce" => SceneName::Bounce,
             "pile" => SceneName::Pile,
             "sleepers" => SceneName::Sleepers,
+            "platformer" => SceneName::Platformer,
+            "sensors" => SceneName::Sensors,
+            "filtering" => SceneName::Filtering,
             _ => return None,
         })
     }
@@ -152,6 +168,8 @@ pub struct Scene {
     pub start: Vec<Vec2>,
     /// The top box of a tower or stack (for creep).
     pub top: Option<BodyId>,
+    /// A game scene's state between steps (see [`game`]).
+    pub game: Option<game::Game>,
 }
 
 /// The material of every shape unless a scene says otherwise.
@@ -208,6 +226,7 @@ pub fn build(name: SceneName, solver: SolverSettings) -> Scene {
     let mut world = new_world(solver);
     add_ground(&mut world);
     let mut top = None;
+    let mut game = None;
     let tracked = match name {
         SceneName::Pyramid => pyramid(&mut world, 6),
         SceneName::PyramidLarge(rows) => pyramid(&mut world, rows),
@@ -227,6 +246,18 @@ pub fn build(name: SceneName, solver: SolverSettings) -> Scene {
         SceneName::Bounce => bounce(&mut world),
         SceneName::Pile => pile(&mut world, 200, 0x5eed),
         SceneName::Sleepers => sleepers(&mut world),
+        SceneName::Platformer => {
+            game = Some(game::platformer(&mut world));
+            Vec::new()
+        }
+        SceneName::Sensors => {
+            game = Some(game::sensors(&mut world));
+            Vec::new()
+        }
+        SceneName::Filtering => {
+            game = Some(game::filtering(&mut world));
+            Vec::new()
+        }
     };
     let start = tracked
         .iter()
@@ -238,6 +269,7 @@ pub fn build(name: SceneName, solver: SolverSettings) -> Scene {
         tracked,
         start,
         top,
+        game,
     }
 }
 

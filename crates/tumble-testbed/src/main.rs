@@ -14,7 +14,8 @@ const USAGE: &str = "usage:
                                   draw a scene after N steps to a PNG, no window
   tumble [COMMAND] --help          this text
 scenes: pyramid, tower, pyramid-large[:ROWS], stack[:N], card-house,
-        mass-ratio[:RATIO], ramp, bounce, pile, sleepers";
+        mass-ratio[:RATIO], ramp, bounce, pile, sleepers, platformer,
+        sensors, filtering";
 
 /// What to try instead when there is no window.
 const NO_WINDOW_HINT: &str =

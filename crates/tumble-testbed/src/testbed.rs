@@ -53,9 +53,9 @@ pub const GRAB_ANGULAR_DAMPING: f32 = 3.0;
 /// How many samples of residual slide the live plot keeps (ten seconds).
 pub const SLIDE_HISTORY: usize = 600;
 
-/// The scenes offered in the side panel: SCENES.md's, plus a tall stack
-/// and the sleepers.
-pub const SCENE_LIST: [SceneName; 10] = [
+/// The scenes offered in the side panel: SCENES.md's, plus a tall stack,
+/// the sleepers and the game scenes.
+pub const SCENE_LIST: [SceneName; 13] = [
     SceneName::ALL[0],
     SceneName::ALL[1],
     SceneName::ALL[2],
@@ -66,6 +66,9 @@ pub const SCENE_LIST: [SceneName; 10] = [
     SceneName::ALL[6],
     SceneName::ALL[7],
     SceneName::Sleepers,
+    SceneName::Platformer,
+    SceneName::Sensors,
+    SceneName::Filtering,
 ];
 
 /// What a mouse button held down is doing.
@@ -149,6 +152,8 @@ pub struct Testbed {
     pub style: Style,
     /// The screen rectangle the view was last drawn in.
     pub viewport: Rect,
+    /// The keys a game scene's character is driven by, held this frame.
+    pub input: tumble_scenes::game::Input,
     recorder: Recorder,
     rng: Rng,
     /// The region the scene occupies (for the camera and for recycling).
@@ -226,6 +231,7 @@ impl Testbed {
             recycled: 0,
             style: Style::default(),
             viewport: Rect::from_min_size(Pos2::ZERO, egui::vec2(1280.0, 720.0)),
+            input: Default::default(),
             recorder,
             rng: Rng::new(0x07e5_7bed),
             stage,
@@ -379,9 +385,19 @@ impl Testbed {
     /// the metrics.
     pub fn step(&mut self) {
         self.apply_grab_force();
+        let Scene { world, game, .. } = &mut self.scene;
+        if let Some(game) = game {
+            game.before_step(world, self.input);
+        }
         let start = Instant::now();
-        self.scene.world.step(DT);
+        match game {
+            Some(game) => world.step_with_hooks(DT, game.hooks()),
+            None => world.step(DT),
+        }
         let ms = start.elapsed().as_secs_f32() * 1000.0;
+        if let Some(game) = game {
+            game.after_step(world);
+        }
         let p = *self.scene.world.profile();
         if self.steps == 0 {
             self.step_ms = ms;
@@ -635,6 +651,9 @@ impl Testbed {
             ..DrawOptions::default()
         };
         self.scene.world.debug_draw(&mut list, &options);
+        if let Some(game) = &self.scene.game {
+            game.draw(&self.scene.world, &mut list);
+        }
         match &self.drag {
             Drag::Sling {
                 from, shape, angle, ..

@@ -14,7 +14,7 @@ use tumble_scenes::SceneName;
 pub const PANEL_WIDTH: f32 = 270.0;
 
 /// The keys and what they do, shown in the view's top-right corner.
-pub const LEGEND: [(&str, &str); 14] = [
+pub const LEGEND: [(&str, &str); 15] = [
     ("drag", "sling a shape / grab a body"),
     ("right-drag", "pan"),
     ("scroll", "zoom"),
@@ -29,6 +29,7 @@ pub const LEGEND: [(&str, &str); 14] = [
     ("C", "clear"),
     ("R", "reset"),
     ("H", "hide this legend"),
+    ("Left / Right, Up", "platformer: walk, jump (Up, SPACE)"),
 ];
 
 /// Paints screen-space ops with egui's painter: the window's back end.
@@ -98,8 +99,19 @@ fn handle_keys(ui: &mut egui::Ui, tb: &mut Testbed) {
         Key::R,
     ];
     let mut pressed = Vec::new();
+    // A game scene's character takes the arrows and space, held.
+    let game_keys = tb.scene.game.as_ref().is_some_and(|g| g.takes_keys());
+    const GAME_KEYS: [Key; 4] = [Key::ArrowLeft, Key::ArrowRight, Key::ArrowUp, Key::Space];
+    if game_keys {
+        tb.input = ui.input(|i| tumble_scenes::game::Input {
+            left: i.key_down(Key::ArrowLeft),
+            right: i.key_down(Key::ArrowRight),
+            jump: i.key_down(Key::ArrowUp) || i.key_down(Key::Space),
+        });
+    }
     ui.input_mut(|i| {
         i.events.retain(|e| match e {
+            Event::Key { key, .. } if game_keys && GAME_KEYS.contains(key) => false,
             Event::Key {
                 key,
                 pressed: down,
@@ -142,6 +154,11 @@ fn scene_label(name: SceneName) -> (String, String) {
             "five pyramids that fall asleep apart: throw a shape to wake one (sleeping shown grey)"
                 .to_string()
         }
+        SceneName::Platformer => {
+            "arrows walk and jump: chain hills, one-way platforms, coins (sensors), a lift".to_string()
+        }
+        SceneName::Sensors => "balls through a funnel and three sensor zones that count them".to_string(),
+        SceneName::Filtering => "three groups that pass through each other".to_string(),
     };
     (short, long)
 }
@@ -294,6 +311,18 @@ fn side_panel(ui: &mut egui::Ui, tb: &mut Testbed) {
             );
         });
     ui.add_space(4.0);
+    if let Some(game) = &tb.scene.game {
+        ui.strong(tb.scene_name().name());
+        egui::Grid::new("game-status")
+            .num_columns(2)
+            .striped(true)
+            .show(ui, |ui| {
+                for (name, value) in game.status() {
+                    row(ui, &name, value);
+                }
+            });
+        return;
+    }
     ui.strong(format!("Metrics of {} (SCENES.md)", tb.scene_name().name()));
     let m = tb.metrics;
     egui::Grid::new("scene-metrics")

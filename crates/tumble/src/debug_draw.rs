@@ -43,6 +43,8 @@ impl Color {
     pub const SLEEPING: Color = Color::hex(0x8c8577);
     /// A body frozen after its state became non-finite.
     pub const FROZEN: Color = Color::hex(0xd04040);
+    /// Sensor shapes (they push nothing).
+    pub const SENSOR: Color = Color::hex(0x66bb6a).with_alpha(0.45);
     /// Contact points that persisted from the previous step (warm started).
     pub const CONTACT_PERSISTED: Color = Color::hex(0x4fc3f7);
     /// Contact points new this step.

@@ -12,7 +12,9 @@ impl World {
         if options.shapes {
             for (_, slot) in self.shapes.iter() {
                 let b = &self.bodies[slot.body];
-                let color = if b.frozen {
+                let color = if slot.def.sensor {
+                    Color::SENSOR
+                } else if b.frozen {
                     Color::FROZEN
                 } else if b.body_type != BodyType::Static && !self.simulates(slot.body) {
                     Color::SLEEPING
