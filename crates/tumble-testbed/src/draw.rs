@@ -425,8 +425,27 @@ fn visible_any(points: &[Vec2], radius: f32, visible: tumble::Aabb) -> bool {
     bb.expanded(radius + 0.05).overlaps(visible)
 }
 
-/// A body: its fill, then its outline.
+/// Below this size on screen (pixels, the larger side of its box) a body
+/// is drawn as one fill in its outline colour, shrunk by a pixel so its
+/// neighbours stay apart, instead of a fill and an outline: the outline's
+/// thin triangles are what a software renderer spends its time on (the
+/// 100-row pyramid, paused, drew at 14 frames per second with outlines and
+/// 38 without).
+pub const OUTLINE_MIN_PIXELS: f32 = 24.0;
+
+/// A body: its fill, then its outline (or, small on screen, one fill).
 fn body_ops(out: &mut Vec<PaintOp>, screen: Vec<Pos2>, outline: Color32, style: &Style) {
+    let bounds = Rect::from_points(&screen);
+    let size = bounds.width().max(bounds.height());
+    if size < OUTLINE_MIN_PIXELS {
+        let center = bounds.center();
+        let shrink = (1.0 - 1.0 / bounds.width().min(bounds.height()).max(2.0)).max(0.0);
+        out.push(PaintOp::Fill {
+            points: screen.iter().map(|&p| center + (p - center) * shrink).collect(),
+            color: outline,
+        });
+        return;
+    }
     out.push(PaintOp::Fill {
         points: screen.clone(),
         color: style.fill(outline),
@@ -508,7 +527,7 @@ mod tests {
         let style = Style::default();
         let cam = Camera {
             center: Vec2::ZERO,
-            zoom: 10.0,
+            zoom: 20.0,
         };
         let vp = Rect::from_min_size(Pos2::ZERO, egui::vec2(200.0, 100.0));
         let items = [Primitive::Polygon {
@@ -526,12 +545,26 @@ mod tests {
         assert_eq!(ops.len(), 2);
         match &ops[0] {
             PaintOp::Fill { points, color } => {
-                assert_eq!(points[0], Pos2::new(90.0, 60.0));
+                assert_eq!(points[0], Pos2::new(80.0, 70.0));
                 assert_eq!(*color, style.fill(style.dynamic));
             }
             other => panic!("expected a fill, got {other:?}"),
         }
         assert!(matches!(&ops[1], PaintOp::Stroke { closed: true, color, .. } if *color == style.dynamic));
+        // Small on screen (10 px): one fill in the outline colour, a little
+        // inside the box so neighbours stay apart.
+        let small = Camera { zoom: 5.0, ..cam };
+        ops.clear();
+        paint_ops(&items, &small, vp, &style, &mut ops);
+        assert_eq!(ops.len(), 1);
+        match &ops[0] {
+            PaintOp::Fill { points, color } => {
+                assert_eq!(*color, style.dynamic);
+                let (x, y) = (points[0].x, points[0].y);
+                assert!(x > 95.0 && x < 95.6 && y < 55.0 && y > 54.4, "{:?}", points[0]);
+            }
+            other => panic!("expected one fill, got {other:?}"),
+        }
         // Off screen: nothing.
         let far = [Primitive::Circle {
             center: Vec2::new(100.0, 0.0),

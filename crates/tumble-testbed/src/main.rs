@@ -6,7 +6,7 @@ use tumble_testbed::screenshot::{self, ScreenshotOptions};
 use tumble_testbed::ui::{self, WindowError};
 
 const USAGE: &str = "usage:
-  tumble                          open the interactive testbed
+  tumble [--scene NAME]           open the interactive testbed (on the pyramid)
   tumble measure [--json] [--scene NAME] [--frames N]
                                   print the stability report (SCENES.md)
   tumble screenshot [--scene NAME] [--frames N] [--out FILE.png]
@@ -30,21 +30,33 @@ fn main() -> ExitCode {
             println!("{USAGE}");
             ExitCode::SUCCESS
         }
+        Some("--scene") => match args.get(1).and_then(|s| tumble_scenes::SceneName::parse(s)) {
+            Some(scene) if args.len() == 2 => open_window(scene),
+            _ => {
+                eprintln!("tumble: --scene needs one scene name\n{USAGE}");
+                ExitCode::FAILURE
+            }
+        },
         Some(other) => {
             eprintln!("tumble: unknown command `{other}`\n{USAGE}");
             ExitCode::FAILURE
         }
-        None => match ui::run_window() {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(WindowError::NoDisplay) => {
-                eprintln!("tumble: no display to open the testbed window on (DISPLAY and WAYLAND_DISPLAY are unset); {NO_WINDOW_HINT}");
-                ExitCode::FAILURE
-            }
-            Err(e) => {
-                eprintln!("tumble: {e}; {NO_WINDOW_HINT}");
-                ExitCode::FAILURE
-            }
-        },
+        None => open_window(tumble_scenes::SceneName::Pyramid),
+    }
+}
+
+/// Opens the testbed window on `scene`.
+fn open_window(scene: tumble_scenes::SceneName) -> ExitCode {
+    match ui::run_window(scene) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(WindowError::NoDisplay) => {
+            eprintln!("tumble: no display to open the testbed window on (DISPLAY and WAYLAND_DISPLAY are unset); {NO_WINDOW_HINT}");
+            ExitCode::FAILURE
+        }
+        Err(e) => {
+            eprintln!("tumble: {e}; {NO_WINDOW_HINT}");
+            ExitCode::FAILURE
+        }
     }
 }
 

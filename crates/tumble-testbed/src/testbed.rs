@@ -50,6 +50,10 @@ pub const GRAB_MAX_FORCE_PER_WEIGHT: f32 = 30.0;
 /// when pulled but comes to hang still within a few seconds.
 pub const GRAB_ANGULAR_DAMPING: f32 = 3.0;
 
+/// Screen height (points) the solver indicators take along the bottom of
+/// the view: the ground is framed above them.
+pub const INDICATOR_HEIGHT: f32 = 64.0;
+
 /// How many samples of residual slide the live plot keeps (ten seconds).
 pub const SLIDE_HISTORY: usize = 600;
 
@@ -628,9 +632,10 @@ impl Testbed {
             let margin = 0.06;
             self.camera.fit(bounds, viewport, margin);
             // A wide scene leaves room above and below: keep the ground
-            // near the bottom of the view and give the room to the sky.
+            // near the bottom of the view, under the solver indicators
+            // drawn along the bottom, and give the room to the sky.
             let half_h = 0.5 * viewport.height() / self.camera.zoom;
-            let bottom_gap = margin * viewport.height() / self.camera.zoom;
+            let bottom_gap = (margin * viewport.height()).max(INDICATOR_HEIGHT) / self.camera.zoom;
             self.camera.center.y = bounds.min.y - bottom_gap + half_h;
             self.fit_pending = false;
         }

@@ -29,35 +29,83 @@ pub const LEGEND: [(&str, &str); 15] = [
     ("C", "clear"),
     ("R", "reset"),
     ("H", "hide this legend"),
-    ("Left / Right, Up", "platformer: walk, jump (Up, SPACE)"),
+    ("Left Right Up", "platformer: walk, jump"),
 ];
 
 /// Paints screen-space ops with egui's painter: the window's back end.
+/// Everything goes into one triangle mesh, in the ops' order: one draw
+/// call and no per-shape tessellation, so the 100-row pyramid's 5000 boxes
+/// cost about what one shape does to hand to the renderer (egui's shapes,
+/// one per op, drew it at about 5 frames per second on a software
+/// renderer). Edges are not anti-aliased.
 pub fn paint(painter: &egui::Painter, ops: &[PaintOp]) {
-    let mut shapes = Vec::with_capacity(ops.len());
+    let mut mesh = egui::Mesh::default();
     for op in ops {
-        shapes.push(match op {
-            PaintOp::Fill { points, color } => Shape::convex_polygon(points.clone(), *color, Stroke::NONE),
+        match op {
+            PaintOp::Fill { points, color } => fill_convex(&mut mesh, points, *color),
             PaintOp::Stroke {
                 points,
-                closed: true,
+                closed,
                 width,
                 color,
-            } => Shape::closed_line(points.clone(), Stroke::new(*width, *color)),
-            PaintOp::Stroke {
-                points,
-                closed: false,
-                width,
-                color,
-            } => Shape::line(points.clone(), Stroke::new(*width, *color)),
+            } => {
+                for w in points.windows(2) {
+                    stroke_segment(&mut mesh, w[0], w[1], *width, *color);
+                }
+                if *closed && points.len() > 2 {
+                    stroke_segment(&mut mesh, points[points.len() - 1], points[0], *width, *color);
+                }
+            }
             PaintOp::Dot {
                 center,
                 radius,
                 color,
-            } => Shape::circle_filled(*center, *radius, *color),
-        });
+            } => {
+                const SIDES: usize = 12;
+                let ring: Vec<Pos2> = (0..SIDES)
+                    .map(|k| {
+                        let a = std::f32::consts::TAU * k as f32 / SIDES as f32;
+                        *center + *radius * egui::vec2(a.cos(), a.sin())
+                    })
+                    .collect();
+                fill_convex(&mut mesh, &ring, *color);
+            }
+        }
     }
-    painter.extend(shapes);
+    painter.add(Shape::mesh(mesh));
+}
+
+/// Appends a convex polygon to `mesh` as a triangle fan.
+fn fill_convex(mesh: &mut egui::Mesh, points: &[Pos2], color: Color32) {
+    if points.len() < 3 {
+        return;
+    }
+    let base = mesh.vertices.len() as u32;
+    for &p in points {
+        mesh.colored_vertex(p, color);
+    }
+    for k in 1..points.len() as u32 - 1 {
+        mesh.add_triangle(base, base + k, base + k + 1);
+    }
+}
+
+/// Appends the segment from `a` to `b`, `width` pixels wide, as a quad.
+fn stroke_segment(mesh: &mut egui::Mesh, a: Pos2, b: Pos2, width: f32, color: Color32) {
+    let d = b - a;
+    let length = d.length();
+    if length <= 0.0 {
+        return;
+    }
+    let n = egui::vec2(-d.y, d.x) * (0.5 * width / length);
+    // Half a width past each end, so the corners of an outline meet.
+    let t = d * (0.5 * width / length);
+    let quad = [a - t + n, b + t + n, b + t - n, a - t - n];
+    let base = mesh.vertices.len() as u32;
+    for p in quad {
+        mesh.colored_vertex(p, color);
+    }
+    mesh.add_triangle(base, base + 1, base + 2);
+    mesh.add_triangle(base, base + 2, base + 3);
 }
 
 /// Sets egui's dark look with the view's background colour.
@@ -543,11 +591,11 @@ pub struct TestbedApp {
 }
 
 impl TestbedApp {
-    /// The application with the pyramid loaded.
-    pub fn new(cc: &eframe::CreationContext<'_>) -> TestbedApp {
+    /// The application with `scene` loaded.
+    pub fn new(cc: &eframe::CreationContext<'_>, scene: SceneName) -> TestbedApp {
         setup_style(&cc.egui_ctx);
         TestbedApp {
-            testbed: Testbed::new(SceneName::Pyramid),
+            testbed: Testbed::new(scene),
         }
     }
 }
@@ -586,7 +634,7 @@ pub fn display_available() -> bool {
 }
 
 /// Opens the testbed window and runs it until it is closed.
-pub fn run_window() -> Result<(), WindowError> {
+pub fn run_window(scene: SceneName) -> Result<(), WindowError> {
     if !display_available() {
         return Err(WindowError::NoDisplay);
     }
@@ -600,7 +648,7 @@ pub fn run_window() -> Result<(), WindowError> {
     eframe::run_native(
         "tumble-testbed",
         options,
-        Box::new(|cc| Ok(Box::new(TestbedApp::new(cc)))),
+        Box::new(move |cc| Ok(Box::new(TestbedApp::new(cc, scene)))),
     )
     .map_err(|e| WindowError::Eframe(e.to_string()))
 }

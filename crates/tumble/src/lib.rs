@@ -52,8 +52,28 @@
 //! [`WorldSettings::sleeping`] turn sleeping off for one body or the world.
 //!
 //! After each step, [`World::contact_events`] lists the pairs of shapes
-//! that began and stopped touching, and [`World::profile`] how long each
-//! stage took.
+//! that began and stopped touching (and the hits), and [`World::profile`]
+//! how long each stage took.
+//!
+//! # Game features
+//!
+//! - Collision filtering: [`Filter`] per shape ([`ShapeDef::filter`],
+//!   [`World::set_filter`]) and [`ContactHooks::should_collide`].
+//! - Sensors: [`ShapeDef::sensor`], [`World::sensor_events`],
+//!   [`World::sensor_overlaps`].
+//! - Events: [`ContactEvents`] (begin, end, [`ContactHit`]), enabled per
+//!   shape.
+//! - Contact hooks: [`World::step_with_hooks`] with a [`ContactHooks`]
+//!   (one-way platforms, conveyor belts; see [`hooks`]).
+//! - Motion locks: [`MotionLocks`].
+//! - Segments and smooth one-sided chains: [`Segment`],
+//!   [`World::add_chain`].
+//! - Queries with a [`QueryFilter`]: [`World::ray_cast`] (and `_closest`,
+//!   `_all`), [`World::shape_cast`], [`World::overlap_point`],
+//!   [`World::overlap_aabb`], [`World::overlap_shape`], and
+//!   [`World::explode`].
+//! - A character mover: [`World::move_character`] with a
+//!   [`CharacterController`].
 //!
 //! # Errors
 //!
@@ -63,8 +83,8 @@
 //!
 //! | error | when |
 //! |---|---|
-//! | [`ShapeError::TooFewPoints`] | a polygon or outline has fewer than 3 distinct points (after welding near-duplicates), or a hand-built polygon's `count` is below 3 |
-//! | [`ShapeError::Collinear`] | the points span no area; a box is no wider than the weld distance (its corners would weld, as they would given to `Polygon::new`); an edge collapsed because the coordinates are too large for the shape's size |
+//! | [`ShapeError::TooFewPoints`] | a polygon or outline has fewer than 3 distinct points (after welding near-duplicates), a hand-built polygon's `count` is below 3, or a chain has fewer than 2 points (3 for a loop) |
+//! | [`ShapeError::Collinear`] | the points span no area; a segment's ends (or two consecutive chain points) are within the weld distance; a box is no wider than the weld distance (its corners would weld, as they would given to `Polygon::new`); an edge collapsed because the coordinates are too large for the shape's size |
 //! | [`ShapeError::NonFinite`] | a coordinate, radius, angle, density, friction or restitution is NaN or infinite |
 //! | [`ShapeError::TooManyVertices`] | a convex hull (or a hand-built polygon) has more than 8 vertices |
 //! | [`ShapeError::NonPositiveRadius`] | a circle or capsule radius is <= 0, or a polygon's rounding radius is < 0 |
@@ -77,7 +97,8 @@
 //! | [`BodyError::StaleHandle`] | a [`BodyId`] or [`ShapeId`] refers to a removed body or shape (also a shape of a removed body), even after its slot was reused |
 //! | [`BodyError::NonFinite`] | a position, angle, velocity, force, torque, impulse, point, damping, gravity (scale), sleep threshold, solver float or step rate is NaN or infinite; the string names it |
 //! | [`BodyError::NegativeDamping`] | linear or angular damping is negative |
-//! | [`BodyError::OutOfRange`] | a finite number outside its range: [`World::set_solver_settings`] (iterations 1..=16, substeps 1..=8, baumgarte 0..=1, restitution threshold >= 0), a negative [`BodyDef::sleep_threshold`], or [`FixedStepper::try_new`] (rate > 0, at least one step); the string names it |
+//! | [`BodyError::NotASensor`] | [`World::sensor_overlaps`] was given a shape that is not a sensor |
+//! | [`BodyError::OutOfRange`] | a finite number outside its range: [`World::set_solver_settings`] (iterations 1..=16, substeps 1..=8, baumgarte 0..=1, restitution threshold >= 0), a negative [`BodyDef::sleep_threshold`], [`FixedStepper::try_new`] (rate > 0, at least one step), or a negative [`Explosion`] radius or falloff; the string names it |
 //! | [`Error::Shape`] | [`World::add_shape`], [`World::add_concave`], [`World::set_friction`] and [`World::set_restitution`] refused the geometry or material |
 //! | [`Error::Body`] | the same calls were given a stale handle |
 //!
