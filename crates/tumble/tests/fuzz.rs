@@ -12,8 +12,8 @@
 
 use proptest::prelude::*;
 use tumble::collision::{collide, Manifold};
-use tumble::shapes::{convex_hull, decompose_concave};
-use tumble::{Capsule, Circle, Polygon, Shape, Transform, Vec2};
+use tumble::shapes::{chain_segments, convex_hull, decompose_concave};
+use tumble::{Capsule, ChainSegment, Circle, Polygon, Segment, Shape, Transform, Vec2};
 
 fn config() -> ProptestConfig {
     let cases = std::env::var("PROPTEST_CASES")
@@ -139,6 +139,13 @@ fn shape() -> impl Strategy<Value = Shape> {
         (p(), float(0.02, 1.0)).prop_map(|(c, r)| Circle::new(c * 0.5, r).map(Shape::from).ok()),
         (float(0.01, 1.0), float(0.01, 1.0), p(), float(-4.0, 4.0))
             .prop_map(|(hx, hy, c, a)| Polygon::new_offset_box(hx, hy, c, a).map(Shape::from).ok()),
+        (p(), p()).prop_map(|(a, b)| Segment::new(a, b).map(Shape::from).ok()),
+        // One segment of a chain through four points, any turns at its ends.
+        (p(), p(), p(), p(), any::<bool>()).prop_map(|(a, b, c, d, closed)| {
+            chain_segments(&[a, b, c, d], closed)
+                .ok()
+                .map(|segments| Shape::ChainSegment(segments[1]))
+        }),
     ];
     (kind, s).prop_filter_map("invalid shape", |(shape, s)| shape.and_then(|sh| scaled(sh, s)))
 }
@@ -154,6 +161,15 @@ fn scaled(shape: Shape, k: f32) -> Option<Shape> {
         Shape::Polygon(p) => {
             let pts: Vec<Vec2> = p.points().iter().map(|&v| v * k).collect();
             Polygon::new_rounded(&pts, p.radius * k).ok().map(Shape::from)
+        }
+        Shape::Segment(s) => Segment::new(s.point1 * k, s.point2 * k).ok().map(Shape::from),
+        Shape::ChainSegment(c) => {
+            let chain = ChainSegment {
+                ghost1: c.ghost1 * k,
+                segment: Segment::new(c.segment.point1 * k, c.segment.point2 * k).ok()?,
+                ghost2: c.ghost2 * k,
+            };
+            chain.validate().ok().map(|_| Shape::ChainSegment(chain))
         }
     }
 }

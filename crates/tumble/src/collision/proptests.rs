@@ -310,16 +310,14 @@ fn chain_segment() -> impl Strategy<Value = Shape> {
     (point(3.0), point(3.0), point(2.0)).prop_filter_map("degenerate", |(g1, g2, p)| {
         let (p1, p2) = (p, p + Vec2::new(-2.0, 0.3));
         let far = |a: Vec2, b: Vec2| a.distance(b) > 0.1;
-        (far(g1, p1) && far(g2, p2)).then(|| {
-            Shape::ChainSegment(crate::shapes::ChainSegment {
-                ghost1: g1,
-                segment: crate::shapes::Segment {
-                    point1: p1,
-                    point2: p2,
-                },
-                ghost2: g2,
-            })
-        })
+        (far(g1, p1) && far(g2, p2)).then_some(Shape::ChainSegment(crate::shapes::ChainSegment {
+            ghost1: g1,
+            segment: crate::shapes::Segment {
+                point1: p1,
+                point2: p2,
+            },
+            ghost2: g2,
+        }))
     })
 }
 
