@@ -149,7 +149,7 @@ impl Game {
                     "coins".into(),
                     format!("{} of {}", p.collected, p.collected as usize + p.coins.len()),
                 ),
-                ("keys".into(), "left/right walk, up or space jump".into()),
+                ("keys".into(), "Left Right walk, Up jump".into()),
             ],
             Kind::Sensors(s) => s
                 .entered
@@ -157,10 +157,7 @@ impl Game {
                 .enumerate()
                 .map(|(k, n)| (format!("zone {}", k + 1), format!("{n} entered")))
                 .collect(),
-            Kind::Filtering(_) => vec![(
-                "groups".into(),
-                "each collides with its own and the ground".into(),
-            )],
+            Kind::Filtering(_) => vec![("groups".into(), "own group + ground".into())],
         }
     }
 

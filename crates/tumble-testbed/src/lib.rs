@@ -14,6 +14,7 @@
 
 pub mod camera;
 pub mod draw;
+pub mod figures;
 pub mod measure;
 pub mod raster;
 pub mod screenshot;

@@ -158,6 +158,11 @@ pub struct Testbed {
     pub viewport: Rect,
     /// The keys a game scene's character is driven by, held this frame.
     pub input: tumble_scenes::game::Input,
+    /// The scene's own figures (the ramp's, the bounce's).
+    pub figures: crate::figures::SceneFigures,
+    /// What the side panel's content took on the last frame (screen
+    /// points): the layout tests check it fits the window.
+    pub panel_content: Rect,
     recorder: Recorder,
     rng: Rng,
     /// The region the scene occupies (for the camera and for recycling).
@@ -236,6 +241,8 @@ impl Testbed {
             style: Style::default(),
             viewport: Rect::from_min_size(Pos2::ZERO, egui::vec2(1280.0, 720.0)),
             input: Default::default(),
+            figures: Default::default(),
+            panel_content: Rect::NOTHING,
             recorder,
             rng: Rng::new(0x07e5_7bed),
             stage,
@@ -258,6 +265,7 @@ impl Testbed {
         self.recorder = Recorder::default();
         self.metrics = self.recorder.metrics(&self.scene);
         self.slide_history.clear();
+        self.figures = Default::default();
         self.drag = Drag::None;
         self.steps = 0;
         self.thrown = 0;
@@ -426,6 +434,7 @@ impl Testbed {
         self.recycle_escaped();
         self.recorder.record(&self.scene);
         self.metrics = self.recorder.metrics(&self.scene);
+        self.figures.record(&self.scene);
         if self.slide_history.len() == SLIDE_HISTORY {
             self.slide_history.pop_front();
         }

@@ -11,7 +11,7 @@ use tumble::{PositionCorrection, Sweep};
 use tumble_scenes::SceneName;
 
 /// Width of the side panel, points.
-pub const PANEL_WIDTH: f32 = 270.0;
+pub const PANEL_WIDTH: f32 = 330.0;
 
 /// The keys and what they do, shown in the view's top-right corner.
 pub const LEGEND: [(&str, &str); 15] = [
@@ -285,16 +285,15 @@ fn side_panel(ui: &mut egui::Ui, tb: &mut Testbed) {
     }
     ui.horizontal(|ui| {
         ui.checkbox(&mut tb.draw_contacts, "contacts (D)");
-        ui.checkbox(&mut tb.paused, "paused (space)");
+        let sleeping = ui
+            .checkbox(&mut tb.sleeping, "sleeping (S)")
+            .on_hover_text("resting islands fall asleep (drawn grey) and cost nothing");
+        if sleeping.changed() {
+            tb.apply_settings();
+        }
     });
-    if ui
-        .checkbox(&mut tb.sleeping, "sleeping (S)")
-        .on_hover_text("resting islands fall asleep (drawn grey) and cost nothing")
-        .changed()
-    {
-        tb.apply_settings();
-    }
     ui.horizontal(|ui| {
+        ui.checkbox(&mut tb.paused, "paused").on_hover_text("SPACE");
         if ui.button("step (O)").clicked() {
             tb.key(Key::O);
         }
@@ -318,21 +317,25 @@ fn side_panel(ui: &mut egui::Ui, tb: &mut Testbed) {
         .show(ui, |ui| {
             row(
                 ui,
-                "bodies",
-                format!("{} ({} dynamic)", world.body_count(), tb.dynamic_count()),
-            );
-            row(ui, "contacts", format!("{manifolds} ({points} points)"));
+                "bodies / awake",
+                format!("{} / {}", world.body_count(), world.awake_body_count()),
+            )
+            .on_hover_text(format!(
+                "{} dynamic; {} of {} that can move are awake",
+                tb.dynamic_count(),
+                world.awake_body_count(),
+                tb.moving_count()
+            ));
             row(
                 ui,
-                "awake",
-                format!("{} of {} bodies", world.awake_body_count(), tb.moving_count()),
-            );
-            row(
-                ui,
-                "manifolds kept",
-                format!("{} of {}", world.recycled_contact_count(), world.contact_count()),
-            );
-            row(ui, "step time", format!("{:.3} ms (#{})", tb.step_ms, tb.steps));
+                "touching / kept",
+                format!("{manifolds} / {}", world.recycled_contact_count()),
+            )
+            .on_hover_text(format!(
+                "{manifolds} touching of {} contacts ({points} points); {} kept their manifold",
+                world.contact_count(),
+                world.recycled_contact_count()
+            ));
             let st = &tb.stages;
             let rest = (st.total - st.broadphase() - st.narrowphase() - st.solver()).max(0.0);
             row(
@@ -351,66 +354,89 @@ fn side_panel(ui: &mut egui::Ui, tb: &mut Testbed) {
             } else {
                 0.0
             };
-            row(ui, "frame", format!("{:.1} ms ({fps:.0} fps)", tb.frame_ms));
             row(
                 ui,
-                "thrown / recycled",
-                format!("{} / {}", tb.thrown, tb.recycled),
-            );
+                "step / frame",
+                format!("{:.2} / {:.0} ms, {fps:.0} fps", tb.step_ms, tb.frame_ms),
+            )
+            .on_hover_text(format!(
+                "step #{}; {} shapes thrown, {} bodies recycled",
+                tb.steps, tb.thrown, tb.recycled
+            ));
         });
     ui.add_space(4.0);
-    if let Some(game) = &tb.scene.game {
+    // A scene that has figures of its own shows them instead of the
+    // stacking metrics, which mean nothing for it.
+    let own = match &tb.scene.game {
+        Some(game) => game.status(),
+        None => tb.figures.rows(&tb.scene, tb.steps),
+    };
+    if !own.is_empty() {
         ui.strong(tb.scene_name().name());
-        egui::Grid::new("game-status")
+        egui::Grid::new("scene-figures")
             .num_columns(2)
             .striped(true)
             .show(ui, |ui| {
-                for (name, value) in game.status() {
+                for (name, value) in own {
                     row(ui, &name, value);
                 }
             });
+        tb.panel_content = ui.min_rect();
         return;
     }
     ui.strong(format!("Metrics of {} (SCENES.md)", tb.scene_name().name()));
     let m = tb.metrics;
+    let standing = if tb.scene.tracked.is_empty() {
+        "—".to_string()
+    } else {
+        m.standing.to_string()
+    };
+    let mut figures = vec![
+        (
+            "slide",
+            format!("{:.1e}", m.residual_slide),
+            "residual slide, m/s",
+        ),
+        ("overlap", format!("{:.4}", m.mean_overlap), "mean overlap, m"),
+        ("moved", format!("{:.3}", m.worst_moved), "worst moved, m"),
+        ("spread", format!("{:.3}", m.spread), "spread, m"),
+        ("sink", format!("{:.4}", m.sink), "sink, m"),
+        ("standing", standing, "standing (SCENES.md)"),
+    ];
+    if tb.scene.top.is_some() {
+        figures.push(("creep", format!("{:.4}", m.creep.unwrap_or(0.0)), "creep, m"));
+    }
+    // Two figures a row, to fit the panel in an 800-point window.
     egui::Grid::new("scene-metrics")
-        .num_columns(2)
+        .num_columns(4)
         .striped(true)
         .show(ui, |ui| {
-            row(ui, "residual slide", format!("{:.2e} m/s", m.residual_slide));
-            row(ui, "mean overlap", format!("{:.4} m", m.mean_overlap));
-            row(ui, "worst moved", format!("{:.4} m", m.worst_moved));
-            row(ui, "spread", format!("{:.4} m", m.spread));
-            row(ui, "sink", format!("{:.4} m", m.sink));
-            if tb.scene.top.is_some() {
-                row(ui, "creep", format!("{:.4} m", m.creep.unwrap_or(0.0)));
+            for pair in figures.chunks(2) {
+                for (name, value, hover) in pair {
+                    ui.label(*name).on_hover_text(*hover);
+                    ui.monospace(value).on_hover_text(*hover);
+                }
+                ui.end_row();
             }
-            row(
-                ui,
-                "standing",
-                if tb.scene.tracked.is_empty() {
-                    "—".to_string()
-                } else {
-                    m.standing.to_string()
-                },
-            );
         });
     ui.add_space(4.0);
     ui.strong("Residual slide, last 10 s (m/s, log)");
     slide_plot(ui, tb);
+    tb.panel_content = ui.min_rect();
 }
 
-fn row(ui: &mut egui::Ui, name: &str, value: String) {
+fn row(ui: &mut egui::Ui, name: &str, value: String) -> egui::Response {
     ui.label(name);
-    ui.monospace(value);
+    let response = ui.monospace(value);
     ui.end_row();
+    response
 }
 
 /// Residual slide over time on a log scale, 1e-8 to 10 m/s, painted with
 /// egui's painter.
 fn slide_plot(ui: &mut egui::Ui, tb: &Testbed) {
     let width = (ui.available_width() - 8.0).max(120.0);
-    let (rect, _) = ui.allocate_exact_size(egui::vec2(width, 96.0), Sense::hover());
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(width, 64.0), Sense::hover());
     let painter = ui.painter_at(rect);
     painter.rect_filled(rect, 3.0, tb.style.background);
     let (lo, hi) = (-8.0f32, 1.0f32);

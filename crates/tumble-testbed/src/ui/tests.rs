@@ -105,6 +105,31 @@ fn the_window_lays_out_a_side_panel_and_the_view() {
     assert!(seen.contains(tumble::Aabb::new(Vec2::new(-3.2, 0.0), Vec2::new(3.2, 6.0))));
 }
 
+/// At 1280 x 800, every scene's side panel fits: nothing below the window's
+/// bottom, nothing past the panel's right edge.
+#[test]
+fn the_side_panel_fits_a_1280_by_800_window_in_every_scene() {
+    for scene in crate::testbed::SCENE_LIST {
+        let mut h = Harness::new(scene);
+        for _ in 0..3 {
+            h.frame(vec![]);
+        }
+        let content = h.testbed.panel_content;
+        assert!(
+            content.height() > 400.0,
+            "{scene:?}: the panel was measured: {content:?}"
+        );
+        assert!(
+            content.bottom() <= 800.0,
+            "{scene:?}: the panel runs off the bottom: {content:?}"
+        );
+        assert!(
+            content.right() <= PANEL_WIDTH,
+            "{scene:?}: the panel runs past its edge: {content:?}"
+        );
+    }
+}
+
 #[test]
 fn keys_pressed_in_the_window_reach_the_testbed() {
     let mut h = Harness::new(SceneName::Pyramid);
@@ -269,11 +294,11 @@ fn the_contact_recycling_box_switches_recycling_in_the_world() {
 fn the_sleeping_box_switches_sleeping_in_the_world() {
     let mut h = Harness::new(SceneName::Pyramid);
     assert!(h.testbed.scene.world.settings().sleeping);
-    // The box is on a row of its own below "contacts" and "paused": click
-    // down its left edge until sleeping turns off.
+    // The box shares a row with "contacts" in the solver section: click
+    // along the rows there until sleeping turns off.
     let spots = (300..560)
         .step_by(4)
-        .flat_map(|y| (12..40).step_by(8).map(move |x| Pos2::new(x as f32, y as f32)));
+        .flat_map(|y| (12..240).step_by(12).map(move |x| Pos2::new(x as f32, y as f32)));
     let mut found = false;
     for pos in spots {
         h.click(pos);

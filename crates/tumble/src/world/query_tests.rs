@@ -30,13 +30,11 @@ impl Rng {
     fn shape(&mut self) -> Shape {
         match (self.range(0.0, 3.0)) as u32 {
             0 => Circle::new(self.vec(0.3), self.range(0.1, 0.8)).unwrap().into(),
-            1 => Capsule::new(
-                self.vec(0.6),
-                self.vec(0.6) + Vec2::new(0.3, 0.0),
-                self.range(0.1, 0.5),
-            )
-            .unwrap()
-            .into(),
+            1 => {
+                let a = self.vec(0.6);
+                let b = a + Vec2::new(self.range(0.2, 0.8), self.range(-0.4, 0.4));
+                Capsule::new(a, b, self.range(0.1, 0.5)).unwrap().into()
+            }
             _ => Polygon::new_box(self.range(0.1, 1.0), self.range(0.1, 1.0))
                 .unwrap()
                 .into(),
