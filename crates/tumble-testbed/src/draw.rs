@@ -222,29 +222,47 @@ impl Style {
     /// body type by its colour constant, the testbed picks its own softer
     /// palette for each.
     pub fn outline(&self, c: Color) -> Color32 {
-        if c == Color::DYNAMIC {
+        // (By colour alone: a dynamic body's alpha is its density, see
+        // `density_weight`.)
+        let is = |named: Color| named.with_alpha(c.a) == c;
+        if is(Color::DYNAMIC) {
             self.dynamic
-        } else if c == Color::STATIC {
+        } else if is(Color::STATIC) {
             self.fixed
-        } else if c == Color::KINEMATIC {
+        } else if is(Color::KINEMATIC) {
             self.kinematic
-        } else if c == Color::FROZEN {
+        } else if is(Color::FROZEN) {
             self.frozen
-        } else if c == Color::SLEEPING {
+        } else if is(Color::SLEEPING) {
             self.sleeping
         } else {
             color32(c)
         }
     }
 
-    /// The fill colour of a body whose outline is `outline`.
-    pub fn fill(&self, outline: Color32) -> Color32 {
+    /// How strongly a body drawn in `c` is filled, relative to one of
+    /// density 1: the world shades dynamic bodies by density
+    /// ([`tumble::DrawOptions::density_shading`]) in their colour's alpha,
+    /// and a body ten times as dense is filled twice as strongly, a tenth
+    /// as dense half as strongly. Other colours: 1.
+    pub fn density_weight(&self, c: Color) -> f32 {
+        let shaded = Color::DYNAMIC.with_alpha(c.a) == c || Color::SLEEPING.with_alpha(c.a) == c;
+        if shaded {
+            c.a / tumble::debug_draw::density_alpha(1.0)
+        } else {
+            1.0
+        }
+    }
+
+    /// The fill colour of a body whose outline is `outline`, filled
+    /// `weight` times as strongly as usual (see [`Style::density_weight`]).
+    pub fn fill(&self, outline: Color32, weight: f32) -> Color32 {
         let strength = if outline == self.fixed {
             self.static_fill_strength
         } else {
             self.fill_strength
         };
-        mix(self.background, outline, strength)
+        mix(self.background, outline, (strength * weight).clamp(0.05, 0.95))
     }
 }
 
@@ -354,12 +372,7 @@ pub fn paint_ops(
                 }
                 let segs = circle_segments(radius * camera.zoom);
                 let outline = rounded_outline(points, *radius, segs);
-                body_ops(
-                    out,
-                    outline.into_iter().map(to_screen).collect(),
-                    style.outline(*color),
-                    style,
-                );
+                body_ops(out, outline.into_iter().map(to_screen).collect(), *color, style);
             }
             Primitive::Circle {
                 center,
@@ -373,7 +386,7 @@ pub fn paint_ops(
                 let segs = circle_segments(radius * camera.zoom);
                 let outline = circle_outline(*center, *radius, segs);
                 let line = style.outline(*color);
-                body_ops(out, outline.into_iter().map(to_screen).collect(), line, style);
+                body_ops(out, outline.into_iter().map(to_screen).collect(), *color, style);
                 // A spoke shows the rotation (a rolling ball is seen to roll).
                 out.push(PaintOp::Stroke {
                     points: vec![to_screen(*center), to_screen(*center + *radius * *axis)],
@@ -393,12 +406,7 @@ pub fn paint_ops(
                 }
                 let segs = circle_segments(radius * camera.zoom);
                 let outline = capsule_outline(*p1, *p2, *radius, segs);
-                body_ops(
-                    out,
-                    outline.into_iter().map(to_screen).collect(),
-                    style.outline(*color),
-                    style,
-                );
+                body_ops(out, outline.into_iter().map(to_screen).collect(), *color, style);
             }
             Primitive::Segment { p1, p2, color } => out.push(PaintOp::Stroke {
                 points: vec![to_screen(*p1), to_screen(*p2)],
@@ -434,7 +442,8 @@ fn visible_any(points: &[Vec2], radius: f32, visible: tumble::Aabb) -> bool {
 pub const OUTLINE_MIN_PIXELS: f32 = 24.0;
 
 /// A body: its fill, then its outline (or, small on screen, one fill).
-fn body_ops(out: &mut Vec<PaintOp>, screen: Vec<Pos2>, outline: Color32, style: &Style) {
+fn body_ops(out: &mut Vec<PaintOp>, screen: Vec<Pos2>, color: Color, style: &Style) {
+    let (outline, weight) = (style.outline(color), style.density_weight(color));
     let bounds = Rect::from_points(&screen);
     let size = bounds.width().max(bounds.height());
     if size < OUTLINE_MIN_PIXELS {
@@ -442,13 +451,13 @@ fn body_ops(out: &mut Vec<PaintOp>, screen: Vec<Pos2>, outline: Color32, style: 
         let shrink = (1.0 - 1.0 / bounds.width().min(bounds.height()).max(2.0)).max(0.0);
         out.push(PaintOp::Fill {
             points: screen.iter().map(|&p| center + (p - center) * shrink).collect(),
-            color: outline,
+            color: mix(style.background, outline, (0.8 * weight.sqrt()).clamp(0.35, 1.0)),
         });
         return;
     }
     out.push(PaintOp::Fill {
         points: screen.clone(),
-        color: style.fill(outline),
+        color: style.fill(outline, weight),
     });
     out.push(PaintOp::Stroke {
         points: screen,
@@ -523,6 +532,37 @@ mod tests {
     }
 
     #[test]
+    fn denser_bodies_are_filled_more_strongly() {
+        let style = Style::default();
+        let alpha = tumble::debug_draw::density_alpha;
+        let weight = |d: f32| style.density_weight(Color::DYNAMIC.with_alpha(alpha(d)));
+        assert_eq!(weight(1.0), 1.0);
+        assert!(
+            weight(10.0) > 1.8 && weight(0.1) < 0.6,
+            "{} {}",
+            weight(10.0),
+            weight(0.1)
+        );
+        assert_eq!(
+            style.density_weight(Color::STATIC),
+            1.0,
+            "static bodies are not shaded"
+        );
+        let (light, heavy) = (
+            style.fill(style.dynamic, weight(0.5)),
+            style.fill(style.dynamic, weight(100.0)),
+        );
+        let distance = |c: Color32| {
+            (c.r() as i32 - style.background.r() as i32).abs()
+                + (c.g() as i32 - style.background.g() as i32).abs()
+        };
+        assert!(
+            distance(heavy) > distance(light) + 40,
+            "{heavy:?} against {light:?}"
+        );
+    }
+
+    #[test]
     fn bodies_become_a_fill_and_an_outline_in_the_palette() {
         let style = Style::default();
         let cam = Camera {
@@ -538,7 +578,7 @@ mod tests {
                 Vec2::new(-1.0, 1.0),
             ],
             radius: 0.0,
-            color: Color::DYNAMIC,
+            color: Color::DYNAMIC.with_alpha(tumble::debug_draw::density_alpha(1.0)),
         }];
         let mut ops = Vec::new();
         paint_ops(&items, &cam, vp, &style, &mut ops);
@@ -546,7 +586,7 @@ mod tests {
         match &ops[0] {
             PaintOp::Fill { points, color } => {
                 assert_eq!(points[0], Pos2::new(80.0, 70.0));
-                assert_eq!(*color, style.fill(style.dynamic));
+                assert_eq!(*color, style.fill(style.dynamic, 1.0));
             }
             other => panic!("expected a fill, got {other:?}"),
         }
@@ -559,7 +599,7 @@ mod tests {
         assert_eq!(ops.len(), 1);
         match &ops[0] {
             PaintOp::Fill { points, color } => {
-                assert_eq!(*color, style.dynamic);
+                assert_ne!(*color, style.background);
                 let (x, y) = (points[0].x, points[0].y);
                 assert!(x > 95.0 && x < 95.6 && y < 55.0 && y > 54.4, "{:?}", points[0]);
             }

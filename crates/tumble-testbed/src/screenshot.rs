@@ -120,11 +120,11 @@ mod tests {
         // The boxes: the dynamic fill (or the sleeping one, once the
         // resting pyramid fell asleep) covers 21 boxes' worth of area, in
         // the upper part of the picture.
-        let box_px = count(&canvas, style.fill(style.dynamic), 0..400)
-            + count(&canvas, style.fill(style.sleeping), 0..400);
+        let box_px = count(&canvas, style.fill(style.dynamic, 1.0), 0..400)
+            + count(&canvas, style.fill(style.sleeping, 1.0), 0..400);
         assert!(box_px > 21 * 200, "box fill pixels: {box_px}");
         // The ground: its fill spans the bottom rows.
-        let ground_fill = style.fill(style.fixed);
+        let ground_fill = style.fill(style.fixed, 1.0);
         let ground_px = count(&canvas, ground_fill, 300..400);
         assert!(ground_px > 640 * 10, "ground fill pixels: {ground_px}");
         assert_eq!(count(&canvas, ground_fill, 0..150), 0, "no ground in the sky");

@@ -662,6 +662,7 @@ impl Testbed {
             contacts: self.draw_contacts,
             normals: self.draw_contacts,
             normal_length: 0.35,
+            density_shading: true,
             ..DrawOptions::default()
         };
         self.scene.world.debug_draw(&mut list, &options);

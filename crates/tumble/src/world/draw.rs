@@ -25,6 +25,11 @@ impl World {
                         BodyType::Dynamic => Color::DYNAMIC,
                     }
                 };
+                let color = if options.density_shading && b.body_type == BodyType::Dynamic {
+                    color.with_alpha(crate::debug_draw::density_alpha(slot.def.density))
+                } else {
+                    color
+                };
                 draw_shape(draw, &slot.shape, b.xf, color);
             }
         }
