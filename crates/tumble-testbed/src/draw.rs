@@ -143,6 +143,19 @@ pub enum PaintOp {
         /// Colour.
         color: Color32,
     },
+    /// A line of text.
+    Text {
+        /// Where the text is anchored.
+        pos: Pos2,
+        /// Which point of the text's box `pos` is.
+        anchor: egui::Align2,
+        /// The text.
+        text: String,
+        /// Height of the font in pixels.
+        size: f32,
+        /// Colour.
+        color: Color32,
+    },
 }
 
 /// The testbed's palette.

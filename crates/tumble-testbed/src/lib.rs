@@ -15,6 +15,7 @@
 pub mod camera;
 pub mod draw;
 pub mod figures;
+pub mod font;
 pub mod measure;
 pub mod raster;
 pub mod screenshot;

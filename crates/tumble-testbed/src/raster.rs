@@ -109,6 +109,41 @@ impl Canvas {
                     radius,
                     color,
                 } => self.dot(*center, *radius, *color),
+                PaintOp::Text {
+                    pos,
+                    anchor,
+                    text,
+                    size,
+                    color,
+                } => self.text(*pos, *anchor, text, *size, *color),
+            }
+        }
+    }
+
+    /// A line of text in the 5 x 7 font ([`crate::font`]), scaled to about
+    /// `size` pixels, placed as `anchor` says.
+    pub fn text(&mut self, pos: Pos2, anchor: egui::Align2, text: &str, size: f32, color: Color32) {
+        use crate::font::{glyph, measure, scale_for, ADVANCE, GLYPH_W};
+        let scale = scale_for(size);
+        let (w, h) = measure(text, scale);
+        let origin = anchor.anchor_size(pos, egui::vec2(w as f32, h as f32)).min;
+        let s = scale as f32;
+        for (k, c) in text.chars().enumerate() {
+            let left = origin.x + (k as u32 * ADVANCE * scale) as f32;
+            for (row, bits) in glyph(c).iter().enumerate() {
+                for col in 0..GLYPH_W {
+                    if bits & (1 << (GLYPH_W - 1 - col)) == 0 {
+                        continue;
+                    }
+                    let (x, y) = (left + col as f32 * s, origin.y + row as f32 * s);
+                    let square = [
+                        Pos2::new(x, y),
+                        Pos2::new(x + s, y),
+                        Pos2::new(x + s, y + s),
+                        Pos2::new(x, y + s),
+                    ];
+                    self.fill_convex(&square, color);
+                }
             }
         }
     }

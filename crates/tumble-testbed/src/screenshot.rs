@@ -49,8 +49,11 @@ pub fn render(testbed: &mut Testbed, frames: u32, width: u32, height: u32) -> Ca
     draw(testbed, width, height)
 }
 
-/// Draws the testbed's view as it is now into a canvas.
+/// Draws the testbed's view as it is now into a canvas: what the window's
+/// view shows, labels included, but not the legend of keys (a picture of
+/// the scene, not of the help).
 pub fn draw(testbed: &mut Testbed, width: u32, height: u32) -> Canvas {
+    testbed.show_legend = false;
     let viewport = Rect::from_min_size(Pos2::ZERO, egui::vec2(width as f32, height as f32));
     testbed.fit_camera_if_pending(viewport);
     let mut canvas = Canvas::new(width, height, testbed.style.background);

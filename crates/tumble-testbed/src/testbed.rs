@@ -742,6 +742,91 @@ impl Testbed {
             _ => {}
         }
         self.indicator_ops(viewport, ops);
+        self.label_ops(viewport, ops);
+    }
+
+    /// The text over the view, as ops (both back ends draw it): the scene's
+    /// name, the pause notice, the indicators' labels and, unless hidden,
+    /// the legend of keys on a translucent card.
+    pub fn label_ops(&self, viewport: Rect, ops: &mut Vec<PaintOp>) {
+        let dim = egui::Color32::from_gray(150);
+        let bright = egui::Color32::from_gray(225);
+        let mut text = |pos: Pos2, anchor: egui::Align2, text: String, size: f32, color: egui::Color32| {
+            ops.push(PaintOp::Text {
+                pos,
+                anchor,
+                text,
+                size,
+                color,
+            })
+        };
+        text(
+            viewport.left_top() + egui::vec2(14.0, 12.0),
+            egui::Align2::LEFT_TOP,
+            self.scene_name().name().to_string(),
+            20.0,
+            bright,
+        );
+        if self.paused {
+            text(
+                Pos2::new(viewport.center().x, viewport.top() + 14.0),
+                egui::Align2::CENTER_TOP,
+                "PAUSED · SPACE resumes · O steps".to_string(),
+                15.0,
+                self.style.amber,
+            );
+        }
+        // Beside the indicators drawn by `indicator_ops`.
+        let base = Pos2::new(viewport.left() + 16.0, viewport.bottom() - 16.0);
+        let x = base.x + 16.0 * 9.0 + 6.0;
+        text(
+            Pos2::new(x, base.y),
+            egui::Align2::LEFT_BOTTOM,
+            format!("{} iterations", self.solver.iterations),
+            13.0,
+            dim,
+        );
+        let (warm, warm_color) = if self.solver.warm_starting {
+            ("warm starting on", self.style.amber)
+        } else {
+            ("warm starting OFF", dim)
+        };
+        text(
+            Pos2::new(x, base.y - 24.0),
+            egui::Align2::LEFT_BOTTOM,
+            warm.to_string(),
+            13.0,
+            warm_color,
+        );
+        if !self.show_legend {
+            return;
+        }
+        let line_h = 16.0;
+        let card = Rect::from_min_size(
+            Pos2::new(viewport.right() - 258.0, viewport.top() + 10.0),
+            egui::vec2(248.0, crate::ui::LEGEND.len() as f32 * line_h + 12.0),
+        );
+        ops.push(PaintOp::Fill {
+            points: vec![
+                card.left_top(),
+                card.right_top(),
+                card.right_bottom(),
+                card.left_bottom(),
+            ],
+            color: egui::Color32::from_rgba_unmultiplied(8, 10, 14, 190),
+        });
+        for (i, (key, what)) in crate::ui::LEGEND.iter().enumerate() {
+            let y = card.top() + 6.0 + i as f32 * line_h;
+            for (dx, label, color) in [(10.0, key, self.style.sling), (88.0, what, dim)] {
+                ops.push(PaintOp::Text {
+                    pos: Pos2::new(card.left() + dx, y),
+                    anchor: egui::Align2::LEFT_TOP,
+                    text: label.to_string(),
+                    size: 12.5,
+                    color,
+                });
+            }
+        }
     }
 
     /// The solver indicators, bottom-left: one tick per iteration (lit up to

@@ -6,7 +6,7 @@
 
 use crate::draw::PaintOp;
 use crate::testbed::{Testbed, SCENE_LIST};
-use egui::{Align2, Color32, Event, FontId, Key, PointerButton, Pos2, Rect, Sense, Shape, Stroke};
+use egui::{Align2, Color32, Event, FontId, Key, PointerButton, Pos2, Sense, Shape, Stroke};
 use tumble::{PositionCorrection, Sweep};
 use tumble_scenes::SceneName;
 
@@ -40,8 +40,16 @@ pub const LEGEND: [(&str, &str); 15] = [
 /// renderer). Edges are not anti-aliased.
 pub fn paint(painter: &egui::Painter, ops: &[PaintOp]) {
     let mut mesh = egui::Mesh::default();
+    let mut texts = Vec::new();
     for op in ops {
         match op {
+            PaintOp::Text {
+                pos,
+                anchor,
+                text,
+                size,
+                color,
+            } => texts.push((*pos, *anchor, text, *size, *color)),
             PaintOp::Fill { points, color } => fill_convex(&mut mesh, points, *color),
             PaintOp::Stroke {
                 points,
@@ -73,6 +81,10 @@ pub fn paint(painter: &egui::Painter, ops: &[PaintOp]) {
         }
     }
     painter.add(Shape::mesh(mesh));
+    // Text over everything else, in egui's fonts.
+    for (pos, anchor, text, size, color) in texts {
+        painter.text(pos, anchor, text, FontId::proportional(size), color);
+    }
 }
 
 /// Appends a convex polygon to `mesh` as a triangle fan.
@@ -532,82 +544,6 @@ fn view(ui: &mut egui::Ui, tb: &mut Testbed) {
     let painter = ui.painter_at(rect);
     painter.rect_filled(rect, 0.0, tb.style.background);
     paint(&painter, &tb.view_ops(rect));
-    overlay_text(&painter, rect, tb);
-}
-
-/// Text over the view: scene name, pause state, indicator labels, legend.
-fn overlay_text(painter: &egui::Painter, rect: Rect, tb: &Testbed) {
-    let dim = Color32::from_gray(150);
-    let bright = Color32::from_gray(225);
-    painter.text(
-        rect.left_top() + egui::vec2(14.0, 12.0),
-        Align2::LEFT_TOP,
-        tb.scene_name().name(),
-        FontId::proportional(20.0),
-        bright,
-    );
-    if tb.paused {
-        painter.text(
-            Pos2::new(rect.center().x, rect.top() + 14.0),
-            Align2::CENTER_TOP,
-            "PAUSED · SPACE resumes · O steps",
-            FontId::proportional(15.0),
-            tb.style.amber,
-        );
-    }
-    // Labels beside the indicators drawn by Testbed::indicator_ops.
-    let base = Pos2::new(rect.left() + 16.0, rect.bottom() - 16.0);
-    painter.text(
-        Pos2::new(base.x + 16.0 * 9.0 + 6.0, base.y),
-        Align2::LEFT_BOTTOM,
-        format!("{} iterations", tb.solver.iterations),
-        FontId::proportional(13.0),
-        dim,
-    );
-    painter.text(
-        Pos2::new(base.x + 16.0 * 9.0 + 6.0, base.y - 24.0),
-        Align2::LEFT_BOTTOM,
-        if tb.solver.warm_starting {
-            "warm starting on"
-        } else {
-            "warm starting OFF"
-        },
-        FontId::proportional(13.0),
-        if tb.solver.warm_starting {
-            tb.style.amber
-        } else {
-            dim
-        },
-    );
-    // The legend of keys, top-right, on a translucent card (H hides it).
-    if !tb.show_legend {
-        return;
-    }
-    let font = FontId::proportional(12.5);
-    let line_h = 16.0;
-    let rows = LEGEND.len();
-    let card = Rect::from_min_size(
-        Pos2::new(rect.right() - 258.0, rect.top() + 10.0),
-        egui::vec2(248.0, rows as f32 * line_h + 12.0),
-    );
-    painter.rect_filled(card, 6.0, Color32::from_rgba_unmultiplied(8, 10, 14, 190));
-    for (i, (key, what)) in LEGEND.iter().enumerate() {
-        let y = card.top() + 6.0 + i as f32 * line_h;
-        painter.text(
-            Pos2::new(card.left() + 10.0, y),
-            Align2::LEFT_TOP,
-            key,
-            font.clone(),
-            tb.style.sling,
-        );
-        painter.text(
-            Pos2::new(card.left() + 88.0, y),
-            Align2::LEFT_TOP,
-            what,
-            font.clone(),
-            dim,
-        );
-    }
 }
 
 /// The eframe application: a [`Testbed`] shown by [`ui`].

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::testbed::Drag;
-use egui::{Modifiers, RawInput};
+use egui::{Modifiers, RawInput, Rect};
 use tumble::{BodyType, Vec2};
 
 /// A headless egui context and a clock, feeding one frame at a time.
