@@ -73,24 +73,28 @@ for _ in $(seq 300); do
 done
 xdotool getdisplaygeometry >/dev/null 2>&1 || fail "Xvfb did not come up"
 
-echo "== testbed smoke: start $BIN"
-"$BIN" >"$OUT/app.log" 2>&1 &
-APP_PID=$!
+# Starts the testbed with arguments "$@", waits for its window to be mapped
+# (software GL can take a few seconds) and places it: sets APP_PID and WID.
+# No window manager runs: input goes through XTEST like a real keyboard and
+# mouse.
+open_window() {
+    "$BIN" "$@" >"$OUT/app.log" 2>&1 &
+    APP_PID=$!
+    WID=""
+    for _ in $(seq 150); do
+        kill -0 "$APP_PID" 2>/dev/null || fail "the testbed exited early ($*)"
+        WID=$(xdotool search --onlyvisible --name "Tumble testbed" 2>/dev/null | head -n1 || true)
+        [[ -n "$WID" ]] && break
+        sleep 0.2
+    done
+    [[ -n "$WID" ]] || fail "no 'Tumble testbed' window appeared ($*)"
+    xdotool windowmove "$WID" 0 0 2>/dev/null || true
+    xdotool windowsize "$WID" 1280 800 2>/dev/null || true
+}
 
-# Wait for the window to be mapped (software GL can take a few seconds).
-WID=""
-for _ in $(seq 150); do
-    kill -0 "$APP_PID" 2>/dev/null || fail "the testbed exited early"
-    WID=$(xdotool search --onlyvisible --name "Tumble testbed" 2>/dev/null | head -n1 || true)
-    [[ -n "$WID" ]] && break
-    sleep 0.2
-done
-[[ -n "$WID" ]] || fail "no 'Tumble testbed' window appeared"
+echo "== testbed smoke: start $BIN"
+open_window
 echo "window $WID"
-# No window manager runs: place the window and give it the keyboard focus
-# directly; input below goes through XTEST like a real keyboard and mouse.
-xdotool windowmove "$WID" 0 0 2>/dev/null || true
-xdotool windowsize "$WID" 1280 800 2>/dev/null || true
 xdotool mousemove 800 400
 xdotool windowfocus "$WID" 2>/dev/null || true
 sleep 3
@@ -134,18 +138,7 @@ APP_PID=""
 shoot_scene() {
     local scene="$1" seconds="$2"
     echo "== testbed smoke: $scene"
-    "$BIN" --scene "$scene" >"$OUT/app.log" 2>&1 &
-    APP_PID=$!
-    local wid=""
-    for _ in $(seq 150); do
-        kill -0 "$APP_PID" 2>/dev/null || fail "the testbed exited early on $scene"
-        wid=$(xdotool search --onlyvisible --name "Tumble testbed" 2>/dev/null | head -n1 || true)
-        [[ -n "$wid" ]] && break
-        sleep 0.2
-    done
-    [[ -n "$wid" ]] || fail "no window for $scene"
-    xdotool windowmove "$wid" 0 0 2>/dev/null || true
-    xdotool windowsize "$wid" 1280 800 2>/dev/null || true
+    open_window --scene "$scene"
     sleep "$seconds"
     import -window root "$OUT/$scene.png"
     kill -0 "$APP_PID" 2>/dev/null || fail "the testbed died running $scene"

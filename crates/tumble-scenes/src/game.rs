@@ -4,10 +4,9 @@
 //! testbed calls [`Game::before_step`], steps the world with
 //! [`Game::hooks`], then calls [`Game::after_step`].
 
-use tumble::collision::Manifold;
 use tumble::{
-    BodyDef, BodyId, Capsule, CharacterController, Circle, Color, ContactHooks, ContactMaterial, DebugDraw,
-    Filter, Polygon, Shape, ShapeDef, ShapeId, ShapePair, Vec2, World,
+    BodyDef, BodyId, Capsule, CharacterController, Circle, Color, ContactHooks, DebugDraw, Filter,
+    OneWayPlatforms, Polygon, Shape, ShapeDef, ShapeId, Vec2, World,
 };
 
 use crate::DT;
@@ -30,7 +29,7 @@ pub struct Game {
     /// Shapes the last hit events named, with the steps their flash has
     /// left.
     flashes: Vec<(ShapeId, u32)>,
-    hooks: OneWay,
+    hooks: OneWayPlatforms,
 }
 
 #[derive(Clone, Debug)]
@@ -55,31 +54,6 @@ struct Platformer {
 struct Sensors {
     zones: Vec<ShapeId>,
     entered: Vec<u32>,
-}
-
-/// One-way platforms: a contact with one is kept only while the other
-/// shape is above it and not sunk into it.
-#[derive(Clone, Debug, Default)]
-struct OneWay {
-    platforms: Vec<ShapeId>,
-}
-
-impl ContactHooks for OneWay {
-    fn pre_solve(&self, pair: &ShapePair, manifold: &Manifold, _: &mut ContactMaterial) -> bool {
-        let up = if self.platforms.contains(&pair.shape_a) {
-            manifold.normal
-        } else if self.platforms.contains(&pair.shape_b) {
-            -manifold.normal
-        } else {
-            return true;
-        };
-        let deepest = manifold
-            .points()
-            .iter()
-            .map(|p| p.separation)
-            .fold(f32::MAX, f32::min);
-        up.y > 0.7 && deepest > -0.05
-    }
 }
 
 /// Steps a hit flash lasts.
@@ -245,7 +219,7 @@ pub fn platformer(world: &mut World) -> Game {
         .add_chain(ground, &outline, false, &ShapeDef::default())
         .expect("a valid outline");
     // One-way platforms.
-    let mut hooks = OneWay::default();
+    let mut hooks = OneWayPlatforms::default();
     let one_way = ShapeDef {
         pre_solve: true,
         ..ShapeDef::default()
@@ -398,7 +372,7 @@ impl Game {
         Game {
             kind,
             flashes: Vec::new(),
-            hooks: OneWay::default(),
+            hooks: OneWayPlatforms::default(),
         }
     }
 }

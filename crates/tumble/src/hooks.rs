@@ -4,37 +4,31 @@
 //! [`ShapeDef::pre_solve`](crate::ShapeDef::pre_solve)), so a world with
 //! hooks pays for them only where they are used.
 //!
-//! A one-way platform: a contact with the platform is kept only while the
-//! other shape is above it, so a body jumps up through it and lands on it.
+//! A conveyor belt: what lies on the belt is carried at 2 m/s (the belt's
+//! shape sets [`ShapeDef::pre_solve`](crate::ShapeDef::pre_solve)).
+//! [`OneWayPlatforms`] is a ready-made hook for platforms a body jumps up
+//! through and lands on.
 //!
 //! ```
 //! use tumble::collision::Manifold;
 //! use tumble::{ContactHooks, ContactMaterial, ShapeId, ShapePair};
 //!
-//! struct OneWay {
-//!     platform: ShapeId,
+//! struct Conveyor {
+//!     belt: ShapeId,
 //! }
 //!
-//! impl ContactHooks for OneWay {
-//!     fn pre_solve(&self, pair: &ShapePair, manifold: &Manifold, _: &mut ContactMaterial) -> bool {
-//!         // The normal points from shape A to shape B: turn it to point
-//!         // from the platform to the other shape.
-//!         let up = if pair.shape_a == self.platform {
-//!             manifold.normal
-//!         } else if pair.shape_b == self.platform {
-//!             -manifold.normal
-//!         } else {
-//!             return true;
-//!         };
-//!         // Above the platform and not sunk into it: a body rising
-//!         // through it is deep inside when its normal flips upwards.
-//!         let deepest = manifold.points().iter().map(|p| p.separation).fold(f32::MAX, f32::min);
-//!         up.y > 0.7 && deepest > -0.05
+//! impl ContactHooks for Conveyor {
+//!     fn pre_solve(&self, pair: &ShapePair, _: &Manifold, material: &mut ContactMaterial) -> bool {
+//!         if pair.shape_a == self.belt || pair.shape_b == self.belt {
+//!             material.tangent_speed = 2.0;
+//!         }
+//!         true
 //!     }
 //! }
 //! ```
 
 use crate::collision::Manifold;
+use crate::math::Vec2;
 use crate::world::{BodyId, ShapeId};
 
 /// The two shapes of a contact (or a pair about to get one), their bodies
@@ -108,3 +102,52 @@ pub trait ContactHooks: Sync {
 pub struct NoHooks;
 
 impl ContactHooks for NoHooks {}
+
+/// One-way platforms: a contact with one of `platforms` is kept only while
+/// the other shape is on the platform's `up` side and not sunk into it
+/// deeper than `sink_tolerance`, so a body jumps up through the platform
+/// and lands on it. The platforms' shapes set
+/// [`ShapeDef::pre_solve`](crate::ShapeDef::pre_solve).
+///
+/// (A body rising through a platform is deep inside it by the time its
+/// contact normal turns upwards, so the depth test keeps it passing.)
+#[derive(Clone, Debug, PartialEq)]
+pub struct OneWayPlatforms {
+    /// The platforms' shapes.
+    pub platforms: Vec<ShapeId>,
+    /// The side bodies land on (a unit vector). Default up, (0, 1).
+    pub up: Vec2,
+    /// How deep (in length units) a body may be in a platform and still
+    /// be held by it. Default 0.05.
+    pub sink_tolerance: f32,
+}
+
+impl Default for OneWayPlatforms {
+    fn default() -> Self {
+        OneWayPlatforms {
+            platforms: Vec::new(),
+            up: Vec2::Y,
+            sink_tolerance: 0.05,
+        }
+    }
+}
+
+impl ContactHooks for OneWayPlatforms {
+    fn pre_solve(&self, pair: &ShapePair, manifold: &Manifold, _: &mut ContactMaterial) -> bool {
+        // The normal points from A to B: turn it to point away from the
+        // platform.
+        let away = if self.platforms.contains(&pair.shape_a) {
+            manifold.normal
+        } else if self.platforms.contains(&pair.shape_b) {
+            -manifold.normal
+        } else {
+            return true;
+        };
+        let deepest = manifold
+            .points()
+            .iter()
+            .map(|p| p.separation)
+            .fold(f32::MAX, f32::min);
+        away.dot(self.up) > 0.7 && deepest > -self.sink_tolerance
+    }
+}

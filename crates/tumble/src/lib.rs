@@ -63,7 +63,7 @@
 //!   [`World::sensor_overlaps`].
 //! - Events: [`ContactEvents`] (begin, end, [`ContactHit`]), enabled per
 //!   shape.
-//! - Contact hooks: [`World::step_with_hooks`] with a [`ContactHooks`]
+//! - Contact hooks: [`World::step_with_hooks`] with a [`ContactHooks`] (or the ready-made [`OneWayPlatforms`])
 //!   (one-way platforms, conveyor belts; see [`hooks`]).
 //! - Motion locks: [`MotionLocks`].
 //! - Segments and smooth one-sided chains: [`Segment`],
@@ -152,6 +152,8 @@ pub mod settings;
 pub mod shapes;
 mod solver;
 mod store;
+#[cfg(test)]
+mod test_rng;
 mod world;
 
 pub use body::{BodyDef, BodyType, MotionLocks};
@@ -159,7 +161,7 @@ pub use debug_draw::{Color, DebugDraw, DrawOptions};
 pub use error::{BodyError, Error};
 pub use events::{ContactEvents, ContactHit, ContactTouch, SensorEvents, SensorOverlap};
 pub use filter::{Filter, QueryFilter};
-pub use hooks::{ContactHooks, ContactMaterial, NoHooks, ShapePair};
+pub use hooks::{ContactHooks, ContactMaterial, NoHooks, OneWayPlatforms, ShapePair};
 pub use math::{Aabb, Rot, Transform, Vec2};
 pub use settings::{PositionCorrection, SolverSettings, Sweep, WorldSettings};
 pub use shapes::{Capsule, ChainSegment, Circle, MassData, Polygon, Segment, Shape, ShapeError};

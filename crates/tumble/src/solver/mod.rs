@@ -375,21 +375,7 @@ mod tests {
     use crate::math::{cross, right_perp};
     use crate::settings::SolverSettings;
 
-    /// A small deterministic generator (xorshift), uniform in `[lo, hi)`.
-    struct Rng(u64);
-
-    impl Rng {
-        fn range(&mut self, lo: f32, hi: f32) -> f32 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            lo + (hi - lo) * ((self.0 >> 40) as f32 / (1u64 << 24) as f32)
-        }
-
-        fn vec(&mut self, r: f32) -> Vec2 {
-            Vec2::new(self.range(-r, r), self.range(-r, r))
-        }
-    }
+    use crate::test_rng::Rng;
 
     fn context() -> StepContext {
         StepContext {

@@ -7,7 +7,7 @@ use super::*;
 use crate::body::BodyDef;
 use crate::collision::Manifold;
 use crate::filter::Filter;
-use crate::hooks::{ContactHooks, ContactMaterial, ShapePair};
+use crate::hooks::{ContactHooks, ContactMaterial, OneWayPlatforms, ShapePair};
 use crate::shapes::{Circle, Polygon, Shape};
 use std::collections::BTreeSet;
 
@@ -210,32 +210,8 @@ fn the_custom_filter_hook_refuses_pairs_of_shapes_that_ask_for_it() {
     assert!((plain.position(lands).unwrap().y - 0.5).abs() < 0.02);
 }
 
-/// A one-way platform as a user writes it: keep a contact only while the
-/// other shape is above the platform and not sunk into it.
-struct OneWay {
-    platform: ShapeId,
-}
-
-impl ContactHooks for OneWay {
-    fn pre_solve(&self, pair: &ShapePair, manifold: &Manifold, _: &mut ContactMaterial) -> bool {
-        let up = if pair.shape_a == self.platform {
-            manifold.normal
-        } else if pair.shape_b == self.platform {
-            -manifold.normal
-        } else {
-            return true;
-        };
-        let deepest = manifold
-            .points()
-            .iter()
-            .map(|p| p.separation)
-            .fold(f32::MAX, f32::min);
-        up.y > 0.7 && deepest > -0.05
-    }
-}
-
 /// A world with a 0.2 m thick one-way platform whose top is at y = 3.
-fn one_way_world() -> (World, OneWay) {
+fn one_way_world() -> (World, OneWayPlatforms) {
     let mut world = World::default();
     ground(&mut world);
     let def = ShapeDef {
@@ -248,7 +224,11 @@ fn one_way_world() -> (World, OneWay) {
         Polygon::new_box(3.0, 0.1).unwrap(),
         &def,
     );
-    (world, OneWay { platform })
+    let hooks = OneWayPlatforms {
+        platforms: vec![platform],
+        ..OneWayPlatforms::default()
+    };
+    (world, hooks)
 }
 
 #[test]

@@ -12,21 +12,15 @@ use crate::shapes::{Capsule, Circle, Polygon, Shape};
 use crate::Transform;
 use proptest::prelude::*;
 
-/// A small deterministic generator (xorshift), uniform in `[lo, hi)`.
-struct Rng(u64);
+use crate::test_rng::Rng;
 
-impl Rng {
-    fn range(&mut self, lo: f32, hi: f32) -> f32 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        lo + (hi - lo) * ((self.0 >> 40) as f32 / (1u64 << 24) as f32)
-    }
+/// Random shapes for the scenes below.
+trait RandomShape {
+    /// A random circle, capsule or box.
+    fn shape(&mut self) -> Shape;
+}
 
-    fn vec(&mut self, r: f32) -> Vec2 {
-        Vec2::new(self.range(-r, r), self.range(-r, r))
-    }
-
+impl RandomShape for Rng {
     fn shape(&mut self) -> Shape {
         match (self.range(0.0, 3.0)) as u32 {
             0 => Circle::new(self.vec(0.3), self.range(0.1, 0.8)).unwrap().into(),
