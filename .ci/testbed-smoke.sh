@@ -12,9 +12,10 @@ PACKAGES=(xvfb xdotool libgl1-mesa-dri libegl1 libgl1 libxkbcommon-x11-0 libxcur
 DISPLAY_NUM="${SMOKE_DISPLAY:-99}"
 TARGET="${CARGO_TARGET_DIR:-target}"
 OUT="${SMOKE_OUT:-$TARGET/testbed-smoke}"
-# The dev profile by default: CI has just built it for the tests (its
-# dependencies are optimised), which saves a release build of eframe.
-PROFILE="${SMOKE_PROFILE:-debug}"
+# The release profile by default: the README's test command (which CI has
+# just run) built this binary, with the same features, so nothing is
+# compiled again. SMOKE_PROFILE=debug uses the test profile's instead.
+PROFILE="${SMOKE_PROFILE:-release}"
 BIN="$TARGET/$PROFILE/tumble"
 
 echo "== testbed smoke: packages"
@@ -31,7 +32,7 @@ fi
 
 echo "== testbed smoke: $PROFILE build"
 if [[ "$PROFILE" == release ]]; then
-    cargo build --release -p tumble-testbed --quiet
+    cargo build --release -p tumble-testbed --features tumble/serde --quiet
 else
     # The test profile: `cargo test` has just built this binary with it
     # (into target/debug), so nothing is compiled again.
