@@ -420,6 +420,22 @@ mod tests {
     }
 
     #[test]
+    fn the_platformer_keeps_its_character_in_the_level_with_sleeping_on() {
+        let mut scene = build(SceneName::Platformer, tumble::SolverSettings::default());
+        scene.world.set_sleeping(true);
+        let (body, _) = character_of(&scene);
+        // Walk right, stand, walk left, jumping now and then, for 40 s.
+        play(&mut scene, 2400, |k| Input {
+            right: (k / 400) % 3 == 0,
+            left: (k / 400) % 3 == 2,
+            jump: k % 97 == 0,
+        });
+        let p = scene.world.position(body).unwrap();
+        assert!(p.x.abs() < 30.0 && p.y > 0.0 && p.y < 20.0, "in the level: {p:?}");
+        assert!(scene.world.frozen_bodies().is_empty());
+    }
+
+    #[test]
     fn the_sensor_zones_count_the_balls_poured_through_them() {
         let mut scene = build(SceneName::Sensors, tumble::SolverSettings::default());
         play(&mut scene, 300, |_| Input::default());
