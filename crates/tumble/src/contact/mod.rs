@@ -219,10 +219,12 @@ impl Contact {
     }
 
     /// The collide kernel for one contact whose fat boxes still overlap:
-    /// keeps the manifold if the pair has hardly moved (recycling), else
-    /// collides the shapes again, and reports whether the contact began or
-    /// stopped touching. Reads only its arguments and writes only `self`,
-    /// so contacts can be collided in any order, or at once.
+    /// keeps the manifold if the pair has hardly moved (recycling, and the
+    /// flags say so), else collides the shapes again. Whether the contact
+    /// began or stopped touching is [`Contact::touch_change`]'s, asked once
+    /// the step is done with the manifold (a pre-solve hook may still
+    /// [`Contact::disable`] it). Reads only its arguments and writes only
+    /// `self`, so contacts can be collided in any order, or at once.
     pub(crate) fn collide(
         &mut self,
         shape_a: &Shape,
@@ -236,46 +238,41 @@ impl Contact {
         // it would pass through (speculative continuous collision). Resting
         // pairs keep the small base margin.
         let closing = (b.v - a.v).length() + a.w.abs() * a.extent + b.w.abs() * b.extent;
-        let was_touching = self.touching();
-        let mut flags = ContactFlags::default();
         if ctx.recycle.is_some() && self.recycle(a, b, ctx.dt * closing) {
-            flags = ContactFlags::RECYCLED;
-        } else {
-            self.update(
-                shape_a,
-                a,
-                shape_b,
-                b,
-                ctx.speculative + ctx.dt * closing,
-                ctx.recycle,
-            );
+            return ContactFlags::RECYCLED;
         }
-        let touching = self.touching();
-        if touching && !was_touching {
-            flags.0 |= ContactFlags::STARTED_TOUCHING.0;
-        } else if !touching && was_touching {
-            flags.0 |= ContactFlags::STOPPED_TOUCHING.0;
-        }
-        flags
+        self.update(
+            shape_a,
+            a,
+            shape_b,
+            b,
+            ctx.speculative + ctx.dt * closing,
+            ctx.recycle,
+        );
+        ContactFlags::default()
     }
 
-    /// Disables the touching contact for this step (a pre-solve hook said
-    /// so), given what [`Contact::collide`] found: its manifold is emptied
-    /// and nothing of it is kept for recycling, so it pushes nothing, counts
-    /// as not touching, and is collided afresh next step. Returns the flags
-    /// as they now are: a contact that had just begun touching did not
-    /// begin after all; one that was touching stopped.
-    pub(crate) fn disable(&mut self, flags: ContactFlags) -> ContactFlags {
+    /// `flags` plus whether the contact began or stopped touching since it
+    /// was `was_touching`.
+    #[inline]
+    pub(crate) fn touch_change(&self, was_touching: bool, flags: ContactFlags) -> ContactFlags {
+        match (was_touching, self.touching()) {
+            (false, true) => ContactFlags(flags.0 | ContactFlags::STARTED_TOUCHING.0),
+            (true, false) => ContactFlags(flags.0 | ContactFlags::STOPPED_TOUCHING.0),
+            _ => flags,
+        }
+    }
+
+    /// Disables the contact for this step (a pre-solve hook said so): its
+    /// manifold is emptied and nothing of it is kept for recycling, so it
+    /// pushes nothing, counts as not touching, and is collided afresh next
+    /// step.
+    pub(crate) fn disable(&mut self) {
         self.manifold = Manifold {
             normal: self.manifold.normal,
             ..Manifold::default()
         };
         self.cache.limit = 0.0;
-        if flags.contains(ContactFlags::STARTED_TOUCHING) {
-            ContactFlags(flags.0 & !ContactFlags::STARTED_TOUCHING.0)
-        } else {
-            ContactFlags(flags.0 | ContactFlags::STOPPED_TOUCHING.0)
-        }
     }
 
     /// Recomputes the manifold of the shapes on bodies `a` and `b` and

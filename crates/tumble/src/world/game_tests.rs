@@ -231,23 +231,26 @@ fn one_way_world() -> (World, OneWayPlatforms) {
     (world, hooks)
 }
 
+/// Launches a box up at 9 m/s from the ground of `world` and steps 3 s
+/// with `hooks`: the box, and the highest it rose.
+fn jump(world: &mut World, hooks: &dyn ContactHooks) -> (BodyId, f32) {
+    let def = BodyDef::dynamic()
+        .at(Vec2::new(0.0, 0.5))
+        .with_velocity(Vec2::new(0.0, 9.0));
+    let (b, _) = body(world, &def, unit_box(), &ShapeDef::default());
+    let mut highest: f32 = 0.0;
+    for _ in 0..180 {
+        world.step_with_hooks(DT, hooks);
+        highest = highest.max(world.position(b).unwrap().y);
+    }
+    (b, highest)
+}
+
 #[test]
 fn a_one_way_platform_lets_a_body_jump_up_through_it_and_land_on_top() {
     let (mut world, hooks) = one_way_world();
     // From the ground, up at 9 m/s: apex about 0.5 + 81/20 = 4.55 m.
-    let (b, _) = body(
-        &mut world,
-        &BodyDef::dynamic()
-            .at(Vec2::new(0.0, 0.5))
-            .with_velocity(Vec2::new(0.0, 9.0)),
-        unit_box(),
-        &ShapeDef::default(),
-    );
-    let mut highest: f32 = 0.0;
-    for _ in 0..180 {
-        world.step_with_hooks(DT, &hooks);
-        highest = highest.max(world.position(b).unwrap().y);
-    }
+    let (b, highest) = jump(&mut world, &hooks);
     assert!(
         highest > 4.2,
         "it rose through the platform freely: apex {highest}"
@@ -256,19 +259,7 @@ fn a_one_way_platform_lets_a_body_jump_up_through_it_and_land_on_top() {
     assert!((y - 3.5).abs() < 0.02, "and landed on its top (y 3.5): y = {y}");
     // Without the hook, the platform is solid and stops it below.
     let (mut solid, _) = one_way_world();
-    let (b, _) = body(
-        &mut solid,
-        &BodyDef::dynamic()
-            .at(Vec2::new(0.0, 0.5))
-            .with_velocity(Vec2::new(0.0, 9.0)),
-        unit_box(),
-        &ShapeDef::default(),
-    );
-    let mut highest: f32 = 0.0;
-    for _ in 0..180 {
-        solid.step(DT);
-        highest = highest.max(solid.position(b).unwrap().y);
-    }
+    let (_, highest) = jump(&mut solid, &crate::hooks::NoHooks);
     assert!(
         highest < 2.31,
         "the plain step ignores the hook: the head hits the underside at 2.8: {highest}"

@@ -51,18 +51,20 @@ impl Character {
     }
 }
 
+/// A world with a static floor 60 m wide whose top is at y = 0, and the
+/// floor's body.
+fn world_with_floor() -> (World, BodyId) {
+    let mut world = World::default();
+    let g = world.create_body(&BodyDef::fixed()).unwrap();
+    let floor = Polygon::new_offset_box(30.0, 1.0, Vec2::new(0.0, -1.0), 0.0).unwrap();
+    world.add_shape(g, floor, &ShapeDef::default()).unwrap();
+    (world, g)
+}
+
 /// Flat ground with its top at y = 0, and a ramp of `degrees` rising to
 /// the right from x = 2 (a static triangle).
 fn world_with_ramp(degrees: f32) -> World {
-    let mut world = World::default();
-    let g = world.create_body(&BodyDef::fixed()).unwrap();
-    world
-        .add_shape(
-            g,
-            Polygon::new_offset_box(30.0, 1.0, Vec2::new(0.0, -1.0), 0.0).unwrap(),
-            &ShapeDef::default(),
-        )
-        .unwrap();
+    let (mut world, g) = world_with_floor();
     let slope = degrees.to_radians().tan();
     let ramp = Polygon::new(&[
         Vec2::new(2.0, 0.0),
@@ -149,15 +151,7 @@ fn the_character_slides_down_a_wall_it_pushes_into_without_sticking() {
 #[test]
 fn the_character_steps_up_a_low_stair_but_not_a_high_one() {
     for (height, climbs) in [(0.2f32, true), (0.4, false)] {
-        let mut world = World::default();
-        let g = world.create_body(&BodyDef::fixed()).unwrap();
-        world
-            .add_shape(
-                g,
-                Polygon::new_offset_box(30.0, 1.0, Vec2::new(0.0, -1.0), 0.0).unwrap(),
-                &ShapeDef::default(),
-            )
-            .unwrap();
+        let (mut world, g) = world_with_floor();
         let step = Polygon::new_offset_box(5.0, 0.5 * height, Vec2::new(7.0, 0.5 * height), 0.0).unwrap();
         world.add_shape(g, step, &ShapeDef::default()).unwrap();
         let mut c = Character::new(&mut world, Vec2::new(0.0, 0.81));
@@ -181,15 +175,7 @@ fn the_character_steps_up_a_low_stair_but_not_a_high_one() {
 
 #[test]
 fn the_character_never_tunnels_through_a_thin_wall_at_20_m_per_s() {
-    let mut world = World::default();
-    let g = world.create_body(&BodyDef::fixed()).unwrap();
-    world
-        .add_shape(
-            g,
-            Polygon::new_offset_box(30.0, 1.0, Vec2::new(0.0, -1.0), 0.0).unwrap(),
-            &ShapeDef::default(),
-        )
-        .unwrap();
+    let (mut world, g) = world_with_floor();
     world
         .add_shape(
             g,
@@ -251,15 +237,7 @@ fn the_character_rides_a_moving_platform() {
 
 #[test]
 fn a_closing_door_pushes_the_character_along_the_floor_not_into_it() {
-    let mut world = World::default();
-    let g = world.create_body(&BodyDef::fixed()).unwrap();
-    world
-        .add_shape(
-            g,
-            Polygon::new_offset_box(30.0, 1.0, Vec2::new(0.0, -1.0), 0.0).unwrap(),
-            &ShapeDef::default(),
-        )
-        .unwrap();
+    let (mut world, _) = world_with_floor();
     // A door sliding left at 1.5 m/s, its bottom on the floor.
     let door = world
         .create_body(

@@ -176,13 +176,13 @@ impl World {
             let c = &mut contacts[ci];
             let (sa, sb) = (&shapes[c.shape_a], &shapes[c.shape_b]);
             let flags = if broadphase.test_overlap(sa.proxy, sb.proxy) {
+                let was_touching = c.touching();
                 let flags = c.collide(&sa.shape, &bodies[c.body_a], &sb.shape, &bodies[c.body_b], &ctx);
                 let asks = c.options.contains(ContactOptions::PRE_SOLVE) && c.touching();
                 if asks && !pre_solve(c, shapes, bodies, hooks) {
-                    c.disable(flags)
-                } else {
-                    flags
+                    c.disable();
                 }
+                c.touch_change(was_touching, flags)
             } else {
                 ContactFlags::DISJOINT
             };
