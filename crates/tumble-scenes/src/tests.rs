@@ -2,6 +2,7 @@
 
 use super::*;
 use tumble::collision::collide;
+use tumble::Coloring;
 
 fn all_shapes(scene: &Scene) -> Vec<(Shape, tumble::Transform, BodyId)> {
     let w = &scene.world;
@@ -151,13 +152,13 @@ fn pyramid_stands_at_every_iteration_count_the_testbed_offers() {
     // Up/Down in the testbed walk the iterations 1..=16; with 4 substeps a
     // count below 8 leaves one iteration per substep, which once pumped
     // energy into the pyramid until it blew apart.
-    // Both solve paths: coloured and four lanes wide (the default), and one
+    // Every solve path: the two colourings four lanes wide, and one
     // constraint at a time (the reference).
-    for graph_coloring in [true, false] {
+    for coloring in [Coloring::Bounded, Coloring::Ordered, Coloring::Off] {
         for iterations in 1..=16 {
             let settings = SolverSettings {
                 iterations,
-                graph_coloring,
+                coloring,
                 ..SolverSettings::default()
             };
             let mut scene = build(SceneName::Pyramid, settings);
@@ -168,7 +169,7 @@ fn pyramid_stands_at_every_iteration_count_the_testbed_offers() {
             let slide_limit = if iterations == 1 { 0.1 } else { 0.01 };
             assert!(
                 m.standing && m.residual_slide < slide_limit,
-                "{iterations} iterations, colouring {graph_coloring}: {m:?}"
+                "{iterations} iterations, colouring {coloring:?}: {m:?}"
             );
         }
     }
@@ -176,17 +177,17 @@ fn pyramid_stands_at_every_iteration_count_the_testbed_offers() {
 
 #[test]
 fn coloured_and_sequential_solves_agree_on_the_tower() {
-    // The colouring keeps the sequential sweep's order wherever two
-    // constraints share a body, so both paths settle the same tower.
-    let run_tower = |graph_coloring| {
+    // The ordered colouring keeps the sequential sweep's order wherever
+    // two constraints share a body, so both paths settle the same tower.
+    let run_tower = |coloring| {
         let settings = SolverSettings {
-            graph_coloring,
+            coloring,
             ..SolverSettings::default()
         };
         let mut scene = build(SceneName::Tower, settings);
         run(&mut scene, SceneName::Tower.frames())
     };
-    let (a, b) = (run_tower(true), run_tower(false));
+    let (a, b) = (run_tower(Coloring::Ordered), run_tower(Coloring::Off));
     assert!((a.sink - b.sink).abs() < 1e-3, "{a:?} vs {b:?}");
     assert!(a.residual_slide < 1e-5 && b.residual_slide < 1e-5);
     assert_eq!(a.creep, b.creep);

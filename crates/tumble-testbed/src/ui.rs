@@ -7,7 +7,7 @@
 use crate::draw::PaintOp;
 use crate::testbed::{Testbed, SCENE_LIST};
 use egui::{Align2, Color32, Event, FontId, Key, PointerButton, Pos2, Sense, Shape, Stroke};
-use tumble::{PositionCorrection, Sweep};
+use tumble::{Coloring, PositionCorrection, Sweep};
 use tumble_scenes::SceneName;
 
 /// Width of the side panel, points.
@@ -263,7 +263,13 @@ fn side_panel(ui: &mut egui::Ui, tb: &mut Testbed) {
     ui.horizontal(|ui| {
         ui.label("substeps");
         ui.add(egui::Slider::new(&mut tb.solver.substeps, 1..=8));
-        ui.checkbox(&mut tb.solver.graph_coloring, "4-lane colours");
+    });
+    ui.horizontal(|ui| {
+        ui.label("colours");
+        let coloring = &mut tb.solver.coloring;
+        ui.radio_value(coloring, Coloring::Bounded, "bounded");
+        ui.radio_value(coloring, Coloring::Ordered, "ordered");
+        ui.radio_value(coloring, Coloring::Off, "off");
     });
     ui.horizontal(|ui| {
         ui.label("position");

@@ -163,7 +163,7 @@ pub use events::{ContactEvents, ContactHit, ContactTouch, SensorEvents, SensorOv
 pub use filter::{Filter, QueryFilter};
 pub use hooks::{ContactHooks, ContactMaterial, NoHooks, OneWayPlatforms, ShapePair};
 pub use math::{Aabb, Rot, Transform, Vec2};
-pub use settings::{PositionCorrection, SolverSettings, Sweep, WorldSettings};
+pub use settings::{Coloring, PositionCorrection, SolverSettings, Sweep, WorldSettings};
 pub use shapes::{Capsule, ChainSegment, Circle, MassData, Polygon, Segment, Shape, ShapeError};
 pub use world::{
     draw_shape, BodyId, CharacterController, CharacterMove, ContactView, Explosion, FixedStepper,

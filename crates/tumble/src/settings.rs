@@ -128,6 +128,54 @@ impl Sweep {
     }
 }
 
+/// How the solver groups its constraints into colours: sets in which no
+/// dynamic body appears twice, so that a colour's constraints can be
+/// solved at the same time (four lanes wide, and split over the worker
+/// threads) with the same result as one after the other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Coloring {
+    /// At most [`GRAPH_COLORS`] colours, each contact keeping its colour
+    /// from step to step (as Box2D v3 does): a contact that begins touching
+    /// takes the first colour free for both its dynamic bodies (contacts
+    /// with a static body search from the last colour down, so they are
+    /// solved after the contacts between moving bodies), and what finds no
+    /// colour goes to an overflow solved one at a time. Few colours means
+    /// few thread barriers and full lanes. The default.
+    Bounded,
+    /// Colours in constraint order: a constraint's colour is one more than
+    /// the last colour either of its dynamic bodies took, so sweeping the
+    /// colours is exactly the sequential sweep in contact order, only
+    /// several constraints at a time. The colour count grows with the
+    /// scene (about 126 on a 40-row pyramid), so it threads poorly; kept
+    /// for the solver study.
+    Ordered,
+    /// No colours: every constraint is solved one at a time, in contact
+    /// order, on one thread (the reference path).
+    Off,
+}
+
+impl Coloring {
+    /// The name used in reports: `bounded`, `ordered`, `off`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Coloring::Bounded => "bounded",
+            Coloring::Ordered => "ordered",
+            Coloring::Off => "off",
+        }
+    }
+}
+
+/// The most colours [`Coloring::Bounded`] uses (Box2D v3's count): enough
+/// for any body touching up to about twenty others. Constraints that fit
+/// in none go to the overflow.
+pub const GRAPH_COLORS: usize = 24;
+
+/// The colours a contact between two dynamic bodies may take (the first
+/// ones): the last few are kept for contacts with a static body, which
+/// need a colour free on one body only and are many on a ground.
+pub const DYNAMIC_GRAPH_COLORS: usize = GRAPH_COLORS - 4;
+
 /// Solver options, all switchable at run time through
 /// [`World::set_solver_settings`](crate::World::set_solver_settings), which
 /// checks them.
@@ -149,12 +197,9 @@ pub struct SolverSettings {
     pub warm_starting: bool,
     /// How overlap is removed.
     pub position_correction: PositionCorrection,
-    /// Solve independent constraints several at a time: the constraints
-    /// are coloured so that each colour touches every dynamic body at most
-    /// once, in an order that keeps the sequential sweep's result, and each
-    /// colour's two-point manifolds are solved four lanes wide. Off solves
-    /// them one at a time, in contact order (the reference path).
-    pub graph_coloring: bool,
+    /// How independent constraints are grouped to be solved several at a
+    /// time, in four-wide lanes: see [`Coloring`].
+    pub coloring: Coloring,
     /// Sweep order of the velocity iterations.
     pub sweep: Sweep,
     /// Fraction of the remaining overlap removed per step (split impulses and
@@ -209,7 +254,7 @@ impl Default for SolverSettings {
             substeps: 4,
             warm_starting: true,
             position_correction: PositionCorrection::SplitImpulse,
-            graph_coloring: true,
+            coloring: Coloring::Ordered,
             sweep: Sweep::Forward,
             baumgarte: 0.2,
             restitution_threshold: 1.0,

@@ -9,13 +9,13 @@ use tumble::{BodyId, BodyType, SolverSettings, World};
 pub fn settings() -> String {
     let s = SolverSettings::default();
     format!(
-        "Tumble {} defaults: {} velocity iterations over {} substeps, graph colouring {}, warm starting {}, \
+        "Tumble {} defaults: {} velocity iterations over {} substeps, {} graph colouring (4 lanes), warm starting {}, \
          {:?} position correction, {:?} sweep, contact recycling {}, 1 thread, sleeping off \
          (on in the sleep scene)",
         env!("CARGO_PKG_VERSION"),
         s.iterations,
         s.substeps,
-        if s.graph_coloring { "on (4 lanes)" } else { "off" },
+        s.coloring.name(),
         if s.warm_starting { "on" } else { "off" },
         s.position_correction,
         s.sweep,

@@ -19,6 +19,9 @@ use crate::collision::{collide_recyclable, Keep, Manifold};
 use crate::shapes::Shape;
 use crate::store::Store;
 
+/// [`Contact::color`] of a contact that has no colour yet.
+pub(crate) const NO_COLOR: u8 = u8::MAX;
+
 /// A contact between two shapes, kept while their fat AABBs overlap.
 #[derive(Clone, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -39,6 +42,10 @@ pub(crate) struct Contact {
     /// Began touching and has not pushed since: its first push is its hit
     /// (see [`crate::ContactHit`]). Only for contacts with hit events.
     pub hit_pending: bool,
+    /// The colour the solver's bounded colouring gave this contact when it
+    /// last touched ([`crate::Coloring::Bounded`]), kept so that a contact
+    /// stays in its colour from step to step; [`NO_COLOR`] before.
+    pub color: u8,
     /// Compound part bits OR-ed into every feature id.
     pub part_bits: u64,
     pub manifold: Manifold,
@@ -194,6 +201,7 @@ impl Contact {
             tangent_speed: 0.0,
             options,
             hit_pending: false,
+            color: NO_COLOR,
             part_bits,
             manifold: Manifold::default(),
             cache: ManifoldCache::default(),

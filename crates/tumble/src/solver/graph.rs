@@ -9,6 +9,7 @@ use super::scalar::{
 use super::types::{BodyState, ContactConstraint, SolverBody, StepContext};
 use super::wide;
 use crate::contact::Contact;
+use crate::settings::{Coloring, DYNAMIC_GRAPH_COLORS, GRAPH_COLORS};
 use crate::store::Store;
 
 /// One colour of the constraint graph: no dynamic body appears twice in it,
@@ -51,8 +52,14 @@ pub(crate) struct Graph {
     /// Constraints solved one at a time after the colours, in constraint
     /// order: all of them when colouring is off.
     overflow: Vec<u32>,
-    /// Per body: one past the last colour it took while colouring.
+    /// Per body: one past the last colour it took while colouring
+    /// ([`Coloring::Ordered`]).
     last: Vec<u32>,
+    /// Per colour, a bit per body: the bodies it holds
+    /// ([`Coloring::Bounded`]).
+    used: Vec<u64>,
+    /// Constraints whose kept colour was not free this step.
+    pending: Vec<u32>,
     /// Two-point block constraints of the colour being packed.
     blocks: Vec<u32>,
     /// One-point constraints of the colour being packed.
@@ -78,15 +85,18 @@ pub(super) enum Pass {
 }
 
 impl Graph {
-    /// Greedy colouring in constraint order (so the result depends on that
-    /// order only): each constraint takes the first colour in which neither
-    /// of its dynamic bodies is used yet. Static and kinematic bodies are
-    /// never written by the solve and so never conflict.
+    /// Sorts the constraints into colours by `coloring` (each dynamic body
+    /// at most once per colour; static and kinematic bodies are never
+    /// written by the solve and so never conflict), then packs each
+    /// colour's two-point blocks and single points into lane batches.
+    /// With [`Coloring::Bounded`] each constraint's colour is written to
+    /// its `color`, for the contact to keep.
     pub(super) fn build(
         &mut self,
-        constraints: &[ContactConstraint],
+        constraints: &mut [ContactConstraint],
         bodies: &[SolverBody],
-        colouring: bool,
+        coloring: Coloring,
+        lanes: bool,
     ) {
         for colour in &mut self.colours[..self.count] {
             colour.scalar.clear();
@@ -95,16 +105,26 @@ impl Graph {
         self.single_count = 0;
         self.count = 0;
         self.overflow.clear();
-        if !colouring {
-            self.overflow.extend(0..constraints.len() as u32);
-            return;
+        match coloring {
+            Coloring::Off => {
+                self.overflow.extend(0..constraints.len() as u32);
+                return;
+            }
+            Coloring::Ordered => self.colour_ordered(constraints, bodies),
+            Coloring::Bounded => self.colour_bounded(constraints, bodies),
         }
-        // Order-preserving colouring: a constraint's colour is one more than
-        // the last colour either of its dynamic bodies took. Two
-        // constraints that share a body keep their order, and those that
-        // share none commute, so sweeping the colours in order is the
-        // sequential sweep in constraint order (load carried up a stack in
-        // one pass), only several constraints at a time.
+        if lanes {
+            self.pack(constraints, bodies);
+        }
+    }
+
+    /// Order-preserving colouring ([`Coloring::Ordered`]): a constraint's
+    /// colour is one more than the last colour either of its dynamic
+    /// bodies took. Two constraints that share a body keep their order,
+    /// and those that share none commute, so sweeping the colours in order
+    /// is the sequential sweep in constraint order (load carried up a
+    /// stack in one pass), only several constraints at a time.
+    fn colour_ordered(&mut self, constraints: &[ContactConstraint], bodies: &[SolverBody]) {
         self.last.clear();
         self.last.resize(bodies.len(), 0);
         for (i, c) in constraints.iter().enumerate() {
@@ -123,15 +143,95 @@ impl Graph {
             if db {
                 self.last[b] = colour + 1;
             }
-            let colour = colour as usize;
-            if self.colours.len() <= colour {
-                self.colours.resize_with(colour + 1, Colour::default);
-            }
-            self.count = self.count.max(colour + 1);
-            // Blocks and single points are parked in `scalar` for now and
-            // packed into batches below (what cannot go into a batch stays).
-            self.colours[colour].scalar.push(i as u32);
+            self.park(colour as usize, i as u32);
         }
+    }
+
+    /// Bounded colouring ([`Coloring::Bounded`]): every constraint first
+    /// tries the colour its contact had last step, so a resting scene keeps
+    /// its colours; the rest (new contacts, and those whose colour another
+    /// took) take, in constraint order, the first colour free on both
+    /// dynamic bodies among the [`DYNAMIC_GRAPH_COLORS`], or with a static
+    /// body the last colour free on the moving one, searching down to
+    /// colour 1 (Box2D v3's rule: contacts with the ground are solved
+    /// after those between moving bodies, and have the last word). What
+    /// fits nowhere goes to the overflow. The result depends on the
+    /// constraint order and the kept colours only.
+    fn colour_bounded(&mut self, constraints: &mut [ContactConstraint], bodies: &[SolverBody]) {
+        let words = bodies.len().div_ceil(64);
+        self.used.clear();
+        self.used.resize(GRAPH_COLORS * words, 0);
+        self.pending.clear();
+        let dynamic = |i: u32| bodies[i as usize].dynamic;
+        for (i, c) in constraints.iter().enumerate() {
+            let colour = c.color as usize;
+            let (a, b) = (c.a, c.b);
+            let (da, db) = (dynamic(a), dynamic(b));
+            if colour < GRAPH_COLORS && self.take(colour * words, (da, a), (db, b)) {
+                self.park(colour, i as u32);
+            } else {
+                self.pending.push(i as u32);
+            }
+        }
+        for j in 0..self.pending.len() {
+            let i = self.pending[j];
+            let c = &mut constraints[i as usize];
+            let (a, b) = (c.a, c.b);
+            let (da, db) = (dynamic(a), dynamic(b));
+            let found = if da && db {
+                (0..DYNAMIC_GRAPH_COLORS).find(|&k| self.take(k * words, (true, a), (true, b)))
+            } else {
+                (1..GRAPH_COLORS)
+                    .rev()
+                    .find(|&k| self.take(k * words, (da, a), (db, b)))
+            };
+            match found {
+                Some(colour) => {
+                    c.color = colour as u8;
+                    self.park(colour, i);
+                }
+                None => {
+                    c.color = GRAPH_COLORS as u8;
+                    self.overflow.push(i);
+                }
+            }
+        }
+    }
+
+    /// Takes the bodies `a` and `b` (those whose flag says dynamic) in the
+    /// colour whose bit set starts at word `base` of [`Graph::used`], if
+    /// neither is in it yet.
+    #[inline]
+    fn take(&mut self, base: usize, (da, a): (bool, u32), (db, b): (bool, u32)) -> bool {
+        let bit = |i: u32| (base + i as usize / 64, 1u64 << (i % 64));
+        let (wa, ma) = bit(a);
+        let (wb, mb) = bit(b);
+        if (da && self.used[wa] & ma != 0) || (db && self.used[wb] & mb != 0) {
+            return false;
+        }
+        if da {
+            self.used[wa] |= ma;
+        }
+        if db {
+            self.used[wb] |= mb;
+        }
+        true
+    }
+
+    /// Puts constraint `i` in colour `colour` (its blocks and single points
+    /// are parked in `scalar` until [`Graph::pack`] moves them to batches).
+    #[inline]
+    fn park(&mut self, colour: usize, i: u32) {
+        if self.colours.len() <= colour {
+            self.colours.resize_with(colour + 1, Colour::default);
+        }
+        self.count = self.count.max(colour + 1);
+        self.colours[colour].scalar.push(i);
+    }
+
+    /// Packs each colour's two-point blocks and single points into lane
+    /// batches, leaving in `scalar` what cannot go into one.
+    fn pack(&mut self, constraints: &[ContactConstraint], bodies: &[SolverBody]) {
         let dummy = bodies.len() as u32;
         let (pair_pad, single_pad) = (wide::PairBatch::pad(dummy), wide::PointBatch::pad(dummy));
         for colour in &mut self.colours[..self.count] {
@@ -188,9 +288,11 @@ impl Graph {
             + self.singles.capacity() * size_of::<wide::PointBatch>()
             + (self.overflow.capacity()
                 + self.last.capacity()
+                + self.pending.capacity()
                 + self.blocks.capacity()
                 + self.points.capacity())
                 * size_of::<u32>()
+            + self.used.capacity() * size_of::<u64>()
             + self.states.capacity() * size_of::<BodyState>()
     }
 
@@ -415,5 +517,145 @@ fn solve_batches<const N: usize, const M: usize>(
         for batch in batches {
             batch.solve_velocity(states, ctx, reverse);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contact::NO_COLOR;
+    use crate::test_rng::Rng;
+
+    /// `count` bodies, one in four static, the last one the shared static
+    /// body; and `pairs` random constraints between them, each with a
+    /// dynamic body, one or two points (two-point ones as blocks).
+    fn random_graph(rng: &mut Rng, count: usize, pairs: usize) -> (Vec<SolverBody>, Vec<ContactConstraint>) {
+        let mut bodies: Vec<SolverBody> = (0..count)
+            .map(|_| SolverBody {
+                dynamic: rng.range(0.0, 1.0) > 0.25,
+                ..SolverBody::default()
+            })
+            .collect();
+        bodies.push(SolverBody::default());
+        let mut constraints = Vec::new();
+        while constraints.len() < pairs {
+            let a = rng.range(0.0, count as f32 + 1.0) as u32;
+            let b = rng.range(0.0, count as f32) as u32;
+            if a == b || !(bodies[a as usize].dynamic || bodies[b as usize].dynamic) {
+                continue;
+            }
+            let count = if rng.range(0.0, 1.0) < 0.7 { 2 } else { 1 };
+            constraints.push(ContactConstraint {
+                a,
+                b,
+                count,
+                block: count == 2,
+                color: NO_COLOR,
+                k: [1.0, 0.0, 1.0],
+                inv_k: [1.0, 0.0, 1.0],
+                ..ContactConstraint::default()
+            });
+        }
+        (bodies, constraints)
+    }
+
+    /// Each colour's constraints (batched or not), and the overflow.
+    fn members(graph: &Graph) -> (Vec<Vec<u32>>, Vec<u32>) {
+        let colours = graph.colours[..graph.count]
+            .iter()
+            .map(|c| {
+                let mut m: Vec<u32> = c.scalar.clone();
+                for batch in &graph.pairs[c.pairs.clone()] {
+                    m.extend_from_slice(batch.constraints());
+                }
+                for batch in &graph.singles[c.singles.clone()] {
+                    m.extend_from_slice(batch.constraints());
+                }
+                m.sort_unstable();
+                m
+            })
+            .collect();
+        (colours, graph.overflow.clone())
+    }
+
+    #[test]
+    fn bounded_colours_hold_each_dynamic_body_once_and_keep_their_colours() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for _ in 0..50 {
+            let (bodies, mut constraints) = random_graph(&mut rng, 40, 120);
+            let mut graph = Graph::default();
+            graph.build(&mut constraints, &bodies, Coloring::Bounded, true);
+            let (colours, overflow) = members(&graph);
+            assert!(colours.len() <= GRAPH_COLORS);
+            let mut seen = vec![false; constraints.len()];
+            for (k, colour) in colours.iter().enumerate() {
+                let mut used = vec![false; bodies.len()];
+                for &i in colour {
+                    let c = &constraints[i as usize];
+                    assert!(!seen[i as usize], "constraint {i} twice");
+                    seen[i as usize] = true;
+                    assert_eq!(c.color as usize, k);
+                    let both = bodies[c.a as usize].dynamic && bodies[c.b as usize].dynamic;
+                    if both {
+                        assert!(k < DYNAMIC_GRAPH_COLORS, "a moving pair in colour {k}");
+                    } else {
+                        assert!(k >= 1, "a contact with a static body in colour 0");
+                    }
+                    for body in [c.a, c.b] {
+                        if bodies[body as usize].dynamic {
+                            assert!(!used[body as usize], "body {body} twice in colour {k}");
+                            used[body as usize] = true;
+                        }
+                    }
+                }
+            }
+            for &i in &overflow {
+                assert!(!seen[i as usize]);
+                seen[i as usize] = true;
+                assert_eq!(constraints[i as usize].color as usize, GRAPH_COLORS);
+            }
+            assert!(
+                seen.iter().all(|&s| s),
+                "every constraint is coloured or overflows"
+            );
+            // The next step, from the kept colours: the same colours.
+            let before = (colours, overflow);
+            graph.build(&mut constraints, &bodies, Coloring::Bounded, true);
+            assert_eq!(members(&graph), before);
+        }
+    }
+
+    #[test]
+    fn a_body_touching_more_than_the_colours_overflows() {
+        // Body 0 touches 30 others: at most one of its contacts per colour.
+        let mut bodies = vec![
+            SolverBody {
+                dynamic: true,
+                ..SolverBody::default()
+            };
+            31
+        ];
+        bodies.push(SolverBody::default());
+        let mut constraints: Vec<ContactConstraint> = (1..31)
+            .map(|b| ContactConstraint {
+                a: 0,
+                b,
+                count: 1,
+                color: NO_COLOR,
+                ..ContactConstraint::default()
+            })
+            .collect();
+        let mut graph = Graph::default();
+        graph.build(&mut constraints, &bodies, Coloring::Bounded, true);
+        let (colours, overflow) = members(&graph);
+        assert_eq!(
+            colours.iter().filter(|c| !c.is_empty()).count(),
+            DYNAMIC_GRAPH_COLORS
+        );
+        assert_eq!(overflow.len(), 30 - DYNAMIC_GRAPH_COLORS);
+        // Freed colours are taken back: with ten contacts gone, all fit.
+        constraints.truncate(20);
+        graph.build(&mut constraints, &bodies, Coloring::Bounded, true);
+        assert!(members(&graph).1.is_empty());
     }
 }

@@ -155,8 +155,8 @@ impl Solver {
         states.push(BodyState::default());
         let soft = ctx.settings.position_correction == PositionCorrection::SoftStep;
         // (The soft step's kernels are scalar only, for now: its
-        // constraints are solved one at a time, in constraint order.)
-        graph.build(constraints, bodies, ctx.settings.graph_coloring && !soft);
+        // constraints are coloured but not packed into lanes.)
+        graph.build(constraints, bodies, ctx.settings.coloring, !soft);
         for substep in 0..substeps {
             let iterations = total / substeps + u32::from(substep < total % substeps);
             if soft {
@@ -199,6 +199,10 @@ impl Solver {
     pub fn store_impulses(&mut self, contacts: &mut Store<Contact>, ctx: &StepContext) {
         self.graph
             .store(&mut self.constraints, contacts, ctx.substeps as f32);
+        // Each contact keeps its colour for the next step's colouring.
+        for c in &self.constraints {
+            contacts[c.contact].color = c.color;
+        }
     }
 
     /// Restitution, once the substeps are done: each point that approached

@@ -46,6 +46,7 @@ pub(crate) fn prepare_contacts(
             restitution: c.restitution,
             tangent_speed: c.tangent_speed,
             track: c.restitution != 0.0 || c.hit_pending,
+            color: c.color,
             count: c.manifold.count,
             masses: [ma, iia, mb, iib],
             ..ContactConstraint::default()

@@ -94,6 +94,10 @@ pub(crate) struct ContactConstraint {
     /// impulse) are wanted after the solve: for restitution, or for a
     /// contact's hit event.
     pub(crate) track: bool,
+    /// The contact's colour from the last step it was coloured in
+    /// ([`crate::contact::NO_COLOR`] if none), then this step's colour
+    /// (the graph's colour count for the overflow).
+    pub(crate) color: u8,
     pub(crate) count: usize,
     /// Inverse masses and inertias `[ma, ia, mb, ib]`, copied here so the
     /// inner loops read only the constraint and the bodies' velocities.

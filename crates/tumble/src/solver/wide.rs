@@ -271,6 +271,13 @@ impl<const N: usize, const M: usize> Batch<N, M>
 where
     Batch<N, M>: Normal,
 {
+    /// The constraints in the batch's lanes (indices into the step's
+    /// constraint array).
+    #[cfg(test)]
+    pub(super) fn constraints(&self) -> &[u32] {
+        &self.index[..self.len]
+    }
+
     /// A batch with no lanes in use, for [`Batch::fill`] to overwrite.
     pub(super) fn empty() -> Batch<N, M> {
         Batch {
