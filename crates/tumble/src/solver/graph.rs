@@ -96,7 +96,6 @@ impl Graph {
         constraints: &mut [ContactConstraint],
         bodies: &[SolverBody],
         coloring: Coloring,
-        lanes: bool,
     ) {
         for colour in &mut self.colours[..self.count] {
             colour.scalar.clear();
@@ -113,9 +112,7 @@ impl Graph {
             Coloring::Ordered => self.colour_ordered(constraints, bodies),
             Coloring::Bounded => self.colour_bounded(constraints, bodies),
         }
-        if lanes {
-            self.pack(constraints, bodies);
-        }
+        self.pack(constraints, bodies);
     }
 
     /// Order-preserving colouring ([`Coloring::Ordered`]): a constraint's
@@ -354,8 +351,7 @@ impl Graph {
     /// iteration right after its velocity one: the two never read each
     /// other's state, so this is exactly a velocity sweep followed by a
     /// split-impulse sweep, with one walk over the constraints and bodies
-    /// instead of two. (The soft step has no lane batches: its
-    /// constraints are all solved one at a time.)
+    /// instead of two. A soft-step pass runs the soft kernels.
     pub(super) fn iterate(
         &mut self,
         constraints: &mut [ContactConstraint],
@@ -488,34 +484,40 @@ fn solve_colour(
     reverse: bool,
     pass: Pass,
 ) {
-    if let Pass::Velocity { pseudo } = pass {
-        solve_batches(&mut pairs[colour.pairs.clone()], states, ctx, reverse, pseudo);
-        solve_batches(&mut singles[colour.singles.clone()], states, ctx, reverse, pseudo);
-    }
+    solve_batches(&mut pairs[colour.pairs.clone()], states, ctx, reverse, pass);
+    solve_batches(&mut singles[colour.singles.clone()], states, ctx, reverse, pass);
     for &i in &colour.scalar {
         solve_one(&mut constraints[i as usize], states, ctx, reverse, pass);
     }
 }
 
-/// One velocity iteration of each of `batches`, with its split-impulse
-/// iteration when `pseudo` (the choice made once for the run of batches).
+/// One iteration of `pass` of each of `batches` (the choice of kernel
+/// made once for the run of batches).
 #[inline(always)]
 fn solve_batches<const N: usize, const M: usize>(
     batches: &mut [wide::Batch<N, M>],
     states: &mut [BodyState],
     ctx: &StepContext,
     reverse: bool,
-    pseudo: bool,
+    pass: Pass,
 ) where
     wide::Batch<N, M>: wide::Normal,
 {
-    if pseudo {
-        for batch in batches {
-            batch.solve_velocity_and_pseudo(states, ctx, reverse);
+    match pass {
+        Pass::Velocity { pseudo: true } => {
+            for batch in batches {
+                batch.solve_velocity_and_pseudo(states, ctx, reverse);
+            }
         }
-    } else {
-        for batch in batches {
-            batch.solve_velocity(states, ctx, reverse);
+        Pass::Velocity { pseudo: false } => {
+            for batch in batches {
+                batch.solve_velocity(states, ctx, reverse);
+            }
+        }
+        Pass::Soft { bias } => {
+            for batch in batches {
+                batch.solve_soft(states, ctx, reverse, bias);
+            }
         }
     }
 }
@@ -584,7 +586,7 @@ mod tests {
         for _ in 0..50 {
             let (bodies, mut constraints) = random_graph(&mut rng, 40, 120);
             let mut graph = Graph::default();
-            graph.build(&mut constraints, &bodies, Coloring::Bounded, true);
+            graph.build(&mut constraints, &bodies, Coloring::Bounded);
             let (colours, overflow) = members(&graph);
             assert!(colours.len() <= GRAPH_COLORS);
             let mut seen = vec![false; constraints.len()];
@@ -620,7 +622,7 @@ mod tests {
             );
             // The next step, from the kept colours: the same colours.
             let before = (colours, overflow);
-            graph.build(&mut constraints, &bodies, Coloring::Bounded, true);
+            graph.build(&mut constraints, &bodies, Coloring::Bounded);
             assert_eq!(members(&graph), before);
         }
     }
@@ -646,7 +648,7 @@ mod tests {
             })
             .collect();
         let mut graph = Graph::default();
-        graph.build(&mut constraints, &bodies, Coloring::Bounded, true);
+        graph.build(&mut constraints, &bodies, Coloring::Bounded);
         let (colours, overflow) = members(&graph);
         assert_eq!(
             colours.iter().filter(|c| !c.is_empty()).count(),
@@ -655,7 +657,7 @@ mod tests {
         assert_eq!(overflow.len(), 30 - DYNAMIC_GRAPH_COLORS);
         // Freed colours are taken back: with ten contacts gone, all fit.
         constraints.truncate(20);
-        graph.build(&mut constraints, &bodies, Coloring::Bounded, true);
+        graph.build(&mut constraints, &bodies, Coloring::Bounded);
         assert!(members(&graph).1.is_empty());
     }
 }

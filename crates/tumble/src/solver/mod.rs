@@ -154,9 +154,7 @@ impl Solver {
         // One more state at rest, for the unused lanes of the batches.
         states.push(BodyState::default());
         let soft = ctx.settings.position_correction == PositionCorrection::SoftStep;
-        // (The soft step's kernels are scalar only, for now: its
-        // constraints are coloured but not packed into lanes.)
-        graph.build(constraints, bodies, ctx.settings.coloring, !soft);
+        graph.build(constraints, bodies, ctx.settings.coloring);
         for substep in 0..substeps {
             let iterations = total / substeps + u32::from(substep < total % substeps);
             if soft {
@@ -373,7 +371,9 @@ fn integrate_positions(bodies: &[SolverBody], locks: &[Lock], states: &mut [Body
 
 #[cfg(test)]
 mod tests {
-    use super::scalar::{current_separation, solve_constraint, solve_pseudo_constraint};
+    use super::scalar::{
+        current_separation, solve_constraint, solve_pseudo_constraint, solve_soft_constraint,
+    };
     use super::types::ConstraintPoint;
     use super::*;
     use crate::math::{cross, right_perp};
@@ -527,5 +527,113 @@ mod tests {
             }
         }
         assert!(worst > 0.0, "the two paths should round differently somewhere");
+    }
+
+    /// A random two-point block between body 0 (dynamic, or static one
+    /// time in four) and body 1: the second point a random offset from
+    /// the first along the tangent, the 2x2 mass matrix and its inverse as
+    /// `prepare_contacts` builds them.
+    fn two_point(rng: &mut Rng, bodies: &mut [SolverBody; 2]) -> ContactConstraint {
+        loop {
+            let mut c = one_point(rng, bodies);
+            let n = c.normal;
+            let t = right_perp(n);
+            let offset = rng.range(0.2, 1.0) * t;
+            let mut p2 = c.points[0];
+            p2.ra += offset;
+            p2.rb += offset;
+            p2.base_separation = rng.range(-0.03, 0.02) - (p2.rb - p2.ra).dot(n);
+            p2.normal_impulse = rng.range(0.0, 2.0);
+            let [ma, ia, mb, ib] = c.masses;
+            let lever = |p: &ConstraintPoint| (cross(p.ra, n), cross(p.rb, n));
+            let ((r1a, r1b), (r2a, r2b)) = (lever(&c.points[0]), lever(&p2));
+            let k11 = ma + mb + ia * r1a * r1a + ib * r1b * r1b;
+            let k22 = ma + mb + ia * r2a * r2a + ib * r2b * r2b;
+            let k12 = ma + mb + ia * r1a * r2a + ib * r1b * r2b;
+            let det = k11 * k22 - k12 * k12;
+            if !(det > 0.0 && k11 * k11 < 1000.0 * det) {
+                continue;
+            }
+            p2.normal_mass = 1.0 / k22;
+            c.points[1] = p2;
+            c.count = 2;
+            c.block = true;
+            c.k = [k11, k12, k22];
+            c.inv_k = [k22 / det, -k12 / det, k11 / det];
+            return c;
+        }
+    }
+
+    /// The soft step's lanes give the scalar soft solve's answer up to
+    /// rounding, for single points and two-point blocks, in the biased
+    /// and the relax passes, forward and reverse, against moving and
+    /// static bodies (the stiffer softness): the same soft terms, and for
+    /// a block the same choice between the block update and the points
+    /// one at a time.
+    #[test]
+    fn soft_lanes_match_the_scalar_soft_solve() {
+        let ctx = context();
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        for case in 0..4000 {
+            let mut bodies = [SolverBody::default(); 2];
+            let pair = case % 2 == 0;
+            let c = if pair {
+                two_point(&mut rng, &mut bodies)
+            } else {
+                one_point(&mut rng, &mut bodies)
+            };
+            let mut states = vec![BodyState::default(); 3];
+            for (s, b) in states.iter_mut().zip(&bodies) {
+                if b.dynamic {
+                    s.v = rng.vec(2.0);
+                    s.w = rng.range(-3.0, 3.0);
+                }
+            }
+            let mut scalar = ([c], states.clone());
+            let mut lanes = ([c], states);
+            let mut pair_batch = wide::PairBatch::new(&[0], &lanes.0, &bodies, 2);
+            let mut point_batch = wide::PointBatch::new(&[0], &lanes.0, &bodies, 2);
+            let separations = if pair {
+                pair_batch.update_separations(&lanes.1);
+                pair_batch.separations_of(0)
+            } else {
+                [point_batch.update_separations(&lanes.1), 0.0]
+            };
+            let (cs, ss) = (&mut scalar.0[0], &mut scalar.1);
+            for (cp, s) in cs.points.iter_mut().zip(separations) {
+                cp.separation = s;
+            }
+            for it in 0..4 {
+                let (reverse, bias) = (it % 2 == 1, it < 2);
+                solve_soft_constraint(cs, ss, &ctx, reverse, bias);
+                if pair {
+                    pair_batch.solve_soft(&mut lanes.1, &ctx, reverse, bias);
+                    pair_batch.store_constraints(&mut lanes.0);
+                } else {
+                    point_batch.solve_soft(&mut lanes.1, &ctx, reverse, bias);
+                    point_batch.store_constraints(&mut lanes.0);
+                }
+                let (cl, sl) = (&lanes.0[0], &lanes.1);
+                let mut pairs = vec![
+                    (ss[1].v.x, sl[1].v.x),
+                    (ss[1].v.y, sl[1].v.y),
+                    (ss[1].w, sl[1].w),
+                    (ss[0].v.x, sl[0].v.x),
+                    (ss[0].w, sl[0].w),
+                ];
+                for (p, q) in cs.points.iter().zip(&cl.points).take(cs.count) {
+                    pairs.push((p.normal_impulse, q.normal_impulse));
+                    pairs.push((p.tangent_impulse, q.tangent_impulse));
+                    pairs.push((p.max_normal_impulse, q.max_normal_impulse));
+                }
+                for (k, (x, y)) in pairs.into_iter().enumerate() {
+                    let err = (x - y).abs() / x.abs().max(1.0);
+                    assert!(
+                        err < 1e-4,
+                        "case {case}, iteration {it}, value {k}: scalar {x}, lanes {y}"
+                    );
+                }
+            }
+        }
     }
 }

@@ -110,6 +110,14 @@ impl std::ops::BitAnd for Mask {
     }
 }
 
+impl std::ops::BitOr for Mask {
+    type Output = Mask;
+    #[inline(always)]
+    fn bitor(self, o: Mask) -> Mask {
+        Mask(self.0 | o.0)
+    }
+}
+
 impl std::ops::Not for Mask {
     type Output = Mask;
     #[inline(always)]
@@ -237,7 +245,7 @@ pub(super) type PairBatch = Batch<2, 6>;
 pub(super) type PointBatch = Batch<1, 1>;
 
 /// The gathered velocities (or pseudo-velocities) of a batch's bodies.
-#[derive(Default)]
+#[derive(Clone, Copy, Default)]
 pub(super) struct Velocities {
     /// Body A's linear velocity, x.
     vax: Fw,
@@ -253,6 +261,19 @@ pub(super) struct Velocities {
     wb: Fw,
 }
 
+impl Velocities {
+    /// Each lane from `a` where `mask` is set, else from `b`.
+    #[inline(always)]
+    fn select_from(&mut self, mask: Mask, a: &Velocities, b: &Velocities) {
+        self.vax = mask.select(a.vax, b.vax);
+        self.vay = mask.select(a.vay, b.vay);
+        self.wa = mask.select(a.wa, b.wa);
+        self.vbx = mask.select(a.vbx, b.vbx);
+        self.vby = mask.select(a.vby, b.vby);
+        self.wb = mask.select(a.wb, b.wb);
+    }
+}
+
 /// The normal half of an iteration, which differs between blocks and
 /// single points.
 pub(super) trait Normal {
@@ -265,6 +286,12 @@ pub(super) trait Normal {
     /// pushed and nothing to push (the usual resting case): then the bodies
     /// need no write.
     fn pseudo_pass(&mut self, g: &mut Velocities, ctx: &StepContext) -> bool;
+
+    /// The normal impulses of a soft-step iteration on gathered velocities
+    /// `g` (after friction): pushed out softly when `bias`, rigid in the
+    /// relax pass; points taken one at a time go in reverse order when
+    /// `reverse`. See `scalar::solve_soft_constraint`.
+    fn soft_normal(&mut self, g: &mut Velocities, ctx: &StepContext, bias: bool, reverse: bool);
 }
 
 impl<const N: usize, const M: usize> Batch<N, M>
@@ -276,6 +303,16 @@ where
     #[cfg(test)]
     pub(super) fn constraints(&self) -> &[u32] {
         &self.index[..self.len]
+    }
+
+    /// Lane `l`'s cached separations (the second zero for one point).
+    #[cfg(test)]
+    pub(super) fn separations_of(&self, l: usize) -> [f32; 2] {
+        let mut out = [0.0; 2];
+        for (o, s) in out.iter_mut().zip(&self.sep) {
+            *o = s.0[l];
+        }
+        out
     }
 
     /// A batch with no lanes in use, for [`Batch::fill`] to overwrite.
@@ -610,6 +647,29 @@ where
     /// normal impulses.
     #[inline(always)]
     fn velocity_pass(&mut self, g: &mut Velocities, ctx: &StepContext, reverse: bool) {
+        self.friction(g, reverse);
+        self.velocity_normal(g, ctx);
+    }
+
+    /// One soft-step iteration (the biased solve when `bias`, else the
+    /// relax): friction at every point, then the soft normal impulses.
+    pub(super) fn solve_soft(
+        &mut self,
+        states: &mut [BodyState],
+        ctx: &StepContext,
+        reverse: bool,
+        bias: bool,
+    ) {
+        let mut g = self.gather(states);
+        self.friction(&mut g, reverse);
+        self.soft_normal(&mut g, ctx, bias, reverse);
+        self.scatter(states, &g);
+    }
+
+    /// The friction impulses at every point (in reverse point order when
+    /// `reverse`), on gathered velocities `g`.
+    #[inline(always)]
+    fn friction(&mut self, g: &mut Velocities, reverse: bool) {
         let (nx, ny) = (self.nx, self.ny);
         let (tx, ty) = (ny, -nx);
         for j in 0..N {
@@ -632,7 +692,34 @@ where
             g.vby = g.vby + self.mb * py;
             g.wb = g.wb + self.ib * p.rtb * lambda;
         }
-        self.velocity_normal(g, ctx);
+    }
+
+    /// The soft step's coefficients at separation `s`, lane-wise: bias
+    /// velocity, mass scale and impulse scale (see `scalar::soft_terms`),
+    /// with the stiffer softness where a lane's body is static or
+    /// kinematic.
+    #[inline(always)]
+    fn soft_terms(&self, s: Fw, bias: bool, ctx: &StepContext) -> (Fw, Fw, Fw) {
+        let zero = Fw::default();
+        let one = Fw::splat(1.0);
+        let speculative = s.gt(zero);
+        let closing = s * Fw::splat(ctx.inv_h());
+        if !bias {
+            return (speculative.select(closing, zero), one, zero);
+        }
+        let fixed = (self.ma + self.ia).eq(zero) | (self.mb + self.ib).eq(zero);
+        let pick = |f: fn(&crate::solver::Softness) -> f32| {
+            fixed.select(Fw::splat(f(&ctx.static_soft)), Fw::splat(f(&ctx.soft)))
+        };
+        let rate = pick(|k| k.mass_scale * k.bias_rate);
+        let mass_scale = pick(|k| k.mass_scale);
+        let impulse_scale = pick(|k| k.impulse_scale);
+        let push = (rate * s).max(Fw::splat(-ctx.max_push_out_speed));
+        (
+            speculative.select(closing, push),
+            speculative.select(one, mass_scale),
+            speculative.select(zero, impulse_scale),
+        )
     }
 
     /// The normal-velocity target of the velocity solve at separation `s`,
@@ -794,6 +881,84 @@ impl Normal for PairBatch {
         self.p[1].pseudo_impulse = x[1];
         true
     }
+
+    /// Both points at once by the block's soft update where that leaves
+    /// both pushing; in the other lanes the points one after the other
+    /// (the first point's impulse reaching the second's velocity), as the
+    /// scalar solve does. Both answers are computed and each lane keeps
+    /// its own.
+    #[inline(always)]
+    fn soft_normal(&mut self, g: &mut Velocities, ctx: &StepContext, bias: bool, reverse: bool) {
+        let zero = Fw::default();
+        let (b1, m1, i1) = self.soft_terms(self.sep[0], bias, ctx);
+        let (b2, m2, i2) = self.soft_terms(self.sep[1], bias, ctx);
+        let old = [self.p[0].normal_impulse, self.p[1].normal_impulse];
+        let vn = self.normal_velocities(g);
+        let r1 = m1 * vn[0] + b1;
+        let r2 = m2 * vn[1] + b2;
+        let [k11, _, k22, i11, i12, i22] = self.mass;
+        let x1 = old[0] - (i11 * r1 + i12 * r2) - i1 * old[0];
+        let x2 = old[1] - (i12 * r1 + i22 * r2) - i2 * old[1];
+        let block = x1.ge(zero) & x2.ge(zero);
+        if block.all() {
+            self.apply_normal(g, [x1, x2], old);
+            self.set_normal([x1, x2]);
+            return;
+        }
+        // Point by point on a copy, for the lanes the block does not suit.
+        let mut seq = Velocities { ..*g };
+        let mut x = old;
+        let terms = [((b1, m1, i1), k11), ((b2, m2, i2), k22)];
+        for j in 0..2 {
+            let k = if reverse { 1 - j } else { j };
+            let ((velocity_bias, mass_scale, impulse_scale), k_kk) = terms[k];
+            let vn = self.point_velocity(&seq, k);
+            let impulse =
+                -(Fw::splat(1.0) / k_kk) * (mass_scale * vn + velocity_bias) - impulse_scale * old[k];
+            x[k] = (old[k] + impulse).max(zero);
+            self.apply_point(&mut seq, k, x[k] - old[k]);
+        }
+        let x = [block.select(x1, x[0]), block.select(x2, x[1])];
+        // The block lanes take the block's velocities, the others the
+        // sequence's.
+        let mut blocked = Velocities { ..*g };
+        self.apply_normal(&mut blocked, x, old);
+        g.select_from(block, &blocked, &seq);
+        self.set_normal(x);
+    }
+}
+
+impl PairBatch {
+    /// Sets both points' normal impulses (and their largest so far).
+    #[inline(always)]
+    fn set_normal(&mut self, x: [Fw; 2]) {
+        for (p, x) in self.p.iter_mut().zip(x) {
+            p.normal_impulse = x;
+            p.max_normal_impulse = p.max_normal_impulse.max(x);
+        }
+    }
+}
+
+impl PairBatch {
+    /// The normal relative velocity of point `k`.
+    #[inline(always)]
+    fn point_velocity(&self, g: &Velocities, k: usize) -> Fw {
+        let p = &self.p[k];
+        (g.vbx - g.vax) * self.nx + (g.vby - g.vay) * self.ny + g.wb * p.rnb - g.wa * p.rna
+    }
+
+    /// Applies the normal impulse `lambda` at point `k` alone.
+    #[inline(always)]
+    fn apply_point(&self, g: &mut Velocities, k: usize, lambda: Fw) {
+        let p = &self.p[k];
+        let (px, py) = (lambda * self.nx, lambda * self.ny);
+        g.vax = g.vax - self.ma * px;
+        g.vay = g.vay - self.ma * py;
+        g.wa = g.wa - self.ia * p.rna * lambda;
+        g.vbx = g.vbx + self.mb * px;
+        g.vby = g.vby + self.mb * py;
+        g.wb = g.wb + self.ib * p.rnb * lambda;
+    }
 }
 
 impl PointBatch {
@@ -851,5 +1016,20 @@ impl Normal for PointBatch {
         self.apply_normal(g, new - old);
         self.p[0].pseudo_impulse = new;
         true
+    }
+
+    /// The scalar soft update of the one point.
+    #[inline(always)]
+    fn soft_normal(&mut self, g: &mut Velocities, ctx: &StepContext, bias: bool, _reverse: bool) {
+        let (velocity_bias, mass_scale, impulse_scale) = self.soft_terms(self.sep[0], bias, ctx);
+        let vn = self.normal_velocity(g);
+        let old = self.p[0].normal_impulse;
+        let [normal_mass] = self.mass;
+        let impulse = -normal_mass * (mass_scale * vn + velocity_bias) - impulse_scale * old;
+        let new = (old + impulse).max(Fw::default());
+        self.apply_normal(g, new - old);
+        let p = &mut self.p[0];
+        p.normal_impulse = new;
+        p.max_normal_impulse = p.max_normal_impulse.max(new);
     }
 }
