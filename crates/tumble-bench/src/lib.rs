@@ -11,7 +11,7 @@
 //! ```no_run
 //! use tumble_bench::{engines::EngineKind, runner, spec};
 //! let scene = spec::build("large-pyramid").unwrap();
-//! let run = runner::run_scene(&scene, &EngineKind::ALL, 20, runner::CHUNK);
+//! let run = runner::run_scene(&scene, &EngineKind::ALL, 20, runner::CHUNK, 1);
 //! println!("{}", tumble_bench::report::markdown_table(&run));
 //! ```
 #![forbid(unsafe_code)]

@@ -1,7 +1,7 @@
 //! `tumble-bench`: Tumble against Box2D v3 and Rapier on the same scenes.
 //!
 //! ```text
-//! tumble-bench [--json] [--scene NAME] [--steps N] [--chunk N] [--engine NAME] [--plot FILE.png]
+//! tumble-bench [--json] [--scene NAME] [--steps N] [--chunk N] [--threads N] [--engine NAME] [--plot FILE.png]
 //! ```
 
 use std::path::PathBuf;
@@ -10,7 +10,7 @@ use tumble_bench::engines::EngineKind;
 use tumble_bench::spec::{self, SCENES};
 use tumble_bench::{plot, report, runner, sleep};
 
-const USAGE: &str = "usage: tumble-bench [--json] [--scene NAME] [--steps N] [--chunk N] [--engine NAME] [--plot FILE.png]
+const USAGE: &str = "usage: tumble-bench [--json] [--scene NAME] [--steps N] [--chunk N] [--threads N] [--engine NAME] [--plot FILE.png]
 
 Builds each scene in Tumble, Box2D v3 (boxdd) and Rapier (rapier2d), steps the
 three in turn (N steps each per turn, default 10) timing every step, and prints
@@ -26,6 +26,8 @@ seventh, `sleep-many`, the same for the many pyramids.
   --scene NAME     run one scene: large-pyramid, many-pyramids, tumbler, smash, pile, sleep, sleep-many
   --steps N        steps per engine instead of the scene's own count
   --chunk N        steps each engine takes per turn (default 10)
+  --threads N      threads every engine steps on (default 1): Tumble's workers, Box2D's
+                   worker count, a rayon pool of N for Rapier's parallel solver
   --engine NAME    run one engine only (tumble, box2d, rapier), say under a profiler
   --plot FILE.png  also draw a bar chart of the medians";
 
@@ -36,6 +38,7 @@ struct Options {
     chunk: u32,
     plot: Option<PathBuf>,
     engines: Vec<EngineKind>,
+    threads: usize,
 }
 
 fn parse(args: &[String]) -> Result<Options, String> {
@@ -46,6 +49,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
         chunk: runner::CHUNK,
         plot: None,
         engines: EngineKind::ALL.to_vec(),
+        threads: 1,
     };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -65,6 +69,14 @@ fn parse(args: &[String]) -> Result<Options, String> {
                 let n = value("--chunk")?;
                 let n: u32 = n.parse().map_err(|_| format!("--chunk {n:?} is not a count"))?;
                 options.chunk = n.max(1);
+            }
+            "--threads" => {
+                let n = value("--threads")?;
+                let n: usize = n.parse().map_err(|_| format!("--threads {n:?} is not a count"))?;
+                if !(1..=32).contains(&n) {
+                    return Err(format!("--threads {n} is not in 1..=32"));
+                }
+                options.threads = n;
             }
             "--plot" => options.plot = Some(PathBuf::from(value("--plot")?)),
             "--engine" => {
@@ -106,7 +118,7 @@ fn main() -> ExitCode {
                 "tumble-bench: {name}: {} bodies, sleeping on, until asleep ...",
                 spec.bodies.len()
             );
-            sleep_runs.push(sleep::run(&spec, engines, options.chunk));
+            sleep_runs.push(sleep::run(&spec, engines, options.chunk, options.threads));
             continue;
         }
         let spec = spec::build(name).expect("names come from SCENES");
@@ -116,7 +128,7 @@ fn main() -> ExitCode {
             spec.bodies.len()
         );
         let started = std::time::Instant::now();
-        let run = runner::run_scene(&spec, engines, steps, options.chunk);
+        let run = runner::run_scene(&spec, engines, steps, options.chunk, options.threads);
         eprintln!(
             "tumble-bench: {name}: done in {:.1} s",
             started.elapsed().as_secs_f64()
@@ -124,7 +136,7 @@ fn main() -> ExitCode {
         runs.push(run);
     }
     if options.json {
-        let mut json = report::json(&runs, engines);
+        let mut json = report::json(&runs, engines, options.threads);
         if let Some(rows) = json["rows"].as_array_mut() {
             for runs in &sleep_runs {
                 rows.extend(sleep::json_rows(runs));
@@ -132,7 +144,7 @@ fn main() -> ExitCode {
         }
         println!("{json}");
     } else {
-        print!("{}", report::markdown(&runs, engines));
+        print!("{}", report::markdown(&runs, engines, options.threads));
         for runs in &sleep_runs {
             print!("\n{}", sleep::markdown(runs));
         }

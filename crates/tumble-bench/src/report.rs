@@ -109,7 +109,8 @@ pub fn memory_lines(scenes: &[SceneRun]) -> String {
 }
 
 /// The whole markdown report: settings, one table per scene, memory.
-pub fn markdown(scenes: &[SceneRun], engines: &[EngineKind]) -> String {
+/// `threads` is what every engine ran on.
+pub fn markdown(scenes: &[SceneRun], engines: &[EngineKind], threads: usize) -> String {
     let mut out = String::from("## Tumble vs Box2D vs Rapier\n\n");
     out.push_str(
         "Each engine steps its own copy of each scene at dt = 1/60 s, the engines taking turns \
@@ -117,7 +118,7 @@ pub fn markdown(scenes: &[SceneRun], engines: &[EngineKind]) -> String {
          \"Tumble / engine\" is Tumble's median over that engine's: above 1, Tumble is slower.\n\n",
     );
     for &engine in engines {
-        let _ = writeln!(out, "- {}", engine.settings());
+        let _ = writeln!(out, "- {}", engine.settings(threads));
     }
     out.push('\n');
     for scene in scenes {
@@ -139,7 +140,7 @@ pub fn markdown(scenes: &[SceneRun], engines: &[EngineKind]) -> String {
 
 /// The rows as JSON: `{"rows": [{"scene", "engine", "ms_per_step",
 /// "steps", "worst_moved", ...}], "settings": {...}}`.
-pub fn json(scenes: &[SceneRun], engines: &[EngineKind]) -> Value {
+pub fn json(scenes: &[SceneRun], engines: &[EngineKind], threads: usize) -> Value {
     let mut rows = Vec::new();
     for scene in scenes {
         for run in &scene.runs {
@@ -179,7 +180,7 @@ pub fn json(scenes: &[SceneRun], engines: &[EngineKind]) -> Value {
     }
     let settings: serde_json::Map<String, Value> = engines
         .iter()
-        .map(|e| (e.name().to_string(), json!(e.settings())))
+        .map(|e| (e.name().to_string(), json!(e.settings(threads))))
         .collect();
-    json!({ "rows": rows, "settings": settings })
+    json!({ "rows": rows, "settings": settings, "threads": threads })
 }

@@ -87,9 +87,9 @@ pub fn quality(spec: &Spec, start: &[V2], end: &[V2]) -> Option<f64> {
 }
 
 /// Builds the scene in each engine and runs them in turn, `chunk` steps at
-/// a time, for `steps` steps each.
-pub fn run_scene(spec: &Spec, engines: &[EngineKind], steps: u32, chunk: u32) -> SceneRun {
-    let mut sims: Vec<Box<dyn Engine>> = engines.iter().map(|e| e.build(spec)).collect();
+/// a time, for `steps` steps each, every engine on `threads` threads.
+pub fn run_scene(spec: &Spec, engines: &[EngineKind], steps: u32, chunk: u32, threads: usize) -> SceneRun {
+    let mut sims: Vec<Box<dyn Engine>> = engines.iter().map(|e| e.build_on(spec, threads)).collect();
     let starts: Vec<Vec<V2>> = sims.iter_mut().map(|s| s.centres()).collect();
     let mut times: Vec<Vec<f64>> = vec![Vec::with_capacity(steps as usize); sims.len()];
     let chunk = chunk.max(1);

@@ -93,9 +93,10 @@ fn timed_step(sim: &mut dyn crate::engines::Engine) -> f64 {
     t.elapsed().as_secs_f64() * 1e3
 }
 
-/// Runs the sleep scene in each engine, `chunk` steps a turn.
-pub fn run(spec: &Spec, engines: &[EngineKind], chunk: u32) -> Vec<SleepRun> {
-    let mut sims: Vec<_> = engines.iter().map(|e| e.build(spec)).collect();
+/// Runs the sleep scene in each engine, `chunk` steps a turn, on
+/// `threads` threads.
+pub fn run(spec: &Spec, engines: &[EngineKind], chunk: u32, threads: usize) -> Vec<SleepRun> {
+    let mut sims: Vec<_> = engines.iter().map(|e| e.build_on(spec, threads)).collect();
     let mut progress: Vec<Progress> = engines.iter().map(|_| Progress::default()).collect();
     let chunk = chunk.max(1);
     while progress.iter().any(|p| !p.done()) {

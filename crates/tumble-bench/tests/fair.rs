@@ -73,7 +73,7 @@ fn every_engine_builds_the_same_bodies_in_the_same_places() {
 #[test]
 fn a_short_interleaved_run_reports_every_engine() {
     let spec = spec::build("tumbler").unwrap();
-    let run = runner::run_scene(&spec, &EngineKind::ALL, 6, 2);
+    let run = runner::run_scene(&spec, &EngineKind::ALL, 6, 2, 1);
     assert_eq!(run.runs.len(), 3);
     for r in &run.runs {
         assert_eq!(r.steps, 6);

@@ -14,7 +14,7 @@ fn small(sleeping: bool) -> Spec {
 
 #[test]
 fn every_engine_sleeps_the_pyramid_and_wakes_it() {
-    let runs = sleep::run(&small(true), &EngineKind::ALL, 10);
+    let runs = sleep::run(&small(true), &EngineKind::ALL, 10, 1);
     assert_eq!(runs.len(), 3);
     for r in &runs {
         let at = r

@@ -134,26 +134,46 @@
 //! `determinism` tests pin the bits of a scene with bodies removed and
 //! added mid-run, and of one that falls asleep, is kicked awake and falls
 //! asleep again.
-#![forbid(unsafe_code)]
+// `unsafe` is forbidden in every module but one: the solver's shared
+// body states (`solver::shared`), which the worker threads write at once.
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+#[forbid(unsafe_code)]
 pub mod body;
+#[forbid(unsafe_code)]
 pub mod broadphase;
+#[forbid(unsafe_code)]
 pub mod collision;
+#[forbid(unsafe_code)]
 mod contact;
+#[forbid(unsafe_code)]
 pub mod debug_draw;
+#[forbid(unsafe_code)]
 pub mod error;
+#[forbid(unsafe_code)]
 pub mod events;
+#[forbid(unsafe_code)]
 pub mod filter;
+#[forbid(unsafe_code)]
 pub mod hooks;
+#[forbid(unsafe_code)]
 mod island;
+#[forbid(unsafe_code)]
 pub mod math;
+#[forbid(unsafe_code)]
+mod parallel;
+#[forbid(unsafe_code)]
 pub mod settings;
+#[forbid(unsafe_code)]
 pub mod shapes;
 mod solver;
+#[forbid(unsafe_code)]
 mod store;
 #[cfg(test)]
+#[forbid(unsafe_code)]
 mod test_rng;
+#[forbid(unsafe_code)]
 mod world;
 
 pub use body::{BodyDef, BodyType, MotionLocks};

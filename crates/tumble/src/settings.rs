@@ -377,7 +377,25 @@ pub struct WorldSettings {
     /// ([`ContactHit`](crate::ContactHit)). Default 1 m/s.
     #[cfg_attr(feature = "serde", serde(default = "hit_threshold_default"))]
     pub hit_event_threshold: f32,
+    /// Threads the step runs on, 1 to [`MAX_WORKERS`] (default 1): with
+    /// more, the world keeps a pool of that many threads (with the
+    /// `parallel` feature, on by default) and splits the collide stage,
+    /// the bodies' integration and each graph colour's batches between
+    /// them. The results are the same bits for every count; the speed-up
+    /// needs [`Coloring::Bounded`], whose few colours are few waits.
+    /// Changed at run time with
+    /// [`World::set_workers`](crate::World::set_workers).
+    #[cfg_attr(feature = "serde", serde(default = "workers_default"))]
+    pub workers: usize,
 }
+
+/// Serde's value for a missing `workers`: one.
+#[cfg(feature = "serde")]
+fn workers_default() -> usize {
+    1
+}
+
+pub use crate::parallel::MAX_WORKERS;
 
 /// Serde's value for a missing `hit_event_threshold`: the default.
 #[cfg(feature = "serde")]
@@ -403,6 +421,7 @@ impl Default for WorldSettings {
             solver: SolverSettings::default(),
             sleeping: true,
             hit_event_threshold: HIT_EVENT_THRESHOLD,
+            workers: 1,
         }
     }
 }

@@ -4,6 +4,7 @@
 mod common;
 
 use common::{run, world_hash};
+use tumble::{Vec2, World};
 
 /// The hash of the test scene after 600 steps (FNV-1a over every body's
 /// transform bits; see `common::world_hash`), recorded on x86-64 Linux.
@@ -70,4 +71,82 @@ fn a_pile_that_sleeps_wakes_and_sleeps_again_is_bit_identical_and_matches_the_re
         "the simulation changed: if that was meant, set EXPECTED_SLEEPING_HASH = {a:#018x} in \
          crates/tumble/tests/determinism.rs and say why in the commit message"
     );
+}
+
+/// A scene big enough for every parallel loop of the step to split: a
+/// 40-row pyramid of boxes (820 bodies, about 2400 contacts) with boxes
+/// and circles raining onto it, bodies removed now and then, stepped
+/// `steps` times on `workers` threads with the given solver settings.
+fn rain_on_pyramid(workers: usize, solver: tumble::SolverSettings, steps: u32) -> World {
+    use tumble::{BodyDef, Circle, Polygon, ShapeDef, WorldSettings};
+    let mut world = World::new(WorldSettings {
+        sleeping: false,
+        workers,
+        solver,
+        ..WorldSettings::default()
+    });
+    assert_eq!(
+        world.worker_threads(),
+        if cfg!(feature = "parallel") { workers } else { 1 }
+    );
+    let ground = world.create_body(&BodyDef::fixed()).unwrap();
+    let floor = Polygon::new_box(40.0, 0.5).unwrap();
+    world.add_shape(ground, floor, &ShapeDef::default()).unwrap();
+    let block = Polygon::new_box(0.5, 0.5).unwrap();
+    for row in 0..40 {
+        for col in 0..40 - row {
+            let x = (col as f32 - (39 - row) as f32 * 0.5) * 1.05;
+            let body = world
+                .create_body(&BodyDef::dynamic().at(Vec2::new(x, 1.0 + row as f32 * 1.0)))
+                .unwrap();
+            world.add_shape(body, block, &ShapeDef::default()).unwrap();
+        }
+    }
+    for step in 0..steps {
+        if step % 20 == 0 {
+            let k = step / 20;
+            let x = 30.0 * (common::noise(k) - 0.5);
+            let body = world
+                .create_body(&BodyDef::dynamic().at(Vec2::new(x, 45.0)))
+                .unwrap();
+            if k % 2 == 0 {
+                world
+                    .add_shape(body, Polygon::new_box(0.7, 0.3).unwrap(), &ShapeDef::default())
+                    .unwrap();
+            } else {
+                let ball = Circle::new(Vec2::ZERO, 0.6).unwrap();
+                world.add_shape(body, ball, &ShapeDef::default()).unwrap();
+            }
+        }
+        if step % 50 == 49 {
+            let doomed = world.bodies().nth(1 + (step as usize * 37) % 800).unwrap();
+            world.remove_body(doomed).unwrap();
+        }
+        world.step(common::DT);
+    }
+    world
+}
+
+#[test]
+fn every_worker_count_gives_the_same_bits() {
+    use tumble::{Coloring, PositionCorrection, SolverSettings};
+    for (coloring, position_correction) in [
+        (Coloring::Bounded, PositionCorrection::SplitImpulse),
+        (Coloring::Bounded, PositionCorrection::SoftStep),
+        (Coloring::Ordered, PositionCorrection::SplitImpulse),
+    ] {
+        let solver = SolverSettings {
+            coloring,
+            position_correction,
+            ..SolverSettings::default()
+        };
+        let one = world_hash(&rain_on_pyramid(1, solver, 240));
+        for workers in 2..=4 {
+            let many = world_hash(&rain_on_pyramid(workers, solver, 240));
+            assert_eq!(
+                one, many,
+                "{coloring:?}, {position_correction:?}: 1 worker gives {one:#018x}, {workers} give {many:#018x}"
+            );
+        }
+    }
 }

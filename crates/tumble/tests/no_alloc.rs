@@ -22,8 +22,17 @@ fn allocations() -> usize {
     ALLOCATIONS.with(Cell::get)
 }
 
+/// Allocations made by every thread of the process (the step's worker
+/// threads included).
+static ALL_THREADS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Held by the test that counts [`ALL_THREADS`], so that no other test of
+/// this binary allocates meanwhile.
+static ALONE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 fn count_one() {
     ALLOCATIONS.with(|c| c.set(c.get() + 1));
+    ALL_THREADS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
 }
 
 // SAFETY: every call is forwarded unchanged to the system allocator; the
@@ -52,17 +61,24 @@ static GLOBAL: Counting = Counting;
 
 /// A 10-row pyramid of boxes on the ground.
 fn pyramid(sleeping: bool) -> World {
-    let mut world = World::new(WorldSettings {
-        sleeping,
-        ..WorldSettings::default()
-    });
+    pyramid_of(
+        10,
+        WorldSettings {
+            sleeping,
+            ..WorldSettings::default()
+        },
+    )
+}
+
+/// A pyramid of `rows` rows of boxes on the ground.
+fn pyramid_of(rows: usize, settings: WorldSettings) -> World {
+    let mut world = World::new(settings);
     let ground = world
         .create_body(&BodyDef::fixed().at(Vec2::new(0.0, -1.0)))
         .unwrap();
     world
         .add_shape(ground, Polygon::new_box(50.0, 1.0).unwrap(), &ShapeDef::default())
         .unwrap();
-    let rows = 10;
     for r in 0..rows {
         for i in 0..rows - r {
             let x = (i as f32 - 0.5 * (rows - r - 1) as f32) * 1.05;
@@ -79,6 +95,7 @@ fn pyramid(sleeping: bool) -> World {
 
 #[test]
 fn a_settled_pyramid_steps_without_allocating() {
+    let _alone = ALONE.lock().unwrap_or_else(|e| e.into_inner());
     let mut world = pyramid(false);
     for _ in 0..120 {
         world.step(1.0 / 60.0);
@@ -93,6 +110,7 @@ fn a_settled_pyramid_steps_without_allocating() {
 
 #[test]
 fn falling_asleep_and_waking_up_again_allocates_nothing() {
+    let _alone = ALONE.lock().unwrap_or_else(|e| e.into_inner());
     let mut world = pyramid(true);
     let top = world.bodies().last().unwrap();
     // One cycle to grow the buffers: settle and sleep, kicked awake, asleep
@@ -116,5 +134,42 @@ fn falling_asleep_and_waking_up_again_allocates_nothing() {
     assert_eq!(
         during, 0,
         "{during} allocations waking and sleeping over {steps} steps"
+    );
+}
+
+#[test]
+fn two_workers_step_a_settled_pyramid_allocating_only_rayons_queue_blocks() {
+    use tumble::{Coloring, SolverSettings};
+    let _alone = ALONE.lock().unwrap_or_else(|e| e.into_inner());
+    // Forty rows: enough constraints and bodies for every parallel loop to
+    // split between the workers. The soft step, in which forty rows come
+    // to rest (no contact begins or ends once settled).
+    let settings = WorldSettings {
+        sleeping: false,
+        workers: 2,
+        solver: SolverSettings {
+            coloring: Coloring::Bounded,
+            position_correction: tumble::PositionCorrection::SoftStep,
+            ..SolverSettings::default()
+        },
+        ..WorldSettings::default()
+    };
+    let mut world = pyramid_of(40, settings);
+    for _ in 0..300 {
+        world.step(1.0 / 60.0);
+    }
+    let before = ALL_THREADS.load(std::sync::atomic::Ordering::Relaxed);
+    let steps = 126;
+    for _ in 0..steps {
+        world.step(1.0 / 60.0);
+    }
+    let during = ALL_THREADS.load(std::sync::atomic::Ordering::Relaxed) - before;
+    // The one allocation left is rayon's, not the step's: handing the
+    // step to the pool queues one job, and the pool's queue takes a new
+    // block of 63 slots (1.5 KB) every 63 jobs.
+    let queue_blocks = steps / 63 + 1;
+    assert!(
+        during <= queue_blocks,
+        "{during} allocations in {steps} settled steps on two workers"
     );
 }

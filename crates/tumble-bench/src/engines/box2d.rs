@@ -7,7 +7,7 @@ use super::{Engine, Memory};
 use crate::spec::{BodySpec, Geometry, Motion, ShapeSpec, Spec, DT, V2};
 use boxdd::{
     shapes, BodyBuilder, BodyId, BodyType, Foundation, FoundationConfig, FoundationLogHook, ShapeDef,
-    SurfaceMaterial, Transform, World, WorldBuilder,
+    SurfaceMaterial, Transform, WorkerCount, World, WorldBuilder,
 };
 use std::sync::{Arc, OnceLock};
 
@@ -16,10 +16,10 @@ use std::sync::{Arc, OnceLock};
 pub const SUBSTEPS: i32 = 4;
 
 /// What the output says about how Box2D runs.
-pub fn settings() -> String {
+pub fn settings(threads: usize) -> String {
     format!(
         "Box2D v3.2 (boxdd 0.6, vendored C built by boxdd-sys): {SUBSTEPS} substeps, \
-         its default soft-step solver, contact recycling on (its default), continuous on, 1 thread, \
+         its default soft-step solver, contact recycling on (its default), continuous on, {threads} worker(s), \
          sleeping off (on in the sleep scene)"
     )
 }
@@ -46,11 +46,13 @@ fn foundation() -> &'static Foundation {
 
 impl Box2dScene {
     /// Builds the spec in a new Box2D world.
-    pub fn new(spec: &Spec) -> Box2dScene {
+    pub fn new(spec: &Spec, threads: usize) -> Box2dScene {
         let foundation = foundation();
+        let workers = WorkerCount::new(threads as u32).expect("a worker count Box2D accepts");
         let def = WorldBuilder::from(foundation.world_def())
             .gravity([spec.gravity.x, spec.gravity.y])
             .enable_sleep(spec.sleeping)
+            .worker_count(workers)
             .build()
             .expect("valid world definition");
         let mut world = foundation.create_world(def).expect("a Box2D world");

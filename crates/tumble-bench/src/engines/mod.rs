@@ -77,21 +77,28 @@ impl EngineKind {
         }
     }
 
-    /// The settings it runs at, for the output.
-    pub fn settings(self) -> String {
+    /// The settings it runs at on `threads` threads, for the output.
+    pub fn settings(self, threads: usize) -> String {
         match self {
-            EngineKind::Tumble => tumble::settings(),
-            EngineKind::Box2d => box2d::settings(),
-            EngineKind::Rapier => rapier::settings(),
+            EngineKind::Tumble => tumble::settings(threads),
+            EngineKind::Box2d => box2d::settings(threads),
+            EngineKind::Rapier => rapier::settings(threads),
         }
     }
 
-    /// Builds the scene in this engine.
+    /// Builds the scene in this engine, to run on one thread.
     pub fn build(self, spec: &Spec) -> Box<dyn Engine> {
+        self.build_on(spec, 1)
+    }
+
+    /// Builds the scene in this engine, to run on `threads` threads
+    /// (at least 1).
+    pub fn build_on(self, spec: &Spec, threads: usize) -> Box<dyn Engine> {
+        let threads = threads.max(1);
         match self {
-            EngineKind::Tumble => Box::new(tumble::TumbleScene::new(spec)),
-            EngineKind::Box2d => Box::new(box2d::Box2dScene::new(spec)),
-            EngineKind::Rapier => Box::new(rapier::RapierScene::new(spec)),
+            EngineKind::Tumble => Box::new(tumble::TumbleScene::new(spec, threads)),
+            EngineKind::Box2d => Box::new(box2d::Box2dScene::new(spec, threads)),
+            EngineKind::Rapier => Box::new(rapier::RapierScene::new(spec, threads)),
         }
     }
 }

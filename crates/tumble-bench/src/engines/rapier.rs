@@ -1,8 +1,8 @@
 //! Rapier through the `rapier2d` crate at its default integration
 //! parameters (4 solver iterations, each one PGS pass and one
 //! stabilisation pass; contact softness and prediction distance at their
-//! defaults), built without the `parallel` feature so it runs on one
-//! thread. Only sleeping is turned off (except in the `sleep` scene). Its friction rule (average) and
+//! defaults), built with its `parallel` feature and stepped inside a rayon
+//! pool of the run's thread count (one thread by default). Only sleeping is turned off (except in the `sleep` scene). Its friction rule (average) and
 //! restitution rule give the same 0.6 and 0 as every other engine here,
 //! since every shape has the same material.
 
@@ -11,12 +11,12 @@ use crate::spec::{BodySpec, Geometry, Motion, ShapeSpec, Spec, DT, V2};
 use rapier2d::prelude::{ColliderBuilder, PhysicsWorld, RigidBodyBuilder, RigidBodyHandle, Vector};
 
 /// What the output says about how Rapier runs.
-pub fn settings() -> String {
+pub fn settings(threads: usize) -> String {
     let p = rapier2d::prelude::IntegrationParameters::default();
     format!(
-        "Rapier {} (rapier2d, default features, no `parallel`): default integration parameters \
-         ({} solver iterations, {} PGS + {} stabilisation pass each), 1 thread, sleeping off \
-         (on in the sleep scene)",
+        "Rapier {} (rapier2d, `parallel` feature): default integration parameters \
+         ({} solver iterations, {} PGS + {} stabilisation pass each), a {threads}-thread rayon pool, \
+         sleeping off (on in the sleep scene)",
         rapier2d::VERSION,
         p.num_solver_iterations,
         p.num_internal_pgs_iterations,
@@ -28,6 +28,8 @@ pub fn settings() -> String {
 pub struct RapierScene {
     world: PhysicsWorld,
     bodies: Vec<RigidBodyHandle>,
+    /// The threads its parallel solver runs on.
+    pool: rayon::ThreadPool,
 }
 
 fn vector(v: V2) -> Vector {
@@ -36,7 +38,7 @@ fn vector(v: V2) -> Vector {
 
 impl RapierScene {
     /// Builds the spec in a new Rapier world.
-    pub fn new(spec: &Spec) -> RapierScene {
+    pub fn new(spec: &Spec, threads: usize) -> RapierScene {
         let mut world = PhysicsWorld::new();
         world.gravity = vector(spec.gravity);
         world.integration_parameters.dt = DT;
@@ -45,7 +47,11 @@ impl RapierScene {
             .iter()
             .map(|b| add_body(&mut world, b, spec.sleeping))
             .collect();
-        RapierScene { world, bodies }
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a rayon pool for Rapier");
+        RapierScene { world, bodies, pool }
     }
 }
 
@@ -93,7 +99,8 @@ impl Engine for RapierScene {
     }
 
     fn step(&mut self) {
-        self.world.step();
+        let world = &mut self.world;
+        self.pool.install(|| world.step());
     }
 
     fn body_count(&self) -> usize {

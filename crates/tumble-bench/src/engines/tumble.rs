@@ -6,12 +6,12 @@ use crate::spec::{build_world, BenchWorld, Spec, DT, V2};
 use tumble::{BodyId, BodyType, SolverSettings, World};
 
 /// What the output says about how Tumble runs.
-pub fn settings() -> String {
+pub fn settings(threads: usize) -> String {
     let s = SolverSettings::default();
     format!(
         "Tumble {} defaults: {} velocity iterations over {} substeps, {} graph colouring (4 lanes), warm starting {}, \
-         {:?} position correction, {:?} sweep, contact recycling {}, 1 thread, sleeping off \
-         (on in the sleep scene)",
+         {:?} position correction, {:?} sweep, contact recycling {}, {threads} worker thread(s), \
+         sleeping off (on in the sleep scene)",
         env!("CARGO_PKG_VERSION"),
         s.iterations,
         s.substeps,
@@ -32,8 +32,11 @@ pub struct TumbleScene {
 impl TumbleScene {
     /// Builds the spec in a new Tumble world (the same builder the testbed
     /// uses for these scenes).
-    pub fn new(spec: &Spec) -> TumbleScene {
-        let BenchWorld { world, bodies } = build_world(spec);
+    pub fn new(spec: &Spec, threads: usize) -> TumbleScene {
+        let BenchWorld { mut world, bodies } = build_world(spec);
+        world
+            .set_workers(threads)
+            .expect("a worker count the bench accepts");
         TumbleScene { world, bodies }
     }
 }

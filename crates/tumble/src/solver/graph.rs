@@ -6,11 +6,17 @@ use super::scalar::{
     current_separation, solve_constraint, solve_pseudo_constraint, solve_soft_constraint, store_impulses,
     warm_start_constraint,
 };
-use super::types::{BodyState, ContactConstraint, SolverBody, StepContext};
+use super::shared::StateCell;
+use super::types::{ContactConstraint, SolverBody, StepContext};
 use super::wide;
 use crate::contact::Contact;
+use crate::parallel::{for_each, for_each_mut, min_mut};
 use crate::settings::{Coloring, DYNAMIC_GRAPH_COLORS, GRAPH_COLORS};
 use crate::store::Store;
+
+/// The fewest lane batches a worker takes at a time: fewer cost more to
+/// hand over than to solve.
+const CHUNK: usize = 32;
 
 /// One colour of the constraint graph: no dynamic body appears twice in it,
 /// so its constraints can be solved in any order, or several at once.
@@ -65,7 +71,7 @@ pub(crate) struct Graph {
     /// One-point constraints of the colour being packed.
     points: Vec<u32>,
     /// Body states, one per body slot plus a resting one for unused lanes.
-    pub(super) states: Vec<BodyState>,
+    pub(super) states: Vec<StateCell>,
 }
 
 /// Which iteration a pass over the constraints is.
@@ -290,7 +296,7 @@ impl Graph {
                 + self.points.capacity())
                 * size_of::<u32>()
             + self.used.capacity() * size_of::<u64>()
-            + self.states.capacity() * size_of::<BodyState>()
+            + self.states.capacity() * size_of::<StateCell>()
     }
 
     /// Recomputes every point's cached separation (once per substep: the
@@ -298,11 +304,30 @@ impl Graph {
     pub(super) fn update_separations(
         &mut self,
         constraints: &mut [ContactConstraint],
-        states: &[BodyState],
+        states: &[StateCell],
+        parallel: bool,
+    ) -> f32 {
+        let smallest = self.update_scalar_separations(constraints, states);
+        let pairs = min_mut(parallel, &mut self.pairs[..self.pair_count], CHUNK, |b| {
+            b.update_separations(states)
+        });
+        let singles = min_mut(parallel, &mut self.singles[..self.single_count], CHUNK, |b| {
+            b.update_separations(states)
+        });
+        smallest.min(pairs).min(singles)
+    }
+
+    /// Recomputes the cached separations of the constraints solved one at
+    /// a time (the soft step's lane kernels compute theirs as they go) and
+    /// returns the smallest.
+    pub(super) fn update_scalar_separations(
+        &mut self,
+        constraints: &mut [ContactConstraint],
+        states: &[StateCell],
     ) -> f32 {
         let mut smallest = f32::INFINITY;
         let mut update = |c: &mut ContactConstraint| {
-            let (ba, bb) = (&states[c.a as usize], &states[c.b as usize]);
+            let (ba, bb) = (&states[c.a as usize].load(), &states[c.b as usize].load());
             let n = c.normal;
             for cp in c.points[..c.count].iter_mut() {
                 cp.separation = current_separation(cp, n, ba, bb);
@@ -317,24 +342,18 @@ impl Graph {
         for &i in &self.overflow {
             update(&mut constraints[i as usize]);
         }
-        for batch in &mut self.pairs[..self.pair_count] {
-            smallest = smallest.min(batch.update_separations(states));
-        }
-        for batch in &mut self.singles[..self.single_count] {
-            smallest = smallest.min(batch.update_separations(states));
-        }
         smallest
     }
 
     /// Applies the accumulated impulses at the start of a substep.
-    pub(super) fn warm_start(&self, constraints: &[ContactConstraint], states: &mut [BodyState]) {
+    pub(super) fn warm_start(&self, constraints: &[ContactConstraint], states: &[StateCell], parallel: bool) {
         for colour in &self.colours[..self.count] {
-            for batch in &self.pairs[colour.pairs.clone()] {
-                batch.warm_start(states);
-            }
-            for batch in &self.singles[colour.singles.clone()] {
-                batch.warm_start(states);
-            }
+            for_each(parallel, &self.pairs[colour.pairs.clone()], CHUNK, |b| {
+                b.warm_start(states)
+            });
+            for_each(parallel, &self.singles[colour.singles.clone()], CHUNK, |b| {
+                b.warm_start(states)
+            });
             for &i in &colour.scalar {
                 warm_start_constraint(&constraints[i as usize], states);
             }
@@ -355,7 +374,7 @@ impl Graph {
     pub(super) fn iterate(
         &mut self,
         constraints: &mut [ContactConstraint],
-        states: &mut [BodyState],
+        states: &[StateCell],
         ctx: &StepContext,
         reverse: bool,
         pass: Pass,
@@ -451,13 +470,7 @@ where
 /// One iteration of one constraint, scalar: the velocity one, then the
 /// split-impulse one when the pass asks; or the soft step's.
 #[inline(always)]
-fn solve_one(
-    c: &mut ContactConstraint,
-    states: &mut [BodyState],
-    ctx: &StepContext,
-    reverse: bool,
-    pass: Pass,
-) {
+fn solve_one(c: &mut ContactConstraint, states: &[StateCell], ctx: &StepContext, reverse: bool, pass: Pass) {
     match pass {
         Pass::Velocity { pseudo } => {
             solve_constraint(c, states, ctx, reverse);
@@ -479,7 +492,7 @@ fn solve_colour(
     pairs: &mut [wide::PairBatch],
     singles: &mut [wide::PointBatch],
     constraints: &mut [ContactConstraint],
-    states: &mut [BodyState],
+    states: &[StateCell],
     ctx: &StepContext,
     reverse: bool,
     pass: Pass,
@@ -492,33 +505,29 @@ fn solve_colour(
 }
 
 /// One iteration of `pass` of each of `batches` (the choice of kernel
-/// made once for the run of batches).
+/// made once for the run of batches), split between the workers when
+/// the step is parallel: the batches of one colour share no dynamic body.
 #[inline(always)]
 fn solve_batches<const N: usize, const M: usize>(
     batches: &mut [wide::Batch<N, M>],
-    states: &mut [BodyState],
+    states: &[StateCell],
     ctx: &StepContext,
     reverse: bool,
     pass: Pass,
 ) where
     wide::Batch<N, M>: wide::Normal,
 {
+    let parallel = ctx.parallel;
     match pass {
-        Pass::Velocity { pseudo: true } => {
-            for batch in batches {
-                batch.solve_velocity_and_pseudo(states, ctx, reverse);
-            }
-        }
-        Pass::Velocity { pseudo: false } => {
-            for batch in batches {
-                batch.solve_velocity(states, ctx, reverse);
-            }
-        }
-        Pass::Soft { bias } => {
-            for batch in batches {
-                batch.solve_soft(states, ctx, reverse, bias);
-            }
-        }
+        Pass::Velocity { pseudo: true } => for_each_mut(parallel, batches, CHUNK, |b| {
+            b.solve_velocity_and_pseudo(states, ctx, reverse)
+        }),
+        Pass::Velocity { pseudo: false } => for_each_mut(parallel, batches, CHUNK, |b| {
+            b.solve_velocity(states, ctx, reverse)
+        }),
+        Pass::Soft { bias } => for_each_mut(parallel, batches, CHUNK, |b| {
+            b.solve_soft(states, ctx, reverse, bias)
+        }),
     }
 }
 

@@ -25,10 +25,16 @@
 //! [`Solver::apply_restitution`], and the world reads each body's motion
 //! back with [`Solver::motion`].
 
+#[forbid(unsafe_code)]
 mod graph;
+#[forbid(unsafe_code)]
 mod prepare;
+#[forbid(unsafe_code)]
 mod scalar;
+mod shared;
+#[forbid(unsafe_code)]
 mod types;
+#[forbid(unsafe_code)]
 mod wide;
 
 pub(crate) use types::{Softness, SolverBody, StepContext};
@@ -36,10 +42,12 @@ pub(crate) use types::{Softness, SolverBody, StepContext};
 use crate::body::{Body, NULL};
 use crate::contact::Contact;
 use crate::math::{Rot, Vec2};
+use crate::parallel::for_each_index;
 use crate::settings::{PositionCorrection, Sweep};
 use crate::store::Store;
 use graph::{Graph, Pass};
 use scalar::{bounce_constraint, store_impulses};
+use shared::StateCell;
 use types::{BodyState, ContactConstraint, Lock};
 
 /// The solver's buffers, kept from step to step so that a steady scene
@@ -146,23 +154,25 @@ impl Solver {
         let substeps = ctx.substeps;
         let mut states = std::mem::take(&mut graph.states);
         states.clear();
-        states.extend(bodies.iter().map(|b| BodyState {
-            v: b.v,
-            w: b.w,
-            ..BodyState::default()
+        states.extend(bodies.iter().map(|b| {
+            StateCell::new(BodyState {
+                v: b.v,
+                w: b.w,
+                ..BodyState::default()
+            })
         }));
         // One more state at rest, for the unused lanes of the batches.
-        states.push(BodyState::default());
+        states.push(StateCell::default());
         let soft = ctx.settings.position_correction == PositionCorrection::SoftStep;
         graph.build(constraints, bodies, ctx.settings.coloring);
         for substep in 0..substeps {
             let iterations = total / substeps + u32::from(substep < total % substeps);
             if soft {
-                soft_substep(graph, constraints, (bodies, locks), &mut states, ctx, iterations);
+                soft_substep(graph, constraints, (bodies, locks), &states, ctx, iterations);
                 continue;
             }
-            integrate_velocities(bodies, locks, &mut states, ctx.h);
-            let smallest_separation = graph.update_separations(constraints, &states);
+            integrate_velocities(bodies, locks, &states, ctx);
+            let smallest_separation = graph.update_separations(constraints, &states, ctx.parallel);
             // The split-impulse pass starts every substep from zero
             // pseudo-velocities and impulses, so when no point overlaps
             // beyond the slop its exact answer is zero everywhere: skip it
@@ -174,17 +184,17 @@ impl Solver {
             if pseudo {
                 graph.reset_pseudo(constraints);
             }
-            graph.warm_start(constraints, &mut states);
+            graph.warm_start(constraints, &states, ctx.parallel);
             for it in 0..iterations {
                 graph.iterate(
                     constraints,
-                    &mut states,
+                    &states,
                     ctx,
                     backward(ctx.settings.sweep, it),
                     Pass::Velocity { pseudo },
                 );
             }
-            integrate_positions(bodies, locks, &mut states, ctx);
+            integrate_positions(bodies, locks, &states, ctx);
         }
         graph.states = states;
     }
@@ -222,11 +232,7 @@ impl Solver {
         let threshold = ctx.settings.restitution_threshold;
         for _ in 0..RESTITUTION_PASSES {
             for &i in &self.bouncy {
-                bounce_constraint(
-                    &mut self.constraints[i as usize],
-                    &mut self.graph.states,
-                    threshold,
-                );
+                bounce_constraint(&mut self.constraints[i as usize], &self.graph.states, threshold);
             }
         }
         let scale = ctx.substeps as f32;
@@ -235,7 +241,7 @@ impl Solver {
         }
         // Restitution ran after the last integration: hold the locks
         // against it too.
-        hold_locks(&self.locks, &mut self.graph.states);
+        hold_locks(&self.locks, &self.graph.states);
     }
 
     /// The contacts whose hit events were asked for this step
@@ -256,7 +262,7 @@ impl Solver {
     /// rotation over the step, after the solve.
     #[inline]
     pub fn motion(&self, k: usize) -> (Vec2, f32, Vec2, Rot) {
-        let s = &self.graph.states[k];
+        let s = self.graph.states[k].load();
         (s.v, s.w, s.dp, s.dq)
     }
 
@@ -265,10 +271,7 @@ impl Solver {
     /// the solve until the next step begins).
     pub fn motion_of_slot(&self, slot: u32) -> Option<(Vec2, Rot)> {
         match self.index_of.get(slot as usize) {
-            Some(&k) if k != NULL => {
-                let s = &self.graph.states[k as usize];
-                Some((s.dp, s.dq))
-            }
+            Some(&k) if k != NULL => Some(self.graph.states[k as usize].motion()),
             _ => None,
         }
     }
@@ -296,20 +299,20 @@ fn soft_substep(
     graph: &mut Graph,
     constraints: &mut [ContactConstraint],
     (bodies, locks): (&[SolverBody], &[Lock]),
-    states: &mut [BodyState],
+    states: &[StateCell],
     ctx: &StepContext,
     iterations: u32,
 ) {
     let relax = iterations / 2;
-    integrate_velocities(bodies, locks, states, ctx.h);
-    graph.update_separations(constraints, states);
-    graph.warm_start(constraints, states);
+    integrate_velocities(bodies, locks, states, ctx);
+    graph.update_scalar_separations(constraints, states);
+    graph.warm_start(constraints, states, ctx.parallel);
     for it in 0..iterations - relax {
         let reverse = backward(ctx.settings.sweep, it);
         graph.iterate(constraints, states, ctx, reverse, Pass::Soft { bias: true });
     }
     integrate_positions(bodies, locks, states, ctx);
-    graph.update_separations(constraints, states);
+    graph.update_scalar_separations(constraints, states);
     for it in 0..relax {
         let reverse = backward(ctx.settings.sweep, it);
         graph.iterate(constraints, states, ctx, reverse, Pass::Soft { bias: false });
@@ -326,34 +329,43 @@ fn backward(sweep: Sweep, iteration: u32) -> bool {
     sweep == Sweep::Alternating && iteration % 2 == 1
 }
 
-fn integrate_velocities(bodies: &[SolverBody], locks: &[Lock], states: &mut [BodyState], h: f32) {
-    for (b, s) in bodies.iter().zip(states.iter_mut()) {
+/// The bodies a worker integrates at a time.
+const BODY_CHUNK: usize = 256;
+
+fn integrate_velocities(bodies: &[SolverBody], locks: &[Lock], states: &[StateCell], ctx: &StepContext) {
+    let h = ctx.h;
+    for_each_index(ctx.parallel, bodies.len(), BODY_CHUNK, |i| {
+        let (b, s) = (&bodies[i], &states[i]);
         if b.dynamic {
-            s.v = (s.v + h * b.accel) * b.linear_decay;
-            s.w = (s.w + h * b.angular_accel) * b.angular_decay;
+            let (v, w) = s.velocity();
+            s.set_velocity(
+                (v + h * b.accel) * b.linear_decay,
+                (w + h * b.angular_accel) * b.angular_decay,
+            );
         }
-    }
+    });
     hold_locks(locks, states);
 }
 
 /// Zeroes the locked velocity components (and pseudo-velocities) of the
 /// bodies with motion locks.
-fn hold_locks(locks: &[Lock], states: &mut [BodyState]) {
+fn hold_locks(locks: &[Lock], states: &[StateCell]) {
     for lock in locks {
-        let s = &mut states[lock.body as usize];
-        s.v *= lock.linear;
-        s.w *= lock.angular;
-        s.pv *= lock.linear;
-        s.pw *= lock.angular;
+        let s = &states[lock.body as usize];
+        let ((v, w), (pv, pw)) = (s.velocity(), s.pseudo());
+        s.set_velocity(v * lock.linear, w * lock.angular);
+        s.set_pseudo(pv * lock.linear, pw * lock.angular);
     }
 }
 
-fn integrate_positions(bodies: &[SolverBody], locks: &[Lock], states: &mut [BodyState], ctx: &StepContext) {
+fn integrate_positions(bodies: &[SolverBody], locks: &[Lock], states: &[StateCell], ctx: &StepContext) {
     // What the contacts pushed along a locked axis is dropped before it
     // moves the body.
     hold_locks(locks, states);
     let h = ctx.h;
-    for (b, s) in bodies.iter().zip(states.iter_mut()) {
+    for_each_index(ctx.parallel, bodies.len(), BODY_CHUNK, |i| {
+        let (b, cell) = (&bodies[i], &states[i]);
+        let mut s = cell.load();
         if b.dynamic {
             // Guard against absurd speeds (see the world's constants).
             let speed = s.v.length();
@@ -366,7 +378,8 @@ fn integrate_positions(bodies: &[SolverBody], locks: &[Lock], states: &mut [Body
         s.dq = s.dq.integrate(h * (s.w + s.pw));
         s.pv = Vec2::ZERO;
         s.pw = 0.0;
-    }
+        cell.store(s);
+    });
 }
 
 #[cfg(test)]
@@ -392,6 +405,7 @@ mod tests {
             settings: SolverSettings::default(),
             soft: Softness::new(30.0, 10.0, 1.0 / 240.0),
             static_soft: Softness::new(60.0, 10.0, 1.0 / 240.0),
+            parallel: false,
         }
     }
 
@@ -482,6 +496,7 @@ mod tests {
                     s.dq = Rot::from_angle(rng.range(-0.01, 0.01));
                 }
             }
+            let states: Vec<StateCell> = states.into_iter().map(StateCell::new).collect();
             let mut scalar = ([c], states.clone());
             let mut lanes = ([c], states);
             let mut batch = wide::PointBatch::new(&[0], &lanes.0, &bodies, 2);
@@ -492,32 +507,33 @@ mod tests {
             // LCP against the clamp (a rounding of 1e-7 m in a separation
             // would be 2.4e-5 m/s in a target at this substep length).
             let smallest = batch.update_separations(&lanes.1);
-            let separation = current_separation(&cs.points[0], cs.normal, &ss[0], &ss[1]);
+            let separation = current_separation(&cs.points[0], cs.normal, &ss[0].load(), &ss[1].load());
             assert!((smallest - separation).abs() < 1e-6);
             cs.points[0].separation = smallest;
             for it in 0..4 {
                 let reverse = it % 2 == 1;
                 solve_constraint(cs, ss, &ctx, reverse);
                 solve_pseudo_constraint(cs, ss, &ctx, reverse);
-                batch.solve_velocity_and_pseudo(&mut lanes.1, &ctx, reverse);
+                batch.solve_velocity_and_pseudo(&lanes.1, &ctx, reverse);
                 batch.store_constraints(&mut lanes.0);
                 let (cl, sl) = (&lanes.0[0], &lanes.1);
+                let (s0, s1, l0, l1) = (ss[0].load(), ss[1].load(), sl[0].load(), sl[1].load());
                 let (p, q) = (&cs.points[0], &cl.points[0]);
                 let pairs = [
                     (p.normal_impulse, q.normal_impulse),
                     (p.tangent_impulse, q.tangent_impulse),
                     (p.pseudo_impulse, q.pseudo_impulse),
                     (p.max_normal_impulse, q.max_normal_impulse),
-                    (ss[1].v.x, sl[1].v.x),
-                    (ss[1].v.y, sl[1].v.y),
-                    (ss[1].w, sl[1].w),
-                    (ss[1].pv.x, sl[1].pv.x),
-                    (ss[1].pv.y, sl[1].pv.y),
-                    (ss[1].pw, sl[1].pw),
-                    (ss[0].v.x, sl[0].v.x),
-                    (ss[0].w, sl[0].w),
-                    (ss[0].pv.y, sl[0].pv.y),
-                    (ss[0].pw, sl[0].pw),
+                    (s1.v.x, l1.v.x),
+                    (s1.v.y, l1.v.y),
+                    (s1.w, l1.w),
+                    (s1.pv.x, l1.pv.x),
+                    (s1.pv.y, l1.pv.y),
+                    (s1.pw, l1.pw),
+                    (s0.v.x, l0.v.x),
+                    (s0.w, l0.w),
+                    (s0.pv.y, l0.pv.y),
+                    (s0.pw, l0.pw),
                 ];
                 for (k, (x, y)) in pairs.into_iter().enumerate() {
                     let err = (x - y).abs() / x.abs().max(1.0);
@@ -589,6 +605,7 @@ mod tests {
                     s.w = rng.range(-3.0, 3.0);
                 }
             }
+            let states: Vec<StateCell> = states.into_iter().map(StateCell::new).collect();
             let mut scalar = ([c], states.clone());
             let mut lanes = ([c], states);
             let mut pair_batch = wide::PairBatch::new(&[0], &lanes.0, &bodies, 2);
@@ -607,19 +624,20 @@ mod tests {
                 let (reverse, bias) = (it % 2 == 1, it < 2);
                 solve_soft_constraint(cs, ss, &ctx, reverse, bias);
                 if pair {
-                    pair_batch.solve_soft(&mut lanes.1, &ctx, reverse, bias);
+                    pair_batch.solve_soft(&lanes.1, &ctx, reverse, bias);
                     pair_batch.store_constraints(&mut lanes.0);
                 } else {
-                    point_batch.solve_soft(&mut lanes.1, &ctx, reverse, bias);
+                    point_batch.solve_soft(&lanes.1, &ctx, reverse, bias);
                     point_batch.store_constraints(&mut lanes.0);
                 }
                 let (cl, sl) = (&lanes.0[0], &lanes.1);
+                let (s0, s1, l0, l1) = (ss[0].load(), ss[1].load(), sl[0].load(), sl[1].load());
                 let mut pairs = vec![
-                    (ss[1].v.x, sl[1].v.x),
-                    (ss[1].v.y, sl[1].v.y),
-                    (ss[1].w, sl[1].w),
-                    (ss[0].v.x, sl[0].v.x),
-                    (ss[0].w, sl[0].w),
+                    (s1.v.x, l1.v.x),
+                    (s1.v.y, l1.v.y),
+                    (s1.w, l1.w),
+                    (s0.v.x, l0.v.x),
+                    (s0.w, l0.w),
                 ];
                 for (p, q) in cs.points.iter().zip(&cl.points).take(cs.count) {
                     pairs.push((p.normal_impulse, q.normal_impulse));

@@ -2,6 +2,7 @@
 //! colouring could not put in a lane batch, and are the reference the
 //! lane-wide kernels in [`super::wide`] are tested against.
 
+use super::shared::StateCell;
 use super::types::{BodyState, ConstraintPoint, ContactConstraint, Softness, StepContext};
 use crate::contact::Contact;
 use crate::math::{cross, cross_sv, right_perp, Vec2};
@@ -36,7 +37,7 @@ pub(super) fn relative_normal_velocity(
 #[allow(clippy::too_many_arguments)]
 #[inline]
 pub(super) fn apply_impulse(
-    states: &mut [BodyState],
+    states: &[StateCell],
     masses: [f32; 4],
     a: usize,
     b: usize,
@@ -46,23 +47,19 @@ pub(super) fn apply_impulse(
     pseudo: bool,
 ) {
     let [ma, ia, mb, ib] = masses;
-    let ba = &mut states[a];
     let (dva, dwa) = (ma * p, ia * cross(ra, p));
-    if pseudo {
-        ba.pv -= dva;
-        ba.pw -= dwa;
-    } else {
-        ba.v -= dva;
-        ba.w -= dwa;
-    }
-    let bb = &mut states[b];
     let (dvb, dwb) = (mb * p, ib * cross(rb, p));
+    let (sa, sb) = (&states[a], &states[b]);
     if pseudo {
-        bb.pv += dvb;
-        bb.pw += dwb;
+        let (v, w) = sa.pseudo();
+        sa.set_pseudo(v - dva, w - dwa);
+        let (v, w) = sb.pseudo();
+        sb.set_pseudo(v + dvb, w + dwb);
     } else {
-        bb.v += dvb;
-        bb.w += dwb;
+        let (v, w) = sa.velocity();
+        sa.set_velocity(v - dva, w - dwa);
+        let (v, w) = sb.velocity();
+        sb.set_velocity(v + dvb, w + dwb);
     }
 }
 
@@ -74,7 +71,7 @@ pub(super) fn apply_impulse(
 /// left over.
 pub(super) fn solve_normal_block(
     c: &mut ContactConstraint,
-    states: &mut [BodyState],
+    states: &[StateCell],
     ctx: &StepContext,
     pseudo: bool,
 ) {
@@ -82,7 +79,7 @@ pub(super) fn solve_normal_block(
     let n = c.normal;
     let [k11, k12, k22] = c.k;
     let [i11, i12, i22] = c.inv_k;
-    let (ba, bb) = (&states[a], &states[b]);
+    let (ba, bb) = (&states[a].load(), &states[b].load());
     let [p1, p2] = &c.points;
     let vn1 = relative_normal_velocity(p1, n, ba, bb, pseudo);
     let vn2 = relative_normal_velocity(p2, n, ba, bb, pseudo);
@@ -135,16 +132,16 @@ pub(super) fn solve_normal_block(
 /// they are solved together (`x = old + K^-1 (target - vn)`), so a box
 /// landing flat bounces without spin; if that would pull on a point, or
 /// only one bounces, the points go one at a time.
-pub(super) fn bounce_constraint(c: &mut ContactConstraint, states: &mut [BodyState], threshold: f32) {
+pub(super) fn bounce_constraint(c: &mut ContactConstraint, states: &[StateCell], threshold: f32) {
     let (a, b) = (c.a as usize, c.b as usize);
     let n = c.normal;
     let bounces = |cp: &ConstraintPoint| cp.relative_velocity <= -threshold && cp.max_normal_impulse > 0.0;
     if c.block && bounces(&c.points[0]) && bounces(&c.points[1]) {
         let [p1, p2] = &c.points;
         let d1 = -c.restitution * p1.relative_velocity
-            - relative_normal_velocity(p1, n, &states[a], &states[b], false);
+            - relative_normal_velocity(p1, n, &states[a].load(), &states[b].load(), false);
         let d2 = -c.restitution * p2.relative_velocity
-            - relative_normal_velocity(p2, n, &states[a], &states[b], false);
+            - relative_normal_velocity(p2, n, &states[a].load(), &states[b].load(), false);
         let [i11, i12, i22] = c.inv_k;
         let x1 = p1.normal_impulse + i11 * d1 + i12 * d2;
         let x2 = p2.normal_impulse + i12 * d1 + i22 * d2;
@@ -157,7 +154,7 @@ pub(super) fn bounce_constraint(c: &mut ContactConstraint, states: &mut [BodySta
         if !bounces(cp) {
             continue;
         }
-        let vn = relative_normal_velocity(cp, n, &states[a], &states[b], false);
+        let vn = relative_normal_velocity(cp, n, &states[a].load(), &states[b].load(), false);
         let target = -c.restitution * cp.relative_velocity;
         push_point(
             cp,
@@ -175,7 +172,7 @@ pub(super) fn bounce_constraint(c: &mut ContactConstraint, states: &mut [BodySta
 #[inline]
 fn push_point(
     cp: &mut ConstraintPoint,
-    states: &mut [BodyState],
+    states: &[StateCell],
     masses: [f32; 4],
     (a, b): (usize, usize),
     n: Vec2,
@@ -190,12 +187,7 @@ fn push_point(
 
 /// Sets a two-point constraint's accumulated normal impulses (split
 /// impulses with `pseudo`) to `x`, applying the change to both bodies.
-pub(super) fn set_block_impulses(
-    c: &mut ContactConstraint,
-    states: &mut [BodyState],
-    x: [f32; 2],
-    pseudo: bool,
-) {
+pub(super) fn set_block_impulses(c: &mut ContactConstraint, states: &[StateCell], x: [f32; 2], pseudo: bool) {
     let (a, b, n, masses) = (c.a as usize, c.b as usize, c.normal, c.masses);
     for (cp, x) in c.points.iter_mut().zip(x) {
         let old = if pseudo {
@@ -227,12 +219,12 @@ fn point_order(c: &ContactConstraint, reverse: bool) -> [usize; 2] {
 /// first: non-penetration matters more, so it is solved last and wins
 /// where the two disagree.
 #[inline]
-fn solve_friction(c: &mut ContactConstraint, states: &mut [BodyState], order: [usize; 2]) {
+fn solve_friction(c: &mut ContactConstraint, states: &[StateCell], order: [usize; 2]) {
     let (a, b) = (c.a as usize, c.b as usize);
     let t = right_perp(c.normal);
     for &k in &order[..c.count] {
         let cp = &mut c.points[k];
-        let (ba, bb) = (&states[a], &states[b]);
+        let (ba, bb) = (&states[a].load(), &states[b].load());
         let vt = (bb.v + cross_sv(bb.w, cp.rb) - ba.v - cross_sv(ba.w, cp.ra)).dot(t);
         let max_friction = c.friction * cp.normal_impulse;
         let new_impulse = (cp.tangent_impulse - cp.tangent_mass * (vt - c.tangent_speed))
@@ -273,7 +265,7 @@ fn soft_terms(s: f32, bias: bool, softness: Softness, ctx: &StepContext) -> (f32
 /// tipped stacks of 20 over. Otherwise the points go one at a time.
 pub(super) fn solve_soft_constraint(
     c: &mut ContactConstraint,
-    states: &mut [BodyState],
+    states: &[StateCell],
     ctx: &StepContext,
     reverse: bool,
     bias: bool,
@@ -292,8 +284,8 @@ pub(super) fn solve_soft_constraint(
         let [p1, p2] = &c.points;
         let (b1, m1, i1) = soft_terms(p1.separation, bias, softness, ctx);
         let (b2, m2, i2) = soft_terms(p2.separation, bias, softness, ctx);
-        let r1 = m1 * relative_normal_velocity(p1, n, &states[a], &states[b], false) + b1;
-        let r2 = m2 * relative_normal_velocity(p2, n, &states[a], &states[b], false) + b2;
+        let r1 = m1 * relative_normal_velocity(p1, n, &states[a].load(), &states[b].load(), false) + b1;
+        let r2 = m2 * relative_normal_velocity(p2, n, &states[a].load(), &states[b].load(), false) + b2;
         let [k11, k12, k22] = c.inv_k;
         let x1 = p1.normal_impulse - (k11 * r1 + k12 * r2) - i1 * p1.normal_impulse;
         let x2 = p2.normal_impulse - (k12 * r1 + k22 * r2) - i2 * p2.normal_impulse;
@@ -305,7 +297,7 @@ pub(super) fn solve_soft_constraint(
     for &k in &order[..c.count] {
         let cp = &mut c.points[k];
         let (velocity_bias, mass_scale, impulse_scale) = soft_terms(cp.separation, bias, softness, ctx);
-        let vn = relative_normal_velocity(cp, n, &states[a], &states[b], false);
+        let vn = relative_normal_velocity(cp, n, &states[a].load(), &states[b].load(), false);
         let impulse = -cp.normal_mass * (mass_scale * vn + velocity_bias) - impulse_scale * cp.normal_impulse;
         push_point(cp, states, c.masses, (a, b), n, cp.normal_impulse + impulse);
     }
@@ -315,7 +307,7 @@ pub(super) fn solve_soft_constraint(
 /// normal impulses (as a block when the manifold has one).
 pub(super) fn solve_constraint(
     c: &mut ContactConstraint,
-    states: &mut [BodyState],
+    states: &[StateCell],
     ctx: &StepContext,
     reverse: bool,
 ) {
@@ -329,7 +321,7 @@ pub(super) fn solve_constraint(
     }
     for &k in &order[..c.count] {
         let cp = &mut c.points[k];
-        let (ba, bb) = (&states[a], &states[b]);
+        let (ba, bb) = (&states[a].load(), &states[b].load());
         let vn = relative_normal_velocity(cp, n, ba, bb, false);
         let target = ctx.velocity_target(cp.separation);
         push_point(
@@ -346,7 +338,7 @@ pub(super) fn solve_constraint(
 /// One pseudo-velocity iteration of one constraint, scalar.
 pub(super) fn solve_pseudo_constraint(
     c: &mut ContactConstraint,
-    states: &mut [BodyState],
+    states: &[StateCell],
     ctx: &StepContext,
     reverse: bool,
 ) {
@@ -359,7 +351,7 @@ pub(super) fn solve_pseudo_constraint(
     let order = point_order(c, reverse);
     for &k in &order[..c.count] {
         let cp = &mut c.points[k];
-        let (ba, bb) = (&states[a], &states[b]);
+        let (ba, bb) = (&states[a].load(), &states[b].load());
         let target = ctx.push_out(cp.separation);
         if target == 0.0 && cp.pseudo_impulse == 0.0 {
             continue;
@@ -373,7 +365,7 @@ pub(super) fn solve_pseudo_constraint(
 }
 
 /// Applies one constraint's accumulated impulses, scalar.
-pub(super) fn warm_start_constraint(c: &ContactConstraint, states: &mut [BodyState]) {
+pub(super) fn warm_start_constraint(c: &ContactConstraint, states: &[StateCell]) {
     let t = right_perp(c.normal);
     for cp in &c.points[..c.count] {
         let p = cp.normal_impulse * c.normal + cp.tangent_impulse * t;

@@ -135,6 +135,9 @@ pub(crate) struct StepContext {
     /// The soft step's softness against a static or kinematic body
     /// (twice as stiff).
     pub static_soft: Softness,
+    /// Split the solve's loops between the world's worker threads (the
+    /// step runs inside their pool).
+    pub parallel: bool,
 }
 
 /// A soft constraint's coefficients for a substep (Box2D v3's and Erin

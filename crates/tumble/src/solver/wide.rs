@@ -23,8 +23,10 @@
 // Lane loops index several arrays by the same lane number on purpose.
 #![allow(clippy::needless_range_loop)]
 
-use super::types::{BodyState, ContactConstraint, SolverBody, StepContext};
+use super::shared::StateCell;
+use super::types::{ContactConstraint, SolverBody, StepContext};
 use crate::contact::Contact;
+use crate::math::Vec2;
 use crate::settings::PositionCorrection;
 use crate::store::Store;
 use glam::{BVec4A, Vec4};
@@ -464,35 +466,32 @@ where
 
     /// Gathers the lanes' body velocities.
     #[inline(always)]
-    fn gather(&self, states: &[BodyState]) -> Velocities {
+    fn gather(&self, states: &[StateCell]) -> Velocities {
         let mut g = Velocities::default();
         for l in 0..W {
-            let (sa, sb) = (&states[self.a[l] as usize], &states[self.b[l] as usize]);
-            g.vax.0[l] = sa.v.x;
-            g.vay.0[l] = sa.v.y;
-            g.wa.0[l] = sa.w;
-            g.vbx.0[l] = sb.v.x;
-            g.vby.0[l] = sb.v.y;
-            g.wb.0[l] = sb.w;
+            let ((va, wa), (vb, wb)) = (
+                states[self.a[l] as usize].velocity(),
+                states[self.b[l] as usize].velocity(),
+            );
+            g.vax.0[l] = va.x;
+            g.vay.0[l] = va.y;
+            g.wa.0[l] = wa;
+            g.vbx.0[l] = vb.x;
+            g.vby.0[l] = vb.y;
+            g.wb.0[l] = wb;
         }
         g
     }
 
     /// Writes the lanes' velocities back to their dynamic bodies.
     #[inline(always)]
-    fn scatter(&self, states: &mut [BodyState], g: &Velocities) {
+    fn scatter(&self, states: &[StateCell], g: &Velocities) {
         for l in 0..W {
             if self.write_a[l] {
-                let s = &mut states[self.a[l] as usize];
-                s.v.x = g.vax.0[l];
-                s.v.y = g.vay.0[l];
-                s.w = g.wa.0[l];
+                states[self.a[l] as usize].set_velocity(Vec2::new(g.vax.0[l], g.vay.0[l]), g.wa.0[l]);
             }
             if self.write_b[l] {
-                let s = &mut states[self.b[l] as usize];
-                s.v.x = g.vbx.0[l];
-                s.v.y = g.vby.0[l];
-                s.w = g.wb.0[l];
+                states[self.b[l] as usize].set_velocity(Vec2::new(g.vbx.0[l], g.vby.0[l]), g.wb.0[l]);
             }
         }
     }
@@ -500,23 +499,25 @@ where
     /// Gathers the lanes' body velocities and pseudo-velocities in one
     /// pass over the bodies (they sit side by side in [`BodyState`]).
     #[inline(always)]
-    fn gather_both(&self, states: &[BodyState]) -> (Velocities, Velocities) {
+    fn gather_both(&self, states: &[StateCell]) -> (Velocities, Velocities) {
         let mut g = Velocities::default();
         let mut pg = Velocities::default();
         for l in 0..W {
             let (sa, sb) = (&states[self.a[l] as usize], &states[self.b[l] as usize]);
-            g.vax.0[l] = sa.v.x;
-            g.vay.0[l] = sa.v.y;
-            g.wa.0[l] = sa.w;
-            pg.vax.0[l] = sa.pv.x;
-            pg.vay.0[l] = sa.pv.y;
-            pg.wa.0[l] = sa.pw;
-            g.vbx.0[l] = sb.v.x;
-            g.vby.0[l] = sb.v.y;
-            g.wb.0[l] = sb.w;
-            pg.vbx.0[l] = sb.pv.x;
-            pg.vby.0[l] = sb.pv.y;
-            pg.wb.0[l] = sb.pw;
+            let ((va, wa), (pva, pwa)) = (sa.velocity(), sa.pseudo());
+            let ((vb, wb), (pvb, pwb)) = (sb.velocity(), sb.pseudo());
+            g.vax.0[l] = va.x;
+            g.vay.0[l] = va.y;
+            g.wa.0[l] = wa;
+            pg.vax.0[l] = pva.x;
+            pg.vay.0[l] = pva.y;
+            pg.wa.0[l] = pwa;
+            g.vbx.0[l] = vb.x;
+            g.vby.0[l] = vb.y;
+            g.wb.0[l] = wb;
+            pg.vbx.0[l] = pvb.x;
+            pg.vby.0[l] = pvb.y;
+            pg.wb.0[l] = pwb;
         }
         (g, pg)
     }
@@ -524,25 +525,17 @@ where
     /// Writes the lanes' velocities and pseudo-velocities back to their
     /// dynamic bodies in one pass.
     #[inline(always)]
-    fn scatter_both(&self, states: &mut [BodyState], g: &Velocities, pg: &Velocities) {
+    fn scatter_both(&self, states: &[StateCell], g: &Velocities, pg: &Velocities) {
         for l in 0..W {
             if self.write_a[l] {
-                let s = &mut states[self.a[l] as usize];
-                s.v.x = g.vax.0[l];
-                s.v.y = g.vay.0[l];
-                s.w = g.wa.0[l];
-                s.pv.x = pg.vax.0[l];
-                s.pv.y = pg.vay.0[l];
-                s.pw = pg.wa.0[l];
+                let s = &states[self.a[l] as usize];
+                s.set_velocity(Vec2::new(g.vax.0[l], g.vay.0[l]), g.wa.0[l]);
+                s.set_pseudo(Vec2::new(pg.vax.0[l], pg.vay.0[l]), pg.wa.0[l]);
             }
             if self.write_b[l] {
-                let s = &mut states[self.b[l] as usize];
-                s.v.x = g.vbx.0[l];
-                s.v.y = g.vby.0[l];
-                s.w = g.wb.0[l];
-                s.pv.x = pg.vbx.0[l];
-                s.pv.y = pg.vby.0[l];
-                s.pw = pg.wb.0[l];
+                let s = &states[self.b[l] as usize];
+                s.set_velocity(Vec2::new(g.vbx.0[l], g.vby.0[l]), g.wb.0[l]);
+                s.set_pseudo(Vec2::new(pg.vbx.0[l], pg.vby.0[l]), pg.wb.0[l]);
             }
         }
     }
@@ -550,19 +543,22 @@ where
     /// The current separations of the points, from the bodies' motion
     /// since the step began.
     #[inline(always)]
-    fn separations(&self, states: &[BodyState]) -> [Fw; N] {
+    fn separations(&self, states: &[StateCell]) -> [Fw; N] {
         let mut dpx = Fw::default();
         let mut dpy = Fw::default();
         let (mut qac, mut qas, mut qbc, mut qbs) =
             (Fw::default(), Fw::default(), Fw::default(), Fw::default());
         for l in 0..W {
-            let (sa, sb) = (&states[self.a[l] as usize], &states[self.b[l] as usize]);
-            dpx.0[l] = sb.dp.x - sa.dp.x;
-            dpy.0[l] = sb.dp.y - sa.dp.y;
-            qac.0[l] = sa.dq.c;
-            qas.0[l] = sa.dq.s;
-            qbc.0[l] = sb.dq.c;
-            qbs.0[l] = sb.dq.s;
+            let ((dpa, qa), (dpb, qb)) = (
+                states[self.a[l] as usize].motion(),
+                states[self.b[l] as usize].motion(),
+            );
+            dpx.0[l] = dpb.x - dpa.x;
+            dpy.0[l] = dpb.y - dpa.y;
+            qac.0[l] = qa.c;
+            qas.0[l] = qa.s;
+            qbc.0[l] = qb.c;
+            qbs.0[l] = qb.s;
         }
         let (nx, ny) = (self.nx, self.ny);
         let dn = dpx * nx + dpy * ny;
@@ -579,7 +575,7 @@ where
     /// Recomputes the cached separations from the bodies' motion so far
     /// (once per substep, before its first iteration) and returns the
     /// smallest over the used lanes.
-    pub(super) fn update_separations(&mut self, states: &[BodyState]) -> f32 {
+    pub(super) fn update_separations(&mut self, states: &[StateCell]) -> f32 {
         self.sep = self.separations(states);
         let mut smallest = f32::INFINITY;
         for l in 0..self.len {
@@ -591,7 +587,7 @@ where
     }
 
     /// Applies the accumulated impulses at the start of a substep.
-    pub(super) fn warm_start(&self, states: &mut [BodyState]) {
+    pub(super) fn warm_start(&self, states: &[StateCell]) {
         let mut g = self.gather(states);
         let (tx, ty) = (self.ny, -self.nx);
         for p in &self.p {
@@ -609,7 +605,7 @@ where
 
     /// One velocity iteration: friction at every point (in reverse point
     /// order when `reverse`), then the normal impulses.
-    pub(super) fn solve_velocity(&mut self, states: &mut [BodyState], ctx: &StepContext, reverse: bool) {
+    pub(super) fn solve_velocity(&mut self, states: &[StateCell], ctx: &StepContext, reverse: bool) {
         let mut g = self.gather(states);
         self.velocity_pass(&mut g, ctx, reverse);
         self.scatter(states, &g);
@@ -626,7 +622,7 @@ where
     /// within one batch is free.
     pub(super) fn solve_velocity_and_pseudo(
         &mut self,
-        states: &mut [BodyState],
+        states: &[StateCell],
         ctx: &StepContext,
         reverse: bool,
     ) {
@@ -653,13 +649,11 @@ where
 
     /// One soft-step iteration (the biased solve when `bias`, else the
     /// relax): friction at every point, then the soft normal impulses.
-    pub(super) fn solve_soft(
-        &mut self,
-        states: &mut [BodyState],
-        ctx: &StepContext,
-        reverse: bool,
-        bias: bool,
-    ) {
+    /// The separations are computed here from the bodies' motion, not
+    /// cached per substep: each soft pass is a single iteration, so a
+    /// cache would be filled for one read.
+    pub(super) fn solve_soft(&mut self, states: &[StateCell], ctx: &StepContext, reverse: bool, bias: bool) {
+        self.sep = self.separations(states);
         let mut g = self.gather(states);
         self.friction(&mut g, reverse);
         self.soft_normal(&mut g, ctx, bias, reverse);

@@ -131,6 +131,12 @@ impl<T> Store<T> {
         self.values.len()
     }
 
+    /// Every slot's value, live or free (a free slot holds a stale or
+    /// default value): for a loop that picks its slots by index.
+    pub fn slots_mut(&mut self) -> &mut [T] {
+        &mut self.values
+    }
+
     /// Live values with their slot indices, in slot order.
     pub fn iter(&self) -> impl Iterator<Item = (u32, &T)> + '_ {
         self.values

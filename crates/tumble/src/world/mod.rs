@@ -13,7 +13,8 @@ use crate::error::BodyError;
 use crate::events::{ContactEvents, ContactTouch, SensorEvents, SensorOverlap};
 use crate::island::{Island, SplitScratch};
 use crate::math::{is_finite_vec, Vec2};
-use crate::settings::{SolverSettings, WorldSettings, AABB_MARGIN, LINEAR_SLOP};
+use crate::parallel::Workers;
+use crate::settings::{SolverSettings, WorldSettings, AABB_MARGIN, LINEAR_SLOP, MAX_WORKERS};
 use crate::solver::Solver;
 use crate::store::{BitSet, Key, Store};
 use std::collections::HashMap;
@@ -191,6 +192,8 @@ pub struct World {
     /// Sensor ends the user's calls caused since the last step (a sensor
     /// removed).
     pending_sensor_ends: Vec<SensorOverlap>,
+    /// The worker threads of [`WorldSettings::workers`].
+    workers: Workers,
     // Scratch buffers reused every step (no allocation in steady state).
     scratch: Scratch,
 }
@@ -268,7 +271,9 @@ impl World {
         if !(settings.hit_event_threshold.is_finite() && settings.hit_event_threshold >= 0.0) {
             settings.hit_event_threshold = crate::settings::HIT_EVENT_THRESHOLD;
         }
+        settings.workers = settings.workers.clamp(1, MAX_WORKERS);
         World {
+            workers: Workers::new(settings.workers),
             broadphase: BroadPhase::new(AABB_MARGIN * settings.length_units_per_meter),
             settings,
             bodies: Store::default(),
@@ -313,6 +318,27 @@ impl World {
         settings.validate()?;
         self.settings.solver = settings;
         Ok(())
+    }
+
+    /// Sets how many threads the step runs on
+    /// ([`WorldSettings::workers`]), 1 to [`MAX_WORKERS`]; the world's
+    /// pool is made anew. The results do not change with the count.
+    pub fn set_workers(&mut self, workers: usize) -> Result<(), BodyError> {
+        if !(1..=MAX_WORKERS).contains(&workers) {
+            return Err(BodyError::OutOfRange("workers"));
+        }
+        if workers != self.settings.workers {
+            self.workers = Workers::new(workers);
+            self.settings.workers = workers;
+        }
+        Ok(())
+    }
+
+    /// How many threads the step actually runs on: the
+    /// [`WorldSettings::workers`] asked for, or 1 without the `parallel`
+    /// feature or if the system refused the threads.
+    pub fn worker_threads(&self) -> usize {
+        self.workers.threads()
     }
 
     /// Gravity.

@@ -106,8 +106,13 @@ impl<'de> Deserialize<'de> for World {
                 return Err(D::Error::custom("two live contacts for one shape pair"));
             }
         }
+        let mut settings = s.settings;
+        // A snapshot taken on another machine may ask for more threads
+        // than this one offers: any count gives the same results.
+        settings.workers = settings.workers.clamp(1, crate::settings::MAX_WORKERS);
         Ok(World {
-            settings: s.settings,
+            workers: crate::parallel::Workers::new(settings.workers),
+            settings,
             bodies: s.bodies,
             shapes: s.shapes,
             contacts: s.contacts,

@@ -79,6 +79,16 @@ impl World {
         if !(dt > 0.0 && dt.is_finite()) {
             return;
         }
+        // The whole step runs on the worker threads (when there are any),
+        // so each stage's parallel loops start without a hand-over.
+        let workers = self.workers.clone();
+        workers.install(|parallel| self.run_stages(dt, hooks, parallel));
+    }
+
+    /// The stages of [`World::step_with_hooks`], in order; their loops
+    /// over independent items are split between the workers when
+    /// `parallel`.
+    fn run_stages(&mut self, dt: f32, hooks: &dyn ContactHooks, parallel: bool) {
         self.last_dt = dt;
         self.events.begin.clear();
         self.events.end.clear();
@@ -91,11 +101,11 @@ impl World {
         let mut p = StepProfile::default();
         self.update_pairs(hooks);
         p.update_pairs = clock.lap();
-        self.collide(dt, hooks);
+        self.collide(dt, hooks, parallel);
         p.collide = clock.lap();
         self.apply_contact_changes();
         p.contact_changes = clock.lap();
-        self.solve(dt);
+        self.solve(dt, parallel);
         self.report_hits();
         p.solve = clock.lap();
         self.finalize_bodies(dt);
@@ -151,10 +161,13 @@ impl World {
         self.scratch.new_pairs = pairs;
     }
 
-    /// Stage 2: the collide kernel over the awake contacts, in slot order.
-    /// Each contact is updated from its own two bodies and shapes alone;
-    /// what needs a structural change is listed for the next stage.
-    fn collide(&mut self, dt: f32, hooks: &dyn ContactHooks) {
+    /// Stage 2: the collide kernel over the awake contacts. Each contact
+    /// is updated from its own two bodies and shapes alone (so the
+    /// workers can take them in any order), and keeps what it found in its
+    /// flags; then, serially and in slot order, what needs a structural
+    /// change is listed for the next stage. A pre-solve hook may be called
+    /// from any worker, for different contacts at once.
+    fn collide(&mut self, dt: f32, hooks: &dyn ContactHooks, parallel: bool) {
         let lu = self.settings.length_units_per_meter;
         let speculative = SPECULATIVE_DISTANCE * lu;
         let ctx = CollideContext {
@@ -165,17 +178,12 @@ impl World {
                 empty: speculative,
             }),
         };
-        let mut changes = std::mem::take(&mut self.scratch.changes);
-        changes.clear();
-        let mut recycled = 0;
         // Borrow the fields apart: the contacts change, the shapes and
         // bodies are only read (no copies of the shapes on the hot path).
-        let (shapes, bodies, broadphase, contacts) =
-            (&self.shapes, &self.bodies, &self.broadphase, &mut self.contacts);
-        for ci in self.awake.contacts.iter() {
-            let c = &mut contacts[ci];
+        let (shapes, bodies, broadphase, awake) = (&self.shapes, &self.bodies, &self.broadphase, &self.awake);
+        let kernel = |c: &mut Contact| {
             let (sa, sb) = (&shapes[c.shape_a], &shapes[c.shape_b]);
-            let flags = if broadphase.test_overlap(sa.proxy, sb.proxy) {
+            c.flags = if broadphase.test_overlap(sa.proxy, sb.proxy) {
                 let was_touching = c.touching();
                 let flags = c.collide(&sa.shape, &bodies[c.body_a], &sb.shape, &bodies[c.body_b], &ctx);
                 let asks = c.options.contains(ContactOptions::PRE_SOLVE) && c.touching();
@@ -186,6 +194,25 @@ impl World {
             } else {
                 ContactFlags::DISJOINT
             };
+        };
+        if parallel {
+            // Every slot, the awake ones picked by their bit: the workers
+            // cannot share out the bit set's indices themselves.
+            crate::parallel::for_each_indexed_mut(true, self.contacts.slots_mut(), 64, |ci, c| {
+                if awake.contacts.contains(ci as u32) {
+                    kernel(c);
+                }
+            });
+        } else {
+            for ci in awake.contacts.iter() {
+                kernel(&mut self.contacts[ci]);
+            }
+        }
+        let mut changes = std::mem::take(&mut self.scratch.changes);
+        changes.clear();
+        let mut recycled = 0;
+        for ci in self.awake.contacts.iter() {
+            let flags = self.contacts[ci].flags;
             recycled += usize::from(flags.contains(ContactFlags::RECYCLED));
             if flags.is_structural() {
                 changes.push((ci, flags));
@@ -243,7 +270,7 @@ impl World {
     }
 
     /// The solver's constants for a step of `dt`.
-    fn step_context(&self, dt: f32) -> StepContext {
+    fn step_context(&self, dt: f32, parallel: bool) -> StepContext {
         let settings = self.settings.solver;
         let substeps = settings.substeps.min(settings.iterations);
         let lu = self.settings.length_units_per_meter;
@@ -262,6 +289,7 @@ impl World {
             settings,
             soft: Softness::new(hertz, zeta, h),
             static_soft: Softness::new(2.0 * hertz, zeta, h),
+            parallel,
         }
     }
 
@@ -270,8 +298,8 @@ impl World {
     /// substeps, stores the impulses for the next step's warm start and
     /// applies restitution. A body whose gravity and forces would make its
     /// velocity non-finite is frozen here, before it reaches any contact.
-    fn solve(&mut self, dt: f32) {
-        let ctx = self.step_context(dt);
+    fn solve(&mut self, dt: f32, parallel: bool) {
+        let ctx = self.step_context(dt, parallel);
         let gravity = self.settings.gravity;
         self.solver.begin(self.bodies.slot_count());
         for bi in self.awake.bodies.iter() {

@@ -748,3 +748,30 @@ fn removing_a_touching_body_reports_the_end_of_its_contacts() {
     assert!(!world.contains_body(ends[0].body_b) || !world.contains_body(ends[0].body_a));
     assert!(world.contains_body(a));
 }
+
+#[test]
+fn worker_counts_out_of_range_are_named_errors_and_change_nothing() {
+    use crate::settings::MAX_WORKERS;
+    let mut world = World::default();
+    assert_eq!(world.worker_threads(), 1);
+    for bad in [0, MAX_WORKERS + 1] {
+        assert_eq!(world.set_workers(bad), Err(BodyError::OutOfRange("workers")));
+        assert_eq!(world.settings().workers, 1);
+    }
+    world.set_workers(3).unwrap();
+    assert_eq!(world.settings().workers, 3);
+    let threads = if cfg!(feature = "parallel") { 3 } else { 1 };
+    assert_eq!(world.worker_threads(), threads);
+    // A world asked for nonsense at creation is repaired to the nearest
+    // count.
+    let big = World::new(WorldSettings {
+        workers: 1000,
+        ..WorldSettings::default()
+    });
+    assert_eq!(big.settings().workers, MAX_WORKERS);
+    let none = World::new(WorldSettings {
+        workers: 0,
+        ..WorldSettings::default()
+    });
+    assert_eq!(none.settings().workers, 1);
+}

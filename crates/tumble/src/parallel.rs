@@ -1,0 +1,160 @@
+//! Worker threads for the step ([`WorldSettings::workers`]).
+//!
+//! A world with more than one worker owns a rayon thread pool of that
+//! many threads, and runs each step inside it: the step's loops over
+//! independent items (the bodies to integrate, the contacts to collide, a
+//! graph colour's lane batches) are then split between the workers, and
+//! every other line of the step runs on one of them as before. Each item
+//! is computed the same way whichever worker takes it, and what the
+//! workers hand back (a smallest separation) is combined exactly, so the
+//! results are the same bits for every worker count. Without the
+//! `parallel` feature every loop runs on the calling thread.
+//!
+//! [`WorldSettings::workers`]: crate::WorldSettings::workers
+
+/// The most worker threads a world may have.
+pub const MAX_WORKERS: usize = 64;
+
+/// A world's worker threads: none of its own for one worker.
+#[derive(Clone, Default)]
+pub(crate) struct Workers {
+    #[cfg(feature = "parallel")]
+    pool: Option<std::sync::Arc<rayon::ThreadPool>>,
+}
+
+impl std::fmt::Debug for Workers {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Workers({})", self.threads())
+    }
+}
+
+impl Workers {
+    /// `count` workers (at least 1). Should the system refuse the
+    /// threads, the world steps on the calling thread alone, with the
+    /// same results.
+    pub(crate) fn new(count: usize) -> Workers {
+        #[cfg(feature = "parallel")]
+        if count > 1 {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(count)
+                .thread_name(|i| format!("tumble-worker-{i}"))
+                .build();
+            if let Ok(pool) = pool {
+                return Workers {
+                    pool: Some(std::sync::Arc::new(pool)),
+                };
+            }
+        }
+        let _ = count;
+        Workers::default()
+    }
+
+    /// How many threads the step runs on.
+    pub(crate) fn threads(&self) -> usize {
+        #[cfg(feature = "parallel")]
+        if let Some(pool) = &self.pool {
+            return pool.current_num_threads();
+        }
+        1
+    }
+
+    /// Runs `f` on the workers: the loops below split their items between
+    /// them when called from inside `f` with `parallel` true.
+    pub(crate) fn install<R: Send>(&self, f: impl FnOnce(bool) -> R + Send) -> R {
+        #[cfg(feature = "parallel")]
+        if let Some(pool) = &self.pool {
+            return pool.install(|| f(true));
+        }
+        f(false)
+    }
+}
+
+/// Calls `f` on each of `items`: split between the workers in runs of at
+/// least `min` items when `parallel`, else in order on this thread.
+#[inline]
+pub(crate) fn for_each_mut<T: Send>(
+    parallel: bool,
+    items: &mut [T],
+    min: usize,
+    f: impl Fn(&mut T) + Sync + Send,
+) {
+    #[cfg(feature = "parallel")]
+    if parallel && items.len() >= 2 * min {
+        use rayon::prelude::*;
+        items.par_iter_mut().with_min_len(min).for_each(f);
+        return;
+    }
+    let _ = (parallel, min);
+    items.iter_mut().for_each(f);
+}
+
+/// Calls `f` on each of `items` by shared reference (see [`for_each_mut`]).
+#[inline]
+pub(crate) fn for_each<T: Sync>(parallel: bool, items: &[T], min: usize, f: impl Fn(&T) + Sync + Send) {
+    #[cfg(feature = "parallel")]
+    if parallel && items.len() >= 2 * min {
+        use rayon::prelude::*;
+        items.par_iter().with_min_len(min).for_each(f);
+        return;
+    }
+    let _ = (parallel, min);
+    items.iter().for_each(f);
+}
+
+/// Calls `f` on each of `items` with its index (see [`for_each_mut`]).
+#[inline]
+pub(crate) fn for_each_indexed_mut<T: Send>(
+    parallel: bool,
+    items: &mut [T],
+    min: usize,
+    f: impl Fn(usize, &mut T) + Sync + Send,
+) {
+    #[cfg(feature = "parallel")]
+    if parallel && items.len() >= 2 * min {
+        use rayon::prelude::*;
+        items
+            .par_iter_mut()
+            .with_min_len(min)
+            .enumerate()
+            .for_each(|(i, x)| f(i, x));
+        return;
+    }
+    let _ = (parallel, min);
+    items.iter_mut().enumerate().for_each(|(i, x)| f(i, x));
+}
+
+/// The smallest of `f` over `items`, `f` free to change each item (see
+/// [`for_each_mut`]); infinity for none. The minimum of floats is exact,
+/// so any split gives the same value (up to the sign of a zero).
+#[inline]
+pub(crate) fn min_mut<T: Send>(
+    parallel: bool,
+    items: &mut [T],
+    min: usize,
+    f: impl Fn(&mut T) -> f32 + Sync + Send,
+) -> f32 {
+    #[cfg(feature = "parallel")]
+    if parallel && items.len() >= 2 * min {
+        use rayon::prelude::*;
+        return items
+            .par_iter_mut()
+            .with_min_len(min)
+            .map(f)
+            .reduce(|| f32::INFINITY, f32::min);
+    }
+    let _ = (parallel, min);
+    items.iter_mut().map(f).fold(f32::INFINITY, f32::min)
+}
+
+/// Calls `f` on each index in `0..count` (see [`for_each_mut`]).
+#[inline]
+pub(crate) fn for_each_index(parallel: bool, count: usize, min: usize, f: impl Fn(usize) + Sync + Send) {
+    #[cfg(feature = "parallel")]
+    if parallel && count >= 2 * min {
+        use rayon::prelude::*;
+        (0..count).into_par_iter().with_min_len(min).for_each(f);
+        return;
+    }
+    let _ = (parallel, min);
+    (0..count).for_each(f);
+}
