@@ -404,12 +404,16 @@ mod tests {
         let mut scene = build(SceneName::Platformer, tumble::SolverSettings::default());
         let (body, _) = character_of(&scene);
         let start = scene.world.position(body).unwrap();
-        // Right for 4 s, jumping every second.
-        play(&mut scene, 240, |k| Input {
-            right: true,
-            jump: k % 60 == 30,
-            ..Input::default()
-        });
+        // Right for 4 s, jumping every second up the first hill, then
+        // walking on through the coin on the ground at x = -14.
+        for k in 0..240 {
+            let x = scene.world.position(body).unwrap().x;
+            play(&mut scene, 1, |_| Input {
+                right: true,
+                jump: k % 60 == 30 && x < -17.0,
+                ..Input::default()
+            });
+        }
         let (_, collected) = character_of(&scene);
         let p = scene.world.position(body).unwrap();
         assert!(p.x > start.x + 12.0, "walked right: {start:?} -> {p:?}");

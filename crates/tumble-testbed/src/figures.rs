@@ -28,7 +28,9 @@ impl SceneFigures {
                 continue;
             };
             let height = p.y - BOUNCE_RADIUS;
-            if !state.0 && v.y > 0.0 {
+            // Landed: low, and no longer falling (a circle that does not
+            // bounce comes to rest, perhaps never rising at all).
+            if !state.0 && height < 0.5 * BOUNCE_DROP_HEIGHT && v.y > -0.05 {
                 state.0 = true;
             }
             if state.0 {

@@ -1,5 +1,5 @@
 //! `tumble measure --json` parses and carries all six studies (SCENES.md's
-//! four, contact recycling and the soft step), every row with every
+//! four, contact recycling and the other solvers), every row with every
 //! SCENES.md field.
 
 use tumble_testbed::measure::{all_studies, to_json, to_markdown, MeasureOptions};
@@ -19,7 +19,7 @@ fn json_report_has_all_six_studies_and_every_field() {
         "sweep",
         "quality",
         "recycling",
-        "soft-step",
+        "solvers",
     ] {
         assert!(rows.iter().any(|r| r["study"] == study), "missing study {study}");
     }
@@ -31,6 +31,7 @@ fn json_report_has_all_six_studies_and_every_field() {
             "iterations",
             "position_correction",
             "sweep",
+            "coloring",
             "contact_recycling",
             "frames",
             "residual_slide",

@@ -123,6 +123,34 @@ pub(crate) fn for_each_indexed_mut<T: Send>(
     items.iter_mut().enumerate().for_each(|(i, x)| f(i, x));
 }
 
+/// Calls `f` on each index and the items of `a` and `b` at it, the two
+/// slices of one length (see [`for_each_mut`]).
+#[inline]
+pub(crate) fn for_each_pair_mut<A: Send, B: Send>(
+    parallel: bool,
+    a: &mut [A],
+    b: &mut [B],
+    min: usize,
+    f: impl Fn(usize, &mut A, &mut B) + Sync + Send,
+) {
+    debug_assert_eq!(a.len(), b.len());
+    #[cfg(feature = "parallel")]
+    if parallel && a.len() >= 2 * min {
+        use rayon::prelude::*;
+        a.par_iter_mut()
+            .zip(b.par_iter_mut())
+            .with_min_len(min)
+            .enumerate()
+            .for_each(|(i, (x, y))| f(i, x, y));
+        return;
+    }
+    let _ = (parallel, min);
+    a.iter_mut()
+        .zip(b.iter_mut())
+        .enumerate()
+        .for_each(|(i, (x, y))| f(i, x, y));
+}
+
 /// The smallest of `f` over `items`, `f` free to change each item (see
 /// [`for_each_mut`]); infinity for none. The minimum of floats is exact,
 /// so any split gives the same value (up to the sign of a zero).

@@ -67,8 +67,11 @@ pub const MAX_PUSH_OUT_SPEED: f32 = 3.0;
 pub enum PositionCorrection {
     /// Split impulses: the overlap is pushed out through a separate
     /// pseudo-velocity that reaches only the position integrator, so the
-    /// correction never turns into kinetic energy. The default: a stack
-    /// stays still.
+    /// correction never turns into kinetic energy. Stiffer than the soft
+    /// step (a stack of 40 sinks 7 cm, not 44) and stiller on small
+    /// scenes, but a large pyramid stands only with
+    /// [`Coloring::Ordered`], whose sequential sweep carries the load up
+    /// (and threads poorly).
     SplitImpulse,
     /// Baumgarte stabilisation: a bias velocity is added to the normal
     /// constraint. Simple, but the push-apart velocity stays in the bodies
@@ -85,8 +88,8 @@ pub enum PositionCorrection {
     /// it, so the push-out never stays in the bodies as speed. A resting
     /// contact then gives like a spring of that frequency (a box on the
     /// ground sinks `g / omega^2`, 0.07 mm at 60 Hz). Two-point manifolds
-    /// are solved as one block; the constraints one at a time, with no
-    /// lane batches yet, so it runs slower than split impulses.
+    /// are solved as one block. The default: with [`Coloring::Bounded`]
+    /// it stands pyramids of 100 rows and threads.
     SoftStep,
 }
 
@@ -253,8 +256,8 @@ impl Default for SolverSettings {
             iterations: 8,
             substeps: 4,
             warm_starting: true,
-            position_correction: PositionCorrection::SplitImpulse,
-            coloring: Coloring::Ordered,
+            position_correction: PositionCorrection::SoftStep,
+            coloring: Coloring::Bounded,
             sweep: Sweep::Forward,
             baumgarte: 0.2,
             restitution_threshold: 1.0,

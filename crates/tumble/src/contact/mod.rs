@@ -46,10 +46,6 @@ pub(crate) struct Contact {
     /// last touched ([`crate::Coloring::Bounded`]), kept so that a contact
     /// stays in its colour from step to step; [`NO_COLOR`] before.
     pub color: u8,
-    /// What this step's collide stage found (read by the serial pass
-    /// after it; not kept in snapshots).
-    #[cfg_attr(feature = "serde", serde(skip))]
-    pub flags: ContactFlags,
     /// Compound part bits OR-ed into every feature id.
     pub part_bits: u64,
     pub manifold: Manifold,
@@ -206,7 +202,6 @@ impl Contact {
             options,
             hit_pending: false,
             color: NO_COLOR,
-            flags: ContactFlags::default(),
             part_bits,
             manifold: Manifold::default(),
             cache: ManifoldCache::default(),

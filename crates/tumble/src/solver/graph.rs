@@ -10,7 +10,7 @@ use super::shared::StateCell;
 use super::types::{ContactConstraint, SolverBody, StepContext};
 use super::wide;
 use crate::contact::Contact;
-use crate::parallel::{for_each, for_each_mut, min_mut};
+use crate::parallel::{for_each, for_each_indexed_mut, for_each_mut, min_mut};
 use crate::settings::{Coloring, DYNAMIC_GRAPH_COLORS, GRAPH_COLORS};
 use crate::store::Store;
 
@@ -66,9 +66,11 @@ pub(crate) struct Graph {
     used: Vec<u64>,
     /// Constraints whose kept colour was not free this step.
     pending: Vec<u32>,
-    /// Two-point block constraints of the colour being packed.
+    /// The two-point block constraints of every colour, colour by
+    /// colour, each colour's run padded with [`NO_CONSTRAINT`] to whole
+    /// batches: batch `k` of [`Graph::pairs`] holds entries `W k..W (k+1)`.
     blocks: Vec<u32>,
-    /// One-point constraints of the colour being packed.
+    /// The one-point constraints, likewise for [`Graph::singles`].
     points: Vec<u32>,
     /// Body states, one per body slot plus a resting one for unused lanes.
     pub(super) states: Vec<StateCell>,
@@ -102,6 +104,7 @@ impl Graph {
         constraints: &mut [ContactConstraint],
         bodies: &[SolverBody],
         coloring: Coloring,
+        parallel: bool,
     ) {
         for colour in &mut self.colours[..self.count] {
             colour.scalar.clear();
@@ -118,7 +121,7 @@ impl Graph {
             Coloring::Ordered => self.colour_ordered(constraints, bodies),
             Coloring::Bounded => self.colour_bounded(constraints, bodies),
         }
-        self.pack(constraints, bodies);
+        self.pack(constraints, bodies, parallel);
     }
 
     /// Order-preserving colouring ([`Coloring::Ordered`]): a constraint's
@@ -234,13 +237,15 @@ impl Graph {
 
     /// Packs each colour's two-point blocks and single points into lane
     /// batches, leaving in `scalar` what cannot go into one.
-    fn pack(&mut self, constraints: &[ContactConstraint], bodies: &[SolverBody]) {
-        let dummy = bodies.len() as u32;
-        let (pair_pad, single_pad) = (wide::PairBatch::pad(dummy), wide::PointBatch::pad(dummy));
+    fn pack(&mut self, constraints: &[ContactConstraint], bodies: &[SolverBody], parallel: bool) {
+        // Serially, each colour's blocks and single points are listed, each
+        // colour's run padded to whole batches; then every batch is filled
+        // from its own [`wide::W`] entries, independently.
+        self.blocks.clear();
+        self.points.clear();
         for colour in &mut self.colours[..self.count] {
-            self.blocks.clear();
-            self.points.clear();
             let mut k = 0;
+            let (blocks_start, points_start) = (self.blocks.len(), self.points.len());
             for j in 0..colour.scalar.len() {
                 let i = colour.scalar[j];
                 let c = &constraints[i as usize];
@@ -259,22 +264,27 @@ impl Graph {
                 }
             }
             colour.scalar.truncate(k);
-            let start = self.pair_count;
-            for chunk in self.blocks.chunks(wide::W) {
-                next_batch(&mut self.pairs, &mut self.pair_count).fill(chunk, constraints, bodies, &pair_pad);
-            }
-            colour.pairs = start..self.pair_count;
-            let start = self.single_count;
-            for chunk in self.points.chunks(wide::W) {
-                next_batch(&mut self.singles, &mut self.single_count).fill(
-                    chunk,
-                    constraints,
-                    bodies,
-                    &single_pad,
-                );
-            }
-            colour.singles = start..self.single_count;
+            colour.pairs = pad_to_batches(&mut self.blocks, blocks_start);
+            colour.singles = pad_to_batches(&mut self.points, points_start);
         }
+        self.pair_count = self.blocks.len() / wide::W;
+        self.single_count = self.points.len() / wide::W;
+        fill_batches(
+            &mut self.pairs,
+            self.pair_count,
+            &self.blocks,
+            constraints,
+            bodies,
+            parallel,
+        );
+        fill_batches(
+            &mut self.singles,
+            self.single_count,
+            &self.points,
+            constraints,
+            bodies,
+            parallel,
+        );
     }
 
     /// Heap bytes held by the colouring's reused buffers (capacities).
@@ -450,21 +460,41 @@ impl Graph {
     }
 }
 
-/// The next batch of `batches` to pack, counting it in `count`: a kept one
-/// to refill in place, or a new empty one when all are in use.
+/// An unused lane's entry in [`Graph::blocks`] and [`Graph::points`].
+const NO_CONSTRAINT: u32 = u32::MAX;
+
+/// Pads the run of `list` from `start` to whole batches with
+/// [`NO_CONSTRAINT`] and returns its batches' range.
 #[inline]
-fn next_batch<'a, const N: usize, const M: usize>(
-    batches: &'a mut Vec<wide::Batch<N, M>>,
-    count: &mut usize,
-) -> &'a mut wide::Batch<N, M>
-where
+fn pad_to_batches(list: &mut Vec<u32>, start: usize) -> std::ops::Range<usize> {
+    while list.len() % wide::W != 0 {
+        list.push(NO_CONSTRAINT);
+    }
+    start / wide::W..list.len() / wide::W
+}
+
+/// Fills the first `count` of `batches` (made up to that many) from
+/// `list`, [`wide::W`] entries each, split between the workers when
+/// `parallel`.
+fn fill_batches<const N: usize, const M: usize>(
+    batches: &mut Vec<wide::Batch<N, M>>,
+    count: usize,
+    list: &[u32],
+    constraints: &[ContactConstraint],
+    bodies: &[SolverBody],
+    parallel: bool,
+) where
     wide::Batch<N, M>: wide::Normal,
 {
-    if *count == batches.len() {
-        batches.push(wide::Batch::empty());
+    if batches.len() < count {
+        batches.resize_with(count, wide::Batch::empty);
     }
-    *count += 1;
-    &mut batches[*count - 1]
+    let pad = wide::Batch::<N, M>::pad(bodies.len() as u32);
+    for_each_indexed_mut(parallel, &mut batches[..count], CHUNK, |k, batch| {
+        let lanes = &list[k * wide::W..(k + 1) * wide::W];
+        let used = lanes.iter().take_while(|&&i| i != NO_CONSTRAINT).count();
+        batch.fill(&lanes[..used], constraints, bodies, &pad);
+    });
 }
 
 /// One iteration of one constraint, scalar: the velocity one, then the
@@ -595,7 +625,7 @@ mod tests {
         for _ in 0..50 {
             let (bodies, mut constraints) = random_graph(&mut rng, 40, 120);
             let mut graph = Graph::default();
-            graph.build(&mut constraints, &bodies, Coloring::Bounded);
+            graph.build(&mut constraints, &bodies, Coloring::Bounded, false);
             let (colours, overflow) = members(&graph);
             assert!(colours.len() <= GRAPH_COLORS);
             let mut seen = vec![false; constraints.len()];
@@ -631,7 +661,7 @@ mod tests {
             );
             // The next step, from the kept colours: the same colours.
             let before = (colours, overflow);
-            graph.build(&mut constraints, &bodies, Coloring::Bounded);
+            graph.build(&mut constraints, &bodies, Coloring::Bounded, false);
             assert_eq!(members(&graph), before);
         }
     }
@@ -657,7 +687,7 @@ mod tests {
             })
             .collect();
         let mut graph = Graph::default();
-        graph.build(&mut constraints, &bodies, Coloring::Bounded);
+        graph.build(&mut constraints, &bodies, Coloring::Bounded, false);
         let (colours, overflow) = members(&graph);
         assert_eq!(
             colours.iter().filter(|c| !c.is_empty()).count(),
@@ -666,7 +696,7 @@ mod tests {
         assert_eq!(overflow.len(), 30 - DYNAMIC_GRAPH_COLORS);
         // Freed colours are taken back: with ten contacts gone, all fit.
         constraints.truncate(20);
-        graph.build(&mut constraints, &bodies, Coloring::Bounded);
+        graph.build(&mut constraints, &bodies, Coloring::Bounded, false);
         assert!(members(&graph).1.is_empty());
     }
 }

@@ -1,6 +1,7 @@
 //! The contact solver: warm-started sequential impulses with Coulomb
-//! friction, restitution, and position correction by split impulses, run
-//! over a few substeps per step.
+//! friction and restitution, run over a few substeps per step, with
+//! position correction by the soft step (the default: a soft push-out,
+//! then a relax pass without it) or by split impulses.
 //!
 //! Each contact point is a pair of constraints: the normal impulse keeps the
 //! surfaces from approaching (`vn >= target`, accumulated impulse `>= 0`),
@@ -14,7 +15,10 @@
 //! The step is split into substeps that share one narrowphase: each
 //! substep integrates gravity, warm starts, iterates, corrects positions
 //! and moves the bodies, tracking each contact's separation from the bodies'
-//! motion since the step began. Smaller substeps carry load through a tall
+//! motion since the step began. The constraints are graph-coloured
+//! ([`graph`]) and each colour's lane batches are split between the
+//! world's worker threads; the body states they share live in
+//! [`shared`]. Smaller substeps carry load through a tall
 //! stack far better than the same number of iterations in one big step.
 //!
 //! The solve stage, in order: [`Solver::begin`] and [`Solver::add_body`]
@@ -64,6 +68,8 @@ pub(crate) struct Solver {
     index_of: Vec<u32>,
     /// One constraint per touching manifold.
     constraints: Vec<ContactConstraint>,
+    /// The contact of each constraint, picked for this step.
+    picked: Vec<u32>,
     /// The constraints with restitution, this step.
     bouncy: Vec<u32>,
     /// The bodies with motion locks, this step (usually none).
@@ -129,6 +135,7 @@ impl Solver {
         };
         prepare::prepare_contacts(
             &mut self.constraints,
+            &mut self.picked,
             contacts,
             awake,
             &self.bodies,
@@ -164,7 +171,7 @@ impl Solver {
         // One more state at rest, for the unused lanes of the batches.
         states.push(StateCell::default());
         let soft = ctx.settings.position_correction == PositionCorrection::SoftStep;
-        graph.build(constraints, bodies, ctx.settings.coloring);
+        graph.build(constraints, bodies, ctx.settings.coloring, ctx.parallel);
         for substep in 0..substeps {
             let iterations = total / substeps + u32::from(substep < total % substeps);
             if soft {
@@ -286,7 +293,7 @@ impl Solver {
     /// Heap bytes of the constraints and the colouring (capacities).
     pub fn contact_memory_bytes(&self) -> usize {
         self.constraints.capacity() * std::mem::size_of::<ContactConstraint>()
-            + self.bouncy.capacity() * std::mem::size_of::<u32>()
+            + (self.bouncy.capacity() + self.picked.capacity()) * std::mem::size_of::<u32>()
             + self.graph.memory_bytes()
     }
 }

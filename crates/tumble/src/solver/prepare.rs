@@ -11,106 +11,142 @@ use crate::store::Store;
 /// effective masses. `index_of` maps a body slot to its solver body, or to
 /// the last solver body (the shared static one) when the body is not
 /// simulated. Impulses in the manifolds are per step; the solver works per
-/// substep.
+/// substep. The contacts to solve are picked serially, in order, into
+/// `picked`; their constraints are then built independently (split
+/// between the workers when the step is parallel).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn prepare_contacts(
     constraints: &mut Vec<ContactConstraint>,
+    picked: &mut Vec<u32>,
     contacts: &Store<Contact>,
     awake: impl Iterator<Item = u32>,
     solver_bodies: &[SolverBody],
-    index_of: impl Fn(u32) -> u32,
+    index_of: impl Fn(u32) -> u32 + Sync + Send,
     body_slots: &Store<Body>,
     ctx: &StepContext,
 ) {
-    constraints.clear();
-    let per_substep = 1.0 / ctx.substeps as f32;
-    let dt = ctx.h * ctx.substeps as f32;
+    picked.clear();
     for ci in awake {
         let c = &contacts[ci];
         if c.manifold.count == 0 {
             continue;
         }
-        let (ia, ib) = (index_of(c.body_a), index_of(c.body_b));
-        let (ba, bb) = (&solver_bodies[ia as usize], &solver_bodies[ib as usize]);
-        let (ma, mb, iia, iib) = (ba.inv_mass, bb.inv_mass, ba.inv_inertia, bb.inv_inertia);
-        if ma + mb + iia + iib == 0.0 {
+        let (ba, bb) = (
+            &solver_bodies[index_of(c.body_a) as usize],
+            &solver_bodies[index_of(c.body_b) as usize],
+        );
+        if ba.inv_mass + bb.inv_mass + ba.inv_inertia + bb.inv_inertia == 0.0 {
             continue;
         }
-        let n = c.manifold.normal;
-        let t = right_perp(n);
-        let mut cc = ContactConstraint {
-            a: ia,
-            b: ib,
-            contact: ci,
-            normal: n,
-            friction: c.friction,
-            restitution: c.restitution,
-            tangent_speed: c.tangent_speed,
-            track: c.restitution != 0.0 || c.hit_pending,
-            color: c.color,
-            count: c.manifold.count,
-            masses: [ma, iia, mb, iib],
-            ..ContactConstraint::default()
-        };
-        // Per point: the angular levers of a normal impulse and the
-        // effective normal mass, kept for the block's K below.
-        let mut levers = [(0.0, 0.0); 2];
-        let mut kns = [0.0; 2];
-        for (k, (mp, cp)) in c.manifold.points().iter().zip(cc.points.iter_mut()).enumerate() {
-            let ra = mp.point - body_slots[c.body_a].center;
-            let rb = mp.point - body_slots[c.body_b].center;
-            let rna = cross(ra, n);
-            let rnb = cross(rb, n);
-            let kn = ma + mb + iia * rna * rna + iib * rnb * rnb;
-            (levers[k], kns[k]) = ((rna, rnb), kn);
-            let rta = cross(ra, t);
-            let rtb = cross(rb, t);
-            let kt = ma + mb + iia * rta * rta + iib * rtb * rtb;
-            // Approach velocity for restitution and hit events (read only
-            // when the constraint is tracked): the velocity at the start of the step plus
-            // what gravity and forces add over it, so a body caught by a
-            // speculative point bounces with the speed it hits at, not the
-            // speed it had a step earlier.
-            let relative_velocity = if cc.track {
-                let dv = bb.v + cross_sv(bb.w, rb) - ba.v - cross_sv(ba.w, ra) + dt * (bb.accel - ba.accel);
-                dv.dot(n)
-            } else {
-                0.0
-            };
-            let (normal_impulse, tangent_impulse) = if ctx.settings.warm_starting {
-                (mp.normal_impulse * per_substep, mp.tangent_impulse * per_substep)
-            } else {
-                (0.0, 0.0)
-            };
-            *cp = ConstraintPoint {
-                ra,
-                rb,
-                base_separation: mp.separation - (rb - ra).dot(n),
-                separation: mp.separation,
-                normal_mass: if kn > 0.0 { 1.0 / kn } else { 0.0 },
-                tangent_mass: if kt > 0.0 { 1.0 / kt } else { 0.0 },
-                normal_impulse,
-                tangent_impulse,
-                // Both zero: `wide::Batch::fill` relies on it.
-                pseudo_impulse: 0.0,
-                max_normal_impulse: 0.0,
-                relative_velocity,
-            };
-        }
-        if cc.count == 2 {
-            let [(rn1a, rn1b), (rn2a, rn2b)] = levers;
-            let [k11, k22] = kns;
-            let k12 = ma + mb + iia * rn1a * rn2a + iib * rn1b * rn2b;
-            let det = k11 * k22 - k12 * k12;
-            // Nearly parallel rows (two points almost on top of each other)
-            // make K singular: then solve the points one at a time.
-            const MAX_CONDITION: f32 = 1000.0;
-            if det > 0.0 && k11 * k11 < MAX_CONDITION * det {
-                let inv = 1.0 / det;
-                cc.k = [k11, k12, k22];
-                cc.inv_k = [k22 * inv, -k12 * inv, k11 * inv];
-                cc.block = true;
-            }
-        }
-        constraints.push(cc);
+        picked.push(ci);
     }
+    // Every entry is overwritten below: only new ones need a value first.
+    constraints.truncate(picked.len());
+    constraints.resize(picked.len(), ContactConstraint::default());
+    let picked = &*picked;
+    crate::parallel::for_each_indexed_mut(ctx.parallel, constraints, 64, |i, cc| {
+        *cc = prepare_one(
+            &contacts[picked[i]],
+            picked[i],
+            solver_bodies,
+            &index_of,
+            body_slots,
+            ctx,
+        );
+    });
+}
+
+/// The constraint of contact `ci` (`c`), which has points and a body
+/// with mass.
+#[inline]
+fn prepare_one(
+    c: &Contact,
+    ci: u32,
+    solver_bodies: &[SolverBody],
+    index_of: &impl Fn(u32) -> u32,
+    body_slots: &Store<Body>,
+    ctx: &StepContext,
+) -> ContactConstraint {
+    let per_substep = 1.0 / ctx.substeps as f32;
+    let dt = ctx.h * ctx.substeps as f32;
+    let (ia, ib) = (index_of(c.body_a), index_of(c.body_b));
+    let (ba, bb) = (&solver_bodies[ia as usize], &solver_bodies[ib as usize]);
+    let (ma, mb, iia, iib) = (ba.inv_mass, bb.inv_mass, ba.inv_inertia, bb.inv_inertia);
+    let n = c.manifold.normal;
+    let t = right_perp(n);
+    let mut cc = ContactConstraint {
+        a: ia,
+        b: ib,
+        contact: ci,
+        normal: n,
+        friction: c.friction,
+        restitution: c.restitution,
+        tangent_speed: c.tangent_speed,
+        track: c.restitution != 0.0 || c.hit_pending,
+        color: c.color,
+        count: c.manifold.count,
+        masses: [ma, iia, mb, iib],
+        ..ContactConstraint::default()
+    };
+    // Per point: the angular levers of a normal impulse and the
+    // effective normal mass, kept for the block's K below.
+    let mut levers = [(0.0, 0.0); 2];
+    let mut kns = [0.0; 2];
+    for (k, (mp, cp)) in c.manifold.points().iter().zip(cc.points.iter_mut()).enumerate() {
+        let ra = mp.point - body_slots[c.body_a].center;
+        let rb = mp.point - body_slots[c.body_b].center;
+        let rna = cross(ra, n);
+        let rnb = cross(rb, n);
+        let kn = ma + mb + iia * rna * rna + iib * rnb * rnb;
+        (levers[k], kns[k]) = ((rna, rnb), kn);
+        let rta = cross(ra, t);
+        let rtb = cross(rb, t);
+        let kt = ma + mb + iia * rta * rta + iib * rtb * rtb;
+        // Approach velocity for restitution and hit events (read only
+        // when the constraint is tracked): the velocity at the start of the step plus
+        // what gravity and forces add over it, so a body caught by a
+        // speculative point bounces with the speed it hits at, not the
+        // speed it had a step earlier.
+        let relative_velocity = if cc.track {
+            let dv = bb.v + cross_sv(bb.w, rb) - ba.v - cross_sv(ba.w, ra) + dt * (bb.accel - ba.accel);
+            dv.dot(n)
+        } else {
+            0.0
+        };
+        let (normal_impulse, tangent_impulse) = if ctx.settings.warm_starting {
+            (mp.normal_impulse * per_substep, mp.tangent_impulse * per_substep)
+        } else {
+            (0.0, 0.0)
+        };
+        *cp = ConstraintPoint {
+            ra,
+            rb,
+            base_separation: mp.separation - (rb - ra).dot(n),
+            separation: mp.separation,
+            normal_mass: if kn > 0.0 { 1.0 / kn } else { 0.0 },
+            tangent_mass: if kt > 0.0 { 1.0 / kt } else { 0.0 },
+            normal_impulse,
+            tangent_impulse,
+            // Both zero: `wide::Batch::fill` relies on it.
+            pseudo_impulse: 0.0,
+            max_normal_impulse: 0.0,
+            relative_velocity,
+        };
+    }
+    if cc.count == 2 {
+        let [(rn1a, rn1b), (rn2a, rn2b)] = levers;
+        let [k11, k22] = kns;
+        let k12 = ma + mb + iia * rn1a * rn2a + iib * rn1b * rn2b;
+        let det = k11 * k22 - k12 * k12;
+        // Nearly parallel rows (two points almost on top of each other)
+        // make K singular: then solve the points one at a time.
+        const MAX_CONDITION: f32 = 1000.0;
+        if det > 0.0 && k11 * k11 < MAX_CONDITION * det {
+            let inv = 1.0 / det;
+            cc.k = [k11, k12, k22];
+            cc.inv_k = [k22 * inv, -k12 * inv, k11 * inv];
+            cc.block = true;
+        }
+    }
+    cc
 }

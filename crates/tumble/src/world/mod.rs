@@ -208,6 +208,9 @@ struct Scratch {
     /// Contacts the collide stage found changed, with what changed, in
     /// slot order.
     changes: Vec<(u32, ContactFlags)>,
+    /// Per contact slot, what the last collide stage found for it (valid
+    /// for the awake contacts).
+    contact_flags: Vec<ContactFlags>,
     /// Contacts whose manifold the last step kept (see
     /// [`World::recycled_contact_count`]).
     recycled: usize,

@@ -27,6 +27,11 @@ const MAX_TRANSLATION_PER_STEP: f32 = 400.0 / 60.0;
 /// the small-angle rotation update is meaningless.
 const MAX_ROTATION_PER_STEP: f32 = 0.25 * std::f32::consts::PI;
 
+/// The fewest awake contacts for which a world with several workers hands
+/// its step to them (measured: a step of a few hundred contacts is over
+/// before the workers are awake).
+const PARALLEL_CONTACTS: usize = 1024;
+
 /// How much of the position correction's motion counts towards a body's
 /// speed for sleeping: a body pushed out of an overlap is not at rest, but
 /// the push is slow and safe to finish later (Box2D v3 weighs it the same).
@@ -59,9 +64,10 @@ impl World {
     ///    and the begin and end events are recorded
     ///    ([`World::contact_events`]);
     /// 4. `solve`: the awake bodies and touching contacts
-    ///    are gathered, then substeps (gravity and forces, warm start,
-    ///    velocity iterations with split-impulse position correction,
-    ///    integration), the impulses stored for the next warm start,
+    ///    are gathered and coloured, then substeps (gravity and forces,
+    ///    warm start, the soft solve, integration, the relax; or velocity
+    ///    iterations with split impulses), the impulses stored for the
+    ///    next warm start,
     ///    restitution, then `report_hits`: contacts that asked for hit
     ///    events and pushed for the first time since they began touching
     ///    are reported if they approached fast enough;
@@ -80,9 +86,17 @@ impl World {
             return;
         }
         // The whole step runs on the worker threads (when there are any),
-        // so each stage's parallel loops start without a hand-over.
-        let workers = self.workers.clone();
-        workers.install(|parallel| self.run_stages(dt, hooks, parallel));
+        // so each stage's parallel loops start without a hand-over. A
+        // world with little awake runs on this thread alone: handing the
+        // step over would cost more than it saves, and any split gives
+        // the same bits.
+        let busy = self.awake.contacts.len() >= PARALLEL_CONTACTS;
+        if busy && self.workers.threads() > 1 {
+            let workers = self.workers.clone();
+            workers.install(|parallel| self.run_stages(dt, hooks, parallel));
+        } else {
+            self.run_stages(dt, hooks, false);
+        }
     }
 
     /// The stages of [`World::step_with_hooks`], in order; their loops
@@ -163,9 +177,9 @@ impl World {
 
     /// Stage 2: the collide kernel over the awake contacts. Each contact
     /// is updated from its own two bodies and shapes alone (so the
-    /// workers can take them in any order), and keeps what it found in its
-    /// flags; then, serially and in slot order, what needs a structural
-    /// change is listed for the next stage. A pre-solve hook may be called
+    /// workers can take them in any order), and what it found goes to its
+    /// slot of a byte array; then, serially and in slot order, what needs
+    /// a structural change is listed for the next stage. A pre-solve hook may be called
     /// from any worker, for different contacts at once.
     fn collide(&mut self, dt: f32, hooks: &dyn ContactHooks, parallel: bool) {
         let lu = self.settings.length_units_per_meter;
@@ -181,9 +195,11 @@ impl World {
         // Borrow the fields apart: the contacts change, the shapes and
         // bodies are only read (no copies of the shapes on the hot path).
         let (shapes, bodies, broadphase, awake) = (&self.shapes, &self.bodies, &self.broadphase, &self.awake);
+        let mut found = std::mem::take(&mut self.scratch.contact_flags);
+        found.resize(self.contacts.slot_count(), ContactFlags::default());
         let kernel = |c: &mut Contact| {
             let (sa, sb) = (&shapes[c.shape_a], &shapes[c.shape_b]);
-            c.flags = if broadphase.test_overlap(sa.proxy, sb.proxy) {
+            if broadphase.test_overlap(sa.proxy, sb.proxy) {
                 let was_touching = c.touching();
                 let flags = c.collide(&sa.shape, &bodies[c.body_a], &sb.shape, &bodies[c.body_b], &ctx);
                 let asks = c.options.contains(ContactOptions::PRE_SOLVE) && c.touching();
@@ -193,26 +209,27 @@ impl World {
                 c.touch_change(was_touching, flags)
             } else {
                 ContactFlags::DISJOINT
-            };
+            }
         };
         if parallel {
             // Every slot, the awake ones picked by their bit: the workers
             // cannot share out the bit set's indices themselves.
-            crate::parallel::for_each_indexed_mut(true, self.contacts.slots_mut(), 64, |ci, c| {
+            let slots = self.contacts.slots_mut();
+            crate::parallel::for_each_pair_mut(true, slots, &mut found, 64, |ci, c, f| {
                 if awake.contacts.contains(ci as u32) {
-                    kernel(c);
+                    *f = kernel(c);
                 }
             });
         } else {
             for ci in awake.contacts.iter() {
-                kernel(&mut self.contacts[ci]);
+                found[ci as usize] = kernel(&mut self.contacts[ci]);
             }
         }
         let mut changes = std::mem::take(&mut self.scratch.changes);
         changes.clear();
         let mut recycled = 0;
         for ci in self.awake.contacts.iter() {
-            let flags = self.contacts[ci].flags;
+            let flags = found[ci as usize];
             recycled += usize::from(flags.contains(ContactFlags::RECYCLED));
             if flags.is_structural() {
                 changes.push((ci, flags));
@@ -220,6 +237,7 @@ impl World {
         }
         self.scratch.recycled = recycled;
         self.scratch.changes = changes;
+        self.scratch.contact_flags = found;
     }
 
     /// Stage 3: the structural consequences of the collide stage, in slot
