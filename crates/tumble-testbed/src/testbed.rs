@@ -127,6 +127,8 @@ pub struct Testbed {
     /// reference scenes are built with sleeping off, as SCENES.md measures
     /// them; the testbed turns it on.
     pub sleeping: bool,
+    /// Worker threads the world steps on (the same results on any count).
+    pub workers: usize,
     /// The view.
     pub camera: Camera,
     /// Set when the camera should frame the scene once the viewport's size
@@ -227,6 +229,7 @@ impl Testbed {
             draw_contacts: false,
             show_legend: true,
             sleeping: true,
+            workers: 1,
             camera: Camera::default(),
             fit_pending: true,
             drag: Drag::None,
@@ -254,12 +257,15 @@ impl Testbed {
         self.scene.name
     }
 
-    /// Loads a scene afresh, keeping the user's solver settings and gravity.
+    /// Loads a scene afresh, keeping the user's solver settings, gravity,
+    /// sleeping and thread count.
     pub fn load(&mut self, name: SceneName) {
         let mut scene = build(name, self.solver);
         // The user's gravity carries over; it is finite (set_gravity checks).
         let _ = scene.world.set_gravity(self.gravity);
         scene.world.set_sleeping(self.sleeping);
+        // A count the testbed offered; refused, the scene keeps one.
+        let _ = scene.world.set_workers(self.workers);
         self.stage = stage_of(&scene);
         self.scene = scene;
         self.recorder = Recorder::default();
@@ -325,6 +331,9 @@ impl Testbed {
             self.solver = *self.scene.world.solver_settings();
         }
         self.scene.world.set_sleeping(self.sleeping);
+        if self.scene.world.set_workers(self.workers).is_err() {
+            self.workers = self.scene.world.settings().workers;
+        }
         if self.scene.world.set_gravity(self.gravity).is_err() {
             self.gravity = self.scene.world.gravity();
         }

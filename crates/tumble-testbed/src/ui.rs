@@ -260,9 +260,13 @@ fn side_panel(ui: &mut egui::Ui, tb: &mut Testbed) {
         ui.checkbox(&mut tb.solver.contact_recycling, "contact recycling")
             .on_hover_text("keep a resting pair's manifold instead of colliding it again");
     });
+    let workers = tb.workers;
     ui.horizontal(|ui| {
         ui.label("substeps");
         ui.add(egui::Slider::new(&mut tb.solver.substeps, 1..=8));
+        ui.label("threads");
+        ui.add(egui::DragValue::new(&mut tb.workers).range(1..=8))
+            .on_hover_text("worker threads the step runs on: the same results on any count");
     });
     ui.horizontal(|ui| {
         ui.label("colours");
@@ -274,6 +278,7 @@ fn side_panel(ui: &mut egui::Ui, tb: &mut Testbed) {
     ui.horizontal(|ui| {
         ui.label("position");
         let mode = &mut tb.solver.position_correction;
+        ui.radio_value(mode, PositionCorrection::SoftStep, "soft");
         ui.radio_value(mode, PositionCorrection::SplitImpulse, "split");
         ui.radio_value(mode, PositionCorrection::Baumgarte, "Baumgarte");
         ui.radio_value(mode, PositionCorrection::None, "none");
@@ -298,7 +303,7 @@ fn side_panel(ui: &mut egui::Ui, tb: &mut Testbed) {
         );
         ui.label("m/s²");
     });
-    if (tb.solver, tb.gravity) != before {
+    if (tb.solver, tb.gravity) != before || tb.workers != workers {
         tb.apply_settings();
     }
     ui.horizontal(|ui| {

@@ -174,6 +174,19 @@ pub(crate) fn min_mut<T: Send>(
     items.iter_mut().map(f).fold(f32::INFINITY, f32::min)
 }
 
+/// Runs `a` and `b`, at the same time on two workers when `parallel`.
+#[inline]
+pub(crate) fn join(parallel: bool, a: impl FnOnce() + Send, b: impl FnOnce() + Send) {
+    #[cfg(feature = "parallel")]
+    if parallel {
+        rayon::join(a, b);
+        return;
+    }
+    let _ = parallel;
+    a();
+    b();
+}
+
 /// Calls `f` on each index in `0..count` (see [`for_each_mut`]).
 #[inline]
 pub(crate) fn for_each_index(parallel: bool, count: usize, min: usize, f: impl Fn(usize) + Sync + Send) {

@@ -10,13 +10,21 @@ use super::shared::StateCell;
 use super::types::{ContactConstraint, SolverBody, StepContext};
 use super::wide;
 use crate::contact::Contact;
-use crate::parallel::{for_each, for_each_indexed_mut, for_each_mut, min_mut};
+use crate::parallel::{for_each, for_each_indexed_mut, for_each_mut, join, min_mut};
 use crate::settings::{Coloring, DYNAMIC_GRAPH_COLORS, GRAPH_COLORS};
 use crate::store::Store;
 
 /// The fewest lane batches a worker takes at a time: fewer cost more to
 /// hand over than to solve.
 const CHUNK: usize = 32;
+
+/// Whether a colour's two-point and one-point batches are both enough to
+/// split: then the two runs go to the workers together (one hand-over
+/// instead of two in a row; they share no dynamic body).
+#[inline]
+fn both_split(pairs: usize, singles: usize) -> bool {
+    pairs >= 2 * CHUNK && singles >= 2 * CHUNK
+}
 
 /// One colour of the constraint graph: no dynamic body appears twice in it,
 /// so its constraints can be solved in any order, or several at once.
@@ -358,12 +366,15 @@ impl Graph {
     /// Applies the accumulated impulses at the start of a substep.
     pub(super) fn warm_start(&self, constraints: &[ContactConstraint], states: &[StateCell], parallel: bool) {
         for colour in &self.colours[..self.count] {
-            for_each(parallel, &self.pairs[colour.pairs.clone()], CHUNK, |b| {
-                b.warm_start(states)
-            });
-            for_each(parallel, &self.singles[colour.singles.clone()], CHUNK, |b| {
-                b.warm_start(states)
-            });
+            let (pairs, singles) = (
+                &self.pairs[colour.pairs.clone()],
+                &self.singles[colour.singles.clone()],
+            );
+            join(
+                parallel && both_split(pairs.len(), singles.len()),
+                || for_each(parallel, pairs, CHUNK, |b| b.warm_start(states)),
+                || for_each(parallel, singles, CHUNK, |b| b.warm_start(states)),
+            );
             for &i in &colour.scalar {
                 warm_start_constraint(&constraints[i as usize], states);
             }
@@ -527,8 +538,15 @@ fn solve_colour(
     reverse: bool,
     pass: Pass,
 ) {
-    solve_batches(&mut pairs[colour.pairs.clone()], states, ctx, reverse, pass);
-    solve_batches(&mut singles[colour.singles.clone()], states, ctx, reverse, pass);
+    let (pairs, singles) = (
+        &mut pairs[colour.pairs.clone()],
+        &mut singles[colour.singles.clone()],
+    );
+    join(
+        ctx.parallel && both_split(pairs.len(), singles.len()),
+        || solve_batches(pairs, states, ctx, reverse, pass),
+        || solve_batches(singles, states, ctx, reverse, pass),
+    );
     for &i in &colour.scalar {
         solve_one(&mut constraints[i as usize], states, ctx, reverse, pass);
     }
