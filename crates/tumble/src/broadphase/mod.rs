@@ -63,7 +63,16 @@ pub struct BroadPhase {
     move_buffer: Vec<u32>,
     /// Indexed by proxy id: true while the proxy is in `move_buffer`.
     in_move_buffer: Vec<bool>,
+    /// The pairs each run of moved proxies found, when the workers search
+    /// them (kept so a steady search allocates nothing; not in
+    /// snapshots).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pair_runs: Vec<Vec<(u32, u32)>>,
 }
+
+/// Runs of moved proxies the workers' pair search is cut into: a few per
+/// worker, so that a run of crowded proxies does not hold up the rest.
+const PAIR_RUNS: usize = 16;
 
 impl Default for BroadPhase {
     /// A broadphase with the default margin, [`AABB_MARGIN`].
@@ -78,6 +87,11 @@ impl BroadPhase {
         self.tree.memory_bytes()
             + self.move_buffer.capacity() * std::mem::size_of::<u32>()
             + self.in_move_buffer.capacity() * std::mem::size_of::<bool>()
+            + self
+                .pair_runs
+                .iter()
+                .map(|r| r.capacity() * std::mem::size_of::<(u32, u32)>())
+                .sum::<usize>()
     }
 
     /// An empty broadphase whose fat boxes are the tight ones grown by
@@ -88,6 +102,7 @@ impl BroadPhase {
             margin: margin.max(0.0),
             move_buffer: Vec::new(),
             in_move_buffer: Vec::new(),
+            pair_runs: Vec::new(),
         }
     }
 
@@ -284,12 +299,25 @@ impl BroadPhase {
     /// broadphase.update_pairs_where(&mut pairs, |a, b| (a, b) != (1, 2));
     /// assert_eq!(pairs, [(2, 3)]); // (1, 2) overlaps too, but was not kept
     /// ```
-    pub fn update_pairs_where(&mut self, out: &mut Vec<(u32, u32)>, mut keep: impl FnMut(u32, u32) -> bool) {
+    pub fn update_pairs_where(&mut self, out: &mut Vec<(u32, u32)>, keep: impl Fn(u32, u32) -> bool + Sync) {
+        self.find_pairs(out, keep, false);
+    }
+
+    /// [`BroadPhase::update_pairs_where`], the moved proxies' queries
+    /// split between the world's workers when `parallel` (each run of
+    /// proxies into its own buffer; the sort at the end makes the order
+    /// the same either way).
+    pub(crate) fn find_pairs(
+        &mut self,
+        out: &mut Vec<(u32, u32)>,
+        keep: impl Fn(u32, u32) -> bool + Sync,
+        parallel: bool,
+    ) {
         self.tree.rebuild();
         let first_new = out.len();
         let tree = &self.tree;
         let in_move_buffer = &self.in_move_buffer;
-        for &query_proxy in &self.move_buffer {
+        let query = |query_proxy: u32, out: &mut Vec<(u32, u32)>| {
             let query_user = tree.user_data(query_proxy);
             tree.query(tree.fat_aabb(query_proxy), |other_proxy| {
                 if other_proxy == query_proxy {
@@ -307,6 +335,25 @@ impl BroadPhase {
                 }
                 true
             });
+        };
+        if parallel && self.move_buffer.len() >= 4 * PAIR_RUNS {
+            self.pair_runs.resize_with(PAIR_RUNS, Vec::new);
+            let run = self.move_buffer.len().div_ceil(PAIR_RUNS);
+            let moved = &self.move_buffer;
+            crate::parallel::for_each_indexed_mut(true, &mut self.pair_runs, 1, |k, found| {
+                found.clear();
+                let end = ((k + 1) * run).min(moved.len());
+                for &query_proxy in moved.get(k * run..end).unwrap_or(&[]) {
+                    query(query_proxy, found);
+                }
+            });
+            for found in &self.pair_runs {
+                out.extend_from_slice(found);
+            }
+        } else {
+            for &query_proxy in &self.move_buffer {
+                query(query_proxy, out);
+            }
         }
 
         for &proxy_id in &self.move_buffer {

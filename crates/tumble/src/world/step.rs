@@ -113,7 +113,7 @@ impl World {
         self.sensor_events.end.append(&mut self.pending_sensor_ends);
         let mut clock = Stopwatch::start();
         let mut p = StepProfile::default();
-        self.update_pairs(hooks);
+        self.update_pairs(hooks, parallel);
         p.update_pairs = clock.lap();
         self.collide(dt, hooks, parallel);
         p.collide = clock.lap();
@@ -151,24 +151,29 @@ impl World {
     /// Stage 1: the broadphase reports the pairs of shapes whose fat boxes
     /// overlap and at least one of which moved; each pair that may collide
     /// and has no contact yet gets one, in pair order.
-    fn update_pairs(&mut self, hooks: &dyn ContactHooks) {
+    fn update_pairs(&mut self, hooks: &dyn ContactHooks, parallel: bool) {
         let mut pairs = std::mem::take(&mut self.scratch.new_pairs);
         pairs.clear();
         // Only pairs that could collide and have no contact yet: most of
         // what a moved shape overlaps is already in contact with it.
         let (shapes, bodies, pair_map) = (&self.shapes, &self.bodies, &self.pair_map);
-        self.broadphase.update_pairs_where(&mut pairs, |sa, sb| {
-            let (a, b) = (&shapes[sa], &shapes[sb]);
-            let (ba, bb) = (a.body, b.body);
-            ba != bb
-                && (bodies[ba].body_type == BodyType::Dynamic || bodies[bb].body_type == BodyType::Dynamic)
-                && !a.def.sensor
-                && !b.def.sensor
-                && a.def.filter.should_collide(&b.def.filter)
-                && !pair_map.contains_key(&crate::broadphase::pair_key(sa, sb))
-                && (!(a.def.custom_filter || b.def.custom_filter)
-                    || hooks.should_collide(&shape_pair(shapes, bodies, sa, sb)))
-        });
+        self.broadphase.find_pairs(
+            &mut pairs,
+            |sa, sb| {
+                let (a, b) = (&shapes[sa], &shapes[sb]);
+                let (ba, bb) = (a.body, b.body);
+                ba != bb
+                    && (bodies[ba].body_type == BodyType::Dynamic
+                        || bodies[bb].body_type == BodyType::Dynamic)
+                    && !a.def.sensor
+                    && !b.def.sensor
+                    && a.def.filter.should_collide(&b.def.filter)
+                    && !pair_map.contains_key(&crate::broadphase::pair_key(sa, sb))
+                    && (!(a.def.custom_filter || b.def.custom_filter)
+                        || hooks.should_collide(&shape_pair(shapes, bodies, sa, sb)))
+            },
+            parallel,
+        );
         for &(sa, sb) in &pairs {
             self.create_contact(sa, sb);
         }
