@@ -150,3 +150,107 @@ fn every_worker_count_gives_the_same_bits() {
         }
     }
 }
+
+/// A conveyor hook on the kinematic platforms' contacts.
+struct Belt;
+
+impl tumble::ContactHooks for Belt {
+    fn pre_solve(
+        &self,
+        _pair: &tumble::ShapePair,
+        _manifold: &tumble::collision::Manifold,
+        material: &mut tumble::ContactMaterial,
+    ) -> bool {
+        material.tangent_speed = 0.5;
+        true
+    }
+}
+
+/// The solver's harder cases for the workers: a 35-row pyramid on rising
+/// kinematic platforms (some with a conveyor hook and restitution), one
+/// box in seven with its rotation locked, and boxes switched between
+/// kinematic and dynamic as it runs. Returns the hash after `steps` steps
+/// on `workers` threads.
+fn platforms_and_switches(workers: usize, solver: tumble::SolverSettings, steps: u32) -> u64 {
+    use tumble::{BodyDef, BodyType, MotionLocks, Polygon, ShapeDef, WorldSettings};
+    let mut world = World::new(WorldSettings {
+        sleeping: false,
+        workers,
+        solver,
+        ..WorldSettings::default()
+    });
+    let ground = world.create_body(&BodyDef::fixed()).unwrap();
+    world
+        .add_shape(ground, Polygon::new_box(60.0, 0.5).unwrap(), &ShapeDef::default())
+        .unwrap();
+    for i in 0..6 {
+        let at = Vec2::new(-30.0 + i as f32 * 10.0, 1.5);
+        let platform = world
+            .create_body(&BodyDef::kinematic().at(at).with_velocity(Vec2::new(0.0, 0.1)))
+            .unwrap();
+        let def = ShapeDef {
+            pre_solve: i % 2 == 0,
+            restitution: 0.3,
+            ..ShapeDef::default()
+        };
+        world
+            .add_shape(platform, Polygon::new_box(3.0, 0.5).unwrap(), &def)
+            .unwrap();
+    }
+    let block = Polygon::new_box(0.5, 0.5).unwrap();
+    let mut boxes = Vec::new();
+    for row in 0..35 {
+        for col in 0..35 - row {
+            let x = (col as f32 - (34 - row) as f32 * 0.5) * 1.05;
+            let body = world
+                .create_body(&BodyDef::dynamic().at(Vec2::new(x, 2.5 + row as f32)))
+                .unwrap();
+            world.add_shape(body, block, &ShapeDef::default()).unwrap();
+            if (row + col) % 7 == 0 {
+                world.set_motion_locks(body, MotionLocks::ROTATION).unwrap();
+            }
+            boxes.push(body);
+        }
+    }
+    for step in 0..steps {
+        if step % 30 == 15 {
+            let b = boxes[(step as usize * 31) % boxes.len()];
+            let kind = if step % 60 == 15 {
+                BodyType::Kinematic
+            } else {
+                BodyType::Dynamic
+            };
+            world.set_body_type(b, kind).unwrap();
+        }
+        if step % 30 == 0 {
+            for &b in &boxes[..40] {
+                world.set_body_type(b, BodyType::Dynamic).unwrap();
+            }
+        }
+        world.step_with_hooks(common::DT, &Belt);
+    }
+    world_hash(&world)
+}
+
+#[test]
+fn platforms_locks_hooks_and_type_switches_give_the_same_bits_on_any_worker_count() {
+    use tumble::{Coloring, PositionCorrection, SolverSettings};
+    for (coloring, position_correction) in [
+        (Coloring::Bounded, PositionCorrection::SoftStep),
+        (Coloring::Ordered, PositionCorrection::Baumgarte),
+    ] {
+        let solver = SolverSettings {
+            coloring,
+            position_correction,
+            ..SolverSettings::default()
+        };
+        let one = platforms_and_switches(1, solver, 200);
+        for workers in [2, 3] {
+            let many = platforms_and_switches(workers, solver, 200);
+            assert_eq!(
+                one, many,
+                "{coloring:?}, {position_correction:?}, {workers} workers"
+            );
+        }
+    }
+}

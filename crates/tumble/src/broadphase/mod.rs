@@ -81,6 +81,34 @@ impl Default for BroadPhase {
     }
 }
 
+/// The pairs of moved proxy `query_proxy` with the proxies its fat box
+/// overlaps, as user values `(smaller, larger)` that `keep` accepts,
+/// pushed onto `out`. A pair of two moved proxies is reported by the
+/// query from the smaller proxy id only.
+fn query_pairs(
+    tree: &DynamicTree,
+    in_move_buffer: &[bool],
+    query_proxy: u32,
+    keep: &mut impl FnMut(u32, u32) -> bool,
+    out: &mut Vec<(u32, u32)>,
+) {
+    let query_user = tree.user_data(query_proxy);
+    tree.query(tree.fat_aabb(query_proxy), |other_proxy| {
+        if other_proxy == query_proxy {
+            return true;
+        }
+        if in_move_buffer[other_proxy as usize] && other_proxy < query_proxy {
+            return true;
+        }
+        let other_user = tree.user_data(other_proxy);
+        let (a, b) = (query_user.min(other_user), query_user.max(other_user));
+        if a != b && keep(a, b) {
+            out.push((a, b));
+        }
+        true
+    });
+}
+
 impl BroadPhase {
     /// Heap bytes held by the tree and the move buffer (capacities).
     pub fn memory_bytes(&self) -> usize {
@@ -299,8 +327,13 @@ impl BroadPhase {
     /// broadphase.update_pairs_where(&mut pairs, |a, b| (a, b) != (1, 2));
     /// assert_eq!(pairs, [(2, 3)]); // (1, 2) overlaps too, but was not kept
     /// ```
-    pub fn update_pairs_where(&mut self, out: &mut Vec<(u32, u32)>, keep: impl Fn(u32, u32) -> bool + Sync) {
-        self.find_pairs(out, keep, false);
+    pub fn update_pairs_where(&mut self, out: &mut Vec<(u32, u32)>, mut keep: impl FnMut(u32, u32) -> bool) {
+        self.tree.rebuild();
+        let first_new = out.len();
+        for &query_proxy in &self.move_buffer {
+            query_pairs(&self.tree, &self.in_move_buffer, query_proxy, &mut keep, out);
+        }
+        self.finish_pairs(out, first_new);
     }
 
     /// [`BroadPhase::update_pairs_where`], the moved proxies' queries
@@ -313,49 +346,31 @@ impl BroadPhase {
         keep: impl Fn(u32, u32) -> bool + Sync,
         parallel: bool,
     ) {
+        if !(parallel && self.move_buffer.len() >= 4 * PAIR_RUNS) {
+            return self.update_pairs_where(out, keep);
+        }
         self.tree.rebuild();
         let first_new = out.len();
-        let tree = &self.tree;
-        let in_move_buffer = &self.in_move_buffer;
-        let query = |query_proxy: u32, out: &mut Vec<(u32, u32)>| {
-            let query_user = tree.user_data(query_proxy);
-            tree.query(tree.fat_aabb(query_proxy), |other_proxy| {
-                if other_proxy == query_proxy {
-                    return true;
-                }
-                // When both moved, only the query from the smaller proxy id
-                // reports the pair.
-                if in_move_buffer[other_proxy as usize] && other_proxy < query_proxy {
-                    return true;
-                }
-                let other_user = tree.user_data(other_proxy);
-                let (a, b) = (query_user.min(other_user), query_user.max(other_user));
-                if a != b && keep(a, b) {
-                    out.push((a, b));
-                }
-                true
-            });
-        };
-        if parallel && self.move_buffer.len() >= 4 * PAIR_RUNS {
-            self.pair_runs.resize_with(PAIR_RUNS, Vec::new);
-            let run = self.move_buffer.len().div_ceil(PAIR_RUNS);
-            let moved = &self.move_buffer;
-            crate::parallel::for_each_indexed_mut(true, &mut self.pair_runs, 1, |k, found| {
-                found.clear();
-                let end = ((k + 1) * run).min(moved.len());
-                for &query_proxy in moved.get(k * run..end).unwrap_or(&[]) {
-                    query(query_proxy, found);
-                }
-            });
-            for found in &self.pair_runs {
-                out.extend_from_slice(found);
+        self.pair_runs.resize_with(PAIR_RUNS, Vec::new);
+        let run = self.move_buffer.len().div_ceil(PAIR_RUNS);
+        let (tree, in_move_buffer, moved) = (&self.tree, &self.in_move_buffer, &self.move_buffer);
+        crate::parallel::for_each_indexed_mut(true, &mut self.pair_runs, 1, |k, found| {
+            found.clear();
+            let end = ((k + 1) * run).min(moved.len());
+            let mut keep = &keep;
+            for &query_proxy in moved.get(k * run..end).unwrap_or(&[]) {
+                query_pairs(tree, in_move_buffer, query_proxy, &mut keep, found);
             }
-        } else {
-            for &query_proxy in &self.move_buffer {
-                query(query_proxy, out);
-            }
+        });
+        for found in &self.pair_runs {
+            out.extend_from_slice(found);
         }
+        self.finish_pairs(out, first_new);
+    }
 
+    /// Empties the move buffer and sorts the pairs found from `first_new`
+    /// on (a deterministic order), dropping repeats.
+    fn finish_pairs(&mut self, out: &mut Vec<(u32, u32)>, first_new: usize) {
         for &proxy_id in &self.move_buffer {
             self.in_move_buffer[proxy_id as usize] = false;
         }

@@ -74,6 +74,10 @@ pub(crate) struct Graph {
     used: Vec<u64>,
     /// Constraints whose kept colour was not free this step.
     pending: Vec<u32>,
+    /// Per body, for [`Graph::footprints_are_disjoint`].
+    marks: Vec<u32>,
+    /// The last colour pass of [`Graph::footprints_are_disjoint`].
+    pass: u32,
     /// The two-point block constraints of every colour, colour by
     /// colour, each colour's run padded with [`NO_CONSTRAINT`] to whole
     /// batches: batch `k` of [`Graph::pairs`] holds entries `W k..W (k+1)`.
@@ -130,6 +134,43 @@ impl Graph {
             Coloring::Bounded => self.colour_bounded(constraints, bodies),
         }
         self.pack(constraints, bodies, parallel);
+        debug_assert!(self.footprints_are_disjoint(bodies));
+    }
+
+    /// The condition the workers' sharing of the body states rests on (see
+    /// [`super::shared`]): within each colour, a body some batch writes is
+    /// dynamic, and no other lane of the colour's batches touches it. (The
+    /// colour's scalar constraints run after its batches, on one thread.)
+    pub(super) fn footprints_are_disjoint(&mut self, bodies: &[SolverBody]) -> bool {
+        // Per body: the colour pass that last touched it, times two, plus
+        // one if that touch wrote it.
+        self.marks.resize(bodies.len() + 1, 0);
+        for colour in &self.colours[..self.count] {
+            self.pass = self.pass.wrapping_add(1);
+            let pass = self.pass;
+            let lanes = self.pairs[colour.pairs.clone()]
+                .iter()
+                .flat_map(|b| b.footprint())
+                .chain(
+                    self.singles[colour.singles.clone()]
+                        .iter()
+                        .flat_map(|b| b.footprint()),
+                );
+            for (a, writes_a, b, writes_b) in lanes {
+                for (body, writes) in [(a, writes_a), (b, writes_b)] {
+                    let i = body as usize;
+                    if writes && !bodies.get(i).is_some_and(|b| b.dynamic) {
+                        return false;
+                    }
+                    let mark = self.marks[i];
+                    if mark >> 1 == pass && (writes || mark & 1 == 1) {
+                        return false;
+                    }
+                    self.marks[i] = pass << 1 | u32::from(writes);
+                }
+            }
+        }
+        true
     }
 
     /// Order-preserving colouring ([`Coloring::Ordered`]): a constraint's
@@ -181,7 +222,14 @@ impl Graph {
             let colour = c.color as usize;
             let (a, b) = (c.a, c.b);
             let (da, db) = (dynamic(a), dynamic(b));
-            if colour < GRAPH_COLORS && self.take(colour * words, (da, a), (db, b)) {
+            // A kept colour must still suit the contact's kind (a frozen
+            // body unfrozen turns a static contact into a moving one).
+            let suits = if da && db {
+                colour < DYNAMIC_GRAPH_COLORS
+            } else {
+                (1..GRAPH_COLORS).contains(&colour)
+            };
+            if suits && self.take(colour * words, (da, a), (db, b)) {
                 self.park(colour, i as u32);
             } else {
                 self.pending.push(i as u32);
@@ -547,6 +595,9 @@ fn solve_colour(
         || solve_batches(pairs, states, ctx, reverse, pass),
         || solve_batches(singles, states, ctx, reverse, pass),
     );
+    // After the join, on this thread alone: the scalar kernels write both
+    // bodies, static ones included, so they must never run beside the
+    // batches.
     for &i in &colour.scalar {
         solve_one(&mut constraints[i as usize], states, ctx, reverse, pass);
     }
@@ -644,6 +695,7 @@ mod tests {
             let (bodies, mut constraints) = random_graph(&mut rng, 40, 120);
             let mut graph = Graph::default();
             graph.build(&mut constraints, &bodies, Coloring::Bounded, false);
+            assert!(graph.footprints_are_disjoint(&bodies));
             let (colours, overflow) = members(&graph);
             assert!(colours.len() <= GRAPH_COLORS);
             let mut seen = vec![false; constraints.len()];
@@ -716,5 +768,38 @@ mod tests {
         constraints.truncate(20);
         graph.build(&mut constraints, &bodies, Coloring::Bounded, false);
         assert!(members(&graph).1.is_empty());
+    }
+
+    #[test]
+    fn the_footprint_check_passes_both_colourings_and_catches_a_shared_body() {
+        let mut rng = Rng(0x5851_f42d_4c95_7f2d);
+        for coloring in [Coloring::Bounded, Coloring::Ordered] {
+            for _ in 0..20 {
+                let (bodies, mut constraints) = random_graph(&mut rng, 60, 200);
+                let mut graph = Graph::default();
+                graph.build(&mut constraints, &bodies, coloring, false);
+                assert!(graph.footprints_are_disjoint(&bodies), "{coloring:?}");
+            }
+        }
+        // Two constraints on dynamic body 0 forced into one colour.
+        let dynamic = SolverBody {
+            dynamic: true,
+            ..SolverBody::default()
+        };
+        let bodies = vec![dynamic, dynamic, dynamic, SolverBody::default()];
+        let constraints: Vec<ContactConstraint> = [(0, 1), (0, 2)]
+            .into_iter()
+            .map(|(a, b)| ContactConstraint {
+                a,
+                b,
+                count: 1,
+                ..ContactConstraint::default()
+            })
+            .collect();
+        let mut graph = Graph::default();
+        graph.park(0, 0);
+        graph.park(0, 1);
+        graph.pack(&constraints, &bodies, false);
+        assert!(!graph.footprints_are_disjoint(&bodies));
     }
 }

@@ -146,14 +146,16 @@ impl Solver {
     }
 
     /// The substeps of one step: for each, gravity and forces, warm start,
-    /// velocity iterations with split-impulse position correction, and
-    /// position integration. The body states hold each body's velocity and
-    /// its motion over the step afterwards.
+    /// then the soft step's biased solve, position integration and relax
+    /// (or velocity iterations with split-impulse position correction and
+    /// position integration). The body states hold each body's velocity
+    /// and its motion over the step afterwards.
     ///
     /// The constraints are coloured first (see [`Graph::build`]) and every
     /// pass goes colour by colour, solving each colour's two-point blocks
-    /// and single points [`wide::W`] at a time; an alternating sweep
-    /// reverses the colour order on odd iterations.
+    /// and single points [`wide::W`] at a time, split between the workers
+    /// when the step is parallel; an alternating sweep reverses the colour
+    /// order on odd iterations.
     pub fn solve(&mut self, ctx: &StepContext) {
         let (graph, constraints, bodies, locks) =
             (&mut self.graph, &mut self.constraints, &self.bodies, &self.locks);
@@ -610,6 +612,10 @@ mod tests {
                 if b.dynamic {
                     s.v = rng.vec(2.0);
                     s.w = rng.range(-3.0, 3.0);
+                    // Motion since the step began: the lanes compute the
+                    // separations from it in every soft pass.
+                    s.dp = rng.vec(0.01);
+                    s.dq = Rot::from_angle(rng.range(-0.01, 0.01));
                 }
             }
             let states: Vec<StateCell> = states.into_iter().map(StateCell::new).collect();

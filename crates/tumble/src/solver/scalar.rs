@@ -49,17 +49,26 @@ pub(super) fn apply_impulse(
     let [ma, ia, mb, ib] = masses;
     let (dva, dwa) = (ma * p, ia * cross(ra, p));
     let (dvb, dwb) = (mb * p, ib * cross(rb, p));
+    // A body with neither mass nor inertia to move (static, kinematic)
+    // is left alone: the same bits, and its shared row is never written.
     let (sa, sb) = (&states[a], &states[b]);
-    if pseudo {
-        let (v, w) = sa.pseudo();
-        sa.set_pseudo(v - dva, w - dwa);
-        let (v, w) = sb.pseudo();
-        sb.set_pseudo(v + dvb, w + dwb);
-    } else {
-        let (v, w) = sa.velocity();
-        sa.set_velocity(v - dva, w - dwa);
-        let (v, w) = sb.velocity();
-        sb.set_velocity(v + dvb, w + dwb);
+    if ma != 0.0 || ia != 0.0 {
+        if pseudo {
+            let (v, w) = sa.pseudo();
+            sa.set_pseudo(v - dva, w - dwa);
+        } else {
+            let (v, w) = sa.velocity();
+            sa.set_velocity(v - dva, w - dwa);
+        }
+    }
+    if mb != 0.0 || ib != 0.0 {
+        if pseudo {
+            let (v, w) = sb.pseudo();
+            sb.set_pseudo(v + dvb, w + dwb);
+        } else {
+            let (v, w) = sb.velocity();
+            sb.set_velocity(v + dvb, w + dwb);
+        }
     }
 }
 

@@ -8,8 +8,10 @@
 //! many batches read) are never written. So during a colour's pass each
 //! state is written by at most one worker and then read by no other, and
 //! between passes the workers wait for each other (rayon's join, which
-//! orders their memory). [`check_footprints`] tests exactly that
-//! condition, and the solve asserts it in debug builds.
+//! orders their memory). `Graph::footprints_are_disjoint` tests exactly
+//! that condition (the solve asserts it in debug builds, the colouring's
+//! tests on random graphs), and the scalar kernels, which write both
+//! bodies of a constraint, run only between the parallel passes.
 //!
 //! A relaxed atomic per float would be safe Rust without any of this, but
 //! it moves every value through an integer register: measured, 16% more
@@ -29,7 +31,7 @@ pub(crate) struct StateCell(UnsafeCell<BodyState>);
 
 // SAFETY: a `&StateCell` reaches several threads only inside a solve
 // pass over one graph colour, in which (see the module comment, and
-// `check_footprints`) each cell is written by at most one thread and a
+// `Graph::footprints_are_disjoint`) each cell is written by at most one thread and a
 // cell that is written is touched by no other thread: there is no data
 // race. Passes are separated by rayon's join, which synchronises.
 unsafe impl Sync for StateCell {}

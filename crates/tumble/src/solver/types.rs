@@ -96,7 +96,7 @@ pub(crate) struct ContactConstraint {
     pub(crate) track: bool,
     /// The contact's colour from the last step it was coloured in
     /// ([`crate::contact::NO_COLOR`] if none), then this step's colour
-    /// (the graph's colour count for the overflow).
+    /// ([`crate::settings::GRAPH_COLORS`] for the overflow).
     pub(crate) color: u8,
     pub(crate) count: usize,
     /// Inverse masses and inertias `[ma, ia, mb, ib]`, copied here so the

@@ -235,8 +235,9 @@ pub(super) struct Batch<const N: usize, const M: usize> {
     /// The points.
     p: [PointLanes; N],
     /// The points' current separations. Bodies move only between substeps,
-    /// so these are computed once per substep
-    /// ([`Batch::update_separations`]) and read by every iteration.
+    /// so the velocity iterations of split impulses read these, computed
+    /// once per substep ([`Batch::update_separations`]); the soft step's
+    /// single passes compute them afresh ([`Batch::solve_soft`]).
     sep: [Fw; N],
 }
 
@@ -305,6 +306,12 @@ where
     #[cfg(test)]
     pub(super) fn constraints(&self) -> &[u32] {
         &self.index[..self.len]
+    }
+
+    /// Each lane's bodies and whether the lane writes them: `(a, writes
+    /// a, b, writes b)`, padding lanes included.
+    pub(super) fn footprint(&self) -> impl Iterator<Item = (u32, bool, u32, bool)> + '_ {
+        (0..W).map(|l| (self.a[l], self.write_a[l], self.b[l], self.write_b[l]))
     }
 
     /// Lane `l`'s cached separations (the second zero for one point).
