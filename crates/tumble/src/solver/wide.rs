@@ -667,6 +667,26 @@ where
         self.scatter(states, &g);
     }
 
+    /// The normal relative velocity of point `k`.
+    #[inline(always)]
+    fn point_velocity(&self, g: &Velocities, k: usize) -> Fw {
+        let p = &self.p[k];
+        (g.vbx - g.vax) * self.nx + (g.vby - g.vay) * self.ny + g.wb * p.rnb - g.wa * p.rna
+    }
+
+    /// Applies the normal impulse `lambda` at point `k` alone.
+    #[inline(always)]
+    fn apply_point(&self, g: &mut Velocities, k: usize, lambda: Fw) {
+        let p = &self.p[k];
+        let (px, py) = (lambda * self.nx, lambda * self.ny);
+        g.vax = g.vax - self.ma * px;
+        g.vay = g.vay - self.ma * py;
+        g.wa = g.wa - self.ia * p.rna * lambda;
+        g.vbx = g.vbx + self.mb * px;
+        g.vby = g.vby + self.mb * py;
+        g.wb = g.wb + self.ib * p.rnb * lambda;
+    }
+
     /// The friction impulses at every point (in reverse point order when
     /// `reverse`), on gathered velocities `g`.
     #[inline(always)]
@@ -797,6 +817,15 @@ where
 }
 
 impl PairBatch {
+    /// Sets both points' normal impulses (and their largest so far).
+    #[inline(always)]
+    fn set_normal(&mut self, x: [Fw; 2]) {
+        for (p, x) in self.p.iter_mut().zip(x) {
+            p.normal_impulse = x;
+            p.max_normal_impulse = p.max_normal_impulse.max(x);
+        }
+    }
+
     /// Solves the 2x2 block LCP for the lanes' two normal impulses given
     /// the normal velocities `vn`, the targets `t` and the old impulses
     /// `old`: both push, else only the first, else only the second, else
@@ -855,10 +884,7 @@ impl Normal for PairBatch {
         let old = [self.p[0].normal_impulse, self.p[1].normal_impulse];
         let x = self.block_lcp(vn, targets, old);
         self.apply_normal(g, x, old);
-        for (p, x) in self.p.iter_mut().zip(x) {
-            p.normal_impulse = x;
-            p.max_normal_impulse = p.max_normal_impulse.max(x);
-        }
+        self.set_normal(x);
     }
 
     /// The normal block with the push-out targets. A lane is idle when
@@ -929,72 +955,17 @@ impl Normal for PairBatch {
     }
 }
 
-impl PairBatch {
-    /// Sets both points' normal impulses (and their largest so far).
-    #[inline(always)]
-    fn set_normal(&mut self, x: [Fw; 2]) {
-        for (p, x) in self.p.iter_mut().zip(x) {
-            p.normal_impulse = x;
-            p.max_normal_impulse = p.max_normal_impulse.max(x);
-        }
-    }
-}
-
-impl PairBatch {
-    /// The normal relative velocity of point `k`.
-    #[inline(always)]
-    fn point_velocity(&self, g: &Velocities, k: usize) -> Fw {
-        let p = &self.p[k];
-        (g.vbx - g.vax) * self.nx + (g.vby - g.vay) * self.ny + g.wb * p.rnb - g.wa * p.rna
-    }
-
-    /// Applies the normal impulse `lambda` at point `k` alone.
-    #[inline(always)]
-    fn apply_point(&self, g: &mut Velocities, k: usize, lambda: Fw) {
-        let p = &self.p[k];
-        let (px, py) = (lambda * self.nx, lambda * self.ny);
-        g.vax = g.vax - self.ma * px;
-        g.vay = g.vay - self.ma * py;
-        g.wa = g.wa - self.ia * p.rna * lambda;
-        g.vbx = g.vbx + self.mb * px;
-        g.vby = g.vby + self.mb * py;
-        g.wb = g.wb + self.ib * p.rnb * lambda;
-    }
-}
-
-impl PointBatch {
-    /// The point's normal relative velocity.
-    #[inline(always)]
-    fn normal_velocity(&self, g: &Velocities) -> Fw {
-        let p = &self.p[0];
-        (g.vbx - g.vax) * self.nx + (g.vby - g.vay) * self.ny + g.wb * p.rnb - g.wa * p.rna
-    }
-
-    /// Applies the normal impulse `lambda` at the point.
-    #[inline(always)]
-    fn apply_normal(&self, g: &mut Velocities, lambda: Fw) {
-        let p = &self.p[0];
-        let (px, py) = (lambda * self.nx, lambda * self.ny);
-        g.vax = g.vax - self.ma * px;
-        g.vay = g.vay - self.ma * py;
-        g.wa = g.wa - self.ia * p.rna * lambda;
-        g.vbx = g.vbx + self.mb * px;
-        g.vby = g.vby + self.mb * py;
-        g.wb = g.wb + self.ib * p.rnb * lambda;
-    }
-}
-
 impl Normal for PointBatch {
     /// The scalar solve's clamp: the accumulated impulse moves by the
     /// normal mass times the velocity error and stays non-negative.
     #[inline(always)]
     fn velocity_normal(&mut self, g: &mut Velocities, ctx: &StepContext) {
         let target = self.velocity_target(self.sep[0], ctx);
-        let vn = self.normal_velocity(g);
+        let vn = self.point_velocity(g, 0);
         let old = self.p[0].normal_impulse;
         let [normal_mass] = self.mass;
         let new = (old + normal_mass * (target - vn)).max(Fw::default());
-        self.apply_normal(g, new - old);
+        self.apply_point(g, 0, new - old);
         let p = &mut self.p[0];
         p.normal_impulse = new;
         p.max_normal_impulse = p.max_normal_impulse.max(new);
@@ -1011,10 +982,10 @@ impl Normal for PointBatch {
         if idle.all() {
             return false;
         }
-        let vn = self.normal_velocity(g);
+        let vn = self.point_velocity(g, 0);
         let [normal_mass] = self.mass;
         let new = idle.select(old, (old + normal_mass * (target - vn)).max(zero));
-        self.apply_normal(g, new - old);
+        self.apply_point(g, 0, new - old);
         self.p[0].pseudo_impulse = new;
         true
     }
@@ -1023,12 +994,12 @@ impl Normal for PointBatch {
     #[inline(always)]
     fn soft_normal(&mut self, g: &mut Velocities, ctx: &StepContext, bias: bool, _reverse: bool) {
         let (velocity_bias, mass_scale, impulse_scale) = self.soft_terms(self.sep[0], bias, ctx);
-        let vn = self.normal_velocity(g);
+        let vn = self.point_velocity(g, 0);
         let old = self.p[0].normal_impulse;
         let [normal_mass] = self.mass;
         let impulse = -normal_mass * (mass_scale * vn + velocity_bias) - impulse_scale * old;
         let new = (old + impulse).max(Fw::default());
-        self.apply_normal(g, new - old);
+        self.apply_point(g, 0, new - old);
         let p = &mut self.p[0];
         p.normal_impulse = new;
         p.max_normal_impulse = p.max_normal_impulse.max(new);
