@@ -33,9 +33,26 @@
 //! for queries and deep overlaps) updates every awake contact, or keeps its
 //! manifold when the pair hardly moved (see
 //! [`SolverSettings::contact_recycling`]); the warm-started
-//! sequential-impulse solver moves the awake bodies; and islands of resting
-//! bodies fall asleep. Every tuning constant lives in [`settings`] with the
-//! reason it exists.
+//! sequential-impulse solver (the soft step, [`PositionCorrection`], over
+//! the graph colours of [`Coloring`]) moves the awake bodies; and islands
+//! of resting bodies fall asleep. Every tuning constant lives in
+//! [`settings`] with the reason it exists.
+//!
+//! # Threads
+//!
+//! With the `parallel` feature (on by default), a world built with
+//! [`WorldSettings::workers`] above 1, or given [`World::set_workers`],
+//! splits its step's independent work between that many threads: the
+//! pair search, the collision of each contact, and each graph colour's
+//! constraints. The results are the same bits whatever the count:
+//!
+//! ```
+//! use tumble::{World, WorldSettings};
+//!
+//! let mut world = World::new(WorldSettings { workers: 2, ..WorldSettings::default() });
+//! world.set_workers(4).unwrap(); // or change it between steps
+//! assert!(world.set_workers(0).is_err());
+//! ```
 //!
 //! # Sleeping
 //!
