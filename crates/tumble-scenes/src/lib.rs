@@ -349,8 +349,8 @@ fn mass_ratio(world: &mut World, ratio: f32) -> Vec<BodyId> {
 pub const PLANK_HALF_THICKNESS: f32 = 0.05;
 /// Half the plank length.
 pub const PLANK_HALF_LENGTH: f32 = 1.0;
-/// Lean of each plank from vertical, radians.
-pub const CARD_LEAN: f32 = 0.3;
+/// Lean of each plank from vertical, radians: 25 degrees.
+pub const CARD_LEAN: f32 = 0.436_332_3;
 /// Horizontal distance between neighbouring apexes of a storey: a flat
 /// plank's length plus a 2 mm gap, so the flat planks of one level lie end
 /// to end, each end on one of an apex's two top corners.

@@ -194,10 +194,11 @@ fn coloured_and_sequential_solves_agree_on_the_tower() {
 }
 
 #[test]
-fn the_card_house_stands_with_the_default_solver() {
-    // Planks 0.1 m thick leaning 17 degrees from vertical, three storeys,
+fn the_card_house_stands_at_25_degrees() {
+    // Planks 0.1 m thick leaning 25 degrees from vertical, three storeys,
     // sleeping off: after 10 s every plank is within 2 cm of where it was
-    // put. (At 25 degrees it falls: see the README.)
+    // put.
+    assert!((CARD_LEAN.to_degrees() - 25.0).abs() < 0.01);
     let mut scene = build(SceneName::CardHouse, SolverSettings::default());
     let m = run(&mut scene, 600);
     assert!(m.standing && m.worst_moved < 0.02, "{m:?}");
