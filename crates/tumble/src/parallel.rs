@@ -78,27 +78,13 @@ pub(crate) fn for_each_mut<T: Send>(
     min: usize,
     f: impl Fn(&mut T) + Sync + Send,
 ) {
-    #[cfg(feature = "parallel")]
-    if parallel && items.len() >= 2 * min {
-        use rayon::prelude::*;
-        items.par_iter_mut().with_min_len(min).for_each(f);
-        return;
-    }
-    let _ = (parallel, min);
-    items.iter_mut().for_each(f);
+    for_each_indexed_mut(parallel, items, min, |_, x| f(x));
 }
 
 /// Calls `f` on each of `items` by shared reference (see [`for_each_mut`]).
 #[inline]
 pub(crate) fn for_each<T: Sync>(parallel: bool, items: &[T], min: usize, f: impl Fn(&T) + Sync + Send) {
-    #[cfg(feature = "parallel")]
-    if parallel && items.len() >= 2 * min {
-        use rayon::prelude::*;
-        items.par_iter().with_min_len(min).for_each(f);
-        return;
-    }
-    let _ = (parallel, min);
-    items.iter().for_each(f);
+    for_each_index(parallel, items.len(), min, |i| f(&items[i]));
 }
 
 /// Calls `f` on each of `items` with its index (see [`for_each_mut`]).

@@ -73,12 +73,10 @@ fn a_pile_that_sleeps_wakes_and_sleeps_again_is_bit_identical_and_matches_the_re
     );
 }
 
-/// A scene big enough for every parallel loop of the step to split: a
-/// 40-row pyramid of boxes (820 bodies, about 2400 contacts) with boxes
-/// and circles raining onto it, bodies removed now and then, stepped
-/// `steps` times on `workers` threads with the given solver settings.
-fn rain_on_pyramid(workers: usize, solver: tumble::SolverSettings, steps: u32) -> World {
-    use tumble::{BodyDef, Circle, Polygon, ShapeDef, WorldSettings};
+/// A world without sleeping, stepping on `workers` threads with `solver`,
+/// its ground a static box `half_width` wide each way whose top is y = 0.5.
+fn world_on(workers: usize, solver: tumble::SolverSettings, half_width: f32) -> World {
+    use tumble::{BodyDef, Polygon, ShapeDef, WorldSettings};
     let mut world = World::new(WorldSettings {
         sleeping: false,
         workers,
@@ -90,18 +88,37 @@ fn rain_on_pyramid(workers: usize, solver: tumble::SolverSettings, steps: u32) -
         if cfg!(feature = "parallel") { workers } else { 1 }
     );
     let ground = world.create_body(&BodyDef::fixed()).unwrap();
-    let floor = Polygon::new_box(40.0, 0.5).unwrap();
+    let floor = Polygon::new_box(half_width, 0.5).unwrap();
     world.add_shape(ground, floor, &ShapeDef::default()).unwrap();
+    world
+}
+
+/// A pyramid of `rows` rows of 1 m boxes, 5 cm apart, its bottom row's
+/// centres at height `y`: each box with its row and column.
+fn pyramid(world: &mut World, rows: u32, y: f32) -> Vec<(tumble::BodyId, u32, u32)> {
+    use tumble::{BodyDef, Polygon, ShapeDef};
     let block = Polygon::new_box(0.5, 0.5).unwrap();
-    for row in 0..40 {
-        for col in 0..40 - row {
-            let x = (col as f32 - (39 - row) as f32 * 0.5) * 1.05;
-            let body = world
-                .create_body(&BodyDef::dynamic().at(Vec2::new(x, 1.0 + row as f32 * 1.0)))
-                .unwrap();
+    let mut boxes = Vec::new();
+    for row in 0..rows {
+        for col in 0..rows - row {
+            let x = (col as f32 - (rows - 1 - row) as f32 * 0.5) * 1.05;
+            let at = Vec2::new(x, y + row as f32);
+            let body = world.create_body(&BodyDef::dynamic().at(at)).unwrap();
             world.add_shape(body, block, &ShapeDef::default()).unwrap();
+            boxes.push((body, row, col));
         }
     }
+    boxes
+}
+
+/// A scene big enough for every parallel loop of the step to split: a
+/// 40-row pyramid of boxes (820 bodies, about 2400 contacts) with boxes
+/// and circles raining onto it, bodies removed now and then, stepped
+/// `steps` times on `workers` threads with the given solver settings.
+fn rain_on_pyramid(workers: usize, solver: tumble::SolverSettings, steps: u32) -> World {
+    use tumble::{BodyDef, Circle, Polygon, ShapeDef};
+    let mut world = world_on(workers, solver, 40.0);
+    pyramid(&mut world, 40, 1.0);
     for step in 0..steps {
         if step % 20 == 0 {
             let k = step / 20;
@@ -172,17 +189,8 @@ impl tumble::ContactHooks for Belt {
 /// kinematic and dynamic as it runs. Returns the hash after `steps` steps
 /// on `workers` threads.
 fn platforms_and_switches(workers: usize, solver: tumble::SolverSettings, steps: u32) -> u64 {
-    use tumble::{BodyDef, BodyType, MotionLocks, Polygon, ShapeDef, WorldSettings};
-    let mut world = World::new(WorldSettings {
-        sleeping: false,
-        workers,
-        solver,
-        ..WorldSettings::default()
-    });
-    let ground = world.create_body(&BodyDef::fixed()).unwrap();
-    world
-        .add_shape(ground, Polygon::new_box(60.0, 0.5).unwrap(), &ShapeDef::default())
-        .unwrap();
+    use tumble::{BodyDef, BodyType, MotionLocks, Polygon, ShapeDef};
+    let mut world = world_on(workers, solver, 60.0);
     for i in 0..6 {
         let at = Vec2::new(-30.0 + i as f32 * 10.0, 1.5);
         let platform = world
@@ -197,20 +205,12 @@ fn platforms_and_switches(workers: usize, solver: tumble::SolverSettings, steps:
             .add_shape(platform, Polygon::new_box(3.0, 0.5).unwrap(), &def)
             .unwrap();
     }
-    let block = Polygon::new_box(0.5, 0.5).unwrap();
     let mut boxes = Vec::new();
-    for row in 0..35 {
-        for col in 0..35 - row {
-            let x = (col as f32 - (34 - row) as f32 * 0.5) * 1.05;
-            let body = world
-                .create_body(&BodyDef::dynamic().at(Vec2::new(x, 2.5 + row as f32)))
-                .unwrap();
-            world.add_shape(body, block, &ShapeDef::default()).unwrap();
-            if (row + col) % 7 == 0 {
-                world.set_motion_locks(body, MotionLocks::ROTATION).unwrap();
-            }
-            boxes.push(body);
+    for (body, row, col) in pyramid(&mut world, 35, 2.5) {
+        if (row + col) % 7 == 0 {
+            world.set_motion_locks(body, MotionLocks::ROTATION).unwrap();
         }
+        boxes.push(body);
     }
     for step in 0..steps {
         if step % 30 == 15 {

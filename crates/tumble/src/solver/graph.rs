@@ -72,7 +72,8 @@ pub(crate) struct Graph {
     /// Per colour, a bit per body: the bodies it holds
     /// ([`Coloring::Bounded`]).
     used: Vec<u64>,
-    /// Constraints whose kept colour was not free this step.
+    /// Constraints whose kept colour was not free this step (or did not
+    /// suit): the only ones [`Coloring::Bounded`] gave a new colour.
     pending: Vec<u32>,
     /// Per body, for [`Graph::footprints_are_disjoint`].
     marks: Vec<u32>,
@@ -125,6 +126,7 @@ impl Graph {
         self.single_count = 0;
         self.count = 0;
         self.overflow.clear();
+        self.pending.clear();
         match coloring {
             Coloring::Off => {
                 self.overflow.extend(0..constraints.len() as u32);
@@ -216,7 +218,6 @@ impl Graph {
         let words = bodies.len().div_ceil(64);
         self.used.clear();
         self.used.resize(GRAPH_COLORS * words, 0);
-        self.pending.clear();
         let dynamic = |i: u32| bodies[i as usize].dynamic;
         for (i, c) in constraints.iter().enumerate() {
             let colour = c.color as usize;
@@ -341,6 +342,12 @@ impl Graph {
             bodies,
             parallel,
         );
+    }
+
+    /// The constraints whose colour this step's colouring changed (the
+    /// others kept their contact's): the contacts to tell.
+    pub(super) fn recoloured(&self) -> &[u32] {
+        &self.pending
     }
 
     /// Heap bytes held by the colouring's reused buffers (capacities).

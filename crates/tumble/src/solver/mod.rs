@@ -216,8 +216,10 @@ impl Solver {
     pub fn store_impulses(&mut self, contacts: &mut Store<Contact>, ctx: &StepContext) {
         self.graph
             .store(&mut self.constraints, contacts, ctx.substeps as f32);
-        // Each contact keeps its colour for the next step's colouring.
-        for c in &self.constraints {
+        // Each contact keeps its colour for the next step's colouring:
+        // only those the colouring changed need telling.
+        for &i in self.graph.recoloured() {
+            let c = &self.constraints[i as usize];
             contacts[c.contact].color = c.color;
         }
     }
