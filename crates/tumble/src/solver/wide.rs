@@ -678,13 +678,21 @@ where
     #[inline(always)]
     fn apply_point(&self, g: &mut Velocities, k: usize, lambda: Fw) {
         let p = &self.p[k];
-        let (px, py) = (lambda * self.nx, lambda * self.ny);
+        self.apply(g, lambda, (self.nx, self.ny), (p.rna, p.rnb));
+    }
+
+    /// Applies an impulse `lambda` along the direction `(dx, dy)`, whose
+    /// angular levers about A's and B's centres are `(ra, rb)`: minus to
+    /// A, plus to B.
+    #[inline(always)]
+    fn apply(&self, g: &mut Velocities, lambda: Fw, (dx, dy): (Fw, Fw), (ra, rb): (Fw, Fw)) {
+        let (px, py) = (lambda * dx, lambda * dy);
         g.vax = g.vax - self.ma * px;
         g.vay = g.vay - self.ma * py;
-        g.wa = g.wa - self.ia * p.rna * lambda;
+        g.wa = g.wa - self.ia * ra * lambda;
         g.vbx = g.vbx + self.mb * px;
         g.vby = g.vby + self.mb * py;
-        g.wb = g.wb + self.ib * p.rnb * lambda;
+        g.wb = g.wb + self.ib * rb * lambda;
     }
 
     /// The friction impulses at every point (in reverse point order when
@@ -705,13 +713,8 @@ where
                 .min(max_friction);
             let lambda = new - p.tangent_impulse;
             p.tangent_impulse = new;
-            let (px, py) = (lambda * tx, lambda * ty);
-            g.vax = g.vax - self.ma * px;
-            g.vay = g.vay - self.ma * py;
-            g.wa = g.wa - self.ia * p.rta * lambda;
-            g.vbx = g.vbx + self.mb * px;
-            g.vby = g.vby + self.mb * py;
-            g.wb = g.wb + self.ib * p.rtb * lambda;
+            let levers = (p.rta, p.rtb);
+            self.apply(g, lambda, (tx, ty), levers);
         }
     }
 
