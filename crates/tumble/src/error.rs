@@ -68,3 +68,45 @@ impl From<BodyError> for Error {
         Error::Body(e)
     }
 }
+
+/// Why a joint could not be made or changed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JointError {
+    /// The joint handle refers to a joint that was removed (or never
+    /// existed in this world).
+    StaleHandle,
+    /// A body of the joint was removed (or never existed in this world).
+    StaleBody,
+    /// Both ends of the joint are the same body.
+    SameBody,
+    /// A number is NaN or infinite. The string names it.
+    NonFinite(&'static str),
+    /// A lower limit is above its upper limit. The string names the limits.
+    InvertedLimits(&'static str),
+    /// A stiffness, damping ratio, largest force or torque, or length is
+    /// negative. The string names it.
+    Negative(&'static str),
+    /// A number is finite but outside the range it must lie in. The string
+    /// names it.
+    OutOfRange(&'static str),
+    /// The call is for another kind of joint (an angle asked of a distance
+    /// joint, a kind replaced by another). The string names what was asked.
+    WrongKind(&'static str),
+}
+
+impl fmt::Display for JointError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            JointError::StaleHandle => f.write_str("stale handle: the joint was removed"),
+            JointError::StaleBody => f.write_str("a body of the joint was removed"),
+            JointError::SameBody => f.write_str("a joint needs two different bodies"),
+            JointError::NonFinite(what) => write!(f, "{what} is NaN or infinite"),
+            JointError::InvertedLimits(what) => write!(f, "{what}: the lower limit is above the upper"),
+            JointError::Negative(what) => write!(f, "{what} must not be negative"),
+            JointError::OutOfRange(what) => write!(f, "{what} is out of range"),
+            JointError::WrongKind(what) => write!(f, "{what}: not this kind of joint"),
+        }
+    }
+}
+
+impl std::error::Error for JointError {}

@@ -1,5 +1,5 @@
 //! Persistent islands: groups of non-static bodies linked by touching
-//! contacts, which fall asleep and wake up together.
+//! contacts and by joints, which fall asleep and wake up together.
 //!
 //! An island is kept from step to step, not found anew: a contact that
 //! begins touching merges its two bodies' islands at once ([`merge`]); one
@@ -17,6 +17,7 @@
 
 use crate::body::{Body, NULL};
 use crate::contact::{body_contacts, Contact};
+use crate::joint::{body_joints, Joint};
 use crate::store::Store;
 
 /// One island: a list of bodies.
@@ -169,15 +170,15 @@ fn find(parent: &mut [u32], mut i: u32) -> u32 {
 }
 
 /// Splits `island` into its connected components (bodies linked by
-/// touching contacts with no static body), by union-find over the contact
-/// lists of its bodies. The component of the island's first body keeps the
+/// touching contacts or joints with no static body), by union-find over
+/// the contact and joint lists of its bodies. The component of the island's first body keeps the
 /// island; each other component gets a new island, in the order of its
 /// first body on the old list, so the result depends only on the lists.
 /// The new islands are appended to `created`.
 pub(crate) fn split(
     islands: &mut Store<Island>,
     bodies: &mut Store<Body>,
-    contacts: &Store<Contact>,
+    (contacts, joints): (&Store<Contact>, &Store<Joint>),
     island: u32,
     scratch: &mut SplitScratch,
     created: &mut Vec<u32>,
@@ -198,19 +199,28 @@ pub(crate) fn split(
     }
     parent.clear();
     parent.extend(0..members.len() as u32);
+    let mut join = |k: usize, other: u32| {
+        let (ra, rb) = (find(parent, k as u32), find(parent, member_of[other as usize]));
+        if ra != rb {
+            // The smaller index as root, so roots are first members.
+            let (lo, hi) = (ra.min(rb), ra.max(rb));
+            parent[hi as usize] = lo;
+        }
+    };
     for (k, &bi) in members.iter().enumerate() {
+        // Each contact and joint is seen from both ends: take it from A's.
         for (ci, side) in body_contacts(contacts, &bodies[bi]) {
             let c = &contacts[ci];
             let other = c.body(1 - side);
-            // Each contact is seen from both ends: take it from A's.
-            if side == 1 || !c.touching() || bodies[other].island != island {
-                continue;
+            if side == 0 && c.touching() && bodies[other].island == island {
+                join(k, other);
             }
-            let (ra, rb) = (find(parent, k as u32), find(parent, member_of[other as usize]));
-            if ra != rb {
-                // The smaller index as root, so roots are first members.
-                let (lo, hi) = (ra.min(rb), ra.max(rb));
-                parent[hi as usize] = lo;
+        }
+        for (ji, side) in body_joints(joints, &bodies[bi]) {
+            let j = &joints[ji];
+            let other = j.body(1 - side);
+            if side == 0 && j.is_solved() && bodies[other].island == island {
+                join(k, other);
             }
         }
     }

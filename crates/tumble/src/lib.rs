@@ -178,6 +178,7 @@ pub mod filter;
 pub mod hooks;
 #[forbid(unsafe_code)]
 mod island;
+pub mod joint;
 #[forbid(unsafe_code)]
 pub mod math;
 #[forbid(unsafe_code)]
@@ -197,14 +198,15 @@ mod world;
 
 pub use body::{BodyDef, BodyType, MotionLocks};
 pub use debug_draw::{Color, DebugDraw, DrawOptions};
-pub use error::{BodyError, Error};
+pub use error::{BodyError, Error, JointError};
 pub use events::{ContactEvents, ContactHit, ContactTouch, SensorEvents, SensorOverlap};
 pub use filter::{Filter, QueryFilter};
 pub use hooks::{ContactHooks, ContactMaterial, NoHooks, OneWayPlatforms, ShapePair};
+pub use joint::{DistanceJoint, JointKind, MotorJoint, PrismaticJoint, RevoluteJoint, WeldJoint, WheelJoint};
 pub use math::{Aabb, Rot, Transform, Vec2};
 pub use settings::{Coloring, PositionCorrection, SolverSettings, Sweep, WorldSettings};
 pub use shapes::{Capsule, ChainSegment, Circle, MassData, Polygon, Segment, Shape, ShapeError};
 pub use world::{
-    draw_shape, BodyId, CharacterController, CharacterMove, ContactView, Explosion, FixedStepper,
-    MemoryUsage, RayHit, ShapeCastHit, ShapeDef, ShapeId, StepProfile, World,
+    draw_shape, BodyId, CharacterController, CharacterMove, ContactView, Explosion, FixedStepper, JointDef,
+    JointId, MemoryUsage, RayHit, ShapeCastHit, ShapeDef, ShapeId, StepProfile, World,
 };

@@ -230,6 +230,28 @@ pub struct SolverSettings {
     /// overdamped, so a pushed-out box does not bounce back).
     #[cfg_attr(feature = "serde", serde(default = "contact_damping_default"))]
     pub contact_damping_ratio: f32,
+    /// How stiffly joints pull their bodies back together once they have
+    /// come apart, Hz (60, Box2D's default; capped at a quarter of the
+    /// substep rate). The velocity part of a joint is rigid; this is only
+    /// the soft step's correction of the drift.
+    #[cfg_attr(feature = "serde", serde(default = "joint_hertz_default"))]
+    pub joint_hertz: f32,
+    /// The damping ratio of that correction (2: overdamped, so a joint
+    /// pulled back together does not ring).
+    #[cfg_attr(feature = "serde", serde(default = "joint_damping_default"))]
+    pub joint_damping_ratio: f32,
+}
+
+/// Serde's value for a missing `joint_hertz`: the default.
+#[cfg(feature = "serde")]
+fn joint_hertz_default() -> f32 {
+    SolverSettings::default().joint_hertz
+}
+
+/// Serde's value for a missing `joint_damping_ratio`: the default.
+#[cfg(feature = "serde")]
+fn joint_damping_default() -> f32 {
+    SolverSettings::default().joint_damping_ratio
 }
 
 /// Serde's value for a missing `contact_hertz`: the default.
@@ -264,6 +286,8 @@ impl Default for SolverSettings {
             contact_recycling: true,
             contact_hertz: 30.0,
             contact_damping_ratio: 10.0,
+            joint_hertz: 60.0,
+            joint_damping_ratio: 2.0,
         }
     }
 }
@@ -277,8 +301,8 @@ pub const SUBSTEPS_RANGE: std::ops::RangeInclusive<u32> = 1..=8;
 impl SolverSettings {
     /// Checks every field: iterations in [`ITERATIONS_RANGE`], substeps
     /// in [`SUBSTEPS_RANGE`], `baumgarte` in 0..=1, a restitution
-    /// threshold >= 0, a contact stiffness > 0 and a damping ratio >= 0,
-    /// all finite. The error names the first bad field.
+    /// threshold >= 0, contact and joint stiffnesses > 0 and damping
+    /// ratios >= 0, all finite. The error names the first bad field.
     pub fn validate(&self) -> Result<(), crate::BodyError> {
         use crate::BodyError::{NonFinite, OutOfRange};
         if !ITERATIONS_RANGE.contains(&self.iterations) {
@@ -326,23 +350,27 @@ impl SolverSettings {
     }
 
     /// The float fields, in the order of [`FLOAT_RANGES`].
-    fn floats_mut(&mut self) -> [&mut f32; 4] {
+    fn floats_mut(&mut self) -> [&mut f32; 6] {
         [
             &mut self.baumgarte,
             &mut self.restitution_threshold,
             &mut self.contact_hertz,
             &mut self.contact_damping_ratio,
+            &mut self.joint_hertz,
+            &mut self.joint_damping_ratio,
         ]
     }
 }
 
 /// Each float solver setting's name and the (finite) range it must lie in,
 /// for [`SolverSettings::validate`] and [`SolverSettings::repaired`] alike.
-const FLOAT_RANGES: [(&str, std::ops::RangeInclusive<f32>); 4] = [
+const FLOAT_RANGES: [(&str, std::ops::RangeInclusive<f32>); 6] = [
     ("baumgarte", 0.0..=1.0),
     ("restitution threshold", 0.0..=f32::MAX),
     ("contact hertz", f32::MIN_POSITIVE..=f32::MAX),
     ("contact damping ratio", 0.0..=f32::MAX),
+    ("joint hertz", f32::MIN_POSITIVE..=f32::MAX),
+    ("joint damping ratio", 0.0..=f32::MAX),
 ];
 
 /// A body whose every point moves slower than this (metres per second) is

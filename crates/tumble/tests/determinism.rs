@@ -254,3 +254,37 @@ fn platforms_locks_hooks_and_type_switches_give_the_same_bits_on_any_worker_coun
         }
     }
 }
+
+/// The hash of the joint scene (`common::joint_scene`) after 300 steps
+/// of `common::advance_joints`, recorded on x86-64 Linux like
+/// [`EXPECTED_HASH`].
+const EXPECTED_JOINT_HASH: u64 = 0x4ad3_03c8_54e6_7d96;
+
+#[test]
+fn joints_give_the_same_bits_on_any_worker_count_and_match_the_record() {
+    use common::{advance_joints, joint_scene};
+    let run = |workers: usize| {
+        let mut world = joint_scene(workers);
+        for _ in 0..300 {
+            advance_joints(&mut world);
+        }
+        assert!(world.frozen_bodies().is_empty());
+        // Enough for the step to go to the workers (see `World::step`).
+        assert!(
+            world.contact_count() >= 1024,
+            "{} contacts",
+            world.contact_count()
+        );
+        world_hash(&world)
+    };
+    let one = run(1);
+    assert_eq!(one, run(1), "two runs in one process differ");
+    for workers in 2..=4 {
+        assert_eq!(one, run(workers), "{workers} workers");
+    }
+    assert_eq!(
+        one, EXPECTED_JOINT_HASH,
+        "the simulation changed: if that was meant, set EXPECTED_JOINT_HASH = {one:#018x} in \
+         crates/tumble/tests/determinism.rs and say why in the commit message"
+    );
+}

@@ -259,3 +259,29 @@ fn sensors_and_their_overlaps_survive_a_snapshot() {
     );
     assert_eq!(world_hash(&world), world_hash(&restored));
 }
+
+#[test]
+fn a_snapshot_of_a_world_with_joints_continues_bit_identically() {
+    use common::{advance_joints, joint_scene};
+    let mut straight = joint_scene(1);
+    for _ in 0..240 {
+        advance_joints(&mut straight);
+    }
+    let mut saved = joint_scene(1);
+    for _ in 0..120 {
+        advance_joints(&mut saved);
+    }
+    let bytes = postcard::to_allocvec(&saved).unwrap();
+    let mut restored: World = postcard::from_bytes(&bytes).unwrap();
+    assert_eq!(restored.joint_count(), saved.joint_count());
+    let joints: Vec<_> = saved.joints().collect();
+    assert_eq!(restored.joints().collect::<Vec<_>>(), joints, "the same handles");
+    for &j in &joints {
+        assert_eq!(restored.joint_kind(j), saved.joint_kind(j));
+        assert_eq!(restored.joint_reaction(j), saved.joint_reaction(j));
+    }
+    for _ in 120..240 {
+        advance_joints(&mut restored);
+    }
+    assert_eq!(world_hash(&restored), world_hash(&straight));
+}

@@ -14,7 +14,8 @@ mod recycling;
 
 pub(crate) use recycling::{ManifoldCache, RecycleLimits};
 
-use crate::body::{Body, NULL};
+use crate::body::edges::{self, Edge, EdgeList, Linked};
+use crate::body::Body;
 use crate::collision::{collide_recyclable, Keep, Manifold};
 use crate::shapes::Shape;
 use crate::store::Store;
@@ -55,31 +56,6 @@ pub(crate) struct Contact {
     /// The contact's places on body A's (`edges[0]`) and body B's
     /// (`edges[1]`) contact lists.
     pub edges: [Edge; 2],
-}
-
-/// One end of a contact on its body's doubly linked contact list. The
-/// links are edge keys ([`edge_key`]): a contact slot and which of its two
-/// ends.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub(crate) struct Edge {
-    pub prev: u32,
-    pub next: u32,
-}
-
-impl Default for Edge {
-    fn default() -> Self {
-        Edge {
-            prev: NULL,
-            next: NULL,
-        }
-    }
-}
-
-/// The key of end `side` (0: body A, 1: body B) of contact `contact`.
-#[inline]
-pub(crate) fn edge_key(contact: u32, side: u32) -> u32 {
-    (contact << 1) | side
 }
 
 /// What the collide stage found for one contact.
@@ -339,55 +315,35 @@ impl Contact {
     }
 }
 
-/// Puts contact `ci` at the head of both its bodies' contact lists.
-pub(crate) fn link_edges(contacts: &mut Store<Contact>, bodies: &mut Store<Body>, ci: u32) {
-    for side in 0..2 {
-        let bi = contacts[ci].body(side);
-        let head = bodies[bi].contact_head;
-        contacts[ci].edges[side as usize] = Edge {
-            prev: NULL,
-            next: head,
-        };
-        if head != NULL {
-            contacts[head >> 1].edges[(head & 1) as usize].prev = edge_key(ci, side);
-        }
-        let body = &mut bodies[bi];
-        body.contact_head = edge_key(ci, side);
-        body.contact_count += 1;
+impl Linked for Contact {
+    #[inline]
+    fn body(&self, side: u32) -> u32 {
+        Contact::body(self, side)
     }
-}
-
-/// Takes contact `ci` off both its bodies' contact lists.
-pub(crate) fn unlink_edges(contacts: &mut Store<Contact>, bodies: &mut Store<Body>, ci: u32) {
-    for side in 0..2 {
-        let bi = contacts[ci].body(side);
-        let Edge { prev, next } = contacts[ci].edges[side as usize];
-        if prev != NULL {
-            contacts[prev >> 1].edges[(prev & 1) as usize].next = next;
-        } else {
-            bodies[bi].contact_head = next;
-        }
-        if next != NULL {
-            contacts[next >> 1].edges[(next & 1) as usize].prev = prev;
-        }
-        contacts[ci].edges[side as usize] = Edge::default();
-        bodies[bi].contact_count -= 1;
+    #[inline]
+    fn edges(&self) -> &[Edge; 2] {
+        &self.edges
+    }
+    #[inline]
+    fn edges_mut(&mut self) -> &mut [Edge; 2] {
+        &mut self.edges
+    }
+    #[inline]
+    fn list(body: &Body) -> &EdgeList {
+        &body.contacts
+    }
+    #[inline]
+    fn list_mut(body: &mut Body) -> &mut EdgeList {
+        &mut body.contacts
     }
 }
 
 /// The contacts on a body's list, head first, as `(contact, side)`: the
 /// body is end `side` of each.
+#[inline]
 pub(crate) fn body_contacts<'a>(
     contacts: &'a Store<Contact>,
     body: &Body,
 ) -> impl Iterator<Item = (u32, u32)> + 'a {
-    let mut key = body.contact_head;
-    std::iter::from_fn(move || {
-        if key == NULL {
-            return None;
-        }
-        let (ci, side) = (key >> 1, key & 1);
-        key = contacts[ci].edges[side as usize].next;
-        Some((ci, side))
-    })
+    edges::on_body(contacts, body)
 }

@@ -32,6 +32,8 @@
 #[forbid(unsafe_code)]
 mod graph;
 #[forbid(unsafe_code)]
+mod joints;
+#[forbid(unsafe_code)]
 mod prepare;
 #[forbid(unsafe_code)]
 mod scalar;
@@ -45,11 +47,13 @@ pub(crate) use types::{Softness, SolverBody, StepContext};
 
 use crate::body::{Body, NULL};
 use crate::contact::Contact;
+use crate::joint::Joint;
 use crate::math::{Rot, Vec2};
 use crate::parallel::for_each_index;
 use crate::settings::{PositionCorrection, Sweep};
 use crate::store::Store;
 use graph::{Graph, Pass};
+use joints::JointConstraint;
 use scalar::{bounce_constraint, store_impulses};
 use shared::StateCell;
 use types::{BodyState, ContactConstraint, Lock};
@@ -74,6 +78,8 @@ pub(crate) struct Solver {
     bouncy: Vec<u32>,
     /// The bodies with motion locks, this step (usually none).
     locks: Vec<Lock>,
+    /// One constraint per awake joint, in joint slot order.
+    joints: Vec<JointConstraint>,
     /// The colouring, its lane batches and the body states.
     graph: Graph,
 }
@@ -145,6 +151,37 @@ impl Solver {
         );
     }
 
+    /// Builds the constraints of the solved joints among `awake` (joint
+    /// slots, in order): every joint but a filter, unless neither body
+    /// can move. Call after [`Solver::prepare_contacts`].
+    pub fn prepare_joints(
+        &mut self,
+        joints: &Store<Joint>,
+        awake: impl Iterator<Item = u32>,
+        bodies: &Store<Body>,
+        ctx: &StepContext,
+    ) {
+        self.joints.clear();
+        let fixed = self.bodies.len() as u32 - 1;
+        for ji in awake {
+            let joint = &joints[ji];
+            if !joint.is_solved() {
+                continue;
+            }
+            let index = |slot: u32| match self.index_of[slot as usize] {
+                NULL => fixed,
+                i => i,
+            };
+            let (a, b) = (index(joint.body_a), index(joint.body_b));
+            let (ba, bb) = (&self.bodies[a as usize], &self.bodies[b as usize]);
+            if ba.inv_mass + bb.inv_mass + ba.inv_inertia + bb.inv_inertia == 0.0 {
+                continue;
+            }
+            let constraint = joints::prepare_joint(joint, ji, (a, b), &self.bodies, bodies, ctx);
+            self.joints.push(constraint);
+        }
+    }
+
     /// The substeps of one step: for each, gravity and forces, warm start,
     /// then the soft step's biased solve, position integration and relax
     /// (or velocity iterations with split-impulse position correction and
@@ -159,6 +196,7 @@ impl Solver {
     pub fn solve(&mut self, ctx: &StepContext) {
         let (graph, constraints, bodies, locks) =
             (&mut self.graph, &mut self.constraints, &self.bodies, &self.locks);
+        let joints = &mut self.joints[..];
         let total = ctx.settings.iterations;
         let substeps = ctx.substeps;
         let mut states = std::mem::take(&mut graph.states);
@@ -177,7 +215,14 @@ impl Solver {
         for substep in 0..substeps {
             let iterations = total / substeps + u32::from(substep < total % substeps);
             if soft {
-                soft_substep(graph, constraints, (bodies, locks), &states, ctx, iterations);
+                soft_substep(
+                    graph,
+                    (constraints, joints),
+                    (bodies, locks),
+                    &states,
+                    ctx,
+                    iterations,
+                );
                 continue;
             }
             integrate_velocities(bodies, locks, &states, ctx);
@@ -193,8 +238,12 @@ impl Solver {
             if pseudo {
                 graph.reset_pseudo(constraints);
             }
+            warm_start_joints(joints, &states);
             graph.warm_start(constraints, &states, ctx.parallel);
             for it in 0..iterations {
+                // Joints have no split-impulse pass: their drift is
+                // corrected softly in every velocity iteration.
+                solve_joints(joints, &states, ctx, true);
                 graph.iterate(
                     constraints,
                     &states,
@@ -221,6 +270,20 @@ impl Solver {
         for &i in self.graph.recoloured() {
             let c = &self.constraints[i as usize];
             contacts[c.contact].color = c.color;
+        }
+    }
+
+    /// Writes each solved joint's impulses (per substep) back for the next
+    /// step's warm start, with what it did over the step: its reaction
+    /// force and torque and its motor's impulse.
+    pub fn store_joints(&self, joints: &mut Store<Joint>, ctx: &StepContext) {
+        for j in &self.joints {
+            let (force, torque, motor) = joints::reaction(j, ctx.h, ctx.substeps);
+            let joint = &mut joints[j.joint];
+            joint.impulses = j.impulses;
+            joint.reaction_force = force;
+            joint.reaction_torque = torque;
+            joint.motor_impulse = motor;
         }
     }
 
@@ -297,6 +360,7 @@ impl Solver {
     /// Heap bytes of the constraints and the colouring (capacities).
     pub fn contact_memory_bytes(&self) -> usize {
         self.constraints.capacity() * std::mem::size_of::<ContactConstraint>()
+            + self.joints.capacity() * std::mem::size_of::<JointConstraint>()
             + (self.bouncy.capacity() + self.picked.capacity()) * std::mem::size_of::<u32>()
             + self.graph.memory_bytes()
     }
@@ -308,7 +372,7 @@ impl Solver {
 /// brought up to date.
 fn soft_substep(
     graph: &mut Graph,
-    constraints: &mut [ContactConstraint],
+    (constraints, joints): (&mut [ContactConstraint], &mut [JointConstraint]),
     (bodies, locks): (&[SolverBody], &[Lock]),
     states: &[StateCell],
     ctx: &StepContext,
@@ -317,16 +381,35 @@ fn soft_substep(
     let relax = iterations / 2;
     integrate_velocities(bodies, locks, states, ctx);
     graph.update_scalar_separations(constraints, states);
+    warm_start_joints(joints, states);
     graph.warm_start(constraints, states, ctx.parallel);
     for it in 0..iterations - relax {
         let reverse = backward(ctx.settings.sweep, it);
+        solve_joints(joints, states, ctx, true);
         graph.iterate(constraints, states, ctx, reverse, Pass::Soft { bias: true });
     }
     integrate_positions(bodies, locks, states, ctx);
     graph.update_scalar_separations(constraints, states);
     for it in 0..relax {
         let reverse = backward(ctx.settings.sweep, it);
+        solve_joints(joints, states, ctx, false);
         graph.iterate(constraints, states, ctx, reverse, Pass::Soft { bias: false });
+    }
+}
+
+/// Applies the joints' accumulated impulses, in joint order, on this
+/// thread (between the colours' parallel passes).
+fn warm_start_joints(joints: &[JointConstraint], states: &[StateCell]) {
+    for j in joints {
+        joints::warm_start(j, states);
+    }
+}
+
+/// One iteration of every joint, in joint order, on this thread: the
+/// biased pass or the relax.
+fn solve_joints(joints: &mut [JointConstraint], states: &[StateCell], ctx: &StepContext, bias: bool) {
+    for j in joints {
+        joints::solve(j, states, ctx, bias);
     }
 }
 
@@ -416,6 +499,7 @@ mod tests {
             settings: SolverSettings::default(),
             soft: Softness::new(30.0, 10.0, 1.0 / 240.0),
             static_soft: Softness::new(60.0, 10.0, 1.0 / 240.0),
+            joint_soft: Softness::new(60.0, 2.0, 1.0 / 240.0),
             parallel: false,
         }
     }

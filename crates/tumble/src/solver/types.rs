@@ -135,6 +135,8 @@ pub(crate) struct StepContext {
     /// The soft step's softness against a static or kinematic body
     /// (twice as stiff).
     pub static_soft: Softness,
+    /// The drift correction of the joints' rigid parts.
+    pub joint_soft: Softness,
     /// Split the solve's loops between the world's worker threads (the
     /// step runs inside their pool).
     pub parallel: bool,
@@ -159,15 +161,19 @@ pub(crate) struct Softness {
 }
 
 impl Softness {
+    /// A rigid constraint with no bias: the full effective mass and
+    /// nothing taken back.
+    pub(crate) const RIGID: Softness = Softness {
+        bias_rate: 0.0,
+        mass_scale: 1.0,
+        impulse_scale: 0.0,
+    };
+
     /// The coefficients of a spring of `hertz` and damping ratio `zeta` over
     /// a substep `h`. A zero frequency is a rigid constraint with no bias.
     pub(crate) fn new(hertz: f32, zeta: f32, h: f32) -> Softness {
         if hertz <= 0.0 {
-            return Softness {
-                bias_rate: 0.0,
-                mass_scale: 1.0,
-                impulse_scale: 0.0,
-            };
+            return Softness::RIGID;
         }
         let omega = 2.0 * std::f32::consts::PI * hertz;
         let a1 = 2.0 * zeta + h * omega;

@@ -7,6 +7,7 @@ use super::{BodyId, ShapeId, World};
 use crate::body::{Body, BodyDef, BodyType, MotionLocks};
 use crate::error::BodyError;
 use crate::island;
+use crate::joint::body_joints;
 use crate::math::{cross, is_finite_vec, Transform, Vec2};
 use crate::shapes::{combine_mass, MassData};
 
@@ -95,10 +96,12 @@ impl World {
         self.awake.bodies.remove(bi);
     }
 
-    /// Removes a body with its shapes and contacts; what it touched wakes
-    /// up. Its handle (and its shapes' handles) become stale.
+    /// Removes a body with its shapes, contacts and joints; what it
+    /// touched or was joined to wakes up. Its handle (and its shapes' and
+    /// joints' handles) become stale.
     pub fn remove_body(&mut self, id: BodyId) -> Result<(), BodyError> {
         let bi = self.body_index(id)?;
+        self.destroy_joints_of_body(bi);
         self.destroy_contacts_of_body(bi);
         for si in std::mem::take(&mut self.bodies[bi].shapes) {
             self.destroy_shape_slot(si);
@@ -132,10 +135,16 @@ impl World {
     /// Changes the body's type; mass is recomputed. Its contacts are
     /// dropped (the broadphase finds the pairs again), what they touched
     /// wakes up, and the body itself is awake afterwards unless it is now
-    /// static.
+    /// static. Its joints stay, linking its new island to what they join.
     pub fn set_body_type(&mut self, id: BodyId, body_type: BodyType) -> Result<(), BodyError> {
         let bi = self.body_index(id)?;
         self.destroy_contacts_of_body(bi);
+        let joints: Vec<u32> = body_joints(&self.joints, &self.bodies[bi])
+            .map(|(ji, _)| ji)
+            .collect();
+        for &ji in &joints {
+            self.unlink_joint_from_island(ji);
+        }
         self.leave_island(bi);
         self.bodies[bi].body_type = body_type;
         if body_type == BodyType::Static {
@@ -144,6 +153,9 @@ impl World {
         } else {
             self.join_new_island(bi, true);
             self.bodies[bi].sleep_time = 0.0;
+        }
+        for &ji in &joints {
+            self.link_joint(ji);
         }
         self.update_mass(bi);
         // The margin follows the type from the next time the fat box is

@@ -2,12 +2,10 @@
 //! their fat boxes part or a body or shape goes, and read by the user.
 
 use super::World;
-use crate::body::BodyType;
+use crate::body::{edges, BodyType};
 use crate::broadphase::pair_key;
 use crate::collision::Manifold;
-use crate::contact::{
-    body_contacts, link_edges, mix_friction, mix_restitution, unlink_edges, Contact, ContactOptions,
-};
+use crate::contact::{body_contacts, mix_friction, mix_restitution, Contact, ContactOptions};
 use crate::events::{ContactEvents, ContactTouch};
 use crate::store::Store;
 use crate::world::shapes::ShapeSlot;
@@ -45,7 +43,7 @@ impl World {
             ContactOptions::of(&da, &db),
         );
         let ci = self.contacts.insert(contact).index;
-        link_edges(&mut self.contacts, &mut self.bodies, ci);
+        edges::link(&mut self.contacts, &mut self.bodies, ci);
         self.pair_map.insert(pair_key(sa, sb), ci);
         if self.simulates(ba) || self.simulates(bb) {
             self.awake.contacts.insert(ci);
@@ -86,7 +84,7 @@ impl World {
         }
         let c = &self.contacts[ci];
         let key = pair_key(c.shape_a, c.shape_b);
-        unlink_edges(&mut self.contacts, &mut self.bodies, ci);
+        edges::unlink(&mut self.contacts, &mut self.bodies, ci);
         self.pair_map.remove(&key);
         self.awake.contacts.remove(ci);
         self.contacts.remove(ci);

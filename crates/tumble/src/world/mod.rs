@@ -12,6 +12,7 @@ use crate::contact::{Contact, ContactFlags};
 use crate::error::BodyError;
 use crate::events::{ContactEvents, ContactTouch, SensorEvents, SensorOverlap};
 use crate::island::{Island, SplitScratch};
+use crate::joint::Joint;
 use crate::math::{is_finite_vec, Vec2};
 use crate::parallel::Workers;
 use crate::settings::{SolverSettings, WorldSettings, AABB_MARGIN, LINEAR_SLOP, MAX_WORKERS};
@@ -23,6 +24,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 mod bodies;
 mod contacts;
 mod draw;
+mod joints;
 mod mover;
 mod profile;
 mod queries;
@@ -34,6 +36,7 @@ mod stepper;
 
 pub use contacts::ContactView;
 pub use draw::draw_shape;
+pub use joints::{JointDef, JointId};
 pub use mover::{CharacterController, CharacterMove};
 pub use profile::StepProfile;
 pub use queries::{Explosion, RayHit, ShapeCastHit};
@@ -105,9 +108,11 @@ pub struct MemoryUsage {
     pub contacts: usize,
     /// The broadphase tree and its move buffer.
     pub broadphase: usize,
+    /// Joint slots and the awake joint set.
+    pub joints: usize,
     /// The solver's per-body scratch rows, reused every step.
     pub solver_bodies: usize,
-    /// The solver's per-contact scratch rows (constraints), its colouring's
+    /// The solver's per-contact and per-joint scratch rows (constraints), its colouring's
     /// buffers (colours, lane batches, body states) and the new-pair buffer,
     /// reused every step.
     pub solver_contacts: usize,
@@ -119,6 +124,7 @@ impl MemoryUsage {
         self.bodies
             + self.shapes
             + self.contacts
+            + self.joints
             + self.broadphase
             + self.solver_bodies
             + self.solver_contacts
@@ -149,7 +155,8 @@ type PairMap = HashMap<u64, u32, BuildHasherDefault<PairHasher>>;
 
 /// What is awake: the simulated part of the world. A non-static body is
 /// awake when its island is; a contact is awake when either of its bodies
-/// is an awake non-static one (so it is collided, and solved if touching).
+/// is an awake non-static one (so it is collided, and solved if touching),
+/// and so is a joint.
 /// Bit sets over slots, walked in slot order.
 #[derive(Clone, Debug, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -157,6 +164,9 @@ struct Awake {
     bodies: BitSet,
     contacts: BitSet,
     islands: BitSet,
+    /// Joints with an awake non-static body (solved if not a filter).
+    #[cfg_attr(feature = "serde", serde(default))]
+    joints: BitSet,
 }
 
 /// A physics world: bodies, their shapes, the contacts between them, and
@@ -167,6 +177,7 @@ pub struct World {
     bodies: Store<Body>,
     shapes: Store<ShapeSlot>,
     contacts: Store<Contact>,
+    joints: Store<Joint>,
     islands: Store<Island>,
     awake: Awake,
     /// The live contacts by their shape pair ([`crate::broadphase::pair_key`]).
@@ -282,6 +293,7 @@ impl World {
             bodies: Store::default(),
             shapes: Store::default(),
             contacts: Store::default(),
+            joints: Store::default(),
             islands: Store::default(),
             awake: Awake::default(),
             pair_map: PairMap::default(),
@@ -403,6 +415,7 @@ impl World {
                 + self.awake.contacts.memory_bytes()
                 + s.changes.capacity() * size_of::<(u32, ContactFlags)>()
                 + (s.doomed.capacity() + s.to_wake.capacity()) * size_of::<u32>(),
+            joints: self.joints.memory_bytes() + self.awake.joints.memory_bytes(),
             broadphase: self.broadphase.memory_bytes(),
             solver_bodies: self.solver.body_memory_bytes(),
             solver_contacts: self.solver.contact_memory_bytes()
@@ -427,6 +440,8 @@ mod snapshot;
 mod chain_tests;
 #[cfg(test)]
 mod game_tests;
+#[cfg(test)]
+mod joint_tests;
 #[cfg(test)]
 mod mover_tests;
 #[cfg(test)]

@@ -6,6 +6,7 @@ use crate::body::BodyType;
 use crate::contact::body_contacts;
 use crate::error::BodyError;
 use crate::island;
+use crate::joint::body_joints;
 use crate::math::Vec2;
 
 impl World {
@@ -91,8 +92,8 @@ impl World {
         }
     }
 
-    /// Wakes island `isl`: its bodies and all their contacts join the
-    /// awake sets, with their sleep timers restarted.
+    /// Wakes island `isl`: its bodies and all their contacts and joints
+    /// join the awake sets, with their sleep timers restarted.
     fn wake_island(&mut self, isl: u32) {
         self.awake.islands.insert(isl);
         let mut bi = self.islands[isl].head;
@@ -104,13 +105,16 @@ impl World {
                 self.scratch.edge_visits += 1;
                 self.awake.contacts.insert(ci);
             }
+            for (ji, _) in body_joints(&self.joints, &self.bodies[bi]) {
+                self.awake.joints.insert(ji);
+            }
             bi = self.bodies[bi].island_next;
         }
     }
 
     /// Puts island `isl` to sleep: its bodies stop (their velocities and
     /// forces are cleared) and leave the awake set, and so do the contacts
-    /// that no awake body is left on.
+    /// and joints that no awake body is left on.
     pub(super) fn sleep_island(&mut self, isl: u32) {
         self.awake.islands.remove(isl);
         let mut bi = self.islands[isl].head;
@@ -128,6 +132,11 @@ impl World {
                     self.awake.contacts.remove(ci);
                 }
             }
+            for (ji, side) in body_joints(&self.joints, &self.bodies[bi]) {
+                if !self.simulates(self.joints[ji].body(1 - side)) {
+                    self.awake.joints.remove(ji);
+                }
+            }
             bi = self.bodies[bi].island_next;
         }
     }
@@ -140,7 +149,7 @@ impl World {
         island::split(
             &mut self.islands,
             &mut self.bodies,
-            &self.contacts,
+            (&self.contacts, &self.joints),
             isl,
             &mut self.scratch.split,
             &mut created,

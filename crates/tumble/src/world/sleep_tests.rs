@@ -427,7 +427,7 @@ fn removing_one_body_visits_only_its_own_contacts() {
         world.contact_count()
     );
     let middle = grid[(n / 2) * n + n / 2];
-    let own = world.bodies[middle.index()].contact_count as u64;
+    let own = world.bodies[middle.index()].contacts.count as u64;
     assert!((4..=8).contains(&own), "{own} contacts of its own");
     let before = world.scratch.edge_visits;
     let contacts = world.contact_count();

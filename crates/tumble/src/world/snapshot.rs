@@ -1,7 +1,7 @@
 //! Snapshots: `World` as serde data (the `serde` feature).
 //!
 //! Everything that decides the next step is saved: the stores of bodies,
-//! shapes, contacts (with their warm-start impulses and edges), islands and
+//! shapes, contacts and joints (with their warm-start impulses and edges), islands and
 //! sensors (with what overlaps them), the awake sets, the broadphase tree and its move buffer, the settings,
 //! the step count, the frozen list and the last step's length (how far a
 //! body given a new velocity is looked ahead for). What is not: the
@@ -11,12 +11,14 @@
 //! step rather than decide the next. A world loaded from a snapshot therefore steps bit for bit
 //! like the world that was saved, asleep or awake.
 
+use super::joints::check_frames;
 use super::sensors::Sensor;
 use super::{Awake, BodyId, PairMap, Scratch, ShapeSlot, World};
-use crate::body::{Body, BodyType, NULL};
+use crate::body::{edges, Body, BodyType, NULL};
 use crate::broadphase::{pair_key, BroadPhase};
 use crate::contact::Contact;
 use crate::island::Island;
+use crate::joint::Joint;
 use crate::settings::WorldSettings;
 use crate::solver::Solver;
 use crate::store::Store;
@@ -25,7 +27,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// Bumped whenever the saved layout changes, so an old snapshot is refused
 /// with a message instead of being misread.
-const SNAPSHOT_VERSION: u32 = 6;
+const SNAPSHOT_VERSION: u32 = 7;
 
 /// What is written: borrowed views of the world's fields.
 #[derive(Serialize)]
@@ -35,6 +37,7 @@ struct SnapshotRef<'a> {
     bodies: &'a Store<Body>,
     shapes: &'a Store<ShapeSlot>,
     contacts: &'a Store<Contact>,
+    joints: &'a Store<Joint>,
     islands: &'a Store<Island>,
     sensors: &'a Store<Sensor>,
     awake: &'a Awake,
@@ -52,6 +55,7 @@ struct Snapshot {
     bodies: Store<Body>,
     shapes: Store<ShapeSlot>,
     contacts: Store<Contact>,
+    joints: Store<Joint>,
     islands: Store<Island>,
     sensors: Store<Sensor>,
     awake: Awake,
@@ -69,6 +73,7 @@ impl Serialize for World {
             bodies: &self.bodies,
             shapes: &self.shapes,
             contacts: &self.contacts,
+            joints: &self.joints,
             islands: &self.islands,
             sensors: &self.sensors,
             awake: &self.awake,
@@ -116,6 +121,7 @@ impl<'de> Deserialize<'de> for World {
             bodies: s.bodies,
             shapes: s.shapes,
             contacts: s.contacts,
+            joints: s.joints,
             islands: s.islands,
             awake: s.awake,
             pair_map,
@@ -142,6 +148,7 @@ fn check_links(s: &Snapshot) -> Result<(), &'static str> {
     s.bodies.check()?;
     s.shapes.check()?;
     s.contacts.check()?;
+    s.joints.check()?;
     s.islands.check()?;
     s.sensors.check()?;
     let live_body = |i: u32| s.bodies.is_alive(i);
@@ -213,6 +220,18 @@ fn check_links(s: &Snapshot) -> Result<(), &'static str> {
             return Err("a contact's recycling cache is not finite");
         }
     }
+    for (ji, j) in s.joints.iter() {
+        if !live_body(j.body_a) || !live_body(j.body_b) || j.body_a == j.body_b {
+            return Err("a joint refers to a missing body, or to one body twice");
+        }
+        if check_frames(j.frame_a, j.frame_b).and(j.kind.validate()).is_err() {
+            return Err("a joint's frames or parameters are invalid");
+        }
+        let awake = s.awake.bodies.contains(j.body_a) || s.awake.bodies.contains(j.body_b);
+        if awake != s.awake.joints.contains(ji) {
+            return Err("a joint's sleep state differs from its bodies'");
+        }
+    }
     for (k, sensor) in s.sensors.iter() {
         if !live_shape(sensor.shape) || s.shapes[sensor.shape].sensor != k {
             return Err("a sensor refers to a missing shape");
@@ -221,41 +240,20 @@ fn check_links(s: &Snapshot) -> Result<(), &'static str> {
             return Err("a sensor's overlaps are not sorted");
         }
     }
-    check_edges(s)?;
+    edges::check_lists(&s.contacts, &s.bodies).map_err(|()| "a body's contact list is broken")?;
+    edges::check_lists(&s.joints, &s.bodies).map_err(|()| "a body's joint list is broken")?;
     check_islands(s)?;
     let sets = &s.awake;
-    if !(sets.bodies.is_consistent() && sets.contacts.is_consistent() && sets.islands.is_consistent())
+    if !(sets.bodies.is_consistent()
+        && sets.contacts.is_consistent()
+        && sets.islands.is_consistent()
+        && sets.joints.is_consistent())
         || sets.bodies.iter().any(|i| !live_body(i))
         || sets.contacts.iter().any(|i| !s.contacts.is_alive(i))
+        || sets.joints.iter().any(|i| !s.joints.is_alive(i))
         || sets.islands.iter().any(|i| !s.islands.is_alive(i))
     {
         return Err("an awake set names a missing slot");
-    }
-    Ok(())
-}
-
-/// Every body's contact list holds exactly the contacts that name it, each
-/// once: walked with a step bound, so a cycle is an error, not a hang.
-fn check_edges(s: &Snapshot) -> Result<(), &'static str> {
-    let mut seen = 0usize;
-    for (bi, b) in s.bodies.iter() {
-        let mut key = b.contact_head;
-        let mut count = 0u32;
-        while key != NULL {
-            let (ci, side) = (key >> 1, key & 1);
-            if !s.contacts.is_alive(ci) || s.contacts[ci].body(side) != bi || count > b.contact_count {
-                return Err("a body's contact list is broken");
-            }
-            count += 1;
-            key = s.contacts[ci].edges[side as usize].next;
-        }
-        if count != b.contact_count {
-            return Err("a body's contact count does not match its list");
-        }
-        seen += count as usize;
-    }
-    if seen != 2 * s.contacts.count() {
-        return Err("a contact is missing from its bodies' lists");
     }
     Ok(())
 }

@@ -14,6 +14,7 @@ use crate::contact::{
 use crate::events::ContactHit;
 use crate::hooks::{ContactHooks, ContactMaterial, NoHooks, ShapePair};
 use crate::island;
+use crate::joint::joint_forbids_collision;
 use crate::math::{is_finite_vec, Rot, Vec2};
 use crate::settings::{CONTACT_RECYCLE_DISTANCE, MAX_PUSH_OUT_SPEED, SPECULATIVE_DISTANCE, TIME_TO_SLEEP};
 use crate::solver::{Softness, SolverBody, StepContext};
@@ -52,7 +53,8 @@ impl World {
     /// The stages, in the order they run:
     /// 1. `update_pairs`: shapes whose fat boxes
     ///    began to overlap and that may collide (their filters,
-    ///    [`ContactHooks::should_collide`], neither a sensor) get a contact;
+    ///    [`ContactHooks::should_collide`], neither a sensor, no joint
+    ///    between their bodies that forbids it) get a contact;
     /// 2. `collide`: every awake contact's manifold is
     ///    recomputed (or kept, if the pair hardly moved), touching ones
     ///    that ask are given to [`ContactHooks::pre_solve`], and the kernel
@@ -63,8 +65,8 @@ impl World {
     ///    (and wake) islands, those that stopped mark theirs for a split,
     ///    and the begin and end events are recorded
     ///    ([`World::contact_events`]);
-    /// 4. `solve`: the awake bodies and touching contacts
-    ///    are gathered and coloured, then substeps (gravity and forces,
+    /// 4. `solve`: the awake bodies, touching contacts and joints
+    ///    are gathered and the contacts coloured, then substeps (gravity and forces,
     ///    warm start, the soft solve, integration, the relax; or velocity
     ///    iterations with split impulses), the impulses stored for the
     ///    next warm start,
@@ -156,7 +158,7 @@ impl World {
         pairs.clear();
         // Only pairs that could collide and have no contact yet: most of
         // what a moved shape overlaps is already in contact with it.
-        let (shapes, bodies, pair_map) = (&self.shapes, &self.bodies, &self.pair_map);
+        let (shapes, bodies, pair_map, joints) = (&self.shapes, &self.bodies, &self.pair_map, &self.joints);
         self.broadphase.find_pairs(
             &mut pairs,
             |sa, sb| {
@@ -169,6 +171,7 @@ impl World {
                     && !b.def.sensor
                     && a.def.filter.should_collide(&b.def.filter)
                     && !pair_map.contains_key(&crate::broadphase::pair_key(sa, sb))
+                    && !joint_forbids_collision(joints, bodies, ba, bb)
                     && (!(a.def.custom_filter || b.def.custom_filter)
                         || hooks.should_collide(&shape_pair(shapes, bodies, sa, sb)))
             },
@@ -312,6 +315,13 @@ impl World {
             settings,
             soft: Softness::new(hertz, zeta, h),
             static_soft: Softness::new(2.0 * hertz, zeta, h),
+            // Box2D caps the joints' stiffness at a quarter of the
+            // substep rate.
+            joint_soft: Softness::new(
+                settings.joint_hertz.min(0.25 / h),
+                settings.joint_damping_ratio,
+                h,
+            ),
             parallel,
         }
     }
@@ -369,8 +379,11 @@ impl World {
         }
         self.solver
             .prepare_contacts(&self.contacts, self.awake.contacts.iter(), &self.bodies, &ctx);
+        self.solver
+            .prepare_joints(&self.joints, self.awake.joints.iter(), &self.bodies, &ctx);
         self.solver.solve(&ctx);
         self.solver.store_impulses(&mut self.contacts, &ctx);
+        self.solver.store_joints(&mut self.joints, &ctx);
         self.solver.apply_restitution(&mut self.contacts, &ctx);
     }
 

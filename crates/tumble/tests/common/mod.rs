@@ -176,3 +176,178 @@ pub fn run_sleeping(steps: u32) -> World {
     }
     world
 }
+
+/// A scene of every joint kind over a bed of boxes, big enough (over a
+/// thousand contacts) for the step to split between workers: chains of
+/// hinged capsules with balls on them, a welded beam, springs, ropes, a
+/// slider, a car on wheel joints driving over the boxes, a motor joint
+/// towing a box, and filter joints; joints are removed and made while it
+/// runs. Sleeping is off.
+pub fn joint_scene(workers: usize) -> World {
+    use tumble::{
+        Capsule, DistanceJoint, JointDef, JointKind, MotorJoint, PrismaticJoint, RevoluteJoint, Transform,
+        WeldJoint, WheelJoint,
+    };
+    let mut world = World::new(WorldSettings {
+        sleeping: false,
+        workers,
+        ..WorldSettings::default()
+    });
+    let ground = world.create_body(&BodyDef::fixed()).unwrap();
+    let def = ShapeDef::default();
+    world
+        .add_shape(ground, Polygon::new_box(60.0, 0.5).unwrap(), &def)
+        .unwrap();
+    // A bed of boxes, four deep.
+    for row in 0..4 {
+        for col in 0..150 {
+            let at = Vec2::new(-45.0 + col as f32 * 0.6, 0.8 + row as f32 * 0.55);
+            let body = world.create_body(&BodyDef::dynamic().at(at)).unwrap();
+            world
+                .add_shape(body, Polygon::new_box(0.25, 0.25).unwrap(), &def)
+                .unwrap();
+        }
+    }
+    let link = Capsule::new(Vec2::new(-0.5, 0.0), Vec2::new(0.5, 0.0), 0.125).unwrap();
+    for c in 0..6 {
+        let x0 = -40.0 + c as f32 * 14.0;
+        let mut prev = ground;
+        for i in 0..12 {
+            let at = Vec2::new(x0 + 0.5 + i as f32, 12.0);
+            let body = world.create_body(&BodyDef::dynamic().at(at)).unwrap();
+            world.add_shape(body, link, &def).unwrap();
+            let hinge = RevoluteJoint::default().with_motor(0.0, 2.0);
+            let joint = JointDef::new(prev, body, hinge)
+                .at(&world, at - Vec2::new(0.5, 0.0))
+                .unwrap();
+            world.create_joint(&joint).unwrap();
+            prev = body;
+        }
+        let ball = world
+            .create_body(&BodyDef::dynamic().at(Vec2::new(x0 + 13.0, 12.0)))
+            .unwrap();
+        world
+            .add_shape(ball, Circle::new(Vec2::ZERO, 0.8).unwrap(), &def)
+            .unwrap();
+        let limited = RevoluteJoint::default()
+            .with_limits(-0.5, 0.5)
+            .with_spring(2.0, 0.5, 0.0);
+        let joint = JointDef::new(prev, ball, limited)
+            .at(&world, Vec2::new(x0 + 12.0, 12.0))
+            .unwrap();
+        world.create_joint(&joint).unwrap();
+        // A spring and a rope from the ground, and a welded pair.
+        let bob = world
+            .create_body(&BodyDef::dynamic().at(Vec2::new(x0 + 3.0, 8.0)))
+            .unwrap();
+        world
+            .add_shape(bob, Circle::new(Vec2::ZERO, 0.3).unwrap(), &def)
+            .unwrap();
+        let spring = JointDef::new(ground, bob, DistanceJoint::spring(3.0, 1.5, 0.2))
+            .with_world_anchors(&world, Vec2::new(x0 + 3.0, 11.0), Vec2::new(x0 + 3.0, 8.0))
+            .unwrap();
+        world.create_joint(&spring).unwrap();
+        let weighted = world
+            .create_body(&BodyDef::dynamic().at(Vec2::new(x0 + 4.0, 8.0)))
+            .unwrap();
+        world
+            .add_shape(weighted, Polygon::new_box(0.4, 0.2).unwrap(), &def)
+            .unwrap();
+        let weld = JointDef::new(bob, weighted, WeldJoint::soft(4.0, 0.7))
+            .at(&world, Vec2::new(x0 + 3.5, 8.0))
+            .unwrap();
+        world.create_joint(&weld).unwrap();
+        let rope = JointDef::new(ground, weighted, DistanceJoint::rope(4.5))
+            .with_world_anchors(&world, Vec2::new(x0 + 5.0, 11.0), Vec2::new(x0 + 4.0, 8.0))
+            .unwrap();
+        world.create_joint(&rope).unwrap();
+        // A slider on a sprung vertical axis.
+        let slider = world
+            .create_body(&BodyDef::dynamic().at(Vec2::new(x0 + 7.0, 6.0)))
+            .unwrap();
+        world
+            .add_shape(slider, Polygon::new_box(0.3, 0.3).unwrap(), &def)
+            .unwrap();
+        let axis = PrismaticJoint::default()
+            .with_limits(-1.0, 1.0)
+            .with_spring(1.0, 0.3, 0.0)
+            .with_motor(0.5, 5.0);
+        let joint = JointDef::new(ground, slider, axis)
+            .at_frame(&world, Transform::new(Vec2::new(x0 + 7.0, 6.0), 1.5))
+            .unwrap();
+        world.create_joint(&joint).unwrap();
+        // A weld between two of the bed's boxes and a filter between two more.
+        let bed = |k: usize| world.bodies().nth(1 + c * 25 + k).unwrap();
+        let (a, b, d, e) = (bed(0), bed(1), bed(5), bed(155));
+        world
+            .create_joint(
+                &JointDef::new(a, b, WeldJoint::rigid())
+                    .at(&world, Vec2::ZERO)
+                    .unwrap(),
+            )
+            .unwrap();
+        world
+            .create_joint(&JointDef::new(d, e, JointKind::Filter))
+            .unwrap();
+    }
+    // A car.
+    let chassis = world
+        .create_body(&BodyDef::dynamic().at(Vec2::new(-44.0, 4.0)))
+        .unwrap();
+    world
+        .add_shape(chassis, Polygon::new_box(1.2, 0.25).unwrap(), &def)
+        .unwrap();
+    for dx in [-0.8f32, 0.8] {
+        let at = Vec2::new(-44.0 + dx, 3.4);
+        let wheel = world.create_body(&BodyDef::dynamic().at(at)).unwrap();
+        world
+            .add_shape(wheel, Circle::new(Vec2::ZERO, 0.45).unwrap(), &def)
+            .unwrap();
+        let axle = WheelJoint::default().with_motor(-6.0, 40.0);
+        let joint = JointDef::new(chassis, wheel, axle)
+            .at_frame(&world, Transform::new(at, 1.5707964))
+            .unwrap();
+        world.create_joint(&joint).unwrap();
+    }
+    // A box towed by a motor joint from the ground.
+    let towed = world
+        .create_body(&BodyDef::dynamic().at(Vec2::new(30.0, 6.0)))
+        .unwrap();
+    world
+        .add_shape(towed, Polygon::new_box(0.5, 0.5).unwrap(), &def)
+        .unwrap();
+    let tow = MotorJoint {
+        linear_velocity: Vec2::new(-0.5, 0.0),
+        angular_velocity: 1.0,
+        max_force: 500.0,
+        max_torque: 50.0,
+        linear_hertz: 1.0,
+        linear_damping_ratio: 1.0,
+        ..MotorJoint::default()
+    };
+    let joint = JointDef::new(ground, towed, tow)
+        .at(&world, Vec2::new(30.0, 6.0))
+        .unwrap();
+    world.create_joint(&joint).unwrap();
+    world
+}
+
+/// One step of the joint scene's script: every 40 steps the oldest joint
+/// goes, and a new rope ties a chain's end to the ground.
+pub fn advance_joints(world: &mut World) {
+    use tumble::{DistanceJoint, JointDef};
+    let step = world.step_count();
+    if step % 40 == 39 {
+        let oldest = world.joints().next().unwrap();
+        world.remove_joint(oldest).unwrap();
+        let ground = world.bodies().next().unwrap();
+        let k = (step / 40) as usize;
+        let end = world.bodies().nth(451 + (k * 13) % 300).unwrap();
+        let at = world.position(end).unwrap();
+        let rope = JointDef::new(ground, end, DistanceJoint::rope(3.0))
+            .with_world_anchors(world, at + Vec2::new(0.0, 2.0), at)
+            .unwrap();
+        world.create_joint(&rope).unwrap();
+    }
+    world.step(DT);
+}

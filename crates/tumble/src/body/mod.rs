@@ -1,4 +1,9 @@
-//! Rigid bodies: what the user creates ([`BodyDef`]) and what the world keeps.
+//! Rigid bodies: what the user creates ([`BodyDef`]) and what the world
+//! keeps, with the lists of the contacts and joints on each (`edges`).
+
+pub(crate) mod edges;
+
+pub(crate) use edges::EdgeList;
 
 use crate::math::{Rot, Transform, Vec2};
 
@@ -195,13 +200,11 @@ pub(crate) struct Body {
     /// body's shapes (a bound from their local bounding boxes): how far a
     /// point of the body can move per radian of rotation.
     pub extent: f32,
-    /// The first of the body's contact edges (see
-    /// [`crate::contact::edge_key`]), or [`NULL`]: each contact of the body
-    /// is on this list, so what touches the body is found without looking
-    /// at any other contact.
-    pub contact_head: u32,
-    /// Length of the contact edge list.
-    pub contact_count: u32,
+    /// The body's contacts ([`edges`]): what touches the body is found
+    /// without looking at any other contact.
+    pub contacts: EdgeList,
+    /// The body's joints, likewise.
+    pub joints: EdgeList,
     /// The island (of bodies linked by touching contacts) the body is in,
     /// or [`NULL`] for a static body.
     pub island: u32,
@@ -259,8 +262,8 @@ impl Body {
             shapes: Vec::new(),
             frozen: false,
             extent: 0.0,
-            contact_head: NULL,
-            contact_count: 0,
+            contacts: EdgeList::default(),
+            joints: EdgeList::default(),
             island: NULL,
             island_prev: NULL,
             island_next: NULL,

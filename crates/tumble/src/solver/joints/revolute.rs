@@ -1,0 +1,68 @@
+//! The revolute joint's kernels: spring, motor and limits on the relative
+//! angle, then the point the two frames share (a 2x2 block, so the hinge
+//! holds in both directions at once).
+
+use super::{
+    inverse, limit_impulse, motor_impulse, point_impulse, rigid, soft_impulse, unwind, JointConstraint,
+    Motion,
+};
+use crate::joint::RevoluteJoint;
+use crate::solver::types::StepContext;
+
+pub(super) fn warm_start(j: &JointConstraint, m: &mut Motion) {
+    let (ra, rb) = m.anchors(j);
+    let i = &j.impulses;
+    m.apply_linear(j, ra, rb, i.linear);
+    m.apply_angular(j, i.spring + i.motor + i.lower - i.upper);
+}
+
+pub(super) fn solve(
+    j: &mut JointConstraint,
+    r: &RevoluteJoint,
+    m: &mut Motion,
+    ctx: &StepContext,
+    bias: bool,
+) {
+    let [_, ia, _, ib] = j.masses;
+    let axial_mass = inverse(ia + ib);
+    if r.enable_spring && r.hertz > 0.0 {
+        let c = unwind(m.angle(j) - r.target_angle);
+        let impulse = soft_impulse(j.spring, c, m.b.w - m.a.w, axial_mass, &mut j.impulses.spring);
+        m.apply_angular(j, impulse);
+    }
+    if r.enable_motor {
+        let cdot = m.b.w - m.a.w - r.motor_speed;
+        let max = ctx.h * r.max_motor_torque;
+        let impulse = motor_impulse(cdot, axial_mass, max, &mut j.impulses.motor);
+        m.apply_angular(j, impulse);
+    }
+    if r.enable_limit {
+        let angle = m.angle(j);
+        let i = &mut j.impulses;
+        let lower = limit_impulse(
+            angle - r.lower_angle,
+            m.b.w - m.a.w,
+            axial_mass,
+            &mut i.lower,
+            ctx,
+            bias,
+        );
+        m.apply_angular(j, lower);
+        let i = &mut j.impulses;
+        let upper = limit_impulse(
+            r.upper_angle - angle,
+            m.a.w - m.b.w,
+            axial_mass,
+            &mut i.upper,
+            ctx,
+            bias,
+        );
+        m.apply_angular(j, -upper);
+    }
+    let (ra, rb) = m.anchors(j);
+    let c = m.separation(j, ra, rb);
+    let cdot = m.relative_velocity(ra, rb);
+    let impulse = point_impulse(j, (ra, rb), rigid(ctx, bias), c, cdot, j.impulses.linear);
+    j.impulses.linear += impulse;
+    m.apply_linear(j, ra, rb, impulse);
+}

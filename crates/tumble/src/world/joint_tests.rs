@@ -1,0 +1,640 @@
+//! Joints against closed forms (a pendulum's period, a spring's, a motor's
+//! spin-up), limits under load, chains at rest, the error cases, and the
+//! joint's place in islands, sleeping and collision.
+
+use super::tests::{body_with, ground, unit_box, zero_gravity, DT};
+use super::*;
+use crate::body::BodyDef;
+use crate::error::JointError;
+use crate::joint::{
+    DistanceJoint, JointKind, MotorJoint, PrismaticJoint, RevoluteJoint, WeldJoint, WheelJoint,
+};
+use crate::math::Transform;
+use crate::shapes::{Capsule, Circle, Polygon};
+use std::f32::consts::PI;
+
+/// A static body with no shape at the origin: what joints hang from.
+fn anchor(world: &mut World) -> BodyId {
+    world.create_body(&BodyDef::fixed()).unwrap()
+}
+
+/// A small ball (radius `r`, density 1) at `at`.
+fn ball(world: &mut World, at: Vec2, r: f32) -> BodyId {
+    body_with(
+        world,
+        &BodyDef::dynamic().at(at),
+        Circle::new(Vec2::ZERO, r).unwrap(),
+    )
+}
+
+/// The times at which `x(t)` crosses zero going down, interpolated, over
+/// `steps` steps of `world`.
+fn downward_crossings(world: &mut World, steps: u32, mut x: impl FnMut(&World) -> f32) -> Vec<f32> {
+    let mut last = x(world);
+    let mut out = Vec::new();
+    for k in 1..=steps {
+        world.step(DT);
+        let now = x(world);
+        if last > 0.0 && now <= 0.0 {
+            out.push((k as f32 - 1.0 + last / (last - now)) * DT);
+        }
+        last = now;
+    }
+    out
+}
+
+/// The mean spacing of a list of crossing times.
+fn mean_period(crossings: &[f32]) -> f32 {
+    (crossings[crossings.len() - 1] - crossings[0]) / (crossings.len() - 1) as f32
+}
+
+#[test]
+fn a_pendulum_swings_with_the_period_of_the_closed_form_and_keeps_its_amplitude() {
+    // A ball of radius r on a hinge at distance L: a physical pendulum of
+    // period 2 pi sqrt((L^2 + r^2 / 2) / (g L)), lengthened at amplitude
+    // a0 by the factor 1 + a0^2 / 16 + 11 a0^4 / 3072.
+    for (length, degrees) in [(1.0f32, 5.0f32), (3.0, 5.0), (1.0, 30.0)] {
+        let mut world = World::default();
+        let ground = anchor(&mut world);
+        let (r, a0) = (0.05, degrees.to_radians());
+        let bob = ball(&mut world, Vec2::new(length * a0.sin(), -length * a0.cos()), r);
+        let def = JointDef::new(ground, bob, RevoluteJoint::default())
+            .at(&world, Vec2::ZERO)
+            .unwrap();
+        world.create_joint(&def).unwrap();
+        let crossings = downward_crossings(&mut world, 900, |w| w.position(bob).unwrap().x);
+        let small = 2.0 * PI * ((length * length + 0.5 * r * r) / (10.0 * length)).sqrt();
+        let expected = small * (1.0 + a0 * a0 / 16.0 + 11.0 * a0.powi(4) / 3072.0);
+        let period = mean_period(&crossings);
+        assert!(
+            (period / expected - 1.0).abs() < 0.01,
+            "L = {length}, {degrees} degrees: period {period} s, closed form {expected} s"
+        );
+        // The amplitude after the last whole swing, from the height.
+        let periods = (crossings.len() - 1) as f32;
+        let mut top = f32::MIN;
+        for _ in 0..(expected / DT) as u32 {
+            world.step(DT);
+            top = top.max(world.position(bob).unwrap().y);
+        }
+        let amplitude = (-top / length).clamp(-1.0, 1.0).acos();
+        let loss_per_period = (1.0 - amplitude / a0) / (periods + 1.0);
+        assert!(
+            loss_per_period < 0.01,
+            "L = {length}, {degrees} degrees: amplitude {a0} -> {amplitude}, {loss_per_period} per period"
+        );
+    }
+}
+
+#[test]
+fn a_mass_on_a_spring_oscillates_with_period_two_pi_root_m_over_k() {
+    // A distance joint's spring of f Hz on a body of mass m against a
+    // static anchor is k = m (2 pi f)^2: its period is 1 / f.
+    for hertz in [0.5f32, 1.0, 2.0] {
+        let mut world = zero_gravity();
+        let fixed = anchor(&mut world);
+        let body = ball(&mut world, Vec2::new(2.2, 0.0), 0.1);
+        let def = JointDef::new(fixed, body, DistanceJoint::spring(2.0, hertz, 0.0));
+        world.create_joint(&def).unwrap();
+        let crossings = downward_crossings(&mut world, 600, |w| w.position(body).unwrap().x - 2.0);
+        let period = mean_period(&crossings);
+        assert!(
+            (period * hertz - 1.0).abs() < 0.01,
+            "{hertz} Hz: period {period} s, closed form {} s",
+            1.0 / hertz
+        );
+    }
+}
+
+#[test]
+fn a_prismatic_spring_has_the_same_period_and_the_slider_stays_on_its_axis() {
+    let mut world = zero_gravity();
+    let fixed = anchor(&mut world);
+    let body = body_with(
+        &mut world,
+        &BodyDef::dynamic().at(Vec2::new(0.3, 0.0)),
+        Polygon::new_box(0.2, 0.1).unwrap(),
+    );
+    // The axis along world x; the spring pulls frame B back to x = 0.
+    let slider = PrismaticJoint::default().with_spring(1.0, 0.0, 0.0);
+    let def = JointDef::new(fixed, body, slider)
+        .at(&world, Vec2::new(0.3, 0.0))
+        .unwrap();
+    let def = JointDef {
+        frame_a: Transform::new(Vec2::ZERO, 0.0),
+        ..def
+    };
+    let j = world.create_joint(&def).unwrap();
+    // Knock it sideways and spinning: the joint holds both.
+    world.set_linear_velocity(body, Vec2::new(0.0, 1.0)).unwrap();
+    world.set_angular_velocity(body, 2.0).unwrap();
+    let crossings = downward_crossings(&mut world, 600, |w| w.joint_translation(j).unwrap());
+    assert!((mean_period(&crossings) - 1.0).abs() < 0.01, "{crossings:?}");
+    let p = world.position(body).unwrap();
+    assert!(p.y.abs() < 1e-3, "off the axis by {}", p.y);
+    assert!(world.angle(body).unwrap().abs() < 1e-3);
+}
+
+#[test]
+fn a_revolute_motor_spins_up_at_its_torque_then_holds_its_speed() {
+    let mut world = zero_gravity();
+    let fixed = anchor(&mut world);
+    let wheel = ball(&mut world, Vec2::ZERO, 0.5);
+    let inertia = world.mass_data(wheel).unwrap().inertia;
+    let torque = 0.2;
+    let hinge = RevoluteJoint::default().with_motor(3.0, torque);
+    let j = world
+        .create_joint(&JointDef::new(fixed, wheel, hinge).at(&world, Vec2::ZERO).unwrap())
+        .unwrap();
+    // Torque-limited: w = torque t / I until the target.
+    let steps = 30;
+    for _ in 0..steps {
+        world.step(DT);
+    }
+    let w = world.angular_velocity(wheel).unwrap();
+    let expected = torque * steps as f32 * DT / inertia;
+    assert!(expected < 3.0);
+    assert!((w / expected - 1.0).abs() < 0.01, "w {w}, closed form {expected}");
+    let impulse = world.joint_motor_impulse(j).unwrap();
+    assert!(
+        (impulse / (torque * DT) - 1.0).abs() < 1e-3,
+        "motor impulse {impulse}"
+    );
+    for _ in 0..600 {
+        world.step(DT);
+    }
+    let w = world.angular_velocity(wheel).unwrap();
+    assert!((w - 3.0).abs() < 1e-3, "w {w} after spin-up");
+    assert!(world.joint_length(j).unwrap() < 1e-4);
+}
+
+#[test]
+fn joint_friction_holds_a_small_load_and_slips_under_a_large_one() {
+    // An arm of 1 m with a 1 kg-ish ball, horizontal: the hinge's motor at
+    // zero speed holds it if its torque exceeds m g L.
+    let run = |friction: f32| {
+        let mut world = World::default();
+        let fixed = anchor(&mut world);
+        let bob = ball(&mut world, Vec2::new(1.0, 0.0), 0.5);
+        let load = world.mass_data(bob).unwrap().mass * 10.0;
+        let hinge = RevoluteJoint::default().with_motor(0.0, friction * load);
+        world
+            .create_joint(&JointDef::new(fixed, bob, hinge).at(&world, Vec2::ZERO).unwrap())
+            .unwrap();
+        for _ in 0..120 {
+            world.step(DT);
+        }
+        world.position(bob).unwrap().y
+    };
+    // Held, it creeps by no more than a few millimetres in two seconds.
+    assert!(run(1.2).abs() < 5e-3, "held: y {}", run(1.2));
+    assert!(run(0.8) < -0.5, "slipped: y {}", run(0.8));
+}
+
+#[test]
+fn revolute_limits_hold_a_heavy_arm_at_the_lower_limit() {
+    let mut world = World::default();
+    let fixed = anchor(&mut world);
+    let arm = body_with(
+        &mut world,
+        &BodyDef::dynamic().at(Vec2::new(1.0, 0.0)),
+        Polygon::new_box(1.0, 0.1).unwrap(),
+    );
+    let weight = body_with(
+        &mut world,
+        &BodyDef::dynamic().at(Vec2::new(2.0, 0.0)),
+        Circle::new(Vec2::ZERO, 0.3).unwrap(),
+    );
+    let hinge = RevoluteJoint::default().with_limits(-0.25, 0.25);
+    let j = world
+        .create_joint(&JointDef::new(fixed, arm, hinge).at(&world, Vec2::ZERO).unwrap())
+        .unwrap();
+    world
+        .create_joint(
+            &JointDef::new(arm, weight, WeldJoint::rigid())
+                .at(&world, Vec2::new(2.0, 0.0))
+                .unwrap(),
+        )
+        .unwrap();
+    for _ in 0..180 {
+        world.step(DT);
+    }
+    let angle = world.joint_angle(j).unwrap();
+    assert!((angle + 0.25).abs() < 0.01, "rests at the lower limit: {angle}");
+    assert!(world.angular_velocity(arm).unwrap().abs() < 1e-2);
+    // The reaction holds up the arm and the weight.
+    let weight_total = 10.0 * (world.mass_data(arm).unwrap().mass + world.mass_data(weight).unwrap().mass);
+    let (force, torque) = world.joint_reaction(j).unwrap();
+    assert!((force.y / weight_total - 1.0).abs() < 0.02, "reaction {force}");
+    assert!(torque > 0.0, "the lower limit pushes the arm up: {torque}");
+}
+
+#[test]
+fn a_prismatic_slider_rests_on_its_lower_limit_and_a_motor_lifts_it() {
+    let mut world = World::default();
+    let fixed = anchor(&mut world);
+    let body = unit_box(&mut world, Vec2::ZERO);
+    let vertical = Transform::new(Vec2::ZERO, 0.5 * PI);
+    let slider = PrismaticJoint::default().with_limits(-1.0, 1.0);
+    let def = JointDef::new(fixed, body, slider)
+        .at_frame(&world, vertical)
+        .unwrap();
+    let j = world.create_joint(&def).unwrap();
+    for _ in 0..120 {
+        world.step(DT);
+    }
+    let t = world.joint_translation(j).unwrap();
+    assert!((t + 1.0).abs() < 0.01, "on the lower limit: {t}");
+    assert!(world.position(body).unwrap().x.abs() < 1e-4);
+    // A motor stronger than the weight lifts it at its speed, to the top.
+    let weight = 10.0 * world.mass_data(body).unwrap().mass;
+    world
+        .set_joint_kind(j, slider.with_motor(0.5, 2.0 * weight))
+        .unwrap();
+    for _ in 0..60 {
+        world.step(DT);
+    }
+    let v = world.linear_velocity(body).unwrap();
+    assert!((v.y - 0.5).abs() < 1e-3, "lifted at {v}");
+    for _ in 0..300 {
+        world.step(DT);
+    }
+    assert!((world.joint_translation(j).unwrap() - 1.0).abs() < 0.01);
+}
+
+#[test]
+fn a_hanging_chain_stretches_less_than_a_percent() {
+    let mut world = World::default();
+    let fixed = anchor(&mut world);
+    let links = 20;
+    let mut prev = fixed;
+    for k in 0..links {
+        let y = -0.5 - k as f32;
+        let link = body_with(
+            &mut world,
+            &BodyDef::dynamic().at(Vec2::new(0.0, y)),
+            Capsule::new(Vec2::new(0.0, -0.5), Vec2::new(0.0, 0.5), 0.125).unwrap(),
+        );
+        let def = JointDef::new(prev, link, RevoluteJoint::default())
+            .at(&world, Vec2::new(0.0, y + 0.5))
+            .unwrap();
+        world.create_joint(&def).unwrap();
+        prev = link;
+    }
+    for _ in 0..180 {
+        world.step(DT);
+    }
+    let bottom = world.position(prev).unwrap().y - 0.5;
+    let stretch = -bottom / links as f32 - 1.0;
+    assert!(stretch.abs() < 0.01, "stretched {:.3}%", 100.0 * stretch);
+}
+
+#[test]
+fn a_rope_is_slack_when_short_and_holds_at_its_length() {
+    let mut world = World::default();
+    let fixed = anchor(&mut world);
+    // Starts 1 m below the anchor on a 2 m rope: falls freely, then hangs.
+    let body = ball(&mut world, Vec2::new(0.0, -1.0), 0.1);
+    let j = world
+        .create_joint(&JointDef::new(fixed, body, DistanceJoint::rope(2.0)))
+        .unwrap();
+    for _ in 0..15 {
+        world.step(DT);
+    }
+    let t = 15.0 * DT;
+    let y = world.position(body).unwrap().y;
+    assert!(
+        (y - (-1.0 - 5.0 * t * t)).abs() < 0.01,
+        "free fall while slack: {y}"
+    );
+    for _ in 0..240 {
+        world.step(DT);
+    }
+    let length = world.joint_length(j).unwrap();
+    assert!(length < 2.0 + 0.01, "the rope holds: {length}");
+    assert!(length > 1.9, "and is taut: {length}");
+}
+
+#[test]
+fn a_rigid_weld_holds_a_cantilever_and_a_soft_one_bends() {
+    let sag = |weld: WeldJoint| {
+        let mut world = World::default();
+        let fixed = anchor(&mut world);
+        let mut prev = fixed;
+        for k in 0..5 {
+            let x = 0.5 + k as f32;
+            let plank = body_with(
+                &mut world,
+                &BodyDef::dynamic().at(Vec2::new(x, 0.0)),
+                Polygon::new_box(0.5, 0.1).unwrap(),
+            );
+            let def = JointDef::new(prev, plank, weld)
+                .at(&world, Vec2::new(x - 0.5, 0.0))
+                .unwrap();
+            world.create_joint(&def).unwrap();
+            prev = plank;
+        }
+        for _ in 0..240 {
+            world.step(DT);
+        }
+        -world.position(prev).unwrap().y
+    };
+    // The soft step's welds give a little under the load's torque (the
+    // drift correction is a 60 Hz spring): the beam's tip drops under 3%
+    // of its length.
+    let rigid = sag(WeldJoint::rigid());
+    assert!(rigid < 0.15, "a rigid beam of 5 m sags {rigid} m");
+    let soft = sag(WeldJoint::soft(2.0, 1.0));
+    assert!(
+        soft > 4.0 * rigid + 0.05,
+        "the soft one bends: {soft} against {rigid}"
+    );
+}
+
+#[test]
+fn a_wheel_joint_car_drives_off_on_its_motor_and_its_suspension_carries_it() {
+    let mut world = World::default();
+    ground(&mut world);
+    let chassis = body_with(
+        &mut world,
+        &BodyDef::dynamic().at(Vec2::new(0.0, 1.0)),
+        Polygon::new_box(1.0, 0.2).unwrap(),
+    );
+    let up = 0.5 * PI;
+    let mut wheels = Vec::new();
+    for x in [-0.7f32, 0.7] {
+        let wheel = ball(&mut world, Vec2::new(x, 0.4), 0.4);
+        let axle = WheelJoint {
+            hertz: 4.0,
+            ..WheelJoint::default().with_motor(-5.0, 50.0)
+        };
+        let def = JointDef::new(chassis, wheel, axle)
+            .at_frame(&world, Transform::new(Vec2::new(x, 0.4), up))
+            .unwrap();
+        wheels.push(world.create_joint(&def).unwrap());
+    }
+    for _ in 0..180 {
+        world.step(DT);
+    }
+    let p = world.position(chassis).unwrap();
+    assert!(p.x > 2.0, "it drove to the right: {p}");
+    assert!(p.y > 0.6 && p.y < 1.2, "on its wheels: {p}");
+    assert!(world.angle(chassis).unwrap().abs() < 0.1);
+    for &j in &wheels {
+        let axle = world.joint_world_frames(j).unwrap();
+        let off_axis = (axle.1.p - axle.0.p).dot(axle.0.q.x_axis().perp());
+        assert!(off_axis.abs() < 1e-3, "the wheel stays on its strut: {off_axis}");
+    }
+}
+
+#[test]
+fn a_motor_joint_drags_a_body_to_its_target_and_follows_it() {
+    let mut world = World::default();
+    let fixed = anchor(&mut world);
+    let body = unit_box(&mut world, Vec2::ZERO);
+    let mass = world.mass_data(body).unwrap().mass;
+    let drag = MotorJoint::drag(5.0, 0.7, 1000.0 * mass * 10.0);
+    let j = world.create_joint(&JointDef::new(fixed, body, drag)).unwrap();
+    let target = Vec2::new(2.0, 3.0);
+    world
+        .set_joint_frames(j, Transform::new(target, 0.0), Transform::IDENTITY)
+        .unwrap();
+    for _ in 0..180 {
+        world.step(DT);
+    }
+    // A spring of angular frequency omega holding a weight hangs g /
+    // omega^2 below its target.
+    let omega = 2.0 * PI * 5.0;
+    let rest = target - Vec2::new(0.0, 10.0 / (omega * omega));
+    let p = world.position(body).unwrap();
+    assert!((p - rest).length() < 1e-3, "dragged to {p}, rests at {rest}");
+    assert!(world.linear_velocity(body).unwrap().length() < 1e-3);
+}
+
+#[test]
+fn bad_joint_input_is_named_and_leaves_the_world_unchanged() {
+    let mut world = World::default();
+    let a = unit_box(&mut world, Vec2::ZERO);
+    let b = unit_box(&mut world, Vec2::new(2.0, 0.0));
+    let gone = unit_box(&mut world, Vec2::new(4.0, 0.0));
+    world.remove_body(gone).unwrap();
+    let hinge = RevoluteJoint::default();
+    let cases: Vec<(JointDef, JointError)> = vec![
+        (JointDef::new(a, a, hinge), JointError::SameBody),
+        (JointDef::new(a, gone, hinge), JointError::StaleBody),
+        (
+            JointDef::new(a, b, hinge).with_local_anchors(Vec2::new(f32::NAN, 0.0), Vec2::ZERO),
+            JointError::NonFinite("frame a"),
+        ),
+        (
+            JointDef::new(a, b, hinge.with_limits(0.5, -0.5)),
+            JointError::InvertedLimits("angle limits"),
+        ),
+        (
+            JointDef::new(a, b, hinge.with_motor(1.0, -1.0)),
+            JointError::Negative("max motor torque"),
+        ),
+        (
+            JointDef::new(a, b, hinge.with_spring(-1.0, 0.5, 0.0)),
+            JointError::Negative("spring hertz"),
+        ),
+        (
+            JointDef::new(a, b, DistanceJoint::spring(1.0, 2.0, -0.1)),
+            JointError::Negative("spring damping ratio"),
+        ),
+        (
+            JointDef::new(a, b, DistanceJoint::rod(f32::INFINITY)),
+            JointError::NonFinite("length"),
+        ),
+        (
+            JointDef::new(a, b, DistanceJoint::rod(0.0)),
+            JointError::OutOfRange("length (must be positive)"),
+        ),
+        (
+            JointDef::new(a, b, PrismaticJoint::default().with_limits(1.0, 0.0)),
+            JointError::InvertedLimits("translation limits"),
+        ),
+        (
+            JointDef::new(
+                a,
+                b,
+                MotorJoint {
+                    max_force: -1.0,
+                    ..MotorJoint::default()
+                },
+            ),
+            JointError::Negative("max force"),
+        ),
+        (
+            JointDef::new(
+                a,
+                b,
+                WeldJoint {
+                    angular_hertz: f32::NAN,
+                    ..WeldJoint::default()
+                },
+            ),
+            JointError::NonFinite("angular hertz"),
+        ),
+    ];
+    let before = (
+        world.joint_count(),
+        world.contact_count(),
+        world.transform(a).unwrap(),
+    );
+    for (def, expected) in cases {
+        assert_eq!(world.create_joint(&def), Err(expected), "{def:?}");
+        assert_eq!(
+            (
+                world.joint_count(),
+                world.contact_count(),
+                world.transform(a).unwrap()
+            ),
+            before
+        );
+        assert!(!expected.to_string().is_empty());
+    }
+    // Changes are checked the same way, and a kind cannot change.
+    let j = world.create_joint(&JointDef::new(a, b, hinge)).unwrap();
+    assert_eq!(
+        world.set_joint_kind(j, hinge.with_limits(1.0, 0.0)),
+        Err(JointError::InvertedLimits("angle limits"))
+    );
+    assert!(matches!(
+        world.set_joint_kind(j, WeldJoint::rigid()),
+        Err(JointError::WrongKind(_))
+    ));
+    assert_eq!(world.joint_kind(j).unwrap(), JointKind::Revolute(hinge));
+    world.remove_joint(j).unwrap();
+    assert_eq!(world.remove_joint(j), Err(JointError::StaleHandle));
+    assert_eq!(world.joint_angle(j), Err(JointError::StaleHandle));
+    assert_eq!(world.joint_count(), 0);
+}
+
+#[test]
+fn jointed_bodies_do_not_collide_unless_asked_and_do_again_once_the_joint_goes() {
+    let overlapping = |collide: bool| {
+        let mut world = zero_gravity();
+        let a = unit_box(&mut world, Vec2::ZERO);
+        let b = unit_box(&mut world, Vec2::new(0.5, 0.0));
+        world.step(DT);
+        assert_eq!(world.contact_count(), 1);
+        let mut def = JointDef::new(a, b, JointKind::Filter);
+        def.collide_connected = collide;
+        let j = world.create_joint(&def).unwrap();
+        world.step(DT);
+        (world, j)
+    };
+    let (mut world, j) = overlapping(false);
+    assert_eq!(world.contact_count(), 0, "the joint stops them colliding");
+    for _ in 0..10 {
+        world.step(DT);
+    }
+    assert_eq!(world.contact_count(), 0);
+    world.remove_joint(j).unwrap();
+    world.step(DT);
+    assert_eq!(world.contact_count(), 1, "found again once the joint is gone");
+    let (world, _) = overlapping(true);
+    assert_eq!(world.contact_count(), 1, "collide_connected keeps the contact");
+}
+
+#[test]
+fn a_jointed_pair_sleeps_and_wakes_together_and_removing_the_joint_wakes_both() {
+    let mut world = World::default();
+    ground(&mut world);
+    let a = unit_box(&mut world, Vec2::new(-3.0, 0.5));
+    let b = unit_box(&mut world, Vec2::new(3.0, 0.5));
+    // A long rod between two boxes resting apart: one island.
+    let rod = JointDef::new(a, b, DistanceJoint::rod(6.0));
+    let j = world.create_joint(&rod).unwrap();
+    for _ in 0..120 {
+        world.step(DT);
+    }
+    assert!(!world.is_awake(a).unwrap() && !world.is_awake(b).unwrap());
+    world.wake(a).unwrap();
+    assert!(world.is_awake(b).unwrap(), "waking one wakes the other");
+    for _ in 0..120 {
+        world.step(DT);
+    }
+    assert!(!world.is_awake(b).unwrap());
+    world.remove_joint(j).unwrap();
+    assert!(world.is_awake(a).unwrap() && world.is_awake(b).unwrap());
+    // Apart now: each sleeps on its own, and waking one leaves the other.
+    for _ in 0..120 {
+        world.step(DT);
+    }
+    world.wake(a).unwrap();
+    assert!(
+        !world.is_awake(b).unwrap(),
+        "the islands split once the joint went"
+    );
+}
+
+#[test]
+fn removing_a_body_removes_its_joints_and_wakes_what_they_held() {
+    let mut world = World::default();
+    let fixed = anchor(&mut world);
+    let a = ball(&mut world, Vec2::new(0.0, -1.0), 0.1);
+    let b = ball(&mut world, Vec2::new(0.0, -2.0), 0.1);
+    let top = world
+        .create_joint(&JointDef::new(fixed, a, DistanceJoint::rod(1.0)))
+        .unwrap();
+    let bottom = world
+        .create_joint(&JointDef::new(a, b, DistanceJoint::rod(1.0)))
+        .unwrap();
+    assert_eq!(world.body_joints(a).unwrap().len(), 2);
+    world.remove_body(a).unwrap();
+    assert_eq!(world.joint_count(), 0);
+    assert!(!world.contains_joint(top) && !world.contains_joint(bottom));
+    assert!(world.body_joints(fixed).unwrap().is_empty());
+    // What hung from it falls.
+    world.step(DT);
+    assert!(world.linear_velocity(b).unwrap().y < 0.0);
+}
+
+#[test]
+fn a_joint_keeps_holding_across_a_body_type_change() {
+    let mut world = World::default();
+    let post = ball(&mut world, Vec2::ZERO, 0.1);
+    let bob = ball(&mut world, Vec2::new(1.0, 0.0), 0.1);
+    let j = world
+        .create_joint(&JointDef::new(post, bob, DistanceJoint::rod(1.0)))
+        .unwrap();
+    world.set_body_type(post, crate::BodyType::Static).unwrap();
+    for _ in 0..120 {
+        world.step(DT);
+    }
+    assert!((world.joint_length(j).unwrap() - 1.0).abs() < 0.01);
+    assert!(world.position(post).unwrap().length() < 1e-6);
+    assert!(world.position(bob).unwrap().y < -0.5, "it swung down");
+    // Dynamic again: the pair falls together, in one island.
+    world.set_body_type(post, crate::BodyType::Dynamic).unwrap();
+    for _ in 0..30 {
+        world.step(DT);
+    }
+    assert!((world.joint_length(j).unwrap() - 1.0).abs() < 0.01);
+    let island = |b: BodyId| world.bodies[b.index()].island;
+    assert_eq!(island(post), island(bob));
+}
+
+#[test]
+fn a_pendulum_from_a_kinematic_body_follows_it() {
+    let mut world = World::default();
+    let carrier = world
+        .create_body(&BodyDef::kinematic().with_velocity(Vec2::new(1.0, 0.0)))
+        .unwrap();
+    let bob = ball(&mut world, Vec2::new(0.0, -1.0), 0.1);
+    world
+        .create_joint(&JointDef::new(carrier, bob, DistanceJoint::rod(1.0)))
+        .unwrap();
+    for _ in 0..600 {
+        world.step(DT);
+    }
+    let (c, b) = (world.position(carrier).unwrap(), world.position(bob).unwrap());
+    assert!((c.x - 10.0).abs() < 1e-3);
+    assert!(
+        ((b - c).length() - 1.0).abs() < 0.01,
+        "still 1 m from it: {}",
+        (b - c).length()
+    );
+}
