@@ -53,6 +53,11 @@ impl Color {
     pub const NORMAL: Color = Color::hex(0x9ccc65);
     /// Bounding boxes.
     pub const AABB: Color = Color::hex(0xb388ff);
+    /// Joints: the lines from each body's centre to its frame, and the
+    /// anchors.
+    pub const JOINT: Color = Color::hex(0x80deea);
+    /// A joint's axis and the limits along it or about it.
+    pub const JOINT_AXIS: Color = Color::hex(0xf48fb1);
 }
 
 /// What [`World::debug_draw`](crate::World::debug_draw) draws.
@@ -66,6 +71,9 @@ pub struct DrawOptions {
     pub normals: bool,
     /// Shapes' fat bounding boxes in the broadphase.
     pub aabbs: bool,
+    /// Joints: each body's centre joined to its frame, the anchors, a
+    /// slider's or wheel's axis with its limits, a hinge's limits.
+    pub joints: bool,
     /// Length of a drawn normal, in world units.
     pub normal_length: f32,
     /// Shade dynamic bodies by their shapes' density: the colour's alpha
@@ -89,6 +97,7 @@ impl Default for DrawOptions {
             contacts: false,
             normals: false,
             aabbs: false,
+            joints: true,
             normal_length: 0.3,
             density_shading: false,
         }

@@ -152,6 +152,18 @@ pub(crate) struct JointImpulses {
     pub upper: f32,
 }
 
+impl JointImpulses {
+    /// No impulse.
+    pub(crate) const ZERO: JointImpulses = JointImpulses {
+        linear: Vec2::ZERO,
+        angular: 0.0,
+        spring: 0.0,
+        motor: 0.0,
+        lower: 0.0,
+        upper: 0.0,
+    };
+}
+
 /// A joint as the world keeps it. Its slot, generation and liveness are
 /// the store's.
 #[derive(Clone, Debug, PartialEq)]

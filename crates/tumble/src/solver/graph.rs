@@ -2,6 +2,7 @@
 //! colour's constraints sharing no dynamic body, packed into lane-wide
 //! batches.
 
+use super::joints::{self, JointConstraint};
 use super::scalar::{
     current_separation, solve_constraint, solve_pseudo_constraint, solve_soft_constraint, store_impulses,
     warm_start_constraint,
@@ -17,6 +18,9 @@ use crate::store::Store;
 /// The fewest lane batches a worker takes at a time: fewer cost more to
 /// hand over than to solve.
 const CHUNK: usize = 32;
+
+/// The fewest joints a worker takes at a time.
+const JOINT_CHUNK: usize = 64;
 
 /// Whether a colour's two-point and one-point batches are both enough to
 /// split: then the two runs go to the workers together (one hand-over
@@ -39,6 +43,9 @@ struct Colour {
     /// Its other constraints (ill-conditioned pairs), solved one at a
     /// time: indices into the constraint array.
     scalar: Vec<u32>,
+    /// Its joints: a range of the joint array, which [`Graph::build`]
+    /// sorts by colour.
+    joints: std::ops::Range<usize>,
 }
 
 /// The constraints of a step sorted into colours, each colour's two-point
@@ -66,6 +73,16 @@ pub(crate) struct Graph {
     /// Constraints solved one at a time after the colours, in constraint
     /// order: all of them when colouring is off.
     overflow: Vec<u32>,
+    /// The joints that fit no colour (all of them when colouring is off):
+    /// the end of the joint array, solved on one thread after the colours.
+    joint_overflow: std::ops::Range<usize>,
+    /// Per joint, this step: its colour ([`JOINT_OVERFLOW`] for the
+    /// overflow), then, while sorting, where it goes.
+    joint_colours: Vec<u32>,
+    /// Per colour, while sorting the joints: where its run starts.
+    joint_starts: Vec<u32>,
+    /// The joint array in colour order, while it is sorted.
+    sorted_joints: Vec<JointConstraint>,
     /// Per body: one past the last colour it took while colouring
     /// ([`Coloring::Ordered`]).
     last: Vec<u32>,
@@ -105,6 +122,18 @@ pub(super) enum Pass {
     },
 }
 
+impl Pass {
+    /// Whether the joints correct their drift in this pass: in every
+    /// velocity pass, and in the soft step's biased one.
+    #[inline]
+    fn bias(self) -> bool {
+        match self {
+            Pass::Velocity { .. } => true,
+            Pass::Soft { bias } => bias,
+        }
+    }
+}
+
 impl Graph {
     /// Sorts the constraints into colours by `coloring` (each dynamic body
     /// at most once per colour; static and kinematic bodies are never
@@ -114,7 +143,7 @@ impl Graph {
     /// its `color`, for the contact to keep.
     pub(super) fn build(
         &mut self,
-        constraints: &mut [ContactConstraint],
+        (constraints, joints): (&mut [ContactConstraint], &mut Vec<JointConstraint>),
         bodies: &[SolverBody],
         coloring: Coloring,
         parallel: bool,
@@ -127,23 +156,60 @@ impl Graph {
         self.count = 0;
         self.overflow.clear();
         self.pending.clear();
+        self.joint_colours.clear();
         match coloring {
             Coloring::Off => {
                 self.overflow.extend(0..constraints.len() as u32);
-                return;
+                self.joint_colours.resize(joints.len(), JOINT_OVERFLOW);
             }
-            Coloring::Ordered => self.colour_ordered(constraints, bodies),
-            Coloring::Bounded => self.colour_bounded(constraints, bodies),
+            Coloring::Ordered => self.colour_ordered(joints, constraints, bodies),
+            Coloring::Bounded => self.colour_bounded(joints, constraints, bodies),
+        }
+        self.sort_joints(joints);
+        if coloring == Coloring::Off {
+            return;
         }
         self.pack(constraints, bodies, parallel);
-        debug_assert!(self.footprints_are_disjoint(bodies));
+        debug_assert!(self.footprints_are_disjoint(bodies, joints));
+    }
+
+    /// Sorts the joints by their colour (a counting sort, stable: within a
+    /// colour they keep their order), so each colour's joints are one run
+    /// of the array, and the overflow the last.
+    fn sort_joints(&mut self, joints: &mut Vec<JointConstraint>) {
+        let count = self.count;
+        let slot = |c: u32| if c == JOINT_OVERFLOW { count } else { c as usize };
+        self.joint_starts.clear();
+        self.joint_starts.resize(count + 2, 0);
+        for &c in &self.joint_colours {
+            self.joint_starts[slot(c) + 1] += 1;
+        }
+        for k in 1..self.joint_starts.len() {
+            self.joint_starts[k] += self.joint_starts[k - 1];
+        }
+        for (k, colour) in self.colours[..count].iter_mut().enumerate() {
+            colour.joints = self.joint_starts[k] as usize..self.joint_starts[k + 1] as usize;
+        }
+        self.joint_overflow = self.joint_starts[count] as usize..joints.len();
+        self.sorted_joints.clear();
+        self.sorted_joints.resize(joints.len(), JointConstraint::EMPTY);
+        for (j, &c) in joints.iter().zip(&self.joint_colours) {
+            let at = &mut self.joint_starts[slot(c)];
+            self.sorted_joints[*at as usize] = *j;
+            *at += 1;
+        }
+        std::mem::swap(joints, &mut self.sorted_joints);
     }
 
     /// The condition the workers' sharing of the body states rests on (see
     /// [`super::shared`]): within each colour, a body some batch writes is
     /// dynamic, and no other lane of the colour's batches touches it. (The
     /// colour's scalar constraints run after its batches, on one thread.)
-    pub(super) fn footprints_are_disjoint(&mut self, bodies: &[SolverBody]) -> bool {
+    pub(super) fn footprints_are_disjoint(
+        &mut self,
+        bodies: &[SolverBody],
+        joints: &[JointConstraint],
+    ) -> bool {
         // Per body: the colour pass that last touched it, times two, plus
         // one if that touch wrote it.
         self.marks.resize(bodies.len() + 1, 0);
@@ -157,7 +223,8 @@ impl Graph {
                     self.singles[colour.singles.clone()]
                         .iter()
                         .flat_map(|b| b.footprint()),
-                );
+                )
+                .chain(joints[colour.joints.clone()].iter().map(joints::footprint));
             for (a, writes_a, b, writes_b) in lanes {
                 for (body, writes) in [(a, writes_a), (b, writes_b)] {
                     let i = body as usize;
@@ -181,27 +248,26 @@ impl Graph {
     /// and those that share none commute, so sweeping the colours in order
     /// is the sequential sweep in constraint order (load carried up a
     /// stack in one pass), only several constraints at a time.
-    fn colour_ordered(&mut self, constraints: &[ContactConstraint], bodies: &[SolverBody]) {
-        self.last.clear();
-        self.last.resize(bodies.len(), 0);
-        for (i, c) in constraints.iter().enumerate() {
-            let (a, b) = (c.a as usize, c.b as usize);
-            let (da, db) = (bodies[a].dynamic, bodies[b].dynamic);
-            let mut colour = 0u32;
-            if da {
-                colour = colour.max(self.last[a]);
-            }
-            if db {
-                colour = colour.max(self.last[b]);
-            }
-            if da {
-                self.last[a] = colour + 1;
-            }
-            if db {
-                self.last[b] = colour + 1;
-            }
-            self.park(colour as usize, i as u32);
+    fn colour_ordered(
+        &mut self,
+        joints: &[JointConstraint],
+        constraints: &[ContactConstraint],
+        bodies: &[SolverBody],
+    ) {
+        let mut last = std::mem::take(&mut self.last);
+        last.clear();
+        last.resize(bodies.len(), 0);
+        // The joints first: they go before the contacts in the sweep.
+        for j in joints {
+            let colour = ordered_colour(&mut last, bodies, j.a, j.b);
+            self.open(colour);
+            self.joint_colours.push(colour as u32);
         }
+        for (i, c) in constraints.iter().enumerate() {
+            let colour = ordered_colour(&mut last, bodies, c.a, c.b);
+            self.park(colour, i as u32);
+        }
+        self.last = last;
     }
 
     /// Bounded colouring ([`Coloring::Bounded`]): every constraint first
@@ -214,11 +280,26 @@ impl Graph {
     /// after those between moving bodies, and have the last word). What
     /// fits nowhere goes to the overflow. The result depends on the
     /// constraint order and the kept colours only.
-    fn colour_bounded(&mut self, constraints: &mut [ContactConstraint], bodies: &[SolverBody]) {
+    fn colour_bounded(
+        &mut self,
+        joints: &[JointConstraint],
+        constraints: &mut [ContactConstraint],
+        bodies: &[SolverBody],
+    ) {
         let words = bodies.len().div_ceil(64);
         self.used.clear();
         self.used.resize(GRAPH_COLORS * words, 0);
         let dynamic = |i: u32| bodies[i as usize].dynamic;
+        // The joints first, by the contacts' rule, anew each step: the
+        // joints change rarely, so their colours hardly do.
+        for j in joints {
+            let colour = self.first_free(words, (dynamic(j.a), j.a), (dynamic(j.b), j.b));
+            if let Some(colour) = colour {
+                self.open(colour);
+            }
+            self.joint_colours
+                .push(colour.map_or(JOINT_OVERFLOW, |c| c as u32));
+        }
         for (i, c) in constraints.iter().enumerate() {
             let colour = c.color as usize;
             let (a, b) = (c.a, c.b);
@@ -240,15 +321,7 @@ impl Graph {
             let i = self.pending[j];
             let c = &mut constraints[i as usize];
             let (a, b) = (c.a, c.b);
-            let (da, db) = (dynamic(a), dynamic(b));
-            let found = if da && db {
-                (0..DYNAMIC_GRAPH_COLORS).find(|&k| self.take(k * words, (true, a), (true, b)))
-            } else {
-                (1..GRAPH_COLORS)
-                    .rev()
-                    .find(|&k| self.take(k * words, (da, a), (db, b)))
-            };
-            match found {
+            match self.first_free(words, (dynamic(a), a), (dynamic(b), b)) {
                 Some(colour) => {
                     c.color = colour as u8;
                     self.park(colour, i);
@@ -258,6 +331,21 @@ impl Graph {
                     self.overflow.push(i);
                 }
             }
+        }
+    }
+
+    /// The first colour free on both bodies (flagged dynamic or not),
+    /// taken: among the [`DYNAMIC_GRAPH_COLORS`] for two dynamic bodies,
+    /// else searching down from the last colour to colour 1; `None` if
+    /// none is.
+    #[inline]
+    fn first_free(&mut self, words: usize, (da, a): (bool, u32), (db, b): (bool, u32)) -> Option<usize> {
+        if da && db {
+            (0..DYNAMIC_GRAPH_COLORS).find(|&k| self.take(k * words, (true, a), (true, b)))
+        } else {
+            (1..GRAPH_COLORS)
+                .rev()
+                .find(|&k| self.take(k * words, (da, a), (db, b)))
         }
     }
 
@@ -285,11 +373,17 @@ impl Graph {
     /// are parked in `scalar` until [`Graph::pack`] moves them to batches).
     #[inline]
     fn park(&mut self, colour: usize, i: u32) {
+        self.open(colour);
+        self.colours[colour].scalar.push(i);
+    }
+
+    /// Makes colour `colour` one of those in use.
+    #[inline]
+    fn open(&mut self, colour: usize) {
         if self.colours.len() <= colour {
             self.colours.resize_with(colour + 1, Colour::default);
         }
         self.count = self.count.max(colour + 1);
-        self.colours[colour].scalar.push(i);
     }
 
     /// Packs each colour's two-point blocks and single points into lane
@@ -368,6 +462,8 @@ impl Graph {
                 + self.blocks.capacity()
                 + self.points.capacity())
                 * size_of::<u32>()
+            + (self.joint_colours.capacity() + self.joint_starts.capacity()) * size_of::<u32>()
+            + self.sorted_joints.capacity() * size_of::<JointConstraint>()
             + self.used.capacity() * size_of::<u64>()
             + self.states.capacity() * size_of::<StateCell>()
     }
@@ -419,16 +515,28 @@ impl Graph {
     }
 
     /// Applies the accumulated impulses at the start of a substep.
-    pub(super) fn warm_start(&self, constraints: &[ContactConstraint], states: &[StateCell], parallel: bool) {
+    pub(super) fn warm_start(
+        &self,
+        (constraints, joints): (&[ContactConstraint], &[JointConstraint]),
+        states: &[StateCell],
+        parallel: bool,
+    ) {
         for colour in &self.colours[..self.count] {
             let (pairs, singles) = (
                 &self.pairs[colour.pairs.clone()],
                 &self.singles[colour.singles.clone()],
             );
+            let joints = &joints[colour.joints.clone()];
             join(
-                parallel && both_split(pairs.len(), singles.len()),
-                || for_each(parallel, pairs, CHUNK, |b| b.warm_start(states)),
-                || for_each(parallel, singles, CHUNK, |b| b.warm_start(states)),
+                parallel && joints.len() >= 2 * JOINT_CHUNK,
+                || {
+                    join(
+                        parallel && both_split(pairs.len(), singles.len()),
+                        || for_each(parallel, pairs, CHUNK, |b| b.warm_start(states)),
+                        || for_each(parallel, singles, CHUNK, |b| b.warm_start(states)),
+                    )
+                },
+                || for_each(parallel, joints, JOINT_CHUNK, |j| joints::warm_start(j, states)),
             );
             for &i in &colour.scalar {
                 warm_start_constraint(&constraints[i as usize], states);
@@ -437,19 +545,24 @@ impl Graph {
         for &i in &self.overflow {
             warm_start_constraint(&constraints[i as usize], states);
         }
+        for j in &joints[self.joint_overflow.clone()] {
+            joints::warm_start(j, states);
+        }
     }
 
     /// One iteration over every constraint: the colours in order (reversed
     /// when `reverse`, and the overflow then first), each colour's batches
-    /// lane-wide and its other constraints one at a time. In a velocity
-    /// pass with `pseudo`, each constraint also takes its split-impulse
-    /// iteration right after its velocity one: the two never read each
-    /// other's state, so this is exactly a velocity sweep followed by a
-    /// split-impulse sweep, with one walk over the constraints and bodies
-    /// instead of two. A soft-step pass runs the soft kernels.
+    /// lane-wide beside its joints, and its other constraints one at a
+    /// time. In a velocity pass with `pseudo`, each contact also takes its
+    /// split-impulse iteration right after its velocity one: the two never
+    /// read each other's state, so this is exactly a velocity sweep
+    /// followed by a split-impulse sweep, with one walk over the
+    /// constraints and bodies instead of two. A soft-step pass runs the
+    /// soft kernels. Joints have no split-impulse pass: in a velocity pass
+    /// their drift is corrected softly, as in the soft step's biased pass.
     pub(super) fn iterate(
         &mut self,
-        constraints: &mut [ContactConstraint],
+        (constraints, joints): (&mut [ContactConstraint], &mut [JointConstraint]),
         states: &[StateCell],
         ctx: &StepContext,
         reverse: bool,
@@ -457,19 +570,44 @@ impl Graph {
     ) {
         let colours = &self.colours[..self.count];
         let (pairs, singles) = (&mut self.pairs, &mut self.singles);
+        let overflow_joints = self.joint_overflow.clone();
         if reverse {
+            for j in joints[overflow_joints].iter_mut().rev() {
+                joints::solve(j, states, ctx, pass.bias());
+            }
             for &i in self.overflow.iter().rev() {
                 solve_one(&mut constraints[i as usize], states, ctx, reverse, pass);
             }
             for c in colours.iter().rev() {
-                solve_colour(c, pairs, singles, constraints, states, ctx, reverse, pass);
+                let joints = &mut joints[c.joints.clone()];
+                solve_colour(
+                    c,
+                    (pairs, singles),
+                    (constraints, joints),
+                    states,
+                    ctx,
+                    reverse,
+                    pass,
+                );
             }
         } else {
             for c in colours {
-                solve_colour(c, pairs, singles, constraints, states, ctx, reverse, pass);
+                let joints = &mut joints[c.joints.clone()];
+                solve_colour(
+                    c,
+                    (pairs, singles),
+                    (constraints, joints),
+                    states,
+                    ctx,
+                    reverse,
+                    pass,
+                );
             }
             for &i in &self.overflow {
                 solve_one(&mut constraints[i as usize], states, ctx, reverse, pass);
+            }
+            for j in &mut joints[overflow_joints] {
+                joints::solve(j, states, ctx, pass.bias());
             }
         }
     }
@@ -526,6 +664,32 @@ impl Graph {
     }
 }
 
+/// The order-preserving colour of a constraint between bodies `a` and
+/// `b`: one more than the last colour either dynamic one took (`last`,
+/// per body), which both then take.
+#[inline]
+fn ordered_colour(last: &mut [u32], bodies: &[SolverBody], a: u32, b: u32) -> usize {
+    let (a, b) = (a as usize, b as usize);
+    let (da, db) = (bodies[a].dynamic, bodies[b].dynamic);
+    let mut colour = 0u32;
+    if da {
+        colour = colour.max(last[a]);
+    }
+    if db {
+        colour = colour.max(last[b]);
+    }
+    if da {
+        last[a] = colour + 1;
+    }
+    if db {
+        last[b] = colour + 1;
+    }
+    colour as usize
+}
+
+/// A joint's entry in [`Graph::joint_colours`] when it fits no colour.
+const JOINT_OVERFLOW: u32 = u32::MAX;
+
 /// An unused lane's entry in [`Graph::blocks`] and [`Graph::points`].
 const NO_CONSTRAINT: u32 = u32::MAX;
 
@@ -579,15 +743,14 @@ fn solve_one(c: &mut ContactConstraint, states: &[StateCell], ctx: &StepContext,
 }
 
 /// One iteration of one colour: its two-point batches, its one-point
-/// batches (the batches' ranges index `pairs` and `singles`), then its
-/// scalar constraints.
+/// batches (the batches' ranges index `pairs` and `singles`) and its
+/// joints, then its scalar constraints.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn solve_colour(
     colour: &Colour,
-    pairs: &mut [wide::PairBatch],
-    singles: &mut [wide::PointBatch],
-    constraints: &mut [ContactConstraint],
+    (pairs, singles): (&mut [wide::PairBatch], &mut [wide::PointBatch]),
+    (constraints, joints): (&mut [ContactConstraint], &mut [JointConstraint]),
     states: &[StateCell],
     ctx: &StepContext,
     reverse: bool,
@@ -597,10 +760,21 @@ fn solve_colour(
         &mut pairs[colour.pairs.clone()],
         &mut singles[colour.singles.clone()],
     );
+    let parallel = ctx.parallel;
     join(
-        ctx.parallel && both_split(pairs.len(), singles.len()),
-        || solve_batches(pairs, states, ctx, reverse, pass),
-        || solve_batches(singles, states, ctx, reverse, pass),
+        parallel && joints.len() >= 2 * JOINT_CHUNK,
+        || {
+            join(
+                parallel && both_split(pairs.len(), singles.len()),
+                || solve_batches(pairs, states, ctx, reverse, pass),
+                || solve_batches(singles, states, ctx, reverse, pass),
+            )
+        },
+        || {
+            for_each_mut(parallel, joints, JOINT_CHUNK, |j| {
+                joints::solve(j, states, ctx, pass.bias())
+            })
+        },
     );
     // After the join, on this thread alone: the scalar kernels write both
     // bodies, static ones included, so they must never run beside the
@@ -676,6 +850,26 @@ mod tests {
         (bodies, constraints)
     }
 
+    /// `count` random joints between the bodies of `bodies` (two apart),
+    /// with the masses the bodies' kinds give.
+    fn random_joints(rng: &mut Rng, bodies: &[SolverBody], count: usize) -> Vec<JointConstraint> {
+        let n = bodies.len() as u32;
+        let mass = |i: u32| if bodies[i as usize].dynamic { 1.0 } else { 0.0 };
+        (0..count as u32)
+            .map(|k| {
+                let a = (rng.range(0.0, n as f32) as u32).min(n - 1);
+                let b = (a + 1 + (rng.range(0.0, (n - 1) as f32) as u32).min(n - 2)) % n;
+                JointConstraint {
+                    joint: k,
+                    a,
+                    b,
+                    masses: [mass(a), mass(a), mass(b), mass(b)],
+                    ..JointConstraint::EMPTY
+                }
+            })
+            .collect()
+    }
+
     /// Each colour's constraints (batched or not), and the overflow.
     fn members(graph: &Graph) -> (Vec<Vec<u32>>, Vec<u32>) {
         let colours = graph.colours[..graph.count]
@@ -700,9 +894,16 @@ mod tests {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
         for _ in 0..50 {
             let (bodies, mut constraints) = random_graph(&mut rng, 40, 120);
+            let mut joints = random_joints(&mut rng, &bodies, 30);
             let mut graph = Graph::default();
-            graph.build(&mut constraints, &bodies, Coloring::Bounded, false);
-            assert!(graph.footprints_are_disjoint(&bodies));
+            graph.build((&mut constraints, &mut joints), &bodies, Coloring::Bounded, false);
+            assert!(graph.footprints_are_disjoint(&bodies, &joints));
+            // The joints were sorted by colour, none lost.
+            let mut ids: Vec<u32> = joints.iter().map(|j| j.joint).collect();
+            ids.sort_unstable();
+            assert_eq!(ids, (0..30).collect::<Vec<u32>>());
+            let coloured: usize = graph.colours[..graph.count].iter().map(|c| c.joints.len()).sum();
+            assert_eq!(coloured + graph.joint_overflow.len(), joints.len());
             let (colours, overflow) = members(&graph);
             assert!(colours.len() <= GRAPH_COLORS);
             let mut seen = vec![false; constraints.len()];
@@ -738,7 +939,7 @@ mod tests {
             );
             // The next step, from the kept colours: the same colours.
             let before = (colours, overflow);
-            graph.build(&mut constraints, &bodies, Coloring::Bounded, false);
+            graph.build((&mut constraints, &mut joints), &bodies, Coloring::Bounded, false);
             assert_eq!(members(&graph), before);
         }
     }
@@ -764,7 +965,8 @@ mod tests {
             })
             .collect();
         let mut graph = Graph::default();
-        graph.build(&mut constraints, &bodies, Coloring::Bounded, false);
+        let mut joints = Vec::new();
+        graph.build((&mut constraints, &mut joints), &bodies, Coloring::Bounded, false);
         let (colours, overflow) = members(&graph);
         assert_eq!(
             colours.iter().filter(|c| !c.is_empty()).count(),
@@ -773,7 +975,7 @@ mod tests {
         assert_eq!(overflow.len(), 30 - DYNAMIC_GRAPH_COLORS);
         // Freed colours are taken back: with ten contacts gone, all fit.
         constraints.truncate(20);
-        graph.build(&mut constraints, &bodies, Coloring::Bounded, false);
+        graph.build((&mut constraints, &mut joints), &bodies, Coloring::Bounded, false);
         assert!(members(&graph).1.is_empty());
     }
 
@@ -783,9 +985,10 @@ mod tests {
         for coloring in [Coloring::Bounded, Coloring::Ordered] {
             for _ in 0..20 {
                 let (bodies, mut constraints) = random_graph(&mut rng, 60, 200);
+                let mut joints = random_joints(&mut rng, &bodies, 50);
                 let mut graph = Graph::default();
-                graph.build(&mut constraints, &bodies, coloring, false);
-                assert!(graph.footprints_are_disjoint(&bodies), "{coloring:?}");
+                graph.build((&mut constraints, &mut joints), &bodies, coloring, false);
+                assert!(graph.footprints_are_disjoint(&bodies, &joints), "{coloring:?}");
             }
         }
         // Two constraints on dynamic body 0 forced into one colour.
@@ -807,6 +1010,26 @@ mod tests {
         graph.park(0, 0);
         graph.park(0, 1);
         graph.pack(&constraints, &bodies, false);
-        assert!(!graph.footprints_are_disjoint(&bodies));
+        assert!(!graph.footprints_are_disjoint(&bodies, &[]));
+        // A joint on body 0 beside a contact on it, forced into one colour.
+        let mut graph = Graph::default();
+        graph.park(0, 0);
+        graph.pack(&constraints[..1], &bodies, false);
+        graph.colours[0].joints = 0..1;
+        let joint = JointConstraint {
+            a: 0,
+            b: 2,
+            masses: [1.0; 4],
+            ..JointConstraint::EMPTY
+        };
+        assert!(!graph.footprints_are_disjoint(&bodies, &[joint]));
+        // Bodies 2 and 3 (static): clear of the contact's 0 and 1.
+        let elsewhere = JointConstraint {
+            a: 2,
+            b: 3,
+            masses: [1.0, 1.0, 0.0, 0.0],
+            ..joint
+        };
+        assert!(graph.footprints_are_disjoint(&bodies, &[elsewhere]));
     }
 }

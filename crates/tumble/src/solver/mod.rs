@@ -15,17 +15,18 @@
 //! The step is split into substeps that share one narrowphase: each
 //! substep integrates gravity, warm starts, iterates, corrects positions
 //! and moves the bodies, tracking each contact's separation from the bodies'
-//! motion since the step began. The constraints are graph-coloured
-//! ([`graph`]) and each colour's lane batches are split between the
-//! world's worker threads; the body states they share live in
+//! motion since the step began. The contacts and joints ([`joints`]) are
+//! graph-coloured ([`graph`]) and each colour's lane batches and joints
+//! are split between the world's worker threads; the body states they share live in
 //! [`shared`]. Smaller substeps carry load through a tall
 //! stack far better than the same number of iterations in one big step.
 //!
 //! The solve stage, in order: [`Solver::begin`] and [`Solver::add_body`]
 //! gather the awake bodies into dense arrays (a sleeping or static body
 //! has no row; static bodies share one state at rest), then
-//! [`Solver::prepare_contacts`], [`Solver::solve`] (the substeps),
-//! [`Solver::store_impulses`] (the warm start of the next step),
+//! [`Solver::prepare_contacts`], [`Solver::prepare_joints`],
+//! [`Solver::solve`] (the substeps), [`Solver::store_impulses`] and
+//! [`Solver::store_joints`] (the warm start of the next step),
 //! [`Solver::apply_restitution`], and the world reads each body's motion
 //! back with [`Solver::motion`].
 
@@ -196,7 +197,7 @@ impl Solver {
     pub fn solve(&mut self, ctx: &StepContext) {
         let (graph, constraints, bodies, locks) =
             (&mut self.graph, &mut self.constraints, &self.bodies, &self.locks);
-        let joints = &mut self.joints[..];
+        let joints = &mut self.joints;
         let total = ctx.settings.iterations;
         let substeps = ctx.substeps;
         let mut states = std::mem::take(&mut graph.states);
@@ -211,7 +212,7 @@ impl Solver {
         // One more state at rest, for the unused lanes of the batches.
         states.push(StateCell::default());
         let soft = ctx.settings.position_correction == PositionCorrection::SoftStep;
-        graph.build(constraints, bodies, ctx.settings.coloring, ctx.parallel);
+        graph.build((constraints, joints), bodies, ctx.settings.coloring, ctx.parallel);
         for substep in 0..substeps {
             let iterations = total / substeps + u32::from(substep < total % substeps);
             if soft {
@@ -238,14 +239,10 @@ impl Solver {
             if pseudo {
                 graph.reset_pseudo(constraints);
             }
-            warm_start_joints(joints, &states);
-            graph.warm_start(constraints, &states, ctx.parallel);
+            graph.warm_start((constraints, joints), &states, ctx.parallel);
             for it in 0..iterations {
-                // Joints have no split-impulse pass: their drift is
-                // corrected softly in every velocity iteration.
-                solve_joints(joints, &states, ctx, true);
                 graph.iterate(
-                    constraints,
+                    (constraints, &mut joints[..]),
                     &states,
                     ctx,
                     backward(ctx.settings.sweep, it),
@@ -381,35 +378,28 @@ fn soft_substep(
     let relax = iterations / 2;
     integrate_velocities(bodies, locks, states, ctx);
     graph.update_scalar_separations(constraints, states);
-    warm_start_joints(joints, states);
-    graph.warm_start(constraints, states, ctx.parallel);
+    graph.warm_start((constraints, joints), states, ctx.parallel);
     for it in 0..iterations - relax {
         let reverse = backward(ctx.settings.sweep, it);
-        solve_joints(joints, states, ctx, true);
-        graph.iterate(constraints, states, ctx, reverse, Pass::Soft { bias: true });
+        graph.iterate(
+            (constraints, joints),
+            states,
+            ctx,
+            reverse,
+            Pass::Soft { bias: true },
+        );
     }
     integrate_positions(bodies, locks, states, ctx);
     graph.update_scalar_separations(constraints, states);
     for it in 0..relax {
         let reverse = backward(ctx.settings.sweep, it);
-        solve_joints(joints, states, ctx, false);
-        graph.iterate(constraints, states, ctx, reverse, Pass::Soft { bias: false });
-    }
-}
-
-/// Applies the joints' accumulated impulses, in joint order, on this
-/// thread (between the colours' parallel passes).
-fn warm_start_joints(joints: &[JointConstraint], states: &[StateCell]) {
-    for j in joints {
-        joints::warm_start(j, states);
-    }
-}
-
-/// One iteration of every joint, in joint order, on this thread: the
-/// biased pass or the relax.
-fn solve_joints(joints: &mut [JointConstraint], states: &[StateCell], ctx: &StepContext, bias: bool) {
-    for j in joints {
-        joints::solve(j, states, ctx, bias);
+        graph.iterate(
+            (constraints, joints),
+            states,
+            ctx,
+            reverse,
+            Pass::Soft { bias: false },
+        );
     }
 }
 

@@ -1,11 +1,12 @@
 //! The body states the worker threads share during the solve: the one
 //! module of the crate with `unsafe` code.
 //!
-//! The solve's workers take a graph colour's batches between them, and
-//! every batch reads and writes the states of its own bodies. The
-//! colouring ([`super::graph`]) is what makes that safe: within a colour
-//! no dynamic body appears twice, and static and kinematic bodies (which
-//! many batches read) are never written. So during a colour's pass each
+//! The solve's workers take a graph colour's batches and joints between
+//! them, and every batch or joint reads and writes the states of its own
+//! bodies. The colouring ([`super::graph`]) is what makes that safe:
+//! within a colour no dynamic body appears twice, and static and
+//! kinematic bodies (which many batches and joints read) are never
+//! written. So during a colour's pass each
 //! state is written by at most one worker and then read by no other, and
 //! between passes the workers wait for each other (rayon's join, which
 //! orders their memory). `Graph::footprints_are_disjoint` tests exactly

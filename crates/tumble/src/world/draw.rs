@@ -3,7 +3,8 @@
 use super::World;
 use crate::body::BodyType;
 use crate::debug_draw::{Color, DebugDraw, DrawOptions};
-use crate::math::{Transform, Vec2};
+use crate::joint::{Joint, JointKind};
+use crate::math::{Rot, Transform, Vec2};
 use crate::shapes::{ChainSegment, Shape};
 
 impl World {
@@ -47,6 +48,11 @@ impl World {
                 }
             }
         }
+        if options.joints {
+            for (_, j) in self.joints.iter() {
+                self.draw_joint(draw, j);
+            }
+        }
         if options.contacts || options.normals {
             for (_, c) in self.contacts.iter() {
                 let m = &c.manifold;
@@ -64,6 +70,55 @@ impl World {
                     }
                 }
             }
+        }
+    }
+}
+
+impl World {
+    /// Draws joint `j`: lines from each body's centre of mass to its
+    /// frame, the two anchors (apart when the joint has come apart), and
+    /// by kind a slider's axis between its limits, a hinge's limits as two
+    /// spokes, a distance joint's line.
+    fn draw_joint(&self, draw: &mut dyn DebugDraw, j: &Joint) {
+        let (ba, bb) = (&self.bodies[j.body_a], &self.bodies[j.body_b]);
+        let (fa, fb) = (ba.xf * j.frame_a, bb.xf * j.frame_b);
+        let solved = j.is_solved();
+        if solved {
+            draw.draw_segment(ba.center, fa.p, Color::JOINT);
+            draw.draw_segment(bb.center, fb.p, Color::JOINT);
+            draw.draw_point(fa.p, 4.0, Color::JOINT);
+            draw.draw_point(fb.p, 4.0, Color::JOINT);
+        }
+        let axis = fa.q.x_axis();
+        let along = |t: f32| fa.p + t * axis;
+        match j.kind {
+            JointKind::Revolute(r) if r.enable_limit => {
+                let spoke = 0.5 * self.settings.length_units_per_meter;
+                for angle in [r.lower_angle, r.upper_angle] {
+                    let dir = (fa.q * Rot::from_angle(angle)).x_axis();
+                    draw.draw_segment(fa.p, fa.p + spoke * dir, Color::JOINT_AXIS);
+                }
+            }
+            JointKind::Prismatic(p) if p.enable_limit => {
+                draw.draw_segment(
+                    along(p.lower_translation),
+                    along(p.upper_translation),
+                    Color::JOINT_AXIS,
+                );
+            }
+            JointKind::Wheel(w) if w.enable_limit => {
+                draw.draw_segment(
+                    along(w.lower_translation),
+                    along(w.upper_translation),
+                    Color::JOINT_AXIS,
+                );
+            }
+            JointKind::Prismatic(_) | JointKind::Wheel(_) => {
+                let half = 0.5 * self.settings.length_units_per_meter;
+                draw.draw_segment(along(-half), along(half), Color::JOINT_AXIS);
+            }
+            JointKind::Distance(_) => draw.draw_segment(fa.p, fb.p, Color::JOINT_AXIS),
+            _ => {}
         }
     }
 }

@@ -1,7 +1,9 @@
 //! Joint constraints: each awake joint prepared for the step
 //! ([`prepare_joint`]), then, every substep, warm started and solved
-//! (the soft step's biased pass and its relax pass), and its impulses
-//! stored for the next step. One file per kind holds its kernels.
+//! (the soft step's biased pass and its relax pass) in the graph colours
+//! beside the contacts, and its impulses stored for the next step. One
+//! file per kind holds its kernels; each writes only the bodies that can
+//! move ([`footprint`]).
 //!
 //! Each kind is a set of velocity constraints between the two frames,
 //! written in the quantities the step tracks: the anchors relative to
@@ -59,6 +61,32 @@ pub(crate) struct JointConstraint {
     pub spring: Softness,
     /// A weld's or motor's angular spring.
     pub angular_spring: Softness,
+}
+
+impl JointConstraint {
+    /// A filler of unused rows, never solved.
+    pub(crate) const EMPTY: JointConstraint = JointConstraint {
+        joint: 0,
+        a: 0,
+        b: 0,
+        masses: [0.0; 4],
+        anchor_a: Vec2::ZERO,
+        anchor_b: Vec2::ZERO,
+        delta_center: Vec2::ZERO,
+        delta_angle: 0.0,
+        axis: Vec2::ZERO,
+        kind: JointKind::Filter,
+        impulses: JointImpulses::ZERO,
+        spring: Softness::RIGID,
+        angular_spring: Softness::RIGID,
+    };
+}
+
+/// The bodies the joint's kernels touch, and whether they write each (a
+/// body that cannot move is never written): `(a, writes a, b, writes b)`.
+pub(crate) fn footprint(j: &JointConstraint) -> (u32, bool, u32, bool) {
+    let [ma, ia, mb, ib] = j.masses;
+    (j.a, ma != 0.0 || ia != 0.0, j.b, mb != 0.0 || ib != 0.0)
 }
 
 /// The constraint of joint `ji`, whose bodies are solver bodies `a` and
