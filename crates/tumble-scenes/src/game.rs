@@ -9,6 +9,7 @@ use tumble::{
     OneWayPlatforms, Polygon, Shape, ShapeDef, ShapeId, Vec2, World,
 };
 
+use crate::joints::{Breakable, Car, Lift};
 use crate::DT;
 
 /// What the player holds down this step.
@@ -37,6 +38,9 @@ enum Kind {
     Platformer(Box<Platformer>),
     Sensors(Sensors),
     Filtering(Vec<(ShapeId, Color)>),
+    Car(Car),
+    Lift(Lift),
+    Breakable(Breakable),
 }
 
 #[derive(Clone, Debug)]
@@ -76,8 +80,11 @@ impl Game {
 
     /// Moves what the game moves: the character from `input`, the lift.
     pub fn before_step(&mut self, world: &mut World, input: Input) {
-        if let Kind::Platformer(p) = &mut self.kind {
-            p.before_step(world, input);
+        match &mut self.kind {
+            Kind::Platformer(p) => p.before_step(world, input),
+            Kind::Car(c) => c.before_step(world, input),
+            Kind::Lift(l) => l.before_step(world),
+            _ => {}
         }
     }
 
@@ -111,7 +118,8 @@ impl Game {
                     }
                 }
             }
-            Kind::Filtering(_) => {}
+            Kind::Breakable(b) => b.after_step(world),
+            Kind::Filtering(_) | Kind::Car(_) | Kind::Lift(_) => {}
         }
     }
 
@@ -132,13 +140,19 @@ impl Game {
                 .map(|(k, n)| (format!("zone {}", k + 1), format!("{n} entered")))
                 .collect(),
             Kind::Filtering(_) => vec![("groups".into(), "own group + ground".into())],
+            Kind::Car(_) => vec![("keys".into(), "Left Right drive".into())],
+            Kind::Lift(_) => vec![("drive".into(), "reverses at its stops".into())],
+            Kind::Breakable(b) => vec![
+                ("welds".into(), format!("{} holding", b.welds.len())),
+                ("broken".into(), b.broken.to_string()),
+            ],
         }
     }
 
     /// Whether the game takes the arrow keys and space (the testbed then
     /// leaves them alone).
     pub fn takes_keys(&self) -> bool {
-        matches!(self.kind, Kind::Platformer(_))
+        matches!(self.kind, Kind::Platformer(_) | Kind::Car(_))
     }
 
     /// Draws what the debug draw does not: group colours, hit flashes.
@@ -365,6 +379,21 @@ pub fn filtering(world: &mut World) -> Game {
         }
     }
     Game::of(Kind::Filtering(shapes))
+}
+
+/// The car scene: see [`crate::joints`].
+pub fn car(world: &mut World, ground: BodyId) -> Game {
+    Game::of(Kind::Car(crate::joints::car(world, ground)))
+}
+
+/// The scissor lift scene: see [`crate::joints`].
+pub fn scissor_lift(world: &mut World, ground: BodyId) -> Game {
+    Game::of(Kind::Lift(crate::joints::scissor_lift(world, ground)))
+}
+
+/// The breakable wall: see [`crate::joints`].
+pub fn breakable(world: &mut World) -> Game {
+    Game::of(Kind::Breakable(crate::joints::breakable(world)))
 }
 
 impl Game {

@@ -15,6 +15,7 @@
 
 pub mod bench;
 pub mod game;
+pub mod joints;
 mod metrics;
 mod rng;
 
@@ -85,6 +86,25 @@ pub enum SceneName {
     /// Not in SCENES.md: three groups of boxes that collide with their own
     /// group and the ground only.
     Filtering,
+    /// Not in SCENES.md: two pendulums on hinges.
+    Pendulum,
+    /// Not in SCENES.md: Box2D's ball and chain, a ball 170 times a link's
+    /// mass swinging on 30 hinged links.
+    BallAndChain,
+    /// Not in SCENES.md: a bridge of 160 hinged planks.
+    Bridge,
+    /// Not in SCENES.md: a door on a limited, sprung hinge, and balls
+    /// rolled at it.
+    Door,
+    /// Not in SCENES.md: a scissor lift worked by a slider's motor.
+    ScissorLift,
+    /// Not in SCENES.md: rings of capsules on soft welds.
+    SoftBodies,
+    /// Not in SCENES.md: a car on wheel joints, driven by the arrow keys.
+    Car,
+    /// Not in SCENES.md: a welded wall whose joints break under a dropped
+    /// ball.
+    Breakable,
 }
 
 impl SceneName {
@@ -116,6 +136,14 @@ impl SceneName {
             SceneName::Platformer => "platformer",
             SceneName::Sensors => "sensors",
             SceneName::Filtering => "filtering",
+            SceneName::Pendulum => "pendulum",
+            SceneName::BallAndChain => "ball-and-chain",
+            SceneName::Bridge => "bridge",
+            SceneName::Door => "door",
+            SceneName::ScissorLift => "scissor-lift",
+            SceneName::SoftBodies => "soft-bodies",
+            SceneName::Car => "car",
+            SceneName::Breakable => "breakable",
         }
     }
 
@@ -140,6 +168,14 @@ impl SceneName {
             "platformer" => SceneName::Platformer,
             "sensors" => SceneName::Sensors,
             "filtering" => SceneName::Filtering,
+            "pendulum" => SceneName::Pendulum,
+            "ball-and-chain" => SceneName::BallAndChain,
+            "bridge" => SceneName::Bridge,
+            "door" => SceneName::Door,
+            "scissor-lift" => SceneName::ScissorLift,
+            "soft-bodies" => SceneName::SoftBodies,
+            "car" => SceneName::Car,
+            "breakable" => SceneName::Breakable,
             _ => return None,
         })
     }
@@ -224,7 +260,7 @@ fn add_box(world: &mut World, at: Vec2, half: f32, material: &ShapeDef) -> BodyI
 /// Builds a scene with the given solver settings.
 pub fn build(name: SceneName, solver: SolverSettings) -> Scene {
     let mut world = new_world(solver);
-    add_ground(&mut world);
+    let ground = add_ground(&mut world);
     let mut top = None;
     let mut game = None;
     let tracked = match name {
@@ -256,6 +292,38 @@ pub fn build(name: SceneName, solver: SolverSettings) -> Scene {
         }
         SceneName::Filtering => {
             game = Some(game::filtering(&mut world));
+            Vec::new()
+        }
+        SceneName::Pendulum => {
+            joints::pendulum(&mut world, ground);
+            Vec::new()
+        }
+        SceneName::BallAndChain => {
+            joints::ball_and_chain(&mut world, ground);
+            Vec::new()
+        }
+        SceneName::Bridge => {
+            joints::bridge(&mut world, ground);
+            Vec::new()
+        }
+        SceneName::Door => {
+            joints::door(&mut world, ground);
+            Vec::new()
+        }
+        SceneName::SoftBodies => {
+            joints::soft_bodies(&mut world);
+            Vec::new()
+        }
+        SceneName::ScissorLift => {
+            game = Some(game::scissor_lift(&mut world, ground));
+            Vec::new()
+        }
+        SceneName::Car => {
+            game = Some(game::car(&mut world, ground));
+            Vec::new()
+        }
+        SceneName::Breakable => {
+            game = Some(game::breakable(&mut world));
             Vec::new()
         }
     };

@@ -9,8 +9,8 @@ use egui::{Key, Pos2, Rect};
 use std::collections::VecDeque;
 use std::time::Instant;
 use tumble::{
-    draw_shape, Aabb, BodyDef, BodyId, BodyType, Color, DrawOptions, FixedStepper, PositionCorrection,
-    QueryFilter, Shape, SolverSettings, StepProfile, Sweep, Transform, Vec2,
+    draw_shape, Aabb, BodyDef, BodyId, BodyType, Color, DrawOptions, FixedStepper, JointDef, JointId,
+    MotorJoint, PositionCorrection, QueryFilter, Shape, SolverSettings, StepProfile, Sweep, Transform, Vec2,
 };
 use tumble_scenes::{build, random_shape, Metrics, Recorder, Rng, Scene, SceneName, DT};
 
@@ -34,9 +34,9 @@ pub const SLING_SPEED_PER_METRE: f32 = 5.0;
 pub const SLING_MAX_SPEED: f32 = 60.0;
 
 /// Natural frequency of the mouse spring, Hz: stiff enough to lift a box
-/// without sagging far, soft enough to be stable at 60 Hz whichever point
-/// of the body it pulls.
-pub const GRAB_FREQUENCY: f32 = 2.5;
+/// without sagging far (g / omega^2 is 1 cm), gentle enough to feel like
+/// a spring. (The motor joint solves it implicitly: stable at any value.)
+pub const GRAB_FREQUENCY: f32 = 5.0;
 
 /// Damping ratio of the mouse spring (1 is critical).
 pub const GRAB_DAMPING_RATIO: f32 = 0.7;
@@ -58,8 +58,8 @@ pub const INDICATOR_HEIGHT: f32 = 64.0;
 pub const SLIDE_HISTORY: usize = 600;
 
 /// The scenes offered in the side panel: SCENES.md's, plus a tall stack,
-/// the sleepers and the game scenes.
-pub const SCENE_LIST: [SceneName; 13] = [
+/// the sleepers, the game scenes and the joint scenes.
+pub const SCENE_LIST: [SceneName; 21] = [
     SceneName::ALL[0],
     SceneName::ALL[1],
     SceneName::ALL[2],
@@ -73,6 +73,14 @@ pub const SCENE_LIST: [SceneName; 13] = [
     SceneName::Platformer,
     SceneName::Sensors,
     SceneName::Filtering,
+    SceneName::Pendulum,
+    SceneName::BallAndChain,
+    SceneName::Bridge,
+    SceneName::Door,
+    SceneName::ScissorLift,
+    SceneName::SoftBodies,
+    SceneName::Car,
+    SceneName::Breakable,
 ];
 
 /// What a mouse button held down is doing.
@@ -136,6 +144,9 @@ pub struct Testbed {
     pub fit_pending: bool,
     /// What the mouse is doing.
     pub drag: Drag,
+    /// While a body is held: the static anchor body and the motor joint
+    /// that pull it (see [`Testbed::update_grab_joint`]).
+    pub grab_joint: Option<(BodyId, JointId)>,
     /// Fixed-rate stepping from the display's frame times.
     pub stepper: FixedStepper,
     /// The SCENES.md metrics of the current scene, updated every step.
@@ -233,6 +244,7 @@ impl Testbed {
             camera: Camera::default(),
             fit_pending: true,
             drag: Drag::None,
+            grab_joint: None,
             stepper: FixedStepper::new(PHYSICS_HZ, MAX_STEPS_PER_FRAME),
             slide_history: VecDeque::with_capacity(SLIDE_HISTORY),
             step_ms: 0.0,
@@ -405,7 +417,7 @@ impl Testbed {
     /// One physics step of [`DT`]: the mouse spring, the world, recycling,
     /// the metrics.
     pub fn step(&mut self) {
-        self.apply_grab_force();
+        self.update_grab_joint();
         let Scene { world, game, .. } = &mut self.scene;
         if let Some(game) = game {
             game.before_step(world, self.input);
@@ -487,50 +499,51 @@ impl Testbed {
         escaped.len()
     }
 
-    /// The mouse spring: a force at the held point pulling it towards the
-    /// pointer, `F = m_eff (k (target - p) - c v_p)`, where `m_eff` is the
-    /// mass the body presents at that point (less than its mass when the
-    /// point is off-centre, because the body can turn), so the spring is
-    /// equally stiff and equally stable wherever it is attached. Pulling a
-    /// box by a corner turns it.
-    fn apply_grab_force(&mut self) {
-        let Drag::Grab { body, local, target } = self.drag else {
-            return;
-        };
+    /// The mouse spring, as Box2D's samples make it: a motor joint from a
+    /// static anchor body to the held point, whose frame A follows the
+    /// pointer and pulls the point after it as an implicit spring of
+    /// [`GRAB_FREQUENCY`] (stable at any stiffness, whichever point it
+    /// holds), its force capped. Made when a grab begins and removed when
+    /// it ends. Pulling a box by a corner turns it.
+    fn update_grab_joint(&mut self) {
         let world = &mut self.scene.world;
-        let (Ok(xf), Ok(md), Ok(center)) = (
-            world.transform(body),
-            world.mass_data(body),
-            world.center_of_mass(body),
-        ) else {
-            self.drag = Drag::None;
+        let Drag::Grab { body, local, target } = self.drag else {
+            if let Some((anchor, _)) = self.grab_joint.take() {
+                // Removing the anchor removes its joint too.
+                let _ = world.remove_body(anchor);
+            }
             return;
         };
-        let p = xf.apply(local);
-        let Ok(v) = world.velocity_at_point(body, p) else {
-            return;
+        let held = self
+            .grab_joint
+            .filter(|&(_, j)| world.joint_bodies(j).is_ok_and(|(_, b)| b == body));
+        let joint = match held {
+            Some((_, joint)) => joint,
+            None => {
+                if let Some((anchor, _)) = self.grab_joint.take() {
+                    let _ = world.remove_body(anchor);
+                }
+                let Ok(md) = world.mass_data(body) else {
+                    self.drag = Drag::None;
+                    return;
+                };
+                let Ok(anchor) = world.create_body(&BodyDef::fixed()) else {
+                    return;
+                };
+                let max_force = GRAB_MAX_FORCE_PER_WEIGHT * md.mass * self.gravity.length().max(10.0);
+                let spring = MotorJoint::drag(GRAB_FREQUENCY, GRAB_DAMPING_RATIO, max_force);
+                let def = JointDef::new(anchor, body, spring).with_local_anchors(target, local);
+                let Ok(joint) = world.create_joint(&def) else {
+                    let _ = world.remove_body(anchor);
+                    return;
+                };
+                self.grab_joint = Some((anchor, joint));
+                joint
+            }
         };
-        let r = p - center;
-        let inv = if md.mass > 0.0 { 1.0 / md.mass } else { 0.0 }
-            + if md.inertia > 0.0 {
-                r.length_squared() / md.inertia
-            } else {
-                0.0
-            };
-        if inv <= 0.0 {
-            return;
-        }
-        let m_eff = 1.0 / inv;
-        let omega = std::f32::consts::TAU * GRAB_FREQUENCY;
-        let k = omega * omega;
-        let c = 2.0 * GRAB_DAMPING_RATIO * omega;
-        let mut force = m_eff * (k * (target - p) - c * v);
-        let max = GRAB_MAX_FORCE_PER_WEIGHT * md.mass * self.gravity.length().max(10.0);
-        if force.length() > max {
-            force *= max / force.length();
-        }
-        let _ = world.apply_force(body, force, p);
-        if let Ok(w) = world.angular_velocity(body) {
+        let frames = (Transform::new(target, 0.0), Transform::new(local, 0.0));
+        let _ = world.set_joint_frames(joint, frames.0, frames.1);
+        if let (Ok(w), Ok(md)) = (world.angular_velocity(body), world.mass_data(body)) {
             let _ = world.apply_torque(body, -md.inertia * GRAB_ANGULAR_DAMPING * w);
         }
     }

@@ -219,6 +219,14 @@ fn scene_label(name: SceneName) -> (String, String) {
         }
         SceneName::Sensors => "balls through a funnel and three sensor zones that count them".to_string(),
         SceneName::Filtering => "three groups that pass through each other".to_string(),
+        SceneName::Pendulum => "two pendulums on hinges".to_string(),
+        SceneName::BallAndChain => "a ball 170 times a link's mass on 30 hinged links".to_string(),
+        SceneName::Bridge => "160 hinged planks with joint friction".to_string(),
+        SceneName::Door => "a door on a limited, sprung hinge; balls rolled at it".to_string(),
+        SceneName::ScissorLift => "crossed links worked by a slider's motor".to_string(),
+        SceneName::SoftBodies => "rings of capsules on soft welds".to_string(),
+        SceneName::Car => "arrows drive a car on wheel joints over hills".to_string(),
+        SceneName::Breakable => "a welded wall whose joints break under a ball".to_string(),
     };
     (short, long)
 }
@@ -235,7 +243,7 @@ fn side_panel(ui: &mut egui::Ui, tb: &mut Testbed) {
     ui.separator();
 
     ui.strong("Scenes");
-    egui::Grid::new("scene-list").num_columns(2).show(ui, |ui| {
+    egui::Grid::new("scene-list").num_columns(3).show(ui, |ui| {
         for (i, name) in SCENE_LIST.into_iter().enumerate() {
             let (short, long) = scene_label(name);
             if ui
@@ -245,7 +253,7 @@ fn side_panel(ui: &mut egui::Ui, tb: &mut Testbed) {
             {
                 tb.load(name);
             }
-            if i % 2 == 1 {
+            if i % 3 == 2 {
                 ui.end_row();
             }
         }

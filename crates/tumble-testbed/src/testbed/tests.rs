@@ -396,3 +396,31 @@ fn s_turns_sleeping_off_and_the_world_follows() {
         "and it stays off across scenes"
     );
 }
+
+#[test]
+fn a_grab_holds_the_body_by_a_motor_joint_that_goes_when_it_is_let_go() {
+    let mut tb = Testbed::new(SceneName::Tower);
+    let top = tb.scene.top.unwrap();
+    let bodies = tb.scene.world.body_count();
+    tb.press(Vec2::new(0.0, 6.5));
+    tb.drag_to(Vec2::new(0.0, 9.0));
+    for _ in 0..120 {
+        tb.step();
+    }
+    // One joint, from an anchor body of its own, holding the box up.
+    assert_eq!(tb.scene.world.joint_count(), 1);
+    assert_eq!(tb.scene.world.body_count(), bodies + 1);
+    let y = tb.scene.world.position(top).unwrap().y;
+    assert!((y - 9.0).abs() < 0.05, "held at the pointer: {y}");
+    tb.release();
+    tb.step();
+    assert_eq!(tb.scene.world.joint_count(), 0);
+    assert_eq!(tb.scene.world.body_count(), bodies);
+    for _ in 0..30 {
+        tb.step();
+    }
+    assert!(
+        tb.scene.world.position(top).unwrap().y < y - 0.5,
+        "it falls once let go"
+    );
+}

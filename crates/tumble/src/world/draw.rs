@@ -75,8 +75,8 @@ impl World {
 }
 
 impl World {
-    /// Draws joint `j`: lines from each body's centre of mass to its
-    /// frame, the two anchors (apart when the joint has come apart), and
+    /// Draws joint `j`: lines from each moving body's centre of mass to
+    /// its frame, the two anchors (apart when the joint has come apart), and
     /// by kind a slider's axis between its limits, a hinge's limits as two
     /// spokes, a distance joint's line.
     fn draw_joint(&self, draw: &mut dyn DebugDraw, j: &Joint) {
@@ -84,10 +84,13 @@ impl World {
         let (fa, fb) = (ba.xf * j.frame_a, bb.xf * j.frame_b);
         let solved = j.is_solved();
         if solved {
-            draw.draw_segment(ba.center, fa.p, Color::JOINT);
-            draw.draw_segment(bb.center, fb.p, Color::JOINT);
-            draw.draw_point(fa.p, 4.0, Color::JOINT);
-            draw.draw_point(fb.p, 4.0, Color::JOINT);
+            // (A static body's centre says nothing: often the ground's.)
+            for (b, f) in [(ba, fa), (bb, fb)] {
+                if b.body_type != BodyType::Static {
+                    draw.draw_segment(b.center, f.p, Color::JOINT);
+                }
+                draw.draw_point(f.p, 4.0, Color::JOINT);
+            }
         }
         let axis = fa.q.x_axis();
         let along = |t: f32| fa.p + t * axis;
