@@ -48,21 +48,153 @@ fn assembly(group: i32, density: f32) -> ShapeDef {
     }
 }
 
-/// A pendulum: a 0.25 m ball on a 6 m rod hinged to `ground` at (0, 10),
-/// released from 60 degrees, beside one of 3 m released from 20.
-pub fn pendulum(world: &mut World, ground: BodyId) {
-    for (length, degrees, x) in [(6.0f32, 60.0f32, -4.0f32), (3.0, 20.0, 4.0)] {
+/// The pendulums' lengths (m) and release angles (degrees).
+pub const PENDULUMS: [(f32, f32); 2] = [(6.0, 60.0), (3.0, 20.0)];
+
+/// Radius of a pendulum's ball, m.
+pub const PENDULUM_BALL: f32 = 0.25;
+
+/// The spring's stiffness, Hz (its period is the inverse).
+pub const SPRING_HERTZ: f32 = 1.0;
+
+/// Two pendulums, 0.25 m balls on hinges 6 m and 3 m above them on
+/// `ground`, released from 60 and 20 degrees, and beside them a ball
+/// hung from a distance joint's spring of [`SPRING_HERTZ`] released at
+/// its rest length (so 0.25 m above where it hangs). Returns the two
+/// bobs and the ball on the spring.
+pub fn pendulum(world: &mut World, ground: BodyId) -> Vec<BodyId> {
+    let ball = Circle::new(Vec2::ZERO, PENDULUM_BALL).expect("a circle");
+    let mut bodies = Vec::new();
+    for (&(length, degrees), x) in PENDULUMS.iter().zip([-5.0f32, 5.0]) {
         let pivot = Vec2::new(x, 10.0);
         let a = degrees.to_radians();
         let at = pivot + length * Vec2::new(a.sin(), -a.cos());
-        let bob = body(
-            world,
-            BodyDef::dynamic().at(at),
-            Circle::new(Vec2::ZERO, 0.25).expect("a circle"),
-            &ShapeDef::default(),
-        );
+        let bob = body(world, BodyDef::dynamic().at(at), ball, &ShapeDef::default());
         joint_at(world, ground, bob, RevoluteJoint::default(), pivot);
+        bodies.push(bob);
     }
+    // Clear of the long pendulum's swing (which reaches x = 0.2).
+    let top = Vec2::new(12.0, 10.0);
+    let mass = body(
+        world,
+        BodyDef::dynamic().at(top - Vec2::new(0.0, 3.0)),
+        ball,
+        &ShapeDef::default(),
+    );
+    let spring = JointDef::new(ground, mass, DistanceJoint::spring(3.0, SPRING_HERTZ, 0.0))
+        .with_world_anchors(world, top, top - Vec2::new(0.0, 3.0))
+        .expect("live bodies");
+    joint(world, spring);
+    bodies.push(mass);
+    bodies
+}
+
+/// The period of a physical pendulum: a ball of radius `r` on a hinge
+/// `length` above its centre, released from `amplitude` radians, under
+/// gravity `g`: `2 pi sqrt((L^2 + r^2 / 2) / (g L))` for small swings,
+/// divided by the arithmetic-geometric mean of 1 and `cos(amplitude / 2)`
+/// (the exact finite-amplitude period, an elliptic integral).
+pub fn pendulum_period(length: f32, r: f32, amplitude: f32, g: f32) -> f32 {
+    let small = 2.0 * PI * ((length * length + 0.5 * r * r) / (g * length)).sqrt();
+    let (mut a, mut b) = (1.0f64, f64::from((0.5 * amplitude).cos()));
+    for _ in 0..8 {
+        (a, b) = (0.5 * (a + b), (a * b).sqrt());
+    }
+    small / a as f32
+}
+
+/// Follows an oscillating figure sample by sample: the times it crosses
+/// zero going down (interpolated) and its largest size between crossings,
+/// for a period and a decay.
+#[derive(Clone, Debug, Default)]
+pub struct Oscillation {
+    last: Option<(f32, f32)>,
+    crossings: Vec<f32>,
+    peak: f32,
+    peaks: Vec<f32>,
+}
+
+impl Oscillation {
+    /// Takes the figure's value `x` at time `t`.
+    pub fn record(&mut self, t: f32, x: f32) {
+        if let Some((t0, x0)) = self.last {
+            if x0 > 0.0 && x <= 0.0 {
+                self.crossings.push(t0 + (t - t0) * x0 / (x0 - x));
+                if self.crossings.len() > 1 {
+                    self.peaks.push(self.peak);
+                }
+                self.peak = 0.0;
+            }
+        }
+        self.peak = self.peak.max(x.abs());
+        self.last = Some((t, x));
+    }
+
+    /// The mean time between downward crossings, if it crossed twice.
+    pub fn period(&self) -> Option<f32> {
+        let n = self.crossings.len();
+        (n >= 2).then(|| (self.crossings[n - 1] - self.crossings[0]) / (n - 1) as f32)
+    }
+
+    /// The fraction of its size the figure loses per period, from the
+    /// first whole period's largest size to the last's (if it had two).
+    pub fn decay_per_period(&self) -> Option<f32> {
+        let n = self.peaks.len();
+        (n >= 2).then(|| 1.0 - (self.peaks[n - 1] / self.peaks[0]).powf(1.0 / (n - 1) as f32))
+    }
+}
+
+/// Links of the hanging chain.
+pub const CHAIN_HANGING_LINKS: u32 = 20;
+
+/// A chain of [`CHAIN_HANGING_LINKS`] capsules of 1 m (radius 0.125),
+/// hinged end to end and to `ground` at (0, 22), hanging straight down at
+/// rest. Returns the links, top first.
+pub fn hanging_chain(world: &mut World, ground: BodyId) -> Vec<BodyId> {
+    let link = Capsule::new(Vec2::new(0.0, -0.5), Vec2::new(0.0, 0.5), 0.125).expect("a capsule");
+    let material = assembly(-4, 1.0);
+    let mut links = Vec::new();
+    let mut prev = ground;
+    for k in 0..CHAIN_HANGING_LINKS {
+        let top = Vec2::new(0.0, 22.0 - k as f32);
+        let b = body(
+            world,
+            BodyDef::dynamic().at(top - Vec2::new(0.0, 0.5)),
+            link,
+            &material,
+        );
+        joint_at(world, prev, b, RevoluteJoint::default(), top);
+        links.push(b);
+        prev = b;
+    }
+    links
+}
+
+/// How much longer the hanging chain's links are, hinge to hinge, than
+/// their 1 m: the bottom link's lower end below the top hinge, over the
+/// links' length, less one.
+pub fn chain_stretch(world: &World, links: &[BodyId]) -> f32 {
+    let last = *links.last().expect("a chain");
+    let bottom = world
+        .transform(last)
+        .expect("a live link")
+        .apply(Vec2::new(0.0, -0.5));
+    (22.0 - bottom.y) / links.len() as f32 - 1.0
+}
+
+/// The largest distance between the two anchors of any hinge or weld of
+/// the world: how far the joints have come apart.
+pub fn largest_gap(world: &World) -> f32 {
+    world
+        .joints()
+        .filter(|&j| {
+            matches!(
+                world.joint_kind(j),
+                Ok(JointKind::Revolute(_) | JointKind::Weld(_))
+            )
+        })
+        .map(|j| world.joint_length(j).expect("a live joint"))
+        .fold(0.0, f32::max)
 }
 
 /// Links of the ball and chain.
@@ -72,20 +204,21 @@ pub const CHAIN_LINKS: u32 = 30;
 /// of 1 m (radius 0.125, density 20) from a hinge on `ground` at
 /// (0, 36), held out level, with a ball of radius 4 at the end (about 170
 /// times a link's mass); every hinge has 100 N m of friction. Returns the
-/// joints, the first at the ground.
-pub fn ball_and_chain(world: &mut World, ground: BodyId) -> Vec<JointId> {
+/// links and the ball.
+pub fn ball_and_chain(world: &mut World, ground: BodyId) -> Vec<BodyId> {
     let hx = 0.5;
     // High enough that the ball, swinging down, clears the ground.
     let y = 2.0 * CHAIN_LINKS as f32 * hx + 6.0;
     let material = assembly(-1, 20.0);
     let friction = RevoluteJoint::default().with_motor(0.0, 100.0);
     let link = Capsule::new(Vec2::new(-hx, 0.0), Vec2::new(hx, 0.0), 0.125).expect("a capsule");
-    let mut joints = Vec::new();
+    let mut bodies = Vec::new();
     let mut prev = ground;
     for i in 0..CHAIN_LINKS {
         let x = (1.0 + 2.0 * i as f32) * hx;
         let b = body(world, BodyDef::dynamic().at(Vec2::new(x, y)), link, &material);
-        joints.push(joint_at(world, prev, b, friction, Vec2::new(x - hx, y)));
+        joint_at(world, prev, b, friction, Vec2::new(x - hx, y));
+        bodies.push(b);
         prev = b;
     }
     let radius = 4.0;
@@ -96,8 +229,9 @@ pub fn ball_and_chain(world: &mut World, ground: BodyId) -> Vec<JointId> {
         Circle::new(Vec2::ZERO, radius).expect("a circle"),
         &material,
     );
-    joints.push(joint_at(world, prev, ball, friction, Vec2::new(end, y)));
-    joints
+    joint_at(world, prev, ball, friction, Vec2::new(end, y));
+    bodies.push(ball);
+    bodies
 }
 
 /// Planks of the bridge.
@@ -519,6 +653,7 @@ pub(crate) fn breakable(world: &mut World) -> Breakable {
 
 #[cfg(test)]
 mod tests {
+    use super::largest_gap;
     use crate::game::Input;
     use crate::{build, SceneName, DT};
     use tumble::SolverSettings;
@@ -535,20 +670,6 @@ mod tests {
                 None => scene.world.step(DT),
             }
         }
-    }
-
-    /// The largest distance between the two anchors of any hinge or weld.
-    fn largest_gap(world: &tumble::World) -> f32 {
-        world
-            .joints()
-            .filter(|&j| {
-                matches!(
-                    world.joint_kind(j),
-                    Ok(tumble::JointKind::Revolute(_) | tumble::JointKind::Weld(_))
-                )
-            })
-            .map(|j| world.joint_length(j).unwrap())
-            .fold(0.0, f32::max)
     }
 
     #[test]

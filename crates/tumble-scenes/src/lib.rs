@@ -19,7 +19,7 @@ pub mod joints;
 mod metrics;
 mod rng;
 
-pub use metrics::{run, Metrics, Recorder};
+pub use metrics::{run, run_with, Metrics, Recorder};
 pub use rng::Rng;
 
 use std::f32::consts::PI;
@@ -86,8 +86,10 @@ pub enum SceneName {
     /// Not in SCENES.md: three groups of boxes that collide with their own
     /// group and the ground only.
     Filtering,
-    /// Not in SCENES.md: two pendulums on hinges.
+    /// Not in SCENES.md: two pendulums on hinges and a mass on a spring.
     Pendulum,
+    /// Not in SCENES.md: a chain of 20 hinged links hanging at rest.
+    Chain,
     /// Not in SCENES.md: Box2D's ball and chain, a ball 170 times a link's
     /// mass swinging on 30 hinged links.
     BallAndChain,
@@ -137,6 +139,7 @@ impl SceneName {
             SceneName::Sensors => "sensors",
             SceneName::Filtering => "filtering",
             SceneName::Pendulum => "pendulum",
+            SceneName::Chain => "chain",
             SceneName::BallAndChain => "ball-and-chain",
             SceneName::Bridge => "bridge",
             SceneName::Door => "door",
@@ -169,6 +172,7 @@ impl SceneName {
             "sensors" => SceneName::Sensors,
             "filtering" => SceneName::Filtering,
             "pendulum" => SceneName::Pendulum,
+            "chain" => SceneName::Chain,
             "ball-and-chain" => SceneName::BallAndChain,
             "bridge" => SceneName::Bridge,
             "door" => SceneName::Door,
@@ -186,6 +190,8 @@ impl SceneName {
             SceneName::Tower => 700,
             SceneName::Ramp | SceneName::Bounce => 300,
             SceneName::Pile => 900,
+            // Two swings of the slower pendulum (5.3 s each) and more.
+            SceneName::Pendulum => 1200,
             _ => 600,
         }
     }
@@ -294,14 +300,9 @@ pub fn build(name: SceneName, solver: SolverSettings) -> Scene {
             game = Some(game::filtering(&mut world));
             Vec::new()
         }
-        SceneName::Pendulum => {
-            joints::pendulum(&mut world, ground);
-            Vec::new()
-        }
-        SceneName::BallAndChain => {
-            joints::ball_and_chain(&mut world, ground);
-            Vec::new()
-        }
+        SceneName::Pendulum => joints::pendulum(&mut world, ground),
+        SceneName::Chain => joints::hanging_chain(&mut world, ground),
+        SceneName::BallAndChain => joints::ball_and_chain(&mut world, ground),
         SceneName::Bridge => {
             joints::bridge(&mut world, ground);
             Vec::new()

@@ -102,10 +102,17 @@ impl Recorder {
 
 /// Steps the scene `frames` times at [`DT`] and returns its metrics.
 pub fn run(scene: &mut Scene, frames: u32) -> Metrics {
+    run_with(scene, frames, |_| {})
+}
+
+/// [`run`], calling `each` on the scene after every step (to follow a
+/// figure of its own as it runs).
+pub fn run_with(scene: &mut Scene, frames: u32, mut each: impl FnMut(&Scene)) -> Metrics {
     let mut rec = Recorder::default();
     for _ in 0..frames {
         scene.world.step(DT);
         rec.record(scene);
+        each(scene);
     }
     let mut m = rec.metrics(scene);
     if !matches!(scene.name, SceneName::Tower | SceneName::Stack(_)) {

@@ -15,7 +15,7 @@ const USAGE: &str = "usage:
   tumble [COMMAND] --help          this text
 scenes: pyramid, tower, pyramid-large[:ROWS], stack[:N], card-house,
         mass-ratio[:RATIO], ramp, bounce, pile, sleepers, platformer,
-        sensors, filtering, pendulum, ball-and-chain, bridge, door,
+        sensors, filtering, pendulum, chain, ball-and-chain, bridge, door,
         scissor-lift, soft-bodies, car, breakable";
 
 /// What to try instead when there is no window.

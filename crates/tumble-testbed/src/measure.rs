@@ -337,6 +337,102 @@ pub fn all_studies(opts: &MeasureOptions) -> Vec<Row> {
     rows.extend(quality(opts));
     rows.extend(recycling(opts));
     rows.extend(solvers(opts));
+    rows.extend(joints(opts));
+    rows
+}
+
+/// Study 7: the joints against closed forms. The pendulums' periods
+/// against the exact finite-amplitude period and their swing's loss per
+/// period (none is physical: nothing damps them), the spring's period
+/// against the inverse of its frequency, the hanging chain's stretch, and
+/// the ball and chain's largest joint gap over the run (the issue's
+/// target: 5 cm; Box2D v3 at its defaults: 0.137 m).
+pub fn joints(opts: &MeasureOptions) -> Vec<Row> {
+    use tumble::Vec2;
+    use tumble_scenes::joints::{
+        chain_stretch, largest_gap, pendulum_period, Oscillation, PENDULUMS, PENDULUM_BALL, SPRING_HERTZ,
+    };
+    let settings = SolverSettings::default();
+    let mut rows = Vec::new();
+    let row = |scene, metrics, case: String, measured: f32, expected: f32, pass: bool| Row {
+        case: Some(case),
+        measured: Some(measured),
+        expected: Some(expected),
+        pass: Some(pass),
+        ..Row::new("joints", scene, settings, metrics)
+    };
+    if wanted(opts, SceneName::Pendulum) {
+        let mut scene = build(SceneName::Pendulum, settings);
+        let bodies = scene.tracked.clone();
+        let pivots = [Vec2::new(-5.0, 10.0), Vec2::new(5.0, 10.0)];
+        // The spring's ball hangs g / omega^2 below its rest length's end.
+        let rest = 7.0 - 10.0 / (2.0 * std::f32::consts::PI * SPRING_HERTZ).powi(2);
+        let mut swings = [
+            Oscillation::default(),
+            Oscillation::default(),
+            Oscillation::default(),
+        ];
+        let mut t = 0.0;
+        let metrics = tumble_scenes::run_with(&mut scene, frames(opts, SceneName::Pendulum), |s| {
+            t += DT;
+            for k in 0..2 {
+                let d = s.world.position(bodies[k]).expect("a live bob") - pivots[k];
+                swings[k].record(t, d.x.atan2(-d.y));
+            }
+            let y = s.world.position(bodies[2]).expect("a live ball").y;
+            swings[2].record(t, y - rest);
+        });
+        for (k, &(length, degrees)) in PENDULUMS.iter().enumerate() {
+            let expected = pendulum_period(length, PENDULUM_BALL, degrees.to_radians(), 10.0);
+            let period = swings[k].period().unwrap_or(f32::NAN);
+            let case = format!("L {length} m from {degrees} deg: period (s)");
+            rows.push(row(
+                SceneName::Pendulum,
+                metrics,
+                case,
+                period,
+                expected,
+                (period / expected - 1.0).abs() < 0.01,
+            ));
+            let loss = 100.0 * swings[k].decay_per_period().unwrap_or(f32::NAN);
+            let case = format!("L {length} m from {degrees} deg: swing lost per period (%)");
+            rows.push(row(SceneName::Pendulum, metrics, case, loss, 0.0, loss < 1.0));
+        }
+        let period = swings[2].period().unwrap_or(f32::NAN);
+        let expected = 1.0 / SPRING_HERTZ;
+        let case = format!("spring of {SPRING_HERTZ} Hz: period (s)");
+        rows.push(row(
+            SceneName::Pendulum,
+            metrics,
+            case,
+            period,
+            expected,
+            (period / expected - 1.0).abs() < 0.01,
+        ));
+    }
+    if wanted(opts, SceneName::Chain) {
+        let mut scene = build(SceneName::Chain, settings);
+        let metrics = run(&mut scene, frames(opts, SceneName::Chain));
+        let stretch = 100.0 * chain_stretch(&scene.world, &scene.tracked);
+        let case = format!("{} links hanging: stretch (%)", scene.tracked.len());
+        rows.push(row(
+            SceneName::Chain,
+            metrics,
+            case,
+            stretch,
+            0.0,
+            stretch.abs() < 1.0,
+        ));
+    }
+    if wanted(opts, SceneName::BallAndChain) {
+        let mut scene = build(SceneName::BallAndChain, settings);
+        let mut gap = 0.0f32;
+        let metrics = tumble_scenes::run_with(&mut scene, frames(opts, SceneName::BallAndChain), |s| {
+            gap = gap.max(largest_gap(&s.world));
+        });
+        let case = "largest joint gap while it swings (m)".to_string();
+        rows.push(row(SceneName::BallAndChain, metrics, case, gap, 0.0, gap <= 0.05));
+    }
     rows
 }
 
@@ -395,7 +491,7 @@ pub fn to_markdown(rows: &[Row]) -> String {
         defaults.sweep.name(),
         if defaults.contact_recycling { "on" } else { "off" }
     );
-    let studies: [(&str, &str); 6] = [
+    let studies: [(&str, &str); 7] = [
         ("warm-starting", "Warm starting x iterations (pyramid, 21 boxes)"),
         (
             "position-correction",
@@ -408,6 +504,7 @@ pub fn to_markdown(rows: &[Row]) -> String {
             "solvers",
             "The other solvers: position correction and colouring (stacking scenes, defaults otherwise)",
         ),
+        ("joints", "Joints against closed forms (defaults)"),
     ];
     for (study, title) in studies {
         let rs: Vec<&Row> = rows.iter().filter(|r| r.study == study).collect();
@@ -415,7 +512,22 @@ pub fn to_markdown(rows: &[Row]) -> String {
             continue;
         }
         out.push_str(&format!("### {title}\n\n"));
-        if study == "quality" || study == "recycling" || study == "solvers" {
+        if study == "joints" {
+            out.push_str("| scene | case | frames | measured | expected | pass |\n");
+            out.push_str("|---|---|---|---|---|---|\n");
+            for r in rs {
+                let opt = |x: Option<f32>| x.map(|v| format!("{v:.4}")).unwrap_or_else(|| "-".into());
+                out.push_str(&format!(
+                    "| {} | {} | {} | {} | {} | {} |\n",
+                    r.scene.name(),
+                    r.case.as_deref().unwrap_or("-"),
+                    r.metrics.frames,
+                    opt(r.measured),
+                    opt(r.expected),
+                    if r.pass == Some(true) { "yes" } else { "**no**" }
+                ));
+            }
+        } else if study == "quality" || study == "recycling" || study == "solvers" {
             out.push_str("| scene | case | frames | spread (m) | sink (m) | worst moved (m) | measured | expected | pass |\n");
             out.push_str("|---|---|---|---|---|---|---|---|---|\n");
             for r in rs {

@@ -58,7 +58,8 @@ pub const INDICATOR_HEIGHT: f32 = 64.0;
 pub const SLIDE_HISTORY: usize = 600;
 
 /// The scenes offered in the side panel: SCENES.md's, plus a tall stack,
-/// the sleepers, the game scenes and the joint scenes.
+/// the sleepers, the game scenes and the joint scenes (but the hanging
+/// chain, which the joint study measures: `--scene chain` opens it).
 pub const SCENE_LIST: [SceneName; 21] = [
     SceneName::ALL[0],
     SceneName::ALL[1],

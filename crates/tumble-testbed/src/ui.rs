@@ -219,7 +219,8 @@ fn scene_label(name: SceneName) -> (String, String) {
         }
         SceneName::Sensors => "balls through a funnel and three sensor zones that count them".to_string(),
         SceneName::Filtering => "three groups that pass through each other".to_string(),
-        SceneName::Pendulum => "two pendulums on hinges".to_string(),
+        SceneName::Pendulum => "two pendulums on hinges and a mass on a spring".to_string(),
+        SceneName::Chain => "20 hinged links hanging at rest".to_string(),
         SceneName::BallAndChain => "a ball 170 times a link's mass on 30 hinged links".to_string(),
         SceneName::Bridge => "160 hinged planks with joint friction".to_string(),
         SceneName::Door => "a door on a limited, sprung hinge; balls rolled at it".to_string(),

@@ -1,11 +1,11 @@
-//! `tumble measure --json` parses and carries all six studies (SCENES.md's
-//! four, contact recycling and the other solvers), every row with every
-//! SCENES.md field.
+//! `tumble measure --json` parses and carries all seven studies
+//! (SCENES.md's four, contact recycling, the other solvers and the
+//! joints), every row with every SCENES.md field.
 
 use tumble_testbed::measure::{all_studies, to_json, to_markdown, MeasureOptions};
 
 #[test]
-fn json_report_has_all_six_studies_and_every_field() {
+fn json_report_has_all_seven_studies_and_every_field() {
     let opts = MeasureOptions {
         scene: None,
         frames: Some(20),
@@ -20,6 +20,7 @@ fn json_report_has_all_six_studies_and_every_field() {
         "quality",
         "recycling",
         "solvers",
+        "joints",
     ] {
         assert!(rows.iter().any(|r| r["study"] == study), "missing study {study}");
     }

@@ -92,6 +92,40 @@
 //! - A character mover: [`World::move_character`] with a
 //!   [`CharacterController`].
 //!
+//! # Joints
+//!
+//! A joint holds two bodies together by a frame on each ([`JointDef`]):
+//! a hinge ([`RevoluteJoint`], with limits, a motor and a spring), a
+//! slider ([`PrismaticJoint`]), a rod, spring or rope
+//! ([`DistanceJoint`]), a weld ([`WeldJoint`], rigid or soft), a wheel on
+//! a sprung axis ([`WheelJoint`]), a drive towards a pose
+//! ([`MotorJoint`]) and a filter that only stops two bodies colliding
+//! ([`JointKind::Filter`]). Joints are solved in the graph colours with
+//! the contacts (so they thread), warm started, saved in snapshots, and
+//! link their bodies' islands. A pendulum:
+//!
+//! ```
+//! use tumble::{BodyDef, Circle, JointDef, RevoluteJoint, ShapeDef, Vec2, World};
+//!
+//! let mut world = World::default();
+//! let pivot = world.create_body(&BodyDef::fixed().at(Vec2::new(0.0, 10.0))).unwrap();
+//! let bob = world.create_body(&BodyDef::dynamic().at(Vec2::new(2.0, 10.0))).unwrap();
+//! world.add_shape(bob, Circle::new(Vec2::ZERO, 0.1).unwrap(), &ShapeDef::default()).unwrap();
+//! // A hinge where the pivot is now: the bob swings on a 2 m arm.
+//! let def = JointDef::new(pivot, bob, RevoluteJoint::default())
+//!     .at(&world, Vec2::new(0.0, 10.0))
+//!     .unwrap();
+//! let hinge = world.create_joint(&def).unwrap();
+//! for _ in 0..30 {
+//!     world.step(1.0 / 60.0);
+//! }
+//! assert!(world.position(bob).unwrap().y < 9.0, "it swung down");
+//! assert!((world.joint_length(hinge).unwrap()).abs() < 1e-3, "and the hinge held");
+//! ```
+//!
+//! A breakable joint is the game's rule: compare [`World::joint_reaction`]
+//! with its strength after each step and [`World::remove_joint`] it.
+//!
 //! # Errors
 //!
 //! Every constructor and setter checks its input and returns a typed error
@@ -116,6 +150,14 @@
 //! | [`BodyError::NegativeDamping`] | linear or angular damping is negative |
 //! | [`BodyError::NotASensor`] | [`World::sensor_overlaps`] was given a shape that is not a sensor |
 //! | [`BodyError::OutOfRange`] | a finite number outside its range: [`World::set_solver_settings`] (iterations 1..=16, substeps 1..=8, baumgarte 0..=1, restitution threshold >= 0), a negative [`BodyDef::sleep_threshold`], [`FixedStepper::try_new`] (rate > 0, at least one step), or a negative [`Explosion`] radius or falloff; the string names it |
+//! | [`JointError::StaleHandle`] | a [`JointId`] refers to a removed joint (also a joint of a removed body) |
+//! | [`JointError::StaleBody`] | a [`JointDef`] names a removed body |
+//! | [`JointError::SameBody`] | both ends of a joint are one body |
+//! | [`JointError::NonFinite`] | a joint frame, anchor or parameter is NaN or infinite; the string names it |
+//! | [`JointError::InvertedLimits`] | a lower limit (angle, translation, length) is above the upper |
+//! | [`JointError::Negative`] | a joint's stiffness, damping ratio, largest force or torque, or minimum length is negative |
+//! | [`JointError::OutOfRange`] | a revolute limit outside `-pi..=pi`, or a distance joint's length not positive |
+//! | [`JointError::WrongKind`] | [`World::set_joint_kind`] given another kind, or [`World::set_motor_speed`] a joint with no motor |
 //! | [`Error::Shape`] | [`World::add_shape`], [`World::add_concave`], [`World::set_friction`] and [`World::set_restitution`] refused the geometry or material |
 //! | [`Error::Body`] | the same calls were given a stale handle |
 //!
@@ -129,8 +171,8 @@
 //! # Snapshots
 //!
 //! With the `serde` feature, [`World`] implements `Serialize` and
-//! `Deserialize`: bodies, shapes, contacts with their warm-start impulses,
-//! islands and who is asleep, the broadphase tree, the settings, the free
+//! `Deserialize`: bodies, shapes, contacts and joints with their
+//! warm-start impulses, islands and who is asleep, the broadphase tree, the settings, the free
 //! lists, the step count and the frozen list are saved, so a restored
 //! world steps bit for bit like the one that was saved (rollback netcode,
 //! replays, save games), asleep or awake. Only scratch buffers and a
@@ -150,9 +192,9 @@
 //! number of worker threads: nothing iterates a hash map, structural
 //! changes run in slot order, and what the workers compute in parallel
 //! does not depend on which worker takes it. The `determinism` tests pin
-//! the bits of a scene with bodies removed and added mid-run, and of one
-//! that falls asleep, is kicked awake and falls asleep again, and compare
-//! 1 to 4 workers.
+//! the bits of a scene with bodies removed and added mid-run, of one
+//! that falls asleep, is kicked awake and falls asleep again, and of one
+//! with every kind of joint, and compare 1 to 4 workers.
 // `unsafe` is forbidden in every module but one: the solver's shared
 // body states (`solver::shared`), which the worker threads write at once.
 #![deny(unsafe_code)]
@@ -178,6 +220,7 @@ pub mod filter;
 pub mod hooks;
 #[forbid(unsafe_code)]
 mod island;
+#[forbid(unsafe_code)]
 pub mod joint;
 #[forbid(unsafe_code)]
 pub mod math;
