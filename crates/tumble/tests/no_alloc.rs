@@ -109,6 +109,44 @@ fn a_settled_pyramid_steps_without_allocating() {
 }
 
 #[test]
+fn a_swinging_chain_and_a_welded_beam_step_without_allocating() {
+    use tumble::{Circle, DistanceJoint, JointDef, RevoluteJoint, WeldJoint};
+    let _alone = ALONE.lock().unwrap_or_else(|e| e.into_inner());
+    let mut world = pyramid(false);
+    let anchor = world.create_body(&BodyDef::fixed()).unwrap();
+    let mut prev = anchor;
+    for k in 0..20 {
+        let at = Vec2::new(10.0 + k as f32 * 0.5, 15.0);
+        let link = world.create_body(&BodyDef::dynamic().at(at)).unwrap();
+        let ball = Circle::new(Vec2::ZERO, 0.2).unwrap();
+        world.add_shape(link, ball, &ShapeDef::default()).unwrap();
+        let kind = if k % 2 == 0 {
+            tumble::JointKind::from(RevoluteJoint::default().with_limits(-1.0, 1.0))
+        } else {
+            WeldJoint::soft(3.0, 0.5).into()
+        };
+        let def = JointDef::new(prev, link, kind)
+            .at(&world, at - Vec2::new(0.25, 0.0))
+            .unwrap();
+        world.create_joint(&def).unwrap();
+        prev = link;
+    }
+    let def = JointDef::new(anchor, prev, DistanceJoint::rope(12.0));
+    world.create_joint(&def).unwrap();
+    for _ in 0..120 {
+        world.step(1.0 / 60.0);
+    }
+    // Still swinging (new contacts come and go): the joint buffers are
+    // kept too.
+    let before = allocations();
+    for _ in 0..60 {
+        world.step(1.0 / 60.0);
+    }
+    let during = allocations() - before;
+    assert_eq!(during, 0, "{during} allocations in 60 steps with joints");
+}
+
+#[test]
 fn falling_asleep_and_waking_up_again_allocates_nothing() {
     let _alone = ALONE.lock().unwrap_or_else(|e| e.into_inner());
     let mut world = pyramid(true);
