@@ -1,12 +1,13 @@
 //! The side-by-side benchmark: Tumble, Box2D v3 (through `boxdd`) and
-//! Rapier (through `rapier2d`) build the same five scenes from one
-//! engine-neutral description ([`spec`], kept in `tumble-scenes` so the
-//! testbed shows the same scenes), step them in turn
-//! ([`runner`]) and report the median time per step with a quality
-//! figure, so a fast engine whose pyramid collapses is seen doing so
-//! ([`report`], [`plot`]). [`memory`] estimates Tumble's bytes per body and
-//! per contact. [`sleep`] runs the sixth scene, the large pyramid with
-//! sleeping on, until it is asleep and after it is woken.
+//! Rapier (through `rapier2d`) build the same seven scenes (five of boxes
+//! and shapes, two of joints) from one engine-neutral description
+//! ([`spec`], kept in `tumble-scenes` so the testbed shows the same
+//! scenes), step them in turn ([`runner`]) and report the median time per
+//! step with a quality figure, so a fast engine whose pyramid collapses or
+//! whose joints come apart is seen doing so ([`report`], [`plot`]).
+//! [`memory`] estimates Tumble's bytes per body, per contact and per
+//! joint. [`sleep`] runs the sleep scenes, the pyramids with sleeping on,
+//! until they are asleep and after they are woken.
 //!
 //! ```no_run
 //! use tumble_bench::{engines::EngineKind, runner, spec};

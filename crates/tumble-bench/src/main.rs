@@ -16,14 +16,20 @@ Builds each scene in Tumble, Box2D v3 (boxdd) and Rapier (rapier2d), steps the
 three in turn (N steps each per turn, default 10) timing every step, and prints
 a markdown table per scene with the median ms per step, Tumble's ratio to each
 peer and a quality figure, then Tumble's memory per body and per contact. The
-five comparison scenes run with sleeping off in every engine; the sixth,
-`sleep`, is the large pyramid with sleeping on: when it is all asleep, the
-cost of a step awake, asleep, and right after waking every body; the
-seventh, `sleep-many`, the same for the many pyramids.
+seven comparison scenes run with sleeping off in every engine: five of boxes
+and shapes (large-pyramid to pile) and two of joints, `joint-grid` (Box2D's
+100 x 100 net of hinged circles; quality: the gap the joints open, mean in cm
+and largest in m) and `ragdolls` (1000 ragdolls of 11 bones and 10 hinges
+with limits, friction and springs, piling on the ground). Then `sleep`, the
+large pyramid with sleeping on: when it is all asleep, the cost of a step
+awake, asleep, and right after waking every body; and `sleep-many`, the same
+for the many pyramids.
 
-  --json           print {\"rows\": [{\"scene\", \"engine\", \"ms_per_step\", \"steps\", \"worst_moved\", ...}]}
+  --json           print {\"rows\": [{\"scene\", \"engine\", \"ms_per_step\", \"steps\", \"worst_moved\", \"escaped\",
+                   \"joint_gap_mean_cm\", \"joint_gap_max_m\", ...}]}
                    (the sleep scene's rows: asleep_at_step, ms_awake, ms_asleep, ms_after_wake)
-  --scene NAME     run one scene: large-pyramid, many-pyramids, tumbler, smash, pile, sleep, sleep-many
+  --scene NAME     run one scene: large-pyramid, many-pyramids, tumbler, smash, pile, joint-grid,
+                   ragdolls, sleep, sleep-many
   --steps N        steps per engine instead of the scene's own count
   --chunk N        steps each engine takes per turn (default 10)
   --threads N      threads every engine steps on (default 1): Tumble's workers, Box2D's

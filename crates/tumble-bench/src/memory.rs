@@ -1,21 +1,29 @@
-//! Tumble's memory per body and per contact, from the engine's own report
-//! ([`World::memory_usage`]: buffer capacities, so what is allocated).
+//! Tumble's memory per body, per contact and per joint, from the engine's
+//! own report ([`World::memory_usage`]: buffer capacities, so what is
+//! allocated).
 
 use tumble::World;
 
-/// Tumble's footprint for one world, split per body and per contact.
+/// Tumble's footprint for one world, split per body, per contact and per
+/// joint.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Footprint {
     /// Bytes per body: body and shape slots, the broadphase, and the
     /// solver's per-body rows, divided by the bodies.
     pub bytes_per_body: usize,
     /// Bytes per contact: contact slots with their manifolds, the pair map,
-    /// and the solver's constraint rows, divided by the contacts.
+    /// and the solver's constraint rows (the joints' among them), divided
+    /// by the contacts.
     pub bytes_per_contact: usize,
+    /// Bytes per joint: the joint slots and the awake joint set, divided
+    /// by the joints (their solver rows count in `bytes_per_contact`).
+    pub bytes_per_joint: usize,
     /// Bodies in the world the figures were read from.
     pub bodies: usize,
     /// Contacts in that world.
     pub contacts: usize,
+    /// Joints in that world.
+    pub joints: usize,
     /// Everything the world holds, in bytes.
     pub total: usize,
 }
@@ -32,13 +40,16 @@ pub fn footprint(world: &World) -> Footprint {
     let usage = world.memory_usage();
     let bodies = world.body_count();
     let contacts = world.contact_count();
+    let joints = world.joint_count();
     let per_body = usage.bodies + usage.shapes + usage.broadphase + usage.solver_bodies;
     let per_contact = usage.contacts + usage.solver_contacts;
     Footprint {
         bytes_per_body: per_body / bodies.max(1),
         bytes_per_contact: per_contact / contacts.max(1),
+        bytes_per_joint: usage.joints / joints.max(1),
         bodies,
         contacts,
+        joints,
         total: usage.total(),
     }
 }
@@ -85,5 +96,21 @@ mod tests {
         assert!(f.bytes_per_body > std::mem::size_of::<tumble::Shape>());
         assert!(f.bytes_per_contact > std::mem::size_of::<tumble::collision::Manifold>());
         assert!(f.bytes_per_body * f.bodies + f.bytes_per_contact * f.contacts <= f.total);
+        assert_eq!((f.joints, f.bytes_per_joint), (0, 0));
+    }
+
+    #[test]
+    fn joints_have_their_own_figure() {
+        let spec = crate::spec::joint_grid_of(10);
+        let mut scene = crate::spec::build_world(&spec);
+        scene.world.step(1.0 / 60.0);
+        let f = footprint(&scene.world);
+        assert_eq!((f.bodies, f.joints, f.contacts), (100, 180, 0));
+        // A joint holds at least its two bodies and two frames.
+        assert!(
+            f.bytes_per_joint > 2 * std::mem::size_of::<tumble::Transform>(),
+            "{f:?}"
+        );
+        assert!(f.bytes_per_joint * f.joints <= f.total);
     }
 }

@@ -2,7 +2,7 @@
 //! figures beside it, or the same rows as JSON.
 
 use crate::engines::{EngineKind, Memory};
-use crate::runner::SceneRun;
+use crate::runner::{EngineRun, SceneRun};
 use crate::spec::Quality;
 use serde_json::{json, Value};
 use std::fmt::Write;
@@ -13,15 +13,19 @@ pub fn quality_heading(quality: Quality) -> &'static str {
         Quality::WorstMoved => "worst moved (m)",
         Quality::EscapedBox { .. } => "escaped container (bodies)",
         Quality::EscapedCircle { .. } => "escaped tumbler (bodies)",
+        Quality::JointGap => "joint gap: mean (cm) / largest (m)",
         Quality::None => "quality",
     }
 }
 
-fn quality_cell(quality: Quality, value: Option<f64>) -> String {
-    match (quality, value) {
-        (Quality::WorstMoved, Some(v)) => format!("{v:.3}"),
-        (_, Some(v)) => format!("{v:.0}"),
-        (_, None) => "-".to_string(),
+/// A run's quality cell: metres to the millimetre, a body count, or a
+/// joint gap's mean in centimetres and largest in metres.
+fn quality_cell(quality: Quality, run: &EngineRun) -> String {
+    match (quality, run.quality, run.joint_gaps) {
+        (Quality::JointGap, _, Some(g)) => format!("{:.2} / {:.3}", 100.0 * g.mean, g.max),
+        (Quality::WorstMoved, Some(v), _) => format!("{v:.3}"),
+        (Quality::JointGap, ..) | (_, None, _) => "-".to_string(),
+        (_, Some(v), _) => format!("{v:.0}"),
     }
 }
 
@@ -36,9 +40,13 @@ pub fn tumble_ratio(scene: &SceneRun, engine: EngineKind) -> Option<f64> {
 pub fn markdown_table(scene: &SceneRun) -> String {
     let mut out = String::new();
     let first = scene.runs.first();
+    let joints = match first.map_or(0, |r| r.joints) {
+        0 => String::new(),
+        n => format!(", {n} joints"),
+    };
     let _ = writeln!(
         out,
-        "### {} ({} bodies, {} steps)\n",
+        "### {} ({} bodies{joints}, {} steps)\n",
         scene.scene,
         first.map_or(0, |r| r.bodies),
         first.map_or(0, |r| r.steps)
@@ -58,7 +66,7 @@ pub fn markdown_table(scene: &SceneRun) -> String {
             run.median_ms,
             run.min_ms,
             ratio,
-            quality_cell(scene.quality, run.quality)
+            quality_cell(scene.quality, run)
         );
     }
     out
@@ -71,14 +79,24 @@ pub fn memory_lines(scenes: &[SceneRun]) -> String {
         for run in &scene.runs {
             match run.memory {
                 Some(Memory::Estimated(f)) => {
+                    // A scene without contacts (the joint grid's) has no
+                    // per-contact figure, and one without joints no
+                    // per-joint one.
+                    let per_contact = match f.contacts {
+                        0 => String::new(),
+                        _ => format!(", {} B per contact", f.bytes_per_contact),
+                    };
+                    let joints = match f.joints {
+                        0 => String::new(),
+                        n => format!(", {n} joints ({} B each)", f.bytes_per_joint),
+                    };
                     let _ = writeln!(
                         out,
-                        "- {} / {}: {} B per body, {} B per contact; {} bodies, {} contacts, \
+                        "- {} / {}: {} B per body{per_contact}; {} bodies, {} contacts{joints}, \
                          about {:.1} MiB",
                         scene.scene,
                         run.engine.name(),
                         f.bytes_per_body,
-                        f.bytes_per_contact,
                         f.bodies,
                         f.contacts,
                         f.total_bytes() as f64 / (1024.0 * 1024.0)
@@ -139,7 +157,9 @@ pub fn markdown(scenes: &[SceneRun], engines: &[EngineKind], threads: usize) -> 
 }
 
 /// The rows as JSON: `{"rows": [{"scene", "engine", "ms_per_step",
-/// "steps", "worst_moved", ...}], "settings": {...}}`.
+/// "steps", "worst_moved", "escaped", "joint_gap_mean_cm",
+/// "joint_gap_max_m", ...}], "settings": {...}}`, each quality field
+/// `null` in the scenes that measure another.
 pub fn json(scenes: &[SceneRun], engines: &[EngineKind], threads: usize) -> Value {
     let mut rows = Vec::new();
     for scene in scenes {
@@ -159,14 +179,18 @@ pub fn json(scenes: &[SceneRun], engines: &[EngineKind], threads: usize) -> Valu
                 "min_ms_per_step": run.min_ms,
                 "steps": run.steps,
                 "bodies": run.bodies,
+                "joints": run.joints,
                 "worst_moved": worst_moved,
                 "escaped": escaped,
+                "joint_gap_mean_cm": run.joint_gaps.map(|g| 100.0 * g.mean),
+                "joint_gap_max_m": run.joint_gaps.map(|g| g.max),
                 "tumble_ratio": tumble_ratio(scene, run.engine),
             });
             match run.memory {
                 Some(Memory::Estimated(f)) => {
                     row["bytes_per_body"] = json!(f.bytes_per_body);
                     row["bytes_per_contact"] = json!(f.bytes_per_contact);
+                    row["bytes_per_joint"] = json!(f.bytes_per_joint);
                     row["contacts"] = json!(f.contacts);
                 }
                 Some(Memory::Allocated { bytes, contacts, .. }) => {
@@ -183,4 +207,57 @@ pub fn json(scenes: &[SceneRun], engines: &[EngineKind], threads: usize) -> Valu
         .map(|e| (e.name().to_string(), json!(e.settings(threads))))
         .collect();
     json!({ "rows": rows, "settings": settings, "threads": threads })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runner::{EngineRun, JointGaps};
+
+    fn joint_scene() -> SceneRun {
+        let gaps = JointGaps {
+            mean: 0.0123,
+            max: 0.456,
+        };
+        SceneRun {
+            scene: "joint-grid",
+            quality: Quality::JointGap,
+            runs: vec![EngineRun {
+                engine: EngineKind::Box2d,
+                steps: 500,
+                bodies: 10_000,
+                joints: 19_800,
+                median_ms: 2.0,
+                min_ms: 1.5,
+                quality: Some(gaps.max),
+                joint_gaps: Some(gaps),
+                memory: None,
+            }],
+        }
+    }
+
+    #[test]
+    fn a_joint_scene_reports_its_joints_and_their_gap_in_cm_and_m() {
+        let table = markdown_table(&joint_scene());
+        assert!(
+            table.starts_with("### joint-grid (10000 bodies, 19800 joints, 500 steps)"),
+            "{table}"
+        );
+        assert!(
+            table.contains("| joint gap: mean (cm) / largest (m) |"),
+            "{table}"
+        );
+        assert!(
+            table.contains("| Box2D | 2.00 | 1.50 | - | 1.23 / 0.456 |"),
+            "{table}"
+        );
+        let row = &json(&[joint_scene()], &[EngineKind::Box2d], 1)["rows"][0];
+        assert_eq!(row["joints"], 19_800);
+        assert!(
+            (row["joint_gap_mean_cm"].as_f64().unwrap() - 1.23).abs() < 1e-9,
+            "{row}"
+        );
+        assert_eq!(row["joint_gap_max_m"], 0.456);
+        assert!(row["worst_moved"].is_null() && row["escaped"].is_null(), "{row}");
+    }
 }

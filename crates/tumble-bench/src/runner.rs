@@ -19,15 +19,45 @@ pub struct EngineRun {
     pub steps: u32,
     /// Bodies in the engine's world.
     pub bodies: usize,
+    /// Joints in the engine's world.
+    pub joints: usize,
     /// Median wall-clock time of one step, milliseconds.
     pub median_ms: f64,
     /// Fastest step, milliseconds.
     pub min_ms: f64,
     /// The scene's quality figure at the end (see [`Quality`]): metres for
-    /// worst moved, a body count for the escape checks.
+    /// worst moved and for the largest joint gap, a body count for the
+    /// escape checks.
     pub quality: Option<f64>,
+    /// The joints' gaps at the end, for a scene whose quality is
+    /// [`Quality::JointGap`].
+    pub joint_gaps: Option<JointGaps>,
     /// Memory figures at the end of the run, where the engine has them.
     pub memory: Option<Memory>,
+}
+
+/// The mean and the largest distance between the two anchors of a
+/// scene's joints, metres.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JointGaps {
+    /// The mean gap.
+    pub mean: f64,
+    /// The largest gap.
+    pub max: f64,
+}
+
+impl JointGaps {
+    /// The mean and the largest of `gaps`; `None` if there are none.
+    pub fn of(gaps: &[f32]) -> Option<JointGaps> {
+        if gaps.is_empty() {
+            return None;
+        }
+        let sum: f64 = gaps.iter().map(|&g| g as f64).sum();
+        Some(JointGaps {
+            mean: sum / gaps.len() as f64,
+            max: gaps.iter().map(|&g| g as f64).fold(0.0, f64::max),
+        })
+    }
 }
 
 /// All engines' runs of one scene.
@@ -63,7 +93,9 @@ pub fn median(times: &mut [f64]) -> f64 {
     }
 }
 
-/// The scene's quality figure from where the bodies started and ended.
+/// The scene's quality figure from where the bodies started and ended;
+/// `None` for [`Quality::JointGap`], which is measured on the engine's
+/// joints ([`Engine::joint_gaps`], [`JointGaps`]) instead.
 pub fn quality(spec: &Spec, start: &[V2], end: &[V2]) -> Option<f64> {
     let dynamic = || {
         spec.bodies
@@ -82,7 +114,7 @@ pub fn quality(spec: &Spec, start: &[V2], end: &[V2]) -> Option<f64> {
         Quality::EscapedCircle { center, radius } => {
             Some(dynamic().filter(|(_, e)| e.distance(center) > radius).count() as f64)
         }
-        Quality::None => None,
+        Quality::JointGap | Quality::None => None,
     }
 }
 
@@ -108,15 +140,21 @@ pub fn run_scene(spec: &Spec, engines: &[EngineKind], steps: u32, chunk: u32, th
     let mut runs = Vec::new();
     for (((&engine, sim), start), mut times) in engines.iter().zip(&mut sims).zip(&starts).zip(times) {
         let end = sim.centres();
+        let joint_gaps = match spec.quality {
+            Quality::JointGap => JointGaps::of(&sim.joint_gaps()),
+            _ => None,
+        };
         let median_ms = median(&mut times);
         let min_ms = times.first().copied().unwrap_or(0.0);
         runs.push(EngineRun {
             engine,
             steps,
             bodies: sim.body_count(),
+            joints: sim.joint_count(),
             median_ms,
             min_ms,
-            quality: quality(spec, start, &end),
+            quality: joint_gaps.map(|g| g.max).or_else(|| quality(spec, start, &end)),
+            joint_gaps,
             memory: sim.memory(),
         });
     }
@@ -136,5 +174,13 @@ mod tests {
         assert_eq!(median(&mut [3.0, 1.0, 2.0]), 2.0);
         assert_eq!(median(&mut [4.0, 1.0, 3.0, 2.0]), 2.5);
         assert_eq!(median(&mut []), 0.0);
+    }
+
+    #[test]
+    fn joint_gaps_are_the_mean_and_the_largest() {
+        let gaps = JointGaps::of(&[0.01, 0.03, 0.02, 0.5]).unwrap();
+        assert!((gaps.mean - 0.14).abs() < 1e-7, "{gaps:?}");
+        assert!((gaps.max - 0.5).abs() < 1e-7, "{gaps:?}");
+        assert_eq!(JointGaps::of(&[]), None);
     }
 }

@@ -1,12 +1,14 @@
-//! The five scenes of the side-by-side benchmark (`tumble-bench`) as
+//! The seven scenes of the side-by-side benchmark (`tumble-bench`) as
 //! plain, engine-neutral data: the benchmark hands the same [`Spec`] to
 //! Tumble, Box2D and Rapier, so all three simulate the same bodies from
 //! the same places, and [`build_world`] fills a Tumble world from it so
-//! the testbed can show the scenes too.
+//! the testbed can show the scenes too. Five are stacks, piles and
+//! crashes; two are joints ([`joint_grid`], [`ragdolls`]).
 //!
-//! A [`Spec`] lists bodies in a fixed order; each engine keeps its handles
-//! in that order, which is what lets the benchmark compare start and end
-//! positions and its tests compare engines body by body.
+//! A [`Spec`] lists bodies and joints in a fixed order; each engine keeps
+//! its handles in that order, which is what lets the benchmark compare
+//! start and end positions and its tests compare engines body by body and
+//! joint by joint.
 //!
 //! ```
 //! use tumble_scenes::bench;
@@ -19,7 +21,17 @@
 use crate::{pyramid_positions, Rng, GROUND_HALF_WIDTH};
 pub use crate::{DT, FRICTION};
 use std::f32::consts::{PI, TAU};
-use tumble::{BodyDef, BodyId, Capsule, Circle, Polygon, Shape, ShapeDef, Vec2, World, WorldSettings};
+use tumble::{
+    BodyDef, BodyId, Capsule, Circle, Filter, JointDef, JointId, Polygon, RevoluteJoint, Shape, ShapeDef,
+    Vec2, World, WorldSettings,
+};
+
+mod joint_scenes;
+pub use joint_scenes::{
+    joint_grid, joint_grid_of, ragdoll, ragdolls, ragdolls_of, RagdollBone, JOINT_GRID_FIXED,
+    JOINT_GRID_SIZE, RAGDOLL_BONES, RAGDOLL_COLUMNS, RAGDOLL_FRICTION, RAGDOLL_FRICTION_TORQUE,
+    RAGDOLL_PITCH, RAGDOLL_ROWS, RAGDOLL_SPRING_DAMPING_RATIO, RAGDOLL_SPRING_HERTZ,
+};
 
 /// A point or vector in metres, independent of every engine's math types.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -42,6 +54,12 @@ impl V2 {
     /// Euclidean distance to `other`.
     pub fn distance(self, other: V2) -> f32 {
         (self.x - other.x).hypot(self.y - other.y)
+    }
+
+    /// The vector turned counter-clockwise by `angle` radians.
+    pub fn rotated(self, angle: f32) -> V2 {
+        let (s, c) = angle.sin_cos();
+        V2::new(c * self.x - s * self.y, s * self.x + c * self.y)
     }
 }
 
@@ -104,7 +122,45 @@ pub enum Geometry {
     },
 }
 
-/// A shape: geometry and material.
+/// Which shapes a shape collides with, by Box2D's rule (Tumble's too): two
+/// shapes of the same non-zero group always collide if the group is
+/// positive and never if it is negative; otherwise each shape's category
+/// must be in the other's mask. The default (category 1, every mask bit,
+/// no group) collides with everything that does not exclude it.
+///
+/// Rapier's interaction groups have 32 bits, so the scenes keep their
+/// categories and masks to the low 32.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FilterSpec {
+    /// The categories the shape belongs to (usually one bit).
+    pub category: u64,
+    /// The categories it collides with.
+    pub mask: u64,
+    /// Its group; zero is none. A ragdoll's bones share a negative one.
+    pub group: i32,
+}
+
+impl Default for FilterSpec {
+    fn default() -> FilterSpec {
+        FilterSpec {
+            category: 1,
+            mask: u64::MAX,
+            group: 0,
+        }
+    }
+}
+
+impl FilterSpec {
+    /// Whether shapes with filters `self` and `other` may collide.
+    pub fn should_collide(&self, other: &FilterSpec) -> bool {
+        if self.group == other.group && self.group != 0 {
+            return self.group > 0;
+        }
+        self.mask & other.category != 0 && self.category & other.mask != 0
+    }
+}
+
+/// A shape: geometry, material and collision filter.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ShapeSpec {
     /// Geometry in the body frame.
@@ -115,17 +171,20 @@ pub struct ShapeSpec {
     pub friction: f32,
     /// Restitution.
     pub restitution: f32,
+    /// Which shapes it collides with.
+    pub filter: FilterSpec,
 }
 
 impl ShapeSpec {
     /// The shape with the issue's common material: density 1, friction 0.6,
-    /// restitution 0.
+    /// restitution 0, colliding with everything.
     pub fn new(geometry: Geometry) -> ShapeSpec {
         ShapeSpec {
             geometry,
             density: 1.0,
             friction: FRICTION,
             restitution: 0.0,
+            filter: FilterSpec::default(),
         }
     }
 
@@ -141,6 +200,16 @@ impl ShapeSpec {
     /// The same shape with another density.
     pub fn with_density(self, density: f32) -> ShapeSpec {
         ShapeSpec { density, ..self }
+    }
+
+    /// The same shape with another friction coefficient.
+    pub fn with_friction(self, friction: f32) -> ShapeSpec {
+        ShapeSpec { friction, ..self }
+    }
+
+    /// The same shape with another collision filter.
+    pub fn with_filter(self, filter: FilterSpec) -> ShapeSpec {
+        ShapeSpec { filter, ..self }
     }
 }
 
@@ -173,6 +242,118 @@ impl BodySpec {
             shapes: vec![shape],
         }
     }
+
+    /// Where the world point `point` is in the body's frame as the body
+    /// starts.
+    pub fn local_point(&self, point: V2) -> V2 {
+        (point - self.position).rotated(-self.angle)
+    }
+}
+
+/// A revolute joint's angle limits, radians: the angle is body B's turn
+/// relative to body A since the start (counter-clockwise positive), so
+/// zero where the bodies start.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JointLimits {
+    /// The lowest angle, in `-pi..=upper`.
+    pub lower: f32,
+    /// The highest angle, in `lower..=pi`.
+    pub upper: f32,
+}
+
+/// A revolute joint's motor: it drives the relative angular velocity
+/// towards `speed` with at most `max_torque`. At speed zero it is joint
+/// friction.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JointMotor {
+    /// Target relative angular velocity, rad/s.
+    pub speed: f32,
+    /// Largest torque, N m.
+    pub max_torque: f32,
+}
+
+/// A revolute joint's rotational spring, pulling the angle towards
+/// `target_angle` (measured as the limits are).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JointSpring {
+    /// Stiffness as a frequency, Hz.
+    pub hertz: f32,
+    /// Damping ratio (1 is critical).
+    pub damping_ratio: f32,
+    /// The angle it pulls towards, radians.
+    pub target_angle: f32,
+}
+
+/// A revolute joint (a hinge) between two of the spec's bodies.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JointSpec {
+    /// Body A: an index into [`Spec::bodies`].
+    pub body_a: usize,
+    /// Body B: an index into [`Spec::bodies`].
+    pub body_b: usize,
+    /// The hinge point in world coordinates, where the bodies start.
+    pub anchor: V2,
+    /// Angle limits, if any.
+    pub limits: Option<JointLimits>,
+    /// A motor, if any.
+    pub motor: Option<JointMotor>,
+    /// A rotational spring, if any.
+    pub spring: Option<JointSpring>,
+    /// Whether bodies A and B still collide with each other (off by
+    /// default).
+    pub collide_connected: bool,
+}
+
+impl JointSpec {
+    /// A free hinge between bodies `body_a` and `body_b` at the world point
+    /// `anchor`; the two stop colliding with each other.
+    pub fn revolute(body_a: usize, body_b: usize, anchor: V2) -> JointSpec {
+        JointSpec {
+            body_a,
+            body_b,
+            anchor,
+            limits: None,
+            motor: None,
+            spring: None,
+            collide_connected: false,
+        }
+    }
+
+    /// The same hinge held between `lower` and `upper` radians.
+    pub fn with_limits(self, lower: f32, upper: f32) -> JointSpec {
+        JointSpec {
+            limits: Some(JointLimits { lower, upper }),
+            ..self
+        }
+    }
+
+    /// The same hinge with a motor of `speed` rad/s and at most
+    /// `max_torque` N m.
+    pub fn with_motor(self, speed: f32, max_torque: f32) -> JointSpec {
+        JointSpec {
+            motor: Some(JointMotor { speed, max_torque }),
+            ..self
+        }
+    }
+
+    /// The same hinge with joint friction: a motor at speed zero that
+    /// resists turning with up to `max_torque` N m.
+    pub fn with_friction(self, max_torque: f32) -> JointSpec {
+        self.with_motor(0.0, max_torque)
+    }
+
+    /// The same hinge with a spring of `hertz` and `damping_ratio` towards
+    /// `target_angle`.
+    pub fn with_spring(self, hertz: f32, damping_ratio: f32, target_angle: f32) -> JointSpec {
+        JointSpec {
+            spring: Some(JointSpring {
+                hertz,
+                damping_ratio,
+                target_angle,
+            }),
+            ..self
+        }
+    }
 }
 
 /// One bench scene, ready to hand to any engine.
@@ -186,6 +367,8 @@ pub struct Spec {
     pub gravity: V2,
     /// The bodies, in a fixed order every engine keeps.
     pub bodies: Vec<BodySpec>,
+    /// The joints between them, in a fixed order every engine keeps.
+    pub joints: Vec<JointSpec>,
     /// What the quality column measures for this scene.
     pub quality: Quality,
     /// Whether the engines may put resting bodies to sleep. Off for the
@@ -217,12 +400,25 @@ pub enum Quality {
         /// Its radius.
         radius: f32,
     },
+    /// How far apart each joint's two anchors ended, each engine's anchors
+    /// taken from its own body transforms and joint frames: the mean and
+    /// the largest over the scene's joints. A hinge holds them together;
+    /// a soft or overloaded one lets them drift apart.
+    JointGap,
     /// No quality figure (zero gravity: everything is meant to fly).
     None,
 }
 
 /// The scenes' names, in the order a full run takes them.
-pub const SCENES: [&str; 5] = ["large-pyramid", "many-pyramids", "tumbler", "smash", "pile"];
+pub const SCENES: [&str; 7] = [
+    "large-pyramid",
+    "many-pyramids",
+    "tumbler",
+    "smash",
+    "pile",
+    "joint-grid",
+    "ragdolls",
+];
 
 /// Builds a scene by name (one of [`SCENES`]).
 pub fn build(name: &str) -> Option<Spec> {
@@ -232,6 +428,8 @@ pub fn build(name: &str) -> Option<Spec> {
         "tumbler" => tumbler(),
         "smash" => smash(),
         "pile" => pile(),
+        "joint-grid" => joint_grid(),
+        "ragdolls" => ragdolls(),
         _ => return None,
     })
 }
@@ -272,6 +470,7 @@ pub fn pyramid_of(rows: u32) -> Spec {
         steps: 500,
         gravity: gravity(),
         bodies,
+        joints: Vec::new(),
         quality: Quality::WorstMoved,
         sleeping: false,
     }
@@ -312,6 +511,7 @@ pub fn many_pyramids() -> Spec {
         steps: 200,
         gravity: gravity(),
         bodies,
+        joints: Vec::new(),
         quality: Quality::WorstMoved,
         sleeping: false,
     }
@@ -367,6 +567,7 @@ pub fn tumbler() -> Spec {
         steps: 750,
         gravity: gravity(),
         bodies,
+        joints: Vec::new(),
         // The walls' inner faces are 9.5 m from the centre, so nothing
         // inside ever gets farther than 9.5 * sqrt(2) from it.
         quality: Quality::EscapedCircle {
@@ -412,6 +613,7 @@ pub fn smash() -> Spec {
         steps: 300,
         gravity: V2::ZERO,
         bodies,
+        joints: Vec::new(),
         quality: Quality::None,
         sleeping: false,
     }
@@ -460,6 +662,7 @@ pub fn pile() -> Spec {
         steps: 600,
         gravity: gravity(),
         bodies,
+        joints: Vec::new(),
         quality: Quality::EscapedBox {
             min: V2::new(-PILE_HALF_WIDTH, -0.5),
             max: V2::new(PILE_HALF_WIDTH, 2.0 * wall_half_height),
@@ -544,14 +747,16 @@ pub fn shape_mass(shape: &ShapeSpec) -> f32 {
     area * shape.density
 }
 
-/// A bench scene in a Tumble world: the world, and its bodies in the
-/// spec's order.
+/// A bench scene in a Tumble world: the world, and its bodies and joints
+/// in the spec's order.
 #[derive(Clone, Debug)]
 pub struct BenchWorld {
     /// The world, filled, at Tumble's default solver settings.
     pub world: World,
     /// One handle per spec body, in the spec's order.
     pub bodies: Vec<BodyId>,
+    /// One handle per spec joint, in the spec's order.
+    pub joints: Vec<JointId>,
 }
 
 fn vec2(v: V2) -> Vec2 {
@@ -559,15 +764,56 @@ fn vec2(v: V2) -> Vec2 {
 }
 
 /// Fills a Tumble world (default settings, the spec's gravity) with the
-/// spec's bodies.
+/// spec's bodies and joints.
 pub fn build_world(spec: &Spec) -> BenchWorld {
     let mut world = World::new(WorldSettings {
         gravity: vec2(spec.gravity),
         sleeping: spec.sleeping,
         ..WorldSettings::default()
     });
-    let bodies = spec.bodies.iter().map(|b| add_body(&mut world, b)).collect();
-    BenchWorld { world, bodies }
+    let bodies: Vec<BodyId> = spec.bodies.iter().map(|b| add_body(&mut world, b)).collect();
+    let joints = spec
+        .joints
+        .iter()
+        .map(|j| add_joint(&mut world, &bodies, j))
+        .collect();
+    BenchWorld {
+        world,
+        bodies,
+        joints,
+    }
+}
+
+/// The spec joint as a Tumble revolute joint, its frames at the anchor
+/// where the bodies are now (so its angle is zero there).
+fn add_joint(world: &mut World, bodies: &[BodyId], spec: &JointSpec) -> JointId {
+    let mut hinge = RevoluteJoint::default();
+    if let Some(limits) = spec.limits {
+        hinge = hinge.with_limits(limits.lower, limits.upper);
+    }
+    if let Some(motor) = spec.motor {
+        hinge = hinge.with_motor(motor.speed, motor.max_torque);
+    }
+    if let Some(spring) = spec.spring {
+        hinge = hinge.with_spring(spring.hertz, spring.damping_ratio, spring.target_angle);
+    }
+    let def = JointDef::new(bodies[spec.body_a], bodies[spec.body_b], hinge)
+        .at(world, vec2(spec.anchor))
+        .expect("bench joints join live bodies at finite anchors");
+    let def = JointDef {
+        collide_connected: spec.collide_connected,
+        ..def
+    };
+    world.create_joint(&def).expect("bench joints are valid")
+}
+
+/// The spec filter as Tumble's (the same rule, the same bits).
+pub fn tumble_filter(filter: FilterSpec) -> Filter {
+    Filter {
+        category: filter.category,
+        mask: filter.mask,
+        group: filter.group,
+    }
 }
 
 fn add_body(world: &mut World, spec: &BodySpec) -> BodyId {
@@ -589,6 +835,7 @@ fn add_body(world: &mut World, spec: &BodySpec) -> BodyId {
             density: shape.density,
             friction: shape.friction,
             restitution: shape.restitution,
+            filter: tumble_filter(shape.filter),
             ..ShapeDef::default()
         };
         world

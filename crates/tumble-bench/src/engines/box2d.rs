@@ -1,13 +1,19 @@
 //! Box2D v3 (the C library, built from source by `boxdd-sys`) through the
 //! `boxdd` crate, at Box2D's defaults: 4 substeps, continuous collision on,
-//! one worker thread. Only sleeping is turned off (except in the `sleep`
-//! scene).
+//! one worker thread, its default joint softness. Only sleeping is turned
+//! off (except in the `sleep` scene).
+//!
+//! A spec filter is Box2D's own (category, mask, group). A spec joint is a
+//! `b2RevoluteJointDef` whose frame on each body is the anchor in that
+//! body's coordinates, turned back by the body's starting angle so the
+//! joint angle starts at zero; its limits, motor and spring are Box2D's
+//! fields of the same names.
 
 use super::{Engine, Memory};
-use crate::spec::{BodySpec, Geometry, Motion, ShapeSpec, Spec, DT, V2};
+use crate::spec::{BodySpec, FilterSpec, Geometry, JointSpec, Motion, ShapeSpec, Spec, DT, V2};
 use boxdd::{
-    shapes, BodyBuilder, BodyId, BodyType, Foundation, FoundationConfig, FoundationLogHook, ShapeDef,
-    SurfaceMaterial, Transform, WorkerCount, World, WorldBuilder,
+    shapes, BodyBuilder, BodyId, BodyType, Filter, Foundation, FoundationConfig, FoundationLogHook, JointId,
+    RevoluteJointDef, ShapeDef, SurfaceMaterial, Transform, WorkerCount, World, WorldBuilder,
 };
 use std::sync::{Arc, OnceLock};
 
@@ -28,6 +34,7 @@ pub fn settings(threads: usize) -> String {
 pub struct Box2dScene {
     world: World,
     bodies: Vec<BodyId>,
+    joints: Vec<JointId>,
     dynamic: Vec<bool>,
 }
 
@@ -56,16 +63,71 @@ impl Box2dScene {
             .build()
             .expect("valid world definition");
         let mut world = foundation.create_world(def).expect("a Box2D world");
-        let bodies = spec
+        let bodies: Vec<BodyId> = spec
             .bodies
             .iter()
             .map(|b| add_body(&mut world, foundation, b, spec.sleeping))
             .collect();
+        let joints = spec
+            .joints
+            .iter()
+            .map(|j| add_joint(&mut world, spec, &bodies, j))
+            .collect();
         Box2dScene {
             world,
             bodies,
+            joints,
             dynamic: spec.bodies.iter().map(|b| b.motion == Motion::Dynamic).collect(),
         }
+    }
+}
+
+fn add_joint(world: &mut World, spec: &Spec, bodies: &[BodyId], joint: &JointSpec) -> JointId {
+    let (a, b) = (&spec.bodies[joint.body_a], &spec.bodies[joint.body_b]);
+    let base = world
+        .joint_base(bodies[joint.body_a], bodies[joint.body_b])
+        .and_then(|base| {
+            base.with_local_frame_components(
+                point(a.local_point(joint.anchor)),
+                -a.angle,
+                point(b.local_point(joint.anchor)),
+                -b.angle,
+            )
+        })
+        .expect("a joint between two live bodies at a finite anchor")
+        .with_collide_connected(joint.collide_connected);
+    let mut def = RevoluteJointDef::new(base);
+    if let Some(limits) = joint.limits {
+        def = def
+            .enable_limit(true)
+            .lower_angle(limits.lower)
+            .upper_angle(limits.upper);
+    }
+    if let Some(motor) = joint.motor {
+        def = def
+            .enable_motor(true)
+            .motor_speed(motor.speed)
+            .max_motor_torque(motor.max_torque);
+    }
+    if let Some(spring) = joint.spring {
+        def = def
+            .enable_spring(true)
+            .hertz(spring.hertz)
+            .damping_ratio(spring.damping_ratio)
+            .target_angle(spring.target_angle);
+    }
+    world.create_revolute_joint(&def).expect("a Box2D revolute joint")
+}
+
+fn point(v: V2) -> [f32; 2] {
+    [v.x, v.y]
+}
+
+fn filter(filter: FilterSpec) -> Filter {
+    Filter {
+        category_bits: filter.category,
+        mask_bits: filter.mask,
+        group_index: filter.group,
     }
 }
 
@@ -100,6 +162,7 @@ fn add_shape(body: &mut boxdd::Body<'_>, shape: &ShapeSpec) {
     let def = ShapeDef::builder()
         .material(material)
         .density(shape.density)
+        .filter(filter(shape.filter))
         .build()
         .expect("valid shape definition");
     let made = match &shape.geometry {
@@ -141,6 +204,45 @@ impl Engine for Box2dScene {
             .counters()
             .map(|c| c.body_count.max(0) as usize)
             .unwrap_or(0)
+    }
+
+    fn joint_count(&self) -> usize {
+        self.world
+            .counters()
+            .map(|c| c.joint_count.max(0) as usize)
+            .unwrap_or(0)
+    }
+
+    fn contact_count(&self) -> usize {
+        self.world
+            .counters()
+            .map(|c| c.contact_count.max(0) as usize)
+            .unwrap_or(0)
+    }
+
+    /// Each joint's local frames, read back from Box2D, placed by its
+    /// bodies' transforms.
+    fn joint_gaps(&mut self) -> Vec<f32> {
+        let world = &mut self.world;
+        self.joints
+            .iter()
+            .map(|&id| {
+                let joint = world.joint(id).expect("a live joint");
+                let ends = [
+                    (joint.body_a_id(), joint.local_frame_a()),
+                    (joint.body_b_id(), joint.local_frame_b()),
+                ]
+                .map(|(body, frame)| (body.expect("a live joint's body"), frame.expect("its frame")));
+                let [pa, pb] = ends.map(|(body, frame)| {
+                    let p = world
+                        .body(body)
+                        .and_then(|b| b.world_point(frame.position()))
+                        .expect("a live body");
+                    V2::new(p.x, p.y)
+                });
+                pa.distance(pb)
+            })
+            .collect()
     }
 
     fn centres(&mut self) -> Vec<V2> {

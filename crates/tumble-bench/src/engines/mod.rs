@@ -18,6 +18,21 @@ pub trait Engine {
     /// Number of bodies in the engine's world (static and kinematic too).
     fn body_count(&self) -> usize;
 
+    /// Number of joints in the engine's world.
+    fn joint_count(&self) -> usize;
+
+    /// Contacts the engine holds now. Tumble and Box2D count the pairs of
+    /// shapes whose bounding boxes overlap, Rapier the pairs that touch;
+    /// a pair the collision filter excludes is none of these, so a scene
+    /// whose filter keeps everything apart counts zero in all three.
+    fn contact_count(&self) -> usize;
+
+    /// For each of the spec's joints, in the spec's order, the distance
+    /// between its two anchors in world coordinates now, each placed by
+    /// the engine's own transform of its body and the joint's local frame
+    /// on it. A hinge that holds has them together.
+    fn joint_gaps(&mut self) -> Vec<f32>;
+
     /// Every body's centre, in the order of the spec's bodies: the world
     /// centre of mass of a dynamic body, the origin of any other.
     fn centres(&mut self) -> Vec<V2>;

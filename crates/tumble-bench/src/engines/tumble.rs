@@ -3,7 +3,7 @@
 
 use super::{Engine, Memory};
 use crate::spec::{build_world, BenchWorld, Spec, DT, V2};
-use tumble::{BodyId, BodyType, SolverSettings, World};
+use tumble::{BodyId, BodyType, JointId, SolverSettings, World};
 
 /// What the output says about how Tumble runs.
 pub fn settings(threads: usize) -> String {
@@ -27,17 +27,26 @@ pub fn settings(threads: usize) -> String {
 pub struct TumbleScene {
     world: World,
     bodies: Vec<BodyId>,
+    joints: Vec<JointId>,
 }
 
 impl TumbleScene {
     /// Builds the spec in a new Tumble world (the same builder the testbed
     /// uses for these scenes).
     pub fn new(spec: &Spec, threads: usize) -> TumbleScene {
-        let BenchWorld { mut world, bodies } = build_world(spec);
+        let BenchWorld {
+            mut world,
+            bodies,
+            joints,
+        } = build_world(spec);
         world
             .set_workers(threads)
             .expect("a worker count the bench accepts");
-        TumbleScene { world, bodies }
+        TumbleScene {
+            world,
+            bodies,
+            joints,
+        }
     }
 }
 
@@ -52,6 +61,23 @@ impl Engine for TumbleScene {
 
     fn body_count(&self) -> usize {
         self.world.body_count()
+    }
+
+    fn joint_count(&self) -> usize {
+        self.world.joint_count()
+    }
+
+    fn contact_count(&self) -> usize {
+        self.world.contact_count()
+    }
+
+    /// Tumble's joint length: the distance between the two frames'
+    /// origins, each body's transform applied to its frame.
+    fn joint_gaps(&mut self) -> Vec<f32> {
+        self.joints
+            .iter()
+            .map(|&id| self.world.joint_length(id).expect("a live joint"))
+            .collect()
     }
 
     fn centres(&mut self) -> Vec<V2> {
