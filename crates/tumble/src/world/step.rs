@@ -28,9 +28,9 @@ const MAX_TRANSLATION_PER_STEP: f32 = 400.0 / 60.0;
 /// the small-angle rotation update is meaningless.
 const MAX_ROTATION_PER_STEP: f32 = 0.25 * std::f32::consts::PI;
 
-/// The fewest awake contacts for which a world with several workers hands
-/// its step to them (measured: a step of a few hundred contacts is over
-/// before the workers are awake).
+/// The fewest awake contacts and joints for which a world with several
+/// workers hands its step to them (measured: a step of a few hundred
+/// contacts is over before the workers are awake).
 const PARALLEL_CONTACTS: usize = 1024;
 
 /// How much of the position correction's motion counts towards a body's
@@ -92,7 +92,7 @@ impl World {
         // world with little awake runs on this thread alone: handing the
         // step over would cost more than it saves, and any split gives
         // the same bits.
-        let busy = self.awake.contacts.len() >= PARALLEL_CONTACTS;
+        let busy = self.awake.contacts.len() + self.awake.joints.len() >= PARALLEL_CONTACTS;
         if busy && self.workers.threads() > 1 {
             let workers = self.workers.clone();
             workers.install(|parallel| self.run_stages(dt, hooks, parallel));

@@ -128,7 +128,11 @@ pub(crate) fn prepare_joint(
         anchor_a: ba.xf.q.rotate(joint.frame_a.p - ba.local_center),
         anchor_b: bb.xf.q.rotate(joint.frame_b.p - bb.local_center),
         delta_center: bb.center - ba.center,
-        delta_angle: qa.inv_mul(qb).angle(),
+        delta_angle: if uses_angle(&joint.kind) {
+            qa.inv_mul(qb).angle()
+        } else {
+            0.0
+        },
         axis: qa.x_axis(),
         kind: joint.kind,
         impulses: if ctx.settings.warm_starting {
@@ -138,6 +142,16 @@ pub(crate) fn prepare_joint(
         },
         spring,
         angular_spring,
+    }
+}
+
+/// Whether the kind reads the relative angle of its frames (an arc
+/// tangent a step, saved for the rest: a free hinge, a wheel, a rod).
+fn uses_angle(kind: &JointKind) -> bool {
+    match kind {
+        JointKind::Revolute(r) => r.enable_limit || r.enable_spring,
+        JointKind::Prismatic(_) | JointKind::Weld(_) | JointKind::Motor(_) => true,
+        JointKind::Distance(_) | JointKind::Wheel(_) | JointKind::Filter => false,
     }
 }
 
