@@ -736,6 +736,36 @@ mod tests {
     }
 
     #[test]
+    fn a_stack_of_ten_ragdolls_settles_with_no_limb_faster_than_20_rad_s_after_3_s() {
+        let spec = crate::bench::ragdolls_of(1, 10);
+        let mut scene = crate::bench::build_world(&spec);
+        let bones = &scene.bodies[1..];
+        assert_eq!(bones.len(), 110);
+        for _ in 0..180 {
+            scene.world.step(DT);
+        }
+        let mut fastest = 0.0f32;
+        for _ in 0..120 {
+            scene.world.step(DT);
+            for &b in bones {
+                fastest = fastest.max(scene.world.angular_velocity(b).unwrap().abs());
+            }
+        }
+        assert!(fastest < 20.0, "a limb spins at {fastest} rad/s");
+        // They have come down and stay together.
+        let top = bones
+            .iter()
+            .map(|&b| scene.world.position(b).unwrap().y)
+            .fold(f32::MIN, f32::max);
+        assert!(top < 12.0, "the stack fell in: top bone at {top}");
+        assert!(
+            largest_gap(&scene.world) < 0.05,
+            "gap {}",
+            largest_gap(&scene.world)
+        );
+    }
+
+    #[test]
     fn the_door_swings_within_its_limits_and_closes() {
         let mut scene = build(SceneName::Door, SolverSettings::default());
         let door = scene.world.joints().next().unwrap();

@@ -107,6 +107,10 @@ pub enum SceneName {
     /// Not in SCENES.md: a welded wall whose joints break under a dropped
     /// ball.
     Breakable,
+    /// Not in SCENES.md: a pile of the benchmark's ragdolls (Box2D's
+    /// 11-bone human, limited, sprung hinges with friction), four columns
+    /// of ten dropped on one another.
+    Ragdolls,
 }
 
 impl SceneName {
@@ -147,6 +151,7 @@ impl SceneName {
             SceneName::SoftBodies => "soft-bodies",
             SceneName::Car => "car",
             SceneName::Breakable => "breakable",
+            SceneName::Ragdolls => "ragdolls",
         }
     }
 
@@ -180,6 +185,7 @@ impl SceneName {
             "soft-bodies" => SceneName::SoftBodies,
             "car" => SceneName::Car,
             "breakable" => SceneName::Breakable,
+            "ragdolls" => SceneName::Ragdolls,
             _ => return None,
         })
     }
@@ -327,6 +333,18 @@ pub fn build(name: SceneName, solver: SolverSettings) -> Scene {
             game = Some(game::breakable(&mut world));
             Vec::new()
         }
+        SceneName::Ragdolls => {
+            // The benchmark's ragdolls, on the benchmark's ground (which
+            // replaces this world's: the same box, with the ragdolls'
+            // friction), at this scene's solver settings.
+            let spec = bench::ragdolls_of(RAGDOLL_PILE.0, RAGDOLL_PILE.1);
+            let filled = bench::build_world(&spec);
+            world = filled.world;
+            world
+                .set_solver_settings(solver)
+                .expect("the caller's settings are valid");
+            filled.bodies[1..].to_vec()
+        }
     };
     let start = tracked
         .iter()
@@ -341,6 +359,9 @@ pub fn build(name: SceneName, solver: SolverSettings) -> Scene {
         game,
     }
 }
+
+/// The ragdoll pile: columns and rows of ragdolls.
+pub const RAGDOLL_PILE: (u32, u32) = (4, 10);
 
 /// Rows of each of the sleepers' pyramids.
 pub const SLEEPERS_ROWS: u32 = 10;

@@ -57,10 +57,14 @@ pub const INDICATOR_HEIGHT: f32 = 64.0;
 /// How many samples of residual slide the live plot keeps (ten seconds).
 pub const SLIDE_HISTORY: usize = 600;
 
+/// How many of [`SCENE_LIST`]'s scenes, at its end, are the joint scenes
+/// (the panel folds them away).
+pub const JOINT_SCENES: usize = 9;
+
 /// The scenes offered in the side panel: SCENES.md's, plus a tall stack,
 /// the sleepers, the game scenes and the joint scenes (but the hanging
 /// chain, which the joint study measures: `--scene chain` opens it).
-pub const SCENE_LIST: [SceneName; 21] = [
+pub const SCENE_LIST: [SceneName; 22] = [
     SceneName::ALL[0],
     SceneName::ALL[1],
     SceneName::ALL[2],
@@ -82,6 +86,7 @@ pub const SCENE_LIST: [SceneName; 21] = [
     SceneName::SoftBodies,
     SceneName::Car,
     SceneName::Breakable,
+    SceneName::Ragdolls,
 ];
 
 /// What a mouse button held down is doing.

@@ -5,7 +5,7 @@
 //! [`egui::Context`].
 
 use crate::draw::PaintOp;
-use crate::testbed::{Testbed, SCENE_LIST};
+use crate::testbed::{Testbed, JOINT_SCENES, SCENE_LIST};
 use egui::{Align2, Color32, Event, FontId, Key, PointerButton, Pos2, Sense, Shape, Stroke};
 use tumble::{Coloring, PositionCorrection, Sweep};
 use tumble_scenes::SceneName;
@@ -228,8 +228,28 @@ fn scene_label(name: SceneName) -> (String, String) {
         SceneName::SoftBodies => "rings of capsules on soft welds".to_string(),
         SceneName::Car => "arrows drive a car on wheel joints over hills".to_string(),
         SceneName::Breakable => "a welded wall whose joints break under a ball".to_string(),
+        SceneName::Ragdolls => "40 ragdolls of 11 bones on limited, sprung hinges, piled".to_string(),
     };
     (short, long)
+}
+
+/// A grid of scene buttons, three to a row.
+fn scene_grid(ui: &mut egui::Ui, tb: &mut Testbed, id: &str, scenes: &[SceneName]) {
+    egui::Grid::new(id).num_columns(3).show(ui, |ui| {
+        for (i, &name) in scenes.iter().enumerate() {
+            let (short, long) = scene_label(name);
+            if ui
+                .selectable_label(tb.scene_name() == name, short)
+                .on_hover_text(long)
+                .clicked()
+            {
+                tb.load(name);
+            }
+            if i % 3 == 2 {
+                ui.end_row();
+            }
+        }
+    });
 }
 
 fn side_panel(ui: &mut egui::Ui, tb: &mut Testbed) {
@@ -244,21 +264,13 @@ fn side_panel(ui: &mut egui::Ui, tb: &mut Testbed) {
     ui.separator();
 
     ui.strong("Scenes");
-    egui::Grid::new("scene-list").num_columns(3).show(ui, |ui| {
-        for (i, name) in SCENE_LIST.into_iter().enumerate() {
-            let (short, long) = scene_label(name);
-            if ui
-                .selectable_label(tb.scene_name() == name, short)
-                .on_hover_text(long)
-                .clicked()
-            {
-                tb.load(name);
-            }
-            if i % 3 == 2 {
-                ui.end_row();
-            }
-        }
-    });
+    let (core, joints) = SCENE_LIST.split_at(SCENE_LIST.len() - JOINT_SCENES);
+    scene_grid(ui, tb, "scene-list", core);
+    // The joint scenes fold away (folded at first), so the panel fits an
+    // 800-high window.
+    egui::CollapsingHeader::new("joint scenes")
+        .default_open(false)
+        .show(ui, |ui| scene_grid(ui, tb, "joint-scene-list", joints));
     ui.separator();
 
     ui.strong("Solver");

@@ -250,13 +250,42 @@ fn scrolling_over_the_view_zooms() {
 }
 
 #[test]
+fn the_joint_scenes_unfold_from_the_side_panel() {
+    let mut h = Harness::new(SceneName::Pyramid);
+    // Click down the panel's left edge (loading the scenes on the way)
+    // until the fold opens: the panel grows by its rows...
+    let mut opened = None;
+    for y in (60..500).step_by(6) {
+        h.frame(vec![]);
+        let (before, scene) = (h.testbed.panel_content.height(), h.testbed.scene_name());
+        h.click(Pos2::new(40.0, y as f32));
+        for _ in 0..10 {
+            h.frame(vec![]);
+        }
+        // (A click that loaded a scene changes the panel by that scene's
+        // rows: only a growth with the scene unchanged is the fold.)
+        if h.testbed.scene_name() == scene && h.testbed.panel_content.height() > before + 30.0 {
+            opened = Some(y);
+            break;
+        }
+    }
+    let header = opened.expect("the joint scenes unfold");
+    // ...and its first scene, the pendulum, is just below its header.
+    let found = (header + 8..header + 60).step_by(4).any(|y| {
+        h.click(Pos2::new(40.0, y as f32));
+        h.testbed.scene_name() == SceneName::Pendulum
+    });
+    assert!(found, "the pendulum is first in the joint scenes' fold");
+}
+
+#[test]
 fn clicking_a_scene_in_the_side_panel_loads_it() {
     let mut h = Harness::new(SceneName::Pyramid);
-    // Click down both columns of the scene list until bounce loads.
+    // Click down the three columns of the scene list until bounce loads.
     let mut found = false;
     let spots = (60..300)
         .step_by(6)
-        .flat_map(|y| [40.0, 160.0].map(|x| Pos2::new(x, y as f32)));
+        .flat_map(|y| [40.0, 140.0, 240.0].map(|x| Pos2::new(x, y as f32)));
     for pos in spots {
         h.click(pos);
         if h.testbed.scene_name() == SceneName::Bounce {

@@ -96,7 +96,7 @@ impl World {
         let along = |t: f32| fa.p + t * axis;
         match j.kind {
             JointKind::Revolute(r) if r.enable_limit => {
-                let spoke = 0.5 * self.settings.length_units_per_meter;
+                let spoke = 0.15 * self.settings.length_units_per_meter;
                 for angle in [r.lower_angle, r.upper_angle] {
                     let dir = (fa.q * Rot::from_angle(angle)).x_axis();
                     draw.draw_segment(fa.p, fa.p + spoke * dir, Color::JOINT_AXIS);
