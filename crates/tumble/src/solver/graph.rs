@@ -570,45 +570,36 @@ impl Graph {
     ) {
         let colours = &self.colours[..self.count];
         let (pairs, singles) = (&mut self.pairs, &mut self.singles);
-        let overflow_joints = self.joint_overflow.clone();
+        let overflow = (&self.overflow[..], self.joint_overflow.clone());
         if reverse {
-            for j in joints[overflow_joints].iter_mut().rev() {
-                joints::solve(j, states, ctx, pass.bias());
-            }
-            for &i in self.overflow.iter().rev() {
-                solve_one(&mut constraints[i as usize], states, ctx, reverse, pass);
-            }
-            for c in colours.iter().rev() {
-                let joints = &mut joints[c.joints.clone()];
-                solve_colour(
-                    c,
-                    (pairs, singles),
-                    (constraints, joints),
-                    states,
-                    ctx,
-                    reverse,
-                    pass,
-                );
-            }
+            solve_overflow(
+                (constraints, joints),
+                overflow.clone(),
+                states,
+                ctx,
+                reverse,
+                pass,
+            );
+        }
+        let order: &mut dyn Iterator<Item = &Colour> = if reverse {
+            &mut colours.iter().rev()
         } else {
-            for c in colours {
-                let joints = &mut joints[c.joints.clone()];
-                solve_colour(
-                    c,
-                    (pairs, singles),
-                    (constraints, joints),
-                    states,
-                    ctx,
-                    reverse,
-                    pass,
-                );
-            }
-            for &i in &self.overflow {
-                solve_one(&mut constraints[i as usize], states, ctx, reverse, pass);
-            }
-            for j in &mut joints[overflow_joints] {
-                joints::solve(j, states, ctx, pass.bias());
-            }
+            &mut colours.iter()
+        };
+        for c in order {
+            let joints = &mut joints[c.joints.clone()];
+            solve_colour(
+                c,
+                (pairs, singles),
+                (constraints, joints),
+                states,
+                ctx,
+                reverse,
+                pass,
+            );
+        }
+        if !reverse {
+            solve_overflow((constraints, joints), overflow, states, ctx, reverse, pass);
         }
     }
 
@@ -739,6 +730,35 @@ fn solve_one(c: &mut ContactConstraint, states: &[StateCell], ctx: &StepContext,
             }
         }
         Pass::Soft { bias } => solve_soft_constraint(c, states, ctx, reverse, bias),
+    }
+}
+
+/// One iteration of the overflow, on this thread: its contacts, then its
+/// joints (the other way round when `reverse`).
+#[inline(always)]
+fn solve_overflow(
+    (constraints, joints): (&mut [ContactConstraint], &mut [JointConstraint]),
+    (contacts, joint_range): (&[u32], std::ops::Range<usize>),
+    states: &[StateCell],
+    ctx: &StepContext,
+    reverse: bool,
+    pass: Pass,
+) {
+    let joints = &mut joints[joint_range];
+    if reverse {
+        for j in joints.iter_mut().rev() {
+            joints::solve(j, states, ctx, pass.bias());
+        }
+        for &i in contacts.iter().rev() {
+            solve_one(&mut constraints[i as usize], states, ctx, reverse, pass);
+        }
+    } else {
+        for &i in contacts {
+            solve_one(&mut constraints[i as usize], states, ctx, reverse, pass);
+        }
+        for j in joints {
+            joints::solve(j, states, ctx, pass.bias());
+        }
     }
 }
 

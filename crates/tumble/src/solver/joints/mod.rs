@@ -455,6 +455,28 @@ impl Slide {
         }
     }
 
+    /// Holds the translation within `lower..=upper` (speculatively, see
+    /// [`limit_impulse`]) with the effective mass `mass` along the axis.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub fn limit(
+        &self,
+        j: &mut JointConstraint,
+        m: &mut Motion,
+        mass: f32,
+        (lower, upper): (f32, f32),
+        ctx: &StepContext,
+        bias: bool,
+    ) {
+        let speed = |m: &Motion| Slide::speed(m, self.axis, self.axial_arms);
+        let i = &mut j.impulses;
+        let push = limit_impulse(self.translation - lower, speed(m), mass, &mut i.lower, ctx, bias);
+        m.apply_axial(j, self.axis, self.axial_arms, push);
+        let i = &mut j.impulses;
+        let pull = limit_impulse(upper - self.translation, -speed(m), mass, &mut i.upper, ctx, bias);
+        m.apply_axial(j, self.axis, self.axial_arms, -pull);
+    }
+
     /// The effective mass along `axis` with moment arms `(arm_a, arm_b)`.
     #[inline]
     pub fn mass(j: &JointConstraint, (arm_a, arm_b): (f32, f32)) -> f32 {

@@ -2,7 +2,7 @@
 //! limits; then across it and in angle together (a 2x2 block), so the
 //! slider neither drifts off its line nor twists.
 
-use super::{limit_impulse, motor_impulse, rigid, soft_impulse, solve_2x2, JointConstraint, Motion, Slide};
+use super::{motor_impulse, rigid, soft_impulse, solve_2x2, JointConstraint, Motion, Slide};
 use crate::joint::PrismaticJoint;
 use crate::solver::types::StepContext;
 
@@ -36,14 +36,7 @@ pub(super) fn solve(
         m.apply_axial(j, s.axis, s.axial_arms, impulse);
     }
     if p.enable_limit {
-        let i = &mut j.impulses;
-        let c = s.translation - p.lower_translation;
-        let lower = limit_impulse(c, speed(m), mass, &mut i.lower, ctx, bias);
-        m.apply_axial(j, s.axis, s.axial_arms, lower);
-        let i = &mut j.impulses;
-        let c = p.upper_translation - s.translation;
-        let upper = limit_impulse(c, -speed(m), mass, &mut i.upper, ctx, bias);
-        m.apply_axial(j, s.axis, s.axial_arms, -upper);
+        s.limit(j, m, mass, (p.lower_translation, p.upper_translation), ctx, bias);
     }
     // Across the axis and in angle, together.
     let [ma, ia, mb, ib] = j.masses;

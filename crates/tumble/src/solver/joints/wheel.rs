@@ -2,7 +2,7 @@
 //! suspension spring and limits along the axis, then frame B's origin
 //! held on the axis line.
 
-use super::{inverse, limit_impulse, motor_impulse, rigid, soft_impulse, JointConstraint, Motion, Slide};
+use super::{inverse, motor_impulse, rigid, soft_impulse, JointConstraint, Motion, Slide};
 use crate::joint::WheelJoint;
 use crate::solver::types::StepContext;
 
@@ -30,14 +30,7 @@ pub(super) fn solve(j: &mut JointConstraint, w: &WheelJoint, m: &mut Motion, ctx
         m.apply_axial(j, s.axis, s.axial_arms, impulse);
     }
     if w.enable_limit {
-        let i = &mut j.impulses;
-        let c = s.translation - w.lower_translation;
-        let lower = limit_impulse(c, speed(m), mass, &mut i.lower, ctx, bias);
-        m.apply_axial(j, s.axis, s.axial_arms, lower);
-        let i = &mut j.impulses;
-        let c = w.upper_translation - s.translation;
-        let upper = limit_impulse(c, -speed(m), mass, &mut i.upper, ctx, bias);
-        m.apply_axial(j, s.axis, s.axial_arms, -upper);
+        s.limit(j, m, mass, (w.lower_translation, w.upper_translation), ctx, bias);
     }
     let mass = Slide::mass(j, s.perp_arms);
     let cdot = Slide::speed(m, s.perp, s.perp_arms);
