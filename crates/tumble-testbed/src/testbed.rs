@@ -151,7 +151,7 @@ pub struct Testbed {
     /// What the mouse is doing.
     pub drag: Drag,
     /// While a body is held: the static anchor body and the motor joint
-    /// that pull it (see [`Testbed::update_grab_joint`]).
+    /// that pull it (made and removed by the step, see `update_grab_joint`).
     pub grab_joint: Option<(BodyId, JointId)>,
     /// Fixed-rate stepping from the display's frame times.
     pub stepper: FixedStepper,
