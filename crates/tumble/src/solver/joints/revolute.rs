@@ -25,8 +25,15 @@ pub(super) fn solve(
 ) {
     let [_, ia, _, ib] = j.masses;
     let axial_mass = inverse(ia + ib);
+    // The angle follows the bodies' rotations, which no impulse of this
+    // iteration changes: one arc tangent for the spring and the limits.
+    let angle = if r.enable_spring || r.enable_limit {
+        m.angle(j)
+    } else {
+        0.0
+    };
     if r.enable_spring && r.hertz > 0.0 {
-        let c = unwind(m.angle(j) - r.target_angle);
+        let c = unwind(angle - r.target_angle);
         let impulse = soft_impulse(j.spring, c, m.b.w - m.a.w, axial_mass, &mut j.impulses.spring);
         m.apply_angular(j, impulse);
     }
@@ -37,7 +44,6 @@ pub(super) fn solve(
         m.apply_angular(j, impulse);
     }
     if r.enable_limit {
-        let angle = m.angle(j);
         let i = &mut j.impulses;
         let lower = limit_impulse(
             angle - r.lower_angle,
