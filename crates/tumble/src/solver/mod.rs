@@ -79,8 +79,12 @@ pub(crate) struct Solver {
     bouncy: Vec<u32>,
     /// The bodies with motion locks, this step (usually none).
     locks: Vec<Lock>,
-    /// One constraint per awake joint, in joint slot order.
+    /// One constraint per awake joint, in joint slot order (then sorted
+    /// by colour).
     joints: Vec<JointConstraint>,
+    /// The joints to solve this step, picked in slot order: the joint and
+    /// its two solver bodies.
+    picked_joints: Vec<(u32, u32, u32)>,
     /// The colouring, its lane batches and the body states.
     graph: Graph,
 }
@@ -162,7 +166,9 @@ impl Solver {
         bodies: &Store<Body>,
         ctx: &StepContext,
     ) {
-        self.joints.clear();
+        // Picked serially, in slot order (each with its two solver
+        // bodies); then built independently, split between the workers.
+        self.picked_joints.clear();
         let fixed = self.bodies.len() as u32 - 1;
         for ji in awake {
             let joint = &joints[ji];
@@ -178,9 +184,16 @@ impl Solver {
             if ba.inv_mass + bb.inv_mass + ba.inv_inertia + bb.inv_inertia == 0.0 {
                 continue;
             }
-            let constraint = joints::prepare_joint(joint, ji, (a, b), &self.bodies, bodies, ctx);
-            self.joints.push(constraint);
+            self.picked_joints.push((ji, a, b));
         }
+        self.joints.clear();
+        self.joints
+            .resize(self.picked_joints.len(), JointConstraint::EMPTY);
+        let (picked, solver_bodies) = (&self.picked_joints, &self.bodies);
+        crate::parallel::for_each_indexed_mut(ctx.parallel, &mut self.joints, 64, |k, constraint| {
+            let (ji, a, b) = picked[k];
+            *constraint = joints::prepare_joint(&joints[ji], ji, (a, b), solver_bodies, bodies, ctx);
+        });
     }
 
     /// The substeps of one step: for each, gravity and forces, warm start,
@@ -358,6 +371,7 @@ impl Solver {
     pub fn contact_memory_bytes(&self) -> usize {
         self.constraints.capacity() * std::mem::size_of::<ContactConstraint>()
             + self.joints.capacity() * std::mem::size_of::<JointConstraint>()
+            + self.picked_joints.capacity() * std::mem::size_of::<(u32, u32, u32)>()
             + (self.bouncy.capacity() + self.picked.capacity()) * std::mem::size_of::<u32>()
             + self.graph.memory_bytes()
     }
