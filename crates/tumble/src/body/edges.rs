@@ -64,6 +64,38 @@ pub(crate) trait Linked {
     fn list_mut(body: &mut Body) -> &mut EdgeList;
 }
 
+/// Implements [`Linked`] for a constraint type with an inherent
+/// `body(side)`, an `edges: [Edge; 2]` field, on the body's list field
+/// `$list`.
+macro_rules! impl_linked {
+    ($t:ty, $list:ident) => {
+        impl $crate::body::edges::Linked for $t {
+            #[inline]
+            fn body(&self, side: u32) -> u32 {
+                <$t>::body(self, side)
+            }
+            #[inline]
+            fn edges(&self) -> &[$crate::body::edges::Edge; 2] {
+                &self.edges
+            }
+            #[inline]
+            fn edges_mut(&mut self) -> &mut [$crate::body::edges::Edge; 2] {
+                &mut self.edges
+            }
+            #[inline]
+            fn list(body: &$crate::body::Body) -> &$crate::body::EdgeList {
+                &body.$list
+            }
+            #[inline]
+            fn list_mut(body: &mut $crate::body::Body) -> &mut $crate::body::EdgeList {
+                &mut body.$list
+            }
+        }
+    };
+}
+
+pub(crate) use impl_linked;
+
 /// Puts constraint `i` at the head of both its bodies' lists.
 pub(crate) fn link<T: Linked>(items: &mut Store<T>, bodies: &mut Store<Body>, i: u32) {
     for side in 0..2 {

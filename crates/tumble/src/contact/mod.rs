@@ -14,7 +14,7 @@ mod recycling;
 
 pub(crate) use recycling::{ManifoldCache, RecycleLimits};
 
-use crate::body::edges::{self, Edge, EdgeList, Linked};
+use crate::body::edges::{self, Edge};
 use crate::body::Body;
 use crate::collision::{collide_recyclable, Keep, Manifold};
 use crate::shapes::Shape;
@@ -315,28 +315,7 @@ impl Contact {
     }
 }
 
-impl Linked for Contact {
-    #[inline]
-    fn body(&self, side: u32) -> u32 {
-        Contact::body(self, side)
-    }
-    #[inline]
-    fn edges(&self) -> &[Edge; 2] {
-        &self.edges
-    }
-    #[inline]
-    fn edges_mut(&mut self) -> &mut [Edge; 2] {
-        &mut self.edges
-    }
-    #[inline]
-    fn list(body: &Body) -> &EdgeList {
-        &body.contacts
-    }
-    #[inline]
-    fn list_mut(body: &mut Body) -> &mut EdgeList {
-        &mut body.contacts
-    }
-}
+edges::impl_linked!(Contact, contacts);
 
 /// The contacts on a body's list, head first, as `(contact, side)`: the
 /// body is end `side` of each.

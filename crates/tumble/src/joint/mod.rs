@@ -23,7 +23,7 @@ pub use revolute::RevoluteJoint;
 pub use weld::WeldJoint;
 pub use wheel::WheelJoint;
 
-use crate::body::edges::{self, Edge, EdgeList, Linked};
+use crate::body::edges::{self, Edge};
 use crate::body::Body;
 use crate::error::JointError;
 use crate::math::{Transform, Vec2};
@@ -232,28 +232,7 @@ impl Joint {
     }
 }
 
-impl Linked for Joint {
-    #[inline]
-    fn body(&self, side: u32) -> u32 {
-        Joint::body(self, side)
-    }
-    #[inline]
-    fn edges(&self) -> &[Edge; 2] {
-        &self.edges
-    }
-    #[inline]
-    fn edges_mut(&mut self) -> &mut [Edge; 2] {
-        &mut self.edges
-    }
-    #[inline]
-    fn list(body: &Body) -> &EdgeList {
-        &body.joints
-    }
-    #[inline]
-    fn list_mut(body: &mut Body) -> &mut EdgeList {
-        &mut body.joints
-    }
-}
+edges::impl_linked!(Joint, joints);
 
 /// The joints on a body's list, head first, as `(joint, side)`.
 #[inline]
