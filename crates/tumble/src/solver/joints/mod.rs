@@ -48,7 +48,8 @@ pub(crate) struct JointConstraint {
     pub anchor_b: Vec2,
     /// Body B's centre of mass less body A's, at the start of the step.
     pub delta_center: Vec2,
-    /// Frame B's angle less frame A's, at the start of the step.
+    /// Frame B's angle less frame A's, at the start of the step (left at
+    /// 0 for the kinds that never read it, see `uses_angle`).
     pub delta_angle: f32,
     /// Frame A's x axis in world axes, at the start of the step.
     pub axis: Vec2,
