@@ -678,10 +678,16 @@ mod tests {
         play(&mut bridge, 240, Input::default());
         let gap = largest_gap(&bridge.world);
         assert!(gap < 0.05, "the bridge's largest gap {gap}");
+        // The ball, 170 times a link's mass, swings the chain: its joints
+        // stay within 5 cm the whole way (the target; Gauss-Seidel
+        // alone opens 0.11 m here, Box2D 0.137 m on its layout).
         let mut chain = build(SceneName::BallAndChain, SolverSettings::default());
-        play(&mut chain, 240, Input::default());
-        let gap = largest_gap(&chain.world);
-        assert!(gap < 0.2, "the chain's largest gap {gap}");
+        let mut widest = 0.0f32;
+        for _ in 0..600 {
+            play(&mut chain, 1, Input::default());
+            widest = widest.max(largest_gap(&chain.world));
+        }
+        assert!(widest < 0.05, "the chain's largest gap {widest}");
     }
 
     #[test]

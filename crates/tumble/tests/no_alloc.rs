@@ -133,6 +133,22 @@ fn a_swinging_chain_and_a_welded_beam_step_without_allocating() {
     }
     let def = JointDef::new(anchor, prev, DistanceJoint::rope(12.0));
     world.create_joint(&def).unwrap();
+    // A heavy ball on the end: its hinge's tree gets the exact solve.
+    let end = world.position(prev).unwrap();
+    let ball = world
+        .create_body(&BodyDef::dynamic().at(end + Vec2::new(0.7, 0.0)))
+        .unwrap();
+    let heavy = ShapeDef {
+        density: 50.0,
+        ..ShapeDef::default()
+    };
+    world
+        .add_shape(ball, Circle::new(Vec2::ZERO, 0.5).unwrap(), &heavy)
+        .unwrap();
+    let def = JointDef::new(prev, ball, RevoluteJoint::default())
+        .at(&world, end)
+        .unwrap();
+    world.create_joint(&def).unwrap();
     for _ in 0..120 {
         world.step(1.0 / 60.0);
     }

@@ -87,6 +87,8 @@ pub(crate) struct Solver {
     picked_joints: Vec<(u32, u32, u32)>,
     /// The colouring, its lane batches and the body states.
     graph: Graph,
+    /// The joint trees solved exactly, this step.
+    trees: joints::tree::JointTrees,
 }
 
 impl Solver {
@@ -226,6 +228,10 @@ impl Solver {
         states.push(StateCell::default());
         let soft = ctx.settings.position_correction == PositionCorrection::SoftStep;
         graph.build((constraints, joints), bodies, ctx.settings.coloring, ctx.parallel);
+        // The joint trees Gauss-Seidel cannot converge get an exact solve
+        // after each pass (soft step only: see `joints::tree`).
+        self.trees.build(joints, bodies);
+        let mut trees = (soft && !self.trees.is_empty()).then_some(&mut self.trees);
         for substep in 0..substeps {
             let iterations = total / substeps + u32::from(substep < total % substeps);
             if soft {
@@ -236,6 +242,7 @@ impl Solver {
                     &states,
                     ctx,
                     iterations,
+                    trees.as_deref_mut(),
                 );
                 continue;
             }
@@ -388,6 +395,7 @@ fn soft_substep(
     states: &[StateCell],
     ctx: &StepContext,
     iterations: u32,
+    mut trees: Option<&mut joints::tree::JointTrees>,
 ) {
     let relax = iterations / 2;
     integrate_velocities(bodies, locks, states, ctx);
@@ -402,6 +410,9 @@ fn soft_substep(
             reverse,
             Pass::Soft { bias: true },
         );
+        if let Some(t) = trees.as_deref_mut() {
+            t.solve(joints, bodies, states, ctx, true);
+        }
     }
     integrate_positions(bodies, locks, states, ctx);
     graph.update_scalar_separations(constraints, states);
@@ -414,6 +425,9 @@ fn soft_substep(
             reverse,
             Pass::Soft { bias: false },
         );
+        if let Some(t) = trees.as_deref_mut() {
+            t.solve(joints, bodies, states, ctx, false);
+        }
     }
 }
 

@@ -20,6 +20,7 @@ mod distance;
 mod motor;
 mod prismatic;
 mod revolute;
+pub(crate) mod tree;
 mod weld;
 mod wheel;
 
