@@ -122,6 +122,12 @@ impl JointTrees {
     /// order this step): a spanning forest over the dynamic bodies, the
     /// static world one node; joints that would close a loop are left out.
     pub(crate) fn build(&mut self, joints: &[JointConstraint], bodies: &[SolverBody]) {
+        self.order.clear();
+        // A world without hinges (most contact scenes) pays nothing: the
+        // per-body buffers below are only walked when there is a forest.
+        if !joints.iter().any(|j| matches!(j.kind, JointKind::Revolute(_))) {
+            return;
+        }
         let n = bodies.len();
         let ground = n as u32;
         let node_of = |b: u32| if bodies[b as usize].dynamic { b } else { ground };
@@ -199,7 +205,6 @@ impl JointTrees {
                 self.heads[e as usize] = self.links.len() as u32 - 1;
             }
         }
-        self.order.clear();
         self.seen_body.clear();
         self.seen_body.resize(n + 1, false);
         self.seen_joint.clear();
