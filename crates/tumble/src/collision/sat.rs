@@ -763,6 +763,16 @@ pub(crate) fn collide_capsules_complete(
     xf_b: Transform,
     speculative: f32,
 ) -> (Manifold, bool) {
+    // The faces of two segments miss their caps' directions, so two
+    // capsules end to end pass every face test and would be clipped and
+    // searched corner by corner: the segments' own distance settles most
+    // such pairs (a ragdoll's limbs) first.
+    let reach = a.radius + b.radius + speculative;
+    let (a1, a2) = (xf_a.apply(a.center1), xf_a.apply(a.center2));
+    let (b1, b2) = (xf_b.apply(b.center1), xf_b.apply(b.center2));
+    if segments_distance_squared((a1, a2), (b1, b2)) > reach * reach {
+        return (Manifold::default(), true);
+    }
     collide_clip_polygons(
         |xf| ClipPolygon::from_capsule(a, xf),
         xf_a,
@@ -770,6 +780,45 @@ pub(crate) fn collide_capsules_complete(
         xf_b,
         speculative,
     )
+}
+
+/// The squared distance between the segments `p1..q1` and `p2..q2`: the
+/// nearest parameters on each by the closed form, clamped to the
+/// segments (a point-like segment is its point).
+fn segments_distance_squared((p1, q1): (Vec2, Vec2), (p2, q2): (Vec2, Vec2)) -> f32 {
+    let (d1, d2, r) = (q1 - p1, q2 - p2, p1 - p2);
+    let (a, e, f) = (d1.dot(d1), d2.dot(d2), d2.dot(r));
+    let unit = |x: f32| x.clamp(0.0, 1.0);
+    let (s, t) = if a == 0.0 && e == 0.0 {
+        (0.0, 0.0)
+    } else if a == 0.0 {
+        (0.0, unit(f / e))
+    } else {
+        let c = d1.dot(r);
+        if e == 0.0 {
+            (unit(-c / a), 0.0)
+        } else {
+            // Nearest on the first segment to the second's line (any
+            // point of it for parallel segments), then the nearest on the
+            // second to that, the first's redone when the second clamps.
+            let b = d1.dot(d2);
+            let denom = a * e - b * b;
+            let s = if denom > 0.0 {
+                unit((b * f - c * e) / denom)
+            } else {
+                0.0
+            };
+            let t = (b * s + f) / e;
+            if t < 0.0 {
+                (unit(-c / a), 0.0)
+            } else if t > 1.0 {
+                (unit((b - c) / a), 1.0)
+            } else {
+                (s, t)
+            }
+        }
+    };
+    (p1 + s * d1 - (p2 + t * d2)).length_squared()
 }
 
 /// The manifold of polygon or capsule `b` against the right-hand face of
@@ -1137,6 +1186,65 @@ mod tests {
         assert_eq!(out[1].vertex, 4);
         assert!((out[1].point - Vec2::new(1.0, 0.0)).length() < 1e-6);
         assert!(clip_segment_to_line(seg, Vec2::X, -3.0).is_none());
+    }
+
+    /// The nearest of many points along the two segments, by brute force.
+    fn sampled_distance_squared((p1, q1): (Vec2, Vec2), (p2, q2): (Vec2, Vec2)) -> f32 {
+        const N: usize = 400;
+        let mut best = f32::INFINITY;
+        for i in 0..=N {
+            let u = p1 + (i as f32 / N as f32) * (q1 - p1);
+            // For a fixed point the nearest on the other segment is exact.
+            let d = q2 - p2;
+            let t = if d.length_squared() > 0.0 {
+                ((u - p2).dot(d) / d.length_squared()).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            best = best.min((u - (p2 + t * d)).length_squared());
+        }
+        best
+    }
+
+    #[test]
+    fn segment_distance_matches_a_brute_force_search() {
+        let mut rng = crate::test_rng::Rng(0x5eed_1234_abcd);
+        for case in 0..2000 {
+            let (p1, mut q1, p2, mut q2) = (rng.vec(2.0), rng.vec(2.0), rng.vec(2.0), rng.vec(2.0));
+            match case % 5 {
+                // A point against a segment, and a segment against a point.
+                0 => q1 = p1,
+                1 => q2 = p2,
+                // Parallel segments, overlapping along their line or not.
+                2 => q2 = p2 + (q1 - p1) * rng.range(-1.5, 1.5),
+                _ => {}
+            }
+            let exact = segments_distance_squared((p1, q1), (p2, q2));
+            let sampled = sampled_distance_squared((p1, q1), (p2, q2));
+            // Sampling only overestimates, by at most the sample spacing.
+            let spacing = (q1 - p1).length() / 400.0;
+            assert!(exact <= sampled + 1e-5, "case {case}: {exact} > {sampled}");
+            assert!(
+                exact.sqrt() >= sampled.sqrt() - spacing - 1e-4,
+                "case {case}: {exact} < {sampled}"
+            );
+        }
+    }
+
+    #[test]
+    fn capsules_out_of_reach_end_to_end_have_no_points_and_in_reach_have_one() {
+        let limb = Capsule::new(Vec2::new(-0.5, 0.0), Vec2::new(0.5, 0.0), 0.1).unwrap();
+        let spec = 0.05;
+        // End to end along one line: no face separates them.
+        for (gap, expect) in [(0.04, 1), (0.06, 0)] {
+            let xf_b = at(1.0 + 0.2 + gap, 0.0, 0.0);
+            let m = collide_capsules(&limb, Transform::IDENTITY, &limb, xf_b, spec);
+            assert_eq!(m.count, expect, "gap {gap}: {m:?}");
+            if expect == 1 {
+                assert!((m.points[0].separation - gap).abs() < 1e-5, "{m:?}");
+                assert!((m.normal - Vec2::X).length() < 1e-5, "{m:?}");
+            }
+        }
     }
 }
 
