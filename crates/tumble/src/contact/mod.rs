@@ -71,6 +71,9 @@ impl ContactFlags {
     pub const DISJOINT: ContactFlags = ContactFlags(4);
     /// The manifold was kept, not computed (contact recycling).
     pub const RECYCLED: ContactFlags = ContactFlags(8);
+    /// The contact touches (its manifold has points) after the collide
+    /// stage: the solver's.
+    pub const TOUCHING: ContactFlags = ContactFlags(16);
 
     /// Whether every flag of `other` is set.
     #[inline]
@@ -82,7 +85,7 @@ impl ContactFlags {
     /// its destruction); recycling alone needs none.
     #[inline]
     pub fn is_structural(self) -> bool {
-        self.0 & !Self::RECYCLED.0 != 0
+        self.0 & !(Self::RECYCLED.0 | Self::TOUCHING.0) != 0
     }
 }
 
@@ -236,15 +239,21 @@ impl Contact {
         ContactFlags::default()
     }
 
-    /// `flags` plus whether the contact began or stopped touching since it
-    /// was `was_touching`.
+    /// `flags` plus whether the contact touches and whether it began or
+    /// stopped touching since it was `was_touching`.
     #[inline]
     pub(crate) fn touch_change(&self, was_touching: bool, flags: ContactFlags) -> ContactFlags {
-        match (was_touching, self.touching()) {
-            (false, true) => ContactFlags(flags.0 | ContactFlags::STARTED_TOUCHING.0),
-            (true, false) => ContactFlags(flags.0 | ContactFlags::STOPPED_TOUCHING.0),
-            _ => flags,
-        }
+        let change = match (was_touching, self.touching()) {
+            (false, true) => ContactFlags::STARTED_TOUCHING.0,
+            (true, false) => ContactFlags::STOPPED_TOUCHING.0,
+            _ => 0,
+        };
+        let touching = if self.touching() {
+            ContactFlags::TOUCHING.0
+        } else {
+            0
+        };
+        ContactFlags(flags.0 | change | touching)
     }
 
     /// Disables the contact for this step (a pre-solve hook said so): its

@@ -103,7 +103,12 @@ impl World {
             self.bodies[bi].never_awake = false;
             for (ci, _) in body_contacts(&self.contacts, &self.bodies[bi]) {
                 self.scratch.edge_visits += 1;
-                self.awake.contacts.insert(ci);
+                // A woken contact keeps its manifold: the solver's this
+                // step if it touches (it was not collided).
+                if self.awake.contacts.insert(ci) && self.contacts[ci].touching() {
+                    self.scratch.with_points.push(ci);
+                    self.scratch.with_points_sorted = false;
+                }
             }
             for (ji, _) in body_joints(&self.joints, &self.bodies[bi]) {
                 self.awake.joints.insert(ji);

@@ -234,7 +234,9 @@ impl World {
             }
         }
         let mut changes = std::mem::take(&mut self.scratch.changes);
+        let mut with_points = std::mem::take(&mut self.scratch.with_points);
         changes.clear();
+        with_points.clear();
         let mut recycled = 0;
         for ci in self.awake.contacts.iter() {
             let flags = found[ci as usize];
@@ -242,9 +244,14 @@ impl World {
             if flags.is_structural() {
                 changes.push((ci, flags));
             }
+            if flags.contains(ContactFlags::TOUCHING) {
+                with_points.push(ci);
+            }
         }
         self.scratch.recycled = recycled;
         self.scratch.changes = changes;
+        self.scratch.with_points = with_points;
+        self.scratch.with_points_sorted = true;
         self.scratch.contact_flags = found;
     }
 
@@ -377,8 +384,16 @@ impl World {
                 self.solver.lock_last(linear, angular);
             }
         }
+        // The contacts with points: the collide stage's, and any that
+        // joined with an island woken since (in slot order, as they were).
+        let with_points = &mut self.scratch.with_points;
+        if !std::mem::replace(&mut self.scratch.with_points_sorted, true) {
+            with_points.sort_unstable();
+        }
         self.solver
-            .prepare_contacts(&self.contacts, self.awake.contacts.iter(), &self.bodies, &ctx);
+            .prepare_contacts(&self.contacts, with_points.iter().copied(), &self.bodies, &ctx);
+        // (Its use is over: an island woken between steps adds nothing.)
+        with_points.clear();
         self.solver
             .prepare_joints(&self.joints, self.awake.joints.iter(), &self.bodies, &ctx);
         self.solver.solve(&ctx);
