@@ -7,7 +7,8 @@
 //! whose joints come apart is seen doing so ([`report`], [`plot`]).
 //! [`memory`] estimates Tumble's bytes per body, per contact and per
 //! joint. [`sleep`] runs the sleep scenes, the pyramids with sleeping on,
-//! until they are asleep and after they are woken.
+//! until they are asleep and after they are woken. [`stages`] shows where
+//! each engine's step spends its time, by its own profile.
 //!
 //! ```no_run
 //! use tumble_bench::{engines::EngineKind, runner, spec};
@@ -24,4 +25,5 @@ pub mod plot;
 pub mod report;
 pub mod runner;
 pub mod sleep;
+pub mod stages;
 pub use tumble_scenes::bench as spec;

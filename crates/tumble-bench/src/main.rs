@@ -1,7 +1,7 @@
 //! `tumble-bench`: Tumble against Box2D v3 and Rapier on the same scenes.
 //!
 //! ```text
-//! tumble-bench [--json] [--scene NAME] [--steps N] [--chunk N] [--threads N] [--engine NAME] [--plot FILE.png]
+//! tumble-bench [--json] [--scene NAME] [--steps N] [--chunk N] [--threads N] [--engine NAME] [--plot FILE.png] [--stages]
 //! ```
 
 use std::path::PathBuf;
@@ -10,7 +10,7 @@ use tumble_bench::engines::EngineKind;
 use tumble_bench::spec::{self, SCENES};
 use tumble_bench::{plot, report, runner, sleep};
 
-const USAGE: &str = "usage: tumble-bench [--json] [--scene NAME] [--steps N] [--chunk N] [--threads N] [--engine NAME] [--plot FILE.png]
+const USAGE: &str = "usage: tumble-bench [--json] [--scene NAME] [--steps N] [--chunk N] [--threads N] [--engine NAME] [--plot FILE.png] [--stages]
 
 Builds each scene in Tumble, Box2D v3 (boxdd) and Rapier (rapier2d), steps the
 three in turn (N steps each per turn, default 10) timing every step, and prints
@@ -35,7 +35,9 @@ for the many pyramids.
   --threads N      threads every engine steps on (default 1): Tumble's workers, Box2D's
                    worker count, a rayon pool of N for Rapier's parallel solver
   --engine NAME    run one engine only (tumble, box2d, rapier), say under a profiler
-  --plot FILE.png  also draw a bar chart of the medians";
+  --plot FILE.png  also draw a bar chart of the medians
+  --stages         instead, step each scene in each engine alone and print where its step
+                   spends the time, by the engine's own profile (mean ms per stage)";
 
 struct Options {
     json: bool,
@@ -45,6 +47,7 @@ struct Options {
     plot: Option<PathBuf>,
     engines: Vec<EngineKind>,
     threads: usize,
+    stages: bool,
 }
 
 fn parse(args: &[String]) -> Result<Options, String> {
@@ -56,6 +59,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
         plot: None,
         engines: EngineKind::ALL.to_vec(),
         threads: 1,
+        stages: false,
     };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -84,6 +88,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
                 }
                 options.threads = n;
             }
+            "--stages" => options.stages = true,
             "--plot" => options.plot = Some(PathBuf::from(value("--plot")?)),
             "--engine" => {
                 let name = value("--engine")?;
@@ -116,6 +121,17 @@ fn main() -> ExitCode {
         eprintln!("tumble-bench: a debug build; time it with `cargo run --release -p tumble-bench`");
     }
     let engines = &options.engines;
+    if options.stages {
+        for name in &options.scenes {
+            let Some(spec) = spec::build(name) else {
+                continue;
+            };
+            let steps = options.steps.unwrap_or(spec.steps);
+            let runs = tumble_bench::stages::run(&spec, engines, steps, options.threads);
+            print!("{}", tumble_bench::stages::markdown(name, &runs));
+        }
+        return ExitCode::SUCCESS;
+    }
     let mut runs = Vec::new();
     let mut sleep_runs = Vec::new();
     for name in &options.scenes {

@@ -296,4 +296,28 @@ impl Engine for Box2dScene {
                 .expect("a live body");
         }
     }
+
+    /// Box2D's own profile: new pairs, the narrowphase, and the solve with
+    /// the parts of it that hold the time (the solver's setup, its stages,
+    /// the transforms, the broadphase refit, the islands).
+    fn stages(&self) -> Vec<(&'static str, f64)> {
+        let Ok(p) = self.world.profile() else {
+            return Vec::new();
+        };
+        [
+            ("pairs", p.pairs),
+            ("collide", p.collide),
+            ("solve", p.solve),
+            ("solve: setup", p.solver_setup),
+            ("solve: constraints", p.constraints),
+            ("solve: transforms", p.transforms),
+            ("solve: refit", p.refit),
+            ("solve: split islands", p.split_islands),
+            ("solve: sleep islands", p.sleep_islands),
+            ("step", p.step),
+        ]
+        .into_iter()
+        .map(|(name, ms)| (name, f64::from(ms)))
+        .collect()
+    }
 }

@@ -50,6 +50,13 @@ pub trait Engine {
 
     /// Wakes every body.
     fn wake_all(&mut self);
+
+    /// The last step's time by stage in milliseconds, named as the
+    /// engine's own profile names them (see [`crate::stages`]); empty for
+    /// an engine that keeps no profile.
+    fn stages(&self) -> Vec<(&'static str, f64)> {
+        Vec::new()
+    }
 }
 
 /// How much memory an engine's world takes.

@@ -117,4 +117,21 @@ impl Engine for TumbleScene {
             self.world.wake(id).expect("a live body");
         }
     }
+
+    fn stages(&self) -> Vec<(&'static str, f64)> {
+        let p = self.world.profile();
+        [
+            ("update pairs", p.update_pairs),
+            ("collide", p.collide),
+            ("contact changes", p.contact_changes),
+            ("solve", p.solve),
+            ("finalize", p.finalize),
+            ("update broadphase", p.update_broadphase),
+            ("sleep", p.sleep),
+            ("step", p.total),
+        ]
+        .into_iter()
+        .map(|(name, ms)| (name, f64::from(ms)))
+        .collect()
+    }
 }
