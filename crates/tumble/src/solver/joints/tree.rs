@@ -123,14 +123,32 @@ impl JointTrees {
     /// static world one node; joints that would close a loop are left out.
     pub(crate) fn build(&mut self, joints: &[JointConstraint], bodies: &[SolverBody]) {
         self.order.clear();
-        // A world without hinges (most contact scenes) pays nothing: the
-        // per-body buffers below are only walked when there is a forest.
-        if !joints.iter().any(|j| matches!(j.kind, JointKind::Revolute(_))) {
-            return;
-        }
         let n = bodies.len();
         let ground = n as u32;
         let node_of = |b: u32| if bodies[b as usize].dynamic { b } else { ground };
+        let mass = |b: u32| {
+            let m = bodies[b as usize].inv_mass;
+            if m > 0.0 {
+                1.0 / m
+            } else {
+                f32::INFINITY
+            }
+        };
+        // A tree is solved exactly only if one of its hinges joins masses
+        // that far apart: a world without such a hinge (a contact scene, a
+        // ragdoll pile, a net) pays one pass over its joints, and the
+        // per-body buffers below are never walked.
+        let heavy = |j: &JointConstraint| {
+            let (a, b) = (node_of(j.a), node_of(j.b));
+            if !matches!(j.kind, JointKind::Revolute(_)) || a == b || a == ground || b == ground {
+                return false;
+            }
+            let (ma, mb) = (mass(a), mass(b));
+            ma.max(mb) / ma.min(mb) >= EXACT_TREE_MASS_RATIO
+        };
+        if !joints.iter().any(heavy) {
+            return;
+        }
         self.uf.clear();
         self.uf.extend(0..=n as u32);
         self.heads.clear();
@@ -151,14 +169,6 @@ impl JointTrees {
         self.ratio.clear();
         self.ratio.resize(n, 1.0);
         self.picked.clear();
-        let mass = |b: u32| {
-            let m = bodies[b as usize].inv_mass;
-            if m > 0.0 {
-                1.0 / m
-            } else {
-                f32::INFINITY
-            }
-        };
         for (k, j) in joints.iter().enumerate() {
             if !matches!(j.kind, JointKind::Revolute(_)) {
                 continue;
@@ -393,4 +403,61 @@ fn point_k(masses: [f32; 4], ra: Vec2, rb: Vec2) -> [[f32; 2]; 2] {
     let k12 = -ra.y * ra.x * ia - rb.y * rb.x * ib;
     let k22 = ma + mb + ra.x * ra.x * ia + rb.x * rb.x * ib;
     [[k11, k12], [k12, k22]]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::joint::RevoluteJoint;
+
+    /// Solver bodies of masses `masses` (dynamic) and one static body last.
+    fn bodies(masses: &[f32]) -> Vec<SolverBody> {
+        let mut out: Vec<SolverBody> = masses
+            .iter()
+            .map(|&m| SolverBody {
+                inv_mass: 1.0 / m,
+                inv_inertia: 1.0 / m,
+                dynamic: true,
+                ..SolverBody::default()
+            })
+            .collect();
+        out.push(SolverBody::default());
+        out
+    }
+
+    /// Hinges from the static body to body 0, then between each body and
+    /// the next.
+    fn chain(n: u32) -> Vec<JointConstraint> {
+        (0..n)
+            .map(|k| JointConstraint {
+                a: if k == 0 { n } else { k - 1 },
+                b: k,
+                kind: JointKind::Revolute(RevoluteJoint::default()),
+                ..JointConstraint::EMPTY
+            })
+            .collect()
+    }
+
+    #[test]
+    fn only_a_tree_with_a_large_mass_ratio_is_solved_exactly() {
+        let mut trees = JointTrees::default();
+        // Links of alike mass: Gauss-Seidel's, no exact solve.
+        trees.build(&chain(4), &bodies(&[1.0, 2.0, 1.0, 3.0]));
+        assert!(trees.order.is_empty(), "{:?}", trees.order);
+        // A ball 20 times a link's mass on the end: the whole chain.
+        trees.build(&chain(4), &bodies(&[1.0, 1.0, 1.0, 20.0]));
+        assert_eq!(
+            trees.order.iter().filter(|(kind, ..)| *kind == JOINT).count(),
+            4,
+            "{:?}",
+            trees.order
+        );
+        // The same masses hung by sliders: only hinges are in the trees.
+        let mut sliders = chain(4);
+        for j in &mut sliders {
+            j.kind = JointKind::Prismatic(crate::joint::PrismaticJoint::default());
+        }
+        trees.build(&sliders, &bodies(&[1.0, 1.0, 1.0, 20.0]));
+        assert!(trees.order.is_empty(), "{:?}", trees.order);
+    }
 }
