@@ -134,6 +134,11 @@ fn damaged_snapshots_are_errors_not_panics() {
     dangling_body["shapes"]["values"][0]["body"] = 9999.into();
     assert!(serde_json::from_value::<World>(dangling_body).is_err());
 
+    let mut moved_box = good.clone();
+    moved_box["shapes"]["values"][0]["fat_aabb"]["max"][0] = 9999.0.into();
+    let err = serde_json::from_value::<World>(moved_box).unwrap_err();
+    assert!(err.to_string().contains("fat box"), "{err}");
+
     let mut bad_step = good.clone();
     bad_step["last_dt"] = (-1.0).into();
     let err = serde_json::from_value::<World>(bad_step).unwrap_err();

@@ -6,7 +6,7 @@ use crate::body::BodyType;
 use crate::contact::{body_contacts, ContactOptions};
 use crate::error::{BodyError, Error};
 use crate::filter::Filter;
-use crate::math::{is_finite_vec, Vec2};
+use crate::math::{is_finite_vec, Aabb, Vec2};
 use crate::settings::{AABB_MARGIN, AABB_MARGIN_FRACTION, SPECULATIVE_DISTANCE};
 use crate::shapes::{chain_segments, decompose_concave, Shape, ShapeError};
 
@@ -106,6 +106,10 @@ pub(super) struct ShapeSlot {
     pub shape: Shape,
     pub def: ShapeDef,
     pub proxy: u32,
+    /// Its proxy's fat box, as the tree holds it: a copy beside the
+    /// shape, so the collide stage tests a contact's two boxes without a
+    /// trip into the tree for each (kept by [`World::sync_fat_aabb`]).
+    pub fat_aabb: Aabb,
     /// Index of this shape among its body's shapes when it was added: the
     /// compound part index that goes into feature ids.
     pub part: u32,
@@ -128,6 +132,7 @@ impl Default for ShapeSlot {
             }),
             def: ShapeDef::default(),
             proxy: 0,
+            fat_aabb: Aabb::default(),
             part: 0,
             margin: 0.0,
             sensor: crate::body::NULL,
@@ -179,6 +184,7 @@ impl World {
                 shape,
                 def: *def,
                 proxy: 0,
+                fat_aabb: Aabb::default(),
                 part,
                 margin,
                 sensor: crate::body::NULL,
@@ -188,6 +194,7 @@ impl World {
             self.create_sensor(si);
         }
         self.shapes[si].proxy = self.broadphase.create_proxy_with_margin(aabb, si, margin);
+        self.sync_fat_aabb(si);
         self.bodies[bi].shapes.push(si);
         if !self.bodies[bi].never_awake {
             self.wake_body(bi);
@@ -415,13 +422,27 @@ impl World {
         let travel = self.last_dt * b.v;
         let xf = b.xf;
         for &s in &b.shapes {
-            let slot = &self.shapes[s];
+            let slot = &mut self.shapes[s];
             let mut aabb = slot.shape.aabb(xf);
             aabb.min += travel.min(Vec2::ZERO);
             aabb.max += travel.max(Vec2::ZERO);
-            self.broadphase
-                .move_proxy_predictive(slot.proxy, aabb, slot.margin, PREDICTION_STEPS * travel);
+            let moved = self.broadphase.move_proxy_predictive(
+                slot.proxy,
+                aabb,
+                slot.margin,
+                PREDICTION_STEPS * travel,
+            );
+            if moved {
+                slot.fat_aabb = self.broadphase.fat_aabb(slot.proxy);
+            }
         }
+    }
+
+    /// Copies shape `si`'s fat box from its proxy (see
+    /// [`ShapeSlot::fat_aabb`]): after every change of the proxy's box.
+    pub(super) fn sync_fat_aabb(&mut self, si: u32) {
+        let slot = &mut self.shapes[si];
+        slot.fat_aabb = self.broadphase.fat_aabb(slot.proxy);
     }
 }
 

@@ -27,7 +27,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// Bumped whenever the saved layout changes, so an old snapshot is refused
 /// with a message instead of being misread.
-const SNAPSHOT_VERSION: u32 = 7;
+const SNAPSHOT_VERSION: u32 = 8;
 
 /// What is written: borrowed views of the world's fields.
 #[derive(Serialize)]
@@ -186,6 +186,9 @@ fn check_links(s: &Snapshot) -> Result<(), &'static str> {
         let tree = s.broadphase.tree();
         if !tree.is_proxy(slot.proxy) || tree.user_data(slot.proxy) != si {
             return Err("a shape's broadphase proxy is missing");
+        }
+        if tree.fat_aabb(slot.proxy) != slot.fat_aabb {
+            return Err("a shape's fat box differs from its proxy's");
         }
     }
     for (ci, c) in s.contacts.iter() {

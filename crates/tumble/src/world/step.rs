@@ -202,12 +202,12 @@ impl World {
         };
         // Borrow the fields apart: the contacts change, the shapes and
         // bodies are only read (no copies of the shapes on the hot path).
-        let (shapes, bodies, broadphase, awake) = (&self.shapes, &self.bodies, &self.broadphase, &self.awake);
+        let (shapes, bodies, awake) = (&self.shapes, &self.bodies, &self.awake);
         let mut found = std::mem::take(&mut self.scratch.contact_flags);
         found.resize(self.contacts.slot_count(), ContactFlags::default());
         let kernel = |c: &mut Contact| {
             let (sa, sb) = (&shapes[c.shape_a], &shapes[c.shape_b]);
-            if broadphase.test_overlap(sa.proxy, sb.proxy) {
+            if sa.fat_aabb.overlaps(sb.fat_aabb) {
                 let was_touching = c.touching();
                 let flags = c.collide(&sa.shape, &bodies[c.body_a], &sb.shape, &bodies[c.body_b], &ctx);
                 let asks = c.options.contains(ContactOptions::PRE_SOLVE) && c.touching();

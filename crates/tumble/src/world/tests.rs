@@ -775,3 +775,45 @@ fn worker_counts_out_of_range_are_named_errors_and_change_nothing() {
     });
     assert_eq!(none.settings().workers, 1);
 }
+
+/// Every shape's copy of its fat box is its proxy's, as bodies fall,
+/// land, are placed by hand and get new shapes.
+#[test]
+fn each_shapes_fat_box_stays_its_proxys() {
+    let mut world = World::default();
+    ground(&mut world);
+    let boxes: Vec<BodyId> = (0..12)
+        .map(|k| unit_box(&mut world, Vec2::new(0.3 * k as f32, 1.0 + 1.1 * k as f32)))
+        .collect();
+    let agree = |world: &World| {
+        world.shapes.iter().all(|(_, slot)| {
+            slot.fat_aabb == world.broadphase.fat_aabb(slot.proxy)
+                && slot.fat_aabb.max.x > slot.fat_aabb.min.x
+        })
+    };
+    assert!(agree(&world));
+    let mut grew = 0;
+    for k in 0..240 {
+        let before: Vec<_> = world.shapes.iter().map(|(_, s)| s.fat_aabb).collect();
+        world.step(DT);
+        grew += world
+            .shapes
+            .iter()
+            .zip(&before)
+            .filter(|((_, s), b)| s.fat_aabb != **b)
+            .count();
+        if k == 100 {
+            world.set_transform(boxes[3], Vec2::new(-8.0, 6.0), 0.5).unwrap();
+            world
+                .add_shape(
+                    boxes[5],
+                    Circle::new(Vec2::new(0.6, 0.0), 0.3).unwrap(),
+                    &ShapeDef::default(),
+                )
+                .unwrap();
+        }
+        assert!(agree(&world), "step {k}");
+    }
+    // (The falling boxes' boxes were moved many times.)
+    assert!(grew > 100, "{grew}");
+}
