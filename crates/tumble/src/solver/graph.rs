@@ -81,6 +81,9 @@ pub(crate) struct Graph {
     joint_colours: Vec<u32>,
     /// Per colour, while sorting the joints: where its run starts.
     joint_starts: Vec<u32>,
+    /// Per place of the joint array in colour order, the joint that goes
+    /// there, while sorting.
+    joint_order: Vec<u32>,
     /// The joint array in colour order, while it is sorted.
     sorted_joints: Vec<JointConstraint>,
     /// Per body: one past the last colour it took while colouring
@@ -191,13 +194,18 @@ impl Graph {
             colour.joints = self.joint_starts[k] as usize..self.joint_starts[k + 1] as usize;
         }
         self.joint_overflow = self.joint_starts[count] as usize..joints.len();
-        self.sorted_joints.clear();
-        self.sorted_joints.resize(joints.len(), JointConstraint::EMPTY);
-        for (j, &c) in joints.iter().zip(&self.joint_colours) {
+        // The places are found on indices, then each joint is copied once
+        // to its place (not the array filled first and overwritten).
+        self.joint_order.clear();
+        self.joint_order.resize(joints.len(), 0);
+        for (k, &c) in self.joint_colours.iter().enumerate() {
             let at = &mut self.joint_starts[slot(c)];
-            self.sorted_joints[*at as usize] = *j;
+            self.joint_order[*at as usize] = k as u32;
             *at += 1;
         }
+        self.sorted_joints.clear();
+        self.sorted_joints
+            .extend(self.joint_order.iter().map(|&k| joints[k as usize]));
         std::mem::swap(joints, &mut self.sorted_joints);
     }
 
@@ -462,7 +470,8 @@ impl Graph {
                 + self.blocks.capacity()
                 + self.points.capacity())
                 * size_of::<u32>()
-            + (self.joint_colours.capacity() + self.joint_starts.capacity()) * size_of::<u32>()
+            + (self.joint_colours.capacity() + self.joint_starts.capacity() + self.joint_order.capacity())
+                * size_of::<u32>()
             + self.sorted_joints.capacity() * size_of::<JointConstraint>()
             + self.used.capacity() * size_of::<u64>()
             + self.states.capacity() * size_of::<StateCell>()
