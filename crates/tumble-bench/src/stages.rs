@@ -8,6 +8,12 @@
 use crate::engines::EngineKind;
 use crate::spec::Spec;
 
+/// An engine's profile, `(stage, ms)` as the engine keeps it, in the
+/// form [`crate::engines::Engine::stages`] returns.
+pub fn in_ms(stages: &[(&'static str, f32)]) -> Vec<(&'static str, f64)> {
+    stages.iter().map(|&(name, ms)| (name, f64::from(ms))).collect()
+}
+
 /// One engine's mean stage times over a run.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StageRun {

@@ -304,7 +304,7 @@ impl Engine for Box2dScene {
         let Ok(p) = self.world.profile() else {
             return Vec::new();
         };
-        [
+        crate::stages::in_ms(&[
             ("pairs", p.pairs),
             ("collide", p.collide),
             ("solve", p.solve),
@@ -315,9 +315,6 @@ impl Engine for Box2dScene {
             ("solve: split islands", p.split_islands),
             ("solve: sleep islands", p.sleep_islands),
             ("step", p.step),
-        ]
-        .into_iter()
-        .map(|(name, ms)| (name, f64::from(ms)))
-        .collect()
+        ])
     }
 }

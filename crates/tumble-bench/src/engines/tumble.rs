@@ -120,7 +120,7 @@ impl Engine for TumbleScene {
 
     fn stages(&self) -> Vec<(&'static str, f64)> {
         let p = self.world.profile();
-        [
+        crate::stages::in_ms(&[
             ("update pairs", p.update_pairs),
             ("collide", p.collide),
             ("contact changes", p.contact_changes),
@@ -129,9 +129,6 @@ impl Engine for TumbleScene {
             ("update broadphase", p.update_broadphase),
             ("sleep", p.sleep),
             ("step", p.total),
-        ]
-        .into_iter()
-        .map(|(name, ms)| (name, f64::from(ms)))
-        .collect()
+        ])
     }
 }

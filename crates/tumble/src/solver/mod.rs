@@ -188,7 +188,8 @@ impl Solver {
             }
             self.picked_joints.push((ji, a, b));
         }
-        self.joints.clear();
+        // Every entry is overwritten below: only new ones need a value first.
+        self.joints.truncate(self.picked_joints.len());
         self.joints
             .resize(self.picked_joints.len(), JointConstraint::EMPTY);
         let (picked, solver_bodies) = (&self.picked_joints, &self.bodies);

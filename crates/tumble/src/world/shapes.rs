@@ -3,6 +3,7 @@
 
 use super::{BodyId, ShapeId, World};
 use crate::body::BodyType;
+use crate::broadphase::BroadPhase;
 use crate::contact::{body_contacts, ContactOptions};
 use crate::error::{BodyError, Error};
 use crate::filter::Filter;
@@ -108,7 +109,7 @@ pub(super) struct ShapeSlot {
     pub proxy: u32,
     /// Its proxy's fat box, as the tree holds it: a copy beside the
     /// shape, so the collide stage tests a contact's two boxes without a
-    /// trip into the tree for each (kept by [`World::sync_fat_aabb`]).
+    /// trip into the tree for each (kept by [`ShapeSlot::sync_fat_aabb`]).
     pub fat_aabb: Aabb,
     /// Index of this shape among its body's shapes when it was added: the
     /// compound part index that goes into feature ids.
@@ -193,8 +194,9 @@ impl World {
         if def.sensor {
             self.create_sensor(si);
         }
-        self.shapes[si].proxy = self.broadphase.create_proxy_with_margin(aabb, si, margin);
-        self.sync_fat_aabb(si);
+        let slot = &mut self.shapes[si];
+        slot.proxy = self.broadphase.create_proxy_with_margin(aabb, si, margin);
+        slot.sync_fat_aabb(&self.broadphase);
         self.bodies[bi].shapes.push(si);
         if !self.bodies[bi].never_awake {
             self.wake_body(bi);
@@ -433,16 +435,17 @@ impl World {
                 PREDICTION_STEPS * travel,
             );
             if moved {
-                slot.fat_aabb = self.broadphase.fat_aabb(slot.proxy);
+                slot.sync_fat_aabb(&self.broadphase);
             }
         }
     }
+}
 
-    /// Copies shape `si`'s fat box from its proxy (see
+impl ShapeSlot {
+    /// Copies the fat box from the shape's proxy (see
     /// [`ShapeSlot::fat_aabb`]): after every change of the proxy's box.
-    pub(super) fn sync_fat_aabb(&mut self, si: u32) {
-        let slot = &mut self.shapes[si];
-        slot.fat_aabb = self.broadphase.fat_aabb(slot.proxy);
+    fn sync_fat_aabb(&mut self, broadphase: &BroadPhase) {
+        self.fat_aabb = broadphase.fat_aabb(self.proxy);
     }
 }
 

@@ -339,14 +339,22 @@ pub(super) fn solve_2x2(k11: f32, k12: f32, k22: f32, rhs: Vec2) -> Vec2 {
     )
 }
 
-/// The point constraint's 2x2 mass matrix for anchors `ra`, `rb`, solved
-/// against `rhs`: `K^-1 rhs`.
+/// The point constraint's 2x2 effective inverse mass `K` for anchors
+/// `ra`, `rb` (symmetric): `[k11, k12, k22]`.
 #[inline]
-pub(super) fn solve_point(masses: [f32; 4], ra: Vec2, rb: Vec2, rhs: Vec2) -> Vec2 {
+pub(super) fn point_mass_matrix(masses: [f32; 4], ra: Vec2, rb: Vec2) -> [f32; 3] {
     let [ma, ia, mb, ib] = masses;
     let k11 = ma + mb + ra.y * ra.y * ia + rb.y * rb.y * ib;
     let k12 = -ra.y * ra.x * ia - rb.y * rb.x * ib;
     let k22 = ma + mb + ra.x * ra.x * ia + rb.x * rb.x * ib;
+    [k11, k12, k22]
+}
+
+/// The point constraint's 2x2 mass matrix for anchors `ra`, `rb`, solved
+/// against `rhs`: `K^-1 rhs`.
+#[inline]
+pub(super) fn solve_point(masses: [f32; 4], ra: Vec2, rb: Vec2, rhs: Vec2) -> Vec2 {
+    let [k11, k12, k22] = point_mass_matrix(masses, ra, rb);
     solve_2x2(k11, k12, k22, rhs)
 }
 

@@ -16,7 +16,7 @@
 //! on Box2D's ball and chain: the largest gap 0.137 m in Gauss-Seidel
 //! alone, 0.030 m with this.
 
-use super::{JointConstraint, Motion};
+use super::{point_mass_matrix, rigid, JointConstraint, Motion};
 use crate::joint::JointKind;
 use crate::math::Vec2;
 use crate::solver::shared::StateCell;
@@ -126,13 +126,18 @@ impl JointTrees {
         let n = bodies.len();
         let ground = n as u32;
         let node_of = |b: u32| if bodies[b as usize].dynamic { b } else { ground };
-        let mass = |b: u32| {
-            let m = bodies[b as usize].inv_mass;
-            if m > 0.0 {
-                1.0 / m
-            } else {
-                f32::INFINITY
-            }
+        // The larger mass of dynamic bodies `a` and `b` over the smaller.
+        let mass_ratio = |a: u32, b: u32| {
+            let mass = |b: u32| {
+                let m = bodies[b as usize].inv_mass;
+                if m > 0.0 {
+                    1.0 / m
+                } else {
+                    f32::INFINITY
+                }
+            };
+            let (ma, mb) = (mass(a), mass(b));
+            ma.max(mb) / ma.min(mb)
         };
         // A tree is solved exactly only if one of its hinges joins masses
         // that far apart: a world without such a hinge (a contact scene, a
@@ -143,8 +148,7 @@ impl JointTrees {
             if !matches!(j.kind, JointKind::Revolute(_)) || a == b || a == ground || b == ground {
                 return false;
             }
-            let (ma, mb) = (mass(a), mass(b));
-            ma.max(mb) / ma.min(mb) >= EXACT_TREE_MASS_RATIO
+            mass_ratio(a, b) >= EXACT_TREE_MASS_RATIO
         };
         if !joints.iter().any(heavy) {
             return;
@@ -191,11 +195,11 @@ impl JointTrees {
             if ra == rb || (self.grounded[ra as usize] && self.grounded[rb as usize]) {
                 continue;
             }
-            let (ma, mb) = (mass(a), mass(b));
-            let ratio = ma.max(mb) / ma.min(mb);
             self.uf[ra as usize] = rb;
             self.grounded[rb as usize] |= self.grounded[ra as usize];
-            let r = self.ratio[ra as usize].max(self.ratio[rb as usize]).max(ratio);
+            let r = self.ratio[ra as usize]
+                .max(self.ratio[rb as usize])
+                .max(mass_ratio(a, b));
             self.ratio[rb as usize] = r;
             self.picked.push(k as u32);
         }
@@ -291,11 +295,7 @@ impl JointTrees {
         ctx: &StepContext,
         bias: bool,
     ) {
-        let soft = if bias {
-            ctx.joint_soft
-        } else {
-            crate::solver::types::Softness::RIGID
-        };
+        let soft = rigid(ctx, bias);
         let a2 = if soft.impulse_scale > 0.0 {
             soft.mass_scale / soft.impulse_scale
         } else {
@@ -335,7 +335,8 @@ impl JointTrees {
                 let (ra, rb) = motion.anchors(j);
                 let c = motion.separation(j, ra, rb);
                 let cdot = motion.relative_velocity(ra, rb);
-                let kk = point_k(j.masses, ra, rb);
+                let [k11, k12, k22] = point_mass_matrix(j.masses, ra, rb);
+                let kk = [[k11, k12], [k12, k22]];
                 let gamma = if a2.is_finite() {
                     kk.map(|r| r.map(|x| x / a2))
                 } else {
@@ -393,16 +394,6 @@ impl JointTrees {
             }
         }
     }
-}
-
-/// The point constraint's 2x2 effective inverse mass for anchors `ra`,
-/// `rb`.
-fn point_k(masses: [f32; 4], ra: Vec2, rb: Vec2) -> [[f32; 2]; 2] {
-    let [ma, ia, mb, ib] = masses;
-    let k11 = ma + mb + ra.y * ra.y * ia + rb.y * rb.y * ib;
-    let k12 = -ra.y * ra.x * ia - rb.y * rb.x * ib;
-    let k22 = ma + mb + ra.x * ra.x * ia + rb.x * rb.x * ib;
-    [[k11, k12], [k12, k22]]
 }
 
 #[cfg(test)]
