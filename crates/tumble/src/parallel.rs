@@ -69,25 +69,9 @@ impl Workers {
     }
 }
 
-/// Calls `f` on each of `items`: split between the workers in runs of at
-/// least `min` items when `parallel`, else in order on this thread.
-#[inline]
-pub(crate) fn for_each_mut<T: Send>(
-    parallel: bool,
-    items: &mut [T],
-    min: usize,
-    f: impl Fn(&mut T) + Sync + Send,
-) {
-    for_each_indexed_mut(parallel, items, min, |_, x| f(x));
-}
-
-/// Calls `f` on each of `items` by shared reference (see [`for_each_mut`]).
-#[inline]
-pub(crate) fn for_each<T: Sync>(parallel: bool, items: &[T], min: usize, f: impl Fn(&T) + Sync + Send) {
-    for_each_index(parallel, items.len(), min, |i| f(&items[i]));
-}
-
-/// Calls `f` on each of `items` with its index (see [`for_each_mut`]).
+/// Calls `f` on each of `items` with its index: split between the
+/// workers in runs of at least `min` items when `parallel`, else in order
+/// on this thread.
 #[inline]
 pub(crate) fn for_each_indexed_mut<T: Send>(
     parallel: bool,
@@ -110,7 +94,7 @@ pub(crate) fn for_each_indexed_mut<T: Send>(
 }
 
 /// Calls `f` on each index and the items of `a` and `b` at it, the two
-/// slices of one length (see [`for_each_mut`]).
+/// slices of one length (see [`for_each_indexed_mut`]).
 #[inline]
 pub(crate) fn for_each_pair_mut<A: Send, B: Send>(
     parallel: bool,
@@ -137,51 +121,44 @@ pub(crate) fn for_each_pair_mut<A: Send, B: Send>(
         .for_each(|(i, (x, y))| f(i, x, y));
 }
 
-/// The smallest of `f` over `items`, `f` free to change each item (see
-/// [`for_each_mut`]); infinity for none. The minimum of floats is exact,
-/// so any split gives the same value (up to the sign of a zero).
-#[inline]
-pub(crate) fn min_mut<T: Send>(
-    parallel: bool,
-    items: &mut [T],
-    min: usize,
-    f: impl Fn(&mut T) -> f32 + Sync + Send,
-) -> f32 {
+/// How many threads the current pool has: the step's workers inside
+/// [`Workers::install`], else rayon's global pool's (1 without the
+/// `parallel` feature).
+pub(crate) fn current_threads() -> usize {
     #[cfg(feature = "parallel")]
-    if parallel && items.len() >= 2 * min {
-        use rayon::prelude::*;
-        return items
-            .par_iter_mut()
-            .with_min_len(min)
-            .map(f)
-            .reduce(|| f32::INFINITY, f32::min);
-    }
-    let _ = (parallel, min);
-    items.iter_mut().map(f).fold(f32::INFINITY, f32::min)
+    return rayon::current_num_threads();
+    #[cfg(not(feature = "parallel"))]
+    1
 }
 
-/// Runs `a` and `b`, at the same time on two workers when `parallel`.
-#[inline]
-pub(crate) fn join(parallel: bool, a: impl FnOnce() + Send, b: impl FnOnce() + Send) {
+/// Runs `main` on this thread and `helper` on `helpers` other threads of
+/// the current pool at the same time, and returns when all have. `main`
+/// must end what keeps the helpers going, and must not itself wait on the
+/// pool (a helper not yet started may be queued behind it). Without the
+/// `parallel` feature there are no helpers.
+pub(crate) fn with_helpers<R: Send>(
+    helpers: usize,
+    helper: &(dyn Fn() + Sync),
+    main: impl FnOnce() -> R + Send,
+) -> R {
+    // Joins, not a scope's spawns: a join's jobs live on the stack, so
+    // starting the helpers allocates nothing.
     #[cfg(feature = "parallel")]
-    if parallel {
-        rayon::join(a, b);
-        return;
+    {
+        fn spread(helpers: usize, helper: &(dyn Fn() + Sync)) {
+            match helpers {
+                0 => {}
+                1 => helper(),
+                _ => {
+                    rayon::join(helper, || spread(helpers - 1, helper));
+                }
+            }
+        }
+        rayon::join(main, || spread(helpers, helper)).0
     }
-    let _ = parallel;
-    a();
-    b();
-}
-
-/// Calls `f` on each index in `0..count` (see [`for_each_mut`]).
-#[inline]
-pub(crate) fn for_each_index(parallel: bool, count: usize, min: usize, f: impl Fn(usize) + Sync + Send) {
-    #[cfg(feature = "parallel")]
-    if parallel && count >= 2 * min {
-        use rayon::prelude::*;
-        (0..count).into_par_iter().with_min_len(min).for_each(f);
-        return;
+    #[cfg(not(feature = "parallel"))]
+    {
+        let _ = (helpers, helper);
+        main()
     }
-    let _ = (parallel, min);
-    (0..count).for_each(f);
 }

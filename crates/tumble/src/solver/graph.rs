@@ -7,28 +7,16 @@ use super::scalar::{
     current_separation, solve_constraint, solve_pseudo_constraint, solve_soft_constraint, store_impulses,
     warm_start_constraint,
 };
-use super::shared::StateCell;
+use super::shared::{block_size, for_each3, AtomicMin, Blocks, StateCell, Team};
 use super::types::{ContactConstraint, SolverBody, StepContext};
 use super::wide;
 use crate::contact::Contact;
-use crate::parallel::{for_each, for_each_indexed_mut, for_each_mut, join, min_mut};
+use crate::parallel::for_each_indexed_mut;
 use crate::settings::{Coloring, DYNAMIC_GRAPH_COLORS, GRAPH_COLORS};
 use crate::store::Store;
 
-/// The fewest lane batches a worker takes at a time: fewer cost more to
-/// hand over than to solve.
+/// The fewest lane batches a worker fills at a time (while packing).
 const CHUNK: usize = 32;
-
-/// The fewest joints a worker takes at a time.
-const JOINT_CHUNK: usize = 64;
-
-/// Whether a colour's two-point and one-point batches are both enough to
-/// split: then the two runs go to the workers together (one hand-over
-/// instead of two in a row; they share no dynamic body).
-#[inline]
-fn both_split(pairs: usize, singles: usize) -> bool {
-    pairs >= 2 * CHUNK && singles >= 2 * CHUNK
-}
 
 /// One colour of the constraint graph: no dynamic body appears twice in it,
 /// so its constraints can be solved in any order, or several at once.
@@ -483,16 +471,35 @@ impl Graph {
         &mut self,
         constraints: &mut [ContactConstraint],
         states: &[StateCell],
-        parallel: bool,
+        team: Option<&Team>,
     ) -> f32 {
-        let smallest = self.update_scalar_separations(constraints, states);
-        let pairs = min_mut(parallel, &mut self.pairs[..self.pair_count], CHUNK, |b| {
-            b.update_separations(states)
-        });
-        let singles = min_mut(parallel, &mut self.singles[..self.single_count], CHUNK, |b| {
-            b.update_separations(states)
-        });
-        smallest.min(pairs).min(singles)
+        let smallest = AtomicMin::new();
+        smallest.fold(self.update_scalar_separations(constraints, states));
+        let (pairs, singles) = (
+            &mut self.pairs[..self.pair_count],
+            &mut self.singles[..self.single_count],
+        );
+        let update_pairs = |run: &mut [wide::PairBatch]| {
+            smallest.fold(
+                run.iter_mut()
+                    .map(|b| b.update_separations(states))
+                    .fold(f32::INFINITY, f32::min),
+            );
+        };
+        let update_singles = |run: &mut [wide::PointBatch]| {
+            smallest.fold(
+                run.iter_mut()
+                    .map(|b| b.update_separations(states))
+                    .fold(f32::INFINITY, f32::min),
+            );
+        };
+        for_each3(
+            team,
+            (batch_blocks(team, pairs), &update_pairs),
+            (batch_blocks(team, singles), &update_singles),
+            (Blocks::<()>::new(&mut [], 1), &|_| {}),
+        );
+        smallest.get()
     }
 
     /// Recomputes the cached separations of the constraints solved one at
@@ -525,27 +532,25 @@ impl Graph {
 
     /// Applies the accumulated impulses at the start of a substep.
     pub(super) fn warm_start(
-        &self,
-        (constraints, joints): (&[ContactConstraint], &[JointConstraint]),
+        &mut self,
+        (constraints, joints): (&[ContactConstraint], &mut [JointConstraint]),
         states: &[StateCell],
-        parallel: bool,
+        team: Option<&Team>,
     ) {
         for colour in &self.colours[..self.count] {
-            let (pairs, singles) = (
-                &self.pairs[colour.pairs.clone()],
-                &self.singles[colour.singles.clone()],
-            );
-            let joints = &joints[colour.joints.clone()];
-            join(
-                parallel && joints.len() >= 2 * JOINT_CHUNK,
-                || {
-                    join(
-                        parallel && both_split(pairs.len(), singles.len()),
-                        || for_each(parallel, pairs, CHUNK, |b| b.warm_start(states)),
-                        || for_each(parallel, singles, CHUNK, |b| b.warm_start(states)),
-                    )
-                },
-                || for_each(parallel, joints, JOINT_CHUNK, |j| joints::warm_start(j, states)),
+            for_each3(
+                team,
+                (
+                    batch_blocks(team, &mut self.pairs[colour.pairs.clone()]),
+                    &|run| run.iter().for_each(|b| b.warm_start(states)),
+                ),
+                (
+                    batch_blocks(team, &mut self.singles[colour.singles.clone()]),
+                    &|run| run.iter().for_each(|b| b.warm_start(states)),
+                ),
+                (joint_blocks(team, &mut joints[colour.joints.clone()]), &|run| {
+                    run.iter().for_each(|j| joints::warm_start(j, states))
+                }),
             );
             for &i in &colour.scalar {
                 warm_start_constraint(&constraints[i as usize], states);
@@ -572,7 +577,7 @@ impl Graph {
     pub(super) fn iterate(
         &mut self,
         (constraints, joints): (&mut [ContactConstraint], &mut [JointConstraint]),
-        states: &[StateCell],
+        (states, team): (&[StateCell], Option<&Team>),
         ctx: &StepContext,
         reverse: bool,
         pass: Pass,
@@ -601,7 +606,7 @@ impl Graph {
                 c,
                 (pairs, singles),
                 (constraints, joints),
-                states,
+                (states, team),
                 ctx,
                 reverse,
                 pass,
@@ -773,39 +778,71 @@ fn solve_overflow(
 
 /// One iteration of one colour: its two-point batches, its one-point
 /// batches (the batches' ranges index `pairs` and `singles`) and its
-/// joints, then its scalar constraints.
+/// joints, split between the team's threads, then its scalar constraints.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn solve_colour(
     colour: &Colour,
     (pairs, singles): (&mut [wide::PairBatch], &mut [wide::PointBatch]),
     (constraints, joints): (&mut [ContactConstraint], &mut [JointConstraint]),
-    states: &[StateCell],
+    (states, team): (&[StateCell], Option<&Team>),
     ctx: &StepContext,
     reverse: bool,
     pass: Pass,
 ) {
     let (pairs, singles) = (
-        &mut pairs[colour.pairs.clone()],
-        &mut singles[colour.singles.clone()],
+        batch_blocks(team, &mut pairs[colour.pairs.clone()]),
+        batch_blocks(team, &mut singles[colour.singles.clone()]),
     );
-    let parallel = ctx.parallel;
-    join(
-        parallel && joints.len() >= 2 * JOINT_CHUNK,
-        || {
-            join(
-                parallel && both_split(pairs.len(), singles.len()),
-                || solve_batches(pairs, states, ctx, reverse, pass),
-                || solve_batches(singles, states, ctx, reverse, pass),
-            )
-        },
-        || {
-            for_each_mut(parallel, joints, JOINT_CHUNK, |j| {
-                joints::solve(j, states, ctx, pass.bias())
-            })
-        },
+    let solve_joints = |run: &mut [JointConstraint]| {
+        for j in run {
+            joints::solve(j, states, ctx, pass.bias());
+        }
+    };
+    let joints = (
+        joint_blocks(team, joints),
+        &solve_joints as &(dyn Fn(&mut [JointConstraint]) + Sync),
     );
-    // After the join, on this thread alone: the scalar kernels write both
+    // The choice of kernel is made once for the colour.
+    match pass {
+        Pass::Velocity { pseudo: true } => for_each3(
+            team,
+            (pairs, &|run| {
+                run.iter_mut()
+                    .for_each(|b| b.solve_velocity_and_pseudo(states, ctx, reverse))
+            }),
+            (singles, &|run| {
+                run.iter_mut()
+                    .for_each(|b| b.solve_velocity_and_pseudo(states, ctx, reverse))
+            }),
+            joints,
+        ),
+        Pass::Velocity { pseudo: false } => for_each3(
+            team,
+            (pairs, &|run| {
+                run.iter_mut()
+                    .for_each(|b| b.solve_velocity(states, ctx, reverse))
+            }),
+            (singles, &|run| {
+                run.iter_mut()
+                    .for_each(|b| b.solve_velocity(states, ctx, reverse))
+            }),
+            joints,
+        ),
+        Pass::Soft { bias } => for_each3(
+            team,
+            (pairs, &|run| {
+                run.iter_mut()
+                    .for_each(|b| b.solve_soft(states, ctx, reverse, bias))
+            }),
+            (singles, &|run| {
+                run.iter_mut()
+                    .for_each(|b| b.solve_soft(states, ctx, reverse, bias))
+            }),
+            joints,
+        ),
+    }
+    // After the stage, on this thread alone: the scalar kernels write both
     // bodies, static ones included, so they must never run beside the
     // batches.
     for &i in &colour.scalar {
@@ -813,31 +850,25 @@ fn solve_colour(
     }
 }
 
-/// One iteration of `pass` of each of `batches` (the choice of kernel
-/// made once for the run of batches), split between the workers when
-/// the step is parallel: the batches of one colour share no dynamic body.
-#[inline(always)]
-fn solve_batches<const N: usize, const M: usize>(
-    batches: &mut [wide::Batch<N, M>],
-    states: &[StateCell],
-    ctx: &StepContext,
-    reverse: bool,
-    pass: Pass,
-) where
-    wide::Batch<N, M>: wide::Normal,
-{
-    let parallel = ctx.parallel;
-    match pass {
-        Pass::Velocity { pseudo: true } => for_each_mut(parallel, batches, CHUNK, |b| {
-            b.solve_velocity_and_pseudo(states, ctx, reverse)
-        }),
-        Pass::Velocity { pseudo: false } => for_each_mut(parallel, batches, CHUNK, |b| {
-            b.solve_velocity(states, ctx, reverse)
-        }),
-        Pass::Soft { bias } => for_each_mut(parallel, batches, CHUNK, |b| {
-            b.solve_soft(states, ctx, reverse, bias)
-        }),
-    }
+/// The fewest lane batches a thread takes at a time: fewer cost more to
+/// hand over than to solve.
+const MIN_BATCHES: usize = 4;
+
+/// The fewest joints a thread takes at a time.
+const MIN_JOINTS: usize = 16;
+
+/// `batches` in runs for the team's threads.
+#[inline]
+fn batch_blocks<'a, T: Send>(team: Option<&Team>, batches: &'a mut [T]) -> Blocks<'a, T> {
+    let block = block_size(team, batches.len(), MIN_BATCHES);
+    Blocks::new(batches, block)
+}
+
+/// `joints` in runs for the team's threads.
+#[inline]
+fn joint_blocks<'a>(team: Option<&Team>, joints: &'a mut [JointConstraint]) -> Blocks<'a, JointConstraint> {
+    let block = block_size(team, joints.len(), MIN_JOINTS);
+    Blocks::new(joints, block)
 }
 
 #[cfg(test)]

@@ -50,13 +50,12 @@ use crate::body::{Body, NULL};
 use crate::contact::Contact;
 use crate::joint::Joint;
 use crate::math::{Rot, Vec2};
-use crate::parallel::for_each_index;
 use crate::settings::{PositionCorrection, Sweep};
 use crate::store::Store;
 use graph::{Graph, Pass};
 use joints::JointConstraint;
 use scalar::{bounce_constraint, store_impulses};
-use shared::StateCell;
+use shared::{block_size, for_each_index, with_team, StateCell, Team};
 use types::{BodyState, ContactConstraint, Lock};
 
 /// The solver's buffers, kept from step to step so that a steady scene
@@ -199,16 +198,32 @@ impl Solver {
         });
     }
 
+    /// Sorts the prepared constraints into colours and packs them into
+    /// lane batches (see [`Graph::build`]), and finds the joint trees
+    /// that need an exact solve. Call before [`Solver::solve`].
+    pub fn colour(&mut self, ctx: &StepContext) {
+        let (graph, constraints, joints) = (&mut self.graph, &mut self.constraints, &mut self.joints);
+        graph.build(
+            (constraints, joints),
+            &self.bodies,
+            ctx.settings.coloring,
+            ctx.parallel,
+        );
+        // The joint trees Gauss-Seidel cannot converge get an exact solve
+        // after each pass (soft step only: see `joints::tree`).
+        self.trees.build(joints, &self.bodies);
+    }
+
     /// The substeps of one step: for each, gravity and forces, warm start,
     /// then the soft step's biased solve, position integration and relax
     /// (or velocity iterations with split-impulse position correction and
     /// position integration). The body states hold each body's velocity
     /// and its motion over the step afterwards.
     ///
-    /// The constraints are coloured first (see [`Graph::build`]) and every
-    /// pass goes colour by colour, solving each colour's two-point blocks
-    /// and single points [`wide::W`] at a time, split between the workers
-    /// when the step is parallel; an alternating sweep reverses the colour
+    /// Every pass goes colour by colour (the colours of
+    /// [`Solver::colour`]), solving each colour's two-point blocks and
+    /// single points [`wide::W`] at a time, split between the workers when
+    /// the step is parallel; an alternating sweep reverses the colour
     /// order on odd iterations.
     pub fn solve(&mut self, ctx: &StepContext) {
         let (graph, constraints, bodies, locks) =
@@ -228,50 +243,50 @@ impl Solver {
         // One more state at rest, for the unused lanes of the batches.
         states.push(StateCell::default());
         let soft = ctx.settings.position_correction == PositionCorrection::SoftStep;
-        graph.build((constraints, joints), bodies, ctx.settings.coloring, ctx.parallel);
-        // The joint trees Gauss-Seidel cannot converge get an exact solve
-        // after each pass (soft step only: see `joints::tree`).
-        self.trees.build(joints, bodies);
         let mut trees = (soft && !self.trees.is_empty()).then_some(&mut self.trees);
-        for substep in 0..substeps {
-            let iterations = total / substeps + u32::from(substep < total % substeps);
-            if soft {
-                soft_substep(
-                    graph,
-                    (constraints, joints),
-                    (bodies, locks),
-                    &states,
-                    ctx,
-                    iterations,
-                    trees.as_deref_mut(),
-                );
-                continue;
+        // The substeps run as one parallel region: the stages below hand
+        // their loops to the team's waiting threads.
+        with_team(ctx.parallel, |team| {
+            for substep in 0..substeps {
+                let iterations = total / substeps + u32::from(substep < total % substeps);
+                if soft {
+                    soft_substep(
+                        graph,
+                        (constraints, joints),
+                        (bodies, locks),
+                        (&states, team),
+                        ctx,
+                        iterations,
+                        trees.as_deref_mut(),
+                    );
+                    continue;
+                }
+                integrate_velocities(bodies, locks, (&states, team), ctx);
+                let smallest_separation = graph.update_separations(constraints, &states, team);
+                // The split-impulse pass starts every substep from zero
+                // pseudo-velocities and impulses, so when no point overlaps
+                // beyond the slop its exact answer is zero everywhere: skip
+                // it (the usual case for a scene at rest). Otherwise each
+                // of its iterations rides along with the velocity iteration
+                // of the same number.
+                let pseudo = ctx.settings.position_correction == PositionCorrection::SplitImpulse
+                    && ctx.push_out(smallest_separation) > 0.0;
+                if pseudo {
+                    graph.reset_pseudo(constraints);
+                }
+                graph.warm_start((constraints, joints), &states, team);
+                for it in 0..iterations {
+                    graph.iterate(
+                        (constraints, &mut joints[..]),
+                        (&states, team),
+                        ctx,
+                        backward(ctx.settings.sweep, it),
+                        Pass::Velocity { pseudo },
+                    );
+                }
+                integrate_positions(bodies, locks, (&states, team), ctx);
             }
-            integrate_velocities(bodies, locks, &states, ctx);
-            let smallest_separation = graph.update_separations(constraints, &states, ctx.parallel);
-            // The split-impulse pass starts every substep from zero
-            // pseudo-velocities and impulses, so when no point overlaps
-            // beyond the slop its exact answer is zero everywhere: skip it
-            // (the usual case for a scene at rest). Otherwise each of its
-            // iterations rides along with the velocity iteration of the
-            // same number.
-            let pseudo = ctx.settings.position_correction == PositionCorrection::SplitImpulse
-                && ctx.push_out(smallest_separation) > 0.0;
-            if pseudo {
-                graph.reset_pseudo(constraints);
-            }
-            graph.warm_start((constraints, joints), &states, ctx.parallel);
-            for it in 0..iterations {
-                graph.iterate(
-                    (constraints, &mut joints[..]),
-                    &states,
-                    ctx,
-                    backward(ctx.settings.sweep, it),
-                    Pass::Velocity { pseudo },
-                );
-            }
-            integrate_positions(bodies, locks, &states, ctx);
-        }
+        });
         graph.states = states;
     }
 
@@ -393,20 +408,20 @@ fn soft_substep(
     graph: &mut Graph,
     (constraints, joints): (&mut [ContactConstraint], &mut [JointConstraint]),
     (bodies, locks): (&[SolverBody], &[Lock]),
-    states: &[StateCell],
+    (states, team): (&[StateCell], Option<&Team>),
     ctx: &StepContext,
     iterations: u32,
     mut trees: Option<&mut joints::tree::JointTrees>,
 ) {
     let relax = iterations / 2;
-    integrate_velocities(bodies, locks, states, ctx);
+    integrate_velocities(bodies, locks, (states, team), ctx);
     graph.update_scalar_separations(constraints, states);
-    graph.warm_start((constraints, joints), states, ctx.parallel);
+    graph.warm_start((constraints, joints), states, team);
     for it in 0..iterations - relax {
         let reverse = backward(ctx.settings.sweep, it);
         graph.iterate(
             (constraints, joints),
-            states,
+            (states, team),
             ctx,
             reverse,
             Pass::Soft { bias: true },
@@ -415,13 +430,13 @@ fn soft_substep(
             t.solve(joints, bodies, states, ctx, true);
         }
     }
-    integrate_positions(bodies, locks, states, ctx);
+    integrate_positions(bodies, locks, (states, team), ctx);
     graph.update_scalar_separations(constraints, states);
     for it in 0..relax {
         let reverse = backward(ctx.settings.sweep, it);
         graph.iterate(
             (constraints, joints),
-            states,
+            (states, team),
             ctx,
             reverse,
             Pass::Soft { bias: false },
@@ -442,12 +457,18 @@ fn backward(sweep: Sweep, iteration: u32) -> bool {
     sweep == Sweep::Alternating && iteration % 2 == 1
 }
 
-/// The bodies a worker integrates at a time.
-const BODY_CHUNK: usize = 256;
+/// The fewest bodies a thread integrates at a time.
+const MIN_BODIES: usize = 64;
 
-fn integrate_velocities(bodies: &[SolverBody], locks: &[Lock], states: &[StateCell], ctx: &StepContext) {
+fn integrate_velocities(
+    bodies: &[SolverBody],
+    locks: &[Lock],
+    (states, team): (&[StateCell], Option<&Team>),
+    ctx: &StepContext,
+) {
     let h = ctx.h;
-    for_each_index(ctx.parallel, bodies.len(), BODY_CHUNK, |i| {
+    let block = block_size(team, bodies.len(), MIN_BODIES);
+    for_each_index(team, bodies.len(), block, &|i| {
         let (b, s) = (&bodies[i], &states[i]);
         if b.dynamic {
             let (v, w) = s.velocity();
@@ -471,12 +492,18 @@ fn hold_locks(locks: &[Lock], states: &[StateCell]) {
     }
 }
 
-fn integrate_positions(bodies: &[SolverBody], locks: &[Lock], states: &[StateCell], ctx: &StepContext) {
+fn integrate_positions(
+    bodies: &[SolverBody],
+    locks: &[Lock],
+    (states, team): (&[StateCell], Option<&Team>),
+    ctx: &StepContext,
+) {
     // What the contacts pushed along a locked axis is dropped before it
     // moves the body.
     hold_locks(locks, states);
     let h = ctx.h;
-    for_each_index(ctx.parallel, bodies.len(), BODY_CHUNK, |i| {
+    let block = block_size(team, bodies.len(), MIN_BODIES);
+    for_each_index(team, bodies.len(), block, &|i| {
         let (b, cell) = (&bodies[i], &states[i]);
         let mut s = cell.load();
         if b.dynamic {

@@ -11,8 +11,21 @@ pub struct StepProfile {
     pub collide: f32,
     /// Destroying parted contacts, linking islands.
     pub contact_changes: f32,
-    /// Gathering the awake bodies and solving the contacts.
+    /// Gathering the awake bodies and solving the contacts: the four
+    /// `solve_*` parts below, and the hit events.
     pub solve: f32,
+    /// Part of `solve`: gathering the awake bodies, contacts and joints
+    /// into the solver's rows.
+    pub solve_setup: f32,
+    /// Part of `solve`: sorting the constraints into graph colours and
+    /// packing them into lane batches.
+    pub solve_colour: f32,
+    /// Part of `solve`: the substeps (the solver's iterations and the
+    /// bodies' integration).
+    pub solve_substeps: f32,
+    /// Part of `solve`: writing the impulses back for the next step's warm
+    /// start, and restitution.
+    pub solve_store: f32,
     /// Writing the bodies back, sleep timers.
     pub finalize: f32,
     /// Enlarging moved proxies and rebuilding the tree.

@@ -121,7 +121,7 @@ impl World {
         p.collide = clock.lap();
         self.apply_contact_changes();
         p.contact_changes = clock.lap();
-        self.solve(dt, parallel);
+        self.solve(dt, parallel, &mut p);
         self.report_hits();
         p.solve = clock.lap();
         self.finalize_bodies(dt);
@@ -338,7 +338,9 @@ impl World {
     /// substeps, stores the impulses for the next step's warm start and
     /// applies restitution. A body whose gravity and forces would make its
     /// velocity non-finite is frozen here, before it reaches any contact.
-    fn solve(&mut self, dt: f32, parallel: bool) {
+    /// The parts' times go into `profile`.
+    fn solve(&mut self, dt: f32, parallel: bool, profile: &mut StepProfile) {
+        let mut clock = Stopwatch::start();
         let ctx = self.step_context(dt, parallel);
         let gravity = self.settings.gravity;
         self.solver.begin(self.bodies.slot_count());
@@ -396,10 +398,15 @@ impl World {
         with_points.clear();
         self.solver
             .prepare_joints(&self.joints, self.awake.joints.iter(), &self.bodies, &ctx);
+        profile.solve_setup = clock.lap();
+        self.solver.colour(&ctx);
+        profile.solve_colour = clock.lap();
         self.solver.solve(&ctx);
+        profile.solve_substeps = clock.lap();
         self.solver.store_impulses(&mut self.contacts, &ctx);
         self.solver.store_joints(&mut self.joints, &ctx);
         self.solver.apply_restitution(&mut self.contacts, &ctx);
+        profile.solve_store = clock.lap();
     }
 
     /// Stage 4b: each contact that began touching and asked for hit

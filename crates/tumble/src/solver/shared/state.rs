@@ -1,14 +1,13 @@
-//! The body states the worker threads share during the solve: the one
-//! module of the crate with `unsafe` code.
+//! The body states the solve's workers share.
 //!
 //! The solve's workers take a graph colour's batches and joints between
 //! them, and every batch or joint reads and writes the states of its own
-//! bodies. The colouring ([`super::graph`]) is what makes that safe:
-//! within a colour no dynamic body appears twice, and static and
+//! bodies. The colouring ([`crate::solver::graph`]) is what makes that
+//! safe: within a colour no dynamic body appears twice, and static and
 //! kinematic bodies (which many batches and joints read) are never
-//! written. So during a colour's pass each
-//! state is written by at most one worker and then read by no other, and
-//! between passes the workers wait for each other (rayon's join, which
+//! written. So during a colour's pass each state is written by at most
+//! one worker and then read by no other, and between passes the workers
+//! wait for each other (the [`Team`](super::Team)'s stage barrier, which
 //! orders their memory). `Graph::footprints_are_disjoint` tests exactly
 //! that condition (the solve asserts it in debug builds, the colouring's
 //! tests on random graphs), and the scalar kernels, which write both
@@ -19,10 +18,8 @@
 //! instructions on the large pyramid's step. The cells below compile to
 //! the plain loads and stores of a `&mut [BodyState]`.
 
-#![allow(unsafe_code)]
-
-use super::types::BodyState;
 use crate::math::{Rot, Vec2};
+use crate::solver::types::BodyState;
 use std::cell::UnsafeCell;
 
 /// One body's [`BodyState`] in a cell that the solve's workers share.
@@ -34,7 +31,8 @@ pub(crate) struct StateCell(UnsafeCell<BodyState>);
 // pass over one graph colour, in which (see the module comment, and
 // `Graph::footprints_are_disjoint`) each cell is written by at most one thread and a
 // cell that is written is touched by no other thread: there is no data
-// race. Passes are separated by rayon's join, which synchronises.
+// race. Passes are separated by the team's stage barrier, which
+// synchronises.
 unsafe impl Sync for StateCell {}
 
 impl StateCell {

@@ -1,0 +1,12 @@
+//! What the solve's worker threads share: the one module of the crate
+//! with `unsafe` code. The body states they all read and write
+//! ([`StateCell`]) and the team that runs the solve's parallel stages
+//! ([`Team`], with [`Blocks`] to hand a slice out run by run).
+
+#![allow(unsafe_code)]
+
+mod state;
+mod team;
+
+pub(crate) use state::StateCell;
+pub(crate) use team::{block_size, for_each3, for_each_index, with_team, AtomicMin, Blocks, Team};

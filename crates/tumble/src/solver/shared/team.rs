@@ -1,0 +1,537 @@
+//! The solve's workers as one team: a parallel region that lasts the
+//! whole solve, in which the calling thread runs the solve top-down and
+//! hands each parallel loop (a stage) to the others by publishing it in
+//! one atomic word, with no thread pool hand-over per loop.
+//!
+//! A stage is a count of blocks and a function of the block index. The
+//! thread that drives the solve publishes it ([`Team::run`]) and then
+//! takes blocks itself; the helpers, spinning between stages, take blocks
+//! too, each claimed by a compare-exchange on the word, so each block
+//! runs exactly once. The driver returns when every block is done, so
+//! between two stages all of the first stage's writes are visible to
+//! every thread (the helpers count finished blocks with release, the
+//! driver reads the count with acquire, and publishes the next stage
+//! with release). This is how Box2D v3 runs its solver stages
+//! (`b2ExecuteMainStage` in its `solver.c`), with one shared block
+//! counter in place of per-block sync indices.
+//!
+//! What a block computes never depends on which thread takes it, so the
+//! solve's results are the same bits for any number of workers.
+
+use std::any::Any;
+use std::cell::UnsafeCell;
+use std::marker::PhantomData;
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicI32, AtomicU32, AtomicU64, Ordering};
+use std::sync::Mutex;
+
+/// A stage's function: called once per block index.
+type Task<'a> = &'a (dyn Fn(usize) + Sync);
+
+/// Bits of [`Team::word`]: the stage's generation, its block count and
+/// the next block to claim.
+const GENERATION_SHIFT: u32 = 40;
+const COUNT_SHIFT: u32 = 20;
+const FIELD: u64 = (1 << COUNT_SHIFT) - 1;
+/// The most blocks a stage may have.
+const MAX_BLOCKS: usize = FIELD as usize;
+/// Generations wrap within one bit less than their field, so no stage's
+/// word is ever [`DONE`].
+const GENERATIONS: u64 = (1 << (63 - GENERATION_SHIFT)) - 1;
+/// [`Team::word`] once the region is over: the helpers leave.
+const DONE: u64 = u64::MAX;
+
+/// Spins of a waiting thread before it starts yielding its core (to the
+/// driver, should the system have put both on one).
+const SPINS_BEFORE_YIELD: u32 = 1 << 12;
+
+/// The solve's threads: the driver (the thread that called
+/// [`with_team`]) and the helpers that run the stages it publishes.
+pub(crate) struct Team {
+    /// The stage on offer: generation, block count, next block
+    /// (see the shifts above), or [`DONE`].
+    word: AtomicU64,
+    /// Blocks of the current stage finished.
+    done: AtomicU32,
+    /// The current stage's function, written by the driver before it
+    /// publishes the stage and read by a helper only once it has claimed
+    /// one of the stage's blocks.
+    task: UnsafeCell<Option<Task<'static>>>,
+    /// What a block that panicked on a helper panicked with, for the
+    /// driver to go on with once the stage is over.
+    failed: Mutex<Option<Box<dyn Any + Send>>>,
+    /// Threads in the team, the driver included.
+    threads: usize,
+}
+
+// SAFETY: the team's only non-`Sync` field is `task`. The driver writes
+// it only between stages: after every block of the last stage is done
+// (so no helper is still calling the old function: a helper calls it only
+// inside a block it claimed) and before the next stage is published in
+// `word` with release. A helper reads it only after claiming a block of
+// the stage by a compare-exchange with acquire that saw that publication,
+// and the driver cannot write it again until that block is done. So a
+// read and a write never overlap, and every read sees the write of the
+// stage whose block it claimed.
+unsafe impl Sync for Team {}
+
+impl Team {
+    fn new(threads: usize) -> Team {
+        Team {
+            word: AtomicU64::new(0),
+            done: AtomicU32::new(0),
+            task: UnsafeCell::new(None),
+            failed: Mutex::new(None),
+            threads,
+        }
+    }
+
+    /// How many threads run the stages, the driver included.
+    pub(crate) fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Runs `task` on every block index in `0..blocks`, each exactly once,
+    /// split between the team's threads, and returns when all are done.
+    /// Called by the driver only (the solve's code between stages).
+    pub(crate) fn run(&self, blocks: usize, task: &(dyn Fn(usize) + Sync)) {
+        assert!(blocks <= MAX_BLOCKS, "a stage of {blocks} blocks");
+        if blocks == 0 {
+            return;
+        }
+        // SAFETY: the lifetime is widened only for the time of this call:
+        // the task is cleared before it returns, and every call of it (a
+        // claimed block) is finished before `done` reaches `blocks`, which
+        // this call waits for. No other thread writes `task` (the driver
+        // is the only thread calling `run`), and no helper reads it now:
+        // the last stage's blocks are all done (see the `Sync` comment).
+        unsafe {
+            *self.task.get() = Some(std::mem::transmute::<Task<'_>, Task<'static>>(task));
+        }
+        let generation = ((self.word.load(Ordering::Relaxed) >> GENERATION_SHIFT) + 1) & GENERATIONS;
+        self.done.store(0, Ordering::Relaxed);
+        self.word.store(
+            (generation << GENERATION_SHIFT) | ((blocks as u64) << COUNT_SHIFT),
+            Ordering::Release,
+        );
+        // A block that panics here is counted done like any other, and
+        // the panic goes on once the stage is over: the task must outlive
+        // the blocks the helpers are running.
+        let mut panicked = None;
+        while let Some(k) = self.claim() {
+            if let Err(payload) = catch_unwind(AssertUnwindSafe(|| task(k))) {
+                panicked.get_or_insert(payload);
+            }
+            self.done.fetch_add(1, Ordering::Release);
+        }
+        let mut spins = 0;
+        while self.done.load(Ordering::Acquire) as usize != blocks {
+            wait(&mut spins);
+        }
+        // SAFETY: every block is done: no helper calls or reads the task.
+        unsafe {
+            *self.task.get() = None;
+        }
+        let helpers = self.failed.lock().map(|mut f| f.take()).unwrap_or(None);
+        if let Some(payload) = panicked.or(helpers) {
+            resume_unwind(payload);
+        }
+    }
+
+    /// Claims the current stage's next block, if any is left.
+    #[inline]
+    fn claim(&self) -> Option<usize> {
+        let mut word = self.word.load(Ordering::Acquire);
+        loop {
+            if word == DONE {
+                return None;
+            }
+            let (count, next) = ((word >> COUNT_SHIFT) & FIELD, word & FIELD);
+            if next >= count {
+                return None;
+            }
+            match self
+                .word
+                .compare_exchange_weak(word, word + 1, Ordering::Acquire, Ordering::Acquire)
+            {
+                Ok(_) => return Some(next as usize),
+                Err(now) => word = now,
+            }
+        }
+    }
+
+    /// A helper's life: takes the blocks of each stage the driver
+    /// publishes, until the region is over.
+    fn help(&self) {
+        let mut spins = 0;
+        loop {
+            if let Some(k) = self.claim() {
+                // SAFETY: the claim saw the stage published (acquire), and
+                // the driver keeps its task until this block is done (the
+                // `Sync` comment).
+                let task = unsafe { *self.task.get() };
+                if let Some(task) = task {
+                    if let Err(payload) = catch_unwind(AssertUnwindSafe(|| task(k))) {
+                        if let Ok(mut failed) = self.failed.lock() {
+                            failed.get_or_insert(payload);
+                        }
+                    }
+                }
+                self.done.fetch_add(1, Ordering::Release);
+                spins = 0;
+            } else if self.word.load(Ordering::Relaxed) == DONE {
+                return;
+            } else {
+                wait(&mut spins);
+            }
+        }
+    }
+}
+
+/// One turn of a wait loop: spin, then yield once spun long enough.
+#[inline]
+fn wait(spins: &mut u32) {
+    if *spins < SPINS_BEFORE_YIELD {
+        *spins += 1;
+        std::hint::spin_loop();
+    } else {
+        std::thread::yield_now();
+    }
+}
+
+/// Runs `body` with a team of every worker of the current pool when
+/// `parallel` (the step's thread pool, inside its `install`), or with
+/// none: then each stage runs on this thread in order.
+pub(crate) fn with_team<R: Send>(parallel: bool, body: impl FnOnce(Option<&Team>) -> R + Send) -> R {
+    let threads = crate::parallel::current_threads();
+    if !parallel || threads < 2 {
+        return body(None);
+    }
+    let team = Team::new(threads);
+    /// Ends the region even if the body panics, so the helpers leave.
+    struct Leave<'a>(&'a Team);
+    impl Drop for Leave<'_> {
+        fn drop(&mut self) {
+            self.0.word.store(DONE, Ordering::Release);
+        }
+    }
+    crate::parallel::with_helpers(threads - 1, &|| team.help(), || {
+        let _leave = Leave(&team);
+        body(Some(&team))
+    })
+}
+
+/// A slice handed out to a team block by block: each block index gives
+/// its own run of `block` items, which is why it may go to any thread.
+pub(crate) struct Blocks<'a, T> {
+    ptr: *mut T,
+    len: usize,
+    block: usize,
+    _items: PhantomData<&'a mut [T]>,
+}
+
+// SAFETY: a `Blocks` hands each thread `&mut` runs of its items (so the
+// items must be `Send`), and two threads never get the same run: the
+// team calls each block index once (`Team::run`), and `for_each_block`
+// is the only way in.
+unsafe impl<T: Send> Sync for Blocks<'_, T> {}
+
+impl<'a, T: Send> Blocks<'a, T> {
+    /// `items` in runs of `block` (the last one shorter).
+    pub(crate) fn new(items: &'a mut [T], block: usize) -> Blocks<'a, T> {
+        let block = block.max(1);
+        Blocks {
+            ptr: items.as_mut_ptr(),
+            len: items.len(),
+            block,
+            _items: PhantomData,
+        }
+    }
+
+    /// How many runs there are.
+    pub(crate) fn count(&self) -> usize {
+        self.len.div_ceil(self.block)
+    }
+
+    /// Run `k` of the items.
+    ///
+    /// # Safety
+    /// No two calls with the same `k` may overlap in time or in their
+    /// results' lifetimes: the caller hands each `k` out once.
+    unsafe fn run(&self, k: usize) -> &'a mut [T] {
+        let start = k * self.block;
+        let len = self.block.min(self.len - start);
+        // SAFETY: `start + len <= self.len`, within the borrowed slice;
+        // the caller gives each run to one thread only.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.add(start), len) }
+    }
+}
+
+/// A slice in runs and what to do with each run.
+pub(crate) type Part<'a, 'f, T> = (Blocks<'a, T>, &'f (dyn Fn(&mut [T]) + Sync));
+
+/// Calls `fa` on the runs of `a`, `fb` on those of `b` and `fc` on those
+/// of `c`: in that order on this thread without a team, or split between
+/// the team's threads, run by run, in one stage. (One stage, not three:
+/// the three slices are a colour's two-point batches, one-point batches
+/// and joints, which share no dynamic body.)
+pub(crate) fn for_each3<A: Send, B: Send, C: Send>(
+    team: Option<&Team>,
+    (a, fa): Part<'_, '_, A>,
+    (b, fb): Part<'_, '_, B>,
+    (c, fc): Part<'_, '_, C>,
+) {
+    let (na, nb, nc) = (a.count(), b.count(), c.count());
+    let task = |k: usize| {
+        // SAFETY: the team (or the loop below) calls each `k` once, and
+        // each maps to one run of one slice.
+        unsafe {
+            if k < na {
+                fa(a.run(k));
+            } else if k < na + nb {
+                fb(b.run(k - na));
+            } else {
+                fc(c.run(k - na - nb));
+            }
+        }
+    };
+    let blocks = na + nb + nc;
+    match team {
+        Some(team) if blocks > 1 => team.run(blocks, &task),
+        _ => (0..blocks).for_each(task),
+    }
+}
+
+/// Calls `f` on each index in `0..count`, in runs of `block` (see
+/// [`for_each3`]).
+pub(crate) fn for_each_index(team: Option<&Team>, count: usize, block: usize, f: &(dyn Fn(usize) + Sync)) {
+    let block = block.max(1);
+    let blocks = count.div_ceil(block);
+    let task = |k: usize| (k * block..count.min((k + 1) * block)).for_each(f);
+    match team {
+        Some(team) if blocks > 1 => team.run(blocks, &task),
+        _ => (0..blocks).for_each(task),
+    }
+}
+
+/// The size of run that splits `len` items into about four runs per
+/// thread of the team, but no runs shorter than `min` (all of them in
+/// one run without a team).
+pub(crate) fn block_size(team: Option<&Team>, len: usize, min: usize) -> usize {
+    match team {
+        Some(team) => len.div_ceil(4 * team.threads()).max(min).max(1),
+        None => len.max(1),
+    }
+}
+
+/// The smallest of the values folded in, whatever the order: each float
+/// is kept as an integer key that orders as the floats do (negative zero
+/// below positive zero), so the result is exact and the same bits for
+/// any split.
+pub(crate) struct AtomicMin(AtomicI32);
+
+impl AtomicMin {
+    /// Nothing folded in yet: infinity.
+    pub(crate) fn new() -> AtomicMin {
+        AtomicMin(AtomicI32::new(key(f32::INFINITY)))
+    }
+
+    /// Folds `x` (not a NaN) in.
+    pub(crate) fn fold(&self, x: f32) {
+        self.0.fetch_min(key(x), Ordering::Relaxed);
+    }
+
+    /// The smallest value folded in (once the stage that folds is over).
+    pub(crate) fn get(&self) -> f32 {
+        let k = self.0.load(Ordering::Relaxed);
+        f32::from_bits((k ^ (((k >> 31) as u32) >> 1) as i32) as u32)
+    }
+}
+
+/// The integer key of `x` that orders as the floats do.
+#[inline]
+fn key(x: f32) -> i32 {
+    let b = x.to_bits() as i32;
+    b ^ (((b >> 31) as u32) >> 1) as i32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Calls `f` on the runs of `items`, on the team.
+    #[cfg(feature = "parallel")]
+    fn for_each<T: Send>(team: Option<&Team>, items: Blocks<'_, T>, f: &(dyn Fn(&mut [T]) + Sync)) {
+        let none = |_: &mut [()]| {};
+        let empty = || {
+            (
+                Blocks::<()>::new(&mut [], 1),
+                &none as &(dyn Fn(&mut [()]) + Sync),
+            )
+        };
+        for_each3(team, (items, f), empty(), empty());
+    }
+
+    /// A team of `threads` on a pool of its own.
+    #[cfg(feature = "parallel")]
+    fn on_team<R: Send>(threads: usize, body: impl FnOnce(Option<&Team>) -> R + Send) -> R {
+        let workers = crate::parallel::Workers::new(threads);
+        workers.install(|parallel| with_team(parallel, body))
+    }
+
+    #[cfg(feature = "parallel")]
+    #[test]
+    fn every_block_of_every_stage_runs_once() {
+        for threads in [2, 3, 4] {
+            let counts: Vec<AtomicU32> = (0..1000).map(|_| AtomicU32::new(0)).collect();
+            on_team(threads, |team| {
+                let team = team.expect("a team of several threads");
+                assert_eq!(team.threads(), threads);
+                for stage in 0..300 {
+                    let blocks = stage % 17;
+                    team.run(blocks, &|k| {
+                        counts[k].fetch_add(1, Ordering::Relaxed);
+                    });
+                    // The stage is over when `run` returns: every count
+                    // below `blocks` went up by one, the others not.
+                    for (k, c) in counts.iter().enumerate() {
+                        let want = (0..=stage).filter(|s| k < s % 17).count() as u32;
+                        assert_eq!(c.load(Ordering::Relaxed), want, "block {k} after stage {stage}");
+                    }
+                }
+            });
+        }
+    }
+
+    #[cfg(feature = "parallel")]
+    #[test]
+    fn a_stage_sees_the_last_stages_writes() {
+        // Each item of a stage is its neighbour's value from the stage
+        // before plus one, written plainly (not atomically): any write of
+        // one stage not seen by the next shows as a wrong value.
+        let n = 4096;
+        let mut items: Vec<(usize, u64)> = (0..n).map(|i| (i, 0)).collect();
+        let mut next = items.clone();
+        on_team(3, |team| {
+            for _ in 0..200 {
+                let src = &items;
+                let f = |run: &mut [(usize, u64)]| {
+                    for x in run {
+                        x.1 = src[(x.0 + 1) % n].1 + 1;
+                    }
+                };
+                for_each(team, Blocks::new(&mut next, 64), &f);
+                std::mem::swap(&mut items, &mut next);
+            }
+        });
+        assert!(items.iter().all(|&(_, x)| x == 200), "{:?}", &items[..8]);
+    }
+
+    #[test]
+    fn without_a_team_the_items_go_in_order() {
+        let (mut a, mut b, mut c) = (vec![0u32; 5], vec![0u32; 3], vec![0u32; 7]);
+        let order = std::sync::Mutex::new(Vec::new());
+        let (fa, fb, fc) = (
+            |run: &mut [u32]| {
+                for x in run {
+                    *x += 1;
+                    order.lock().unwrap().push('a');
+                }
+            },
+            |run: &mut [u32]| {
+                for x in run {
+                    *x += 2;
+                    order.lock().unwrap().push('b');
+                }
+            },
+            |run: &mut [u32]| {
+                for x in run {
+                    *x += 3;
+                    order.lock().unwrap().push('c');
+                }
+            },
+        );
+        for_each3(
+            None,
+            (Blocks::new(&mut a, 2), &fa),
+            (Blocks::new(&mut b, 2), &fb),
+            (Blocks::new(&mut c, 2), &fc),
+        );
+        assert_eq!(a, [1; 5]);
+        assert_eq!(b, [2; 3]);
+        assert_eq!(c, [3; 7]);
+        let order: String = order.into_inner().unwrap().into_iter().collect();
+        assert_eq!(order, "aaaaabbbccccccc");
+    }
+
+    #[cfg(feature = "parallel")]
+    #[test]
+    fn three_slices_each_item_once_on_a_team() {
+        let (mut a, mut b, mut c) = (vec![0u32; 1001], vec![0u8; 77], vec![0u64; 3000]);
+        on_team(2, |team| {
+            for _ in 0..50 {
+                for_each3(
+                    team,
+                    (Blocks::new(&mut a, 16), &|r: &mut [u32]| {
+                        r.iter_mut().for_each(|x| *x += 1)
+                    }),
+                    (Blocks::new(&mut b, 4), &|r: &mut [u8]| {
+                        r.iter_mut().for_each(|x| *x += 1)
+                    }),
+                    (Blocks::new(&mut c, 100), &|r: &mut [u64]| {
+                        r.iter_mut().for_each(|x| *x += 1)
+                    }),
+                );
+            }
+        });
+        assert!(a.iter().all(|&x| x == 50));
+        assert!(b.iter().all(|&x| x == 50));
+        assert!(c.iter().all(|&x| x == 50));
+    }
+
+    #[cfg(feature = "parallel")]
+    #[test]
+    fn a_panicking_block_ends_the_region_with_a_panic() {
+        // Every block panics, on both threads; the stage still ends (no
+        // hang) and the panic reaches the caller.
+        let ran = AtomicU32::new(0);
+        let result = catch_unwind(AssertUnwindSafe(|| {
+            on_team(2, |team| {
+                let team = team.expect("a team");
+                team.run(64, &|_| {
+                    ran.fetch_add(1, Ordering::Relaxed);
+                    std::thread::sleep(std::time::Duration::from_micros(200));
+                    panic!("block");
+                });
+            })
+        }));
+        assert!(result.is_err());
+        assert_eq!(ran.load(Ordering::Relaxed), 64);
+    }
+
+    #[test]
+    fn the_atomic_minimum_is_exact_in_any_order() {
+        let values = [3.5f32, -0.0, 0.0, -7.25, f32::MIN_POSITIVE, -1e30, 1e30, 2.0];
+        let forward = AtomicMin::new();
+        let backward = AtomicMin::new();
+        for &x in &values {
+            forward.fold(x);
+        }
+        for &x in values.iter().rev() {
+            backward.fold(x);
+        }
+        assert_eq!(forward.get(), -1e30);
+        assert_eq!(forward.get().to_bits(), backward.get().to_bits());
+        assert_eq!(AtomicMin::new().get(), f32::INFINITY);
+        // The keys order as the floats do, zeros' signs included.
+        let mut sorted = values;
+        sorted.sort_by(f32::total_cmp);
+        for w in sorted.windows(2) {
+            assert!(key(w[0]) < key(w[1]), "{} {}", w[0], w[1]);
+        }
+        let zero = AtomicMin::new();
+        zero.fold(0.0);
+        zero.fold(-0.0);
+        assert!(zero.get().is_sign_negative());
+    }
+}
