@@ -162,3 +162,101 @@ pub(crate) fn with_helpers<R: Send>(
         main()
     }
 }
+
+/// Calls `f` with each index `k` of `slots`, the item of `items` at slot
+/// `slots[k]` and `out[k]`: split between the workers in runs of at
+/// least `min` when `parallel`, else in order on this thread. `slots`
+/// must be strictly ascending: the runs get their items by splitting
+/// `items` at their first slots, and a slot that falls outside its run's
+/// part (out of order, or past the end) panics.
+pub(crate) fn for_each_slot_mut<T: Send, O: Send>(
+    parallel: bool,
+    items: &mut [T],
+    slots: &[u32],
+    out: &mut [O],
+    min: usize,
+    f: &(impl Fn(usize, &mut T, &mut O) + Sync),
+) {
+    assert_eq!(slots.len(), out.len());
+    each_slot(parallel, (items, 0), (slots, 0), out, min.max(1), f);
+}
+
+/// [`for_each_slot_mut`] on `items`, whose first is slot `base`, and
+/// `slots`, whose first is index `k0`.
+fn each_slot<T: Send, O: Send>(
+    parallel: bool,
+    (items, base): (&mut [T], usize),
+    (slots, k0): (&[u32], usize),
+    out: &mut [O],
+    min: usize,
+    f: &(impl Fn(usize, &mut T, &mut O) + Sync),
+) {
+    #[cfg(feature = "parallel")]
+    if parallel && slots.len() >= 2 * min {
+        let mid = slots.len() / 2;
+        let cut = slots[mid] as usize - base;
+        let (left, right) = items.split_at_mut(cut);
+        let (left_slots, right_slots) = slots.split_at(mid);
+        let (left_out, right_out) = out.split_at_mut(mid);
+        rayon::join(
+            || each_slot(true, (left, base), (left_slots, k0), left_out, min, f),
+            || {
+                each_slot(
+                    true,
+                    (right, base + cut),
+                    (right_slots, k0 + mid),
+                    right_out,
+                    min,
+                    f,
+                )
+            },
+        );
+        return;
+    }
+    let _ = (parallel, min);
+    for (j, (&slot, o)) in slots.iter().zip(out.iter_mut()).enumerate() {
+        f(k0 + j, &mut items[slot as usize - base], o);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_listed_slot_is_visited_once_with_its_index() {
+        for threads in [1, 2, 3] {
+            let workers = Workers::new(threads);
+            let slots: Vec<u32> = (0..5000u32).filter(|i| i % 3 != 1).collect();
+            let mut items = vec![0u32; 5003];
+            let mut out = vec![usize::MAX; slots.len()];
+            workers.install(|parallel| {
+                for_each_slot_mut(parallel, &mut items, &slots, &mut out, 16, &|k, item, o| {
+                    *item += 1;
+                    *o = k;
+                })
+            });
+            for (i, &x) in items.iter().enumerate() {
+                let listed = i < 5000 && i % 3 != 1;
+                assert_eq!(x, u32::from(listed), "slot {i} on {threads} threads");
+            }
+            assert!(out.iter().enumerate().all(|(k, &o)| o == k));
+        }
+    }
+
+    #[cfg(feature = "parallel")]
+    #[test]
+    fn a_slot_out_of_order_panics_when_split() {
+        let workers = Workers::new(2);
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            workers.install(|parallel| {
+                let mut items = vec![0u8; 10];
+                let mut out = vec![(); 4];
+                for_each_slot_mut(parallel, &mut items, &[4, 2, 7, 1], &mut out, 1, &|_, x, _| {
+                    *x += 1
+                });
+            })
+        }));
+        assert!(result.is_err());
+    }
+}

@@ -468,7 +468,7 @@ fn integrate_velocities(
 ) {
     let h = ctx.h;
     let block = block_size(team, bodies.len(), MIN_BODIES);
-    for_each_index(team, bodies.len(), block, &|i| {
+    for_each_index(team, bodies.len(), block, |i| {
         let (b, s) = (&bodies[i], &states[i]);
         if b.dynamic {
             let (v, w) = s.velocity();
@@ -503,7 +503,7 @@ fn integrate_positions(
     hold_locks(locks, states);
     let h = ctx.h;
     let block = block_size(team, bodies.len(), MIN_BODIES);
-    for_each_index(team, bodies.len(), block, &|i| {
+    for_each_index(team, bodies.len(), block, |i| {
         let (b, cell) = (&bodies[i], &states[i]);
         let mut s = cell.load();
         if b.dynamic {

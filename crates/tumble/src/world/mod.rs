@@ -233,6 +233,8 @@ struct Scratch {
     /// Contacts whose manifold the last step kept (see
     /// [`World::recycled_contact_count`]).
     recycled: usize,
+    /// Per solver body, what moving it found (see `step::Moved`).
+    moved: Vec<step::Moved>,
     /// Islands this step found ready to sleep unless a body keeps them
     /// awake: per island slot, set when some body rested too briefly.
     keep_awake: BitSet,
@@ -402,6 +404,7 @@ impl World {
                 + s.keep_awake.memory_bytes()
                 + s.split.memory_bytes()
                 + (s.created_islands.capacity() + s.sleepy.capacity()) * size_of::<u32>()
+                + s.moved.capacity() * size_of::<step::Moved>()
                 + self.frozen.capacity() * size_of::<BodyId>(),
             shapes: self.shapes.memory_bytes()
                 + self.sensors.memory_bytes()

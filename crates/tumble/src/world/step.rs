@@ -124,7 +124,7 @@ impl World {
         self.solve(dt, parallel, &mut p);
         self.report_hits();
         p.solve = clock.lap();
-        self.finalize_bodies(dt);
+        self.finalize_bodies(dt, parallel);
         self.update_sensors();
         p.finalize = clock.lap();
         self.update_broadphase();
@@ -440,50 +440,35 @@ impl World {
     /// where it was. With sleeping on, runs each body's sleep timer and
     /// notes the islands some body keeps awake, and the sleepiest island
     /// that must be split before it can sleep.
-    fn finalize_bodies(&mut self, dt: f32) {
+    ///
+    /// The bodies are moved split between the workers when `parallel`
+    /// (each is its own), then the few that need more (a freeze, the
+    /// islands' sleep) are seen to in order on this thread.
+    fn finalize_bodies(&mut self, dt: f32, parallel: bool) {
         let sleeping = self.settings.sleeping;
         self.scratch.keep_awake.clear();
         self.scratch.split_candidate = None;
-        for (k, &bi) in self.solver.slots().iter().enumerate() {
-            let (v, w, dp, dq) = self.solver.motion(k);
-            let b = &self.bodies[bi];
-            let center = b.center + dp;
-            let q = dq * b.xf.q;
-            let finite = is_finite_vec(center)
-                && is_finite_vec(v)
-                && w.is_finite()
-                && q.c.is_finite()
-                && q.s.is_finite();
-            if !finite {
+        let solver = &self.solver;
+        let slots = solver.slots();
+        let moved = &mut self.scratch.moved;
+        moved.clear();
+        moved.resize(slots.len(), Moved::default());
+        let finalize =
+            |k: usize, b: &mut Body, m: &mut Moved| *m = finalize_body(b, solver.motion(k), sleeping, dt);
+        crate::parallel::for_each_slot_mut(parallel, self.bodies.slots_mut(), slots, moved, 256, &finalize);
+        for (k, &bi) in slots.iter().enumerate() {
+            let m = self.scratch.moved[k];
+            if !m.finite {
                 // Freeze it where it was rather than let NaN spread.
                 freeze(&mut self.bodies, bi, &mut self.frozen);
                 continue;
             }
-            let b = &mut self.bodies[bi];
-            b.force = Vec2::ZERO;
-            b.torque = 0.0;
-            // Renormalise: many small rotations drift off unit length.
-            let mag = (q.c * q.c + q.s * q.s).sqrt();
-            let q = Rot {
-                c: q.c / mag,
-                s: q.s / mag,
-            };
-            b.v = v;
-            b.w = w;
-            b.center = center;
-            b.sync_origin(q);
             if !sleeping {
                 continue;
             }
-            let moved = dp.length() + dq.s.abs() * b.extent;
-            if resting(b, moved / dt) {
-                b.sleep_time += dt;
-            } else {
-                b.sleep_time = 0.0;
-            }
-            if b.sleep_time < TIME_TO_SLEEP {
-                self.scratch.keep_awake.insert(b.island);
-            } else if self.islands[b.island].constraint_remove_count > 0 {
+            if m.sleep_time < TIME_TO_SLEEP {
+                self.scratch.keep_awake.insert(m.island);
+            } else if self.islands[m.island].constraint_remove_count > 0 {
                 // Wants to sleep, but its island must be split first: the
                 // sleepiest such island is split this step (ties go to the
                 // higher island slot, as in Box2D, so the choice depends
@@ -491,11 +476,11 @@ impl World {
                 let better = match self.scratch.split_candidate {
                     None => true,
                     Some((island, time)) => {
-                        b.sleep_time > time || (b.sleep_time == time && b.island > island)
+                        m.sleep_time > time || (m.sleep_time == time && m.island > island)
                     }
                 };
                 if better {
-                    self.scratch.split_candidate = Some((b.island, b.sleep_time));
+                    self.scratch.split_candidate = Some((m.island, m.sleep_time));
                 }
             }
         }
@@ -601,6 +586,57 @@ fn pre_solve(
 /// rest for sleeping. A kinematic body rests only when the user stopped it:
 /// a platform creeping at any speed keeps moving and keeps what it carries
 /// awake.
+/// What moving one body at the end of the step found, for the serial
+/// part of [`World::finalize_bodies`].
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Moved {
+    /// Whether its new state is finite (it was moved).
+    finite: bool,
+    /// Its sleep timer afterwards.
+    sleep_time: f32,
+    /// Its island.
+    island: u32,
+}
+
+/// Moves body `b` by its `motion` over the step (velocity, angular
+/// velocity, translation and rotation, as the solver integrated them) and
+/// clears its forces, unless its new state is not finite; with
+/// `sleeping`, runs its sleep timer.
+fn finalize_body(b: &mut Body, (v, w, dp, dq): (Vec2, f32, Vec2, Rot), sleeping: bool, dt: f32) -> Moved {
+    let center = b.center + dp;
+    let q = dq * b.xf.q;
+    let finite =
+        is_finite_vec(center) && is_finite_vec(v) && w.is_finite() && q.c.is_finite() && q.s.is_finite();
+    if !finite {
+        return Moved::default();
+    }
+    b.force = Vec2::ZERO;
+    b.torque = 0.0;
+    // Renormalise: many small rotations drift off unit length.
+    let mag = (q.c * q.c + q.s * q.s).sqrt();
+    let q = Rot {
+        c: q.c / mag,
+        s: q.s / mag,
+    };
+    b.v = v;
+    b.w = w;
+    b.center = center;
+    b.sync_origin(q);
+    if sleeping {
+        let moved = dp.length() + dq.s.abs() * b.extent;
+        if resting(b, moved / dt) {
+            b.sleep_time += dt;
+        } else {
+            b.sleep_time = 0.0;
+        }
+    }
+    Moved {
+        finite: true,
+        sleep_time: b.sleep_time,
+        island: b.island,
+    }
+}
+
 fn resting(b: &Body, position_speed: f32) -> bool {
     if !b.can_sleep {
         return false;
