@@ -11,7 +11,7 @@ use super::shared::{block_size, for_each3, AtomicMin, Blocks, StateCell, Team};
 use super::types::{ContactConstraint, SolverBody, StepContext};
 use super::wide;
 use crate::contact::Contact;
-use crate::parallel::for_each_indexed_mut;
+use crate::parallel::{for_each_indexed_mut, for_each_slot_mut};
 use crate::settings::{Coloring, DYNAMIC_GRAPH_COLORS, GRAPH_COLORS};
 use crate::store::Store;
 
@@ -93,6 +93,10 @@ pub(crate) struct Graph {
     blocks: Vec<u32>,
     /// The one-point constraints, likewise for [`Graph::singles`].
     points: Vec<u32>,
+    /// Per constraint, where the solve keeps its impulses: a lane of
+    /// [`Graph::blocks`] or [`Graph::points`] (tagged [`IN_PAIRS`] or
+    /// [`IN_SINGLES`]), or [`ON_ITS_OWN`].
+    lanes: Vec<u32>,
     /// Body states, one per body slot plus a resting one for unused lanes.
     pub(super) states: Vec<StateCell>,
 }
@@ -157,9 +161,8 @@ impl Graph {
             Coloring::Bounded => self.colour_bounded(joints, constraints, bodies),
         }
         self.sort_joints(joints);
-        if coloring == Coloring::Off {
-            return;
-        }
+        // (Uncoloured, there is nothing to pack, but each constraint
+        // still learns that it is solved on its own.)
         self.pack(constraints, bodies, parallel);
         debug_assert!(self.footprints_are_disjoint(bodies, joints));
     }
@@ -383,13 +386,16 @@ impl Graph {
     }
 
     /// Packs each colour's two-point blocks and single points into lane
-    /// batches, leaving in `scalar` what cannot go into one.
+    /// batches, leaving in `scalar` what cannot go into one, and notes in
+    /// [`Graph::lanes`] where each constraint's impulses are kept.
     fn pack(&mut self, constraints: &[ContactConstraint], bodies: &[SolverBody], parallel: bool) {
         // Serially, each colour's blocks and single points are listed, each
         // colour's run padded to whole batches; then every batch is filled
         // from its own [`wide::W`] entries, independently.
         self.blocks.clear();
         self.points.clear();
+        self.lanes.clear();
+        self.lanes.resize(constraints.len(), ON_ITS_OWN);
         for colour in &mut self.colours[..self.count] {
             let mut k = 0;
             let (blocks_start, points_start) = (self.blocks.len(), self.points.len());
@@ -402,8 +408,10 @@ impl Graph {
                     colour.scalar[k] = i;
                     k += 1;
                 } else if c.block {
+                    self.lanes[i as usize] = IN_PAIRS | self.blocks.len() as u32;
                     self.blocks.push(i);
                 } else if c.count == 1 {
+                    self.lanes[i as usize] = IN_SINGLES | self.points.len() as u32;
                     self.points.push(i);
                 } else {
                     colour.scalar[k] = i;
@@ -456,7 +464,8 @@ impl Graph {
                 + self.last.capacity()
                 + self.pending.capacity()
                 + self.blocks.capacity()
-                + self.points.capacity())
+                + self.points.capacity()
+                + self.lanes.capacity())
                 * size_of::<u32>()
             + (self.joint_colours.capacity() + self.joint_starts.capacity() + self.joint_order.capacity())
                 * size_of::<u32>()
@@ -635,20 +644,29 @@ impl Graph {
 
     /// Writes the impulses, times `scale` (per substep to per step), into
     /// the contacts' manifolds: the batches' straight from their lanes,
-    /// the other constraints' from the constraints.
+    /// the other constraints' from the constraints. `slots` are the
+    /// constraints' contacts, ascending (as the constraints were built):
+    /// each constraint writes its own contact, split between the workers
+    /// when `parallel`.
     pub(super) fn store(
         &self,
         constraints: &mut [ContactConstraint],
         contacts: &mut Store<Contact>,
+        slots: &[u32],
         scale: f32,
+        parallel: bool,
     ) {
-        for batch in &self.pairs[..self.pair_count] {
-            batch.store(constraints, contacts, scale);
-        }
-        for batch in &self.singles[..self.single_count] {
-            batch.store(constraints, contacts, scale);
-        }
-        self.for_each_scalar(constraints, |c| store_impulses(c, contacts, scale));
+        let (pairs, singles, lanes) = (&self.pairs, &self.singles, &self.lanes);
+        let store = |k: usize, contact: &mut Contact, c: &mut ContactConstraint| {
+            let lane = lanes[k];
+            let at = (lane & LANE) as usize;
+            match lane & !LANE {
+                IN_PAIRS => pairs[at / wide::W].store(at % wide::W, contact, c, scale),
+                IN_SINGLES => singles[at / wide::W].store(at % wide::W, contact, c, scale),
+                _ => store_impulses(c, contact, scale),
+            }
+        };
+        for_each_slot_mut(parallel, contacts.slots_mut(), slots, constraints, 256, &store);
     }
 
     /// Calls `f` on each constraint solved one at a time (not in a batch).
@@ -691,6 +709,18 @@ fn ordered_colour(last: &mut [u32], bodies: &[SolverBody], a: u32, b: u32) -> us
     }
     colour as usize
 }
+
+/// A constraint's entry in [`Graph::lanes`]: in a two-point batch, at
+/// the entry of [`Graph::blocks`] in the low bits.
+const IN_PAIRS: u32 = 1 << 31;
+/// A constraint's entry in [`Graph::lanes`]: in a one-point batch, at
+/// the entry of [`Graph::points`] in the low bits.
+const IN_SINGLES: u32 = 1 << 30;
+/// A constraint's entry in [`Graph::lanes`]: solved on its own, its
+/// impulses in the constraint.
+const ON_ITS_OWN: u32 = 0;
+/// The bits of an entry of [`Graph::lanes`] that say where.
+const LANE: u32 = (1 << 30) - 1;
 
 /// A joint's entry in [`Graph::joint_colours`] when it fits no colour.
 const JOINT_OVERFLOW: u32 = u32::MAX;

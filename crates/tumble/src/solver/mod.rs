@@ -296,8 +296,13 @@ impl Solver {
     /// the constraints of contacts with restitution, for
     /// [`Solver::apply_restitution`].
     pub fn store_impulses(&mut self, contacts: &mut Store<Contact>, ctx: &StepContext) {
-        self.graph
-            .store(&mut self.constraints, contacts, ctx.substeps as f32);
+        self.graph.store(
+            &mut self.constraints,
+            contacts,
+            &self.picked,
+            ctx.substeps as f32,
+            ctx.parallel,
+        );
         // Each contact keeps its colour for the next step's colouring:
         // only those the colouring changed need telling.
         for &i in self.graph.recoloured() {
@@ -344,7 +349,8 @@ impl Solver {
         }
         let scale = ctx.substeps as f32;
         for &i in &self.bouncy {
-            store_impulses(&self.constraints[i as usize], contacts, scale);
+            let c = &self.constraints[i as usize];
+            store_impulses(c, &mut contacts[c.contact], scale);
         }
         // Restitution ran after the last integration: hold the locks
         // against it too.

@@ -6,7 +6,6 @@ use super::shared::StateCell;
 use super::types::{BodyState, ConstraintPoint, ContactConstraint, Softness, StepContext};
 use crate::contact::Contact;
 use crate::math::{cross, cross_sv, right_perp, Vec2};
-use crate::store::Store;
 
 /// Current separation of a point from the bodies' motion since the step
 /// began (first order in the rotation, exact in the translation).
@@ -395,8 +394,8 @@ pub(super) fn warm_start_constraint(c: &ContactConstraint, states: &[StateCell])
 /// substep to per step), into its contact's manifold, where the next step
 /// finds them by feature id.
 #[inline]
-pub(super) fn store_impulses(c: &ContactConstraint, contacts: &mut Store<Contact>, scale: f32) {
-    let m = &mut contacts[c.contact].manifold;
+pub(super) fn store_impulses(c: &ContactConstraint, contact: &mut Contact, scale: f32) {
+    let m = &mut contact.manifold;
     for (mp, cp) in m.points[..c.count].iter_mut().zip(&c.points) {
         mp.normal_impulse = cp.normal_impulse * scale;
         mp.tangent_impulse = cp.tangent_impulse * scale;

@@ -28,7 +28,6 @@ use super::types::{ContactConstraint, SolverBody, StepContext};
 use crate::contact::Contact;
 use crate::math::Vec2;
 use crate::settings::PositionCorrection;
-use crate::store::Store;
 use glam::{BVec4A, Vec4};
 
 /// Lanes per batch: four `f32`, one SSE/NEON register.
@@ -775,30 +774,22 @@ where
         }
     }
 
-    /// Writes the lanes' impulses, times `scale` (per substep to per
-    /// step), straight into their contacts' manifolds, where the next step
+    /// Writes lane `l`'s impulses, times `scale` (per substep to per
+    /// step), straight into its contact's manifold, where the next step
     /// finds them. Only a tracked lane also copies them back into its
-    /// constraint, for the restitution pass and hit events (restitution then writes its
-    /// manifold again); the others skip the constraint altogether.
-    pub(super) fn store(
-        &self,
-        constraints: &mut [ContactConstraint],
-        contacts: &mut Store<Contact>,
-        scale: f32,
-    ) {
-        for l in 0..self.len {
-            let m = &mut contacts[self.contact[l]].manifold;
-            for (mp, p) in m.points.iter_mut().zip(&self.p) {
-                mp.normal_impulse = p.normal_impulse.0[l] * scale;
-                mp.tangent_impulse = p.tangent_impulse.0[l] * scale;
-            }
-            if self.track[l] {
-                let c = &mut constraints[self.index[l] as usize];
-                for (cp, p) in c.points.iter_mut().zip(&self.p) {
-                    cp.normal_impulse = p.normal_impulse.0[l];
-                    cp.tangent_impulse = p.tangent_impulse.0[l];
-                    cp.max_normal_impulse = p.max_normal_impulse.0[l];
-                }
+    /// constraint `c`, for the restitution pass and hit events
+    /// (restitution then writes its manifold again).
+    pub(super) fn store(&self, l: usize, contact: &mut Contact, c: &mut ContactConstraint, scale: f32) {
+        debug_assert!(l < self.len && self.contact[l] == c.contact);
+        for (mp, p) in contact.manifold.points.iter_mut().zip(&self.p) {
+            mp.normal_impulse = p.normal_impulse.0[l] * scale;
+            mp.tangent_impulse = p.tangent_impulse.0[l] * scale;
+        }
+        if self.track[l] {
+            for (cp, p) in c.points.iter_mut().zip(&self.p) {
+                cp.normal_impulse = p.normal_impulse.0[l];
+                cp.tangent_impulse = p.tangent_impulse.0[l];
+                cp.max_normal_impulse = p.max_normal_impulse.0[l];
             }
         }
     }
