@@ -72,10 +72,9 @@ pub(crate) struct Solver {
     index_of: Vec<u32>,
     /// One constraint per touching manifold.
     constraints: Vec<ContactConstraint>,
-    /// The contact of each constraint, picked for this step.
-    picked: Vec<u32>,
-    /// The constraints with restitution, this step.
-    bouncy: Vec<u32>,
+    /// The contact of each constraint, and those with restitution, picked
+    /// for this step.
+    picked: prepare::Picked,
     /// The bodies with motion locks, this step (usually none).
     locks: Vec<Lock>,
     /// One constraint per awake joint, in joint slot order (then sorted
@@ -128,12 +127,12 @@ impl Solver {
         &self.slots
     }
 
-    /// Builds the constraints of the touching contacts among `awake`
-    /// (contact slots, in order). Call after the last [`Solver::add_body`].
+    /// Builds the constraints of the touching contacts among `candidates`
+    /// (contact slots, ascending). Call after the last [`Solver::add_body`].
     pub fn prepare_contacts(
         &mut self,
         contacts: &Store<Contact>,
-        awake: impl Iterator<Item = u32>,
+        candidates: &[u32],
         bodies: &Store<Body>,
         ctx: &StepContext,
     ) {
@@ -149,7 +148,7 @@ impl Solver {
             &mut self.constraints,
             &mut self.picked,
             contacts,
-            awake,
+            candidates,
             &self.bodies,
             index,
             bodies,
@@ -299,7 +298,7 @@ impl Solver {
         self.graph.store(
             &mut self.constraints,
             contacts,
-            &self.picked,
+            &self.picked.contacts,
             ctx.substeps as f32,
             ctx.parallel,
         );
@@ -334,21 +333,14 @@ impl Solver {
     /// point by point. The impulses of every contact with restitution are
     /// stored again, as they may have changed.
     pub fn apply_restitution(&mut self, contacts: &mut Store<Contact>, ctx: &StepContext) {
-        self.bouncy.clear();
-        let bouncy = self
-            .constraints
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| c.restitution != 0.0);
-        self.bouncy.extend(bouncy.map(|(i, _)| i as u32));
         let threshold = ctx.settings.restitution_threshold;
         for _ in 0..RESTITUTION_PASSES {
-            for &i in &self.bouncy {
+            for &i in &self.picked.bouncy {
                 bounce_constraint(&mut self.constraints[i as usize], &self.graph.states, threshold);
             }
         }
         let scale = ctx.substeps as f32;
-        for &i in &self.bouncy {
+        for &i in &self.picked.bouncy {
             let c = &self.constraints[i as usize];
             store_impulses(c, &mut contacts[c.contact], scale);
         }
@@ -401,7 +393,7 @@ impl Solver {
         self.constraints.capacity() * std::mem::size_of::<ContactConstraint>()
             + self.joints.capacity() * std::mem::size_of::<JointConstraint>()
             + self.picked_joints.capacity() * std::mem::size_of::<(u32, u32, u32)>()
-            + (self.bouncy.capacity() + self.picked.capacity()) * std::mem::size_of::<u32>()
+            + self.picked.memory_bytes()
             + self.graph.memory_bytes()
     }
 }

@@ -6,44 +6,79 @@ use crate::contact::Contact;
 use crate::math::{cross, cross_sv, right_perp};
 use crate::store::Store;
 
-/// Builds one constraint per manifold with points among `awake` (contact
-/// slots, in the order given): both bodies' masses, the anchors, the
-/// effective masses. `index_of` maps a body slot to its solver body, or to
-/// the last solver body (the shared static one) when the body is not
-/// simulated. Impulses in the manifolds are per step; the solver works per
-/// substep. The contacts to solve are picked serially, in order, into
-/// `picked`; their constraints are then built independently (split
-/// between the workers when the step is parallel).
+/// Which contacts [`prepare_contacts`] picked, and their constraints' buffers.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Picked {
+    /// The contact of each constraint.
+    pub contacts: Vec<u32>,
+    /// The constraints with restitution, ascending.
+    pub bouncy: Vec<u32>,
+    /// Per candidate, while picking: [`PICK`] and [`BOUNCY`].
+    flags: Vec<u8>,
+}
+
+impl Picked {
+    /// Bytes allocated.
+    pub fn memory_bytes(&self) -> usize {
+        (self.contacts.capacity() + self.bouncy.capacity()) * std::mem::size_of::<u32>()
+            + self.flags.capacity()
+    }
+}
+
+/// A candidate's flag: it is solved.
+const PICK: u8 = 1;
+/// A candidate's flag: it has restitution.
+const BOUNCY: u8 = 2;
+
+/// Builds one constraint per manifold with points among `candidates`
+/// (contact slots, ascending): both bodies' masses, the anchors, the
+/// effective masses. `index_of` maps a body slot to its solver body, or
+/// to the last solver body (the shared static one) when the body is not
+/// simulated. Impulses in the manifolds are per step; the solver works
+/// per substep. Which candidates to solve (those with points and a body
+/// with mass) is found for each independently, then they are picked
+/// serially, in order, into `picked`; their constraints are then built
+/// independently. Both independent passes are split between the workers
+/// when the step is parallel.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn prepare_contacts(
     constraints: &mut Vec<ContactConstraint>,
-    picked: &mut Vec<u32>,
+    picked: &mut Picked,
     contacts: &Store<Contact>,
-    awake: impl Iterator<Item = u32>,
+    candidates: &[u32],
     solver_bodies: &[SolverBody],
     index_of: impl Fn(u32) -> u32 + Sync + Send,
     body_slots: &Store<Body>,
     ctx: &StepContext,
 ) {
-    picked.clear();
-    for ci in awake {
-        let c = &contacts[ci];
-        if c.manifold.count == 0 {
-            continue;
-        }
+    let flags = &mut picked.flags;
+    flags.clear();
+    flags.resize(candidates.len(), 0);
+    crate::parallel::for_each_indexed_mut(ctx.parallel, flags, 256, |k, flag| {
+        let c = &contacts[candidates[k]];
         let (ba, bb) = (
             &solver_bodies[index_of(c.body_a) as usize],
             &solver_bodies[index_of(c.body_b) as usize],
         );
-        if ba.inv_mass + bb.inv_mass + ba.inv_inertia + bb.inv_inertia == 0.0 {
-            continue;
+        let moves = ba.inv_mass + bb.inv_mass + ba.inv_inertia + bb.inv_inertia != 0.0;
+        if c.manifold.count > 0 && moves {
+            *flag = PICK | if c.restitution != 0.0 { BOUNCY } else { 0 };
         }
-        picked.push(ci);
+    });
+    picked.contacts.clear();
+    picked.bouncy.clear();
+    for (&ci, &flag) in candidates.iter().zip(flags.iter()) {
+        if flag & BOUNCY != 0 {
+            picked.bouncy.push(picked.contacts.len() as u32);
+        }
+        if flag & PICK != 0 {
+            picked.contacts.push(ci);
+        }
     }
     // Every entry is overwritten below: only new ones need a value first.
+    let picked = &picked.contacts;
     constraints.truncate(picked.len());
     constraints.resize(picked.len(), ContactConstraint::default());
-    let picked = &*picked;
     crate::parallel::for_each_indexed_mut(ctx.parallel, constraints, 64, |i, cc| {
         *cc = prepare_one(
             &contacts[picked[i]],

@@ -393,7 +393,7 @@ impl World {
             with_points.sort_unstable();
         }
         self.solver
-            .prepare_contacts(&self.contacts, with_points.iter().copied(), &self.bodies, &ctx);
+            .prepare_contacts(&self.contacts, with_points, &self.bodies, &ctx);
         // (Its use is over: an island woken between steps adds nothing.)
         with_points.clear();
         self.solver
