@@ -220,16 +220,18 @@ impl BroadPhase {
         if self.tree.fat_aabb(proxy_id).contains(tight_aabb) {
             return false;
         }
-        let mut fat = tight_aabb.expanded(margin.max(0.0));
-        if displacement.is_finite() {
-            fat.min += displacement.min(Vec2::ZERO);
-            fat.max += displacement.max(Vec2::ZERO);
-        }
+        self.enlarge_proxy(proxy_id, predictive_fat_aabb(tight_aabb, margin, displacement));
+        true
+    }
+
+    /// Gives live proxy `proxy_id` the fat box `fat_aabb`, grown from
+    /// [`predictive_fat_aabb`] around its shape's new box, and buffers
+    /// it for the next [`BroadPhase::update_pairs`].
+    pub(crate) fn enlarge_proxy(&mut self, proxy_id: u32, fat_aabb: Aabb) {
         // In place: many proxies move in a step, and one rebuild at the
         // next `update_pairs` costs less than re-inserting each of them.
-        self.tree.enlarge_proxy(proxy_id, fat);
+        self.tree.enlarge_proxy(proxy_id, fat_aabb);
         self.buffer_move(proxy_id);
-        true
     }
 
     /// Buffers a proxy without moving it, so the next `update_pairs` reports
@@ -410,6 +412,18 @@ impl BroadPhase {
             }
         }
     }
+}
+
+/// The fat box [`BroadPhase::move_proxy_predictive`] gives a proxy that
+/// left its box: the shape's box `tight_aabb` grown by `margin`, and
+/// stretched by `displacement` (where it is heading) when that is finite.
+pub(crate) fn predictive_fat_aabb(tight_aabb: Aabb, margin: f32, displacement: Vec2) -> Aabb {
+    let mut fat = tight_aabb.expanded(margin.max(0.0));
+    if displacement.is_finite() {
+        fat.min += displacement.min(Vec2::ZERO);
+        fat.max += displacement.max(Vec2::ZERO);
+    }
+    fat
 }
 
 #[cfg(test)]

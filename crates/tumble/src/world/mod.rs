@@ -235,6 +235,8 @@ struct Scratch {
     recycled: usize,
     /// Per solver body, what moving it found (see `step::Moved`).
     moved: Vec<step::Moved>,
+    /// Per solver body, what its proxies need (see `shapes::ProxyMove`).
+    proxy_moves: Vec<shapes::ProxyMove>,
     /// Islands this step found ready to sleep unless a body keeps them
     /// awake: per island slot, set when some body rested too briefly.
     keep_awake: BitSet,
@@ -405,6 +407,7 @@ impl World {
                 + s.split.memory_bytes()
                 + (s.created_islands.capacity() + s.sleepy.capacity()) * size_of::<u32>()
                 + s.moved.capacity() * size_of::<step::Moved>()
+                + s.proxy_moves.capacity() * size_of::<shapes::ProxyMove>()
                 + self.frozen.capacity() * size_of::<BodyId>(),
             shapes: self.shapes.memory_bytes()
                 + self.sensors.memory_bytes()

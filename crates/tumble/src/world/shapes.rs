@@ -2,14 +2,15 @@
 //! broadphase proxies where their bodies are.
 
 use super::{BodyId, ShapeId, World};
-use crate::body::BodyType;
-use crate::broadphase::BroadPhase;
+use crate::body::{Body, BodyType};
+use crate::broadphase::{predictive_fat_aabb, BroadPhase};
 use crate::contact::{body_contacts, ContactOptions};
 use crate::error::{BodyError, Error};
 use crate::filter::Filter;
 use crate::math::{is_finite_vec, Aabb, Vec2};
 use crate::settings::{AABB_MARGIN, AABB_MARGIN_FRACTION, SPECULATIVE_DISTANCE};
 use crate::shapes::{chain_segments, decompose_concave, Shape, ShapeError};
+use crate::store::Store;
 
 /// How many steps of motion ahead a moving shape's re-built fat box
 /// reaches, so it is re-inserted in the broadphase tree every few steps, not
@@ -422,12 +423,9 @@ impl World {
     pub(super) fn predict_proxies(&mut self, bi: u32) {
         let b = &self.bodies[bi];
         let travel = self.last_dt * b.v;
-        let xf = b.xf;
         for &s in &b.shapes {
             let slot = &mut self.shapes[s];
-            let mut aabb = slot.shape.aabb(xf);
-            aabb.min += travel.min(Vec2::ZERO);
-            aabb.max += travel.max(Vec2::ZERO);
+            let aabb = predicted_aabb(slot, b, self.last_dt);
             let moved = self.broadphase.move_proxy_predictive(
                 slot.proxy,
                 aabb,
@@ -437,6 +435,75 @@ impl World {
             if moved {
                 slot.sync_fat_aabb(&self.broadphase);
             }
+        }
+    }
+}
+
+/// What the end of a step must do to a body's proxies, found for each
+/// body independently (see [`proxy_move`]) and done in order.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) enum ProxyMove {
+    /// Every shape is still inside its fat box: nothing.
+    #[default]
+    Stay,
+    /// The body's one shape left its fat box: give its proxy this one.
+    One {
+        /// The shape's slot.
+        shape: u32,
+        /// Its new fat box.
+        fat: Aabb,
+    },
+    /// Some shape of a body of several left its box: move them all
+    /// ([`World::predict_proxies`]).
+    All,
+}
+
+/// What the end of a step over `dt` must do to the proxies of body `b`,
+/// whose shapes are in `shapes`: reads only, so the bodies can be seen to
+/// at once.
+pub(super) fn proxy_move(b: &Body, shapes: &Store<ShapeSlot>, dt: f32) -> ProxyMove {
+    if b.frozen {
+        return ProxyMove::Stay;
+    }
+    let left = |slot: &ShapeSlot| {
+        let tight = predicted_aabb(slot, b, dt);
+        (!slot.fat_aabb.contains(tight)).then_some(tight)
+    };
+    match b.shapes[..] {
+        [shape] => match left(&shapes[shape]) {
+            Some(tight) => ProxyMove::One {
+                shape,
+                fat: predictive_fat_aabb(tight, shapes[shape].margin, PREDICTION_STEPS * (dt * b.v)),
+            },
+            None => ProxyMove::Stay,
+        },
+        ref several if several.iter().any(|&s| left(&shapes[s]).is_some()) => ProxyMove::All,
+        _ => ProxyMove::Stay,
+    }
+}
+
+/// The box a proxy must hold for shape `slot` of body `b`: the shape
+/// where it is, stretched by the body's travel over a step of `dt`.
+#[inline]
+pub(super) fn predicted_aabb(slot: &ShapeSlot, b: &Body, dt: f32) -> Aabb {
+    let travel = dt * b.v;
+    let mut aabb = slot.shape.aabb(b.xf);
+    aabb.min += travel.min(Vec2::ZERO);
+    aabb.max += travel.max(Vec2::ZERO);
+    aabb
+}
+
+impl World {
+    /// Does to body `bi`'s proxies what [`proxy_move`] found.
+    pub(super) fn move_proxies(&mut self, bi: u32, what: ProxyMove) {
+        match what {
+            ProxyMove::Stay => {}
+            ProxyMove::One { shape, fat } => {
+                let slot = &mut self.shapes[shape];
+                self.broadphase.enlarge_proxy(slot.proxy, fat);
+                slot.sync_fat_aabb(&self.broadphase);
+            }
+            ProxyMove::All => self.predict_proxies(bi),
         }
     }
 }

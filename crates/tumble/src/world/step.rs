@@ -5,7 +5,7 @@
 //! order, so the result never depends on the order work was done in.
 
 use super::profile::{StepProfile, Stopwatch};
-use super::shapes::ShapeSlot;
+use super::shapes::{proxy_move, ProxyMove, ShapeSlot};
 use super::{BodyId, World};
 use crate::body::{Body, BodyType, MotionLocks};
 use crate::contact::{
@@ -127,7 +127,7 @@ impl World {
         self.finalize_bodies(dt, parallel);
         self.update_sensors();
         p.finalize = clock.lap();
-        self.update_broadphase();
+        self.update_broadphase(parallel);
         p.update_broadphase = clock.lap();
         if self.settings.sleeping {
             self.split_island();
@@ -443,11 +443,21 @@ impl World {
     ///
     /// The bodies are moved split between the workers when `parallel`
     /// (each is its own), then the few that need more (a freeze, the
-    /// islands' sleep) are seen to in order on this thread.
+    /// islands' sleep) are seen to in order on this thread. On one
+    /// thread, both in one pass.
     fn finalize_bodies(&mut self, dt: f32, parallel: bool) {
         let sleeping = self.settings.sleeping;
         self.scratch.keep_awake.clear();
         self.scratch.split_candidate = None;
+        if !parallel {
+            // One pass: a second would only add a walk over the list.
+            for k in 0..self.solver.slots().len() {
+                let bi = self.solver.slots()[k];
+                let m = finalize_body(&mut self.bodies[bi], self.solver.motion(k), sleeping, dt);
+                self.after_moving(bi, m, sleeping);
+            }
+            return;
+        }
         let solver = &self.solver;
         let slots = solver.slots();
         let moved = &mut self.scratch.moved;
@@ -455,33 +465,37 @@ impl World {
         moved.resize(slots.len(), Moved::default());
         let finalize =
             |k: usize, b: &mut Body, m: &mut Moved| *m = finalize_body(b, solver.motion(k), sleeping, dt);
-        crate::parallel::for_each_slot_mut(parallel, self.bodies.slots_mut(), slots, moved, 256, &finalize);
-        for (k, &bi) in slots.iter().enumerate() {
-            let m = self.scratch.moved[k];
-            if !m.finite {
-                // Freeze it where it was rather than let NaN spread.
-                freeze(&mut self.bodies, bi, &mut self.frozen);
-                continue;
-            }
-            if !sleeping {
-                continue;
-            }
-            if m.sleep_time < TIME_TO_SLEEP {
-                self.scratch.keep_awake.insert(m.island);
-            } else if self.islands[m.island].constraint_remove_count > 0 {
-                // Wants to sleep, but its island must be split first: the
-                // sleepiest such island is split this step (ties go to the
-                // higher island slot, as in Box2D, so the choice depends
-                // on nothing but the state).
-                let better = match self.scratch.split_candidate {
-                    None => true,
-                    Some((island, time)) => {
-                        m.sleep_time > time || (m.sleep_time == time && m.island > island)
-                    }
-                };
-                if better {
-                    self.scratch.split_candidate = Some((m.island, m.sleep_time));
-                }
+        crate::parallel::for_each_slot_mut(true, self.bodies.slots_mut(), slots, moved, 256, &finalize);
+        for k in 0..self.solver.slots().len() {
+            let (bi, m) = (self.solver.slots()[k], self.scratch.moved[k]);
+            self.after_moving(bi, m, sleeping);
+        }
+    }
+
+    /// The serial part of [`World::finalize_bodies`] for body `bi`, once
+    /// moved (`m`): a freeze, or its island's sleep.
+    fn after_moving(&mut self, bi: u32, m: Moved, sleeping: bool) {
+        if !m.finite {
+            // Freeze it where it was rather than let NaN spread.
+            freeze(&mut self.bodies, bi, &mut self.frozen);
+            return;
+        }
+        if !sleeping {
+            return;
+        }
+        if m.sleep_time < TIME_TO_SLEEP {
+            self.scratch.keep_awake.insert(m.island);
+        } else if self.islands[m.island].constraint_remove_count > 0 {
+            // Wants to sleep, but its island must be split first: the
+            // sleepiest such island is split this step (ties go to the
+            // higher island slot, as in Box2D, so the choice depends on
+            // nothing but the state).
+            let better = match self.scratch.split_candidate {
+                None => true,
+                Some((island, time)) => m.sleep_time > time || (m.sleep_time == time && m.island > island),
+            };
+            if better {
+                self.scratch.split_candidate = Some((m.island, m.sleep_time));
             }
         }
     }
@@ -489,12 +503,33 @@ impl World {
     /// Stage 6: gives each moved proxy a fat box around where its body is
     /// and is heading (enlarging it in the tree), then rebuilds the part of
     /// the tree that loosened, in the same step.
-    fn update_broadphase(&mut self) {
-        for k in 0..self.solver.slots().len() {
-            let bi = self.solver.slots()[k];
-            if !self.bodies[bi].frozen {
-                self.predict_proxies(bi);
+    ///
+    /// Which proxies must move, and their new boxes, is found for each
+    /// body independently, split between the workers when `parallel` (it
+    /// reads each shape's copy of its fat box); the tree is then changed
+    /// in order on this thread. On one thread, both in one pass.
+    fn update_broadphase(&mut self, parallel: bool) {
+        if !parallel {
+            // One pass, as for the bodies.
+            for k in 0..self.solver.slots().len() {
+                let bi = self.solver.slots()[k];
+                let what = proxy_move(&self.bodies[bi], &self.shapes, self.last_dt);
+                self.move_proxies(bi, what);
             }
+            self.broadphase.rebuild();
+            return;
+        }
+        let (bodies, shapes, dt) = (&self.bodies, &self.shapes, self.last_dt);
+        let slots = self.solver.slots();
+        let moves = &mut self.scratch.proxy_moves;
+        moves.clear();
+        moves.resize(slots.len(), ProxyMove::Stay);
+        crate::parallel::for_each_indexed_mut(true, moves, 256, |k, m| {
+            *m = proxy_move(&bodies[slots[k]], shapes, dt);
+        });
+        for k in 0..slots.len() {
+            let what = self.scratch.proxy_moves[k];
+            self.move_proxies(self.solver.slots()[k], what);
         }
         self.broadphase.rebuild();
     }
