@@ -37,9 +37,9 @@ const BOUNCY: u8 = 2;
 /// simulated. Impulses in the manifolds are per step; the solver works
 /// per substep. Which candidates to solve (those with points and a body
 /// with mass) is found for each independently, then they are picked
-/// serially, in order, into `picked`; their constraints are then built
-/// independently. Both independent passes are split between the workers
-/// when the step is parallel.
+/// serially, in order, into `picked` (one pass on one thread); their
+/// constraints are then built independently. Both independent passes are
+/// split between the workers when the step is parallel.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn prepare_contacts(
     constraints: &mut Vec<ContactConstraint>,
@@ -51,32 +51,50 @@ pub(crate) fn prepare_contacts(
     body_slots: &Store<Body>,
     ctx: &StepContext,
 ) {
-    let flags = &mut picked.flags;
-    flags.clear();
-    flags.resize(candidates.len(), 0);
-    crate::parallel::for_each_indexed_mut(ctx.parallel, flags, 256, |k, flag| {
-        let c = &contacts[candidates[k]];
+    let flag_of = |ci: u32| {
+        let c = &contacts[ci];
+        if c.manifold.count == 0 {
+            return 0;
+        }
         let (ba, bb) = (
             &solver_bodies[index_of(c.body_a) as usize],
             &solver_bodies[index_of(c.body_b) as usize],
         );
-        let moves = ba.inv_mass + bb.inv_mass + ba.inv_inertia + bb.inv_inertia != 0.0;
-        if c.manifold.count > 0 && moves {
-            *flag = PICK | if c.restitution != 0.0 { BOUNCY } else { 0 };
+        if ba.inv_mass + bb.inv_mass + ba.inv_inertia + bb.inv_inertia == 0.0 {
+            return 0;
         }
-    });
-    picked.contacts.clear();
-    picked.bouncy.clear();
-    for (&ci, &flag) in candidates.iter().zip(flags.iter()) {
+        PICK | if c.restitution != 0.0 { BOUNCY } else { 0 }
+    };
+    let Picked {
+        contacts: chosen,
+        bouncy,
+        flags,
+    } = picked;
+    chosen.clear();
+    bouncy.clear();
+    let mut pick = |ci: u32, flag: u8| {
         if flag & BOUNCY != 0 {
-            picked.bouncy.push(picked.contacts.len() as u32);
+            bouncy.push(chosen.len() as u32);
         }
         if flag & PICK != 0 {
-            picked.contacts.push(ci);
+            chosen.push(ci);
+        }
+    };
+    if ctx.parallel {
+        flags.clear();
+        flags.resize(candidates.len(), 0);
+        crate::parallel::for_each_indexed_mut(true, flags, 256, |k, flag| *flag = flag_of(candidates[k]));
+        for (&ci, &flag) in candidates.iter().zip(flags.iter()) {
+            pick(ci, flag);
+        }
+    } else {
+        // One pass on one thread.
+        for &ci in candidates {
+            pick(ci, flag_of(ci));
         }
     }
     // Every entry is overwritten below: only new ones need a value first.
-    let picked = &picked.contacts;
+    let picked = &*chosen;
     constraints.truncate(picked.len());
     constraints.resize(picked.len(), ContactConstraint::default());
     crate::parallel::for_each_indexed_mut(ctx.parallel, constraints, 64, |i, cc| {
