@@ -51,20 +51,7 @@ pub(crate) fn prepare_contacts(
     body_slots: &Store<Body>,
     ctx: &StepContext,
 ) {
-    let flag_of = |ci: u32| {
-        let c = &contacts[ci];
-        if c.manifold.count == 0 {
-            return 0;
-        }
-        let (ba, bb) = (
-            &solver_bodies[index_of(c.body_a) as usize],
-            &solver_bodies[index_of(c.body_b) as usize],
-        );
-        if ba.inv_mass + bb.inv_mass + ba.inv_inertia + bb.inv_inertia == 0.0 {
-            return 0;
-        }
-        PICK | if c.restitution != 0.0 { BOUNCY } else { 0 }
-    };
+    let flag_of = |ci: u32| flag(&contacts[ci], solver_bodies, &index_of);
     let Picked {
         contacts: chosen,
         bouncy,
@@ -72,25 +59,17 @@ pub(crate) fn prepare_contacts(
     } = picked;
     chosen.clear();
     bouncy.clear();
-    let mut pick = |ci: u32, flag: u8| {
-        if flag & BOUNCY != 0 {
-            bouncy.push(chosen.len() as u32);
-        }
-        if flag & PICK != 0 {
-            chosen.push(ci);
-        }
-    };
     if ctx.parallel {
         flags.clear();
         flags.resize(candidates.len(), 0);
         crate::parallel::for_each_indexed_mut(true, flags, 256, |k, flag| *flag = flag_of(candidates[k]));
         for (&ci, &flag) in candidates.iter().zip(flags.iter()) {
-            pick(ci, flag);
+            pick(chosen, bouncy, ci, flag);
         }
     } else {
         // One pass on one thread.
         for &ci in candidates {
-            pick(ci, flag_of(ci));
+            pick(chosen, bouncy, ci, flag_of(ci));
         }
     }
     // Every entry is overwritten below: only new ones need a value first.
@@ -107,6 +86,34 @@ pub(crate) fn prepare_contacts(
             ctx,
         );
     });
+}
+
+/// Contact `c`'s flags: [`PICK`] if it has points and a body with mass,
+/// with [`BOUNCY`] if it has restitution too.
+#[inline(always)]
+fn flag(c: &Contact, solver_bodies: &[SolverBody], index_of: &impl Fn(u32) -> u32) -> u8 {
+    if c.manifold.count == 0 {
+        return 0;
+    }
+    let (ba, bb) = (
+        &solver_bodies[index_of(c.body_a) as usize],
+        &solver_bodies[index_of(c.body_b) as usize],
+    );
+    if ba.inv_mass + bb.inv_mass + ba.inv_inertia + bb.inv_inertia == 0.0 {
+        return 0;
+    }
+    PICK | if c.restitution != 0.0 { BOUNCY } else { 0 }
+}
+
+/// Adds candidate `ci` to `chosen` (and to `bouncy`) as its `flag` says.
+#[inline(always)]
+fn pick(chosen: &mut Vec<u32>, bouncy: &mut Vec<u32>, ci: u32, flag: u8) {
+    if flag & PICK != 0 {
+        if flag & BOUNCY != 0 {
+            bouncy.push(chosen.len() as u32);
+        }
+        chosen.push(ci);
+    }
 }
 
 /// The constraint of contact `ci` (`c`), which has points and a body

@@ -232,8 +232,8 @@ pub(crate) struct Blocks<'a, T> {
 
 // SAFETY: a `Blocks` hands each thread `&mut` runs of its items (so the
 // items must be `Send`), and two threads never get the same run: the
-// team calls each block index once (`Team::run`), and `for_each_block`
-// is the only way in.
+// team calls each block index once (`Team::run`), and `for_each3`, the
+// only caller of `Blocks::run`, maps each index to one run.
 unsafe impl<T: Send> Sync for Blocks<'_, T> {}
 
 impl<'a, T: Send> Blocks<'a, T> {
