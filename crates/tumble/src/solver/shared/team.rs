@@ -6,17 +6,24 @@
 //! A stage is a count of blocks and a function of the block index. The
 //! thread that drives the solve publishes it ([`Team::run`]) and then
 //! takes blocks itself; the helpers, spinning between stages, take blocks
-//! too, each claimed by a compare-exchange on the word, so each block
-//! runs exactly once. The driver returns when every block is done, so
-//! between two stages all of the first stage's writes are visible to
-//! every thread (the helpers count finished blocks with release, the
-//! driver reads the count with acquire, and publishes the next stage
-//! with release). This is how Box2D v3 runs its solver stages
-//! (`b2ExecuteMainStage` in its `solver.c`), with one shared block
-//! counter in place of per-block sync indices.
+//! too, so each block runs exactly once. The blocks are dealt out in
+//! contiguous runs, one per thread (its *home*): each thread takes its
+//! own run's blocks first, in order, then takes what is left of the
+//! others'. Each claim is a compare-exchange on the home's word, which
+//! only a thread that has run out of its own work ever shares. So a
+//! thread mostly works alone on its own cache line, and it gets the same
+//! part of every colour every substep: the bodies it wrote in the last
+//! pass are still in its cache. This is how Box2D v3 runs its solver
+//! stages (`b2ExecuteMainStage` in its `solver.c`: each worker starts at
+//! its own share of the blocks).
 //!
-//! What a block computes never depends on which thread takes it, so the
-//! solve's results are the same bits for any number of workers.
+//! The driver returns when every block is done, so between two stages
+//! all of the first stage's writes are visible to every thread (each
+//! helper adds the blocks it finished to a count with release, the
+//! driver reads the count with acquire, and publishes the next stage
+//! with release). What a block computes never depends on which thread
+//! takes it, so the solve's results are the same bits for any number of
+//! workers.
 
 use std::any::Any;
 use std::cell::UnsafeCell;
@@ -28,8 +35,9 @@ use std::sync::Mutex;
 /// A stage's function: called once per block index.
 type Task<'a> = &'a (dyn Fn(usize) + Sync);
 
-/// Bits of [`Team::word`]: the stage's generation, its block count and
-/// the next block to claim.
+/// Bits of a stage word ([`Team::word`], and each home's): the stage's
+/// generation, then a count (the stage's blocks; one past a home's last
+/// block), then the next block to claim (a home's; 0 in `word`).
 const GENERATION_SHIFT: u32 = 40;
 const COUNT_SHIFT: u32 = 20;
 const FIELD: u64 = (1 << COUNT_SHIFT) - 1;
@@ -40,19 +48,32 @@ const MAX_BLOCKS: usize = FIELD as usize;
 const GENERATIONS: u64 = (1 << (63 - GENERATION_SHIFT)) - 1;
 /// [`Team::word`] once the region is over: the helpers leave.
 const DONE: u64 = u64::MAX;
+/// The most homes (runs of a stage's blocks); threads beyond as many
+/// share them.
+const MAX_HOMES: usize = 16;
 
 /// Spins of a waiting thread before it starts yielding its core (to the
 /// driver, should the system have put both on one).
 const SPINS_BEFORE_YIELD: u32 = 1 << 12;
 
+/// An atomic word on a cache line of its own: the threads' claims on one
+/// home, and their spinning on the stage word, do not slow the others.
+#[repr(align(64))]
+struct Line<T>(T);
+
 /// The solve's threads: the driver (the thread that called
 /// [`with_team`]) and the helpers that run the stages it publishes.
 pub(crate) struct Team {
-    /// The stage on offer: generation, block count, next block
-    /// (see the shifts above), or [`DONE`].
-    word: AtomicU64,
-    /// Blocks of the current stage finished.
-    done: AtomicU32,
+    /// The stage on offer: generation and block count (see the shifts
+    /// above), or [`DONE`].
+    word: Line<AtomicU64>,
+    /// Per home, the current stage's run of blocks still to claim:
+    /// generation, end and next (see the shifts above).
+    homes: [Line<AtomicU64>; MAX_HOMES],
+    /// Blocks of the current stage the helpers finished.
+    done: Line<AtomicU32>,
+    /// Helpers that have joined the region: each takes the next home.
+    joined: AtomicU32,
     /// The current stage's function, written by the driver before it
     /// publishes the stage and read by a helper only once it has claimed
     /// one of the stage's blocks.
@@ -68,18 +89,21 @@ pub(crate) struct Team {
 // it only between stages: after every block of the last stage is done
 // (so no helper is still calling the old function: a helper calls it only
 // inside a block it claimed) and before the next stage is published in
-// `word` with release. A helper reads it only after claiming a block of
-// the stage by a compare-exchange with acquire that saw that publication,
-// and the driver cannot write it again until that block is done. So a
-// read and a write never overlap, and every read sees the write of the
-// stage whose block it claimed.
+// `word` with release. A helper claims a block only of the stage whose
+// publication it read from `word` with acquire (the home's generation
+// must match it), and reads the task only after that claim; the driver
+// cannot write it again until that block is done. So a read and a write
+// never overlap, and every read sees the write of the stage whose block
+// it claimed.
 unsafe impl Sync for Team {}
 
 impl Team {
     fn new(threads: usize) -> Team {
         Team {
-            word: AtomicU64::new(0),
-            done: AtomicU32::new(0),
+            word: Line(AtomicU64::new(0)),
+            homes: std::array::from_fn(|_| Line(AtomicU64::new(0))),
+            done: Line(AtomicU32::new(0)),
+            joined: AtomicU32::new(0),
             task: UnsafeCell::new(None),
             failed: Mutex::new(None),
             threads,
@@ -91,26 +115,46 @@ impl Team {
         self.threads
     }
 
+    /// How many homes a stage's blocks are dealt into.
+    #[inline]
+    fn home_count(&self) -> usize {
+        self.threads.min(MAX_HOMES)
+    }
+
     /// Runs `task` on every block index in `0..blocks`, each exactly once,
     /// split between the team's threads, and returns when all are done.
     /// Called by the driver only (the solve's code between stages).
     pub(crate) fn run(&self, blocks: usize, task: &(dyn Fn(usize) + Sync)) {
         assert!(blocks <= MAX_BLOCKS, "a stage of {blocks} blocks");
-        if blocks == 0 {
+        if blocks <= 1 {
+            // Nothing to share: no one is woken.
+            (0..blocks).for_each(task);
             return;
         }
         // SAFETY: the lifetime is widened only for the time of this call:
         // the task is cleared before it returns, and every call of it (a
-        // claimed block) is finished before `done` reaches `blocks`, which
-        // this call waits for. No other thread writes `task` (the driver
-        // is the only thread calling `run`), and no helper reads it now:
-        // the last stage's blocks are all done (see the `Sync` comment).
+        // claimed block) is finished before the helpers' count and the
+        // driver's own reach `blocks`, which this call waits for. No other
+        // thread writes `task` (the driver is the only thread calling
+        // `run`), and no helper reads it now: the last stage's blocks are
+        // all done (see the `Sync` comment).
         unsafe {
             *self.task.get() = Some(std::mem::transmute::<Task<'_>, Task<'static>>(task));
         }
-        let generation = ((self.word.load(Ordering::Relaxed) >> GENERATION_SHIFT) + 1) & GENERATIONS;
-        self.done.store(0, Ordering::Relaxed);
-        self.word.store(
+        let generation = ((self.word.0.load(Ordering::Relaxed) >> GENERATION_SHIFT) + 1) & GENERATIONS;
+        self.done.0.store(0, Ordering::Relaxed);
+        // Each home gets its share of the blocks. (Relaxed: a helper
+        // reads a home only for the generation it saw published in
+        // `word`, whose release below orders these stores before it.)
+        let homes = self.home_count();
+        for (h, home) in self.homes[..homes].iter().enumerate() {
+            let (start, end) = (h * blocks / homes, (h + 1) * blocks / homes);
+            home.0.store(
+                (generation << GENERATION_SHIFT) | ((end as u64) << COUNT_SHIFT) | start as u64,
+                Ordering::Relaxed,
+            );
+        }
+        self.word.0.store(
             (generation << GENERATION_SHIFT) | ((blocks as u64) << COUNT_SHIFT),
             Ordering::Release,
         );
@@ -118,14 +162,13 @@ impl Team {
         // the panic goes on once the stage is over: the task must outlive
         // the blocks the helpers are running.
         let mut panicked = None;
-        while let Some(k) = self.claim() {
+        let ran = self.work(0, generation, &mut |k| {
             if let Err(payload) = catch_unwind(AssertUnwindSafe(|| task(k))) {
                 panicked.get_or_insert(payload);
             }
-            self.done.fetch_add(1, Ordering::Release);
-        }
+        });
         let mut spins = 0;
-        while self.done.load(Ordering::Acquire) as usize != blocks {
+        while self.done.0.load(Ordering::Acquire) as usize + ran != blocks {
             wait(&mut spins);
         }
         // SAFETY: every block is done: no helper calls or reads the task.
@@ -138,22 +181,34 @@ impl Team {
         }
     }
 
-    /// Claims the current stage's next block, if any is left.
+    /// Claims and runs (by `run`) blocks of stage `generation`: those of
+    /// home `me` first, then what is left of the others', in turn.
+    /// Returns how many it ran.
     #[inline]
-    fn claim(&self) -> Option<usize> {
-        let mut word = self.word.load(Ordering::Acquire);
+    fn work(&self, me: usize, generation: u64, run: &mut dyn FnMut(usize)) -> usize {
+        let homes = self.home_count();
+        let mut ran = 0;
+        for h in (me..homes).chain(0..me) {
+            while let Some(k) = self.claim(h, generation) {
+                run(k);
+                ran += 1;
+            }
+        }
+        ran
+    }
+
+    /// Claims the next block of home `h` in stage `generation`, if any is
+    /// left.
+    #[inline]
+    fn claim(&self, h: usize, generation: u64) -> Option<usize> {
+        let home = &self.homes[h].0;
+        let mut word = home.load(Ordering::Acquire);
         loop {
-            if word == DONE {
+            let (end, next) = ((word >> COUNT_SHIFT) & FIELD, word & FIELD);
+            if word >> GENERATION_SHIFT != generation || next >= end {
                 return None;
             }
-            let (count, next) = ((word >> COUNT_SHIFT) & FIELD, word & FIELD);
-            if next >= count {
-                return None;
-            }
-            match self
-                .word
-                .compare_exchange_weak(word, word + 1, Ordering::Acquire, Ordering::Acquire)
-            {
+            match home.compare_exchange_weak(word, word + 1, Ordering::Acquire, Ordering::Acquire) {
                 Ok(_) => return Some(next as usize),
                 Err(now) => word = now,
             }
@@ -161,14 +216,27 @@ impl Team {
     }
 
     /// A helper's life: takes the blocks of each stage the driver
-    /// publishes, until the region is over.
+    /// publishes, its own home's first, until the region is over.
     fn help(&self) {
+        let me = (self.joined.fetch_add(1, Ordering::Relaxed) as usize + 1) % self.home_count();
+        let mut seen = 0;
         let mut spins = 0;
         loop {
-            if let Some(k) = self.claim() {
-                // SAFETY: the claim saw the stage published (acquire), and
-                // the driver keeps its task until this block is done (the
-                // `Sync` comment).
+            let word = self.word.0.load(Ordering::Acquire);
+            if word == DONE {
+                return;
+            }
+            let generation = word >> GENERATION_SHIFT;
+            if generation == seen {
+                wait(&mut spins);
+                continue;
+            }
+            seen = generation;
+            spins = 0;
+            let ran = self.work(me, generation, &mut |k| {
+                // SAFETY: the claim was of the stage published in `word`
+                // (acquire), and the driver keeps its task until this
+                // block is done (the `Sync` comment).
                 let task = unsafe { *self.task.get() };
                 if let Some(task) = task {
                     if let Err(payload) = catch_unwind(AssertUnwindSafe(|| task(k))) {
@@ -177,12 +245,9 @@ impl Team {
                         }
                     }
                 }
-                self.done.fetch_add(1, Ordering::Release);
-                spins = 0;
-            } else if self.word.load(Ordering::Relaxed) == DONE {
-                return;
-            } else {
-                wait(&mut spins);
+            });
+            if ran > 0 {
+                self.done.0.fetch_add(ran as u32, Ordering::Release);
             }
         }
     }
@@ -212,7 +277,7 @@ pub(crate) fn with_team<R: Send>(parallel: bool, body: impl FnOnce(Option<&Team>
     struct Leave<'a>(&'a Team);
     impl Drop for Leave<'_> {
         fn drop(&mut self) {
-            self.0.word.store(DONE, Ordering::Release);
+            self.0.word.0.store(DONE, Ordering::Release);
         }
     }
     crate::parallel::with_helpers(threads - 1, &|| team.help(), || {
@@ -382,7 +447,8 @@ mod tests {
     #[cfg(feature = "parallel")]
     #[test]
     fn every_block_of_every_stage_runs_once() {
-        for threads in [2, 3, 4] {
+        // (18 threads share the 16 homes.)
+        for threads in [2, 3, 4, MAX_HOMES + 2] {
             let counts: Vec<AtomicU32> = (0..1000).map(|_| AtomicU32::new(0)).collect();
             on_team(threads, |team| {
                 let team = team.expect("a team of several threads");
