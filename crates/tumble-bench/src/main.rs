@@ -1,7 +1,7 @@
 //! `tumble-bench`: Tumble against Box2D v3 and Rapier on the same scenes.
 //!
 //! ```text
-//! tumble-bench [--json] [--scene NAME] [--steps N] [--chunk N] [--threads N] [--engine NAME] [--plot FILE.png] [--stages]
+//! tumble-bench [--json] [--scene NAME] [--steps N] [--chunk N] [--threads N] [--engine NAME] [--plot FILE.png] [--stages] [--scaling]
 //! ```
 
 use std::path::PathBuf;
@@ -10,7 +10,7 @@ use tumble_bench::engines::EngineKind;
 use tumble_bench::spec::{self, SCENES};
 use tumble_bench::{plot, report, runner, sleep};
 
-const USAGE: &str = "usage: tumble-bench [--json] [--scene NAME] [--steps N] [--chunk N] [--threads N] [--engine NAME] [--plot FILE.png] [--stages]
+const USAGE: &str = "usage: tumble-bench [--json] [--scene NAME] [--steps N] [--chunk N] [--threads N] [--engine NAME] [--plot FILE.png] [--stages] [--scaling]
 
 Builds each scene in Tumble, Box2D v3 (boxdd) and Rapier (rapier2d), steps the
 three in turn (N steps each per turn, default 10) timing every step, and prints
@@ -37,7 +37,10 @@ for the many pyramids.
   --engine NAME    run one engine only (tumble, box2d, rapier), say under a profiler
   --plot FILE.png  also draw a bar chart of the medians
   --stages         instead, step each scene in each engine alone and print where its step
-                   spends the time, by the engine's own profile (mean ms per stage)";
+                   spends the time, by the engine's own profile (mean ms per stage)
+  --scaling        instead, step each scene in Tumble on 1 thread and on --threads N (default
+                   2) in turn, chunk steps at a time, and print each stage's median on both and
+                   the speed-up";
 
 struct Options {
     json: bool,
@@ -48,6 +51,7 @@ struct Options {
     engines: Vec<EngineKind>,
     threads: usize,
     stages: bool,
+    scaling: bool,
 }
 
 fn parse(args: &[String]) -> Result<Options, String> {
@@ -60,6 +64,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
         engines: EngineKind::ALL.to_vec(),
         threads: 1,
         stages: false,
+        scaling: false,
     };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -89,6 +94,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
                 options.threads = n;
             }
             "--stages" => options.stages = true,
+            "--scaling" => options.scaling = true,
             "--plot" => options.plot = Some(PathBuf::from(value("--plot")?)),
             "--engine" => {
                 let name = value("--engine")?;
@@ -121,6 +127,18 @@ fn main() -> ExitCode {
         eprintln!("tumble-bench: a debug build; time it with `cargo run --release -p tumble-bench`");
     }
     let engines = &options.engines;
+    if options.scaling {
+        let threads = if options.threads == 1 { 2 } else { options.threads };
+        for name in &options.scenes {
+            let Some(spec) = spec::build(name) else {
+                continue;
+            };
+            let steps = options.steps.unwrap_or(spec.steps);
+            let run = tumble_bench::stages::scaling(&spec, steps, options.chunk, threads);
+            print!("{}", tumble_bench::stages::scaling_markdown(name, &run));
+        }
+        return ExitCode::SUCCESS;
+    }
     if options.stages {
         for name in &options.scenes {
             let Some(spec) = spec::build(name) else {

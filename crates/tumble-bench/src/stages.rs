@@ -3,7 +3,8 @@
 //! over the steps (`tumble-bench --stages`). The stages of two engines do
 //! not split the step at the same places, so compare the totals and read
 //! the rows for where each engine's time goes. Not interleaved: for
-//! ratios, use the main table.
+//! ratios, use the main table. [`scaling`] does interleave: Tumble on one
+//! thread beside Tumble on several, stage by stage.
 
 use crate::engines::EngineKind;
 use crate::spec::Spec;
@@ -64,6 +65,76 @@ pub fn markdown(scene: &str, runs: &[StageRun]) -> String {
     out
 }
 
+/// Tumble's own speed-up from one thread to several, stage by stage: the
+/// median milliseconds per step of each stage on one worker and on
+/// `threads`, the two worlds stepped in turn `chunk` steps at a time
+/// (`tumble-bench --scaling`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scaling {
+    /// The worker count compared with one.
+    pub threads: usize,
+    /// Per stage, in the profile's order: its median on one worker and
+    /// on `threads`.
+    pub stages: Vec<(&'static str, f64, f64)>,
+}
+
+/// Steps `spec` in two Tumble worlds, one on one worker and one on
+/// `threads`, `steps` steps each, taking turns `chunk` steps at a time
+/// so the machine's load falls on both alike, and takes each stage's
+/// median over the steps.
+pub fn scaling(spec: &Spec, steps: u32, chunk: u32, threads: usize) -> Scaling {
+    let mut worlds = [
+        EngineKind::Tumble.build_on(spec, 1),
+        EngineKind::Tumble.build_on(spec, threads),
+    ];
+    let mut samples: [Vec<Vec<f64>>; 2] = [Vec::new(), Vec::new()];
+    let mut names = Vec::new();
+    let mut taken = 0;
+    while taken < steps {
+        let turn = chunk.max(1).min(steps - taken);
+        for (world, samples) in worlds.iter_mut().zip(samples.iter_mut()) {
+            for _ in 0..turn {
+                world.step();
+                let stages = world.stages();
+                if samples.is_empty() {
+                    names = stages.iter().map(|&(name, _)| name).collect();
+                    samples.resize(stages.len(), Vec::new());
+                }
+                for (sample, (_, ms)) in samples.iter_mut().zip(stages) {
+                    sample.push(ms);
+                }
+            }
+        }
+        taken += turn;
+    }
+    let [mut one, mut many] = samples;
+    let stages = names
+        .into_iter()
+        .zip(one.iter_mut().zip(many.iter_mut()))
+        .map(|(name, (a, b))| (name, crate::runner::median(a), crate::runner::median(b)))
+        .collect();
+    Scaling { threads, stages }
+}
+
+/// A markdown table of a [`Scaling`]: each stage's medians and the
+/// speed-up (one worker's time over the others').
+pub fn scaling_markdown(scene: &str, run: &Scaling) -> String {
+    let n = run.threads;
+    let mut out = format!(
+        "\n### {scene}: Tumble on 1 and {n} threads (median ms/step)\n\n\
+         | stage | 1 thread | {n} threads | speed-up |\n|---|---:|---:|---:|\n"
+    );
+    for (name, one, many) in &run.stages {
+        let speedup = if *many > 0.0 {
+            format!("{:.2}", one / many)
+        } else {
+            "-".to_string()
+        };
+        out += &format!("| {name} | {one:.3} | {many:.3} | {speedup} |\n");
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -94,5 +165,17 @@ mod tests {
         // Rapier keeps no profile here: no table.
         let rapier = run(&spec, &[EngineKind::Rapier], 2, 1);
         assert!(markdown("pile", &rapier).is_empty());
+    }
+
+    #[test]
+    fn scaling_compares_every_stage_on_one_and_two_threads() {
+        let spec = crate::spec::build("pile").unwrap();
+        let run = scaling(&spec, 7, 3, 2);
+        assert_eq!(run.threads, 2);
+        let step = run.stages.iter().find(|(n, _, _)| *n == "step").unwrap();
+        assert!(step.1 > 0.0 && step.2 > 0.0, "{run:?}");
+        assert!(run.stages.iter().any(|(n, _, _)| *n == "solve: substeps"));
+        let text = scaling_markdown("pile", &run);
+        assert!(text.contains("| step |") && text.contains("2 threads"), "{text}");
     }
 }
