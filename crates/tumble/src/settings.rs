@@ -240,6 +240,22 @@ pub struct SolverSettings {
     /// pulled back together does not ring).
     #[cfg_attr(feature = "serde", serde(default = "joint_damping_default"))]
     pub joint_damping_ratio: f32,
+    /// With several workers, the smallest colour of the constraint graph
+    /// they share, in lane batches of four constraints (a joint counting
+    /// a quarter); a smaller colour is solved by one thread while the
+    /// others wait (256, measured on 2 cores: see the README). Sharing a
+    /// colour costs little in itself; what costs is that half of its
+    /// bodies were last written on the other core, so a small colour
+    /// spends more pulling them over than it gains. 0 shares every
+    /// colour. Only the speed depends on it, never the results.
+    #[cfg_attr(feature = "serde", serde(default = "min_shared_colour_default"))]
+    pub min_shared_colour: u32,
+}
+
+/// Serde's value for a missing `min_shared_colour`: the default.
+#[cfg(feature = "serde")]
+fn min_shared_colour_default() -> u32 {
+    SolverSettings::default().min_shared_colour
 }
 
 /// Serde's value for a missing `joint_hertz`: the default.
@@ -288,6 +304,7 @@ impl Default for SolverSettings {
             contact_damping_ratio: 10.0,
             joint_hertz: 60.0,
             joint_damping_ratio: 2.0,
+            min_shared_colour: 256,
         }
     }
 }

@@ -152,9 +152,12 @@ fn every_worker_count_gives_the_same_bits() {
         (Coloring::Bounded, PositionCorrection::SoftStep),
         (Coloring::Ordered, PositionCorrection::SplitImpulse),
     ] {
+        // Every colour shared, however small: the scene's colours are
+        // smaller than the default `min_shared_colour`.
         let solver = SolverSettings {
             coloring,
             position_correction,
+            min_shared_colour: 0,
             ..SolverSettings::default()
         };
         let one = world_hash(&rain_on_pyramid(1, solver, 240));
@@ -165,6 +168,12 @@ fn every_worker_count_gives_the_same_bits() {
                 "{coloring:?}, {position_correction:?}: 1 worker gives {one:#018x}, {workers} give {many:#018x}"
             );
         }
+        // Which colours are shared changes the speed only.
+        let some = SolverSettings {
+            min_shared_colour: 100,
+            ..solver
+        };
+        assert_eq!(one, world_hash(&rain_on_pyramid(2, some, 240)));
     }
 }
 
@@ -242,6 +251,7 @@ fn platforms_locks_hooks_and_type_switches_give_the_same_bits_on_any_worker_coun
         let solver = SolverSettings {
             coloring,
             position_correction,
+            min_shared_colour: 0,
             ..SolverSettings::default()
         };
         let one = platforms_and_switches(1, solver, 200);

@@ -36,6 +36,17 @@ struct Colour {
     joints: std::ops::Range<usize>,
 }
 
+impl Colour {
+    /// The team to share the colour's batches and joints with: none (its
+    /// driver alone) when the colour is smaller than the settings'
+    /// [`min_shared_colour`](crate::SolverSettings::min_shared_colour).
+    #[inline]
+    fn team<'t>(&self, team: Option<&'t Team>, ctx: &StepContext) -> Option<&'t Team> {
+        let work = self.pairs.len() + self.singles.len() + self.joints.len() / 4;
+        team.filter(|_| work >= ctx.settings.min_shared_colour as usize)
+    }
+}
+
 /// The constraints of a step sorted into colours, each colour's two-point
 /// blocks and single points packed into lane-wide batches. Kept from step
 /// to step so its buffers are reused (no allocation in steady state).
@@ -543,10 +554,11 @@ impl Graph {
     pub(super) fn warm_start(
         &mut self,
         (constraints, joints): (&[ContactConstraint], &mut [JointConstraint]),
-        states: &[StateCell],
-        team: Option<&Team>,
+        (states, team): (&[StateCell], Option<&Team>),
+        ctx: &StepContext,
     ) {
         for colour in &self.colours[..self.count] {
+            let team = colour.team(team, ctx);
             for_each3(
                 team,
                 (
@@ -820,6 +832,7 @@ fn solve_colour(
     reverse: bool,
     pass: Pass,
 ) {
+    let team = colour.team(team, ctx);
     let (pairs, singles) = (
         batch_blocks(team, &mut pairs[colour.pairs.clone()]),
         batch_blocks(team, &mut singles[colour.singles.clone()]),

@@ -273,7 +273,7 @@ impl Solver {
                 if pseudo {
                     graph.reset_pseudo(constraints);
                 }
-                graph.warm_start((constraints, joints), &states, team);
+                graph.warm_start((constraints, joints), (&states, team), ctx);
                 for it in 0..iterations {
                     graph.iterate(
                         (constraints, &mut joints[..]),
@@ -414,7 +414,7 @@ fn soft_substep(
     let relax = iterations / 2;
     integrate_velocities(bodies, locks, (states, team), ctx);
     graph.update_scalar_separations(constraints, states);
-    graph.warm_start((constraints, joints), states, team);
+    graph.warm_start((constraints, joints), (states, team), ctx);
     for it in 0..iterations - relax {
         let reverse = backward(ctx.settings.sweep, it);
         graph.iterate(

@@ -191,6 +191,11 @@ pub fn joint_scene(workers: usize) -> World {
     let mut world = World::new(WorldSettings {
         sleeping: false,
         workers,
+        // Every colour shared with the workers, however small.
+        solver: tumble::SolverSettings {
+            min_shared_colour: 0,
+            ..tumble::SolverSettings::default()
+        },
         ..WorldSettings::default()
     });
     let ground = world.create_body(&BodyDef::fixed()).unwrap();
