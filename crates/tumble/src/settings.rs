@@ -241,9 +241,10 @@ pub struct SolverSettings {
     #[cfg_attr(feature = "serde", serde(default = "joint_damping_default"))]
     pub joint_damping_ratio: f32,
     /// With several workers, the smallest colour of the constraint graph
-    /// they share, in lane batches of four constraints (a joint counting
-    /// a quarter); a smaller colour is solved by one thread while the
-    /// others wait (256, measured on 2 cores: see the README). Sharing a
+    /// they share, in lane batches of four one-point contacts (a batch of
+    /// two-point contacts counts two, a joint one); a smaller colour is
+    /// solved by one thread while the others wait (600, measured on 2
+    /// cores: see the README). Sharing a
     /// colour costs little in itself; what costs is that half of its
     /// bodies were last written on the other core, so a small colour
     /// spends more pulling them over than it gains. 0 shares every
@@ -304,7 +305,7 @@ impl Default for SolverSettings {
             contact_damping_ratio: 10.0,
             joint_hertz: 60.0,
             joint_damping_ratio: 2.0,
-            min_shared_colour: 256,
+            min_shared_colour: 600,
         }
     }
 }

@@ -37,13 +37,47 @@ struct Colour {
 }
 
 impl Colour {
+    /// The colour's work, in one-point batches (see [`PAIR_WORK`]).
+    #[inline]
+    fn work(&self) -> usize {
+        PAIR_WORK * self.pairs.len() + self.singles.len() + JOINT_WORK * self.joints.len()
+    }
+
     /// The team to share the colour's batches and joints with: none (its
-    /// driver alone) when the colour is smaller than the settings'
+    /// driver alone) when the colour's work is under the settings'
     /// [`min_shared_colour`](crate::SolverSettings::min_shared_colour).
     #[inline]
     fn team<'t>(&self, team: Option<&'t Team>, ctx: &StepContext) -> Option<&'t Team> {
-        let work = self.pairs.len() + self.singles.len() + self.joints.len() / 4;
-        team.filter(|_| work >= ctx.settings.min_shared_colour as usize)
+        team.filter(|_| self.work() >= ctx.settings.min_shared_colour as usize)
+    }
+
+    /// The colour's two-point batches, one-point batches and joints, in
+    /// runs for `team`: runs of about equal work, four per thread, so that
+    /// the share of the runs each thread starts with (see
+    /// [`super::shared`]) is its share of the work, whatever the mix. (A
+    /// colour of a few batches and thousands of joints, as the ragdolls'
+    /// first, would otherwise give one thread all the batches and the
+    /// other all the joints.)
+    #[inline]
+    fn runs<'a>(
+        &self,
+        team: Option<&Team>,
+        (pairs, singles, joints): (
+            &'a mut [wide::PairBatch],
+            &'a mut [wide::PointBatch],
+            &'a mut [JointConstraint],
+        ),
+    ) -> (
+        Blocks<'a, wide::PairBatch>,
+        Blocks<'a, wide::PointBatch>,
+        Blocks<'a, JointConstraint>,
+    ) {
+        let work = block_size(team, self.work(), 1);
+        (
+            Blocks::new(pairs, (work / PAIR_WORK).max(MIN_BATCHES)),
+            Blocks::new(singles, work.max(MIN_BATCHES)),
+            Blocks::new(joints, (work / JOINT_WORK).max(MIN_JOINTS)),
+        )
     }
 }
 
@@ -559,17 +593,19 @@ impl Graph {
     ) {
         for colour in &self.colours[..self.count] {
             let team = colour.team(team, ctx);
-            for_each3(
+            let (pairs, singles, joints) = colour.runs(
                 team,
                 (
-                    batch_blocks(team, &mut self.pairs[colour.pairs.clone()]),
-                    &|run| run.iter().for_each(|b| b.warm_start(states)),
+                    &mut self.pairs[colour.pairs.clone()],
+                    &mut self.singles[colour.singles.clone()],
+                    &mut joints[colour.joints.clone()],
                 ),
-                (
-                    batch_blocks(team, &mut self.singles[colour.singles.clone()]),
-                    &|run| run.iter().for_each(|b| b.warm_start(states)),
-                ),
-                (joint_blocks(team, &mut joints[colour.joints.clone()]), &|run| {
+            );
+            for_each3(
+                team,
+                (pairs, &|run| run.iter().for_each(|b| b.warm_start(states))),
+                (singles, &|run| run.iter().for_each(|b| b.warm_start(states))),
+                (joints, &|run| {
                     run.iter().for_each(|j| joints::warm_start(j, states))
                 }),
             );
@@ -833,19 +869,20 @@ fn solve_colour(
     pass: Pass,
 ) {
     let team = colour.team(team, ctx);
-    let (pairs, singles) = (
-        batch_blocks(team, &mut pairs[colour.pairs.clone()]),
-        batch_blocks(team, &mut singles[colour.singles.clone()]),
+    let (pairs, singles, joints) = colour.runs(
+        team,
+        (
+            &mut pairs[colour.pairs.clone()],
+            &mut singles[colour.singles.clone()],
+            joints,
+        ),
     );
     let solve_joints = |run: &mut [JointConstraint]| {
         for j in run {
             joints::solve(j, states, ctx, pass.bias());
         }
     };
-    let joints = (
-        joint_blocks(team, joints),
-        &solve_joints as &(dyn Fn(&mut [JointConstraint]) + Sync),
-    );
+    let joints = (joints, &solve_joints as &(dyn Fn(&mut [JointConstraint]) + Sync));
     // The choice of kernel is made once for the colour.
     match pass {
         Pass::Velocity { pseudo: true } => for_each3(
@@ -893,6 +930,14 @@ fn solve_colour(
     }
 }
 
+/// What a two-point batch costs to solve, in one-point batches (about
+/// twice: 28 ns a pass on the large pyramid, all two-point batches).
+const PAIR_WORK: usize = 2;
+
+/// What a joint costs to solve, in one-point batches (about the same: 13
+/// ns a pass on the joint grid's hinges).
+const JOINT_WORK: usize = 1;
+
 /// The fewest lane batches a thread takes at a time: fewer cost more to
 /// hand over than to solve.
 const MIN_BATCHES: usize = 4;
@@ -905,13 +950,6 @@ const MIN_JOINTS: usize = 16;
 fn batch_blocks<'a, T: Send>(team: Option<&Team>, batches: &'a mut [T]) -> Blocks<'a, T> {
     let block = block_size(team, batches.len(), MIN_BATCHES);
     Blocks::new(batches, block)
-}
-
-/// `joints` in runs for the team's threads.
-#[inline]
-fn joint_blocks<'a>(team: Option<&Team>, joints: &'a mut [JointConstraint]) -> Blocks<'a, JointConstraint> {
-    let block = block_size(team, joints.len(), MIN_JOINTS);
-    Blocks::new(joints, block)
 }
 
 #[cfg(test)]
