@@ -298,3 +298,32 @@ fn joints_give_the_same_bits_on_any_worker_count_and_match_the_record() {
          crates/tumble/tests/determinism.rs and say why in the commit message"
     );
 }
+
+#[test]
+fn a_world_of_many_bodies_moves_them_the_same_on_any_worker_count() {
+    use tumble::{BodyDef, Polygon, ShapeDef};
+    // Over 16 384 awake bodies: enough for the workers to share moving the
+    // bodies and their proxies too (stages 5 and 6), which smaller worlds
+    // do on one thread. Columns of boxes, 130 wide and 130 high, settling
+    // on the ground and on each other.
+    let run = |workers: usize| {
+        let mut world = world_on(workers, tumble::SolverSettings::default(), 100.0);
+        let block = Polygon::new_box(0.25, 0.25).unwrap();
+        for row in 0..130 {
+            for col in 0..130 {
+                let at = Vec2::new(-40.0 + col as f32 * 0.6, 0.76 + row as f32 * 0.51);
+                let body = world.create_body(&BodyDef::dynamic().at(at)).unwrap();
+                world.add_shape(body, block, &ShapeDef::default()).unwrap();
+            }
+        }
+        assert!(world.body_count() > 16 * 1024);
+        for _ in 0..30 {
+            world.step(common::DT);
+        }
+        world_hash(&world)
+    };
+    let one = run(1);
+    for workers in [2, 3] {
+        assert_eq!(one, run(workers), "{workers} workers");
+    }
+}
