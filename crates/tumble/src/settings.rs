@@ -244,11 +244,11 @@ pub struct SolverSettings {
     /// they share, in lane batches of four one-point contacts (a batch of
     /// two-point contacts counts two, a joint one); a smaller colour is
     /// solved by one thread while the others wait (600, measured on 2
-    /// cores: see the README). Sharing a
-    /// colour costs little in itself; what costs is that half of its
-    /// bodies were last written on the other core, so a small colour
-    /// spends more pulling them over than it gains. 0 shares every
-    /// colour. Only the speed depends on it, never the results.
+    /// cores: see the README). Sharing a colour costs little in itself;
+    /// what costs is that half of its bodies were last written on the
+    /// other core, so a small colour spends more pulling them over than
+    /// it gains. 0 shares every colour. Only the speed depends on it,
+    /// never the results.
     #[cfg_attr(feature = "serde", serde(default = "min_shared_colour_default"))]
     pub min_shared_colour: u32,
 }
