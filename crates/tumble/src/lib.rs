@@ -196,7 +196,7 @@
 //! that falls asleep, is kicked awake and falls asleep again, and of one
 //! with every kind of joint, and compare 1 to 4 workers.
 // `unsafe` is forbidden in every module but one: what the solver's
-// worker threads share (`solver::shared`): the body states they write at
+// worker threads share (`solver::threads`): the body states they write at
 // once, and the team that hands them the solve's stages.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]

@@ -7,7 +7,7 @@ use super::scalar::{
     current_separation, solve_constraint, solve_pseudo_constraint, solve_soft_constraint, store_impulses,
     warm_start_constraint,
 };
-use super::shared::{block_size, for_each3, AtomicMin, Blocks, StateCell, Team};
+use super::threads::{block_size, for_each3, AtomicMin, Blocks, StateCell, Team};
 use super::types::{ContactConstraint, SolverBody, StepContext};
 use super::wide;
 use crate::contact::Contact;
@@ -54,7 +54,7 @@ impl Colour {
     /// The colour's two-point batches, one-point batches and joints, in
     /// runs for `team`: runs of about equal work, four per thread, so that
     /// the share of the runs each thread starts with (see
-    /// [`super::shared`]) is its share of the work, whatever the mix. (A
+    /// [`super::threads`]) is its share of the work, whatever the mix. (A
     /// colour of a few batches and thousands of joints, as the ragdolls'
     /// first, would otherwise give one thread all the batches and the
     /// other all the joints.)
@@ -246,7 +246,7 @@ impl Graph {
     }
 
     /// The condition the workers' sharing of the body states rests on (see
-    /// [`super::shared`]): within each colour, a body some batch writes is
+    /// [`super::threads`]): within each colour, a body some batch writes is
     /// dynamic, and no other lane of the colour's batches touches it. (The
     /// colour's scalar constraints run after its batches, on one thread.)
     pub(super) fn footprints_are_disjoint(

@@ -18,7 +18,7 @@
 //! motion since the step began. The contacts and joints ([`joints`]) are
 //! graph-coloured ([`graph`]) and each colour's lane batches and joints
 //! are split between the world's worker threads; the body states they share live in
-//! [`shared`]. Smaller substeps carry load through a tall
+//! [`threads`]. Smaller substeps carry load through a tall
 //! stack far better than the same number of iterations in one big step.
 //!
 //! The solve stage, in order: [`Solver::begin`] and [`Solver::add_body`]
@@ -38,7 +38,7 @@ mod joints;
 mod prepare;
 #[forbid(unsafe_code)]
 mod scalar;
-mod shared;
+mod threads;
 #[forbid(unsafe_code)]
 mod types;
 #[forbid(unsafe_code)]
@@ -55,7 +55,7 @@ use crate::store::Store;
 use graph::{Graph, Pass};
 use joints::JointConstraint;
 use scalar::{bounce_constraint, store_impulses};
-use shared::{block_size, for_each_index, with_team, StateCell, Team};
+use threads::{block_size, for_each_index, with_team, StateCell, Team};
 use types::{BodyState, ContactConstraint, Lock};
 
 /// The solver's buffers, kept from step to step so that a steady scene

@@ -23,7 +23,7 @@
 // Lane loops index several arrays by the same lane number on purpose.
 #![allow(clippy::needless_range_loop)]
 
-use super::shared::StateCell;
+use super::threads::StateCell;
 use super::types::{ContactConstraint, SolverBody, StepContext};
 use crate::contact::Contact;
 use crate::math::Vec2;

@@ -24,7 +24,7 @@ pub(crate) mod tree;
 mod weld;
 mod wheel;
 
-use super::shared::StateCell;
+use super::threads::StateCell;
 use super::types::{BodyState, Softness, SolverBody, StepContext};
 use crate::body::Body;
 use crate::joint::{Joint, JointImpulses, JointKind};
