@@ -118,25 +118,34 @@ pub fn quality(spec: &Spec, start: &[V2], end: &[V2]) -> Option<f64> {
     }
 }
 
+/// Gives each of `sims` `steps` turns of `step` (its index and itself),
+/// the sims taking turns `chunk` steps at a time, so that the machine's
+/// load as it changes falls on all of them alike.
+pub fn in_turns<S>(sims: &mut [S], steps: u32, chunk: u32, mut step: impl FnMut(usize, &mut S)) {
+    let chunk = chunk.max(1);
+    let mut done = 0;
+    while done < steps {
+        let turn = chunk.min(steps - done);
+        for (k, sim) in sims.iter_mut().enumerate() {
+            for _ in 0..turn {
+                step(k, sim);
+            }
+        }
+        done += turn;
+    }
+}
+
 /// Builds the scene in each engine and runs them in turn, `chunk` steps at
 /// a time, for `steps` steps each, every engine on `threads` threads.
 pub fn run_scene(spec: &Spec, engines: &[EngineKind], steps: u32, chunk: u32, threads: usize) -> SceneRun {
     let mut sims: Vec<Box<dyn Engine>> = engines.iter().map(|e| e.build_on(spec, threads)).collect();
     let starts: Vec<Vec<V2>> = sims.iter_mut().map(|s| s.centres()).collect();
     let mut times: Vec<Vec<f64>> = vec![Vec::with_capacity(steps as usize); sims.len()];
-    let chunk = chunk.max(1);
-    let mut done = 0;
-    while done < steps {
-        let k = chunk.min(steps - done);
-        for (sim, times) in sims.iter_mut().zip(&mut times) {
-            for _ in 0..k {
-                let t = Instant::now();
-                sim.step();
-                times.push(t.elapsed().as_secs_f64() * 1e3);
-            }
-        }
-        done += k;
-    }
+    in_turns(&mut sims, steps, chunk, |k, sim| {
+        let t = Instant::now();
+        sim.step();
+        times[k].push(t.elapsed().as_secs_f64() * 1e3);
+    });
     let mut runs = Vec::new();
     for (((&engine, sim), start), mut times) in engines.iter().zip(&mut sims).zip(&starts).zip(times) {
         let end = sim.centres();
@@ -168,6 +177,16 @@ pub fn run_scene(spec: &Spec, engines: &[EngineKind], steps: u32, chunk: u32, th
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn turns_go_round_in_chunks_until_every_sim_has_its_steps() {
+        let mut order = Vec::new();
+        in_turns(&mut [0u32, 0], 5, 2, |k, steps| {
+            *steps += 1;
+            order.push(k);
+        });
+        assert_eq!(order, [0, 0, 1, 1, 0, 0, 1, 1, 0, 1]);
+    }
 
     #[test]
     fn median_of_odd_and_even_counts() {

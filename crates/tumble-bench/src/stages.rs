@@ -89,24 +89,18 @@ pub fn scaling(spec: &Spec, steps: u32, chunk: u32, threads: usize) -> Scaling {
     ];
     let mut samples: [Vec<Vec<f64>>; 2] = [Vec::new(), Vec::new()];
     let mut names = Vec::new();
-    let mut taken = 0;
-    while taken < steps {
-        let turn = chunk.max(1).min(steps - taken);
-        for (world, samples) in worlds.iter_mut().zip(samples.iter_mut()) {
-            for _ in 0..turn {
-                world.step();
-                let stages = world.stages();
-                if samples.is_empty() {
-                    names = stages.iter().map(|&(name, _)| name).collect();
-                    samples.resize(stages.len(), Vec::new());
-                }
-                for (sample, (_, ms)) in samples.iter_mut().zip(stages) {
-                    sample.push(ms);
-                }
-            }
+    crate::runner::in_turns(&mut worlds, steps, chunk, |k, world| {
+        world.step();
+        let stages = world.stages();
+        let samples = &mut samples[k];
+        if samples.is_empty() {
+            names = stages.iter().map(|&(name, _)| name).collect();
+            samples.resize(stages.len(), Vec::new());
         }
-        taken += turn;
-    }
+        for (sample, (_, ms)) in samples.iter_mut().zip(stages) {
+            sample.push(ms);
+        }
+    });
     let [mut one, mut many] = samples;
     let stages = names
         .into_iter()

@@ -35,9 +35,9 @@ use std::sync::Mutex;
 /// A stage's function: called once per block index.
 type Task<'a> = &'a (dyn Fn(usize) + Sync);
 
-/// Bits of a stage word ([`Team::word`], and each home's): the stage's
-/// generation, then a count (the stage's blocks; one past a home's last
-/// block), then the next block to claim (a home's; 0 in `word`).
+/// Bits of a home's word: the stage's generation, one past the home's
+/// last block, and the next block to claim. [`Team::word`] holds the
+/// generation alone, in the same bits.
 const GENERATION_SHIFT: u32 = 40;
 const COUNT_SHIFT: u32 = 20;
 const FIELD: u64 = (1 << COUNT_SHIFT) - 1;
@@ -64,8 +64,8 @@ struct Line<T>(T);
 /// The solve's threads: the driver (the thread that called
 /// [`with_team`]) and the helpers that run the stages it publishes.
 pub(crate) struct Team {
-    /// The stage on offer: generation and block count (see the shifts
-    /// above), or [`DONE`].
+    /// The stage on offer: its generation (see the shifts above), or
+    /// [`DONE`].
     word: Line<AtomicU64>,
     /// Per home, the current stage's run of blocks still to claim:
     /// generation, end and next (see the shifts above).
@@ -78,8 +78,8 @@ pub(crate) struct Team {
     /// publishes the stage and read by a helper only once it has claimed
     /// one of the stage's blocks.
     task: UnsafeCell<Option<Task<'static>>>,
-    /// What a block that panicked on a helper panicked with, for the
-    /// driver to go on with once the stage is over.
+    /// What the stage's first block to panic (on any thread) panicked
+    /// with, for the driver to go on with once the stage is over.
     failed: Mutex<Option<Box<dyn Any + Send>>>,
     /// Threads in the team, the driver included.
     threads: usize,
@@ -154,19 +154,13 @@ impl Team {
                 Ordering::Relaxed,
             );
         }
-        self.word.0.store(
-            (generation << GENERATION_SHIFT) | ((blocks as u64) << COUNT_SHIFT),
-            Ordering::Release,
-        );
+        self.word
+            .0
+            .store(generation << GENERATION_SHIFT, Ordering::Release);
         // A block that panics here is counted done like any other, and
         // the panic goes on once the stage is over: the task must outlive
         // the blocks the helpers are running.
-        let mut panicked = None;
-        let ran = self.work(0, generation, &mut |k| {
-            if let Err(payload) = catch_unwind(AssertUnwindSafe(|| task(k))) {
-                panicked.get_or_insert(payload);
-            }
-        });
+        let ran = self.work(0, generation, &mut |k| self.run_block(task, k));
         let mut spins = 0;
         while self.done.0.load(Ordering::Acquire) as usize + ran != blocks {
             wait(&mut spins);
@@ -175,9 +169,19 @@ impl Team {
         unsafe {
             *self.task.get() = None;
         }
-        let helpers = self.failed.lock().map(|mut f| f.take()).unwrap_or(None);
-        if let Some(payload) = panicked.or(helpers) {
+        if let Some(payload) = self.failed.lock().map(|mut f| f.take()).unwrap_or(None) {
             resume_unwind(payload);
+        }
+    }
+
+    /// Runs block `k` of `task`, keeping the first panic of the stage (on
+    /// any thread) for the driver to go on with once the stage is over.
+    #[inline]
+    fn run_block(&self, task: Task<'_>, k: usize) {
+        if let Err(payload) = catch_unwind(AssertUnwindSafe(|| task(k))) {
+            if let Ok(mut failed) = self.failed.lock() {
+                failed.get_or_insert(payload);
+            }
         }
     }
 
@@ -239,11 +243,7 @@ impl Team {
                 // block is done (the `Sync` comment).
                 let task = unsafe { *self.task.get() };
                 if let Some(task) = task {
-                    if let Err(payload) = catch_unwind(AssertUnwindSafe(|| task(k))) {
-                        if let Ok(mut failed) = self.failed.lock() {
-                            failed.get_or_insert(payload);
-                        }
-                    }
+                    self.run_block(task, k);
                 }
             });
             if ran > 0 {
