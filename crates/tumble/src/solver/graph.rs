@@ -8,7 +8,7 @@ use super::scalar::{
     warm_start_constraint,
 };
 use super::threads::{block_size, for_each3, AtomicMin, Blocks, StateCell, Team};
-use super::types::{ContactConstraint, SolverBody, StepContext};
+use super::types::{ColourKey, ContactConstraint, LaneKind, SolverBody, StepContext};
 use super::wide;
 use crate::contact::Contact;
 use crate::parallel::{for_each_indexed_mut, for_each_slot_mut};
@@ -183,7 +183,11 @@ impl Graph {
     /// its `color`, for the contact to keep.
     pub(super) fn build(
         &mut self,
-        (constraints, joints): (&mut [ContactConstraint], &mut Vec<JointConstraint>),
+        (constraints, keys, joints): (
+            &mut [ContactConstraint],
+            &mut [ColourKey],
+            &mut Vec<JointConstraint>,
+        ),
         bodies: &[SolverBody],
         coloring: Coloring,
         parallel: bool,
@@ -202,13 +206,17 @@ impl Graph {
                 self.overflow.extend(0..constraints.len() as u32);
                 self.joint_colours.resize(joints.len(), JOINT_OVERFLOW);
             }
-            Coloring::Ordered => self.colour_ordered(joints, constraints, bodies),
-            Coloring::Bounded => self.colour_bounded(joints, constraints, bodies),
+            Coloring::Ordered => self.colour_ordered(joints, keys, bodies),
+            Coloring::Bounded => self.colour_bounded(joints, keys, bodies),
+        }
+        // The contacts learn their new colours from the constraints.
+        for &i in &self.pending {
+            constraints[i as usize].color = keys[i as usize].color;
         }
         self.sort_joints(joints);
         // (Uncoloured, there is nothing to pack, but each constraint
         // still learns that it is solved on its own.)
-        self.pack(constraints, bodies, parallel);
+        self.pack(keys, constraints, bodies, parallel);
         debug_assert!(self.footprints_are_disjoint(bodies, joints));
     }
 
@@ -292,12 +300,7 @@ impl Graph {
     /// and those that share none commute, so sweeping the colours in order
     /// is the sequential sweep in constraint order (load carried up a
     /// stack in one pass), only several constraints at a time.
-    fn colour_ordered(
-        &mut self,
-        joints: &[JointConstraint],
-        constraints: &[ContactConstraint],
-        bodies: &[SolverBody],
-    ) {
+    fn colour_ordered(&mut self, joints: &[JointConstraint], keys: &[ColourKey], bodies: &[SolverBody]) {
         let mut last = std::mem::take(&mut self.last);
         last.clear();
         last.resize(bodies.len(), 0);
@@ -307,7 +310,7 @@ impl Graph {
             self.open(colour);
             self.joint_colours.push(colour as u32);
         }
-        for (i, c) in constraints.iter().enumerate() {
+        for (i, c) in keys.iter().enumerate() {
             let colour = ordered_colour(&mut last, bodies, c.a, c.b);
             self.park(colour, i as u32);
         }
@@ -324,12 +327,7 @@ impl Graph {
     /// after those between moving bodies, and have the last word). What
     /// fits nowhere goes to the overflow. The result depends on the
     /// constraint order and the kept colours only.
-    fn colour_bounded(
-        &mut self,
-        joints: &[JointConstraint],
-        constraints: &mut [ContactConstraint],
-        bodies: &[SolverBody],
-    ) {
+    fn colour_bounded(&mut self, joints: &[JointConstraint], keys: &mut [ColourKey], bodies: &[SolverBody]) {
         let words = bodies.len().div_ceil(64);
         self.used.clear();
         self.used.resize(GRAPH_COLORS * words, 0);
@@ -344,7 +342,7 @@ impl Graph {
             self.joint_colours
                 .push(colour.map_or(JOINT_OVERFLOW, |c| c as u32));
         }
-        for (i, c) in constraints.iter().enumerate() {
+        for (i, c) in keys.iter().enumerate() {
             let colour = c.color as usize;
             let (a, b) = (c.a, c.b);
             let (da, db) = (dynamic(a), dynamic(b));
@@ -363,7 +361,7 @@ impl Graph {
         }
         for j in 0..self.pending.len() {
             let i = self.pending[j];
-            let c = &mut constraints[i as usize];
+            let c = &mut keys[i as usize];
             let (a, b) = (c.a, c.b);
             match self.first_free(words, (dynamic(a), a), (dynamic(b), b)) {
                 Some(colour) => {
@@ -433,7 +431,13 @@ impl Graph {
     /// Packs each colour's two-point blocks and single points into lane
     /// batches, leaving in `scalar` what cannot go into one, and notes in
     /// [`Graph::lanes`] where each constraint's impulses are kept.
-    fn pack(&mut self, constraints: &[ContactConstraint], bodies: &[SolverBody], parallel: bool) {
+    fn pack(
+        &mut self,
+        keys: &[ColourKey],
+        constraints: &[ContactConstraint],
+        bodies: &[SolverBody],
+        parallel: bool,
+    ) {
         // Serially, each colour's blocks and single points are listed, each
         // colour's run padded to whole batches; then every batch is filled
         // from its own [`wide::W`] entries, independently.
@@ -446,21 +450,19 @@ impl Graph {
             let (blocks_start, points_start) = (self.blocks.len(), self.points.len());
             for j in 0..colour.scalar.len() {
                 let i = colour.scalar[j];
-                let c = &constraints[i as usize];
-                // A conveyor belt's contact (rare) is solved one at a
-                // time: the lanes have no tangent speed to carry.
-                if c.tangent_speed != 0.0 {
-                    colour.scalar[k] = i;
-                    k += 1;
-                } else if c.block {
-                    self.lanes[i as usize] = IN_PAIRS | self.blocks.len() as u32;
-                    self.blocks.push(i);
-                } else if c.count == 1 {
-                    self.lanes[i as usize] = IN_SINGLES | self.points.len() as u32;
-                    self.points.push(i);
-                } else {
-                    colour.scalar[k] = i;
-                    k += 1;
+                match keys[i as usize].kind {
+                    LaneKind::Pair => {
+                        self.lanes[i as usize] = IN_PAIRS | self.blocks.len() as u32;
+                        self.blocks.push(i);
+                    }
+                    LaneKind::Single => {
+                        self.lanes[i as usize] = IN_SINGLES | self.points.len() as u32;
+                        self.points.push(i);
+                    }
+                    LaneKind::Alone => {
+                        colour.scalar[k] = i;
+                        k += 1;
+                    }
                 }
             }
             colour.scalar.truncate(k);
@@ -1030,6 +1032,23 @@ mod tests {
         (colours, graph.overflow.clone())
     }
 
+    /// The colouring keys of `constraints`, as the prepare makes them.
+    fn keys(constraints: &[ContactConstraint]) -> Vec<ColourKey> {
+        constraints.iter().map(ColourKey::of).collect()
+    }
+
+    /// [`Graph::build`] on `constraints` and their keys, on one thread.
+    fn build(
+        graph: &mut Graph,
+        constraints: &mut [ContactConstraint],
+        joints: &mut Vec<JointConstraint>,
+        bodies: &[SolverBody],
+        coloring: Coloring,
+    ) {
+        let mut keys = keys(constraints);
+        graph.build((constraints, &mut keys, joints), bodies, coloring, false);
+    }
+
     #[test]
     fn bounded_colours_hold_each_dynamic_body_once_and_keep_their_colours() {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
@@ -1037,7 +1056,13 @@ mod tests {
             let (bodies, mut constraints) = random_graph(&mut rng, 40, 120);
             let mut joints = random_joints(&mut rng, &bodies, 30);
             let mut graph = Graph::default();
-            graph.build((&mut constraints, &mut joints), &bodies, Coloring::Bounded, false);
+            build(
+                &mut graph,
+                &mut constraints,
+                &mut joints,
+                &bodies,
+                Coloring::Bounded,
+            );
             assert!(graph.footprints_are_disjoint(&bodies, &joints));
             // The joints were sorted by colour, none lost.
             let mut ids: Vec<u32> = joints.iter().map(|j| j.joint).collect();
@@ -1080,7 +1105,13 @@ mod tests {
             );
             // The next step, from the kept colours: the same colours.
             let before = (colours, overflow);
-            graph.build((&mut constraints, &mut joints), &bodies, Coloring::Bounded, false);
+            build(
+                &mut graph,
+                &mut constraints,
+                &mut joints,
+                &bodies,
+                Coloring::Bounded,
+            );
             assert_eq!(members(&graph), before);
         }
     }
@@ -1107,7 +1138,13 @@ mod tests {
             .collect();
         let mut graph = Graph::default();
         let mut joints = Vec::new();
-        graph.build((&mut constraints, &mut joints), &bodies, Coloring::Bounded, false);
+        build(
+            &mut graph,
+            &mut constraints,
+            &mut joints,
+            &bodies,
+            Coloring::Bounded,
+        );
         let (colours, overflow) = members(&graph);
         assert_eq!(
             colours.iter().filter(|c| !c.is_empty()).count(),
@@ -1116,7 +1153,13 @@ mod tests {
         assert_eq!(overflow.len(), 30 - DYNAMIC_GRAPH_COLORS);
         // Freed colours are taken back: with ten contacts gone, all fit.
         constraints.truncate(20);
-        graph.build((&mut constraints, &mut joints), &bodies, Coloring::Bounded, false);
+        build(
+            &mut graph,
+            &mut constraints,
+            &mut joints,
+            &bodies,
+            Coloring::Bounded,
+        );
         assert!(members(&graph).1.is_empty());
     }
 
@@ -1128,7 +1171,7 @@ mod tests {
                 let (bodies, mut constraints) = random_graph(&mut rng, 60, 200);
                 let mut joints = random_joints(&mut rng, &bodies, 50);
                 let mut graph = Graph::default();
-                graph.build((&mut constraints, &mut joints), &bodies, coloring, false);
+                build(&mut graph, &mut constraints, &mut joints, &bodies, coloring);
                 assert!(graph.footprints_are_disjoint(&bodies, &joints), "{coloring:?}");
             }
         }
@@ -1150,12 +1193,12 @@ mod tests {
         let mut graph = Graph::default();
         graph.park(0, 0);
         graph.park(0, 1);
-        graph.pack(&constraints, &bodies, false);
+        graph.pack(&keys(&constraints), &constraints, &bodies, false);
         assert!(!graph.footprints_are_disjoint(&bodies, &[]));
         // A joint on body 0 beside a contact on it, forced into one colour.
         let mut graph = Graph::default();
         graph.park(0, 0);
-        graph.pack(&constraints[..1], &bodies, false);
+        graph.pack(&keys(&constraints[..1]), &constraints[..1], &bodies, false);
         graph.colours[0].joints = 0..1;
         let joint = JointConstraint {
             a: 0,

@@ -56,7 +56,7 @@ use graph::{Graph, Pass};
 use joints::JointConstraint;
 use scalar::{bounce_constraint, store_impulses};
 use threads::{block_size, for_each_index, with_team, StateCell, Team};
-use types::{BodyState, ContactConstraint, Lock};
+use types::{BodyState, ColourKey, ContactConstraint, Lock};
 
 /// The solver's buffers, kept from step to step so that a steady scene
 /// allocates nothing.
@@ -72,6 +72,8 @@ pub(crate) struct Solver {
     index_of: Vec<u32>,
     /// One constraint per touching manifold.
     constraints: Vec<ContactConstraint>,
+    /// What the colouring reads of each constraint.
+    keys: Vec<ColourKey>,
     /// The contact of each constraint, and those with restitution, picked
     /// for this step.
     picked: prepare::Picked,
@@ -145,7 +147,7 @@ impl Solver {
             i => i,
         };
         prepare::prepare_contacts(
-            &mut self.constraints,
+            (&mut self.constraints, &mut self.keys),
             &mut self.picked,
             contacts,
             candidates,
@@ -203,7 +205,7 @@ impl Solver {
     pub fn colour(&mut self, ctx: &StepContext) {
         let (graph, constraints, joints) = (&mut self.graph, &mut self.constraints, &mut self.joints);
         graph.build(
-            (constraints, joints),
+            (constraints, &mut self.keys, joints),
             &self.bodies,
             ctx.settings.coloring,
             ctx.parallel,
@@ -391,6 +393,7 @@ impl Solver {
     /// Heap bytes of the constraints and the colouring (capacities).
     pub fn contact_memory_bytes(&self) -> usize {
         self.constraints.capacity() * std::mem::size_of::<ContactConstraint>()
+            + self.keys.capacity() * std::mem::size_of::<ColourKey>()
             + self.joints.capacity() * std::mem::size_of::<JointConstraint>()
             + self.picked_joints.capacity() * std::mem::size_of::<(u32, u32, u32)>()
             + self.picked.memory_bytes()

@@ -1,6 +1,6 @@
 //! Building the step's contact constraints from the manifolds.
 
-use super::types::{ConstraintPoint, ContactConstraint, SolverBody, StepContext};
+use super::types::{ColourKey, ConstraintPoint, ContactConstraint, SolverBody, StepContext};
 use crate::body::Body;
 use crate::contact::Contact;
 use crate::math::{cross, cross_sv, right_perp};
@@ -31,18 +31,19 @@ const PICK: u8 = 1;
 const BOUNCY: u8 = 2;
 
 /// Builds one constraint per manifold with points among `candidates`
-/// (contact slots, ascending): both bodies' masses, the anchors, the
-/// effective masses. `index_of` maps a body slot to its solver body, or
+/// (contact slots, ascending), and its [`ColourKey`]: both bodies'
+/// masses, the anchors, the effective masses. `index_of` maps a body slot to its solver body, or
 /// to the last solver body (the shared static one) when the body is not
 /// simulated. Impulses in the manifolds are per step; the solver works
 /// per substep. Which candidates to solve (those with points and a body
 /// with mass) is found for each independently, then they are picked
-/// serially, in order, into `picked` (one pass on one thread); their
-/// constraints are then built independently. Both independent passes are
-/// split between the workers when the step is parallel.
+/// serially, in order, into `picked`; their constraints are then built
+/// independently. Both independent passes are split between the workers
+/// when the step is parallel; on one thread, finding, picking and
+/// building are one pass.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn prepare_contacts(
-    constraints: &mut Vec<ContactConstraint>,
+    (constraints, keys): (&mut Vec<ContactConstraint>, &mut Vec<ColourKey>),
     picked: &mut Picked,
     contacts: &Store<Contact>,
     candidates: &[u32],
@@ -67,16 +68,29 @@ pub(crate) fn prepare_contacts(
             pick(chosen, bouncy, ci, flag);
         }
     } else {
-        // One pass on one thread.
+        // One pass on one thread: each contact is picked and built while
+        // it is in the cache (read twice, a scene of tens of thousands of
+        // contacts missed the cache twice per contact).
+        constraints.clear();
+        keys.clear();
         for &ci in candidates {
-            pick(chosen, bouncy, ci, flag_of(ci));
+            let flag = flag_of(ci);
+            pick(chosen, bouncy, ci, flag);
+            if flag & PICK != 0 {
+                let cc = prepare_one(&contacts[ci], ci, solver_bodies, &index_of, body_slots, ctx);
+                keys.push(ColourKey::of(&cc));
+                constraints.push(cc);
+            }
         }
+        return;
     }
     // Every entry is overwritten below: only new ones need a value first.
     let picked = &*chosen;
     constraints.truncate(picked.len());
     constraints.resize(picked.len(), ContactConstraint::default());
-    crate::parallel::for_each_indexed_mut(ctx.parallel, constraints, 64, |i, cc| {
+    keys.truncate(picked.len());
+    keys.resize(picked.len(), ColourKey::default());
+    crate::parallel::for_each_pair_mut(ctx.parallel, constraints, keys, 64, |i, cc, key| {
         *cc = prepare_one(
             &contacts[picked[i]],
             picked[i],
@@ -85,6 +99,7 @@ pub(crate) fn prepare_contacts(
             body_slots,
             ctx,
         );
+        *key = ColourKey::of(cc);
     });
 }
 
@@ -152,9 +167,19 @@ fn prepare_one(
     // effective normal mass, kept for the block's K below.
     let mut levers = [(0.0, 0.0); 2];
     let mut kns = [0.0; 2];
+    // The shared static body (last) has no centre: a static body's own.
+    let fixed = solver_bodies.len() as u32 - 1;
+    let center = |i: u32, slot: u32| {
+        if i == fixed {
+            body_slots[slot].center
+        } else {
+            solver_bodies[i as usize].center
+        }
+    };
+    let (center_a, center_b) = (center(ia, c.body_a), center(ib, c.body_b));
     for (k, (mp, cp)) in c.manifold.points().iter().zip(cc.points.iter_mut()).enumerate() {
-        let ra = mp.point - body_slots[c.body_a].center;
-        let rb = mp.point - body_slots[c.body_b].center;
+        let ra = mp.point - center_a;
+        let rb = mp.point - center_b;
         let rna = cross(ra, n);
         let rnb = cross(rb, n);
         let kn = ma + mb + iia * rna * rna + iib * rnb * rnb;

@@ -362,6 +362,7 @@ impl World {
                 BodyType::Kinematic => SolverBody {
                     v: b.v,
                     w: b.w,
+                    center: b.center,
                     ..SolverBody::default()
                 },
                 BodyType::Dynamic => {
@@ -385,6 +386,7 @@ impl World {
                         linear_decay: 1.0 / (1.0 + ctx.h * b.linear_damping),
                         angular_decay: 1.0 / (1.0 + ctx.h * b.angular_damping),
                         dynamic: true,
+                        center: b.center,
                     }
                 }
             };
