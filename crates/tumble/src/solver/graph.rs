@@ -719,6 +719,33 @@ impl Graph {
         for_each_slot_mut(parallel, contacts.slots_mut(), slots, constraints, 256, &store);
     }
 
+    /// Adds the accumulated normal impulses of the constraints `picked`
+    /// (indices), as they stand, to their `totals` (one entry each, in
+    /// order; the second zero for one point): read from their lanes, or
+    /// from the constraints solved on their own. Called after each
+    /// substep, this sums what the substeps pushed.
+    pub(super) fn add_normal_impulses(
+        &self,
+        constraints: &[ContactConstraint],
+        picked: &[u32],
+        totals: &mut [[f32; 2]],
+    ) {
+        for (&k, total) in picked.iter().zip(totals) {
+            let lane = self.lanes[k as usize];
+            let at = (lane & LANE) as usize;
+            let impulses = match lane & !LANE {
+                IN_PAIRS => self.pairs[at / wide::W].normal_impulses(at % wide::W),
+                IN_SINGLES => {
+                    let [x] = self.singles[at / wide::W].normal_impulses(at % wide::W);
+                    [x, 0.0]
+                }
+                _ => constraints[k as usize].points.map(|p| p.normal_impulse),
+            };
+            total[0] += impulses[0];
+            total[1] += impulses[1];
+        }
+    }
+
     /// Calls `f` on each constraint solved one at a time (not in a batch).
     #[inline]
     fn for_each_scalar(

@@ -77,6 +77,12 @@ pub(crate) struct Solver {
     /// The contact of each constraint, and those with restitution, picked
     /// for this step.
     picked: prepare::Picked,
+    /// Per constraint with restitution (as [`prepare::Picked::bouncy`]):
+    /// each point's normal impulse summed over the step's substeps (per
+    /// substep, as the solve keeps them), what the whole step pushed
+    /// there, which [`Solver::apply_restitution`] turns into the lowest
+    /// impulse each point may be taken down to.
+    pushed: Vec<[f32; 2]>,
     /// The bodies with motion locks, this step (usually none).
     locks: Vec<Lock>,
     /// One constraint per awake joint, in joint slot order (then sorted
@@ -230,6 +236,9 @@ impl Solver {
         let (graph, constraints, bodies, locks) =
             (&mut self.graph, &mut self.constraints, &self.bodies, &self.locks);
         let joints = &mut self.joints;
+        let (bouncy, pushed) = (&self.picked.bouncy, &mut self.pushed);
+        pushed.clear();
+        pushed.resize(bouncy.len(), [0.0; 2]);
         let total = ctx.settings.iterations;
         let substeps = ctx.substeps;
         let mut states = std::mem::take(&mut graph.states);
@@ -260,6 +269,11 @@ impl Solver {
                         iterations,
                         trees.as_deref_mut(),
                     );
+                    // What each substep ends with is what it pushed:
+                    // summed for restitution (none in most scenes).
+                    if !bouncy.is_empty() {
+                        graph.add_normal_impulses(constraints, bouncy, pushed);
+                    }
                     continue;
                 }
                 integrate_velocities(bodies, locks, (&states, team), ctx);
@@ -286,6 +300,9 @@ impl Solver {
                     );
                 }
                 integrate_positions(bodies, locks, (&states, team), ctx);
+                if !bouncy.is_empty() {
+                    graph.add_normal_impulses(constraints, bouncy, pushed);
+                }
             }
         });
         graph.states = states;
@@ -326,24 +343,49 @@ impl Solver {
         }
     }
 
-    /// Restitution, once the substeps are done: each point that approached
-    /// faster than the threshold and was actually pushed gets a normal
-    /// velocity of `-e` times its approach velocity. A two-point manifold
-    /// whose points both bounce is solved as the coupled pair it is (the
-    /// 2x2 block), so a box landing flat bounces without spin and equal
-    /// elastic boxes meeting face on exchange their velocities; otherwise
-    /// point by point. The impulses of every contact with restitution are
-    /// stored again, as they may have changed.
+    /// Restitution, once the substeps are done, over the step as a whole:
+    /// each point the step pushed leaves with a normal velocity of `-e`
+    /// times the one it approached with when the step began, if that was
+    /// faster than the threshold (else at rest, or no faster towards the
+    /// other body than it was leaving it), as far as the step's total
+    /// impulse there can do it without pulling. So a point may give back
+    /// what the substeps pushed at it, and with `e = 1` and no friction
+    /// the step keeps the kinetic energy (see [`bounce_constraint`] for
+    /// why). A two-point manifold whose points both take part is solved as
+    /// the coupled pair it is (the 2x2 block), so a box landing flat
+    /// bounces without spin and equal elastic boxes meeting face on
+    /// exchange their velocities; otherwise point by point. The impulses
+    /// of every contact with restitution are stored again, as they may
+    /// have changed.
     pub fn apply_restitution(&mut self, contacts: &mut Store<Contact>, ctx: &StepContext) {
         let threshold = ctx.settings.restitution_threshold;
-        for _ in 0..RESTITUTION_PASSES {
-            for &i in &self.picked.bouncy {
-                bounce_constraint(&mut self.constraints[i as usize], &self.graph.states, threshold);
+        // What each point may take back: down to the accumulated impulse
+        // that leaves the step's total at zero.
+        for (&i, pushed) in self.picked.bouncy.iter().zip(&mut self.pushed) {
+            let c = &self.constraints[i as usize];
+            for (floor, cp) in pushed.iter_mut().zip(&c.points) {
+                *floor = (cp.normal_impulse - *floor).min(0.0);
             }
         }
+        let floors = &self.pushed;
+        for _ in 0..RESTITUTION_PASSES {
+            for (&i, &floor) in self.picked.bouncy.iter().zip(floors) {
+                bounce_constraint(
+                    &mut self.constraints[i as usize],
+                    &self.graph.states,
+                    threshold,
+                    floor,
+                );
+            }
+        }
+        // A point that gave back more than its last substep pushed warm
+        // starts the next step from zero.
         let scale = ctx.substeps as f32;
         for &i in &self.picked.bouncy {
-            let c = &self.constraints[i as usize];
+            let c = &mut self.constraints[i as usize];
+            for cp in &mut c.points {
+                cp.normal_impulse = cp.normal_impulse.max(0.0);
+            }
             store_impulses(c, &mut contacts[c.contact], scale);
         }
         // Restitution ran after the last integration: hold the locks
@@ -397,6 +439,7 @@ impl Solver {
             + self.joints.capacity() * std::mem::size_of::<JointConstraint>()
             + self.picked_joints.capacity() * std::mem::size_of::<(u32, u32, u32)>()
             + self.picked.memory_bytes()
+            + self.pushed.capacity() * std::mem::size_of::<[f32; 2]>()
             + self.graph.memory_bytes()
     }
 }

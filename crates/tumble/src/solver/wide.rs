@@ -313,6 +313,12 @@ where
         (0..W).map(|l| (self.a[l], self.write_a[l], self.b[l], self.write_b[l]))
     }
 
+    /// Lane `l`'s accumulated normal impulses (per substep), point by
+    /// point.
+    pub(super) fn normal_impulses(&self, l: usize) -> [f32; N] {
+        self.p.map(|p| p.normal_impulse.0[l])
+    }
+
     /// Lane `l`'s cached separations (the second zero for one point).
     #[cfg(test)]
     pub(super) fn separations_of(&self, l: usize) -> [f32; 2] {
