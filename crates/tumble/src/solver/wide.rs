@@ -290,7 +290,7 @@ pub(super) trait Normal {
     fn pseudo_pass(&mut self, g: &mut Velocities, ctx: &StepContext) -> bool;
 
     /// The normal impulses of a soft-step iteration on gathered velocities
-    /// `g` (after friction): pushed out softly when `bias`, rigid in the
+    /// `g` (before friction): pushed out softly when `bias`, rigid in the
     /// relax pass; points taken one at a time go in reverse order when
     /// `reverse`. See `scalar::solve_soft_constraint`.
     fn soft_normal(&mut self, g: &mut Velocities, ctx: &StepContext, bias: bool, reverse: bool);
@@ -660,15 +660,17 @@ where
     }
 
     /// One soft-step iteration (the biased solve when `bias`, else the
-    /// relax): friction at every point, then the soft normal impulses.
-    /// The separations are computed here from the bodies' motion, not
-    /// cached per substep: each soft pass is a single iteration, so a
-    /// cache would be filled for one read.
+    /// relax): the soft normal impulses, then friction at every point,
+    /// bounded by the normal impulses just found (the order of
+    /// `scalar::solve_soft_constraint`, and Box2D's). The separations are
+    /// computed here from the bodies' motion, not cached per substep:
+    /// each soft pass is a single iteration, so a cache would be filled
+    /// for one read.
     pub(super) fn solve_soft(&mut self, states: &[StateCell], ctx: &StepContext, reverse: bool, bias: bool) {
         self.sep = self.separations(states);
         let mut g = self.gather(states);
-        self.friction(&mut g, reverse);
         self.soft_normal(&mut g, ctx, bias, reverse);
+        self.friction(&mut g, reverse);
         self.scatter(states, &g);
     }
 
@@ -913,7 +915,9 @@ impl Normal for PairBatch {
     /// both pushing; in the other lanes the points one after the other
     /// (the first point's impulse reaching the second's velocity), as the
     /// scalar solve does. Both answers are computed and each lane keeps
-    /// its own.
+    /// its own. The block update is `scalar::soft_block`'s: each point
+    /// softened by its own effective mass (the compliance
+    /// `k_ii i_i / m_i` on the diagonal only), coupled through `k12`.
     #[inline(always)]
     fn soft_normal(&mut self, g: &mut Velocities, ctx: &StepContext, bias: bool, reverse: bool) {
         let zero = Fw::default();
@@ -921,11 +925,15 @@ impl Normal for PairBatch {
         let (b2, m2, i2) = self.soft_terms(self.sep[1], bias, ctx);
         let old = [self.p[0].normal_impulse, self.p[1].normal_impulse];
         let vn = self.normal_velocities(g);
-        let r1 = m1 * vn[0] + b1;
-        let r2 = m2 * vn[1] + b2;
-        let [k11, _, k22, i11, i12, i22] = self.mass;
-        let x1 = old[0] - (i11 * r1 + i12 * r2) - i1 * old[0];
-        let x2 = old[1] - (i12 * r1 + i22 * r2) - i2 * old[1];
+        let [k11, k12, k22, ..] = self.mass;
+        // K + diag(k_ii i_i / m_i): k_ii / m_i on the diagonal.
+        let (inv_m1, inv_m2) = (Fw::splat(1.0) / m1, Fw::splat(1.0) / m2);
+        let (d11, d22) = (k11 * inv_m1, k22 * inv_m2);
+        let r1 = vn[0] + (b1 + i1 * k11 * old[0]) * inv_m1;
+        let r2 = vn[1] + (b2 + i2 * k22 * old[1]) * inv_m2;
+        let inv = Fw::splat(1.0) / (d11 * d22 - k12 * k12);
+        let x1 = old[0] - (d22 * r1 - k12 * r2) * inv;
+        let x2 = old[1] - (d11 * r2 - k12 * r1) * inv;
         let block = x1.ge(zero) & x2.ge(zero);
         if block.all() {
             self.apply_normal(g, [x1, x2], old);
