@@ -687,7 +687,10 @@ fn a_translation_lock_holds_its_axis_against_gravity_and_contacts() {
         .into_iter()
         .map(|(x, y)| normal.dot(p + rot.rotate(Vec2::new(x, y))) - 0.1)
         .fold(f32::INFINITY, f32::min);
-    assert!(lowest.abs() < 0.005, "its lowest corner is {lowest} m off the ramp: {p:?}");
+    assert!(
+        lowest.abs() < 0.005,
+        "its lowest corner is {lowest} m off the ramp: {p:?}"
+    );
     assert!(world.linear_velocity(slider).unwrap().length() < 0.01);
     assert!(world.angular_velocity(slider).unwrap().abs() < 0.01);
     let q = world.position(floater).unwrap();
