@@ -192,7 +192,7 @@ fn damaged_snapshots_are_errors_not_panics() {
 
 #[test]
 fn a_partly_sleeping_world_restored_continues_bit_identically() {
-    use common::{advance_sleeping, run_sleeping, KICK_STEP};
+    use common::{advance_sleeping, run_sleeping, KICK_STEP, SLEEPING_STEPS};
     // Just after the kick: the pile awake, the lone box outside the pit
     // asleep.
     let saved = run_sleeping(KICK_STEP as u32 + 20);
@@ -206,10 +206,10 @@ fn a_partly_sleeping_world_restored_continues_bit_identically() {
     for body in saved.bodies() {
         assert_eq!(saved.is_awake(body), restored.is_awake(body));
     }
-    for _ in KICK_STEP as u32 + 20..900 {
+    for _ in KICK_STEP as u32 + 20..SLEEPING_STEPS {
         advance_sleeping(&mut restored);
     }
-    assert_eq!(world_hash(&restored), world_hash(&run_sleeping(900)));
+    assert_eq!(world_hash(&restored), world_hash(&run_sleeping(SLEEPING_STEPS)));
     assert_eq!(restored.awake_body_count(), 0);
 }
 

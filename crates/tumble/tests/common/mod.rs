@@ -135,8 +135,14 @@ pub fn run(steps: u32) -> World {
 }
 
 /// The step at which [`advance_sleeping`] kicks a body of the settled,
-/// sleeping pile.
-pub const KICK_STEP: u64 = 600;
+/// sleeping pile. (A circle of the pile rolls off on its own and wakes
+/// the pile again as it rolls back, at about step 600; all of it is
+/// asleep from about step 650.)
+pub const KICK_STEP: u64 = 750;
+
+/// The steps the sleeping script runs: the kicked pile has this long
+/// after the kick to fall asleep again.
+pub const SLEEPING_STEPS: u32 = KICK_STEP as u32 + 300;
 
 /// One step of the sleeping script: at [`KICK_STEP`], the first dynamic
 /// body (in slot order) gets an upward impulse, which wakes its island
