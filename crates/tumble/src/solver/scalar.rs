@@ -311,24 +311,25 @@ fn solve_friction(c: &mut ContactConstraint, states: &[StateCell], order: [usize
 }
 
 /// The soft step's coefficients for a point at separation `s`: its bias
-/// velocity, mass scale and impulse scale. A point not touching yet may
+/// velocity, mass scale, impulse scale and the mass scale's inverse. A point not touching yet may
 /// close its gap this substep, no more (rigid, speculative); a touching
 /// one, in the biased pass, is pushed out by the soft constraint (a bias
 /// velocity capped at the push-out speed, with the softened mass and part
 /// of the accumulated impulse taken back); in the relax pass it is rigid
 /// and pushes nothing.
 #[inline]
-fn soft_terms(s: f32, bias: bool, softness: Softness, ctx: &StepContext) -> (f32, f32, f32) {
+fn soft_terms(s: f32, bias: bool, softness: Softness, ctx: &StepContext) -> (f32, f32, f32, f32) {
     if s > 0.0 {
-        (s * ctx.inv_h(), 1.0, 0.0)
+        (s * ctx.inv_h(), 1.0, 0.0, 1.0)
     } else if bias {
         (
             (softness.mass_scale * softness.bias_rate * s).max(-ctx.max_push_out_speed),
             softness.mass_scale,
             softness.impulse_scale,
+            softness.inv_mass_scale,
         )
     } else {
-        (0.0, 1.0, 0.0)
+        (0.0, 1.0, 0.0, 1.0)
     }
 }
 
@@ -359,11 +360,10 @@ fn soft_terms(s: f32, bias: bool, softness: Softness, ctx: &StepContext) -> (f32
 /// 100-row pyramid sank 1.17 m where Box2D's sinks 0.78. A square box on
 /// the ground, whose `k12` is negative, sank 20% less than Box2D's.)
 #[inline]
-fn soft_block(k: [f32; 3], vn: [f32; 2], terms: [(f32, f32, f32); 2], old: [f32; 2]) -> [f32; 2] {
+fn soft_block(k: [f32; 3], vn: [f32; 2], terms: [(f32, f32, f32, f32); 2], old: [f32; 2]) -> [f32; 2] {
     let [k11, k12, k22] = k;
-    let [(b1, m1, i1), (b2, m2, i2)] = terms;
+    let [(b1, _, i1, inv_m1), (b2, _, i2, inv_m2)] = terms;
     // K + diag(g) has k_ii + k_ii i_i / m_i = k_ii / m_i on its diagonal.
-    let (inv_m1, inv_m2) = (1.0 / m1, 1.0 / m2);
     let (d11, d22) = (k11 * inv_m1, k22 * inv_m2);
     let r1 = vn[0] + (b1 + i1 * k11 * old[0]) * inv_m1;
     let r2 = vn[1] + (b2 + i2 * k22 * old[1]) * inv_m2;
@@ -436,7 +436,7 @@ fn solve_soft_normal(
     }
     for &k in &order[..c.count] {
         let cp = &mut c.points[k];
-        let (velocity_bias, mass_scale, impulse_scale) = soft_terms(cp.separation, bias, softness, ctx);
+        let (velocity_bias, mass_scale, impulse_scale, _) = soft_terms(cp.separation, bias, softness, ctx);
         let vn = relative_normal_velocity(cp, n, &states[a].load(), &states[b].load(), false);
         let impulse = -cp.normal_mass * (mass_scale * vn + velocity_bias) - impulse_scale * cp.normal_impulse;
         push_point(cp, states, c.masses, (a, b), n, cp.normal_impulse + impulse);

@@ -216,6 +216,9 @@ pub(crate) struct Softness {
     /// Multiplies the accumulated impulse taken back: `1 / (1 + h omega
     /// (2 zeta + h omega))`.
     pub impulse_scale: f32,
+    /// `1 / mass_scale`, kept so the contacts' block solve divides by
+    /// nothing in its inner loop.
+    pub inv_mass_scale: f32,
 }
 
 impl Softness {
@@ -225,6 +228,7 @@ impl Softness {
         bias_rate: 0.0,
         mass_scale: 1.0,
         impulse_scale: 0.0,
+        inv_mass_scale: 1.0,
     };
 
     /// The coefficients of a spring of `hertz` and damping ratio `zeta` over
@@ -237,10 +241,12 @@ impl Softness {
         let a1 = 2.0 * zeta + h * omega;
         let a2 = h * omega * a1;
         let a3 = 1.0 / (1.0 + a2);
+        let mass_scale = a2 * a3;
         Softness {
             bias_rate: omega / a1,
-            mass_scale: a2 * a3,
+            mass_scale,
             impulse_scale: a3,
+            inv_mass_scale: 1.0 / mass_scale,
         }
     }
 }

@@ -726,17 +726,17 @@ where
     }
 
     /// The soft step's coefficients at separation `s`, lane-wise: bias
-    /// velocity, mass scale and impulse scale (see `scalar::soft_terms`),
+    /// velocity, mass scale, impulse scale and its inverse (see `scalar::soft_terms`),
     /// with the stiffer softness where a lane's body is static or
     /// kinematic.
     #[inline(always)]
-    fn soft_terms(&self, s: Fw, bias: bool, ctx: &StepContext) -> (Fw, Fw, Fw) {
+    fn soft_terms(&self, s: Fw, bias: bool, ctx: &StepContext) -> (Fw, Fw, Fw, Fw) {
         let zero = Fw::default();
         let one = Fw::splat(1.0);
         let speculative = s.gt(zero);
         let closing = s * Fw::splat(ctx.inv_h());
         if !bias {
-            return (speculative.select(closing, zero), one, zero);
+            return (speculative.select(closing, zero), one, zero, one);
         }
         let fixed = (self.ma + self.ia).eq(zero) | (self.mb + self.ib).eq(zero);
         let pick = |f: fn(&crate::solver::Softness) -> f32| {
@@ -745,11 +745,13 @@ where
         let rate = pick(|k| k.mass_scale * k.bias_rate);
         let mass_scale = pick(|k| k.mass_scale);
         let impulse_scale = pick(|k| k.impulse_scale);
+        let inv_mass_scale = pick(|k| k.inv_mass_scale);
         let push = (rate * s).max(Fw::splat(-ctx.max_push_out_speed));
         (
             speculative.select(closing, push),
             speculative.select(one, mass_scale),
             speculative.select(zero, impulse_scale),
+            speculative.select(one, inv_mass_scale),
         )
     }
 
@@ -921,13 +923,12 @@ impl Normal for PairBatch {
     #[inline(always)]
     fn soft_normal(&mut self, g: &mut Velocities, ctx: &StepContext, bias: bool, reverse: bool) {
         let zero = Fw::default();
-        let (b1, m1, i1) = self.soft_terms(self.sep[0], bias, ctx);
-        let (b2, m2, i2) = self.soft_terms(self.sep[1], bias, ctx);
+        let (b1, m1, i1, inv_m1) = self.soft_terms(self.sep[0], bias, ctx);
+        let (b2, m2, i2, inv_m2) = self.soft_terms(self.sep[1], bias, ctx);
         let old = [self.p[0].normal_impulse, self.p[1].normal_impulse];
         let vn = self.normal_velocities(g);
         let [k11, k12, k22, ..] = self.mass;
         // K + diag(k_ii i_i / m_i): k_ii / m_i on the diagonal.
-        let (inv_m1, inv_m2) = (Fw::splat(1.0) / m1, Fw::splat(1.0) / m2);
         let (d11, d22) = (k11 * inv_m1, k22 * inv_m2);
         let r1 = vn[0] + (b1 + i1 * k11 * old[0]) * inv_m1;
         let r2 = vn[1] + (b2 + i2 * k22 * old[1]) * inv_m2;
@@ -1001,7 +1002,7 @@ impl Normal for PointBatch {
     /// The scalar soft update of the one point.
     #[inline(always)]
     fn soft_normal(&mut self, g: &mut Velocities, ctx: &StepContext, bias: bool, _reverse: bool) {
-        let (velocity_bias, mass_scale, impulse_scale) = self.soft_terms(self.sep[0], bias, ctx);
+        let (velocity_bias, mass_scale, impulse_scale, _) = self.soft_terms(self.sep[0], bias, ctx);
         let vn = self.point_velocity(g, 0);
         let old = self.p[0].normal_impulse;
         let [normal_mass] = self.mass;
