@@ -161,7 +161,7 @@ impl BroadPhase {
     /// [`BroadPhase::create_proxy`] with this proxy's own margin (a small
     /// shape needs less room to move than a large one; a static one none).
     pub fn create_proxy_with_margin(&mut self, aabb: Aabb, user: u32, margin: f32) -> u32 {
-        let proxy_id = self.tree.create_proxy(fat_aabb(aabb, margin), user);
+        let proxy_id = self.tree.create_proxy(aabb.expanded(margin.max(0.0)), user);
         self.buffer_move(proxy_id);
         proxy_id
     }
@@ -195,6 +195,24 @@ impl BroadPhase {
     ///
     /// If `proxy_id` is not a live proxy.
     pub fn move_proxy_with_margin(&mut self, proxy_id: u32, tight_aabb: Aabb, margin: f32) -> bool {
+        self.move_proxy_predictive(proxy_id, tight_aabb, margin, Vec2::ZERO)
+    }
+
+    /// [`BroadPhase::move_proxy_with_margin`] for a proxy expected to keep
+    /// moving by `displacement`: a re-built fat box also reaches that far
+    /// ahead, so a steadily moving shape is re-inserted in the tree every
+    /// few steps instead of every step.
+    ///
+    /// # Panics
+    ///
+    /// If `proxy_id` is not a live proxy.
+    pub fn move_proxy_predictive(
+        &mut self,
+        proxy_id: u32,
+        tight_aabb: Aabb,
+        margin: f32,
+        displacement: Vec2,
+    ) -> bool {
         assert!(
             self.tree.is_proxy(proxy_id),
             "proxy id {proxy_id} is not a live proxy"
@@ -202,13 +220,13 @@ impl BroadPhase {
         if self.tree.fat_aabb(proxy_id).contains(tight_aabb) {
             return false;
         }
-        self.enlarge_proxy(proxy_id, fat_aabb(tight_aabb, margin));
+        self.enlarge_proxy(proxy_id, predictive_fat_aabb(tight_aabb, margin, displacement));
         true
     }
 
-    /// Gives live proxy `proxy_id` the fat box `fat_aabb`, grown by
-    /// [`fat_aabb`] around its shape's new box, and buffers it for the
-    /// next [`BroadPhase::update_pairs`].
+    /// Gives live proxy `proxy_id` the fat box `fat_aabb`, grown from
+    /// [`predictive_fat_aabb`] around its shape's new box, and buffers
+    /// it for the next [`BroadPhase::update_pairs`].
     pub(crate) fn enlarge_proxy(&mut self, proxy_id: u32, fat_aabb: Aabb) {
         // In place: many proxies move in a step, and one rebuild at the
         // next `update_pairs` costs less than re-inserting each of them.
@@ -396,10 +414,16 @@ impl BroadPhase {
     }
 }
 
-/// The fat box [`BroadPhase::move_proxy_with_margin`] gives a proxy that
-/// left its box: the shape's box `tight_aabb` grown by `margin`.
-pub(crate) fn fat_aabb(tight_aabb: Aabb, margin: f32) -> Aabb {
-    tight_aabb.expanded(margin.max(0.0))
+/// The fat box [`BroadPhase::move_proxy_predictive`] gives a proxy that
+/// left its box: the shape's box `tight_aabb` grown by `margin`, and
+/// stretched by `displacement` (where it is heading) when that is finite.
+pub(crate) fn predictive_fat_aabb(tight_aabb: Aabb, margin: f32, displacement: Vec2) -> Aabb {
+    let mut fat = tight_aabb.expanded(margin.max(0.0));
+    if displacement.is_finite() {
+        fat.min += displacement.min(Vec2::ZERO);
+        fat.max += displacement.max(Vec2::ZERO);
+    }
+    fat
 }
 
 #[cfg(test)]

@@ -524,19 +524,24 @@ impl World {
             // One pass, as for the bodies.
             for k in 0..self.solver.slots().len() {
                 let bi = self.solver.slots()[k];
-                let what = proxy_move(&self.bodies[bi], &self.shapes, self.last_dt);
+                let what = proxy_move(
+                    &self.bodies[bi],
+                    &self.shapes,
+                    self.last_dt,
+                    self.max_look_ahead(),
+                );
                 self.move_proxies(bi, what);
             }
             self.broadphase.rebuild();
             return;
         }
-        let (bodies, shapes, dt) = (&self.bodies, &self.shapes, self.last_dt);
+        let (bodies, shapes, dt, most) = (&self.bodies, &self.shapes, self.last_dt, self.max_look_ahead());
         let slots = self.solver.slots();
         let moves = &mut self.scratch.proxy_moves;
         moves.clear();
         moves.resize(slots.len(), ProxyMove::Stay);
         crate::parallel::for_each_indexed_mut(true, moves, 256, |k, m| {
-            *m = proxy_move(&bodies[slots[k]], shapes, dt);
+            *m = proxy_move(&bodies[slots[k]], shapes, dt, most);
         });
         for k in 0..slots.len() {
             let what = self.scratch.proxy_moves[k];
