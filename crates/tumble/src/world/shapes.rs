@@ -24,8 +24,9 @@ const PREDICTION_STEPS: f32 = 2.0;
 /// pairing it with all it passes (uncapped, the smash's flying debris
 /// kept 30 000 to 38 000 contacts where Box2D keeps 11 000, and stepped
 /// 1.55 to 1.65 times Box2D's time; capped at 10 cm, 26 500 and 1.38,
-/// while the swinging joint grid, whose proxies move every few steps
-/// without it, pays 3%).
+/// while the swinging joint grid, whose circles now rebuild their boxes
+/// more often, pays about 5%, 3% more instructions; with no look-ahead
+/// at all it paid 15 to 25%).
 fn look_ahead(travel: Vec2, most: f32) -> Vec2 {
     (PREDICTION_STEPS * travel).clamp_length_max(most)
 }

@@ -444,6 +444,37 @@ fn a_body_created_moving_finds_the_wall_on_its_first_step() {
 }
 
 #[test]
+fn a_fast_shapes_fat_box_looks_ahead_at_most_the_margin_past_its_next_step() {
+    // A 1 m box moving at `speed`, stepped until its box is rebuilt: the
+    // new fat box covers where it is and its next step's travel, plus its
+    // own small margin and a look-ahead of two more steps' travel, at
+    // most 10 cm (Box2D's fat margin).
+    let reach = |speed: f32| {
+        let mut world = zero_gravity();
+        let def = BodyDef::dynamic().with_velocity(Vec2::new(speed, 0.0));
+        let b = body_with(&mut world, &def, Polygon::new_box(0.5, 0.5).unwrap());
+        let shape = world.bodies[b.index].shapes[0];
+        let first = world.shapes[shape].fat_aabb;
+        while world.shapes[shape].fat_aabb == first {
+            world.step(DT);
+        }
+        let front = world.position(b).unwrap().x + 0.5;
+        world.shapes[shape].fat_aabb.max.x - (front + speed * DT)
+    };
+    let extent = Shape::from(Polygon::new_box(0.5, 0.5).unwrap()).extent();
+    let margin = crate::settings::AABB_MARGIN_FRACTION * extent;
+    // Slow: two more steps of travel ahead.
+    let slow = reach(1.5);
+    assert!((slow - (margin + 2.0 * 1.5 * DT)).abs() < 1e-4, "{slow}");
+    // Fast: 10 cm, not two steps of 30 m/s (1 m).
+    let fast = reach(30.0);
+    assert!(
+        (fast - (margin + crate::settings::AABB_MARGIN)).abs() < 1e-4,
+        "{fast}"
+    );
+}
+
+#[test]
 fn small_shapes_get_small_fat_boxes() {
     // Two boxes side by side 5 cm apart, at rest, after one step.
     let contacts_between = |half: f32| {
