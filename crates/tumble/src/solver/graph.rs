@@ -180,14 +180,10 @@ impl Graph {
     /// written by the solve and so never conflict), then packs each
     /// colour's two-point blocks and single points into lane batches.
     /// With [`Coloring::Bounded`] each constraint's colour is written to
-    /// its `color`, for the contact to keep.
+    /// its key's `color`, for the contact to keep.
     pub(super) fn build(
         &mut self,
-        (constraints, keys, joints): (
-            &mut [ContactConstraint],
-            &mut [ColourKey],
-            &mut Vec<JointConstraint>,
-        ),
+        (constraints, keys, joints): (&[ContactConstraint], &mut [ColourKey], &mut Vec<JointConstraint>),
         bodies: &[SolverBody],
         coloring: Coloring,
         parallel: bool,
@@ -208,10 +204,6 @@ impl Graph {
             }
             Coloring::Ordered => self.colour_ordered(joints, keys, bodies),
             Coloring::Bounded => self.colour_bounded(joints, keys, bodies),
-        }
-        // The contacts learn their new colours from the constraints.
-        for &i in &self.pending {
-            constraints[i as usize].color = keys[i as usize].color;
         }
         self.sort_joints(joints);
         // (Uncoloured, there is nothing to pack, but each constraint
@@ -1011,7 +1003,6 @@ mod tests {
                 b,
                 count,
                 block: count == 2,
-                color: NO_COLOR,
                 k: [1.0, 0.0, 1.0],
                 inv_k: [1.0, 0.0, 1.0],
                 ..ContactConstraint::default()
@@ -1059,36 +1050,39 @@ mod tests {
         (colours, graph.overflow.clone())
     }
 
-    /// The colouring keys of `constraints`, as the prepare makes them.
+    /// The colouring keys of `constraints` of contacts not yet coloured,
+    /// as the prepare makes them.
     fn keys(constraints: &[ContactConstraint]) -> Vec<ColourKey> {
-        constraints.iter().map(ColourKey::of).collect()
+        constraints.iter().map(|c| ColourKey::of(c, NO_COLOR)).collect()
     }
 
-    /// [`Graph::build`] on `constraints` and their keys, on one thread.
+    /// [`Graph::build`] on one thread; `keys` keep their colours for the
+    /// next call, as the contacts do from step to step.
     fn build(
         graph: &mut Graph,
-        constraints: &mut [ContactConstraint],
+        (constraints, keys): (&[ContactConstraint], &mut [ColourKey]),
         joints: &mut Vec<JointConstraint>,
         bodies: &[SolverBody],
         coloring: Coloring,
     ) {
-        let mut keys = keys(constraints);
-        graph.build((constraints, &mut keys, joints), bodies, coloring, false);
+        graph.build((constraints, keys, joints), bodies, coloring, false);
     }
 
     #[test]
     fn bounded_colours_hold_each_dynamic_body_once_and_keep_their_colours() {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
         for _ in 0..50 {
-            let (bodies, mut constraints) = random_graph(&mut rng, 40, 120);
+            let (bodies, constraints) = random_graph(&mut rng, 40, 120);
+            let mut keys = keys(&constraints);
             let mut joints = random_joints(&mut rng, &bodies, 30);
             let mut graph = Graph::default();
+            let bounded = Coloring::Bounded;
             build(
                 &mut graph,
-                &mut constraints,
+                (&constraints, &mut keys),
                 &mut joints,
                 &bodies,
-                Coloring::Bounded,
+                bounded,
             );
             assert!(graph.footprints_are_disjoint(&bodies, &joints));
             // The joints were sorted by colour, none lost.
@@ -1106,7 +1100,7 @@ mod tests {
                     let c = &constraints[i as usize];
                     assert!(!seen[i as usize], "constraint {i} twice");
                     seen[i as usize] = true;
-                    assert_eq!(c.color as usize, k);
+                    assert_eq!(keys[i as usize].color as usize, k);
                     let both = bodies[c.a as usize].dynamic && bodies[c.b as usize].dynamic;
                     if both {
                         assert!(k < DYNAMIC_GRAPH_COLORS, "a moving pair in colour {k}");
@@ -1124,7 +1118,7 @@ mod tests {
             for &i in &overflow {
                 assert!(!seen[i as usize]);
                 seen[i as usize] = true;
-                assert_eq!(constraints[i as usize].color as usize, GRAPH_COLORS);
+                assert_eq!(keys[i as usize].color as usize, GRAPH_COLORS);
             }
             assert!(
                 seen.iter().all(|&s| s),
@@ -1134,10 +1128,10 @@ mod tests {
             let before = (colours, overflow);
             build(
                 &mut graph,
-                &mut constraints,
+                (&constraints, &mut keys),
                 &mut joints,
                 &bodies,
-                Coloring::Bounded,
+                bounded,
             );
             assert_eq!(members(&graph), before);
         }
@@ -1154,23 +1148,24 @@ mod tests {
             31
         ];
         bodies.push(SolverBody::default());
-        let mut constraints: Vec<ContactConstraint> = (1..31)
+        let constraints: Vec<ContactConstraint> = (1..31)
             .map(|b| ContactConstraint {
                 a: 0,
                 b,
                 count: 1,
-                color: NO_COLOR,
                 ..ContactConstraint::default()
             })
             .collect();
+        let mut keys = keys(&constraints);
         let mut graph = Graph::default();
         let mut joints = Vec::new();
+        let bounded = Coloring::Bounded;
         build(
             &mut graph,
-            &mut constraints,
+            (&constraints, &mut keys),
             &mut joints,
             &bodies,
-            Coloring::Bounded,
+            bounded,
         );
         let (colours, overflow) = members(&graph);
         assert_eq!(
@@ -1179,14 +1174,8 @@ mod tests {
         );
         assert_eq!(overflow.len(), 30 - DYNAMIC_GRAPH_COLORS);
         // Freed colours are taken back: with ten contacts gone, all fit.
-        constraints.truncate(20);
-        build(
-            &mut graph,
-            &mut constraints,
-            &mut joints,
-            &bodies,
-            Coloring::Bounded,
-        );
+        let kept = &constraints[..20];
+        build(&mut graph, (kept, &mut keys[..20]), &mut joints, &bodies, bounded);
         assert!(members(&graph).1.is_empty());
     }
 
@@ -1195,10 +1184,17 @@ mod tests {
         let mut rng = Rng(0x5851_f42d_4c95_7f2d);
         for coloring in [Coloring::Bounded, Coloring::Ordered] {
             for _ in 0..20 {
-                let (bodies, mut constraints) = random_graph(&mut rng, 60, 200);
+                let (bodies, constraints) = random_graph(&mut rng, 60, 200);
+                let mut keys = keys(&constraints);
                 let mut joints = random_joints(&mut rng, &bodies, 50);
                 let mut graph = Graph::default();
-                build(&mut graph, &mut constraints, &mut joints, &bodies, coloring);
+                build(
+                    &mut graph,
+                    (&constraints, &mut keys),
+                    &mut joints,
+                    &bodies,
+                    coloring,
+                );
                 assert!(graph.footprints_are_disjoint(&bodies, &joints), "{coloring:?}");
             }
         }

@@ -209,9 +209,9 @@ impl Solver {
     /// lane batches (see [`Graph::build`]), and finds the joint trees
     /// that need an exact solve. Call before [`Solver::solve`].
     pub fn colour(&mut self, ctx: &StepContext) {
-        let (graph, constraints, joints) = (&mut self.graph, &mut self.constraints, &mut self.joints);
+        let (graph, joints) = (&mut self.graph, &mut self.joints);
         graph.build(
-            (constraints, &mut self.keys, joints),
+            (&self.constraints, &mut self.keys, joints),
             &self.bodies,
             ctx.settings.coloring,
             ctx.parallel,
@@ -325,7 +325,7 @@ impl Solver {
         // only those the colouring changed need telling.
         for &i in self.graph.recoloured() {
             let c = &self.constraints[i as usize];
-            contacts[c.contact].color = c.color;
+            contacts[c.contact].color = self.keys[i as usize].color;
         }
     }
 

@@ -77,8 +77,9 @@ pub(crate) fn prepare_contacts(
             let flag = flag_of(ci);
             pick(chosen, bouncy, ci, flag);
             if flag & PICK != 0 {
-                let cc = prepare_one(&contacts[ci], ci, solver_bodies, &index_of, body_slots, ctx);
-                keys.push(ColourKey::of(&cc));
+                let c = &contacts[ci];
+                let cc = prepare_one(c, ci, solver_bodies, &index_of, body_slots, ctx);
+                keys.push(ColourKey::of(&cc, c.color));
                 constraints.push(cc);
             }
         }
@@ -91,15 +92,9 @@ pub(crate) fn prepare_contacts(
     keys.truncate(picked.len());
     keys.resize(picked.len(), ColourKey::default());
     crate::parallel::for_each_pair_mut(ctx.parallel, constraints, keys, 64, |i, cc, key| {
-        *cc = prepare_one(
-            &contacts[picked[i]],
-            picked[i],
-            solver_bodies,
-            &index_of,
-            body_slots,
-            ctx,
-        );
-        *key = ColourKey::of(cc);
+        let c = &contacts[picked[i]];
+        *cc = prepare_one(c, picked[i], solver_bodies, &index_of, body_slots, ctx);
+        *key = ColourKey::of(cc, c.color);
     });
 }
 
@@ -158,7 +153,6 @@ fn prepare_one(
         restitution: c.restitution,
         tangent_speed: c.tangent_speed,
         track: c.restitution != 0.0 || c.hit_pending,
-        color: c.color,
         count: c.manifold.count,
         masses: [ma, iia, mb, iib],
         ..ContactConstraint::default()

@@ -100,10 +100,6 @@ pub(crate) struct ContactConstraint {
     /// impulse) are wanted after the solve: for restitution, or for a
     /// contact's hit event.
     pub(crate) track: bool,
-    /// The contact's colour from the last step it was coloured in
-    /// ([`crate::contact::NO_COLOR`] if none), then this step's colour
-    /// ([`crate::settings::GRAPH_COLORS`] for the overflow).
-    pub(crate) color: u8,
     pub(crate) count: usize,
     /// Inverse masses and inertias `[ma, ia, mb, ib]`, copied here so the
     /// inner loops read only the constraint and the bodies' velocities.
@@ -142,17 +138,18 @@ pub(crate) struct ColourKey {
     pub a: u32,
     /// Body B's solver body.
     pub b: u32,
-    /// The contact's colour from the last step (see
-    /// [`ContactConstraint::color`]), then this step's.
+    /// The contact's colour from the last step it was coloured in
+    /// ([`crate::contact::NO_COLOR`] if none), then this step's
+    /// ([`crate::settings::GRAPH_COLORS`] for the overflow).
     pub color: u8,
     /// How the solve takes the constraint.
     pub kind: LaneKind,
 }
 
 impl ColourKey {
-    /// The key of constraint `c`.
+    /// The key of constraint `c`, whose contact had colour `color`.
     #[inline]
-    pub fn of(c: &ContactConstraint) -> ColourKey {
+    pub fn of(c: &ContactConstraint, color: u8) -> ColourKey {
         let kind = if c.tangent_speed != 0.0 {
             LaneKind::Alone
         } else if c.block {
@@ -165,7 +162,7 @@ impl ColourKey {
         ColourKey {
             a: c.a,
             b: c.b,
-            color: c.color,
+            color,
             kind,
         }
     }

@@ -520,22 +520,18 @@ impl World {
     /// fat box); the tree is then changed in order on this thread.
     /// Otherwise, both in one pass.
     fn update_broadphase(&mut self, parallel: bool) {
+        let most = self.max_look_ahead();
         if !(parallel && self.solver.slots().len() >= PARALLEL_BODIES) {
             // One pass, as for the bodies.
             for k in 0..self.solver.slots().len() {
                 let bi = self.solver.slots()[k];
-                let what = proxy_move(
-                    &self.bodies[bi],
-                    &self.shapes,
-                    self.last_dt,
-                    self.max_look_ahead(),
-                );
+                let what = proxy_move(&self.bodies[bi], &self.shapes, self.last_dt, most);
                 self.move_proxies(bi, what);
             }
             self.broadphase.rebuild();
             return;
         }
-        let (bodies, shapes, dt, most) = (&self.bodies, &self.shapes, self.last_dt, self.max_look_ahead());
+        let (bodies, shapes, dt) = (&self.bodies, &self.shapes, self.last_dt);
         let slots = self.solver.slots();
         let moves = &mut self.scratch.proxy_moves;
         moves.clear();
