@@ -978,10 +978,69 @@ fn a_box_400_times_their_mass_rests_on_two_small_boxes() {
 }
 
 #[test]
+fn a_pyramid_of_ten_holds_a_box_100_200_and_300_times_as_dense_as_its_apex() {
+    // Box2D's "high mass ratio" sample as it lays it out: a pyramid of
+    // 2 m boxes of density 1 on a base of ten, touching side by side,
+    // whose apex is the heavy box, dropped from 2 m above its place.
+    for density in [100.0, 200.0, 300.0] {
+        let mut world = awake_world_on_ground();
+        let extent = 1.0;
+        let mut boxes = Vec::new();
+        let mut heavy = None;
+        for row in 0..10 {
+            let count = 10 - row;
+            let y = extent * (1.0 + 2.0 * row as f32);
+            for i in 0..count {
+                let x = 2.0 * extent * (i as f32 - 0.5 * (count - 1) as f32);
+                if count == 1 {
+                    let at = Vec2::new(x, y + 2.0);
+                    heavy = Some(box_of(&mut world, at, Vec2::splat(extent), density));
+                } else {
+                    let at = Vec2::new(x, y);
+                    boxes.push((box_of(&mut world, at, Vec2::splat(extent), 1.0), at));
+                }
+            }
+        }
+        let heavy = heavy.unwrap();
+        for _ in 0..600 {
+            world.step(DT);
+        }
+        // Every light box stays where it was stacked but for the soft
+        // contacts' give under the load, within an eighth of a box (Box2D
+        // itself moves one 0.45 m at 100 times, Tumble 0.18 m at most:
+        // the `high_mass_ratio` example of tumble-bench).
+        for &(b, at) in &boxes {
+            let p = world.position(b).unwrap();
+            assert!(
+                p.distance(at) < 0.25 * extent,
+                "density {density}: a box stacked at {at:?} is at {p:?}"
+            );
+            assert!(
+                world.angle(b).unwrap().abs() < 0.05,
+                "density {density}: a box turned"
+            );
+        }
+        // The heavy box rests where the apex belongs (y = 19 m, less the
+        // contacts' give), level and still.
+        let p = world.position(heavy).unwrap();
+        assert!(
+            p.x.abs() < 0.1 && (p.y - 19.0).abs() < 0.5,
+            "density {density}: the heavy box is at {p:?}"
+        );
+        assert!(world.angle(heavy).unwrap().abs() < 0.05);
+        assert!(world.linear_velocity(heavy).unwrap().length() < 0.01);
+    }
+}
+
+#[test]
 fn a_pyramid_of_ten_holds_a_box_100_and_200_times_as_dense_on_top() {
-    // (At 300 times the pyramid collapses, and did before the soft
-    // block's per-point softness too: the box under the heavy one, of
-    // 1 kg, carries 3000 N, and its soft contacts overlap by decimetres.)
+    // A harder case than Box2D's sample above: the heavy box sits on a
+    // light apex, which alone carries it on two offset boxes. At 300
+    // times this one tips over and falls (it did before the soft block's
+    // per-point softness too). On the same layout Box2D v3.2 holds 300
+    // and falls at 400, Rapier holds 400 and falls at 600: their margin
+    // is wider, by a cause not found (the contact solve is term for term
+    // Box2D's; see the README).
     for density in [100.0, 200.0] {
         let mut world = awake_world_on_ground();
         let rows = 10;
