@@ -139,13 +139,14 @@ impl Sweep {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Coloring {
-    /// At most [`GRAPH_COLORS`] colours, each contact keeping its colour
-    /// from step to step (as Box2D v3 does): a contact that begins touching
-    /// takes the first colour free for both its dynamic bodies (contacts
-    /// with a static body search from the last colour down, so they are
-    /// solved after the contacts between moving bodies), and what finds no
-    /// colour goes to an overflow solved one at a time. Few colours means
-    /// few thread barriers and full lanes. The default.
+    /// At most [`GRAPH_COLORS`] colours, kept from step to step (as Box2D
+    /// v3 does): a contact or joint that begins (or wakes) takes the first
+    /// colour free for both its dynamic bodies (those with a static body
+    /// search from the last colour down, so they are solved after the
+    /// contacts between moving bodies) and keeps it until it ends (or
+    /// sleeps); what finds no colour goes to an overflow solved one at a
+    /// time, and tries again each step. Few colours means few thread
+    /// barriers and full lanes. The default.
     Bounded,
     /// Colours in constraint order: a constraint's colour is one more than
     /// the last colour either of its dynamic bodies took, so sweeping the

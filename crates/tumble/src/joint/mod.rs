@@ -25,6 +25,7 @@ pub use wheel::WheelJoint;
 
 use crate::body::edges::{self, Edge};
 use crate::body::Body;
+use crate::contact::NO_COLOR;
 use crate::error::JointError;
 use crate::math::{Transform, Vec2};
 use crate::store::Store;
@@ -192,6 +193,10 @@ pub(crate) struct Joint {
     /// The joint's places on body A's (`edges[0]`) and body B's
     /// (`edges[1]`) joint lists.
     pub edges: [Edge; 2],
+    /// The colour the solver's bounded colouring gave the joint while it
+    /// was solved ([`crate::Coloring::Bounded`]), [`NO_COLOR`] when it is
+    /// not (see the contacts' `color`).
+    pub color: u8,
 }
 
 impl Default for Joint {
@@ -210,6 +215,7 @@ impl Default for Joint {
             reaction_torque: 0.0,
             motor_impulse: 0.0,
             edges: [Edge::default(); 2],
+            color: NO_COLOR,
         }
     }
 }

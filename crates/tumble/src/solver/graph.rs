@@ -3,6 +3,7 @@
 //! batches.
 
 use super::joints::{self, JointConstraint};
+use super::kept_colours::{KeptColours, NOT_HELD};
 use super::scalar::{
     current_separation, solve_constraint, solve_pseudo_constraint, solve_soft_constraint, store_impulses,
     warm_start_constraint,
@@ -12,7 +13,7 @@ use super::types::{ColourKey, ContactConstraint, LaneKind, SolverBody, StepConte
 use super::wide;
 use crate::contact::Contact;
 use crate::parallel::{for_each_indexed_mut, for_each_slot_mut};
-use crate::settings::{Coloring, DYNAMIC_GRAPH_COLORS, GRAPH_COLORS};
+use crate::settings::{Coloring, GRAPH_COLORS};
 use crate::store::Store;
 
 /// The fewest lane batches a worker fills at a time (while packing).
@@ -119,15 +120,12 @@ pub(crate) struct Graph {
     joint_order: Vec<u32>,
     /// The joint array in colour order, while it is sorted.
     sorted_joints: Vec<JointConstraint>,
-    /// Per body: one past the last colour it took while colouring
+    /// Per body slot: one past the last colour it took while colouring
     /// ([`Coloring::Ordered`]).
     last: Vec<u32>,
-    /// Per colour, a bit per body: the bodies it holds
+    /// The bounded colouring, kept from step to step
     /// ([`Coloring::Bounded`]).
-    used: Vec<u64>,
-    /// Constraints whose kept colour was not free this step (or did not
-    /// suit): the only ones [`Coloring::Bounded`] gave a new colour.
-    pending: Vec<u32>,
+    kept: KeptColours,
     /// Per body, for [`Graph::footprints_are_disjoint`].
     marks: Vec<u32>,
     /// The last colour pass of [`Graph::footprints_are_disjoint`].
@@ -179,12 +177,15 @@ impl Graph {
     /// at most once per colour; static and kinematic bodies are never
     /// written by the solve and so never conflict), then packs each
     /// colour's two-point blocks and single points into lane batches.
-    /// With [`Coloring::Bounded`] each constraint's colour is written to
-    /// its key's `color`, for the contact to keep.
+    /// `keys` and `joint_keys` are what the colouring reads of the
+    /// constraints and joints, in slot order; with [`Coloring::Bounded`]
+    /// each one's colour is written to its key's `color`, for the contact
+    /// or joint to keep. `body_slots` is the world's body slot count.
     pub(super) fn build(
         &mut self,
-        (constraints, keys, joints): (&[ContactConstraint], &mut [ColourKey], &mut Vec<JointConstraint>),
-        bodies: &[SolverBody],
+        (constraints, keys): (&[ContactConstraint], &mut [ColourKey]),
+        (joints, joint_keys): (&mut Vec<JointConstraint>, &mut [ColourKey]),
+        (bodies, body_slots): (&[SolverBody], usize),
         coloring: Coloring,
         parallel: bool,
     ) {
@@ -195,15 +196,17 @@ impl Graph {
         self.single_count = 0;
         self.count = 0;
         self.overflow.clear();
-        self.pending.clear();
         self.joint_colours.clear();
+        if coloring != Coloring::Bounded {
+            self.kept.forget();
+        }
         match coloring {
             Coloring::Off => {
                 self.overflow.extend(0..constraints.len() as u32);
                 self.joint_colours.resize(joints.len(), JOINT_OVERFLOW);
             }
-            Coloring::Ordered => self.colour_ordered(joints, keys, bodies),
-            Coloring::Bounded => self.colour_bounded(joints, keys, bodies),
+            Coloring::Ordered => self.colour_ordered(joint_keys, keys, body_slots),
+            Coloring::Bounded => self.colour_bounded(joint_keys, keys, body_slots),
         }
         self.sort_joints(joints);
         // (Uncoloured, there is nothing to pack, but each constraint
@@ -292,115 +295,45 @@ impl Graph {
     /// and those that share none commute, so sweeping the colours in order
     /// is the sequential sweep in constraint order (load carried up a
     /// stack in one pass), only several constraints at a time.
-    fn colour_ordered(&mut self, joints: &[JointConstraint], keys: &[ColourKey], bodies: &[SolverBody]) {
+    fn colour_ordered(&mut self, joint_keys: &[ColourKey], keys: &[ColourKey], body_slots: usize) {
         let mut last = std::mem::take(&mut self.last);
         last.clear();
-        last.resize(bodies.len(), 0);
+        last.resize(body_slots, 0);
         // The joints first: they go before the contacts in the sweep.
-        for j in joints {
-            let colour = ordered_colour(&mut last, bodies, j.a, j.b);
+        for j in joint_keys {
+            let colour = ordered_colour(&mut last, j);
             self.open(colour);
             self.joint_colours.push(colour as u32);
         }
         for (i, c) in keys.iter().enumerate() {
-            let colour = ordered_colour(&mut last, bodies, c.a, c.b);
+            let colour = ordered_colour(&mut last, c);
             self.park(colour, i as u32);
         }
         self.last = last;
     }
 
-    /// Bounded colouring ([`Coloring::Bounded`]): every constraint first
-    /// tries the colour its contact had last step, so a resting scene keeps
-    /// its colours; the rest (new contacts, and those whose colour another
-    /// took) take, in constraint order, the first colour free on both
-    /// dynamic bodies among the [`DYNAMIC_GRAPH_COLORS`], or with a static
-    /// body the last colour free on the moving one, searching down to
-    /// colour 1 (Box2D v3's rule: contacts with the ground are solved
-    /// after those between moving bodies, and have the last word). What
-    /// fits nowhere goes to the overflow. The result depends on the
-    /// constraint order and the kept colours only.
-    fn colour_bounded(&mut self, joints: &[JointConstraint], keys: &mut [ColourKey], bodies: &[SolverBody]) {
-        let words = bodies.len().div_ceil(64);
-        self.used.clear();
-        self.used.resize(GRAPH_COLORS * words, 0);
-        let dynamic = |i: u32| bodies[i as usize].dynamic;
-        // The joints first, by the contacts' rule, anew each step: the
-        // joints change rarely, so their colours hardly do.
-        for j in joints {
-            let colour = self.first_free(words, (dynamic(j.a), j.a), (dynamic(j.b), j.b));
-            if let Some(colour) = colour {
+    /// Bounded colouring ([`Coloring::Bounded`]), kept from step to step
+    /// (see [`KeptColours::colour`]): at most [`GRAPH_COLORS`] colours,
+    /// and an overflow solved on one thread after them.
+    fn colour_bounded(&mut self, joint_keys: &mut [ColourKey], keys: &mut [ColourKey], body_slots: usize) {
+        self.kept.colour(joint_keys, keys, body_slots);
+        for j in joint_keys.iter() {
+            let colour = j.color as usize;
+            if colour < GRAPH_COLORS {
                 self.open(colour);
+                self.joint_colours.push(colour as u32);
+            } else {
+                self.joint_colours.push(JOINT_OVERFLOW);
             }
-            self.joint_colours
-                .push(colour.map_or(JOINT_OVERFLOW, |c| c as u32));
         }
         for (i, c) in keys.iter().enumerate() {
             let colour = c.color as usize;
-            let (a, b) = (c.a, c.b);
-            let (da, db) = (dynamic(a), dynamic(b));
-            // A kept colour must still suit the contact's kind (a frozen
-            // body unfrozen turns a static contact into a moving one).
-            let suits = if da && db {
-                colour < DYNAMIC_GRAPH_COLORS
-            } else {
-                (1..GRAPH_COLORS).contains(&colour)
-            };
-            if suits && self.take(colour * words, (da, a), (db, b)) {
+            if colour < GRAPH_COLORS {
                 self.park(colour, i as u32);
             } else {
-                self.pending.push(i as u32);
+                self.overflow.push(i as u32);
             }
         }
-        for j in 0..self.pending.len() {
-            let i = self.pending[j];
-            let c = &mut keys[i as usize];
-            let (a, b) = (c.a, c.b);
-            match self.first_free(words, (dynamic(a), a), (dynamic(b), b)) {
-                Some(colour) => {
-                    c.color = colour as u8;
-                    self.park(colour, i);
-                }
-                None => {
-                    c.color = GRAPH_COLORS as u8;
-                    self.overflow.push(i);
-                }
-            }
-        }
-    }
-
-    /// The first colour free on both bodies (flagged dynamic or not),
-    /// taken: among the [`DYNAMIC_GRAPH_COLORS`] for two dynamic bodies,
-    /// else searching down from the last colour to colour 1; `None` if
-    /// none is.
-    #[inline]
-    fn first_free(&mut self, words: usize, (da, a): (bool, u32), (db, b): (bool, u32)) -> Option<usize> {
-        if da && db {
-            (0..DYNAMIC_GRAPH_COLORS).find(|&k| self.take(k * words, (true, a), (true, b)))
-        } else {
-            (1..GRAPH_COLORS)
-                .rev()
-                .find(|&k| self.take(k * words, (da, a), (db, b)))
-        }
-    }
-
-    /// Takes the bodies `a` and `b` (those whose flag says dynamic) in the
-    /// colour whose bit set starts at word `base` of [`Graph::used`], if
-    /// neither is in it yet.
-    #[inline]
-    fn take(&mut self, base: usize, (da, a): (bool, u32), (db, b): (bool, u32)) -> bool {
-        let bit = |i: u32| (base + i as usize / 64, 1u64 << (i % 64));
-        let (wa, ma) = bit(a);
-        let (wb, mb) = bit(b);
-        if (da && self.used[wa] & ma != 0) || (db && self.used[wb] & mb != 0) {
-            return false;
-        }
-        if da {
-            self.used[wa] |= ma;
-        }
-        if db {
-            self.used[wb] |= mb;
-        }
-        true
     }
 
     /// Puts constraint `i` in colour `colour` (its blocks and single points
@@ -484,7 +417,23 @@ impl Graph {
     /// The constraints whose colour this step's colouring changed (the
     /// others kept their contact's): the contacts to tell.
     pub(super) fn recoloured(&self) -> &[u32] {
-        &self.pending
+        self.kept.recoloured()
+    }
+
+    /// The joint keys whose colour this step's colouring changed.
+    pub(super) fn recoloured_joints(&self) -> &[u32] {
+        self.kept.recoloured_joints()
+    }
+
+    /// The contacts that left the bounded colouring this step (slots):
+    /// they forget their colours.
+    pub(super) fn left_contacts(&self) -> &[u32] {
+        self.kept.left_contacts()
+    }
+
+    /// The joints that left the bounded colouring this step (slots).
+    pub(super) fn left_joints(&self) -> &[u32] {
+        self.kept.left_joints()
     }
 
     /// Heap bytes held by the colouring's reused buffers (capacities).
@@ -501,7 +450,6 @@ impl Graph {
             + self.singles.capacity() * size_of::<wide::PointBatch>()
             + (self.overflow.capacity()
                 + self.last.capacity()
-                + self.pending.capacity()
                 + self.blocks.capacity()
                 + self.points.capacity()
                 + self.lanes.capacity())
@@ -509,7 +457,7 @@ impl Graph {
             + (self.joint_colours.capacity() + self.joint_starts.capacity() + self.joint_order.capacity())
                 * size_of::<u32>()
             + self.sorted_joints.capacity() * size_of::<JointConstraint>()
-            + self.used.capacity() * size_of::<u64>()
+            + self.kept.memory_bytes()
             + self.states.capacity() * size_of::<StateCell>()
     }
 
@@ -756,25 +704,15 @@ impl Graph {
     }
 }
 
-/// The order-preserving colour of a constraint between bodies `a` and
-/// `b`: one more than the last colour either dynamic one took (`last`,
-/// per body), which both then take.
+/// The order-preserving colour of the constraint between `key`'s
+/// bodies: one more than the last colour either dynamic one took
+/// (`last`, per body slot), which both then take.
 #[inline]
-fn ordered_colour(last: &mut [u32], bodies: &[SolverBody], a: u32, b: u32) -> usize {
-    let (a, b) = (a as usize, b as usize);
-    let (da, db) = (bodies[a].dynamic, bodies[b].dynamic);
-    let mut colour = 0u32;
-    if da {
-        colour = colour.max(last[a]);
-    }
-    if db {
-        colour = colour.max(last[b]);
-    }
-    if da {
-        last[a] = colour + 1;
-    }
-    if db {
-        last[b] = colour + 1;
+fn ordered_colour(last: &mut [u32], key: &ColourKey) -> usize {
+    let held = [key.a, key.b].map(|body| (body != NOT_HELD).then_some(body as usize));
+    let colour = held.iter().flatten().map(|&i| last[i]).max().unwrap_or(0);
+    for i in held.into_iter().flatten() {
+        last[i] = colour + 1;
     }
     colour as usize
 }
@@ -977,6 +915,7 @@ fn batch_blocks<'a, T: Send>(team: Option<&Team>, batches: &'a mut [T]) -> Block
 mod tests {
     use super::*;
     use crate::contact::NO_COLOR;
+    use crate::settings::DYNAMIC_GRAPH_COLORS;
     use crate::test_rng::Rng;
 
     /// `count` bodies, one in four static, the last one the shared static
@@ -1050,22 +989,58 @@ mod tests {
         (colours, graph.overflow.clone())
     }
 
-    /// The colouring keys of `constraints` of contacts not yet coloured,
-    /// as the prepare makes them.
-    fn keys(constraints: &[ContactConstraint]) -> Vec<ColourKey> {
-        constraints.iter().map(|c| ColourKey::of(c, NO_COLOR)).collect()
+    /// A body's entry in a colouring key (the tests' solver bodies are
+    /// their own slots).
+    fn held(bodies: &[SolverBody], i: u32) -> u32 {
+        if bodies[i as usize].dynamic {
+            i
+        } else {
+            NOT_HELD
+        }
     }
 
-    /// [`Graph::build`] on one thread; `keys` keep their colours for the
-    /// next call, as the contacts do from step to step.
+    /// The colouring keys of `constraints` (constraint `i` of contact
+    /// slot `i`) of contacts not yet coloured, as the prepare makes them.
+    fn keys(constraints: &[ContactConstraint], bodies: &[SolverBody]) -> Vec<ColourKey> {
+        (0..)
+            .zip(constraints)
+            .map(|(i, c)| ColourKey::of(c, i, NO_COLOR, (held(bodies, c.a), held(bodies, c.b))))
+            .collect()
+    }
+
+    /// The colouring keys of `joints` (in slot order), not yet coloured.
+    fn joint_keys(joints: &[JointConstraint], bodies: &[SolverBody]) -> Vec<ColourKey> {
+        joints
+            .iter()
+            .map(|j| ColourKey {
+                item: j.joint,
+                a: held(bodies, j.a),
+                b: held(bodies, j.b),
+                color: NO_COLOR,
+                kind: LaneKind::Alone,
+            })
+            .collect()
+    }
+
+    /// [`Graph::build`] on one thread, the joints first put back in slot
+    /// order (as the solver prepares them); `keys` and `joint_keys` keep
+    /// their colours for the next call, as the contacts and joints do
+    /// from step to step.
     fn build(
         graph: &mut Graph,
         (constraints, keys): (&[ContactConstraint], &mut [ColourKey]),
-        joints: &mut Vec<JointConstraint>,
+        (joints, joint_keys): (&mut Vec<JointConstraint>, &mut [ColourKey]),
         bodies: &[SolverBody],
         coloring: Coloring,
     ) {
-        graph.build((constraints, keys, joints), bodies, coloring, false);
+        joints.sort_by_key(|j| j.joint);
+        graph.build(
+            (constraints, keys),
+            (joints, joint_keys),
+            (bodies, bodies.len()),
+            coloring,
+            false,
+        );
     }
 
     #[test]
@@ -1073,14 +1048,15 @@ mod tests {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
         for _ in 0..50 {
             let (bodies, constraints) = random_graph(&mut rng, 40, 120);
-            let mut keys = keys(&constraints);
+            let mut keys = keys(&constraints, &bodies);
             let mut joints = random_joints(&mut rng, &bodies, 30);
+            let mut joint_keys = joint_keys(&joints, &bodies);
             let mut graph = Graph::default();
             let bounded = Coloring::Bounded;
             build(
                 &mut graph,
                 (&constraints, &mut keys),
-                &mut joints,
+                (&mut joints, &mut joint_keys),
                 &bodies,
                 bounded,
             );
@@ -1124,16 +1100,19 @@ mod tests {
                 seen.iter().all(|&s| s),
                 "every constraint is coloured or overflows"
             );
-            // The next step, from the kept colours: the same colours.
+            // The next step, from the kept colours: the same colours,
+            // and nothing recoloured.
             let before = (colours, overflow);
             build(
                 &mut graph,
                 (&constraints, &mut keys),
-                &mut joints,
+                (&mut joints, &mut joint_keys),
                 &bodies,
                 bounded,
             );
             assert_eq!(members(&graph), before);
+            let overflowed = keys.iter().filter(|k| k.color as usize == GRAPH_COLORS).count();
+            assert_eq!(graph.recoloured().len(), overflowed);
         }
     }
 
@@ -1156,27 +1135,34 @@ mod tests {
                 ..ContactConstraint::default()
             })
             .collect();
-        let mut keys = keys(&constraints);
+        let mut keys = keys(&constraints, &bodies);
         let mut graph = Graph::default();
-        let mut joints = Vec::new();
+        let no_joints = (&mut Vec::new(), &mut [][..]);
         let bounded = Coloring::Bounded;
-        build(
-            &mut graph,
-            (&constraints, &mut keys),
-            &mut joints,
-            &bodies,
-            bounded,
-        );
+        build(&mut graph, (&constraints, &mut keys), no_joints, &bodies, bounded);
         let (colours, overflow) = members(&graph);
         assert_eq!(
             colours.iter().filter(|c| !c.is_empty()).count(),
             DYNAMIC_GRAPH_COLORS
         );
         assert_eq!(overflow.len(), 30 - DYNAMIC_GRAPH_COLORS);
-        // Freed colours are taken back: with ten contacts gone, all fit.
-        let kept = &constraints[..20];
-        build(&mut graph, (kept, &mut keys[..20]), &mut joints, &bodies, bounded);
+        // The colours ten contacts leave are taken by the overflow: with
+        // the first ten gone, all fit, and the others kept theirs.
+        let before = keys.clone();
+        let no_joints = (&mut Vec::new(), &mut [][..]);
+        build(
+            &mut graph,
+            (&constraints[10..], &mut keys[10..]),
+            no_joints,
+            &bodies,
+            bounded,
+        );
         assert!(members(&graph).1.is_empty());
+        for (k, was) in keys.iter().zip(&before).skip(10) {
+            if (was.color as usize) < GRAPH_COLORS {
+                assert_eq!(k.color, was.color, "a kept contact was recoloured");
+            }
+        }
     }
 
     #[test]
@@ -1185,13 +1171,14 @@ mod tests {
         for coloring in [Coloring::Bounded, Coloring::Ordered] {
             for _ in 0..20 {
                 let (bodies, constraints) = random_graph(&mut rng, 60, 200);
-                let mut keys = keys(&constraints);
+                let mut keys = keys(&constraints, &bodies);
                 let mut joints = random_joints(&mut rng, &bodies, 50);
+                let mut joint_keys = joint_keys(&joints, &bodies);
                 let mut graph = Graph::default();
                 build(
                     &mut graph,
                     (&constraints, &mut keys),
-                    &mut joints,
+                    (&mut joints, &mut joint_keys),
                     &bodies,
                     coloring,
                 );
@@ -1216,12 +1203,17 @@ mod tests {
         let mut graph = Graph::default();
         graph.park(0, 0);
         graph.park(0, 1);
-        graph.pack(&keys(&constraints), &constraints, &bodies, false);
+        graph.pack(&keys(&constraints, &bodies), &constraints, &bodies, false);
         assert!(!graph.footprints_are_disjoint(&bodies, &[]));
         // A joint on body 0 beside a contact on it, forced into one colour.
         let mut graph = Graph::default();
         graph.park(0, 0);
-        graph.pack(&keys(&constraints[..1]), &constraints[..1], &bodies, false);
+        graph.pack(
+            &keys(&constraints[..1], &bodies),
+            &constraints[..1],
+            &bodies,
+            false,
+        );
         graph.colours[0].joints = 0..1;
         let joint = JointConstraint {
             a: 0,

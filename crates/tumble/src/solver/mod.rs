@@ -35,6 +35,8 @@ mod graph;
 #[forbid(unsafe_code)]
 mod joints;
 #[forbid(unsafe_code)]
+mod kept_colours;
+#[forbid(unsafe_code)]
 mod prepare;
 #[forbid(unsafe_code)]
 mod scalar;
@@ -47,16 +49,17 @@ mod wide;
 pub(crate) use types::{Softness, SolverBody, StepContext};
 
 use crate::body::{Body, NULL};
-use crate::contact::Contact;
+use crate::contact::{Contact, NO_COLOR};
 use crate::joint::Joint;
 use crate::math::{Rot, Vec2};
 use crate::settings::{PositionCorrection, Sweep};
 use crate::store::Store;
 use graph::{Graph, Pass};
 use joints::JointConstraint;
+use kept_colours::NOT_HELD;
 use scalar::{bounce_constraint, store_impulses};
 use threads::{block_size, for_each_index, with_team, StateCell, Team};
-use types::{BodyState, ColourKey, ContactConstraint, Lock};
+use types::{BodyState, ColourKey, ContactConstraint, LaneKind, Lock};
 
 /// The solver's buffers, kept from step to step so that a steady scene
 /// allocates nothing.
@@ -91,6 +94,8 @@ pub(crate) struct Solver {
     /// The joints to solve this step, picked in slot order: the joint and
     /// its two solver bodies.
     picked_joints: Vec<(u32, u32, u32)>,
+    /// What the colouring reads of each picked joint, in the same order.
+    joint_keys: Vec<ColourKey>,
     /// The colouring, its lane batches and the body states.
     graph: Graph,
     /// The joint trees solved exactly, this step.
@@ -177,6 +182,7 @@ impl Solver {
         // Picked serially, in slot order (each with its two solver
         // bodies); then built independently, split between the workers.
         self.picked_joints.clear();
+        self.joint_keys.clear();
         let fixed = self.bodies.len() as u32 - 1;
         for ji in awake {
             let joint = &joints[ji];
@@ -193,6 +199,16 @@ impl Solver {
                 continue;
             }
             self.picked_joints.push((ji, a, b));
+            // A body takes a colour in the colouring only if the solve
+            // writes it.
+            let held = |body: &SolverBody, slot: u32| if body.dynamic { slot } else { NOT_HELD };
+            self.joint_keys.push(ColourKey {
+                item: ji,
+                a: held(ba, joint.body_a),
+                b: held(bb, joint.body_b),
+                color: joint.color,
+                kind: LaneKind::Alone,
+            });
         }
         // Every entry is overwritten below: only new ones need a value first.
         self.joints.truncate(self.picked_joints.len());
@@ -211,8 +227,9 @@ impl Solver {
     pub fn colour(&mut self, ctx: &StepContext) {
         let (graph, joints) = (&mut self.graph, &mut self.joints);
         graph.build(
-            (&self.constraints, &mut self.keys, joints),
-            &self.bodies,
+            (&self.constraints, &mut self.keys),
+            (joints, &mut self.joint_keys),
+            (&self.bodies, self.index_of.len()),
             ctx.settings.coloring,
             ctx.parallel,
         );
@@ -322,10 +339,16 @@ impl Solver {
             ctx.parallel,
         );
         // Each contact keeps its colour for the next step's colouring:
-        // only those the colouring changed need telling.
+        // only those the colouring changed need telling, and those it let
+        // go forget theirs.
         for &i in self.graph.recoloured() {
             let c = &self.constraints[i as usize];
             contacts[c.contact].color = self.keys[i as usize].color;
+        }
+        for &ci in self.graph.left_contacts() {
+            if contacts.is_alive(ci) {
+                contacts[ci].color = NO_COLOR;
+            }
         }
     }
 
@@ -340,6 +363,18 @@ impl Solver {
             joint.reaction_force = force;
             joint.reaction_torque = torque;
             joint.motor_impulse = motor;
+        }
+        // As the contacts do, each joint keeps its colour (only those the
+        // colouring changed need telling), and those it let go forget
+        // theirs.
+        for &k in self.graph.recoloured_joints() {
+            let key = &self.joint_keys[k as usize];
+            joints[key.item].color = key.color;
+        }
+        for &ji in self.graph.left_joints() {
+            if joints.is_alive(ji) {
+                joints[ji].color = NO_COLOR;
+            }
         }
     }
 
@@ -797,13 +832,17 @@ mod tests {
             let states: Vec<StateCell> = states.into_iter().map(StateCell::new).collect();
             let mut scalar = ([c], states.clone());
             let mut lanes = ([c], states);
-            let mut pair_batch = wide::PairBatch::new(&[0], &lanes.0, &bodies, 2);
-            let mut point_batch = wide::PointBatch::new(&[0], &lanes.0, &bodies, 2);
-            let separations = if pair {
-                pair_batch.update_separations(&lanes.1);
-                pair_batch.separations_of(0)
-            } else {
-                [point_batch.update_separations(&lanes.1), 0.0]
+            // (Only the batch of the constraint's own kind: the other's
+            // fill asserts the point count in debug builds.)
+            let mut pair_batch = pair.then(|| wide::PairBatch::new(&[0], &lanes.0, &bodies, 2));
+            let mut point_batch = (!pair).then(|| wide::PointBatch::new(&[0], &lanes.0, &bodies, 2));
+            let separations = match (&mut pair_batch, &mut point_batch) {
+                (Some(batch), _) => {
+                    batch.update_separations(&lanes.1);
+                    batch.separations_of(0)
+                }
+                (_, Some(batch)) => [batch.update_separations(&lanes.1), 0.0],
+                _ => unreachable!(),
             };
             let (cs, ss) = (&mut scalar.0[0], &mut scalar.1);
             for (cp, s) in cs.points.iter_mut().zip(separations) {
@@ -812,12 +851,13 @@ mod tests {
             for it in 0..4 {
                 let (reverse, bias) = (it % 2 == 1, it < 2);
                 solve_soft_constraint(cs, ss, &ctx, reverse, bias);
-                if pair {
-                    pair_batch.solve_soft(&lanes.1, &ctx, reverse, bias);
-                    pair_batch.store_constraints(&mut lanes.0);
-                } else {
-                    point_batch.solve_soft(&lanes.1, &ctx, reverse, bias);
-                    point_batch.store_constraints(&mut lanes.0);
+                if let Some(batch) = &mut pair_batch {
+                    batch.solve_soft(&lanes.1, &ctx, reverse, bias);
+                    batch.store_constraints(&mut lanes.0);
+                }
+                if let Some(batch) = &mut point_batch {
+                    batch.solve_soft(&lanes.1, &ctx, reverse, bias);
+                    batch.store_constraints(&mut lanes.0);
                 }
                 let (cl, sl) = (&lanes.0[0], &lanes.1);
                 let (s0, s1, l0, l1) = (ss[0].load(), ss[1].load(), sl[0].load(), sl[1].load());

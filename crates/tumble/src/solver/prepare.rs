@@ -1,5 +1,6 @@
 //! Building the step's contact constraints from the manifolds.
 
+use super::kept_colours::NOT_HELD;
 use super::types::{ColourKey, ConstraintPoint, ContactConstraint, SolverBody, StepContext};
 use crate::body::Body;
 use crate::contact::Contact;
@@ -53,6 +54,7 @@ pub(crate) fn prepare_contacts(
     ctx: &StepContext,
 ) {
     let flag_of = |ci: u32| flag(&contacts[ci], solver_bodies, &index_of);
+
     let Picked {
         contacts: chosen,
         bouncy,
@@ -77,9 +79,17 @@ pub(crate) fn prepare_contacts(
             let flag = flag_of(ci);
             pick(chosen, bouncy, ci, flag);
             if flag & PICK != 0 {
-                let c = &contacts[ci];
-                let cc = prepare_one(c, ci, solver_bodies, &index_of, body_slots, ctx);
-                keys.push(ColourKey::of(&cc, c.color));
+                let mut key = ColourKey::default();
+                let cc = prepare_one(
+                    &contacts[ci],
+                    ci,
+                    solver_bodies,
+                    &index_of,
+                    body_slots,
+                    ctx,
+                    &mut key,
+                );
+                keys.push(key);
                 constraints.push(cc);
             }
         }
@@ -92,9 +102,15 @@ pub(crate) fn prepare_contacts(
     keys.truncate(picked.len());
     keys.resize(picked.len(), ColourKey::default());
     crate::parallel::for_each_pair_mut(ctx.parallel, constraints, keys, 64, |i, cc, key| {
-        let c = &contacts[picked[i]];
-        *cc = prepare_one(c, picked[i], solver_bodies, &index_of, body_slots, ctx);
-        *key = ColourKey::of(cc, c.color);
+        *cc = prepare_one(
+            &contacts[picked[i]],
+            picked[i],
+            solver_bodies,
+            &index_of,
+            body_slots,
+            ctx,
+            key,
+        );
     });
 }
 
@@ -127,8 +143,9 @@ fn pick(chosen: &mut Vec<u32>, bouncy: &mut Vec<u32>, ci: u32, flag: u8) {
 }
 
 /// The constraint of contact `ci` (`c`), which has points and a body
-/// with mass.
+/// with mass; its colouring key goes to `key`.
 #[inline]
+#[allow(clippy::too_many_arguments)]
 fn prepare_one(
     c: &Contact,
     ci: u32,
@@ -136,6 +153,7 @@ fn prepare_one(
     index_of: &impl Fn(u32) -> u32,
     body_slots: &Store<Body>,
     ctx: &StepContext,
+    key: &mut ColourKey,
 ) -> ContactConstraint {
     let per_substep = 1.0 / ctx.substeps as f32;
     let dt = ctx.h * ctx.substeps as f32;
@@ -227,5 +245,8 @@ fn prepare_one(
             cc.block = true;
         }
     }
+    // A body takes a colour in the colouring only if the solve writes it.
+    let held = |body: &SolverBody, slot: u32| if body.dynamic { slot } else { NOT_HELD };
+    *key = ColourKey::of(&cc, ci, c.color, (held(ba, c.body_a), held(bb, c.body_b)));
     cc
 }

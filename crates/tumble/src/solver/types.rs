@@ -128,17 +128,21 @@ pub(crate) enum LaneKind {
     Alone,
 }
 
-/// What the colouring reads of a contact constraint, in an array of its
-/// own beside the constraints: the serial colouring and packing then
-/// stream 12 bytes a constraint instead of reading two cache lines of
-/// each one, the second time in colour order.
-#[derive(Clone, Copy, Debug, Default)]
+/// What the colouring reads of a contact constraint (or a joint), in an
+/// array of its own beside the constraints: the serial colouring and
+/// packing then stream 16 bytes a constraint instead of reading two cache
+/// lines of each one, the second time in colour order.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct ColourKey {
-    /// Body A's solver body.
+    /// The contact's (or joint's) slot.
+    pub item: u32,
+    /// Body A's slot if it is dynamic, else
+    /// [`NOT_HELD`](super::kept_colours::NOT_HELD): only a body the solve
+    /// writes takes a colour.
     pub a: u32,
-    /// Body B's solver body.
+    /// Body B's slot if it is dynamic, else `NOT_HELD`.
     pub b: u32,
-    /// The contact's colour from the last step it was coloured in
+    /// The colour the contact (or joint) remembers
     /// ([`crate::contact::NO_COLOR`] if none), then this step's
     /// ([`crate::settings::GRAPH_COLORS`] for the overflow).
     pub color: u8,
@@ -147,9 +151,11 @@ pub(crate) struct ColourKey {
 }
 
 impl ColourKey {
-    /// The key of constraint `c`, whose contact had colour `color`.
+    /// The key of constraint `c` of contact slot `contact`, which
+    /// remembers colour `color`; `(a, b)` are its bodies' entries (see
+    /// [`ColourKey::a`]).
     #[inline]
-    pub fn of(c: &ContactConstraint, color: u8) -> ColourKey {
+    pub fn of(c: &ContactConstraint, contact: u32, color: u8, (a, b): (u32, u32)) -> ColourKey {
         let kind = if c.tangent_speed != 0.0 {
             LaneKind::Alone
         } else if c.block {
@@ -160,8 +166,9 @@ impl ColourKey {
             LaneKind::Alone
         };
         ColourKey {
-            a: c.a,
-            b: c.b,
+            item: contact,
+            a,
+            b,
             color,
             kind,
         }

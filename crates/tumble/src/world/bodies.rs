@@ -5,6 +5,7 @@
 
 use super::{BodyId, ShapeId, World};
 use crate::body::{Body, BodyDef, BodyType, MotionLocks};
+use crate::contact::NO_COLOR;
 use crate::error::BodyError;
 use crate::island;
 use crate::joint::body_joints;
@@ -144,6 +145,9 @@ impl World {
             .collect();
         for &ji in &joints {
             self.unlink_joint_from_island(ji);
+            // Its body takes or drops a colour of its own: the joint is
+            // coloured afresh, as a new one would be.
+            self.joints[ji].color = NO_COLOR;
         }
         self.leave_island(bi);
         self.bodies[bi].body_type = body_type;

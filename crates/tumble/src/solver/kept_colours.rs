@@ -1,0 +1,388 @@
+//! The bounded colouring's state, kept from step to step
+//! ([`crate::Coloring::Bounded`]): which colours each body holds, and the
+//! contacts and joints coloured last step. A step adds the constraints
+//! that are new (contacts that began touching or woke up, new joints) and
+//! removes those that left (stopped touching, fell asleep, were
+//! destroyed); everything else keeps its colour without being looked at
+//! again. Only the changes touch the per-body colour masks.
+//!
+//! The contacts and joints remember their colours too (the `color` fields
+//! the world saves in snapshots), so a colouring that starts empty (a
+//! world just loaded, or one that ran another colouring) takes every
+//! remembered colour back, in the same slot order, and ends where the
+//! kept one would have: a restored world continues bit for bit.
+
+use super::types::ColourKey;
+use crate::settings::{DYNAMIC_GRAPH_COLORS, GRAPH_COLORS};
+
+/// A key's body that holds no colour: one the solve never writes (static,
+/// kinematic, frozen).
+pub(crate) const NOT_HELD: u32 = u32::MAX;
+
+/// The colours a constraint between two dynamic bodies may take (the
+/// first [`DYNAMIC_GRAPH_COLORS`]), as a mask.
+const DYNAMIC_COLOURS: u32 = (1 << DYNAMIC_GRAPH_COLORS) - 1;
+
+/// The colours a constraint with one dynamic body may take (all but the
+/// first), as a mask.
+const ONE_SIDED_COLOURS: u32 = ((1 << GRAPH_COLORS) - 1) & !1;
+
+/// The bounded colouring's state between steps.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct KeptColours {
+    /// Per body slot, a bit per colour it holds.
+    held: Vec<u32>,
+    /// Last step's contact keys, in contact slot order, with the colours
+    /// they ended with.
+    contacts: Vec<ColourKey>,
+    /// Last step's joint keys, in joint slot order.
+    joints: Vec<ColourKey>,
+    /// This step's joint keys not coloured last step as they are now
+    /// (indices, in order).
+    unkept_joints: Vec<u32>,
+    /// This step's contact keys likewise.
+    unkept_contacts: Vec<u32>,
+    /// This step's joint keys that take a new colour (indices): the
+    /// joints to tell.
+    pending_joints: Vec<u32>,
+    /// This step's contact keys that take a new colour (indices): the
+    /// contacts to tell.
+    recoloured: Vec<u32>,
+    /// Contacts coloured last step and not solved in this one (slots): they
+    /// forget their colours.
+    left_contacts: Vec<u32>,
+    /// Joints coloured last step and not solved in this one (slots).
+    left_joints: Vec<u32>,
+}
+
+impl KeptColours {
+    /// Forgets everything (while another colouring runs: the constraints
+    /// keep their colours, taken back when this one runs again).
+    pub fn forget(&mut self) {
+        if self.contacts.is_empty() && self.joints.is_empty() {
+            return;
+        }
+        self.held.iter_mut().for_each(|h| *h = 0);
+        self.contacts.clear();
+        self.joints.clear();
+    }
+
+    /// Colours this step's joints and contacts (each list in slot order,
+    /// each key's `color` the colour its joint or contact kept, and
+    /// overwritten with this step's). Those coloured last step as they
+    /// are now keep their colours untouched. The others, in order, take
+    /// back the colour they remember if it suits them and is free, else
+    /// (after every such one) take a new one: the joints first, then the
+    /// contacts, each the first colour free on both dynamic bodies among
+    /// the [`DYNAMIC_GRAPH_COLORS`], or with one dynamic body the last
+    /// colour free on it, searching down to colour 1 (Box2D v3's rule:
+    /// contacts with the ground are solved after those between moving
+    /// bodies, and have the last word). What fits nowhere gets
+    /// [`GRAPH_COLORS`], the overflow.
+    pub fn colour(&mut self, joints: &mut [ColourKey], contacts: &mut [ColourKey], body_slots: usize) {
+        if self.held.len() < body_slots {
+            self.held.resize(body_slots, 0);
+        }
+        self.left_contacts.clear();
+        self.left_joints.clear();
+        self.recoloured.clear();
+        self.pending_joints.clear();
+        // Everything that left gives its colours back before anything
+        // takes one.
+        let held = &mut self.held;
+        let (unkept_joints, unkept_contacts) = (&mut self.unkept_joints, &mut self.unkept_contacts);
+        release_departed(&self.joints, joints, held, unkept_joints, &mut self.left_joints);
+        release_departed(
+            &self.contacts,
+            contacts,
+            held,
+            unkept_contacts,
+            &mut self.left_contacts,
+        );
+        // Then the others take back the colour they remember, if they can.
+        for &k in unkept_joints.iter() {
+            if !take_back(held, &joints[k as usize]) {
+                self.pending_joints.push(k);
+            }
+        }
+        for &k in unkept_contacts.iter() {
+            if !take_back(held, &contacts[k as usize]) {
+                self.recoloured.push(k);
+            }
+        }
+        // The rest take new colours.
+        for &k in &self.pending_joints {
+            take_new(held, &mut joints[k as usize]);
+        }
+        for &k in &self.recoloured {
+            take_new(held, &mut contacts[k as usize]);
+        }
+        self.joints.clear();
+        self.joints.extend_from_slice(joints);
+        self.contacts.clear();
+        self.contacts.extend_from_slice(contacts);
+    }
+
+    /// The contact keys of this step whose colour changed (indices).
+    pub fn recoloured(&self) -> &[u32] {
+        &self.recoloured
+    }
+
+    /// The joint keys of this step whose colour changed (indices).
+    pub fn recoloured_joints(&self) -> &[u32] {
+        &self.pending_joints
+    }
+
+    /// The contacts coloured last step and not solved this step (slots):
+    /// they forget their colours, so that only what the colouring holds
+    /// remembers one.
+    pub fn left_contacts(&self) -> &[u32] {
+        &self.left_contacts
+    }
+
+    /// The joints coloured last step and not solved this step (slots).
+    pub fn left_joints(&self) -> &[u32] {
+        &self.left_joints
+    }
+
+    /// Heap bytes held (capacities).
+    pub fn memory_bytes(&self) -> usize {
+        use std::mem::size_of;
+        (self.held.capacity()
+            + self.recoloured.capacity()
+            + self.pending_joints.capacity()
+            + self.left_contacts.capacity()
+            + self.left_joints.capacity())
+            * size_of::<u32>()
+            + (self.contacts.capacity() + self.joints.capacity()) * size_of::<ColourKey>()
+            + (self.unkept_joints.capacity() + self.unkept_contacts.capacity()) * size_of::<u32>()
+    }
+}
+
+/// Walks last step's `members` beside this step's `keys` (both in slot
+/// order): a member whose constraint is here as it was (same bodies,
+/// same colour, not the overflow) keeps its colour; any other gives its
+/// colours back, and one no longer here at all is listed in `left`. The
+/// keys that kept nothing are listed, in order, in `unkept`.
+fn release_departed(
+    members: &[ColourKey],
+    keys: &[ColourKey],
+    held: &mut [u32],
+    unkept: &mut Vec<u32>,
+    left: &mut Vec<u32>,
+) {
+    unkept.clear();
+    let mut k = 0;
+    for m in members {
+        while k < keys.len() && keys[k].item < m.item {
+            unkept.push(k as u32);
+            k += 1;
+        }
+        match keys.get(k) {
+            Some(key) if key.item == m.item => {
+                if !unchanged(m, key) {
+                    set_held(held, m, false);
+                    unkept.push(k as u32);
+                }
+                k += 1;
+            }
+            _ => {
+                set_held(held, m, false);
+                left.push(m.item);
+            }
+        }
+    }
+    unkept.extend(k as u32..keys.len() as u32);
+}
+
+/// Whether `key` is its constraint as `member` was last step, in a colour.
+#[inline]
+fn unchanged(member: &ColourKey, key: &ColourKey) -> bool {
+    key.a == member.a && key.b == member.b && key.color == member.color && (key.color as usize) < GRAPH_COLORS
+}
+
+/// Sets or clears `key`'s colour on its dynamic bodies.
+#[inline]
+fn set_held(held: &mut [u32], key: &ColourKey, on: bool) {
+    if key.color as usize >= GRAPH_COLORS {
+        return;
+    }
+    let bit = 1u32 << key.color;
+    for body in [key.a, key.b] {
+        if let Some(h) = held.get_mut(body as usize) {
+            if on {
+                *h |= bit;
+            } else {
+                *h &= !bit;
+            }
+        }
+    }
+}
+
+/// The colours `key`'s bodies hold between them.
+#[inline]
+fn taken(held: &[u32], key: &ColourKey) -> u32 {
+    let of = |body: u32| held.get(body as usize).copied().unwrap_or(0);
+    of(key.a) | of(key.b)
+}
+
+/// The colours `key` may take: the first [`DYNAMIC_GRAPH_COLORS`] between
+/// two dynamic bodies, all but colour 0 otherwise.
+#[inline]
+fn allowed(key: &ColourKey) -> u32 {
+    if key.a != NOT_HELD && key.b != NOT_HELD {
+        DYNAMIC_COLOURS
+    } else {
+        ONE_SIDED_COLOURS
+    }
+}
+
+/// Takes back the colour `key` remembers, if it suits the key and is free
+/// on its bodies.
+#[inline]
+fn take_back(held: &mut [u32], key: &ColourKey) -> bool {
+    let colour = key.color as u32;
+    let fits = colour < GRAPH_COLORS as u32 && allowed(key) & !taken(held, key) & (1 << colour) != 0;
+    if fits {
+        set_held(held, key, true);
+    }
+    fits
+}
+
+/// Gives `key` a new colour: the first free one between two dynamic
+/// bodies, the last free one with a single dynamic body, or the overflow.
+#[inline]
+fn take_new(held: &mut [u32], key: &mut ColourKey) {
+    let free = allowed(key) & !taken(held, key);
+    key.color = if free == 0 {
+        GRAPH_COLORS as u8
+    } else if key.a != NOT_HELD && key.b != NOT_HELD {
+        free.trailing_zeros() as u8
+    } else {
+        (31 - free.leading_zeros()) as u8
+    };
+    set_held(held, key, true);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contact::NO_COLOR;
+    use crate::solver::types::LaneKind;
+    use crate::test_rng::Rng;
+
+    /// A pool of `count` possible contacts between `bodies` bodies (body 0
+    /// static), each with one dynamic body at least.
+    fn pool(rng: &mut Rng, bodies: u32, count: usize) -> Vec<(u32, u32)> {
+        let mut pairs = Vec::new();
+        while pairs.len() < count {
+            let a = rng.range(0.0, bodies as f32) as u32;
+            let b = 1 + rng.range(0.0, (bodies - 1) as f32) as u32;
+            if a != b {
+                pairs.push((a, b));
+            }
+        }
+        pairs
+    }
+
+    /// This step's keys: the contacts of `pool` present (in slot order),
+    /// with the colours `remembered` says.
+    fn step_keys(pool: &[(u32, u32)], present: &[bool], remembered: &[u8]) -> Vec<ColourKey> {
+        let held = |body: u32| if body == 0 { NOT_HELD } else { body };
+        (0..pool.len())
+            .filter(|&i| present[i])
+            .map(|i| ColourKey {
+                item: i as u32,
+                a: held(pool[i].0),
+                b: held(pool[i].1),
+                color: remembered[i],
+                kind: LaneKind::Single,
+            })
+            .collect()
+    }
+
+    /// What the solver writes back after a step: each coloured contact's
+    /// colour, and none for those that left.
+    fn remember(remembered: &mut [u8], keys: &[ColourKey], kept: &KeptColours) {
+        for k in keys {
+            remembered[k.item as usize] = k.color;
+        }
+        for &i in kept.left_contacts() {
+            remembered[i as usize] = NO_COLOR;
+        }
+    }
+
+    #[test]
+    fn colours_persist_and_a_restored_colouring_continues_identically() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        for _ in 0..20 {
+            let bodies = 30;
+            let pool = pool(&mut rng, bodies, 150);
+            let mut present = vec![false; pool.len()];
+            let mut kept = KeptColours::default();
+            let mut remembered = vec![NO_COLOR; pool.len()];
+            for _ in 0..40 {
+                // About one contact in ten begins or ends each step.
+                for p in present.iter_mut() {
+                    if rng.range(0.0, 1.0) < 0.1 {
+                        *p = !*p;
+                    }
+                }
+                let mut keys = step_keys(&pool, &present, &remembered);
+                let before = keys.clone();
+                kept.colour(&mut [], &mut keys, bodies as usize);
+                // The same step in a world restored from a snapshot of the
+                // last: an empty colouring, the contacts' saved colours.
+                let mut restored = step_keys(&pool, &present, &remembered);
+                KeptColours::default().colour(&mut [], &mut restored, bodies as usize);
+                assert_eq!(keys, restored, "a restored colouring went its own way");
+                // A contact that was coloured and still is keeps its
+                // colour; only the others are recoloured.
+                for (k, was) in keys.iter().zip(&before) {
+                    if (was.color as usize) < GRAPH_COLORS && !kept.recoloured().contains(&(k.item)) {
+                        assert_eq!(k.color, was.color);
+                    }
+                }
+                // Each dynamic body holds exactly its contacts' colours,
+                // none of them twice.
+                let mut expected = vec![0u32; bodies as usize];
+                for k in keys.iter().filter(|k| (k.color as usize) < GRAPH_COLORS) {
+                    let bit = 1 << k.color;
+                    assert!(allowed(k) & bit != 0, "colour {} does not suit {k:?}", k.color);
+                    for body in [k.a, k.b].into_iter().filter(|&b| b != NOT_HELD) {
+                        assert_eq!(expected[body as usize] & bit, 0, "body {body} twice in a colour");
+                        expected[body as usize] |= bit;
+                    }
+                }
+                assert_eq!(kept.held, expected);
+                remember(&mut remembered, &keys, &kept);
+            }
+        }
+    }
+
+    #[test]
+    fn joints_keep_their_colours_and_free_them_when_they_go() {
+        // Three joints in a chain of dynamic bodies 1-2-3-4, coloured 0, 1
+        // and 0; with the middle one gone, a new joint on body 2 takes 1.
+        let key = |item: u32, a: u32, b: u32| ColourKey {
+            item,
+            a,
+            b,
+            color: NO_COLOR,
+            kind: LaneKind::Alone,
+        };
+        let mut kept = KeptColours::default();
+        let mut joints = vec![key(0, 1, 2), key(1, 2, 3), key(2, 3, 4)];
+        kept.colour(&mut joints, &mut [], 5);
+        assert_eq!(joints.iter().map(|j| j.color).collect::<Vec<_>>(), [0, 1, 0]);
+        let mut next = vec![joints[0], joints[2], key(3, 2, 0)];
+        next[2].b = NOT_HELD;
+        kept.colour(&mut next, &mut [], 5);
+        assert_eq!(kept.left_joints(), [1]);
+        // A joint with one dynamic body takes the last colour free on it.
+        assert_eq!(next.iter().map(|j| j.color).collect::<Vec<_>>(), [0, 0, 23]);
+        let mut again = vec![next[0], next[1], key(4, 2, 3)];
+        kept.colour(&mut again, &mut [], 5);
+        assert_eq!(again[2].color, 1, "the colour the gone joint held is free again");
+    }
+}
