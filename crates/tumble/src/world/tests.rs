@@ -977,6 +977,23 @@ fn a_box_400_times_their_mass_rests_on_two_small_boxes() {
     }
 }
 
+/// Asserts that every box of `boxes` (each with where it was stacked) is
+/// still `near` its place and level, in the pyramid under a box of
+/// `density`.
+fn assert_stacked(world: &World, boxes: &[(BodyId, Vec2)], density: f32, near: impl Fn(Vec2, Vec2) -> bool) {
+    for &(b, at) in boxes {
+        let p = world.position(b).unwrap();
+        assert!(
+            near(p, at),
+            "density {density}: a box stacked at {at:?} is at {p:?}"
+        );
+        assert!(
+            world.angle(b).unwrap().abs() < 0.05,
+            "density {density}: a box turned"
+        );
+    }
+}
+
 #[test]
 fn a_pyramid_of_ten_holds_a_box_100_200_and_300_times_as_dense_as_its_apex() {
     // Box2D's "high mass ratio" sample as it lays it out: a pyramid of
@@ -1009,17 +1026,7 @@ fn a_pyramid_of_ten_holds_a_box_100_200_and_300_times_as_dense_as_its_apex() {
         // contacts' give under the load, within an eighth of a box (Box2D
         // itself moves one 0.45 m at 100 times, Tumble 0.18 m at most:
         // the `high_mass_ratio` example of tumble-bench).
-        for &(b, at) in &boxes {
-            let p = world.position(b).unwrap();
-            assert!(
-                p.distance(at) < 0.25 * extent,
-                "density {density}: a box stacked at {at:?} is at {p:?}"
-            );
-            assert!(
-                world.angle(b).unwrap().abs() < 0.05,
-                "density {density}: a box turned"
-            );
-        }
+        assert_stacked(&world, &boxes, density, |p, at| p.distance(at) < 0.25 * extent);
         // The heavy box rests where the apex belongs (y = 19 m, less the
         // contacts' give), level and still.
         let p = world.position(heavy).unwrap();
@@ -1060,17 +1067,9 @@ fn a_pyramid_of_ten_holds_a_box_100_and_200_times_as_dense_on_top() {
         // Each box of the pyramid stays where it was stacked but for the
         // soft contacts' give under the load (centimetres a row), within
         // a tenth of a box sideways.
-        for &(b, at) in &boxes {
-            let p = world.position(b).unwrap();
-            assert!(
-                (p.x - at.x).abs() < 0.1 && (p.y - at.y).abs() < 0.25,
-                "density {density}: a box stacked at {at:?} is at {p:?}"
-            );
-            assert!(
-                world.angle(b).unwrap().abs() < 0.05,
-                "density {density}: a box turned"
-            );
-        }
+        assert_stacked(&world, &boxes, density, |p, at| {
+            (p.x - at.x).abs() < 0.1 && (p.y - at.y).abs() < 0.25
+        });
         let p = world.position(heavy).unwrap();
         assert!(
             p.x.abs() < 0.05 && p.y > top.y - 0.5,
