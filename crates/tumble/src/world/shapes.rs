@@ -3,7 +3,7 @@
 
 use super::{BodyId, ShapeId, World};
 use crate::body::{Body, BodyType};
-use crate::broadphase::{predictive_fat_aabb, BroadPhase};
+use crate::broadphase::predictive_fat_aabb;
 use crate::contact::{body_contacts, ContactOptions};
 use crate::error::{BodyError, Error};
 use crate::filter::Filter;
@@ -122,10 +122,6 @@ pub(super) struct ShapeSlot {
     pub shape: Shape,
     pub def: ShapeDef,
     pub proxy: u32,
-    /// Its proxy's fat box, as the tree holds it: a copy beside the
-    /// shape, so the collide stage tests a contact's two boxes without a
-    /// trip into the tree for each (kept by [`ShapeSlot::sync_fat_aabb`]).
-    pub fat_aabb: Aabb,
     /// Index of this shape among its body's shapes when it was added: the
     /// compound part index that goes into feature ids.
     pub part: u32,
@@ -148,7 +144,6 @@ impl Default for ShapeSlot {
             }),
             def: ShapeDef::default(),
             proxy: 0,
-            fat_aabb: Aabb::default(),
             part: 0,
             margin: 0.0,
             sensor: crate::body::NULL,
@@ -200,7 +195,6 @@ impl World {
                 shape,
                 def: *def,
                 proxy: 0,
-                fat_aabb: Aabb::default(),
                 part,
                 margin,
                 sensor: crate::body::NULL,
@@ -209,9 +203,8 @@ impl World {
         if def.sensor {
             self.create_sensor(si);
         }
-        let slot = &mut self.shapes[si];
-        slot.proxy = self.broadphase.create_proxy_with_margin(aabb, si, margin);
-        slot.sync_fat_aabb(&self.broadphase);
+        self.shapes[si].proxy = self.broadphase.create_proxy_with_margin(aabb, si, margin);
+        self.sync_fat_box(si);
         self.bodies[bi].shapes.push(si);
         if !self.bodies[bi].never_awake {
             self.wake_body(bi);
@@ -445,14 +438,16 @@ impl World {
         let most = self.max_look_ahead();
         let b = &self.bodies[bi];
         let stretch = look_ahead(self.last_dt * b.v, most);
-        for &s in &b.shapes {
-            let slot = &mut self.shapes[s];
+        for k in 0..b.shapes.len() {
+            let b = &self.bodies[bi];
+            let s = b.shapes[k];
+            let slot = &self.shapes[s];
             let aabb = predicted_aabb(slot, b, self.last_dt);
             let moved = self
                 .broadphase
                 .move_proxy_predictive(slot.proxy, aabb, slot.margin, stretch);
             if moved {
-                slot.sync_fat_aabb(&self.broadphase);
+                self.sync_fat_box(s);
             }
         }
     }
@@ -478,26 +473,31 @@ pub(super) enum ProxyMove {
 }
 
 /// What the end of a step over `dt` must do to the proxies of body `b`,
-/// whose shapes are in `shapes`, a re-built fat box reaching at most
-/// `most` past the next step (see [`look_ahead`]): reads only, so the
-/// bodies can be seen to at once.
-pub(super) fn proxy_move(b: &Body, shapes: &Store<ShapeSlot>, dt: f32, most: f32) -> ProxyMove {
+/// whose shapes are in `shapes` with their fat boxes in `fat_boxes`, a
+/// re-built fat box reaching at most `most` past the next step (see
+/// [`look_ahead`]): reads only, so the bodies can be seen to at once.
+pub(super) fn proxy_move(
+    b: &Body,
+    (shapes, fat_boxes): (&Store<ShapeSlot>, &[Aabb]),
+    dt: f32,
+    most: f32,
+) -> ProxyMove {
     if b.frozen {
         return ProxyMove::Stay;
     }
-    let left = |slot: &ShapeSlot| {
-        let tight = predicted_aabb(slot, b, dt);
-        (!slot.fat_aabb.contains(tight)).then_some(tight)
+    let left = |s: u32| {
+        let tight = predicted_aabb(&shapes[s], b, dt);
+        (!fat_boxes[s as usize].contains(tight)).then_some(tight)
     };
     match b.shapes[..] {
-        [shape] => match left(&shapes[shape]) {
+        [shape] => match left(shape) {
             Some(tight) => ProxyMove::One {
                 shape,
                 fat: predictive_fat_aabb(tight, shapes[shape].margin, look_ahead(dt * b.v, most)),
             },
             None => ProxyMove::Stay,
         },
-        ref several if several.iter().any(|&s| left(&shapes[s]).is_some()) => ProxyMove::All,
+        ref several if several.iter().any(|&s| left(s).is_some()) => ProxyMove::All,
         _ => ProxyMove::Stay,
     }
 }
@@ -519,20 +519,23 @@ impl World {
         match what {
             ProxyMove::Stay => {}
             ProxyMove::One { shape, fat } => {
-                let slot = &mut self.shapes[shape];
-                self.broadphase.enlarge_proxy(slot.proxy, fat);
-                slot.sync_fat_aabb(&self.broadphase);
+                self.broadphase.enlarge_proxy(self.shapes[shape].proxy, fat);
+                self.sync_fat_box(shape);
             }
             ProxyMove::All => self.predict_proxies(bi),
         }
     }
 }
 
-impl ShapeSlot {
-    /// Copies the fat box from the shape's proxy (see
-    /// [`ShapeSlot::fat_aabb`]): after every change of the proxy's box.
-    fn sync_fat_aabb(&mut self, broadphase: &BroadPhase) {
-        self.fat_aabb = broadphase.fat_aabb(self.proxy);
+impl World {
+    /// Copies shape `si`'s fat box from its proxy (see
+    /// [`World::fat_boxes`]): after every change of the proxy's box.
+    fn sync_fat_box(&mut self, si: u32) {
+        let si = si as usize;
+        if self.fat_boxes.len() <= si {
+            self.fat_boxes.resize(si + 1, Aabb::default());
+        }
+        self.fat_boxes[si] = self.broadphase.fat_aabb(self.shapes[si as u32].proxy);
     }
 }
 

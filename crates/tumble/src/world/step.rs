@@ -211,11 +211,12 @@ impl World {
         // Borrow the fields apart: the contacts change, the shapes and
         // bodies are only read (no copies of the shapes on the hot path).
         let (shapes, bodies, awake) = (&self.shapes, &self.bodies, &self.awake);
+        let fat_boxes = &self.fat_boxes;
         let mut found = std::mem::take(&mut self.scratch.contact_flags);
         found.resize(self.contacts.slot_count(), ContactFlags::default());
         let kernel = |c: &mut Contact| {
-            let (sa, sb) = (&shapes[c.shape_a], &shapes[c.shape_b]);
-            if sa.fat_aabb.overlaps(sb.fat_aabb) {
+            if fat_boxes[c.shape_a as usize].overlaps(fat_boxes[c.shape_b as usize]) {
+                let (sa, sb) = (&shapes[c.shape_a], &shapes[c.shape_b]);
                 let was_touching = c.touching();
                 let flags = c.collide(&sa.shape, &bodies[c.body_a], &sb.shape, &bodies[c.body_b], &ctx);
                 let asks = c.options.contains(ContactOptions::PRE_SOLVE) && c.touching();
@@ -525,19 +526,25 @@ impl World {
             // One pass, as for the bodies.
             for k in 0..self.solver.slots().len() {
                 let bi = self.solver.slots()[k];
-                let what = proxy_move(&self.bodies[bi], &self.shapes, self.last_dt, most);
+                let what = proxy_move(
+                    &self.bodies[bi],
+                    (&self.shapes, &self.fat_boxes),
+                    self.last_dt,
+                    most,
+                );
                 self.move_proxies(bi, what);
             }
             self.broadphase.rebuild();
             return;
         }
         let (bodies, shapes, dt) = (&self.bodies, &self.shapes, self.last_dt);
+        let fat_boxes = &self.fat_boxes;
         let slots = self.solver.slots();
         let moves = &mut self.scratch.proxy_moves;
         moves.clear();
         moves.resize(slots.len(), ProxyMove::Stay);
         crate::parallel::for_each_indexed_mut(true, moves, 256, |k, m| {
-            *m = proxy_move(&bodies[slots[k]], shapes, dt, most);
+            *m = proxy_move(&bodies[slots[k]], (shapes, fat_boxes), dt, most);
         });
         for k in 0..slots.len() {
             let what = self.scratch.proxy_moves[k];

@@ -454,12 +454,12 @@ fn a_fast_shapes_fat_box_looks_ahead_at_most_the_margin_past_its_next_step() {
         let def = BodyDef::dynamic().with_velocity(Vec2::new(speed, 0.0));
         let b = body_with(&mut world, &def, Polygon::new_box(0.5, 0.5).unwrap());
         let shape = world.bodies[b.index].shapes[0];
-        let first = world.shapes[shape].fat_aabb;
-        while world.shapes[shape].fat_aabb == first {
+        let first = world.fat_boxes[shape as usize];
+        while world.fat_boxes[shape as usize] == first {
             world.step(DT);
         }
         let front = world.position(b).unwrap().x + 0.5;
-        world.shapes[shape].fat_aabb.max.x - (front + speed * DT)
+        world.fat_boxes[shape as usize].max.x - (front + speed * DT)
     };
     let extent = Shape::from(Polygon::new_box(0.5, 0.5).unwrap()).extent();
     let margin = crate::settings::AABB_MARGIN_FRACTION * extent;
@@ -883,21 +883,27 @@ fn each_shapes_fat_box_stays_its_proxys() {
         .map(|k| unit_box(&mut world, Vec2::new(0.3 * k as f32, 1.0 + 1.1 * k as f32)))
         .collect();
     let agree = |world: &World| {
-        world.shapes.iter().all(|(_, slot)| {
-            slot.fat_aabb == world.broadphase.fat_aabb(slot.proxy)
-                && slot.fat_aabb.max.x > slot.fat_aabb.min.x
+        world.shapes.iter().all(|(si, slot)| {
+            let fat = world.fat_boxes[si as usize];
+            fat == world.broadphase.fat_aabb(slot.proxy) && fat.max.x > fat.min.x
         })
     };
     assert!(agree(&world));
     let mut grew = 0;
     for k in 0..240 {
-        let before: Vec<_> = world.shapes.iter().map(|(_, s)| s.fat_aabb).collect();
+        let fat = |world: &World| -> Vec<_> {
+            world
+                .shapes
+                .iter()
+                .map(|(si, _)| world.fat_boxes[si as usize])
+                .collect()
+        };
+        let before = fat(&world);
         world.step(DT);
-        grew += world
-            .shapes
+        grew += fat(&world)
             .iter()
             .zip(&before)
-            .filter(|((_, s), b)| s.fat_aabb != **b)
+            .filter(|(now, was)| now != was)
             .count();
         if k == 100 {
             world.set_transform(boxes[3], Vec2::new(-8.0, 6.0), 0.5).unwrap();
