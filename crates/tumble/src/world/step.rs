@@ -165,11 +165,17 @@ impl World {
         let mut pairs = std::mem::take(&mut self.scratch.new_pairs);
         pairs.clear();
         // Only pairs that could collide and have no contact yet: most of
-        // what a moved shape overlaps is already in contact with it.
+        // what a moved shape overlaps is already in contact with it, so
+        // the pair map is asked first, before the shapes and bodies are
+        // read (Box2D's order too: a pair with a contact then costs one
+        // probe, not four more cache lines).
         let (shapes, bodies, pair_map, joints) = (&self.shapes, &self.bodies, &self.pair_map, &self.joints);
         self.broadphase.find_pairs(
             &mut pairs,
             |sa, sb| {
+                if pair_map.contains_key(&crate::broadphase::pair_key(sa, sb)) {
+                    return false;
+                }
                 let (a, b) = (&shapes[sa], &shapes[sb]);
                 let (ba, bb) = (a.body, b.body);
                 ba != bb
@@ -178,7 +184,6 @@ impl World {
                     && !a.def.sensor
                     && !b.def.sensor
                     && a.def.filter.should_collide(&b.def.filter)
-                    && !pair_map.contains_key(&crate::broadphase::pair_key(sa, sb))
                     && !joint_forbids_collision(joints, bodies, ba, bb)
                     && (!(a.def.custom_filter || b.def.custom_filter)
                         || hooks.should_collide(&shape_pair(shapes, bodies, sa, sb)))
