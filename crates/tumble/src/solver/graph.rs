@@ -32,8 +32,8 @@ struct Colour {
     /// Its other constraints (ill-conditioned pairs), solved one at a
     /// time: indices into the constraint array.
     scalar: Vec<u32>,
-    /// Its joints: a range of the joint array, which [`Graph::build`]
-    /// sorts by colour.
+    /// Its joints: a range of the joint array, which the solver builds in
+    /// colour order ([`Graph::joint_order`]).
     joints: std::ops::Range<usize>,
 }
 
@@ -110,16 +110,14 @@ pub(crate) struct Graph {
     /// The joints that fit no colour (all of them when colouring is off):
     /// the end of the joint array, solved on one thread after the colours.
     joint_overflow: std::ops::Range<usize>,
-    /// Per joint, this step: its colour ([`JOINT_OVERFLOW`] for the
-    /// overflow), then, while sorting, where it goes.
+    /// Per joint key, this step: its colour ([`JOINT_OVERFLOW`] for the
+    /// overflow).
     joint_colours: Vec<u32>,
-    /// Per colour, while sorting the joints: where its run starts.
+    /// Per colour, while ordering the joints: where its run starts.
     joint_starts: Vec<u32>,
     /// Per place of the joint array in colour order, the joint that goes
-    /// there, while sorting.
+    /// there (see [`Graph::joint_order`]).
     joint_order: Vec<u32>,
-    /// The joint array in colour order, while it is sorted.
-    sorted_joints: Vec<JointConstraint>,
     /// Per body slot: one past the last colour it took while colouring
     /// ([`Coloring::Ordered`]).
     last: Vec<u32>,
@@ -175,16 +173,18 @@ impl Pass {
 impl Graph {
     /// Sorts the constraints into colours by `coloring` (each dynamic body
     /// at most once per colour; static and kinematic bodies are never
-    /// written by the solve and so never conflict), then packs each
-    /// colour's two-point blocks and single points into lane batches.
-    /// `keys` and `joint_keys` are what the colouring reads of the
-    /// constraints and joints, in slot order; with [`Coloring::Bounded`]
-    /// each one's colour is written to its key's `color`, for the contact
-    /// or joint to keep. `body_slots` is the world's body slot count.
+    /// written by the solve and so never conflict), packs each colour's
+    /// two-point blocks and single points into lane batches, and orders
+    /// the joints by colour ([`Graph::joint_order`]: the caller builds
+    /// the joint array in that order). `keys` and `joint_keys` are what
+    /// the colouring reads of the constraints and joints, in slot order;
+    /// with [`Coloring::Bounded`] each one's colour is written to its
+    /// key's `color`, for the contact or joint to keep. `body_slots` is
+    /// the world's body slot count.
     pub(super) fn build(
         &mut self,
         (constraints, keys): (&[ContactConstraint], &mut [ColourKey]),
-        (joints, joint_keys): (&mut Vec<JointConstraint>, &mut [ColourKey]),
+        joint_keys: &mut [ColourKey],
         (bodies, body_slots): (&[SolverBody], usize),
         coloring: Coloring,
         parallel: bool,
@@ -203,22 +203,22 @@ impl Graph {
         match coloring {
             Coloring::Off => {
                 self.overflow.extend(0..constraints.len() as u32);
-                self.joint_colours.resize(joints.len(), JOINT_OVERFLOW);
+                self.joint_colours.resize(joint_keys.len(), JOINT_OVERFLOW);
             }
             Coloring::Ordered => self.colour_ordered(joint_keys, keys, body_slots),
             Coloring::Bounded => self.colour_bounded(joint_keys, keys, body_slots),
         }
-        self.sort_joints(joints);
+        self.order_joints();
         // (Uncoloured, there is nothing to pack, but each constraint
         // still learns that it is solved on its own.)
         self.pack(keys, constraints, bodies, parallel);
-        debug_assert!(self.footprints_are_disjoint(bodies, joints));
     }
 
-    /// Sorts the joints by their colour (a counting sort, stable: within a
-    /// colour they keep their order), so each colour's joints are one run
-    /// of the array, and the overflow the last.
-    fn sort_joints(&mut self, joints: &mut Vec<JointConstraint>) {
+    /// Orders the joints by their colour (a counting sort, stable: within
+    /// a colour they keep their order), so each colour's joints are one
+    /// run of the joint array, and the overflow the last: finds each
+    /// colour's run, and [`Graph::joint_order`].
+    fn order_joints(&mut self) {
         let count = self.count;
         let slot = |c: u32| if c == JOINT_OVERFLOW { count } else { c as usize };
         self.joint_starts.clear();
@@ -232,20 +232,22 @@ impl Graph {
         for (k, colour) in self.colours[..count].iter_mut().enumerate() {
             colour.joints = self.joint_starts[k] as usize..self.joint_starts[k + 1] as usize;
         }
-        self.joint_overflow = self.joint_starts[count] as usize..joints.len();
-        // The places are found on indices, then each joint is copied once
-        // to its place (not the array filled first and overwritten).
+        self.joint_overflow = self.joint_starts[count] as usize..self.joint_colours.len();
         self.joint_order.clear();
-        self.joint_order.resize(joints.len(), 0);
+        self.joint_order.resize(self.joint_colours.len(), 0);
         for (k, &c) in self.joint_colours.iter().enumerate() {
             let at = &mut self.joint_starts[slot(c)];
             self.joint_order[*at as usize] = k as u32;
             *at += 1;
         }
-        self.sorted_joints.clear();
-        self.sorted_joints
-            .extend(self.joint_order.iter().map(|&k| joints[k as usize]));
-        std::mem::swap(joints, &mut self.sorted_joints);
+    }
+
+    /// Per place of the joint array in colour order, the joint (an index
+    /// of this step's joint keys) that goes there. The joints are built
+    /// straight into their places: sorting built ones moved 4 MB a step
+    /// on the joint grid.
+    pub(super) fn joint_order(&self) -> &[u32] {
+        &self.joint_order
     }
 
     /// The condition the workers' sharing of the body states rests on (see
@@ -456,7 +458,6 @@ impl Graph {
                 * size_of::<u32>()
             + (self.joint_colours.capacity() + self.joint_starts.capacity() + self.joint_order.capacity())
                 * size_of::<u32>()
-            + self.sorted_joints.capacity() * size_of::<JointConstraint>()
             + self.kept.memory_bytes()
             + self.states.capacity() * size_of::<StateCell>()
     }
@@ -1022,10 +1023,10 @@ mod tests {
             .collect()
     }
 
-    /// [`Graph::build`] on one thread, the joints first put back in slot
-    /// order (as the solver prepares them); `keys` and `joint_keys` keep
-    /// their colours for the next call, as the contacts and joints do
-    /// from step to step.
+    /// [`Graph::build`] on one thread, then the joints put in colour
+    /// order (from slot order, as the solver builds them); `keys` and
+    /// `joint_keys` keep their colours for the next call, as the contacts
+    /// and joints do from step to step.
     fn build(
         graph: &mut Graph,
         (constraints, keys): (&[ContactConstraint], &mut [ColourKey]),
@@ -1036,11 +1037,12 @@ mod tests {
         joints.sort_by_key(|j| j.joint);
         graph.build(
             (constraints, keys),
-            (joints, joint_keys),
+            joint_keys,
             (bodies, bodies.len()),
             coloring,
             false,
         );
+        *joints = graph.joint_order().iter().map(|&k| joints[k as usize]).collect();
     }
 
     #[test]

@@ -169,18 +169,12 @@ impl Solver {
         );
     }
 
-    /// Builds the constraints of the solved joints among `awake` (joint
-    /// slots, in order): every joint but a filter, unless neither body
-    /// can move. Call after [`Solver::prepare_contacts`].
-    pub fn prepare_joints(
-        &mut self,
-        joints: &Store<Joint>,
-        awake: impl Iterator<Item = u32>,
-        bodies: &Store<Body>,
-        ctx: &StepContext,
-    ) {
-        // Picked serially, in slot order (each with its two solver
-        // bodies); then built independently, split between the workers.
+    /// Picks the solved joints among `awake` (joint slots, in order): every
+    /// joint but a filter, unless neither body can move, each with its two
+    /// solver bodies and its colouring key. Call after
+    /// [`Solver::prepare_contacts`]; [`Solver::colour`] builds their
+    /// constraints.
+    pub fn pick_joints(&mut self, joints: &Store<Joint>, awake: impl Iterator<Item = u32>) {
         self.picked_joints.clear();
         self.joint_keys.clear();
         let fixed = self.bodies.len() as u32 - 1;
@@ -210,32 +204,36 @@ impl Solver {
                 kind: LaneKind::Alone,
             });
         }
-        // Every entry is overwritten below: only new ones need a value first.
-        self.joints.truncate(self.picked_joints.len());
-        self.joints
-            .resize(self.picked_joints.len(), JointConstraint::EMPTY);
-        let (picked, solver_bodies) = (&self.picked_joints, &self.bodies);
-        crate::parallel::for_each_indexed_mut(ctx.parallel, &mut self.joints, 64, |k, constraint| {
-            let (ji, a, b) = picked[k];
-            *constraint = joints::prepare_joint(&joints[ji], ji, (a, b), solver_bodies, bodies, ctx);
-        });
     }
 
-    /// Sorts the prepared constraints into colours and packs them into
-    /// lane batches (see [`Graph::build`]), and finds the joint trees
-    /// that need an exact solve. Call before [`Solver::solve`].
-    pub fn colour(&mut self, ctx: &StepContext) {
-        let (graph, joints) = (&mut self.graph, &mut self.joints);
+    /// Sorts the prepared contact constraints and the picked joints into
+    /// colours and packs the contacts into lane batches (see
+    /// [`Graph::build`]), builds the joints' constraints straight into
+    /// colour order (independently, split between the workers), and finds
+    /// the joint trees that need an exact solve. Call before
+    /// [`Solver::solve`].
+    pub fn colour(&mut self, joints: &Store<Joint>, bodies: &Store<Body>, ctx: &StepContext) {
+        let graph = &mut self.graph;
         graph.build(
             (&self.constraints, &mut self.keys),
-            (joints, &mut self.joint_keys),
+            &mut self.joint_keys,
             (&self.bodies, self.index_of.len()),
             ctx.settings.coloring,
             ctx.parallel,
         );
+        // Every entry is overwritten below: only new ones need a value first.
+        self.joints.truncate(self.picked_joints.len());
+        self.joints
+            .resize(self.picked_joints.len(), JointConstraint::EMPTY);
+        let (picked, order, solver_bodies) = (&self.picked_joints, graph.joint_order(), &self.bodies);
+        crate::parallel::for_each_indexed_mut(ctx.parallel, &mut self.joints, 64, |place, constraint| {
+            let (ji, a, b) = picked[order[place] as usize];
+            *constraint = joints::prepare_joint(&joints[ji], ji, (a, b), solver_bodies, bodies, ctx);
+        });
+        debug_assert!(graph.footprints_are_disjoint(&self.bodies, &self.joints));
         // The joint trees Gauss-Seidel cannot converge get an exact solve
         // after each pass (soft step only: see `joints::tree`).
-        self.trees.build(joints, &self.bodies);
+        self.trees.build(&self.joints, &self.bodies);
     }
 
     /// The substeps of one step: for each, gravity and forces, warm start,

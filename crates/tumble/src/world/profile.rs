@@ -14,11 +14,12 @@ pub struct StepProfile {
     /// Gathering the awake bodies and solving the contacts: the four
     /// `solve_*` parts below, and the hit events.
     pub solve: f32,
-    /// Part of `solve`: gathering the awake bodies, contacts and joints
-    /// into the solver's rows.
+    /// Part of `solve`: gathering the awake bodies and contacts into the
+    /// solver's rows, and picking the joints.
     pub solve_setup: f32,
-    /// Part of `solve`: sorting the constraints into graph colours and
-    /// packing them into lane batches.
+    /// Part of `solve`: sorting the constraints into graph colours,
+    /// packing the contacts into lane batches and building the joints'
+    /// rows in colour order.
     pub solve_colour: f32,
     /// Part of `solve`: the substeps (the solver's iterations and the
     /// bodies' integration).

@@ -412,10 +412,9 @@ impl World {
             .prepare_contacts(&self.contacts, with_points, &self.bodies, &ctx);
         // (Its use is over: an island woken between steps adds nothing.)
         with_points.clear();
-        self.solver
-            .prepare_joints(&self.joints, self.awake.joints.iter(), &self.bodies, &ctx);
+        self.solver.pick_joints(&self.joints, self.awake.joints.iter());
         profile.solve_setup = clock.lap();
-        self.solver.colour(&ctx);
+        self.solver.colour(&self.joints, &self.bodies, &ctx);
         profile.solve_colour = clock.lap();
         self.solver.solve(&ctx);
         profile.solve_substeps = clock.lap();
