@@ -134,8 +134,11 @@ fn damaged_snapshots_are_errors_not_panics() {
     dangling_body["shapes"]["values"][0]["body"] = 9999.into();
     assert!(serde_json::from_value::<World>(dangling_body).is_err());
 
+    // A proxy's box moved off its shape.
     let mut moved_box = good.clone();
-    moved_box["shapes"]["values"][0]["fat_aabb"]["max"][0] = 9999.0.into();
+    let proxy = good["shapes"]["values"][0]["proxy"].as_u64().unwrap() as usize;
+    moved_box["broadphase"]["tree"]["nodes"][proxy]["aabb"]["min"][0] = 9999.0.into();
+    moved_box["broadphase"]["tree"]["nodes"][proxy]["aabb"]["max"][0] = 10000.0.into();
     let err = serde_json::from_value::<World>(moved_box).unwrap_err();
     assert!(err.to_string().contains("fat box"), "{err}");
 

@@ -422,6 +422,23 @@ impl Graph {
         self.kept.recoloured()
     }
 
+    /// Whether the bounded colouring's state stands for the colours the
+    /// contacts and joints remember (see [`KeptColours::prime`]).
+    pub(super) fn colours_primed(&self) -> bool {
+        self.kept.is_primed()
+    }
+
+    /// Rebuilds the bounded colouring's state from the colours the
+    /// contacts and joints remember (see [`KeptColours::prime`]).
+    pub(super) fn prime_colours(
+        &mut self,
+        joints: impl Iterator<Item = ColourKey>,
+        contacts: impl Iterator<Item = ColourKey>,
+        body_slots: usize,
+    ) {
+        self.kept.prime(joints, contacts, body_slots);
+    }
+
     /// The joint keys whose colour this step's colouring changed.
     pub(super) fn recoloured_joints(&self) -> &[u32] {
         self.kept.recoloured_joints()
@@ -1035,6 +1052,9 @@ mod tests {
         coloring: Coloring,
     ) {
         joints.sort_by_key(|j| j.joint);
+        if !graph.colours_primed() {
+            graph.prime_colours(std::iter::empty(), std::iter::empty(), bodies.len());
+        }
         graph.build(
             (constraints, keys),
             joint_keys,

@@ -7,12 +7,14 @@
 //! again. Only the changes touch the per-body colour masks.
 //!
 //! The contacts and joints remember their colours too (the `color` fields
-//! the world saves in snapshots), so a colouring that starts empty (a
-//! world just loaded, or one that ran another colouring) takes every
-//! remembered colour back, in the same slot order, and ends where the
-//! kept one would have: a restored world continues bit for bit.
+//! the world saves in snapshots): every one coloured last step remembers
+//! its colour, and one that leaves forgets it. So the state can be rebuilt
+//! from the world ([`KeptColours::prime`]) when it has none (a world just
+//! loaded, or one that ran another colouring), and a restored world
+//! continues bit for bit.
 
 use super::types::ColourKey;
+use crate::contact::NO_COLOR;
 use crate::settings::{DYNAMIC_GRAPH_COLORS, GRAPH_COLORS};
 
 /// A key's body that holds no colour: one the solve never writes (static,
@@ -53,18 +55,57 @@ pub(crate) struct KeptColours {
     left_contacts: Vec<u32>,
     /// Joints coloured last step and not solved in this one (slots).
     left_joints: Vec<u32>,
+    /// Whether the state stands for the colours the contacts and joints
+    /// remember (see [`KeptColours::prime`]).
+    primed: bool,
 }
 
 impl KeptColours {
     /// Forgets everything (while another colouring runs: the constraints
-    /// keep their colours, taken back when this one runs again).
+    /// keep the colours they remember, and the state is primed from them
+    /// when this one runs again).
     pub fn forget(&mut self) {
+        self.primed = false;
         if self.contacts.is_empty() && self.joints.is_empty() {
             return;
         }
         self.held.iter_mut().for_each(|h| *h = 0);
         self.contacts.clear();
         self.joints.clear();
+    }
+
+    /// Whether the state stands for the colours the contacts and joints
+    /// remember: if not, [`KeptColours::prime`] it before colouring.
+    pub fn is_primed(&self) -> bool {
+        self.primed
+    }
+
+    /// Rebuilds the state from what the contacts and joints remember: the
+    /// keys of those that remember a colour, each list in slot order,
+    /// their bodies as the colouring holds them. Every one coloured last
+    /// step remembers its colour, and nothing else does, so this is the
+    /// state the last step left. (Colours remembered from before another
+    /// colouring ran may clash: a clashing one is kept as a colour it no
+    /// longer has, so the next step recolours it.)
+    pub fn prime(
+        &mut self,
+        joints: impl Iterator<Item = ColourKey>,
+        contacts: impl Iterator<Item = ColourKey>,
+        body_slots: usize,
+    ) {
+        self.forget();
+        self.held.clear();
+        self.held.resize(body_slots, 0);
+        let held = &mut self.held;
+        let mut take = |mut key: ColourKey| {
+            if !take_back(held, &key) && (key.color as usize) < GRAPH_COLORS {
+                key.color = NO_COLOR;
+            }
+            key
+        };
+        self.joints.extend(joints.map(&mut take));
+        self.contacts.extend(contacts.map(&mut take));
+        self.primed = true;
     }
 
     /// Colours this step's joints and contacts (each list in slot order,
@@ -80,6 +121,7 @@ impl KeptColours {
     /// bodies, and have the last word). What fits nowhere gets
     /// [`GRAPH_COLORS`], the overflow.
     pub fn colour(&mut self, joints: &mut [ColourKey], contacts: &mut [ColourKey], body_slots: usize) {
+        debug_assert!(self.primed, "an unprimed colouring");
         if self.held.len() < body_slots {
             self.held.resize(body_slots, 0);
         }
@@ -267,7 +309,6 @@ fn take_new(held: &mut [u32], key: &mut ColourKey) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::contact::NO_COLOR;
     use crate::solver::types::LaneKind;
     use crate::test_rng::Rng;
 
@@ -320,7 +361,9 @@ mod tests {
             let pool = pool(&mut rng, bodies, 150);
             let mut present = vec![false; pool.len()];
             let mut kept = KeptColours::default();
+            kept.prime(std::iter::empty(), std::iter::empty(), bodies as usize);
             let mut remembered = vec![NO_COLOR; pool.len()];
+            let everything = vec![true; pool.len()];
             for _ in 0..40 {
                 // About one contact in ten begins or ends each step.
                 for p in present.iter_mut() {
@@ -328,14 +371,23 @@ mod tests {
                         *p = !*p;
                     }
                 }
+                // The same step in a world restored from a snapshot of the
+                // last: a colouring primed from the contacts' saved colours.
+                let mut restored = KeptColours::default();
+                let saved: Vec<ColourKey> = step_keys(&pool, &everything, &remembered)
+                    .into_iter()
+                    .filter(|k| k.color != NO_COLOR)
+                    .collect();
+                restored.prime(std::iter::empty(), saved.into_iter(), bodies as usize);
+                assert_eq!(restored.held, kept.held, "the primed masks are the kept ones");
+                let mut restored_keys = step_keys(&pool, &present, &remembered);
+                let mut restored_remembered = remembered.clone();
+                restored.colour(&mut [], &mut restored_keys, bodies as usize);
+
                 let mut keys = step_keys(&pool, &present, &remembered);
                 let before = keys.clone();
                 kept.colour(&mut [], &mut keys, bodies as usize);
-                // The same step in a world restored from a snapshot of the
-                // last: an empty colouring, the contacts' saved colours.
-                let mut restored = step_keys(&pool, &present, &remembered);
-                KeptColours::default().colour(&mut [], &mut restored, bodies as usize);
-                assert_eq!(keys, restored, "a restored colouring went its own way");
+                assert_eq!(keys, restored_keys, "a restored colouring went its own way");
                 // A contact that was coloured and still is keeps its
                 // colour; only the others are recoloured.
                 for (k, was) in keys.iter().zip(&before) {
@@ -355,7 +407,18 @@ mod tests {
                     }
                 }
                 assert_eq!(kept.held, expected);
+                // What the contacts remember afterwards is the same too
+                // (those that left forget their colours in both).
                 remember(&mut remembered, &keys, &kept);
+                remember(&mut restored_remembered, &restored_keys, &restored);
+                assert_eq!(remembered, restored_remembered);
+                for (i, &c) in remembered.iter().enumerate() {
+                    assert_eq!(
+                        c != NO_COLOR,
+                        present[i],
+                        "only what was coloured remembers a colour"
+                    );
+                }
             }
         }
     }
@@ -372,6 +435,7 @@ mod tests {
             kind: LaneKind::Alone,
         };
         let mut kept = KeptColours::default();
+        kept.prime(std::iter::empty(), std::iter::empty(), 5);
         let mut joints = vec![key(0, 1, 2), key(1, 2, 3), key(2, 3, 4)];
         kept.colour(&mut joints, &mut [], 5);
         assert_eq!(joints.iter().map(|j| j.color).collect::<Vec<_>>(), [0, 1, 0]);

@@ -48,11 +48,11 @@ mod wide;
 
 pub(crate) use types::{Softness, SolverBody, StepContext};
 
-use crate::body::{Body, NULL};
+use crate::body::{Body, BodyType, NULL};
 use crate::contact::{Contact, NO_COLOR};
 use crate::joint::Joint;
 use crate::math::{Rot, Vec2};
-use crate::settings::{PositionCorrection, Sweep};
+use crate::settings::{Coloring, PositionCorrection, Sweep};
 use crate::store::Store;
 use graph::{Graph, Pass};
 use joints::JointConstraint;
@@ -212,8 +212,42 @@ impl Solver {
     /// colour order (independently, split between the workers), and finds
     /// the joint trees that need an exact solve. Call before
     /// [`Solver::solve`].
-    pub fn colour(&mut self, joints: &Store<Joint>, bodies: &Store<Body>, ctx: &StepContext) {
+    pub fn colour(
+        &mut self,
+        (contacts, joints, bodies): (&Store<Contact>, &Store<Joint>, &Store<Body>),
+        ctx: &StepContext,
+    ) {
         let graph = &mut self.graph;
+        if ctx.settings.coloring == Coloring::Bounded && !graph.colours_primed() {
+            // A world just loaded (or one that ran another colouring):
+            // the colouring's state, from what was coloured last step.
+            let held = |slot: u32| {
+                let b = &bodies[slot];
+                if b.body_type == BodyType::Dynamic && !b.frozen {
+                    slot
+                } else {
+                    NOT_HELD
+                }
+            };
+            let key = |item: u32, (a, b): (u32, u32), color: u8| ColourKey {
+                item,
+                a: held(a),
+                b: held(b),
+                color,
+                kind: LaneKind::Alone,
+            };
+            graph.prime_colours(
+                joints
+                    .iter()
+                    .filter(|(_, j)| j.color != NO_COLOR)
+                    .map(|(ji, j)| key(ji, (j.body_a, j.body_b), j.color)),
+                contacts
+                    .iter()
+                    .filter(|(_, c)| c.color != NO_COLOR)
+                    .map(|(ci, c)| key(ci, (c.body_a, c.body_b), c.color)),
+                self.index_of.len(),
+            );
+        }
         graph.build(
             (&self.constraints, &mut self.keys),
             &mut self.joint_keys,

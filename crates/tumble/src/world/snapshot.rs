@@ -194,6 +194,11 @@ fn check_links(s: &Snapshot) -> Result<(), &'static str> {
         if !tree.is_proxy(slot.proxy) || tree.user_data(slot.proxy) != si {
             return Err("a shape's broadphase proxy is missing");
         }
+        // (A frozen body's pose may not be finite: nothing holds it.)
+        let body = &s.bodies[slot.body];
+        if !body.frozen && !tree.fat_aabb(slot.proxy).contains(slot.shape.aabb(body.xf)) {
+            return Err("a shape's fat box does not hold the shape");
+        }
     }
     for (ci, c) in s.contacts.iter() {
         if !live_shape(c.shape_a) || !live_shape(c.shape_b) {

@@ -414,7 +414,8 @@ impl World {
         with_points.clear();
         self.solver.pick_joints(&self.joints, self.awake.joints.iter());
         profile.solve_setup = clock.lap();
-        self.solver.colour(&self.joints, &self.bodies, &ctx);
+        self.solver
+            .colour((&self.contacts, &self.joints, &self.bodies), &ctx);
         profile.solve_colour = clock.lap();
         self.solver.solve(&ctx);
         profile.solve_substeps = clock.lap();
