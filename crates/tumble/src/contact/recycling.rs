@@ -45,6 +45,14 @@ pub(crate) struct ManifoldCache {
     /// is the shape the normal does not belong to; its end is its centre
     /// less the radius along the normal, and the point is found from it.
     pub circle: Option<f32>,
+    /// Each point's offset from A's centre of mass when the manifold was
+    /// computed, in world axes: the solve's levers on A while it is kept
+    /// (see [`Contact::kept_levers`]).
+    pub levers_a: [Vec2; 2],
+    /// Each point's offset from B's centre of mass, likewise.
+    pub levers_b: [Vec2; 2],
+    /// A's and B's rotations when the manifold was computed.
+    pub orientations: [Rot; 2],
 }
 
 /// How far a pair may move before its manifold is computed again.
@@ -67,6 +75,20 @@ fn relative_pose(a: &Body, b: &Body) -> (Vec2, Vec2, Rot) {
         b.xf.q.inv_rotate(-d),
         a.xf.q.inv_mul(b.xf.q),
     )
+}
+
+/// The most a body may turn (the chord of the turn, about 6 degrees)
+/// while a manifold it has is kept: the levers of a kept manifold do not
+/// turn with it (see [`Contact::kept_levers`]). Box2D v3 allows about 11.
+const MAX_KEPT_TURN: f32 = 0.1;
+
+/// How far a point at unit distance from a body's centre of mass moves
+/// when the body turns by `turn`: `|R' - R| = sqrt(s^2 + (1 - c)^2)` (not
+/// sqrt(2 - 2c): for turns under 2.4e-4 rad, c rounds to 1 and that form
+/// says 0).
+#[inline]
+fn chord(turn: Rot) -> f32 {
+    (turn.s * turn.s + (1.0 - turn.c) * (1.0 - turn.c)).sqrt()
 }
 
 /// The radius to take off A's and B's anchors: a circle's, on the side the
@@ -111,6 +133,7 @@ impl Contact {
             normal: if on_b { b.xf.q } else { a.xf.q }.inv_rotate(m.normal),
             normal_on_b: on_b,
             circle,
+            orientations: [a.xf.q, b.xf.q],
             ..ManifoldCache::default()
         };
         // (the circle, if any, is the side the normal is not on)
@@ -123,8 +146,38 @@ impl Contact {
             let (end_a, end_b) = (p.point - half, p.point + half);
             cache.anchors_a[i] = a.xf.inv_apply(end_a - circle_a * m.normal);
             cache.anchors_b[i] = b.xf.inv_apply(end_b + circle_b * m.normal);
+            cache.levers_a[i] = p.point - a.center;
+            cache.levers_b[i] = p.point - b.center;
         }
         self.cache = cache;
+    }
+
+    /// The levers `(ra, rb)` the solve takes for point `i` of a kept
+    /// manifold: its offsets from the two centres of mass as they were
+    /// when it was computed, in world axes, as Box2D v3's recycled contacts
+    /// keep their anchors. `None` for a manifold computed this step (its
+    /// point is where the levers meet), a circle's (its point rolls), or
+    /// with nothing kept.
+    ///
+    /// Why not the levers to where the kept point now is: kept as
+    /// computed, they hold the contact's Jacobian where the manifold was
+    /// computed while the pair settles, and that is the margin Box2D's
+    /// recycling has under a heavy load. A box 300 times as dense resting
+    /// on the light apex of a pyramid of 1 m boxes 5 cm apart (its soft
+    /// contacts overlap 10 cm under that load) tips over when the levers
+    /// follow the tilting bodies, as fresh collisions make them, and
+    /// stands at 300 and 400 times with them kept. Box2D itself, with its
+    /// recycling turned off, tips over at 300 there too. A kept lever is
+    /// off from its body's material point by no more than the body's
+    /// turn since (under [`MAX_KEPT_TURN`]) times its length, and the
+    /// pair's motion since (under the recycle limit).
+    #[inline]
+    pub(crate) fn kept_levers(&self, i: usize) -> Option<(Vec2, Vec2)> {
+        let k = &self.cache;
+        if k.limit <= 0.0 || k.age == 0 || k.circle.is_some() {
+            return None;
+        }
+        Some((k.levers_a[i], k.levers_b[i]))
     }
 
     /// Keeps the manifold if it was computed fewer than
@@ -132,11 +185,13 @@ impl Contact {
     /// single point between two moving bodies) and every point of one body has
     /// moved less than the remembered limit relative to the other since,
     /// counting the `step_motion` this step may add (a bound on how far
-    /// any two points of the bodies close in one step). Then each point
-    /// moves with its two surface ends, the normal turns with the body
-    /// whose feature it is, and the separations follow: exactly where the
-    /// same material points now are, within the limit of what colliding
-    /// again would give. Returns whether it was kept.
+    /// any two points of the bodies close in one step), and neither body
+    /// has turned by [`MAX_KEPT_TURN`]. Then each point moves with its two
+    /// surface ends, the normal turns with the body whose feature it is,
+    /// and the separations follow: exactly where the same material points
+    /// now are, within the limit of what colliding again would give (the
+    /// solve's levers stay as computed: see [`Contact::kept_levers`]).
+    /// Returns whether it was kept.
     pub(crate) fn recycle(&mut self, a: &Body, b: &Body, step_motion: f32) -> bool {
         let single = self.manifold.count == 1 && moving(a) && moving(b);
         let max_age = if single {
@@ -154,25 +209,29 @@ impl Contact {
         let cache = &self.cache;
         let (offset_in_a, offset_in_b, rotation) = relative_pose(a, b);
         // A point at distance r from its centre of mass turns by the
-        // relative rotation through a chord of r |R' - R|, with
-        // |R' - R| = sqrt(s^2 + (1 - c)^2) of the turn between them (not
-        // sqrt(2 - 2c): for turns under 2.4e-4 rad, c rounds to 1 and that
-        // form says 0).
-        let turn = cache.rotation.inv_mul(rotation);
-        let chord = (turn.s * turn.s + (1.0 - turn.c) * (1.0 - turn.c)).sqrt();
+        // relative rotation through a chord of r |R' - R| (see `chord`).
+        let turn = chord(cache.rotation.inv_mul(rotation));
         // B's points as seen from A, or A's from B: either bounds how far
         // any two material points of the pair have moved apart or
         // together, so the smaller serves. Not for a circle on a side: what
         // must stay put is its centre beside the side, a position in the
         // side's frame, which only that frame's view bounds.
-        let moved_b = (offset_in_a - cache.offset_in_a).length() + b.extent * chord;
-        let moved_a = (offset_in_b - cache.offset_in_b).length() + a.extent * chord;
+        let moved_b = (offset_in_a - cache.offset_in_a).length() + b.extent * turn;
+        let moved_a = (offset_in_b - cache.offset_in_b).length() + a.extent * turn;
         let moved = match cache.circle {
             None => moved_a.min(moved_b),
             // The circle is A, on B's side: B's frame.
             Some(_) if cache.normal_on_b => moved_a,
             Some(_) => moved_b,
         };
+        // The kept levers stay in world axes (see `kept_levers`): a pair
+        // turning together (on a spinning platform), which hardly moves
+        // relative to itself, is collided again once either body has
+        // turned by MAX_KEPT_TURN since.
+        let [from_a, from_b] = cache.orientations;
+        if chord(from_a.inv_mul(a.xf.q)).max(chord(from_b.inv_mul(b.xf.q))) >= MAX_KEPT_TURN {
+            return false;
+        }
         let motion = moved + step_motion;
         // (NaN motion, from a body gone non-finite, keeps nothing.)
         let within = motion < cache.limit;

@@ -190,8 +190,11 @@ fn prepare_one(
     };
     let (center_a, center_b) = (center(ia, c.body_a), center(ib, c.body_b));
     for (k, (mp, cp)) in c.manifold.points().iter().zip(cc.points.iter_mut()).enumerate() {
-        let ra = mp.point - center_a;
-        let rb = mp.point - center_b;
+        // A kept manifold's levers are those it was computed with (see
+        // `Contact::kept_levers`).
+        let (ra, rb) = c
+            .kept_levers(k)
+            .unwrap_or((mp.point - center_a, mp.point - center_b));
         let rna = cross(ra, n);
         let rnb = cross(rb, n);
         let kn = ma + mb + iia * rna * rna + iib * rnb * rnb;

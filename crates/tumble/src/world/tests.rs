@@ -1046,15 +1046,18 @@ fn a_pyramid_of_ten_holds_a_box_100_200_and_300_times_as_dense_as_its_apex() {
 }
 
 #[test]
-fn a_pyramid_of_ten_holds_a_box_100_and_200_times_as_dense_on_top() {
+fn a_pyramid_of_ten_holds_a_box_300_times_as_dense_on_its_apex() {
     // A harder case than Box2D's sample above: the heavy box sits on a
-    // light apex, which alone carries it on two offset boxes. At 300
-    // times this one tips over and falls (it did before the soft block's
-    // per-point softness too). On the same layout Box2D v3.2 holds 300
-    // and falls at 400, Rapier holds 400 and falls at 600: their margin
-    // is wider, by a cause not found (the contact solve is term for term
-    // Box2D's; see the README).
-    for density in [100.0, 200.0] {
+    // light apex, which alone carries it on two offset boxes, and its soft
+    // contacts overlap 10 cm. It stands because a kept manifold keeps the
+    // levers it was computed with (see `Contact::kept_levers`): with the
+    // levers following the tilting bodies it tipped over at 300 times.
+    // Box2D v3.2 holds 300 here for the 10 s its sample runs and falls at
+    // 400; Tumble at 400 holds for half a minute, then falls. At 300 the
+    // heavy box rocks on the apex at a centimetre or two a second for
+    // half a minute before it settles: 30 s are run, and it must still
+    // be on top and no faster than a slow sway.
+    for density in [100.0, 200.0, 300.0] {
         let mut world = awake_world_on_ground();
         let rows = 10;
         let mut boxes = Vec::new();
@@ -1067,7 +1070,7 @@ fn a_pyramid_of_ten_holds_a_box_100_and_200_times_as_dense_on_top() {
         }
         let top = Vec2::new(0.0, 0.5 + rows as f32);
         let heavy = box_of(&mut world, top, Vec2::splat(0.5), density);
-        for _ in 0..600 {
+        for _ in 0..1800 {
             world.step(DT);
         }
         // Each box of the pyramid stays where it was stacked but for the
@@ -1081,6 +1084,10 @@ fn a_pyramid_of_ten_holds_a_box_100_and_200_times_as_dense_on_top() {
             p.x.abs() < 0.05 && p.y > top.y - 0.5,
             "density {density}: the heavy box fell to {p:?}"
         );
-        assert!(world.linear_velocity(heavy).unwrap().length() < 0.01);
+        let v = world.linear_velocity(heavy).unwrap();
+        assert!(
+            v.length() < 0.03,
+            "density {density}: the heavy box moves at {v:?}"
+        );
     }
 }
