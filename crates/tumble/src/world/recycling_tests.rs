@@ -313,3 +313,34 @@ fn a_circle_kept_on_a_side_is_dropped_when_its_centre_may_have_left_it() {
     world.step(DT);
     assert_eq!(world.recycled_contact_count(), 0);
 }
+
+#[test]
+fn a_pair_turning_together_is_collided_again_once_it_has_turned_six_degrees() {
+    // Two boxes face to face, turned together about the first's centre,
+    // so the pair does not move relative to itself. A kept manifold's
+    // levers do not turn with its bodies (see `Contact::kept_levers`), so
+    // once either has turned about 6 degrees (a chord of 0.1) since the
+    // manifold was computed, it is collided again.
+    let mut world = zero_gravity();
+    let a = unit_box(&mut world, Vec2::ZERO);
+    let b = unit_box(&mut world, Vec2::new(0.0, 1.0));
+    world.step(DT);
+    world.step(DT);
+    assert_eq!(world.recycled_contact_count(), 1, "at rest: kept");
+    let turn = |world: &mut World, degrees: f32| {
+        let angle = degrees.to_radians();
+        for (body, at) in [(a, Vec2::ZERO), (b, Vec2::new(0.0, 1.0))] {
+            let at = crate::math::Rot::from_angle(angle).rotate(at);
+            world.set_transform(body, at, angle).unwrap();
+        }
+        world.step(DT);
+        world.recycled_contact_count()
+    };
+    assert_eq!(turn(&mut world, 3.0), 1, "turned 3 degrees together: kept");
+    assert_eq!(
+        turn(&mut world, 7.0),
+        0,
+        "7 degrees since it was computed: collided again"
+    );
+    assert_eq!(turn(&mut world, 9.0), 1, "2 degrees since: kept again");
+}
