@@ -88,7 +88,13 @@ const MAX_KEPT_TURN: f32 = 0.1;
 /// says 0).
 #[inline]
 fn chord(turn: Rot) -> f32 {
-    (turn.s * turn.s + (1.0 - turn.c) * (1.0 - turn.c)).sqrt()
+    chord_squared(turn).sqrt()
+}
+
+/// The square of [`chord`], for comparisons (no square root).
+#[inline]
+fn chord_squared(turn: Rot) -> f32 {
+    turn.s * turn.s + (1.0 - turn.c) * (1.0 - turn.c)
 }
 
 /// The radius to take off A's and B's anchors: a circle's, on the side the
@@ -229,7 +235,8 @@ impl Contact {
         // relative to itself, is collided again once either body has
         // turned by MAX_KEPT_TURN since.
         let [from_a, from_b] = cache.orientations;
-        if chord(from_a.inv_mul(a.xf.q)).max(chord(from_b.inv_mul(b.xf.q))) >= MAX_KEPT_TURN {
+        let turned = chord_squared(from_a.inv_mul(a.xf.q)).max(chord_squared(from_b.inv_mul(b.xf.q)));
+        if turned >= MAX_KEPT_TURN * MAX_KEPT_TURN {
             return false;
         }
         let motion = moved + step_motion;
