@@ -43,9 +43,11 @@ pub(crate) struct Contact {
     /// Began touching and has not pushed since: its first push is its hit
     /// (see [`crate::ContactHit`]). Only for contacts with hit events.
     pub hit_pending: bool,
-    /// The colour the solver's bounded colouring gave this contact when it
-    /// last touched ([`crate::Coloring::Bounded`]), kept so that a contact
-    /// stays in its colour from step to step; [`NO_COLOR`] before.
+    /// The colour the solver's bounded colouring gave this contact
+    /// ([`crate::Coloring::Bounded`]) while it is solved step after step;
+    /// [`NO_COLOR`] when it was not solved last step (it has not touched
+    /// yet, stopped touching, or sleeps). A loaded world's colouring is
+    /// rebuilt from these.
     pub color: u8,
     /// Compound part bits OR-ed into every feature id.
     pub part_bits: u64,
