@@ -66,6 +66,12 @@ impl KeptColours {
     /// when this one runs again).
     pub fn forget(&mut self) {
         self.primed = false;
+        // (What the last step changed was told; the stores read these
+        // lists every step, whatever the colouring.)
+        self.recoloured.clear();
+        self.pending_joints.clear();
+        self.left_contacts.clear();
+        self.left_joints.clear();
         if self.contacts.is_empty() && self.joints.is_empty() {
             return;
         }

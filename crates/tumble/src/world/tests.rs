@@ -4,6 +4,7 @@ use super::*;
 use crate::body::BodyDef;
 use crate::error::Error;
 use crate::filter::QueryFilter;
+use crate::settings::Coloring;
 use crate::shapes::{Capsule, Circle, Polygon};
 use crate::shapes::{Shape, ShapeError};
 
@@ -1090,4 +1091,36 @@ fn a_pyramid_of_ten_holds_a_box_300_times_as_dense_on_its_apex() {
             "density {density}: the heavy box moves at {v:?}"
         );
     }
+}
+
+#[test]
+fn switching_the_colouring_after_bodies_are_removed_steps_safely() {
+    // A stack's first step colours every contact anew (the bounded
+    // colouring lists them all as recoloured); then the ordered colouring
+    // takes over with most bodies removed. Its step must not act on those
+    // lists, which index the last step's constraints; and the bounded
+    // colouring, back again, colours afresh.
+    let mut world = awake_world_on_ground();
+    let boxes: Vec<BodyId> = (0..20)
+        .map(|k| unit_box(&mut world, Vec2::new(0.0, 0.5 + k as f32)))
+        .collect();
+    world.step(DT);
+    let set = |world: &mut World, coloring| {
+        let settings = SolverSettings {
+            coloring,
+            ..*world.solver_settings()
+        };
+        world.set_solver_settings(settings).unwrap();
+    };
+    set(&mut world, Coloring::Ordered);
+    for &b in &boxes[1..] {
+        world.remove_body(b).unwrap();
+    }
+    world.step(DT);
+    set(&mut world, Coloring::Bounded);
+    for _ in 0..60 {
+        world.step(DT);
+    }
+    let p = world.position(boxes[0]).unwrap();
+    assert!((p.y - 0.5).abs() < 0.01, "the last box is at {p:?}");
 }
