@@ -24,8 +24,6 @@ pub(crate) struct ManifoldCache {
     pub offset_in_a: Vec2,
     /// A's centre of mass in B's centre-of-mass frame.
     pub offset_in_b: Vec2,
-    /// B's rotation relative to A's.
-    pub rotation: Rot,
     /// The normal in the frame of the body whose feature it is.
     pub normal: Vec2,
     /// Whether that body is B: the ids' flip flag
@@ -51,7 +49,8 @@ pub(crate) struct ManifoldCache {
     pub levers_a: [Vec2; 2],
     /// Each point's offset from B's centre of mass, likewise.
     pub levers_b: [Vec2; 2],
-    /// A's and B's rotations when the manifold was computed.
+    /// A's and B's rotations when the manifold was computed (B's relative
+    /// to A's is `orientations[0].inv_mul(orientations[1])`).
     pub orientations: [Rot; 2],
 }
 
@@ -128,14 +127,13 @@ impl Contact {
     /// circle of radius `circle` on a side, the circle's anchor is its
     /// centre.
     pub(super) fn remember(&mut self, a: &Body, b: &Body, limit: f32, circle: Option<f32>) {
-        let (offset_in_a, offset_in_b, rotation) = relative_pose(a, b);
+        let (offset_in_a, offset_in_b, _) = relative_pose(a, b);
         let m = &self.manifold;
         let on_b = m.reference_is_b();
         let mut cache = ManifoldCache {
             limit,
             offset_in_a,
             offset_in_b,
-            rotation,
             normal: if on_b { b.xf.q } else { a.xf.q }.inv_rotate(m.normal),
             normal_on_b: on_b,
             circle,
@@ -216,7 +214,8 @@ impl Contact {
         let (offset_in_a, offset_in_b, rotation) = relative_pose(a, b);
         // A point at distance r from its centre of mass turns by the
         // relative rotation through a chord of r |R' - R| (see `chord`).
-        let turn = chord(cache.rotation.inv_mul(rotation));
+        let [from_a, from_b] = cache.orientations;
+        let turn = chord(from_a.inv_mul(from_b).inv_mul(rotation));
         // B's points as seen from A, or A's from B: either bounds how far
         // any two material points of the pair have moved apart or
         // together, so the smaller serves. Not for a circle on a side: what
@@ -234,7 +233,6 @@ impl Contact {
         // turning together (on a spinning platform), which hardly moves
         // relative to itself, is collided again once either body has
         // turned by MAX_KEPT_TURN since.
-        let [from_a, from_b] = cache.orientations;
         let turned = chord_squared(from_a.inv_mul(a.xf.q)).max(chord_squared(from_b.inv_mul(b.xf.q)));
         if turned >= MAX_KEPT_TURN * MAX_KEPT_TURN {
             return false;

@@ -1065,23 +1065,39 @@ mod tests {
         *joints = graph.joint_order().iter().map(|&k| joints[k as usize]).collect();
     }
 
+    /// The keys of a random graph's constraints, its joints and their keys.
+    type Coloured = (Vec<ColourKey>, Vec<JointConstraint>, Vec<ColourKey>);
+
+    /// A random graph of `bodies` bodies, `pairs` constraints and `joints`
+    /// joints (see [`random_graph`], [`random_joints`]), coloured once by
+    /// `coloring`.
+    fn random_coloured(
+        rng: &mut Rng,
+        (bodies, pairs, joints): (usize, usize, usize),
+        coloring: Coloring,
+    ) -> (Graph, Vec<SolverBody>, Vec<ContactConstraint>, Coloured) {
+        let (bodies, constraints) = random_graph(rng, bodies, pairs);
+        let mut keys = keys(&constraints, &bodies);
+        let mut joints = random_joints(rng, &bodies, joints);
+        let mut joint_keys = joint_keys(&joints, &bodies);
+        let mut graph = Graph::default();
+        build(
+            &mut graph,
+            (&constraints, &mut keys),
+            (&mut joints, &mut joint_keys),
+            &bodies,
+            coloring,
+        );
+        (graph, bodies, constraints, (keys, joints, joint_keys))
+    }
+
     #[test]
     fn bounded_colours_hold_each_dynamic_body_once_and_keep_their_colours() {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
         for _ in 0..50 {
-            let (bodies, constraints) = random_graph(&mut rng, 40, 120);
-            let mut keys = keys(&constraints, &bodies);
-            let mut joints = random_joints(&mut rng, &bodies, 30);
-            let mut joint_keys = joint_keys(&joints, &bodies);
-            let mut graph = Graph::default();
             let bounded = Coloring::Bounded;
-            build(
-                &mut graph,
-                (&constraints, &mut keys),
-                (&mut joints, &mut joint_keys),
-                &bodies,
-                bounded,
-            );
+            let (mut graph, bodies, constraints, (mut keys, mut joints, mut joint_keys)) =
+                random_coloured(&mut rng, (40, 120, 30), bounded);
             assert!(graph.footprints_are_disjoint(&bodies, &joints));
             // The joints were sorted by colour, none lost.
             let mut ids: Vec<u32> = joints.iter().map(|j| j.joint).collect();
@@ -1192,18 +1208,8 @@ mod tests {
         let mut rng = Rng(0x5851_f42d_4c95_7f2d);
         for coloring in [Coloring::Bounded, Coloring::Ordered] {
             for _ in 0..20 {
-                let (bodies, constraints) = random_graph(&mut rng, 60, 200);
-                let mut keys = keys(&constraints, &bodies);
-                let mut joints = random_joints(&mut rng, &bodies, 50);
-                let mut joint_keys = joint_keys(&joints, &bodies);
-                let mut graph = Graph::default();
-                build(
-                    &mut graph,
-                    (&constraints, &mut keys),
-                    (&mut joints, &mut joint_keys),
-                    &bodies,
-                    coloring,
-                );
+                let (mut graph, bodies, _, (_, joints, _)) =
+                    random_coloured(&mut rng, (60, 200, 50), coloring);
                 assert!(graph.footprints_are_disjoint(&bodies, &joints), "{coloring:?}");
             }
         }
