@@ -197,7 +197,8 @@
 //! with every kind of joint, and compare 1 to 4 workers.
 // `unsafe` is forbidden in every module but one: what the solver's
 // worker threads share (`solver::threads`): the body states they write at
-// once, and the team that hands them the solve's stages.
+// once, and the team that hands them the solve's stages; and the cache
+// hint that the walks over scattered contacts ask ahead with.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 

@@ -85,14 +85,24 @@ impl Default for BroadPhase {
 /// overlaps, as user values `(smaller, larger)` that `keep` accepts,
 /// pushed onto `out`. A pair of two moved proxies is reported by the
 /// query from the smaller proxy id only.
+///
+/// The pairs are found a batch at a time, and `hint` is told of each as
+/// it is found, before `keep` is asked about any of the batch: a caller
+/// whose `keep` looks the pair up in a big table can ask for its place
+/// to be brought in meanwhile (see `World::update_pairs`).
 fn query_pairs(
     tree: &DynamicTree,
     in_move_buffer: &[bool],
     query_proxy: u32,
-    keep: &mut impl FnMut(u32, u32) -> bool,
+    (hint, keep): (&impl Fn(u32, u32), &mut impl FnMut(u32, u32) -> bool),
     out: &mut Vec<(u32, u32)>,
 ) {
     let query_user = tree.user_data(query_proxy);
+    let mut batch = [(0, 0); PAIR_BATCH];
+    let mut found = 0;
+    let mut flush = |batch: &[(u32, u32)], out: &mut Vec<(u32, u32)>| {
+        out.extend(batch.iter().filter(|&&(a, b)| keep(a, b)));
+    };
     tree.query(tree.fat_aabb(query_proxy), |other_proxy| {
         if other_proxy == query_proxy {
             return true;
@@ -102,12 +112,22 @@ fn query_pairs(
         }
         let other_user = tree.user_data(other_proxy);
         let (a, b) = (query_user.min(other_user), query_user.max(other_user));
-        if a != b && keep(a, b) {
-            out.push((a, b));
+        if a != b {
+            hint(a, b);
+            batch[found] = (a, b);
+            found += 1;
+            if found == PAIR_BATCH {
+                flush(&batch, out);
+                found = 0;
+            }
         }
         true
     });
+    flush(&batch[..found], out);
 }
+
+/// How many pairs [`query_pairs`] finds before it asks about them.
+const PAIR_BATCH: usize = 16;
 
 impl BroadPhase {
     /// Heap bytes held by the tree and the move buffer (capacities).
@@ -329,27 +349,45 @@ impl BroadPhase {
     /// broadphase.update_pairs_where(&mut pairs, |a, b| (a, b) != (1, 2));
     /// assert_eq!(pairs, [(2, 3)]); // (1, 2) overlaps too, but was not kept
     /// ```
-    pub fn update_pairs_where(&mut self, out: &mut Vec<(u32, u32)>, mut keep: impl FnMut(u32, u32) -> bool) {
+    pub fn update_pairs_where(&mut self, out: &mut Vec<(u32, u32)>, keep: impl FnMut(u32, u32) -> bool) {
+        self.search_pairs(out, &|_, _| {}, keep);
+    }
+
+    /// [`BroadPhase::update_pairs_where`], telling `hint` of each pair
+    /// before `keep` is asked (see [`query_pairs`]).
+    fn search_pairs(
+        &mut self,
+        out: &mut Vec<(u32, u32)>,
+        hint: &impl Fn(u32, u32),
+        mut keep: impl FnMut(u32, u32) -> bool,
+    ) {
         self.tree.rebuild();
         let first_new = out.len();
         for &query_proxy in &self.move_buffer {
-            query_pairs(&self.tree, &self.in_move_buffer, query_proxy, &mut keep, out);
+            query_pairs(
+                &self.tree,
+                &self.in_move_buffer,
+                query_proxy,
+                (hint, &mut keep),
+                out,
+            );
         }
         self.finish_pairs(out, first_new);
     }
 
-    /// [`BroadPhase::update_pairs_where`], the moved proxies' queries
-    /// split between the world's workers when `parallel` (each run of
-    /// proxies into its own buffer; the sort at the end makes the order
-    /// the same either way).
+    /// [`BroadPhase::update_pairs_where`], telling `hint` of each pair
+    /// found before `keep` is asked about it (a batch at a time: see
+    /// [`query_pairs`]), the moved proxies' queries split between the
+    /// world's workers when `parallel` (each run of proxies into its own
+    /// buffer; the sort at the end makes the order the same either way).
     pub(crate) fn find_pairs(
         &mut self,
         out: &mut Vec<(u32, u32)>,
-        keep: impl Fn(u32, u32) -> bool + Sync,
+        (hint, keep): (impl Fn(u32, u32) + Sync, impl Fn(u32, u32) -> bool + Sync),
         parallel: bool,
     ) {
         if !(parallel && self.move_buffer.len() >= 4 * PAIR_RUNS) {
-            return self.update_pairs_where(out, keep);
+            return self.search_pairs(out, &hint, keep);
         }
         self.tree.rebuild();
         let first_new = out.len();
@@ -361,7 +399,7 @@ impl BroadPhase {
             let end = ((k + 1) * run).min(moved.len());
             let mut keep = &keep;
             for &query_proxy in moved.get(k * run..end).unwrap_or(&[]) {
-                query_pairs(tree, in_move_buffer, query_proxy, &mut keep, found);
+                query_pairs(tree, in_move_buffer, query_proxy, (&hint, &mut keep), found);
             }
         });
         for found in &self.pair_runs {

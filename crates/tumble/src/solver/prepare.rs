@@ -1,6 +1,7 @@
 //! Building the step's contact constraints from the manifolds.
 
 use super::kept_colours::NOT_HELD;
+use super::threads::{prefetch, PREFETCH_AHEAD};
 use super::types::{ColourKey, ConstraintPoint, ContactConstraint, SolverBody, StepContext};
 use crate::body::Body;
 use crate::contact::Contact;
@@ -75,7 +76,12 @@ pub(crate) fn prepare_contacts(
         // contacts missed the cache twice per contact).
         constraints.clear();
         keys.clear();
-        for &ci in candidates {
+        for (k, &ci) in candidates.iter().enumerate() {
+            // The candidates lie scattered through the store: ask for the
+            // one a few places ahead while this one is built.
+            if let Some(&ahead) = candidates.get(k + PREFETCH_AHEAD) {
+                prefetch(&contacts[ahead]);
+            }
             let flag = flag_of(ci);
             pick(chosen, bouncy, ci, flag);
             if flag & PICK != 0 {

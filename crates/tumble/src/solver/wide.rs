@@ -587,6 +587,7 @@ where
     /// Recomputes the cached separations from the bodies' motion so far
     /// (once per substep, before its first iteration) and returns the
     /// smallest over the used lanes.
+    #[inline(always)]
     pub(super) fn update_separations(&mut self, states: &[StateCell]) -> f32 {
         self.sep = self.separations(states);
         let mut smallest = f32::INFINITY;
@@ -599,6 +600,7 @@ where
     }
 
     /// Applies the accumulated impulses at the start of a substep.
+    #[inline(always)]
     pub(super) fn warm_start(&self, states: &[StateCell]) {
         let mut g = self.gather(states);
         let (tx, ty) = (self.ny, -self.nx);
@@ -617,6 +619,7 @@ where
 
     /// One velocity iteration: friction at every point (in reverse point
     /// order when `reverse`), then the normal impulses.
+    #[inline(always)]
     pub(super) fn solve_velocity(&mut self, states: &[StateCell], ctx: &StepContext, reverse: bool) {
         let mut g = self.gather(states);
         self.velocity_pass(&mut g, ctx, reverse);
@@ -632,6 +635,7 @@ where
     /// numbers of a sweep of velocity iterations followed by a sweep of
     /// split-impulse iterations in the same order, and the order of the two
     /// within one batch is free.
+    #[inline(always)]
     pub(super) fn solve_velocity_and_pseudo(
         &mut self,
         states: &[StateCell],
@@ -666,6 +670,7 @@ where
     /// computed here from the bodies' motion, not cached per substep:
     /// each soft pass is a single iteration, so a cache would be filled
     /// for one read.
+    #[inline(always)]
     pub(super) fn solve_soft(&mut self, states: &[StateCell], ctx: &StepContext, reverse: bool, bias: bool) {
         self.sep = self.separations(states);
         let mut g = self.gather(states);

@@ -85,7 +85,7 @@ impl World {
         let c = &self.contacts[ci];
         let key = pair_key(c.shape_a, c.shape_b);
         edges::unlink(&mut self.contacts, &mut self.bodies, ci);
-        self.pair_map.remove(&key);
+        self.pair_map.remove(key);
         self.awake.contacts.remove(ci);
         self.contacts.remove(ci);
     }

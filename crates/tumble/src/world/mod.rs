@@ -18,14 +18,14 @@ use crate::parallel::Workers;
 use crate::settings::{SolverSettings, WorldSettings, AABB_MARGIN, LINEAR_SLOP, MAX_WORKERS};
 use crate::solver::Solver;
 use crate::store::{BitSet, Key, Store};
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use pair_map::PairMap;
 
 mod bodies;
 mod contacts;
 mod draw;
 mod joints;
 mod mover;
+mod pair_map;
 mod profile;
 mod queries;
 mod sensors;
@@ -131,28 +131,6 @@ impl MemoryUsage {
     }
 }
 
-/// Hashes a pair key (already well mixed by construction) with one
-/// multiply. Lookups only: nothing iterates this map, so the simulation
-/// stays deterministic.
-#[derive(Default, Clone, Copy)]
-struct PairHasher(u64);
-
-impl Hasher for PairHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(5) ^ b as u64).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-        }
-    }
-    fn write_u64(&mut self, k: u64) {
-        self.0 = (k ^ (k >> 29)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    }
-}
-
-type PairMap = HashMap<u64, u32, BuildHasherDefault<PairHasher>>;
-
 /// What is awake: the simulated part of the world. A non-static body is
 /// awake when its island is; a contact is awake when either of its bodies
 /// is an awake non-static one (so it is collided, and solved if touching),
@@ -235,6 +213,9 @@ struct Scratch {
     /// Saves the solver a pass over every awake contact. Empty outside
     /// the step, from the solve on.
     with_points: Vec<u32>,
+    /// The awake contacts in slot order, while the collide stage walks
+    /// them (a list, so it can look ahead: see `World::collide`).
+    to_collide: Vec<u32>,
     /// Whether [`Scratch::with_points`] is in slot order.
     with_points_sorted: bool,
     /// Contacts whose manifold the last step kept (see
@@ -402,8 +383,6 @@ impl World {
             .iter()
             .map(|(_, b)| b.shapes.capacity() * size_of::<u32>())
             .sum();
-        // A hash map entry is its key and value plus one control byte.
-        let pair_entry = size_of::<(u64, u32)>() + 1;
         let s = &self.scratch;
         MemoryUsage {
             bodies: self.bodies.memory_bytes()
@@ -433,10 +412,14 @@ impl World {
                 + (self.events.begin.capacity() + self.events.end.capacity() + self.pending_ends.capacity())
                     * size_of::<ContactTouch>()
                 + self.events.hit.capacity() * size_of::<crate::events::ContactHit>()
-                + self.pair_map.capacity() * pair_entry
+                + self.pair_map.memory_bytes()
                 + self.awake.contacts.memory_bytes()
                 + s.changes.capacity() * size_of::<(u32, ContactFlags)>()
-                + (s.doomed.capacity() + s.to_wake.capacity() + s.with_points.capacity()) * size_of::<u32>(),
+                + (s.doomed.capacity()
+                    + s.to_wake.capacity()
+                    + s.with_points.capacity()
+                    + s.to_collide.capacity())
+                    * size_of::<u32>(),
             joints: self.joints.memory_bytes() + self.awake.joints.memory_bytes(),
             broadphase: self.broadphase.memory_bytes(),
             solver_bodies: self.solver.body_memory_bytes(),

@@ -8,6 +8,7 @@ use super::profile::{StepProfile, Stopwatch};
 use super::shapes::{proxy_move, ProxyMove, ShapeSlot};
 use super::{BodyId, World};
 use crate::body::{Body, BodyType, MotionLocks};
+use crate::broadphase::pair_key;
 use crate::contact::{
     mix_friction, mix_restitution, CollideContext, Contact, ContactFlags, ContactOptions, RecycleLimits,
 };
@@ -17,7 +18,7 @@ use crate::island;
 use crate::joint::joint_forbids_collision;
 use crate::math::{is_finite_vec, Rot, Vec2};
 use crate::settings::{CONTACT_RECYCLE_DISTANCE, MAX_PUSH_OUT_SPEED, SPECULATIVE_DISTANCE, TIME_TO_SLEEP};
-use crate::solver::{Softness, SolverBody, StepContext};
+use crate::solver::{prefetch, prefetch_at, Softness, SolverBody, StepContext, PREFETCH_AHEAD};
 use crate::store::Store;
 
 /// The largest distance (in metres) a body may travel in one step: 400 m/s
@@ -169,11 +170,14 @@ impl World {
         // the pair map is asked first, before the shapes and bodies are
         // read (Box2D's order too: a pair with a contact then costs one
         // probe, not four more cache lines).
+        // The map is asked about each batch of pairs the search finds
+        // once the search has asked for their places (see `PairMap`).
         let (shapes, bodies, pair_map, joints) = (&self.shapes, &self.bodies, &self.pair_map, &self.joints);
+        let hint = |sa, sb| pair_map.prefetch(pair_key(sa, sb));
         self.broadphase.find_pairs(
             &mut pairs,
-            |sa, sb| {
-                if pair_map.contains_key(&crate::broadphase::pair_key(sa, sb)) {
+            (hint, |sa, sb| {
+                if pair_map.contains_key(pair_key(sa, sb)) {
                     return false;
                 }
                 let (a, b) = (&shapes[sa], &shapes[sb]);
@@ -187,7 +191,7 @@ impl World {
                     && !joint_forbids_collision(joints, bodies, ba, bb)
                     && (!(a.def.custom_filter || b.def.custom_filter)
                         || hooks.should_collide(&shape_pair(shapes, bodies, sa, sb)))
-            },
+            }),
             parallel,
         );
         for &(sa, sb) in &pairs {
@@ -243,9 +247,29 @@ impl World {
                 }
             });
         } else {
-            for ci in awake.contacts.iter() {
+            // The awake contacts may lie scattered through the store, and
+            // their bodies and shapes anywhere: ask for the contact two
+            // strides ahead, and for the bodies and shapes of the one a
+            // stride ahead (whose contact is in the cache by then), while
+            // this one is collided.
+            let mut list = std::mem::take(&mut self.scratch.to_collide);
+            list.clear();
+            list.extend(awake.contacts.iter());
+            let (body_slots, shape_slots) = (bodies.slots(), shapes.slots());
+            for (k, &ci) in list.iter().enumerate() {
+                if let Some(&far) = list.get(k + 2 * PREFETCH_AHEAD) {
+                    prefetch_at(self.contacts.slots(), far as usize);
+                }
+                if let Some(&near) = list.get(k + PREFETCH_AHEAD) {
+                    let c = &self.contacts[near];
+                    prefetch_at(body_slots, c.body_a as usize);
+                    prefetch_at(body_slots, c.body_b as usize);
+                    prefetch(&shape_slots[c.shape_a as usize].shape);
+                    prefetch(&shape_slots[c.shape_b as usize].shape);
+                }
                 found[ci as usize] = kernel(&mut self.contacts[ci]);
             }
+            self.scratch.to_collide = list;
         }
         let mut changes = std::mem::take(&mut self.scratch.changes);
         let mut with_points = std::mem::take(&mut self.scratch.with_points);

@@ -1,12 +1,15 @@
 //! What the solve's worker threads share: the one module of the crate
 //! with `unsafe` code. The body states they all read and write
 //! ([`StateCell`]) and the team that runs the solve's parallel stages
-//! ([`Team`], with [`Blocks`] to hand a slice out run by run).
+//! ([`Team`], with [`Blocks`] to hand a slice out run by run); and, as it
+//! needs an intrinsic too, the cache hint [`prefetch`].
 
 #![allow(unsafe_code)]
 
+mod prefetch;
 mod state;
 mod team;
 
+pub(crate) use prefetch::{prefetch, prefetch_at, PREFETCH_AHEAD};
 pub(crate) use state::StateCell;
 pub(crate) use team::{block_size, for_each3, for_each_index, with_team, AtomicMin, Blocks, Team};
