@@ -108,6 +108,9 @@ pub(crate) fn prepare_contacts(
     keys.truncate(picked.len());
     keys.resize(picked.len(), ColourKey::default());
     crate::parallel::for_each_pair_mut(ctx.parallel, constraints, keys, 64, |i, cc, key| {
+        if let Some(&ahead) = picked.get(i + PREFETCH_AHEAD) {
+            prefetch(&contacts[ahead]);
+        }
         *cc = prepare_one(
             &contacts[picked[i]],
             picked[i],
