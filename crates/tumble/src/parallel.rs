@@ -169,7 +169,7 @@ pub(crate) fn with_helpers<R: Send>(
 /// must be strictly ascending: the runs get their items by splitting
 /// `items` at their first slots, and a slot that falls outside its run's
 /// part (out of order, or past the end) panics.
-pub(crate) fn for_each_slot_mut<T: Send, O: Send>(
+pub(crate) fn for_each_slot_mut<T: Send + Sync, O: Send>(
     parallel: bool,
     items: &mut [T],
     slots: &[u32],
@@ -177,19 +177,63 @@ pub(crate) fn for_each_slot_mut<T: Send, O: Send>(
     min: usize,
     f: &(impl Fn(usize, &mut T, &mut O) + Sync),
 ) {
-    assert_eq!(slots.len(), out.len());
-    each_slot(parallel, (items, 0), (slots, 0), out, min.max(1), f);
+    for_each_slot_mut_ahead(parallel, items, slots, out, min, &|_: Ahead<'_, T>| {}, f);
 }
 
-/// [`for_each_slot_mut`] on `items`, whose first is slot `base`, and
-/// `slots`, whose first is index `k0`.
-fn each_slot<T: Send, O: Send>(
+/// What [`for_each_slot_mut_ahead`] shows its `ahead` callback before
+/// each item: the items it may read (those of the current run, by slot)
+/// and the slots still to come in the run, the current one first. A
+/// caller that will wait on memory for the items to come can ask for it
+/// here.
+pub(crate) struct Ahead<'a, T> {
+    items: &'a [T],
+    base: usize,
+    /// The slots still to come in this run, the current one first.
+    pub rest: &'a [u32],
+}
+
+impl<T> Ahead<'_, T> {
+    /// The item at `slot`, one of [`Ahead::rest`].
+    #[inline]
+    pub fn item(&self, slot: u32) -> &T {
+        &self.items[slot as usize - self.base]
+    }
+
+    /// The items of the run, and the slot of the first (for an address
+    /// without a read: `items[slot - first]`).
+    #[inline]
+    pub fn items(&self) -> (&[T], usize) {
+        (self.items, self.base)
+    }
+}
+
+/// [`for_each_slot_mut`], calling `ahead` before each item with a view
+/// of the items to come in its run ([`Ahead`]).
+pub(crate) fn for_each_slot_mut_ahead<T: Send + Sync, O: Send>(
+    parallel: bool,
+    items: &mut [T],
+    slots: &[u32],
+    out: &mut [O],
+    min: usize,
+    ahead: &(impl Fn(Ahead<'_, T>) + Sync),
+    f: &(impl Fn(usize, &mut T, &mut O) + Sync),
+) {
+    assert_eq!(slots.len(), out.len());
+    each_slot(parallel, (items, 0), (slots, 0), out, min.max(1), (ahead, f));
+}
+
+/// [`for_each_slot_mut_ahead`] on `items`, whose first is slot `base`,
+/// and `slots`, whose first is index `k0`.
+fn each_slot<T: Send + Sync, O: Send>(
     parallel: bool,
     (items, base): (&mut [T], usize),
     (slots, k0): (&[u32], usize),
     out: &mut [O],
     min: usize,
-    f: &(impl Fn(usize, &mut T, &mut O) + Sync),
+    (ahead, f): (
+        &(impl Fn(Ahead<'_, T>) + Sync),
+        &(impl Fn(usize, &mut T, &mut O) + Sync),
+    ),
 ) {
     #[cfg(feature = "parallel")]
     if parallel && slots.len() >= 2 * min {
@@ -199,7 +243,7 @@ fn each_slot<T: Send, O: Send>(
         let (left_slots, right_slots) = slots.split_at(mid);
         let (left_out, right_out) = out.split_at_mut(mid);
         rayon::join(
-            || each_slot(true, (left, base), (left_slots, k0), left_out, min, f),
+            || each_slot(true, (left, base), (left_slots, k0), left_out, min, (ahead, f)),
             || {
                 each_slot(
                     true,
@@ -207,7 +251,7 @@ fn each_slot<T: Send, O: Send>(
                     (right_slots, k0 + mid),
                     right_out,
                     min,
-                    f,
+                    (ahead, f),
                 )
             },
         );
@@ -215,6 +259,11 @@ fn each_slot<T: Send, O: Send>(
     }
     let _ = (parallel, min);
     for (j, (&slot, o)) in slots.iter().zip(out.iter_mut()).enumerate() {
+        ahead(Ahead {
+            items,
+            base,
+            rest: &slots[j..],
+        });
         f(k0 + j, &mut items[slot as usize - base], o);
     }
 }

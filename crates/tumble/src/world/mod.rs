@@ -204,8 +204,8 @@ struct Scratch {
     /// Contacts the collide stage found changed, with what changed, in
     /// slot order.
     changes: Vec<(u32, ContactFlags)>,
-    /// Per contact slot, what the last collide stage found for it (valid
-    /// for the awake contacts).
+    /// What the last collide stage found for each contact of
+    /// [`Scratch::to_collide`].
     contact_flags: Vec<ContactFlags>,
     /// The awake contacts whose manifolds have points, for the solver: the
     /// collide stage's in slot order, then any an island woken since
@@ -213,8 +213,8 @@ struct Scratch {
     /// Saves the solver a pass over every awake contact. Empty outside
     /// the step, from the solve on.
     with_points: Vec<u32>,
-    /// The awake contacts in slot order, while the collide stage walks
-    /// them (a list, so it can look ahead: see `World::collide`).
+    /// The awake contacts in slot order, as the collide stage walks them
+    /// (a list, so the workers can share it out and look ahead in it).
     to_collide: Vec<u32>,
     /// Whether [`Scratch::with_points`] is in slot order.
     with_points_sorted: bool,

@@ -202,8 +202,8 @@ impl World {
 
     /// Stage 2: the collide kernel over the awake contacts. Each contact
     /// is updated from its own two bodies and shapes alone (so the
-    /// workers can take them in any order), and what it found goes to its
-    /// slot of a byte array; then, serially and in slot order, what needs
+    /// workers can take them in runs), and what it found goes to its
+    /// entry of a list beside the awake contacts'; then, serially and in slot order, what needs
     /// a structural change is listed for the next stage. A pre-solve hook may be called
     /// from any worker, for different contacts at once.
     fn collide(&mut self, dt: f32, hooks: &dyn ContactHooks, parallel: bool) {
@@ -221,8 +221,6 @@ impl World {
         // bodies are only read (no copies of the shapes on the hot path).
         let (shapes, bodies, awake) = (&self.shapes, &self.bodies, &self.awake);
         let fat_boxes = &self.fat_boxes;
-        let mut found = std::mem::take(&mut self.scratch.contact_flags);
-        found.resize(self.contacts.slot_count(), ContactFlags::default());
         let kernel = |c: &mut Contact| {
             if fat_boxes[c.shape_a as usize].overlaps(fat_boxes[c.shape_b as usize]) {
                 let (sa, sb) = (&shapes[c.shape_a], &shapes[c.shape_b]);
@@ -237,47 +235,46 @@ impl World {
                 ContactFlags::DISJOINT
             }
         };
-        if parallel {
-            // Every slot, the awake ones picked by their bit: the workers
-            // cannot share out the bit set's indices themselves.
-            let slots = self.contacts.slots_mut();
-            crate::parallel::for_each_pair_mut(true, slots, &mut found, 64, |ci, c, f| {
-                if awake.contacts.contains(ci as u32) {
-                    *f = kernel(c);
-                }
-            });
-        } else {
-            // The awake contacts may lie scattered through the store, and
-            // their bodies and shapes anywhere: ask for the contact two
-            // strides ahead, and for the bodies and shapes of the one a
-            // stride ahead (whose contact is in the cache by then), while
-            // this one is collided.
-            let mut list = std::mem::take(&mut self.scratch.to_collide);
-            list.clear();
-            list.extend(awake.contacts.iter());
-            let (body_slots, shape_slots) = (bodies.slots(), shapes.slots());
-            for (k, &ci) in list.iter().enumerate() {
-                if let Some(&far) = list.get(k + 2 * PREFETCH_AHEAD) {
-                    prefetch_at(self.contacts.slots(), far as usize);
-                }
-                if let Some(&near) = list.get(k + PREFETCH_AHEAD) {
-                    let c = &self.contacts[near];
-                    prefetch_at(body_slots, c.body_a as usize);
-                    prefetch_at(body_slots, c.body_b as usize);
-                    prefetch(&shape_slots[c.shape_a as usize].shape);
-                    prefetch(&shape_slots[c.shape_b as usize].shape);
-                }
-                found[ci as usize] = kernel(&mut self.contacts[ci]);
+        // The awake contacts may lie scattered through the store, and
+        // their bodies and shapes anywhere: while one is collided, ask
+        // for the contact two strides ahead in its run, and for the bodies
+        // and shapes of the one a stride ahead (whose contact is in the
+        // cache by then).
+        let (body_slots, shape_slots) = (bodies.slots(), shapes.slots());
+        let ahead = |view: crate::parallel::Ahead<'_, Contact>| {
+            if let Some(&far) = view.rest.get(2 * PREFETCH_AHEAD) {
+                let (items, first) = view.items();
+                prefetch_at(items, far as usize - first);
             }
-            self.scratch.to_collide = list;
-        }
+            if let Some(&near) = view.rest.get(PREFETCH_AHEAD) {
+                let c = view.item(near);
+                prefetch_at(body_slots, c.body_a as usize);
+                prefetch_at(body_slots, c.body_b as usize);
+                prefetch(&shape_slots[c.shape_a as usize].shape);
+                prefetch(&shape_slots[c.shape_b as usize].shape);
+            }
+        };
+        let mut list = std::mem::take(&mut self.scratch.to_collide);
+        list.clear();
+        list.extend(awake.contacts.iter());
+        let mut found = std::mem::take(&mut self.scratch.contact_flags);
+        found.clear();
+        found.resize(list.len(), ContactFlags::default());
+        crate::parallel::for_each_slot_mut_ahead(
+            parallel,
+            self.contacts.slots_mut(),
+            &list,
+            &mut found,
+            64,
+            &ahead,
+            &|_, c, f| *f = kernel(c),
+        );
         let mut changes = std::mem::take(&mut self.scratch.changes);
         let mut with_points = std::mem::take(&mut self.scratch.with_points);
         changes.clear();
         with_points.clear();
         let mut recycled = 0;
-        for ci in self.awake.contacts.iter() {
-            let flags = found[ci as usize];
+        for (&ci, &flags) in list.iter().zip(&found) {
             recycled += usize::from(flags.contains(ContactFlags::RECYCLED));
             if flags.is_structural() {
                 changes.push((ci, flags));
@@ -291,6 +288,7 @@ impl World {
         self.scratch.with_points = with_points;
         self.scratch.with_points_sorted = true;
         self.scratch.contact_flags = found;
+        self.scratch.to_collide = list;
     }
 
     /// Stage 3: the structural consequences of the collide stage, in slot
