@@ -293,6 +293,52 @@ mod tests {
         }
     }
 
+    /// Before each item the look-ahead sees the slots to come in its run,
+    /// the item's own first, and can read the items it names: each item
+    /// holds its slot, and what the look-ahead read of the next one is
+    /// checked against it. Every item is looked at before it is visited.
+    #[test]
+    fn the_look_ahead_sees_the_rest_of_its_run() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        for threads in [1, 2, 3] {
+            let workers = Workers::new(threads);
+            let slots: Vec<u32> = (0..3000u32).filter(|i| i % 4 != 3).collect();
+            let mut items: Vec<(u32, bool)> = (0..3000u32).map(|i| (i, false)).collect();
+            let mut out = vec![false; slots.len()];
+            let seen = AtomicUsize::new(0);
+            workers.install(|parallel| {
+                let ahead = |view: Ahead<'_, (u32, bool)>| {
+                    let first = view.rest[0];
+                    assert!(view.rest.windows(2).all(|w| w[0] < w[1]));
+                    assert_eq!(view.item(first).0, first);
+                    assert!(
+                        !view.item(first).1,
+                        "slot {first} visited before it was looked ahead at"
+                    );
+                    if let Some(&next) = view.rest.get(1) {
+                        let (run, base) = view.items();
+                        assert_eq!(run[next as usize - base].0, next);
+                    }
+                    seen.fetch_add(1, Ordering::Relaxed);
+                };
+                for_each_slot_mut_ahead(
+                    parallel,
+                    &mut items,
+                    &slots,
+                    &mut out,
+                    16,
+                    &ahead,
+                    &|_, item, o| {
+                        item.1 = true;
+                        *o = true;
+                    },
+                );
+            });
+            assert_eq!(seen.load(Ordering::Relaxed), slots.len());
+            assert!(out.iter().all(|&o| o));
+        }
+    }
+
     #[cfg(feature = "parallel")]
     #[test]
     fn a_slot_out_of_order_panics_when_split() {

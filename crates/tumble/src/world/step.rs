@@ -202,9 +202,9 @@ impl World {
 
     /// Stage 2: the collide kernel over the awake contacts. Each contact
     /// is updated from its own two bodies and shapes alone (so the
-    /// workers can take them in runs), and what it found goes to its
-    /// entry of a list beside the awake contacts'; then, serially and in slot order, what needs
-    /// a structural change is listed for the next stage. A pre-solve hook may be called
+    /// workers can take them in runs), and what it found goes to a list
+    /// beside the list of the awake contacts; then, serially and in slot
+    /// order, what needs a structural change is listed for the next stage. A pre-solve hook may be called
     /// from any worker, for different contacts at once.
     fn collide(&mut self, dt: f32, hooks: &dyn ContactHooks, parallel: bool) {
         let lu = self.settings.length_units_per_meter;
