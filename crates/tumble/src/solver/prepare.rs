@@ -66,7 +66,12 @@ pub(crate) fn prepare_contacts(
     if ctx.parallel {
         flags.clear();
         flags.resize(candidates.len(), 0);
-        crate::parallel::for_each_indexed_mut(true, flags, 256, |k, flag| *flag = flag_of(candidates[k]));
+        crate::parallel::for_each_indexed_mut(true, flags, 256, |k, flag| {
+            if let Some(&ahead) = candidates.get(k + PREFETCH_AHEAD) {
+                prefetch(&contacts[ahead]);
+            }
+            *flag = flag_of(candidates[k]);
+        });
         for (&ci, &flag) in candidates.iter().zip(flags.iter()) {
             pick(chosen, bouncy, ci, flag);
         }
