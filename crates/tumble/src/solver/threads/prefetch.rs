@@ -15,22 +15,7 @@ pub(crate) const PREFETCH_AHEAD: usize = 4;
 /// changes no value and never faults). A no-op off x86-64.
 #[inline(always)]
 pub(crate) fn prefetch<T>(value: &T) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        let start = (value as *const T).cast::<i8>();
-        // A line from each 64 bytes of the value: a count known at
-        // compile time, so the loop unrolls into that many instructions.
-        for line in 0..std::mem::size_of::<T>().div_ceil(64) {
-            // SAFETY: `_mm_prefetch` only hints the cache; it reads
-            // nothing the program sees and does not fault even on an
-            // invalid address. Here every address is inside `value`,
-            // which is live and borrowed. SSE is part of x86-64.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(start.wrapping_add(64 * line)) };
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = value;
+    prefetch_lines(value as *const T);
 }
 
 /// [`prefetch`] of `items[index]`, with no bounds check: an index past
@@ -38,19 +23,29 @@ pub(crate) fn prefetch<T>(value: &T) {
 /// never read).
 #[inline(always)]
 pub(crate) fn prefetch_at<T>(items: &[T], index: usize) {
+    // (`wrapping_add` computes the address without claiming it is valid.)
+    prefetch_lines(items.as_ptr().wrapping_add(index));
+}
+
+/// Asks for the lines of a `T` at `start`, which is never read: a line
+/// from each 64 bytes, a count known at compile time, so the loop
+/// unrolls into that many instructions.
+#[inline(always)]
+fn prefetch_lines<T>(start: *const T) {
     #[cfg(target_arch = "x86_64")]
     {
         use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        let start = items.as_ptr().wrapping_add(index).cast::<i8>();
+        let start = start.cast::<i8>();
         for line in 0..std::mem::size_of::<T>().div_ceil(64) {
-            // SAFETY: as in `prefetch`; the address may lie outside
-            // `items`, which a prefetch tolerates (it never faults), and
-            // `wrapping_add` computes it without claiming it is valid.
+            // SAFETY: `_mm_prefetch` only hints the cache: it reads
+            // nothing the program sees and does not fault, whatever the
+            // address (here one inside a borrowed value or slice, or past
+            // a slice's end). SSE is part of x86-64.
             unsafe { _mm_prefetch::<_MM_HINT_T0>(start.wrapping_add(64 * line)) };
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = (items, index);
+    let _ = start;
 }
 
 #[cfg(test)]
