@@ -193,17 +193,11 @@ pub(crate) struct Ahead<'a, T> {
 }
 
 impl<T> Ahead<'_, T> {
-    /// The item at `slot`, one of [`Ahead::rest`].
+    /// The item at `slot`, one of [`Ahead::rest`] (a reference: the item
+    /// is not read until the caller reads it).
     #[inline]
     pub fn item(&self, slot: u32) -> &T {
         &self.items[slot as usize - self.base]
-    }
-
-    /// The items of the run, and the slot of the first (for an address
-    /// without a read: `items[slot - first]`).
-    #[inline]
-    pub fn items(&self) -> (&[T], usize) {
-        (self.items, self.base)
     }
 }
 
@@ -316,8 +310,7 @@ mod tests {
                         "slot {first} visited before it was looked ahead at"
                     );
                     if let Some(&next) = view.rest.get(1) {
-                        let (run, base) = view.items();
-                        assert_eq!(run[next as usize - base].0, next);
+                        assert_eq!(view.item(next).0, next);
                     }
                     seen.fetch_add(1, Ordering::Relaxed);
                 };

@@ -8,7 +8,7 @@ use super::scalar::{
     current_separation, solve_constraint, solve_pseudo_constraint, solve_soft_constraint, store_impulses,
     warm_start_constraint,
 };
-use super::threads::{block_size, for_each3, prefetch_at, AtomicMin, Blocks, StateCell, Team};
+use super::threads::{block_size, for_each3, prefetch, AtomicMin, Blocks, StateCell, Team};
 use super::types::{ColourKey, ContactConstraint, LaneKind, SolverBody, StepContext};
 use super::wide;
 use crate::contact::Contact;
@@ -782,10 +782,10 @@ fn fill_batches<const N: usize, const M: usize>(
     let pad = wide::Batch::<N, M>::pad(bodies.len() as u32);
     for_each_indexed_mut(parallel, &mut batches[..count], CHUNK, |k, batch| {
         // In colour order the constraints lie scattered: ask for those of
-        // the batch after next while this one is filled (a padding lane's
-        // index asks for nothing useful, and harms nothing).
-        for &i in list.get((k + 2) * wide::W..(k + 3) * wide::W).unwrap_or(&[]) {
-            prefetch_at(constraints, i as usize);
+        // the batch after next while this one is filled.
+        let after_next = list.get((k + 2) * wide::W..(k + 3) * wide::W).unwrap_or(&[]);
+        for &i in after_next.iter().take_while(|&&i| i != NO_CONSTRAINT) {
+            prefetch(&constraints[i as usize]);
         }
         let lanes = &list[k * wide::W..(k + 1) * wide::W];
         let used = lanes.iter().take_while(|&&i| i != NO_CONSTRAINT).count();

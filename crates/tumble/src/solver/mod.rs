@@ -46,7 +46,7 @@ mod types;
 #[forbid(unsafe_code)]
 mod wide;
 
-pub(crate) use threads::{prefetch, prefetch_at, PREFETCH_AHEAD};
+pub(crate) use threads::{prefetch, PREFETCH_AHEAD};
 pub(crate) use types::{Softness, SolverBody, StepContext};
 
 use crate::body::{Body, BodyType, NULL};

@@ -67,9 +67,7 @@ pub(crate) fn prepare_contacts(
         flags.clear();
         flags.resize(candidates.len(), 0);
         crate::parallel::for_each_indexed_mut(true, flags, 256, |k, flag| {
-            if let Some(&ahead) = candidates.get(k + PREFETCH_AHEAD) {
-                prefetch(&contacts[ahead]);
-            }
+            ask_ahead(contacts, candidates, k);
             *flag = flag_of(candidates[k]);
         });
         for (&ci, &flag) in candidates.iter().zip(flags.iter()) {
@@ -82,11 +80,7 @@ pub(crate) fn prepare_contacts(
         constraints.clear();
         keys.clear();
         for (k, &ci) in candidates.iter().enumerate() {
-            // The candidates lie scattered through the store: ask for the
-            // one a few places ahead while this one is built.
-            if let Some(&ahead) = candidates.get(k + PREFETCH_AHEAD) {
-                prefetch(&contacts[ahead]);
-            }
+            ask_ahead(contacts, candidates, k);
             let flag = flag_of(ci);
             pick(chosen, bouncy, ci, flag);
             if flag & PICK != 0 {
@@ -113,9 +107,7 @@ pub(crate) fn prepare_contacts(
     keys.truncate(picked.len());
     keys.resize(picked.len(), ColourKey::default());
     crate::parallel::for_each_pair_mut(ctx.parallel, constraints, keys, 64, |i, cc, key| {
-        if let Some(&ahead) = picked.get(i + PREFETCH_AHEAD) {
-            prefetch(&contacts[ahead]);
-        }
+        ask_ahead(contacts, picked, i);
         *cc = prepare_one(
             &contacts[picked[i]],
             picked[i],
@@ -126,6 +118,16 @@ pub(crate) fn prepare_contacts(
             key,
         );
     });
+}
+
+/// Asks for the contact a few places after the `k`th of `list` (contact
+/// slots, ascending): the walks over the candidates read each one's
+/// contact, and those lie scattered through the store.
+#[inline(always)]
+fn ask_ahead(contacts: &Store<Contact>, list: &[u32], k: usize) {
+    if let Some(&ahead) = list.get(k + PREFETCH_AHEAD) {
+        prefetch(&contacts[ahead]);
+    }
 }
 
 /// Contact `c`'s flags: [`PICK`] if it has points and a body with mass,

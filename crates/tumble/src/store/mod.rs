@@ -133,11 +133,6 @@ impl<T> Store<T> {
 
     /// Every slot's value, live or free (a free slot holds a stale or
     /// default value): for a loop that picks its slots by index.
-    pub fn slots(&self) -> &[T] {
-        &self.values
-    }
-
-    /// Every slot's value, mutably (see [`Store::slots`]).
     pub fn slots_mut(&mut self) -> &mut [T] {
         &mut self.values
     }

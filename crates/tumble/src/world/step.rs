@@ -18,7 +18,7 @@ use crate::island;
 use crate::joint::joint_forbids_collision;
 use crate::math::{is_finite_vec, Rot, Vec2};
 use crate::settings::{CONTACT_RECYCLE_DISTANCE, MAX_PUSH_OUT_SPEED, SPECULATIVE_DISTANCE, TIME_TO_SLEEP};
-use crate::solver::{prefetch, prefetch_at, Softness, SolverBody, StepContext, PREFETCH_AHEAD};
+use crate::solver::{prefetch, Softness, SolverBody, StepContext, PREFETCH_AHEAD};
 use crate::store::Store;
 
 /// The largest distance (in metres) a body may travel in one step: 400 m/s
@@ -240,25 +240,24 @@ impl World {
         // for the contact two strides ahead in its run, and for the bodies
         // and shapes of the one a stride ahead (whose contact is in the
         // cache by then).
-        let (body_slots, shape_slots) = (bodies.slots(), shapes.slots());
         let ahead = |view: crate::parallel::Ahead<'_, Contact>| {
             if let Some(&far) = view.rest.get(2 * PREFETCH_AHEAD) {
-                let (items, first) = view.items();
-                prefetch_at(items, far as usize - first);
+                prefetch(view.item(far));
             }
             if let Some(&near) = view.rest.get(PREFETCH_AHEAD) {
                 let c = view.item(near);
-                prefetch_at(body_slots, c.body_a as usize);
-                prefetch_at(body_slots, c.body_b as usize);
-                prefetch(&shape_slots[c.shape_a as usize].shape);
-                prefetch(&shape_slots[c.shape_b as usize].shape);
+                prefetch(&bodies[c.body_a]);
+                prefetch(&bodies[c.body_b]);
+                prefetch(&shapes[c.shape_a].shape);
+                prefetch(&shapes[c.shape_b].shape);
             }
         };
         let mut list = std::mem::take(&mut self.scratch.to_collide);
         list.clear();
         list.extend(awake.contacts.iter());
+        // (Every entry is written by the kernel: only new ones need a
+        // value first.)
         let mut found = std::mem::take(&mut self.scratch.contact_flags);
-        found.clear();
         found.resize(list.len(), ContactFlags::default());
         crate::parallel::for_each_slot_mut_ahead(
             parallel,

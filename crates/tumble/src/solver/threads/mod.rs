@@ -10,6 +10,6 @@ mod prefetch;
 mod state;
 mod team;
 
-pub(crate) use prefetch::{prefetch, prefetch_at, PREFETCH_AHEAD};
+pub(crate) use prefetch::{prefetch, PREFETCH_AHEAD};
 pub(crate) use state::StateCell;
 pub(crate) use team::{block_size, for_each3, for_each_index, with_team, AtomicMin, Blocks, Team};

@@ -12,45 +12,30 @@
 pub(crate) const PREFETCH_AHEAD: usize = 4;
 
 /// Asks for every cache line of `value` to be brought in (a hint: it
-/// changes no value and never faults). A no-op off x86-64.
+/// changes no value, reads nothing and never faults): a line from each
+/// 64 bytes, a count known at compile time, so the loop unrolls into that
+/// many instructions. A no-op off x86-64.
 #[inline(always)]
 pub(crate) fn prefetch<T>(value: &T) {
-    prefetch_lines(value as *const T);
-}
-
-/// [`prefetch`] of `items[index]`, with no bounds check: an index past
-/// the end asks for nothing useful, and harms nothing (the address is
-/// never read).
-#[inline(always)]
-pub(crate) fn prefetch_at<T>(items: &[T], index: usize) {
-    // (`wrapping_add` computes the address without claiming it is valid.)
-    prefetch_lines(items.as_ptr().wrapping_add(index));
-}
-
-/// Asks for the lines of a `T` at `start`, which is never read: a line
-/// from each 64 bytes, a count known at compile time, so the loop
-/// unrolls into that many instructions.
-#[inline(always)]
-fn prefetch_lines<T>(start: *const T) {
     #[cfg(target_arch = "x86_64")]
     {
         use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        let start = start.cast::<i8>();
+        let start = (value as *const T).cast::<i8>();
         for line in 0..std::mem::size_of::<T>().div_ceil(64) {
             // SAFETY: `_mm_prefetch` only hints the cache: it reads
             // nothing the program sees and does not fault, whatever the
-            // address (here one inside a borrowed value or slice, or past
-            // a slice's end). SSE is part of x86-64.
+            // address (here one inside `value`, which is live and
+            // borrowed). SSE is part of x86-64.
             unsafe { _mm_prefetch::<_MM_HINT_T0>(start.wrapping_add(64 * line)) };
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = start;
+    let _ = value;
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{prefetch, prefetch_at};
+    use super::prefetch;
 
     #[test]
     fn prefetching_changes_nothing() {
@@ -64,11 +49,6 @@ mod tests {
         prefetch(&empty);
         let v: Vec<[u64; 9]> = vec![[1; 9]; 3];
         prefetch(&v[2]);
-        // In range, one past, far past the end and of an empty slice.
-        prefetch_at(&v, 1);
-        prefetch_at(&v, 3);
-        prefetch_at(&v, usize::MAX / 2);
-        prefetch_at::<u32>(&[], 5);
         assert_eq!(small, 7);
         assert!(big.iter().all(|&x| x == 3.5));
         assert_eq!(v[2], [1; 9]);
