@@ -119,7 +119,7 @@ pub fn scaling_markdown(scene: &str, run: &Scaling) -> String {
          | stage | 1 thread | {n} threads | speed-up |\n|---|---:|---:|---:|\n"
     );
     for (name, one, many) in &run.stages {
-        let speedup = if *many > 0.0 {
+        let speedup = if *many > 0.0 && *one > 0.0 {
             format!("{:.2}", one / many)
         } else {
             "-".to_string()

@@ -121,6 +121,24 @@ pub(crate) fn for_each_pair_mut<A: Send, B: Send>(
         .for_each(|(i, (x, y))| f(i, x, y));
 }
 
+/// Runs `main` on this thread and `beside` on another worker of the
+/// current pool as soon as one is free (on this thread after `main` if
+/// none came), and returns what each returned. Without the `parallel`
+/// feature, one after the other.
+#[inline]
+pub(crate) fn join<A: Send, B: Send>(
+    main: impl FnOnce() -> A + Send,
+    beside: impl FnOnce() -> B + Send,
+) -> (A, B) {
+    #[cfg(feature = "parallel")]
+    return rayon::join(main, beside);
+    #[cfg(not(feature = "parallel"))]
+    {
+        let a = main();
+        (a, beside())
+    }
+}
+
 /// How many threads the current pool has: the step's workers inside
 /// [`Workers::install`], else rayon's global pool's (1 without the
 /// `parallel` feature).

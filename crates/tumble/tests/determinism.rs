@@ -177,6 +177,40 @@ fn every_worker_count_gives_the_same_bits() {
     }
 }
 
+/// With workers, the step lends the broadphase's tree to another worker
+/// to rebuild beside the narrowphase and the solve: it must come back
+/// whole. After the busy scene on 1 and on 3 workers, queries over the
+/// whole world and ray casts across it find the same shapes (the
+/// worlds are the same bits, so any difference is the tree's).
+#[test]
+fn the_tree_rebuilt_beside_the_step_answers_queries_as_on_one_thread() {
+    use tumble::{Aabb, QueryFilter, SolverSettings};
+    let one = rain_on_pyramid(1, SolverSettings::default(), 120);
+    let three = rain_on_pyramid(3, SolverSettings::default(), 120);
+    assert_eq!(world_hash(&one), world_hash(&three));
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    let everywhere = Aabb::new(Vec2::new(-100.0, -10.0), Vec2::new(100.0, 100.0));
+    one.overlap_aabb(everywhere, QueryFilter::default(), &mut a);
+    three.overlap_aabb(everywhere, QueryFilter::default(), &mut b);
+    assert_eq!(a.len(), one.shape_count(), "a shape is missing from the tree");
+    assert_eq!(a, b);
+    for k in 0..50 {
+        let x = -25.0 + k as f32;
+        let at = Aabb::new(Vec2::new(x, 0.0), Vec2::new(x + 1.5, 40.0 - x.abs()));
+        one.overlap_aabb(at, QueryFilter::default(), &mut a);
+        three.overlap_aabb(at, QueryFilter::default(), &mut b);
+        assert!(!a.is_empty(), "nothing under {at:?}");
+        assert_eq!(a, b, "the shapes in {at:?}");
+        let (from, across) = (Vec2::new(x, 60.0), Vec2::new(0.3 * k as f32 - 7.5, -70.0));
+        let (hit_one, hit_three) = (
+            one.ray_cast_closest(from, across, QueryFilter::default()),
+            three.ray_cast_closest(from, across, QueryFilter::default()),
+        );
+        assert!(hit_one.is_some(), "the ray from {from} missed");
+        assert_eq!(hit_one, hit_three);
+    }
+}
+
 /// A conveyor hook on the kinematic platforms' contacts.
 struct Belt;
 

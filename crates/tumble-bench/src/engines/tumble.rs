@@ -131,6 +131,7 @@ impl Engine for TumbleScene {
             ("solve: store", p.solve_store),
             ("finalize", p.finalize),
             ("update broadphase", p.update_broadphase),
+            ("(beside: rebuild tree)", p.rebuild_tree),
             ("sleep", p.sleep),
             ("step", p.total),
         ])

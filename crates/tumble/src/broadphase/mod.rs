@@ -286,10 +286,27 @@ impl BroadPhase {
         self.tree.fat_aabb(proxy_a).overlaps(self.tree.fat_aabb(proxy_b))
     }
 
+    /// Lends the tree out, for [`DynamicTree::rebuild`] on another thread
+    /// while the world goes on with work that never reads the tree (the
+    /// step's narrowphase and solve); [`BroadPhase::return_tree`] gives it
+    /// back. Until then the broadphase holds an empty tree: it must not be
+    /// queried or changed.
+    pub(crate) fn lend_tree(&mut self) -> DynamicTree {
+        std::mem::take(&mut self.tree)
+    }
+
+    /// Takes back the tree [`BroadPhase::lend_tree`] lent.
+    pub(crate) fn return_tree(&mut self, tree: DynamicTree) {
+        debug_assert_eq!(
+            self.tree.proxy_count(),
+            0,
+            "a tree came back to a broadphase that kept its own"
+        );
+        self.tree = tree;
+    }
+
     /// Re-arranges the part of the tree that enlarged proxies loosened
-    /// ([`DynamicTree::rebuild`]); nothing when none did. The world calls
-    /// it at the end of each step, right after enlarging what moved, so
-    /// queries between steps run on a tight tree.
+    /// ([`DynamicTree::rebuild`]); nothing when none did.
     pub fn rebuild(&mut self) {
         self.tree.rebuild();
     }
@@ -350,6 +367,7 @@ impl BroadPhase {
     /// assert_eq!(pairs, [(2, 3)]); // (1, 2) overlaps too, but was not kept
     /// ```
     pub fn update_pairs_where(&mut self, out: &mut Vec<(u32, u32)>, keep: impl FnMut(u32, u32) -> bool) {
+        self.tree.rebuild();
         self.search_pairs(out, &|_, _| {}, keep);
     }
 
@@ -361,7 +379,6 @@ impl BroadPhase {
         hint: &impl Fn(u32, u32),
         mut keep: impl FnMut(u32, u32) -> bool,
     ) {
-        self.tree.rebuild();
         let first_new = out.len();
         for &query_proxy in &self.move_buffer {
             query_pairs(
@@ -380,16 +397,23 @@ impl BroadPhase {
     /// [`query_pairs`]), the moved proxies' queries split between the
     /// world's workers when `parallel` (each run of proxies into its own
     /// buffer; the sort at the end makes the order the same either way).
+    /// On one thread it first rebuilds what loosened, as
+    /// [`BroadPhase::update_pairs`] does (a tight tree is searched
+    /// faster); when `parallel` it searches the tree as it is, and the
+    /// world rebuilds it after, beside the narrowphase (see
+    /// `World::run_stages`).
     pub(crate) fn find_pairs(
         &mut self,
         out: &mut Vec<(u32, u32)>,
         (hint, keep): (impl Fn(u32, u32) + Sync, impl Fn(u32, u32) -> bool + Sync),
         parallel: bool,
     ) {
+        if !parallel {
+            self.tree.rebuild();
+        }
         if !(parallel && self.move_buffer.len() >= 4 * PAIR_RUNS) {
             return self.search_pairs(out, &hint, keep);
         }
-        self.tree.rebuild();
         let first_new = out.len();
         self.pair_runs.resize_with(PAIR_RUNS, Vec::new);
         let run = self.move_buffer.len().div_ceil(PAIR_RUNS);

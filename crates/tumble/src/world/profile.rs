@@ -5,7 +5,9 @@
 /// has no clock, every figure is zero.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct StepProfile {
-    /// Finding new pairs in the broadphase and making their contacts.
+    /// Finding new pairs in the broadphase and making their contacts (on
+    /// one thread, first rebuilding the part of the tree the last step's
+    /// moves loosened).
     pub update_pairs: f32,
     /// The narrowphase: colliding (or recycling) every awake contact.
     pub collide: f32,
@@ -29,8 +31,15 @@ pub struct StepProfile {
     pub solve_store: f32,
     /// Writing the bodies back, sleep timers.
     pub finalize: f32,
-    /// Enlarging moved proxies and rebuilding the tree.
+    /// Waiting for the tree's rebuild, if it ran beside the stages
+    /// before and has not finished (see `rebuild_tree`), then enlarging
+    /// moved proxies.
     pub update_broadphase: f32,
+    /// Not a stage of its own: with workers, rebuilding the part of the
+    /// tree the last step's moves loosened, on another worker beside the
+    /// stages from `collide` to `finalize`, so not counted again in
+    /// `total`. (On one thread `update_pairs` does it first.)
+    pub rebuild_tree: f32,
     /// Splitting an island and putting islands to sleep.
     pub sleep: f32,
     /// The whole step.

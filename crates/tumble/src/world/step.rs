@@ -126,18 +126,32 @@ impl World {
         let mut p = StepProfile::default();
         self.update_pairs(hooks, parallel);
         p.update_pairs = clock.lap();
-        self.collide(dt, hooks, parallel);
-        p.collide = clock.lap();
-        self.apply_contact_changes();
-        p.contact_changes = clock.lap();
-        self.solve(dt, parallel, &mut p);
-        self.report_hits();
-        p.solve = clock.lap();
-        self.finalize_bodies(dt, parallel);
+        // With workers, the part of the tree that the last step's moves
+        // loosened is rebuilt beside the stages up to the sensors', on
+        // another worker: they never read the tree (the narrowphase reads
+        // the shapes' copies of their fat boxes). The search above ran on
+        // the loosened tree, which finds the same pairs, a little slower.
+        // (Box2D's order too.) On one thread the search rebuilt it first.
+        if parallel {
+            let mut tree = self.broadphase.lend_tree();
+            let ((), rebuild) = crate::parallel::join(
+                || self.narrowphase_and_solve(dt, hooks, true, (&mut p, &mut clock)),
+                || {
+                    let mut clock = Stopwatch::start();
+                    tree.rebuild();
+                    clock.lap()
+                },
+            );
+            self.broadphase.return_tree(tree);
+            p.rebuild_tree = rebuild;
+        } else {
+            self.narrowphase_and_solve(dt, hooks, false, (&mut p, &mut clock));
+        }
+        let waited = clock.lap();
         self.update_sensors();
-        p.finalize = clock.lap();
+        p.finalize += clock.lap();
         self.update_broadphase(parallel);
-        p.update_broadphase = clock.lap();
+        p.update_broadphase = waited + clock.lap();
         if self.settings.sleeping {
             self.split_island();
             self.sleep_islands();
@@ -152,6 +166,28 @@ impl World {
             + p.sleep;
         self.profile = p;
         self.step_count += 1;
+    }
+
+    /// Stages 2 to 5a of [`World::run_stages`], which never read the
+    /// broadphase's tree: collide, contact changes, solve (with the hit
+    /// events) and finalize, each one's time into `p`.
+    #[inline(always)]
+    fn narrowphase_and_solve(
+        &mut self,
+        dt: f32,
+        hooks: &dyn ContactHooks,
+        parallel: bool,
+        (p, clock): (&mut StepProfile, &mut Stopwatch),
+    ) {
+        self.collide(dt, hooks, parallel);
+        p.collide = clock.lap();
+        self.apply_contact_changes();
+        p.contact_changes = clock.lap();
+        self.solve(dt, parallel, p);
+        self.report_hits();
+        p.solve = clock.lap();
+        self.finalize_bodies(dt, parallel);
+        p.finalize = clock.lap();
     }
 
     /// How long each stage of the last step took (see [`StepProfile`]).
@@ -538,8 +574,10 @@ impl World {
     }
 
     /// Stage 6: gives each moved proxy a fat box around where its body is
-    /// and is heading (enlarging it in the tree), then rebuilds the part of
-    /// the tree that loosened, in the same step.
+    /// and is heading (enlarging it in the tree). The part of the tree that
+    /// loosened is rebuilt next step: on one thread before its pairs are
+    /// searched, with workers beside the narrowphase (see
+    /// [`World::run_stages`]).
     ///
     /// Which proxies must move, and their new boxes, is found for each
     /// body independently, split between the workers when `parallel` and
@@ -560,7 +598,6 @@ impl World {
                 );
                 self.move_proxies(bi, what);
             }
-            self.broadphase.rebuild();
             return;
         }
         let (bodies, shapes, dt) = (&self.bodies, &self.shapes, self.last_dt);
@@ -576,7 +613,6 @@ impl World {
             let what = self.scratch.proxy_moves[k];
             self.move_proxies(self.solver.slots()[k], what);
         }
-        self.broadphase.rebuild();
     }
 
     /// Stage 7a: splits the island chosen by `finalize_bodies`

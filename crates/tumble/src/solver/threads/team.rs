@@ -369,10 +369,15 @@ pub(crate) fn for_each3<A: Send, B: Send, C: Send>(
 
 /// Calls `f` on each index in `0..count`, in runs of `block` (see
 /// [`for_each3`]).
+#[inline]
 pub(crate) fn for_each_index(team: Option<&Team>, count: usize, block: usize, f: impl Fn(usize) + Sync) {
     let block = block.max(1);
     let blocks = count.div_ceil(block);
-    let task = |k: usize| (k * block..count.min((k + 1) * block)).for_each(&f);
+    let task = |k: usize| {
+        for i in k * block..count.min((k + 1) * block) {
+            f(i);
+        }
+    };
     match team {
         Some(team) if blocks > 1 => team.run(blocks, &task),
         _ => (0..blocks).for_each(task),
