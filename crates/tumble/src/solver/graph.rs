@@ -1028,7 +1028,7 @@ mod tests {
     fn keys(constraints: &[ContactConstraint], bodies: &[SolverBody]) -> Vec<ColourKey> {
         (0..)
             .zip(constraints)
-            .map(|(i, c)| ColourKey::of(c, i, NO_COLOR, (held(bodies, c.a), held(bodies, c.b))))
+            .map(|(i, c)| ColourKey::of(c, i, NO_COLOR, (held(bodies, c.a), held(bodies, c.b)), true))
             .collect()
     }
 

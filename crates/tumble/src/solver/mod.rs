@@ -801,13 +801,19 @@ mod tests {
     /// A random two-point block between body 0 (dynamic, or static one
     /// time in four) and body 1: the second point a random offset from
     /// the first along the tangent, the 2x2 mass matrix and its inverse as
-    /// `prepare_contacts` builds them.
-    fn two_point(rng: &mut Rng, bodies: &mut [SolverBody; 2]) -> ContactConstraint {
+    /// `prepare_contacts` builds them. Or, unless `conditioned`, an
+    /// ill-conditioned pair: the points within a centimetre of each
+    /// other, `K` without its inverse.
+    fn two_point(rng: &mut Rng, bodies: &mut [SolverBody; 2], conditioned: bool) -> ContactConstraint {
         loop {
             let mut c = one_point(rng, bodies);
             let n = c.normal;
             let t = right_perp(n);
-            let offset = rng.range(0.2, 1.0) * t;
+            let offset = if conditioned {
+                rng.range(0.2, 1.0)
+            } else {
+                rng.range(-0.01, 0.01)
+            } * t;
             let mut p2 = c.points[0];
             p2.ra += offset;
             p2.rb += offset;
@@ -820,34 +826,36 @@ mod tests {
             let k22 = ma + mb + ia * r2a * r2a + ib * r2b * r2b;
             let k12 = ma + mb + ia * r1a * r2a + ib * r1b * r2b;
             let det = k11 * k22 - k12 * k12;
-            if !(det > 0.0 && k11 * k11 < 1000.0 * det) {
+            if (det > 0.0 && k11 * k11 < 1000.0 * det) != conditioned {
                 continue;
             }
             p2.normal_mass = 1.0 / k22;
             c.points[1] = p2;
             c.count = 2;
-            c.block = true;
+            c.block = conditioned;
             c.k = [k11, k12, k22];
-            c.inv_k = [k22 / det, -k12 / det, k11 / det];
+            if conditioned {
+                c.inv_k = [k22 / det, -k12 / det, k11 / det];
+            }
             return c;
         }
     }
 
     /// The soft step's lanes give the scalar soft solve's answer up to
-    /// rounding, for single points and two-point blocks, in the biased
-    /// and the relax passes, forward and reverse, against moving and
-    /// static bodies (the stiffer softness): the same soft terms, and for
-    /// a block the same choice between the block update and the points
-    /// one at a time.
+    /// rounding, for single points, two-point blocks and ill-conditioned
+    /// pairs (which both take point by point), in the biased and the
+    /// relax passes, forward and reverse, against moving and static bodies
+    /// (the stiffer softness): the same soft terms, and for a block the
+    /// same choice between the block update and the points one at a time.
     #[test]
     fn soft_lanes_match_the_scalar_soft_solve() {
         let ctx = context();
         let mut rng = Rng(0x2545_f491_4f6c_dd1d);
-        for case in 0..4000 {
+        for case in 0..6000 {
             let mut bodies = [SolverBody::default(); 2];
-            let pair = case % 2 == 0;
+            let pair = case % 3 != 2;
             let c = if pair {
-                two_point(&mut rng, &mut bodies)
+                two_point(&mut rng, &mut bodies, case % 3 == 0)
             } else {
                 one_point(&mut rng, &mut bodies)
             };

@@ -6,6 +6,7 @@ use super::types::{ColourKey, ConstraintPoint, ContactConstraint, SolverBody, St
 use crate::body::Body;
 use crate::contact::Contact;
 use crate::math::{cross, cross_sv, right_perp};
+use crate::settings::PositionCorrection;
 use crate::store::Store;
 
 /// Which contacts [`prepare_contacts`] picked, and their constraints' buffers.
@@ -257,15 +258,16 @@ fn prepare_one(
         // Nearly parallel rows (two points almost on top of each other)
         // make K singular: then solve the points one at a time.
         const MAX_CONDITION: f32 = 1000.0;
+        cc.k = [k11, k12, k22];
         if det > 0.0 && k11 * k11 < MAX_CONDITION * det {
             let inv = 1.0 / det;
-            cc.k = [k11, k12, k22];
             cc.inv_k = [k22 * inv, -k12 * inv, k11 * inv];
             cc.block = true;
         }
     }
     // A body takes a colour in the colouring only if the solve writes it.
     let held = |body: &SolverBody, slot: u32| if body.dynamic { slot } else { NOT_HELD };
-    *key = ColourKey::of(&cc, ci, c.color, (held(ba, c.body_a), held(bb, c.body_b)));
+    let soft = ctx.settings.position_correction == PositionCorrection::SoftStep;
+    *key = ColourKey::of(&cc, ci, c.color, (held(ba, c.body_a), held(bb, c.body_b)), soft);
     cc
 }

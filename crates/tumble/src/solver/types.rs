@@ -106,10 +106,11 @@ pub(crate) struct ContactConstraint {
     pub(crate) masses: [f32; 4],
     pub(crate) points: [ConstraintPoint; 2],
     /// Two-point manifolds: the 2x2 normal mass matrix `K` (symmetric:
-    /// `k11, k12, k22`) and its inverse, when it is well conditioned. The
-    /// two normal impulses are then solved together, exactly, instead of
-    /// one after the other: a box resting on two points gets the same
-    /// impulse on both corners, with no torque left over to rock it.
+    /// `k11, k12, k22`), and its inverse when it is well conditioned
+    /// (`block`; else zeros). The two normal impulses are then solved
+    /// together, exactly, instead of one after the other: a box resting
+    /// on two points gets the same impulse on both corners, with no torque
+    /// left over to rock it.
     pub(crate) k: [f32; 3],
     pub(crate) inv_k: [f32; 3],
     pub(crate) block: bool,
@@ -122,8 +123,9 @@ pub(crate) enum LaneKind {
     Pair,
     /// In a one-point lane batch.
     Single,
-    /// Alone, after its colour's batches: an ill-conditioned pair, or a
-    /// conveyor belt's contact (the lanes carry no tangent speed).
+    /// Alone, after its colour's batches: a conveyor belt's contact (the
+    /// lanes carry no tangent speed), or, with split impulses, an
+    /// ill-conditioned pair (their lanes solve the block only).
     #[default]
     Alone,
 }
@@ -153,12 +155,14 @@ pub(crate) struct ColourKey {
 impl ColourKey {
     /// The key of constraint `c` of contact slot `contact`, which
     /// remembers colour `color`; `(a, b)` are its bodies' entries (see
-    /// [`ColourKey::a`]).
+    /// [`ColourKey::a`]). With `soft`, the soft step's, a two-point
+    /// manifold goes in a two-point batch even when ill-conditioned: its
+    /// lane then takes the points one after the other.
     #[inline]
-    pub fn of(c: &ContactConstraint, contact: u32, color: u8, (a, b): (u32, u32)) -> ColourKey {
+    pub fn of(c: &ContactConstraint, contact: u32, color: u8, (a, b): (u32, u32), soft: bool) -> ColourKey {
         let kind = if c.tangent_speed != 0.0 {
             LaneKind::Alone
-        } else if c.block {
+        } else if c.block || (soft && c.count == 2) {
             LaneKind::Pair
         } else if c.count == 1 {
             LaneKind::Single

@@ -422,7 +422,6 @@ where
             self.contact[l] = c.contact;
             self.track[l] = c.track;
             debug_assert_eq!(c.count, N);
-            debug_assert!(N == 1 || c.block);
         }
         let dynamic = |i: u32| bodies.get(i as usize).is_some_and(|b| b.dynamic);
         for l in 0..W {
@@ -940,7 +939,10 @@ impl Normal for PairBatch {
         let inv = Fw::splat(1.0) / (d11 * d22 - k12 * k12);
         let x1 = old[0] - (d22 * r1 - k12 * r2) * inv;
         let x2 = old[1] - (d11 * r2 - k12 * r1) * inv;
-        let block = x1.ge(zero) & x2.ge(zero);
+        // A lane whose `K` has no inverse (an ill-conditioned pair: its
+        // inverse's entries are zeros) goes point by point.
+        let invertible = self.mass[3].gt(zero);
+        let block = x1.ge(zero) & x2.ge(zero) & invertible;
         if block.all() {
             self.apply_normal(g, [x1, x2], old);
             self.set_normal([x1, x2]);
