@@ -306,7 +306,11 @@ impl BroadPhase {
     }
 
     /// Re-arranges the part of the tree that enlarged proxies loosened
-    /// ([`DynamicTree::rebuild`]); nothing when none did.
+    /// ([`DynamicTree::rebuild`]); nothing when none did. A world on one
+    /// thread calls it at the end of each step, right after enlarging
+    /// what moved, so queries between steps run on a tight tree; one with
+    /// workers, beside the next step's narrowphase (see
+    /// `World::run_stages`).
     pub fn rebuild(&mut self) {
         self.tree.rebuild();
     }
@@ -397,10 +401,8 @@ impl BroadPhase {
     /// [`query_pairs`]), the moved proxies' queries split between the
     /// world's workers when `parallel` (each run of proxies into its own
     /// buffer; the sort at the end makes the order the same either way).
-    /// On one thread it first rebuilds what loosened, as
-    /// [`BroadPhase::update_pairs`] does (a tight tree is searched
-    /// faster); when `parallel` it searches the tree as it is, and the
-    /// world rebuilds it after, beside the narrowphase (see
+    /// Unlike [`BroadPhase::update_pairs`] it searches the tree as it is:
+    /// when to rebuild it is the world's to decide (see
     /// `World::run_stages`).
     pub(crate) fn find_pairs(
         &mut self,
@@ -408,9 +410,6 @@ impl BroadPhase {
         (hint, keep): (impl Fn(u32, u32) + Sync, impl Fn(u32, u32) -> bool + Sync),
         parallel: bool,
     ) {
-        if !parallel {
-            self.tree.rebuild();
-        }
         if !(parallel && self.move_buffer.len() >= 4 * PAIR_RUNS) {
             return self.search_pairs(out, &hint, keep);
         }

@@ -5,9 +5,7 @@
 /// has no clock, every figure is zero.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct StepProfile {
-    /// Finding new pairs in the broadphase and making their contacts (on
-    /// one thread, first rebuilding the part of the tree the last step's
-    /// moves loosened).
+    /// Finding new pairs in the broadphase and making their contacts.
     pub update_pairs: f32,
     /// The narrowphase: colliding (or recycling) every awake contact.
     pub collide: f32,
@@ -31,14 +29,15 @@ pub struct StepProfile {
     pub solve_store: f32,
     /// Writing the bodies back, sleep timers.
     pub finalize: f32,
-    /// Waiting for the tree's rebuild, if it ran beside the stages
-    /// before and has not finished (see `rebuild_tree`), then enlarging
-    /// moved proxies.
+    /// Enlarging moved proxies and, on one thread, rebuilding the part of
+    /// the tree that loosened; with workers, waiting for the rebuild
+    /// beside the stages before if it has not finished (see
+    /// `rebuild_tree`), then enlarging.
     pub update_broadphase: f32,
     /// Not a stage of its own: with workers, rebuilding the part of the
     /// tree the last step's moves loosened, on another worker beside the
     /// stages from `collide` to `finalize`, so not counted again in
-    /// `total`. (On one thread `update_pairs` does it first.)
+    /// `total`. Zero on one thread (see `update_broadphase`).
     pub rebuild_tree: f32,
     /// Splitting an island and putting islands to sleep.
     pub sleep: f32,

@@ -124,14 +124,20 @@ impl World {
         self.sensor_events.end.append(&mut self.pending_sensor_ends);
         let mut clock = Stopwatch::start();
         let mut p = StepProfile::default();
+        // The tree: on one thread, rebuilt where it loosened before the
+        // search (what the user moved since the last step) and after the
+        // enlargements at the end of the step, so queries between steps
+        // run on a tight tree. With workers, the part the last step's
+        // moves loosened is rebuilt after the search, on another worker,
+        // beside the stages up to the sensors', which never read the tree
+        // (the narrowphase reads the shapes' copies of their fat boxes);
+        // the search runs on the loosened tree, which finds the same
+        // pairs, a little slower (Box2D's order too).
+        if !parallel {
+            self.broadphase.rebuild();
+        }
         self.update_pairs(hooks, parallel);
         p.update_pairs = clock.lap();
-        // With workers, the part of the tree that the last step's moves
-        // loosened is rebuilt beside the stages up to the sensors', on
-        // another worker: they never read the tree (the narrowphase reads
-        // the shapes' copies of their fat boxes). The search above ran on
-        // the loosened tree, which finds the same pairs, a little slower.
-        // (Box2D's order too.) On one thread the search rebuilt it first.
         if parallel {
             let mut tree = self.broadphase.lend_tree();
             let ((), rebuild) = crate::parallel::join(
@@ -151,6 +157,9 @@ impl World {
         self.update_sensors();
         p.finalize += clock.lap();
         self.update_broadphase(parallel);
+        if !parallel {
+            self.broadphase.rebuild();
+        }
         p.update_broadphase = waited + clock.lap();
         if self.settings.sleeping {
             self.split_island();
@@ -575,9 +584,8 @@ impl World {
 
     /// Stage 6: gives each moved proxy a fat box around where its body is
     /// and is heading (enlarging it in the tree). The part of the tree that
-    /// loosened is rebuilt next step: on one thread before its pairs are
-    /// searched, with workers beside the narrowphase (see
-    /// [`World::run_stages`]).
+    /// loosened is rebuilt right after on one thread, with workers beside
+    /// the next step's narrowphase (see [`World::run_stages`]).
     ///
     /// Which proxies must move, and their new boxes, is found for each
     /// body independently, split between the workers when `parallel` and
