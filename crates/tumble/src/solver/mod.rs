@@ -466,7 +466,11 @@ impl Solver {
     /// points the solve pushed: `(contact, point index, approach speed)`.
     /// A contact none of whose points pushed is not listed.
     pub fn pushed_hits(&self) -> impl Iterator<Item = (u32, usize, f32)> + '_ {
-        self.constraints.iter().filter(|c| c.track).filter_map(|c| {
+        // (The tracked constraints' list, not a walk over all of them: a
+        // scene of tens of thousands of contacts and no events read a
+        // cache line of each for nothing.)
+        self.picked.tracked.iter().filter_map(|&i| {
+            let c = &self.constraints[i as usize];
             let pushed = (0..c.count).filter(|&k| c.points[k].max_normal_impulse > 0.0);
             pushed
                 .map(|k| (k, -c.points[k].relative_velocity))

@@ -16,14 +16,19 @@ pub(crate) struct Picked {
     pub contacts: Vec<u32>,
     /// The constraints with restitution, ascending.
     pub bouncy: Vec<u32>,
-    /// Per candidate, while picking: [`PICK`] and [`BOUNCY`].
+    /// The constraints whose per-point results are read after the solve
+    /// ([`ContactConstraint::track`]: restitution or a hit event),
+    /// ascending; `bouncy` is among them.
+    pub tracked: Vec<u32>,
+    /// Per candidate, while picking: [`PICK`], [`BOUNCY`] and [`TRACK`].
     flags: Vec<u8>,
 }
 
 impl Picked {
     /// Bytes allocated.
     pub fn memory_bytes(&self) -> usize {
-        (self.contacts.capacity() + self.bouncy.capacity()) * std::mem::size_of::<u32>()
+        (self.contacts.capacity() + self.bouncy.capacity() + self.tracked.capacity())
+            * std::mem::size_of::<u32>()
             + self.flags.capacity()
     }
 }
@@ -32,6 +37,8 @@ impl Picked {
 const PICK: u8 = 1;
 /// A candidate's flag: it has restitution.
 const BOUNCY: u8 = 2;
+/// A candidate's flag: its per-point results are read after the solve.
+const TRACK: u8 = 4;
 
 /// Builds one constraint per manifold with points among `candidates`
 /// (contact slots, ascending), and its [`ColourKey`]: both bodies'
@@ -60,10 +67,12 @@ pub(crate) fn prepare_contacts(
     let Picked {
         contacts: chosen,
         bouncy,
+        tracked,
         flags,
     } = picked;
     chosen.clear();
     bouncy.clear();
+    tracked.clear();
     if ctx.parallel {
         flags.clear();
         flags.resize(candidates.len(), 0);
@@ -72,7 +81,7 @@ pub(crate) fn prepare_contacts(
             *flag = flag_of(candidates[k]);
         });
         for (&ci, &flag) in candidates.iter().zip(flags.iter()) {
-            pick(chosen, bouncy, ci, flag);
+            pick((chosen, bouncy, tracked), ci, flag);
         }
     } else {
         // One pass on one thread: each contact is picked and built while
@@ -83,7 +92,7 @@ pub(crate) fn prepare_contacts(
         for (k, &ci) in candidates.iter().enumerate() {
             ask_ahead(contacts, candidates, k);
             let flag = flag_of(ci);
-            pick(chosen, bouncy, ci, flag);
+            pick((chosen, bouncy, tracked), ci, flag);
             if flag & PICK != 0 {
                 let mut key = ColourKey::default();
                 let cc = prepare_one(
@@ -132,7 +141,8 @@ fn ask_ahead(contacts: &Store<Contact>, list: &[u32], k: usize) {
 }
 
 /// Contact `c`'s flags: [`PICK`] if it has points and a body with mass,
-/// with [`BOUNCY`] if it has restitution too.
+/// with [`BOUNCY`] if it has restitution too, and [`TRACK`] if it has
+/// restitution or a hit event pending.
 #[inline(always)]
 fn flag(c: &Contact, solver_bodies: &[SolverBody], index_of: &impl Fn(u32) -> u32) -> u8 {
     if c.manifold.count == 0 {
@@ -145,15 +155,29 @@ fn flag(c: &Contact, solver_bodies: &[SolverBody], index_of: &impl Fn(u32) -> u3
     if ba.inv_mass + bb.inv_mass + ba.inv_inertia + bb.inv_inertia == 0.0 {
         return 0;
     }
-    PICK | if c.restitution != 0.0 { BOUNCY } else { 0 }
+    let bouncy = if c.restitution != 0.0 { BOUNCY } else { 0 };
+    let track = if is_tracked(c) { TRACK } else { 0 };
+    PICK | bouncy | track
 }
 
-/// Adds candidate `ci` to `chosen` (and to `bouncy`) as its `flag` says.
+/// Whether contact `c`'s per-point results are read after the solve: for
+/// restitution, or for its hit event.
 #[inline(always)]
-fn pick(chosen: &mut Vec<u32>, bouncy: &mut Vec<u32>, ci: u32, flag: u8) {
+fn is_tracked(c: &Contact) -> bool {
+    c.restitution != 0.0 || c.hit_pending
+}
+
+/// Adds candidate `ci` to `chosen` (and to `bouncy` and `tracked`) as its
+/// `flag` says.
+#[inline(always)]
+fn pick((chosen, bouncy, tracked): (&mut Vec<u32>, &mut Vec<u32>, &mut Vec<u32>), ci: u32, flag: u8) {
     if flag & PICK != 0 {
+        let i = chosen.len() as u32;
         if flag & BOUNCY != 0 {
-            bouncy.push(chosen.len() as u32);
+            bouncy.push(i);
+        }
+        if flag & TRACK != 0 {
+            tracked.push(i);
         }
         chosen.push(ci);
     }
@@ -187,7 +211,7 @@ fn prepare_one(
         friction: c.friction,
         restitution: c.restitution,
         tangent_speed: c.tangent_speed,
-        track: c.restitution != 0.0 || c.hit_pending,
+        track: is_tracked(c),
         count: c.manifold.count,
         masses: [ma, iia, mb, iib],
         ..ContactConstraint::default()
