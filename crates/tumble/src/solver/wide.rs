@@ -168,14 +168,6 @@ struct PointLanes {
     rbx: Fw,
     /// Anchor on B, y.
     rby: Fw,
-    /// `ra x n`: the angular lever of a normal impulse on A.
-    rna: Fw,
-    /// `rb x n`.
-    rnb: Fw,
-    /// `ra x t`: the angular lever of a friction impulse on A.
-    rta: Fw,
-    /// `rb x t`.
-    rtb: Fw,
     /// Separation at the step start less the anchor gap along the normal.
     base_separation: Fw,
     /// Effective mass along the tangent.
@@ -188,6 +180,28 @@ struct PointLanes {
     pseudo_impulse: Fw,
     /// Largest normal impulse so far this step.
     max_normal_impulse: Fw,
+}
+
+impl PointLanes {
+    /// `(ra x n, rb x n)`: the angular levers of a normal impulse along
+    /// `(nx, ny)` on A and on B. Computed where used, not kept: the solve
+    /// of a large scene waits on memory, not on arithmetic, and four
+    /// levers a point were a sixth of a two-point batch (kept, the many
+    /// pyramids' substeps took 6 to 18% longer for every 128 bytes a
+    /// batch grew). The same products and differences as `cross` (`a.x *
+    /// b.y - a.y * b.x`), so the same bits as the scalar solve.
+    #[inline(always)]
+    fn normal_levers(&self, (nx, ny): (Fw, Fw)) -> (Fw, Fw) {
+        (self.rax * ny - self.ray * nx, self.rbx * ny - self.rby * nx)
+    }
+
+    /// `(ra x t, rb x t)`: the angular levers of a friction impulse along
+    /// the tangent `t = (ny, -nx)` (see [`PointLanes::normal_levers`]).
+    #[inline(always)]
+    fn tangent_levers(&self, (nx, ny): (Fw, Fw)) -> (Fw, Fw) {
+        let (tx, ty) = (ny, -nx);
+        (self.rax * ty - self.ray * tx, self.rbx * ty - self.rby * tx)
+    }
 }
 
 /// Up to [`W`] constraints of one colour with `N` points each, lane by
@@ -439,21 +453,12 @@ where
             });
         }
         let (nx, ny) = (lanes(&cs, |c| c.normal.x), lanes(&cs, |c| c.normal.y));
-        let (tx, ty) = (ny, -nx);
         for (k, pl) in self.p.iter_mut().enumerate() {
-            let (rax, ray) = (lanes(&cs, |c| c.points[k].ra.x), lanes(&cs, |c| c.points[k].ra.y));
-            let (rbx, rby) = (lanes(&cs, |c| c.points[k].rb.x), lanes(&cs, |c| c.points[k].rb.y));
-            // The levers lane-wise: the same products and differences as
-            // `cross` (`a.x * b.y - a.y * b.x`), so the same bits.
             *pl = PointLanes {
-                rax,
-                ray,
-                rbx,
-                rby,
-                rna: rax * ny - ray * nx,
-                rnb: rbx * ny - rby * nx,
-                rta: rax * ty - ray * tx,
-                rtb: rbx * ty - rby * tx,
+                rax: lanes(&cs, |c| c.points[k].ra.x),
+                ray: lanes(&cs, |c| c.points[k].ra.y),
+                rbx: lanes(&cs, |c| c.points[k].rb.x),
+                rby: lanes(&cs, |c| c.points[k].rb.y),
                 base_separation: lanes(&cs, |c| c.points[k].base_separation),
                 tangent_mass: lanes(&cs, |c| c.points[k].tangent_mass),
                 normal_impulse: lanes(&cs, |c| c.points[k].normal_impulse),
@@ -473,6 +478,12 @@ where
         self.mb = lanes(&cs, |c| c.masses[2]);
         self.ib = lanes(&cs, |c| c.masses[3]);
         // `sep` is written by `update_separations` before any read.
+    }
+
+    /// The lanes' normals, `(nx, ny)`.
+    #[inline(always)]
+    fn n(&self) -> (Fw, Fw) {
+        (self.nx, self.ny)
     }
 
     /// Gathers the lanes' body velocities.
@@ -606,12 +617,13 @@ where
         for p in &self.p {
             let px = p.normal_impulse * self.nx + p.tangent_impulse * tx;
             let py = p.normal_impulse * self.ny + p.tangent_impulse * ty;
+            let ((rna, rnb), (rta, rtb)) = (p.normal_levers(self.n()), p.tangent_levers(self.n()));
             g.vax = g.vax - self.ma * px;
             g.vay = g.vay - self.ma * py;
-            g.wa = g.wa - self.ia * (p.rna * p.normal_impulse + p.rta * p.tangent_impulse);
+            g.wa = g.wa - self.ia * (rna * p.normal_impulse + rta * p.tangent_impulse);
             g.vbx = g.vbx + self.mb * px;
             g.vby = g.vby + self.mb * py;
-            g.wb = g.wb + self.ib * (p.rnb * p.normal_impulse + p.rtb * p.tangent_impulse);
+            g.wb = g.wb + self.ib * (rnb * p.normal_impulse + rtb * p.tangent_impulse);
         }
         self.scatter(states, &g);
     }
@@ -681,15 +693,15 @@ where
     /// The normal relative velocity of point `k`.
     #[inline(always)]
     fn point_velocity(&self, g: &Velocities, k: usize) -> Fw {
-        let p = &self.p[k];
-        (g.vbx - g.vax) * self.nx + (g.vby - g.vay) * self.ny + g.wb * p.rnb - g.wa * p.rna
+        let (rna, rnb) = self.p[k].normal_levers(self.n());
+        (g.vbx - g.vax) * self.nx + (g.vby - g.vay) * self.ny + g.wb * rnb - g.wa * rna
     }
 
     /// Applies the normal impulse `lambda` at point `k` alone.
     #[inline(always)]
     fn apply_point(&self, g: &mut Velocities, k: usize, lambda: Fw) {
-        let p = &self.p[k];
-        self.apply(g, lambda, (self.nx, self.ny), (p.rna, p.rnb));
+        let levers = self.p[k].normal_levers(self.n());
+        self.apply(g, lambda, self.n(), levers);
     }
 
     /// Applies an impulse `lambda` along the direction `(dx, dy)`, whose
@@ -715,17 +727,17 @@ where
         for j in 0..N {
             let k = if reverse { N - 1 - j } else { j };
             let p = &mut self.p[k];
+            let (rta, rtb) = p.tangent_levers((nx, ny));
             let dvx = g.vbx - g.vax;
             let dvy = g.vby - g.vay;
-            let vt = dvx * tx + dvy * ty + g.wb * p.rtb - g.wa * p.rta;
+            let vt = dvx * tx + dvy * ty + g.wb * rtb - g.wa * rta;
             let max_friction = self.friction * p.normal_impulse;
             let new = (p.tangent_impulse - p.tangent_mass * vt)
                 .max(-max_friction)
                 .min(max_friction);
             let lambda = new - p.tangent_impulse;
             p.tangent_impulse = new;
-            let levers = (p.rta, p.rtb);
-            self.apply(g, lambda, (tx, ty), levers);
+            self.apply(g, lambda, (tx, ty), (rta, rtb));
         }
     }
 
@@ -860,10 +872,8 @@ impl PairBatch {
     #[inline(always)]
     fn normal_velocities(&self, g: &Velocities) -> [Fw; 2] {
         let dn = (g.vbx - g.vax) * self.nx + (g.vby - g.vay) * self.ny;
-        [
-            dn + g.wb * self.p[0].rnb - g.wa * self.p[0].rna,
-            dn + g.wb * self.p[1].rnb - g.wa * self.p[1].rna,
-        ]
+        let [(rn1a, rn1b), (rn2a, rn2b)] = self.p.each_ref().map(|p| p.normal_levers(self.n()));
+        [dn + g.wb * rn1b - g.wa * rn1a, dn + g.wb * rn2b - g.wa * rn2a]
     }
 
     /// Applies the change from `old` to `x` of the two normal impulses.
@@ -875,10 +885,11 @@ impl PairBatch {
         let (px, py) = (d * self.nx, d * self.ny);
         g.vax = g.vax - self.ma * px;
         g.vay = g.vay - self.ma * py;
-        g.wa = g.wa - self.ia * (self.p[0].rna * d1 + self.p[1].rna * d2);
+        let [(rn1a, rn1b), (rn2a, rn2b)] = self.p.each_ref().map(|p| p.normal_levers(self.n()));
+        g.wa = g.wa - self.ia * (rn1a * d1 + rn2a * d2);
         g.vbx = g.vbx + self.mb * px;
         g.vby = g.vby + self.mb * py;
-        g.wb = g.wb + self.ib * (self.p[0].rnb * d1 + self.p[1].rnb * d2);
+        g.wb = g.wb + self.ib * (rn1b * d1 + rn2b * d2);
     }
 }
 
