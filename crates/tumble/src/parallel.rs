@@ -93,32 +93,33 @@ pub(crate) fn for_each_indexed_mut<T: Send>(
     items.iter_mut().enumerate().for_each(|(i, x)| f(i, x));
 }
 
-/// Calls `f` on each index and the items of `a` and `b` at it, the two
-/// slices of one length (see [`for_each_indexed_mut`]).
+/// Calls `f` on each index and the items of `a`, `b` and `c` at it, the
+/// three slices of one length (see [`for_each_indexed_mut`]).
 #[inline]
-pub(crate) fn for_each_pair_mut<A: Send, B: Send>(
+pub(crate) fn for_each_triple_mut<A: Send, B: Send, C: Send>(
     parallel: bool,
-    a: &mut [A],
-    b: &mut [B],
+    (a, b, c): (&mut [A], &mut [B], &mut [C]),
     min: usize,
-    f: impl Fn(usize, &mut A, &mut B) + Sync + Send,
+    f: impl Fn(usize, &mut A, &mut B, &mut C) + Sync + Send,
 ) {
-    debug_assert_eq!(a.len(), b.len());
+    debug_assert!(a.len() == b.len() && b.len() == c.len());
     #[cfg(feature = "parallel")]
     if parallel && a.len() >= 2 * min {
         use rayon::prelude::*;
         a.par_iter_mut()
             .zip(b.par_iter_mut())
+            .zip(c.par_iter_mut())
             .with_min_len(min)
             .enumerate()
-            .for_each(|(i, (x, y))| f(i, x, y));
+            .for_each(|(i, ((x, y), z))| f(i, x, y, z));
         return;
     }
     let _ = (parallel, min);
     a.iter_mut()
         .zip(b.iter_mut())
+        .zip(c.iter_mut())
         .enumerate()
-        .for_each(|(i, (x, y))| f(i, x, y));
+        .for_each(|(i, ((x, y), z))| f(i, x, y, z));
 }
 
 /// Runs `main` on this thread and `beside` on another worker of the

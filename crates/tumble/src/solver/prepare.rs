@@ -46,11 +46,13 @@ const TRACK: u8 = 4;
 /// to the last solver body (the shared static one) when the body is not
 /// simulated. Impulses in the manifolds are per step; the solver works
 /// per substep. Which candidates to solve (those with points and a body
-/// with mass) is found for each independently, then they are picked
-/// serially, in order, into `picked`; their constraints are then built
-/// independently. Both independent passes are split between the workers
-/// when the step is parallel; on one thread, finding, picking and
-/// building are one pass.
+/// with mass) is found for each independently, and its constraint built
+/// in the same visit, at the candidate's own place, split between the
+/// workers when the step is parallel (each contact is read once: two
+/// passes over the contacts, one to pick and one to build, left two
+/// workers no faster than one on the many pyramids, whose prepare waits
+/// on memory). Then they are picked serially, in order, into `picked`,
+/// the constraints of any candidates left out closed up behind them.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn prepare_contacts(
     (constraints, keys): (&mut Vec<ContactConstraint>, &mut Vec<ColourKey>),
@@ -62,8 +64,6 @@ pub(crate) fn prepare_contacts(
     body_slots: &Store<Body>,
     ctx: &StepContext,
 ) {
-    let flag_of = |ci: u32| flag(&contacts[ci], solver_bodies, &index_of);
-
     let Picked {
         contacts: chosen,
         bouncy,
@@ -73,61 +73,41 @@ pub(crate) fn prepare_contacts(
     chosen.clear();
     bouncy.clear();
     tracked.clear();
-    if ctx.parallel {
-        flags.clear();
-        flags.resize(candidates.len(), 0);
-        crate::parallel::for_each_indexed_mut(true, flags, 256, |k, flag| {
+    // A picked candidate's entries are overwritten below, the others are
+    // closed over: only new entries need a value first.
+    let count = candidates.len();
+    constraints.truncate(count);
+    constraints.resize(count, ContactConstraint::default());
+    keys.truncate(count);
+    keys.resize(count, ColourKey::default());
+    flags.clear();
+    flags.resize(count, 0);
+    crate::parallel::for_each_triple_mut(
+        ctx.parallel,
+        (&mut constraints[..], &mut keys[..], &mut flags[..]),
+        64,
+        |k, cc, key, flag_k| {
             ask_ahead(contacts, candidates, k);
-            *flag = flag_of(candidates[k]);
-        });
-        for (&ci, &flag) in candidates.iter().zip(flags.iter()) {
-            pick((chosen, bouncy, tracked), ci, flag);
-        }
-    } else {
-        // One pass on one thread: each contact is picked and built while
-        // it is in the cache (read twice, a scene of tens of thousands of
-        // contacts missed the cache twice per contact).
-        constraints.clear();
-        keys.clear();
-        for (k, &ci) in candidates.iter().enumerate() {
-            ask_ahead(contacts, candidates, k);
-            let flag = flag_of(ci);
-            pick((chosen, bouncy, tracked), ci, flag);
-            if flag & PICK != 0 {
-                let mut key = ColourKey::default();
-                let cc = prepare_one(
-                    &contacts[ci],
-                    ci,
-                    solver_bodies,
-                    &index_of,
-                    body_slots,
-                    ctx,
-                    &mut key,
-                );
-                keys.push(key);
-                constraints.push(cc);
+            let (ci, c) = (candidates[k], &contacts[candidates[k]]);
+            *flag_k = flag(c, solver_bodies, &index_of);
+            if *flag_k & PICK != 0 {
+                *cc = prepare_one(c, ci, solver_bodies, &index_of, body_slots, ctx, key);
             }
+        },
+    );
+    for (k, (&ci, &flag)) in candidates.iter().zip(flags.iter()).enumerate() {
+        if flag & PICK == 0 {
+            continue;
         }
-        return;
+        let at = chosen.len();
+        if at != k {
+            constraints[at] = constraints[k];
+            keys[at] = keys[k];
+        }
+        pick((chosen, bouncy, tracked), ci, flag);
     }
-    // Every entry is overwritten below: only new ones need a value first.
-    let picked = &*chosen;
-    constraints.truncate(picked.len());
-    constraints.resize(picked.len(), ContactConstraint::default());
-    keys.truncate(picked.len());
-    keys.resize(picked.len(), ColourKey::default());
-    crate::parallel::for_each_pair_mut(ctx.parallel, constraints, keys, 64, |i, cc, key| {
-        ask_ahead(contacts, picked, i);
-        *cc = prepare_one(
-            &contacts[picked[i]],
-            picked[i],
-            solver_bodies,
-            &index_of,
-            body_slots,
-            ctx,
-            key,
-        );
-    });
+    constraints.truncate(chosen.len());
+    keys.truncate(chosen.len());
 }
 
 /// Asks for the contact a few places after the `k`th of `list` (contact
@@ -167,20 +147,18 @@ fn is_tracked(c: &Contact) -> bool {
     c.restitution != 0.0 || c.hit_pending
 }
 
-/// Adds candidate `ci` to `chosen` (and to `bouncy` and `tracked`) as its
-/// `flag` says.
+/// Adds picked candidate `ci` to `chosen` (and to `bouncy` and
+/// `tracked`) as its `flag` says.
 #[inline(always)]
 fn pick((chosen, bouncy, tracked): (&mut Vec<u32>, &mut Vec<u32>, &mut Vec<u32>), ci: u32, flag: u8) {
-    if flag & PICK != 0 {
-        let i = chosen.len() as u32;
-        if flag & BOUNCY != 0 {
-            bouncy.push(i);
-        }
-        if flag & TRACK != 0 {
-            tracked.push(i);
-        }
-        chosen.push(ci);
+    let i = chosen.len() as u32;
+    if flag & BOUNCY != 0 {
+        bouncy.push(i);
     }
+    if flag & TRACK != 0 {
+        tracked.push(i);
+    }
+    chosen.push(ci);
 }
 
 /// The constraint of contact `ci` (`c`), which has points and a body
