@@ -479,8 +479,10 @@ impl Graph {
             + self.states.capacity() * size_of::<StateCell>()
     }
 
-    /// Recomputes every point's cached separation (once per substep: the
-    /// bodies only move between substeps) and returns the smallest.
+    /// Recomputes the cached separations of the constraints solved one at
+    /// a time (once per substep: the bodies only move between substeps;
+    /// the batches compute theirs in each pass) and returns the smallest
+    /// separation of all.
     pub(super) fn update_separations(
         &mut self,
         constraints: &mut [ContactConstraint],
@@ -496,14 +498,14 @@ impl Graph {
         let update_pairs = |run: &mut [wide::PairBatch]| {
             smallest.fold(
                 run.iter_mut()
-                    .map(|b| b.update_separations(states))
+                    .map(|b| b.smallest_separation(states))
                     .fold(f32::INFINITY, f32::min),
             );
         };
         let update_singles = |run: &mut [wide::PointBatch]| {
             smallest.fold(
                 run.iter_mut()
-                    .map(|b| b.update_separations(states))
+                    .map(|b| b.smallest_separation(states))
                     .fold(f32::INFINITY, f32::min),
             );
         };
@@ -774,7 +776,7 @@ fn fill_batches<const N: usize, const M: usize>(
     bodies: &[SolverBody],
     parallel: bool,
 ) where
-    wide::Batch<N, M>: wide::Normal,
+    wide::Batch<N, M>: wide::Normal<N>,
 {
     if batches.len() < count {
         batches.resize_with(count, wide::Batch::empty);

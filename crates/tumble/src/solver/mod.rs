@@ -763,7 +763,7 @@ mod tests {
             // start from the same one, so what is compared is the block
             // LCP against the clamp (a rounding of 1e-7 m in a separation
             // would be 2.4e-5 m/s in a target at this substep length).
-            let smallest = batch.update_separations(&lanes.1);
+            let smallest = batch.smallest_separation(&lanes.1);
             let separation = current_separation(&cs.points[0], cs.normal, &ss[0].load(), &ss[1].load());
             assert!((smallest - separation).abs() < 1e-6);
             cs.points[0].separation = smallest;
@@ -881,12 +881,9 @@ mod tests {
             // fill asserts the point count in debug builds.)
             let mut pair_batch = pair.then(|| wide::PairBatch::new(&[0], &lanes.0, &bodies, 2));
             let mut point_batch = (!pair).then(|| wide::PointBatch::new(&[0], &lanes.0, &bodies, 2));
-            let separations = match (&mut pair_batch, &mut point_batch) {
-                (Some(batch), _) => {
-                    batch.update_separations(&lanes.1);
-                    batch.separations_of(0)
-                }
-                (_, Some(batch)) => [batch.update_separations(&lanes.1), 0.0],
+            let separations = match (&pair_batch, &point_batch) {
+                (Some(batch), _) => batch.separations_of(&lanes.1, 0),
+                (_, Some(batch)) => batch.separations_of(&lanes.1, 0),
                 _ => unreachable!(),
             };
             let (cs, ss) = (&mut scalar.0[0], &mut scalar.1);

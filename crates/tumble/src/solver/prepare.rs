@@ -2,7 +2,9 @@
 
 use super::kept_colours::NOT_HELD;
 use super::threads::{prefetch, PREFETCH_AHEAD};
-use super::types::{ColourKey, ConstraintPoint, ContactConstraint, SolverBody, StepContext};
+use super::types::{
+    ColourKey, ConstraintPoint, ContactConstraint, SolverBody, StepContext, MAX_BLOCK_CONDITION,
+};
 use crate::body::Body;
 use crate::contact::Contact;
 use crate::math::{cross, cross_sv, right_perp};
@@ -259,9 +261,8 @@ fn prepare_one(
         let det = k11 * k22 - k12 * k12;
         // Nearly parallel rows (two points almost on top of each other)
         // make K singular: then solve the points one at a time.
-        const MAX_CONDITION: f32 = 1000.0;
         cc.k = [k11, k12, k22];
-        if det > 0.0 && k11 * k11 < MAX_CONDITION * det {
+        if det > 0.0 && k11 * k11 < MAX_BLOCK_CONDITION * det {
             let inv = 1.0 / det;
             cc.inv_k = [k22 * inv, -k12 * inv, k11 * inv];
             cc.block = true;

@@ -116,6 +116,12 @@ pub(crate) struct ContactConstraint {
     pub(crate) block: bool,
 }
 
+/// A two-point manifold's normal mass matrix `K` is solved as a block
+/// only where `det K > 0` and `k11^2 < MAX_BLOCK_CONDITION det K`: two
+/// points nearly on top of each other make `K` nearly singular, and are
+/// then solved one at a time.
+pub(crate) const MAX_BLOCK_CONDITION: f32 = 1000.0;
+
 /// How the solve takes a contact constraint.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) enum LaneKind {

@@ -24,7 +24,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::threads::StateCell;
-use super::types::{ContactConstraint, SolverBody, StepContext};
+use super::types::{ContactConstraint, SolverBody, StepContext, MAX_BLOCK_CONDITION};
 use crate::contact::Contact;
 use crate::math::Vec2;
 use crate::settings::PositionCorrection;
@@ -80,6 +80,12 @@ impl Fw {
     #[inline(always)]
     fn gt(self, o: Fw) -> Mask {
         Mask(self.0.cmpgt(o.0))
+    }
+
+    /// Lanes `< o`.
+    #[inline(always)]
+    fn lt(self, o: Fw) -> Mask {
+        Mask(self.0.cmplt(o.0))
     }
 
     /// Lanes `== o`.
@@ -209,9 +215,11 @@ impl PointLanes {
 /// and impulses, so they compute zeros and are never scattered.
 #[derive(Clone, Debug)]
 pub(super) struct Batch<const N: usize, const M: usize> {
-    /// Lanes in use.
-    len: usize,
-    /// Index of each lane's constraint.
+    /// Lanes in use. (With the next six fields, one 64-byte line.)
+    len: u32,
+    /// Index of each lane's constraint: the tests' (the solve finds
+    /// where each constraint's impulses are from the graph's lists).
+    #[cfg(test)]
     index: [u32; W],
     /// Index of each lane's contact, whose manifold takes the impulses
     /// after the solve.
@@ -242,20 +250,17 @@ pub(super) struct Batch<const N: usize, const M: usize> {
     mb: Fw,
     /// Inverse inertia of B.
     ib: Fw,
-    /// The normal masses. A block: its 2x2 matrix `K` and `K^-1`,
-    /// `[k11, k12, k22, i11, i12, i22]`. A single point: `[normal mass]`.
+    /// The normal masses. A block: its 2x2 matrix `K`, `[k11, k12,
+    /// k22]` (its inverse is found where the solve needs it, as the
+    /// separations are: see [`Batch::separations`]). A single point:
+    /// `[normal mass]`.
     mass: [Fw; M],
     /// The points.
     p: [PointLanes; N],
-    /// The points' current separations. Bodies move only between substeps,
-    /// so the velocity iterations of split impulses read these, computed
-    /// once per substep ([`Batch::update_separations`]); the soft step's
-    /// single passes compute them afresh ([`Batch::solve_soft`]).
-    sep: [Fw; N],
 }
 
 /// Four two-point blocks: the normal impulses by the 2x2 LCP.
-pub(super) type PairBatch = Batch<2, 6>;
+pub(super) type PairBatch = Batch<2, 3>;
 
 /// Four one-point constraints: the normal impulse by the scalar clamp.
 pub(super) type PointBatch = Batch<1, 1>;
@@ -292,33 +297,33 @@ impl Velocities {
 
 /// The normal half of an iteration, which differs between blocks and
 /// single points.
-pub(super) trait Normal {
+pub(super) trait Normal<const N: usize> {
     /// The normal impulses of a velocity iteration, on gathered velocities
-    /// `g` (after friction).
-    fn velocity_normal(&mut self, g: &mut Velocities, ctx: &StepContext);
+    /// `g` (after friction), the points' separations `sep`.
+    fn velocity_normal(&mut self, g: &mut Velocities, ctx: &StepContext, sep: [Fw; N]);
 
     /// One split-impulse iteration on gathered pseudo-velocities `g`.
     /// Returns false, having changed nothing, when every lane has nothing
     /// pushed and nothing to push (the usual resting case): then the bodies
     /// need no write.
-    fn pseudo_pass(&mut self, g: &mut Velocities, ctx: &StepContext) -> bool;
+    fn pseudo_pass(&mut self, g: &mut Velocities, ctx: &StepContext, sep: [Fw; N]) -> bool;
 
     /// The normal impulses of a soft-step iteration on gathered velocities
     /// `g` (before friction): pushed out softly when `bias`, rigid in the
     /// relax pass; points taken one at a time go in reverse order when
     /// `reverse`. See `scalar::solve_soft_constraint`.
-    fn soft_normal(&mut self, g: &mut Velocities, ctx: &StepContext, bias: bool, reverse: bool);
+    fn soft_normal(&mut self, g: &mut Velocities, ctx: &StepContext, bias: bool, reverse: bool, sep: [Fw; N]);
 }
 
 impl<const N: usize, const M: usize> Batch<N, M>
 where
-    Batch<N, M>: Normal,
+    Batch<N, M>: Normal<N>,
 {
     /// The constraints in the batch's lanes (indices into the step's
     /// constraint array).
     #[cfg(test)]
     pub(super) fn constraints(&self) -> &[u32] {
-        &self.index[..self.len]
+        &self.index[..self.len as usize]
     }
 
     /// Each lane's bodies and whether the lane writes them: `(a, writes
@@ -333,11 +338,11 @@ where
         self.p.map(|p| p.normal_impulse.0[l])
     }
 
-    /// Lane `l`'s cached separations (the second zero for one point).
+    /// Lane `l`'s current separations (the second zero for one point).
     #[cfg(test)]
-    pub(super) fn separations_of(&self, l: usize) -> [f32; 2] {
+    pub(super) fn separations_of(&self, states: &[StateCell], l: usize) -> [f32; 2] {
         let mut out = [0.0; 2];
-        for (o, s) in out.iter_mut().zip(&self.sep) {
+        for (o, s) in out.iter_mut().zip(&self.separations(states)) {
             *o = s.0[l];
         }
         out
@@ -347,6 +352,7 @@ where
     pub(super) fn empty() -> Batch<N, M> {
         Batch {
             len: 0,
+            #[cfg(test)]
             index: [0; W],
             contact: [0; W],
             track: [false; W],
@@ -363,7 +369,6 @@ where
             ib: Fw::default(),
             mass: [Fw::default(); M],
             p: [PointLanes::default(); N],
-            sep: [Fw::default(); N],
         }
     }
 
@@ -428,11 +433,14 @@ where
         debug_assert!(chunk.len() <= W);
         debug_assert_eq!(pad.count, N);
         let mut cs = [pad; W];
-        self.index = [0; W];
+        #[cfg(test)]
+        {
+            self.index = [0; W];
+            self.index[..chunk.len()].copy_from_slice(chunk);
+        }
         for (l, &i) in chunk.iter().enumerate() {
             let c = &constraints[i as usize];
             cs[l] = c;
-            self.index[l] = i;
             self.contact[l] = c.contact;
             self.track[l] = c.track;
             debug_assert_eq!(c.count, N);
@@ -443,14 +451,7 @@ where
             (self.write_a[l], self.write_b[l]) = (dynamic(self.a[l]), dynamic(self.b[l]));
         }
         for (j, m) in self.mass.iter_mut().enumerate() {
-            *m = lanes(&cs, |c| {
-                let ([k11, k12, k22], [i11, i12, i22]) = (c.k, c.inv_k);
-                if N == 2 {
-                    [k11, k12, k22, i11, i12, i22][j]
-                } else {
-                    c.points[0].normal_mass
-                }
-            });
+            *m = lanes(&cs, |c| if N == 2 { c.k[j] } else { c.points[0].normal_mass });
         }
         let (nx, ny) = (lanes(&cs, |c| c.normal.x), lanes(&cs, |c| c.normal.y));
         for (k, pl) in self.p.iter_mut().enumerate() {
@@ -469,7 +470,7 @@ where
                 max_normal_impulse: Fw::default(),
             };
         }
-        self.len = chunk.len();
+        self.len = chunk.len() as u32;
         self.nx = nx;
         self.ny = ny;
         self.friction = lanes(&cs, |c| c.friction);
@@ -477,7 +478,6 @@ where
         self.ia = lanes(&cs, |c| c.masses[1]);
         self.mb = lanes(&cs, |c| c.masses[2]);
         self.ib = lanes(&cs, |c| c.masses[3]);
-        // `sep` is written by `update_separations` before any read.
     }
 
     /// The lanes' normals, `(nx, ny)`.
@@ -563,7 +563,10 @@ where
     }
 
     /// The current separations of the points, from the bodies' motion
-    /// since the step began.
+    /// since the step began. Computed by every pass that reads them, not
+    /// cached in the batch: the solve of a large scene waits on memory,
+    /// and bodies move only between substeps, so within a substep they
+    /// come out the same bits every time.
     #[inline(always)]
     fn separations(&self, states: &[StateCell]) -> [Fw; N] {
         let mut dpx = Fw::default();
@@ -594,15 +597,13 @@ where
         sep
     }
 
-    /// Recomputes the cached separations from the bodies' motion so far
-    /// (once per substep, before its first iteration) and returns the
-    /// smallest over the used lanes.
+    /// The smallest current separation over the used lanes.
     #[inline(always)]
-    pub(super) fn update_separations(&mut self, states: &[StateCell]) -> f32 {
-        self.sep = self.separations(states);
+    pub(super) fn smallest_separation(&self, states: &[StateCell]) -> f32 {
+        let sep = self.separations(states);
         let mut smallest = f32::INFINITY;
-        for l in 0..self.len {
-            for s in &self.sep {
+        for l in 0..self.len as usize {
+            for s in &sep {
                 smallest = smallest.min(s.0[l]);
             }
         }
@@ -632,8 +633,9 @@ where
     /// order when `reverse`), then the normal impulses.
     #[inline(always)]
     pub(super) fn solve_velocity(&mut self, states: &[StateCell], ctx: &StepContext, reverse: bool) {
+        let sep = self.separations(states);
         let mut g = self.gather(states);
-        self.velocity_pass(&mut g, ctx, reverse);
+        self.velocity_pass(&mut g, ctx, reverse, sep);
         self.scatter(states, &g);
     }
 
@@ -642,7 +644,7 @@ where
     /// share no state (the velocity pass reads and writes only velocities
     /// and the velocity impulses, the split-impulse pass only
     /// pseudo-velocities and the split impulses, and both read only the
-    /// separations cached for the substep), so this gives exactly the
+    /// separations, which do not change within a substep), so this gives exactly the
     /// numbers of a sweep of velocity iterations followed by a sweep of
     /// split-impulse iterations in the same order, and the order of the two
     /// within one batch is free.
@@ -653,11 +655,12 @@ where
         ctx: &StepContext,
         reverse: bool,
     ) {
+        let sep = self.separations(states);
         let (mut g, mut pg) = self.gather_both(states);
         // The split-impulse pass first: the lighter one, done while the
         // velocity pass's registers are still free (fewer spills).
-        let pushed = self.pseudo_pass(&mut pg, ctx);
-        self.velocity_pass(&mut g, ctx, reverse);
+        let pushed = self.pseudo_pass(&mut pg, ctx, sep);
+        self.velocity_pass(&mut g, ctx, reverse, sep);
         if pushed {
             self.scatter_both(states, &g, &pg);
         } else {
@@ -669,23 +672,20 @@ where
     /// every point (in reverse point order when `reverse`), then the
     /// normal impulses.
     #[inline(always)]
-    fn velocity_pass(&mut self, g: &mut Velocities, ctx: &StepContext, reverse: bool) {
+    fn velocity_pass(&mut self, g: &mut Velocities, ctx: &StepContext, reverse: bool, sep: [Fw; N]) {
         self.friction(g, reverse);
-        self.velocity_normal(g, ctx);
+        self.velocity_normal(g, ctx, sep);
     }
 
     /// One soft-step iteration (the biased solve when `bias`, else the
     /// relax): the soft normal impulses, then friction at every point,
     /// bounded by the normal impulses just found (the order of
-    /// `scalar::solve_soft_constraint`, and Box2D's). The separations are
-    /// computed here from the bodies' motion, not cached per substep:
-    /// each soft pass is a single iteration, so a cache would be filled
-    /// for one read.
+    /// `scalar::solve_soft_constraint`, and Box2D's).
     #[inline(always)]
     pub(super) fn solve_soft(&mut self, states: &[StateCell], ctx: &StepContext, reverse: bool, bias: bool) {
-        self.sep = self.separations(states);
+        let sep = self.separations(states);
         let mut g = self.gather(states);
-        self.soft_normal(&mut g, ctx, bias, reverse);
+        self.soft_normal(&mut g, ctx, bias, reverse, sep);
         self.friction(&mut g, reverse);
         self.scatter(states, &g);
     }
@@ -806,7 +806,7 @@ where
     /// constraint `c`, for the restitution pass and hit events
     /// (restitution then writes its manifold again).
     pub(super) fn store(&self, l: usize, contact: &mut Contact, c: &mut ContactConstraint, scale: f32) {
-        debug_assert!(l < self.len && self.contact[l] == c.contact);
+        debug_assert!(l < self.len as usize && self.contact[l] == c.contact);
         for (mp, p) in contact.manifold.points.iter_mut().zip(&self.p) {
             mp.normal_impulse = p.normal_impulse.0[l] * scale;
             mp.tangent_impulse = p.tangent_impulse.0[l] * scale;
@@ -824,7 +824,7 @@ where
     /// comparing the lanes with the scalar solve).
     #[cfg(test)]
     pub(super) fn store_constraints(&self, constraints: &mut [ContactConstraint]) {
-        for l in 0..self.len {
+        for l in 0..self.len as usize {
             let c = &mut constraints[self.index[l] as usize];
             for (cp, p) in c.points.iter_mut().zip(&self.p) {
                 cp.normal_impulse = p.normal_impulse.0[l];
@@ -853,7 +853,8 @@ impl PairBatch {
     #[inline(always)]
     fn block_lcp(&self, vn: [Fw; 2], t: [Fw; 2], old: [Fw; 2]) -> [Fw; 2] {
         let zero = Fw::default();
-        let [k11, k12, k22, i11, i12, i22] = self.mass;
+        let [k11, k12, k22] = self.mass;
+        let (_, [i11, i12, i22]) = self.inverse();
         let b1 = vn[0] - t[0] - (k11 * old[0] + k12 * old[1]);
         let b2 = vn[1] - t[1] - (k12 * old[0] + k22 * old[1]);
         let both1 = -(i11 * b1 + i12 * b2);
@@ -866,6 +867,19 @@ impl PairBatch {
         let x1 = both.select(both1, first_ok.select(first, zero));
         let x2 = both.select(both2, (!first_ok & second_ok).select(second, zero));
         [x1, x2]
+    }
+
+    /// Which lanes' `K` is well conditioned enough to invert, and its
+    /// inverse `[i11, i12, i22]` there (elsewhere not to be used): the
+    /// prepare's test and inverse (`prepare::normal_block`), lane-wise,
+    /// so the same bits.
+    #[inline(always)]
+    fn inverse(&self) -> (Mask, [Fw; 3]) {
+        let [k11, k12, k22] = self.mass;
+        let det = k11 * k22 - k12 * k12;
+        let invertible = det.gt(Fw::default()) & (k11 * k11).lt(Fw::splat(MAX_BLOCK_CONDITION) * det);
+        let inv = Fw::splat(1.0) / det;
+        (invertible, [k22 * inv, -k12 * inv, k11 * inv])
     }
 
     /// Normal relative velocities of the two points.
@@ -893,11 +907,10 @@ impl PairBatch {
     }
 }
 
-impl Normal for PairBatch {
+impl Normal<2> for PairBatch {
     /// The normal block: the 2x2 LCP of the two points.
     #[inline(always)]
-    fn velocity_normal(&mut self, g: &mut Velocities, ctx: &StepContext) {
-        let s = self.sep;
+    fn velocity_normal(&mut self, g: &mut Velocities, ctx: &StepContext, s: [Fw; 2]) {
         let targets = [self.velocity_target(s[0], ctx), self.velocity_target(s[1], ctx)];
         let vn = self.normal_velocities(g);
         let old = [self.p[0].normal_impulse, self.p[1].normal_impulse];
@@ -910,8 +923,7 @@ impl Normal for PairBatch {
     /// neither point has pushed yet and both already separate at least as
     /// fast as their targets: zero is then its exact answer.
     #[inline(always)]
-    fn pseudo_pass(&mut self, g: &mut Velocities, ctx: &StepContext) -> bool {
-        let s = self.sep;
+    fn pseudo_pass(&mut self, g: &mut Velocities, ctx: &StepContext, s: [Fw; 2]) -> bool {
         let targets = [self.push_out(s[0], ctx), self.push_out(s[1], ctx)];
         let vn = self.normal_velocities(g);
         let zero = Fw::default();
@@ -936,13 +948,20 @@ impl Normal for PairBatch {
     /// softened by its own effective mass (the compliance
     /// `k_ii i_i / m_i` on the diagonal only), coupled through `k12`.
     #[inline(always)]
-    fn soft_normal(&mut self, g: &mut Velocities, ctx: &StepContext, bias: bool, reverse: bool) {
+    fn soft_normal(
+        &mut self,
+        g: &mut Velocities,
+        ctx: &StepContext,
+        bias: bool,
+        reverse: bool,
+        sep: [Fw; 2],
+    ) {
         let zero = Fw::default();
-        let (b1, m1, i1, inv_m1) = self.soft_terms(self.sep[0], bias, ctx);
-        let (b2, m2, i2, inv_m2) = self.soft_terms(self.sep[1], bias, ctx);
+        let (b1, m1, i1, inv_m1) = self.soft_terms(sep[0], bias, ctx);
+        let (b2, m2, i2, inv_m2) = self.soft_terms(sep[1], bias, ctx);
         let old = [self.p[0].normal_impulse, self.p[1].normal_impulse];
         let vn = self.normal_velocities(g);
-        let [k11, k12, k22, ..] = self.mass;
+        let [k11, k12, k22] = self.mass;
         // K + diag(k_ii i_i / m_i): k_ii / m_i on the diagonal.
         let (d11, d22) = (k11 * inv_m1, k22 * inv_m2);
         let r1 = vn[0] + (b1 + i1 * k11 * old[0]) * inv_m1;
@@ -950,9 +969,9 @@ impl Normal for PairBatch {
         let inv = Fw::splat(1.0) / (d11 * d22 - k12 * k12);
         let x1 = old[0] - (d22 * r1 - k12 * r2) * inv;
         let x2 = old[1] - (d11 * r2 - k12 * r1) * inv;
-        // A lane whose `K` has no inverse (an ill-conditioned pair: its
-        // inverse's entries are zeros) goes point by point.
-        let invertible = self.mass[3].gt(zero);
+        // A lane whose `K` is too ill-conditioned for the block goes point
+        // by point.
+        let (invertible, _) = self.inverse();
         let block = x1.ge(zero) & x2.ge(zero) & invertible;
         if block.all() {
             self.apply_normal(g, [x1, x2], old);
@@ -982,12 +1001,12 @@ impl Normal for PairBatch {
     }
 }
 
-impl Normal for PointBatch {
+impl Normal<1> for PointBatch {
     /// The scalar solve's clamp: the accumulated impulse moves by the
     /// normal mass times the velocity error and stays non-negative.
     #[inline(always)]
-    fn velocity_normal(&mut self, g: &mut Velocities, ctx: &StepContext) {
-        let target = self.velocity_target(self.sep[0], ctx);
+    fn velocity_normal(&mut self, g: &mut Velocities, ctx: &StepContext, [s]: [Fw; 1]) {
+        let target = self.velocity_target(s, ctx);
         let vn = self.point_velocity(g, 0);
         let old = self.p[0].normal_impulse;
         let [normal_mass] = self.mass;
@@ -1001,9 +1020,9 @@ impl Normal for PointBatch {
     /// The clamp with the push-out target. As in the scalar solve, a lane
     /// with no push-out target and no split impulse yet takes no part.
     #[inline(always)]
-    fn pseudo_pass(&mut self, g: &mut Velocities, ctx: &StepContext) -> bool {
+    fn pseudo_pass(&mut self, g: &mut Velocities, ctx: &StepContext, [s]: [Fw; 1]) -> bool {
         let zero = Fw::default();
-        let target = self.push_out(self.sep[0], ctx);
+        let target = self.push_out(s, ctx);
         let old = self.p[0].pseudo_impulse;
         let idle = target.eq(zero) & old.eq(zero);
         if idle.all() {
@@ -1019,8 +1038,15 @@ impl Normal for PointBatch {
 
     /// The scalar soft update of the one point.
     #[inline(always)]
-    fn soft_normal(&mut self, g: &mut Velocities, ctx: &StepContext, bias: bool, _reverse: bool) {
-        let (velocity_bias, mass_scale, impulse_scale, _) = self.soft_terms(self.sep[0], bias, ctx);
+    fn soft_normal(
+        &mut self,
+        g: &mut Velocities,
+        ctx: &StepContext,
+        bias: bool,
+        _reverse: bool,
+        [s]: [Fw; 1],
+    ) {
+        let (velocity_bias, mass_scale, impulse_scale, _) = self.soft_terms(s, bias, ctx);
         let vn = self.point_velocity(g, 0);
         let old = self.p[0].normal_impulse;
         let [normal_mass] = self.mass;
