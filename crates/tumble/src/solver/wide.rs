@@ -215,7 +215,8 @@ impl PointLanes {
 /// and impulses, so they compute zeros and are never scattered.
 #[derive(Clone, Debug)]
 pub(super) struct Batch<const N: usize, const M: usize> {
-    /// Lanes in use. (With the next six fields, one 64-byte line.)
+    /// Lanes in use. (With the integer and flag fields below, outside
+    /// the tests, one 64-byte line.)
     len: u32,
     /// Index of each lane's constraint: the tests' (the solve finds
     /// where each constraint's impulses are from the graph's lists).

@@ -440,3 +440,69 @@ fn a_frozen_body_does_not_spread_nan_to_its_neighbours() {
             .all(|p| p.normal_impulse.is_finite() && p.tangent_impulse.is_finite()));
     }
 }
+
+#[test]
+fn a_touching_contact_left_out_of_the_solve_leaves_the_others_their_own_impulses() {
+    // A box frozen on the ground: their contact keeps its points but has
+    // no body the solve moves, so the prepare leaves it out and closes the
+    // constraints after it up over its place. A box resting on the frozen
+    // one and another on the ground beside it must each still get the
+    // impulse that holds its own weight, in its own contact.
+    let mut world = World::default();
+    let g = ground(&mut world);
+    let frozen = unit_box(&mut world, Vec2::new(0.0, 0.5));
+    let top = unit_box(&mut world, Vec2::new(0.0, 1.5));
+    let beside = unit_box(&mut world, Vec2::new(3.0, 0.5));
+    for _ in 0..60 {
+        world.step(DT);
+    }
+    world
+        .apply_force_to_center(frozen, Vec2::new(f32::MAX, f32::MAX))
+        .unwrap();
+    world
+        .apply_force_to_center(frozen, Vec2::new(f32::MAX, f32::MAX))
+        .unwrap();
+    let start = [top, beside].map(|b| world.position(b).unwrap());
+    // What the frozen box's contact with the ground last took, before it
+    // left the solve: nothing writes it after.
+    let left_out = |world: &World| -> Vec<f32> {
+        let c = world
+            .contacts()
+            .find(|c| [c.body_a, c.body_b].contains(&frozen) && [c.body_a, c.body_b].contains(&g));
+        c.expect("the frozen box keeps its contact with the ground")
+            .manifold
+            .points()
+            .iter()
+            .map(|p| p.normal_impulse)
+            .collect()
+    };
+    world.step(DT);
+    let kept = left_out(&world);
+    for _ in 0..120 {
+        world.step(DT);
+    }
+    assert_eq!(world.frozen_bodies(), &[frozen]);
+    assert_eq!(left_out(&world), kept, "the left-out contact took an impulse");
+    let weight = |b: BodyId| world.mass_data(b).unwrap().mass * world.settings().gravity.length() * DT;
+    let mut seen = 0;
+    for c in world.contacts() {
+        let pushed: f32 = c.manifold.points().iter().map(|p| p.normal_impulse).sum();
+        let pair = [c.body_a, c.body_b];
+        let has = |b: BodyId| pair.contains(&b);
+        if has(frozen) && has(g) {
+            // (Checked above.)
+        } else {
+            let held = if has(top) { top } else { beside };
+            let expected = weight(held);
+            assert!(
+                (pushed - expected).abs() < 0.05 * expected,
+                "{held:?}'s contact pushed {pushed}, its weight over a step is {expected}"
+            );
+        }
+        seen += 1;
+    }
+    assert_eq!(seen, 3, "the frozen box keeps its contact with the ground");
+    for (b, was) in [top, beside].into_iter().zip(start) {
+        assert!(world.position(b).unwrap().distance(was) < 1e-3);
+    }
+}
