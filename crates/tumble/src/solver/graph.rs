@@ -497,14 +497,14 @@ impl Graph {
         );
         let update_pairs = |run: &mut [wide::PairBatch]| {
             smallest.fold(
-                run.iter_mut()
+                run.iter()
                     .map(|b| b.smallest_separation(states))
                     .fold(f32::INFINITY, f32::min),
             );
         };
         let update_singles = |run: &mut [wide::PointBatch]| {
             smallest.fold(
-                run.iter_mut()
+                run.iter()
                     .map(|b| b.smallest_separation(states))
                     .fold(f32::INFINITY, f32::min),
             );

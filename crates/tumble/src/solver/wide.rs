@@ -883,11 +883,17 @@ impl PairBatch {
         (invertible, [k22 * inv, -k12 * inv, k11 * inv])
     }
 
+    /// Both points' normal levers (see [`PointLanes::normal_levers`]).
+    #[inline(always)]
+    fn normal_levers(&self) -> [(Fw, Fw); 2] {
+        self.p.each_ref().map(|p| p.normal_levers(self.n()))
+    }
+
     /// Normal relative velocities of the two points.
     #[inline(always)]
     fn normal_velocities(&self, g: &Velocities) -> [Fw; 2] {
         let dn = (g.vbx - g.vax) * self.nx + (g.vby - g.vay) * self.ny;
-        let [(rn1a, rn1b), (rn2a, rn2b)] = self.p.each_ref().map(|p| p.normal_levers(self.n()));
+        let [(rn1a, rn1b), (rn2a, rn2b)] = self.normal_levers();
         [dn + g.wb * rn1b - g.wa * rn1a, dn + g.wb * rn2b - g.wa * rn2a]
     }
 
@@ -900,7 +906,7 @@ impl PairBatch {
         let (px, py) = (d * self.nx, d * self.ny);
         g.vax = g.vax - self.ma * px;
         g.vay = g.vay - self.ma * py;
-        let [(rn1a, rn1b), (rn2a, rn2b)] = self.p.each_ref().map(|p| p.normal_levers(self.n()));
+        let [(rn1a, rn1b), (rn2a, rn2b)] = self.normal_levers();
         g.wa = g.wa - self.ia * (rn1a * d1 + rn2a * d2);
         g.vbx = g.vbx + self.mb * px;
         g.vby = g.vby + self.mb * py;
