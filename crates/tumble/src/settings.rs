@@ -29,19 +29,6 @@ pub const SPECULATIVE_DISTANCE: f32 = 4.0 * LINEAR_SLOP;
 /// was already within the speculative distance, so it is among the points.
 pub const CONTACT_RECYCLE_DISTANCE: f32 = SPECULATIVE_DISTANCE;
 
-/// A kept manifold is computed afresh every this many steps however
-/// little the pair moved (at 60 Hz, every 4 s), so neither its reference
-/// face nor its levers (see `Contact::kept_levers`) are kept for good.
-/// Long enough for a heavy load to settle on kept manifolds: renewed
-/// every 8th step, a box 300 times as dense on the light apex of a
-/// pyramid tipped over (each renewal put its levers back on the tilting
-/// bodies); renewed every 240th, it stands at 400 times. (Every 8th step
-/// was chosen while a kept manifold's levers followed the bodies, when a
-/// manifold kept for good let the 60-row pyramid spread 0.35 m instead
-/// of 0.26 m; with the levers kept as computed and renewed every 240th
-/// step, it spreads 0.073 m, 0.076 before.)
-pub const MAX_RECYCLED_STEPS: u32 = 240;
-
 /// How much (in metres) a shape's bounding box is fattened in the broadphase
 /// tree. A shape that moves less than this keeps its tree node, so most
 /// steps touch no tree node at all.
