@@ -77,6 +77,13 @@ pub(crate) enum Keep {
     /// (the clipping paths of two polygons or capsules, or no point at
     /// all): keep it while the pair moves less than the recycle distance.
     Complete,
+    /// No point: a separating axis holds the two surfaces at least `gap`
+    /// apart. Any other pose within `gap` less the speculative distance of
+    /// this one (counting the coming step's motion) has no point either.
+    Apart {
+        /// A lower bound on the distance between the two surfaces.
+        gap: f32,
+    },
     /// The one nearest point of two apart cores: other features may be
     /// nearly as near, so keep it only while the pair moves less than the
     /// gap.
@@ -124,8 +131,6 @@ pub(crate) fn collide_recyclable(
     xf_b: Transform,
     speculative: f32,
 ) -> (Manifold, Keep) {
-    let clipped =
-        |(m, complete): (Manifold, bool)| (m, if complete { Keep::Complete } else { Keep::Nearest });
     // A circle pair computed with the circle as B; `flip` when the circle
     // is really shape A.
     let round = |(m, beside): (Manifold, Option<f32>), radius: f32, flip: bool| {
@@ -155,27 +160,17 @@ pub(crate) fn collide_recyclable(
             (m.flipped(), keep.flipped())
         }
         (Shape::Polygon(a), Shape::Polygon(b)) => {
-            clipped(sat::collide_polygons_complete(a, xf_a, b, xf_b, speculative))
+            sat::collide_polygons_complete(a, xf_a, b, xf_b, speculative)
         }
-        (Shape::Polygon(a), Shape::Capsule(b)) => clipped(sat::collide_polygon_capsule_complete(
-            a,
-            xf_a,
-            b,
-            xf_b,
-            speculative,
-        )),
+        (Shape::Polygon(a), Shape::Capsule(b)) => {
+            sat::collide_polygon_capsule_complete(a, xf_a, b, xf_b, speculative)
+        }
         (Shape::Capsule(a), Shape::Polygon(b)) => {
-            let (m, keep) = clipped(sat::collide_polygon_capsule_complete(
-                b,
-                xf_b,
-                a,
-                xf_a,
-                speculative,
-            ));
+            let (m, keep) = sat::collide_polygon_capsule_complete(b, xf_b, a, xf_a, speculative);
             (m.flipped(), keep)
         }
         (Shape::Capsule(a), Shape::Capsule(b)) => {
-            clipped(sat::collide_capsules_complete(a, xf_a, b, xf_b, speculative))
+            sat::collide_capsules_complete(a, xf_a, b, xf_b, speculative)
         }
         (Shape::Polygon(a), Shape::Circle(b)) => round(
             circles::collide_polygon_circle_beside(a, xf_a, b, xf_b, speculative),

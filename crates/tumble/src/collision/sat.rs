@@ -16,7 +16,7 @@
 
 use super::distance::{one_point_manifold, rounded_contact, RoundedContact};
 use super::gjk::ShapeProxy;
-use super::{feature_id, Manifold, ManifoldPoint};
+use super::{feature_id, Keep, Manifold, ManifoldPoint};
 use crate::math::{left_perp, right_perp, Transform, Vec2};
 use crate::settings::{LINEAR_SLOP, MAX_POLYGON_VERTICES};
 use crate::shapes::{Capsule, Polygon};
@@ -602,15 +602,16 @@ fn nearest_vertex_to_edges_lanes<const N: usize, const B: usize>(
 }
 
 /// The whole narrowphase for two clip polygons given in A's frame, and
-/// whether the manifold is complete: every point of the pair within
+/// how long it may be kept: complete when every point of the pair within
 /// `speculative` of touching is in it (the clipping paths), which a
 /// one-point corner or deepest-point answer does not promise.
-fn collide_local(a: &ClipPolygon, b: &ClipPolygon, speculative: f32) -> (Manifold, bool) {
+fn collide_local(a: &ClipPolygon, b: &ClipPolygon, speculative: f32) -> (Manifold, Keep) {
     let face = reference_face(a, b);
     let radius_sum = a.radius + b.radius;
-    if face.separation - radius_sum > speculative {
+    let gap = face.separation - radius_sum;
+    if gap > speculative {
         // A separating axis with room to spare: no contact.
-        return (Manifold::default(), true);
+        return (Manifold::default(), Keep::Apart { gap });
     }
 
     if face.separation > DISJOINT_SEPARATION {
@@ -627,25 +628,28 @@ fn collide_local(a: &ClipPolygon, b: &ClipPolygon, speculative: f32) -> (Manifol
             .min_separation()
             .is_some_and(|s| s <= face.separation - radius_sum + face_gap);
         if nearest_kept {
-            return (manifold, true);
+            return (manifold, Keep::Complete);
         }
-        return (corner_contact(&face, speculative), false);
+        return (corner_contact(&face, speculative), Keep::Nearest);
     }
 
     let manifold = clip_to_reference_face(&face, speculative);
     if manifold.count > 0 {
-        return (manifold, true);
+        return (manifold, Keep::Complete);
     }
     // Clipping kept nothing although the cores overlap (an incident edge
     // beside the reference face, or its deepest end clipped away): fall back
     // on the single deepest point.
     let contact = rounded_contact(&a.proxy(), &b.proxy(), b.centroid - a.centroid);
-    (closest_points_contact(&face, &contact, speculative), false)
+    (
+        closest_points_contact(&face, &contact, speculative),
+        Keep::Nearest,
+    )
 }
 
 /// Runs the narrowphase in A's frame and maps the result to the world:
 /// `make_a` and `make_b` build the two cores, given where to place them.
-/// The flag is [`collide_local`]'s.
+/// The keep is [`collide_local`]'s.
 #[inline(always)]
 fn collide_clip_polygons(
     make_a: impl FnOnce(Option<Transform>) -> ClipPolygon,
@@ -653,11 +657,11 @@ fn collide_clip_polygons(
     make_b: impl FnOnce(Option<Transform>) -> ClipPolygon,
     xf_b: Transform,
     speculative: f32,
-) -> (Manifold, bool) {
+) -> (Manifold, Keep) {
     let a = make_a(None);
     let b_local = make_b(Some(xf_a.inv_mul(xf_b)));
-    let (manifold, complete) = collide_local(&a, &b_local, speculative);
-    (manifold.transformed(xf_a), complete)
+    let (manifold, keep) = collide_local(&a, &b_local, speculative);
+    (manifold.transformed(xf_a), keep)
 }
 
 /// The best face separations `(of B from A's faces, of A from B's faces)`
@@ -694,7 +698,7 @@ pub fn collide_polygons(
     collide_polygons_complete(a, xf_a, b, xf_b, speculative).0
 }
 
-/// [`collide_polygons`], and whether the manifold is complete (see
+/// [`collide_polygons`], and how long it may be kept (see
 /// [`collide_local`]).
 pub(crate) fn collide_polygons_complete(
     a: &Polygon,
@@ -702,7 +706,7 @@ pub(crate) fn collide_polygons_complete(
     b: &Polygon,
     xf_b: Transform,
     speculative: f32,
-) -> (Manifold, bool) {
+) -> (Manifold, Keep) {
     collide_clip_polygons(
         |xf| ClipPolygon::from_polygon(a, xf),
         xf_a,
@@ -724,7 +728,7 @@ pub fn collide_polygon_capsule(
     collide_polygon_capsule_complete(a, xf_a, b, xf_b, speculative).0
 }
 
-/// [`collide_polygon_capsule`], and whether the manifold is complete (see
+/// [`collide_polygon_capsule`], and how long it may be kept (see
 /// [`collide_local`]).
 pub(crate) fn collide_polygon_capsule_complete(
     a: &Polygon,
@@ -732,7 +736,7 @@ pub(crate) fn collide_polygon_capsule_complete(
     b: &Capsule,
     xf_b: Transform,
     speculative: f32,
-) -> (Manifold, bool) {
+) -> (Manifold, Keep) {
     collide_clip_polygons(
         |xf| ClipPolygon::from_polygon(a, xf),
         xf_a,
@@ -754,7 +758,7 @@ pub fn collide_capsules(
     collide_capsules_complete(a, xf_a, b, xf_b, speculative).0
 }
 
-/// [`collide_capsules`], and whether the manifold is complete (see
+/// [`collide_capsules`], and how long it may be kept (see
 /// [`collide_local`]).
 pub(crate) fn collide_capsules_complete(
     a: &Capsule,
@@ -762,7 +766,7 @@ pub(crate) fn collide_capsules_complete(
     b: &Capsule,
     xf_b: Transform,
     speculative: f32,
-) -> (Manifold, bool) {
+) -> (Manifold, Keep) {
     // The faces of two segments miss their caps' directions, so two
     // capsules end to end pass every face test and would be clipped and
     // searched corner by corner: the segments' own distance settles most
@@ -770,8 +774,10 @@ pub(crate) fn collide_capsules_complete(
     let reach = a.radius + b.radius + speculative;
     let (a1, a2) = (xf_a.apply(a.center1), xf_a.apply(a.center2));
     let (b1, b2) = (xf_b.apply(b.center1), xf_b.apply(b.center2));
-    if segments_distance_squared((a1, a2), (b1, b2)) > reach * reach {
-        return (Manifold::default(), true);
+    let core_distance_squared = segments_distance_squared((a1, a2), (b1, b2));
+    if core_distance_squared > reach * reach {
+        let gap = core_distance_squared.sqrt() - (a.radius + b.radius);
+        return (Manifold::default(), Keep::Apart { gap });
     }
     collide_clip_polygons(
         |xf| ClipPolygon::from_capsule(a, xf),

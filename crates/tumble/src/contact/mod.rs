@@ -289,6 +289,10 @@ impl Contact {
         let (limit, circle) = match (limits, keep) {
             (None, _) | (_, Keep::Never) => (0.0, None),
             (Some(l), Keep::Complete) if count == 0 => (l.empty, None),
+            // A separating axis: while the pair moves less than the gap
+            // less the speculative distance (this step's motion counted),
+            // a fresh collision would find no point either.
+            (Some(l), Keep::Apart { gap }) => (gap - l.empty, None),
             (Some(l), Keep::Complete) => (l.distance, None),
             // The nearest point of two apart cores: any other feature is
             // at least that far apart, so while the pair moves less than

@@ -334,3 +334,46 @@ fn a_pair_turning_together_is_collided_again_once_it_has_turned_six_degrees() {
     );
     assert_eq!(turn(&mut world, 9.0), 1, "2 degrees since: kept again");
 }
+
+#[test]
+fn an_approaching_pair_keeps_its_empty_manifold_exactly_while_out_of_reach() {
+    // A box drifting down onto the ground at 1 mm a step, from 10 cm
+    // above it (their fat boxes overlap), in zero gravity. Their empty
+    // manifold is kept while the separating axis's gap, less what the
+    // pair has moved since, keeps them out of the speculative distance;
+    // it gets points at the very step a fresh collision would give them.
+    let mut world = zero_gravity();
+    world.set_sleeping(false);
+    let g = ground(&mut world);
+    let b = unit_box(&mut world, Vec2::new(0.0, 0.6));
+    let speed = 0.06;
+    world.set_linear_velocity(b, Vec2::new(0.0, -speed)).unwrap();
+    let reach = SPECULATIVE_DISTANCE + DT * speed;
+    let mut kept = 0;
+    for step in 0..200 {
+        let before = placements(&world);
+        let at = |id: BodyId| before.iter().find(|(i, _)| *i == id).unwrap().1;
+        let gap = at(b).p.y - 0.5;
+        world.step(DT);
+        let shape = |id: BodyId| world.shape(world.body_shapes(id).unwrap()[0]).unwrap();
+        let fresh = collide(shape(g), at(g), shape(b), at(b), reach);
+        assert_eq!(
+            world.contacts().count() > 0,
+            fresh.count > 0,
+            "step {step}, gap {gap}"
+        );
+        if fresh.count > 0 {
+            assert!(gap < reach + 1e-4, "points at a gap of {gap}");
+            break;
+        }
+        // Far out of reach, every step but the first keeps it (2 cm of
+        // motion, the limit for a manifold with points, would have had it
+        // collided again every 10 steps).
+        assert_eq!(world.contact_count(), 1);
+        if step > 0 && gap > 2.0 * SPECULATIVE_DISTANCE {
+            assert_eq!(world.recycled_contact_count(), 1, "step {step}, gap {gap}");
+            kept += 1;
+        }
+    }
+    assert!(kept > 40, "kept {kept} steps");
+}
