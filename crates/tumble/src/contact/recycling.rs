@@ -175,8 +175,8 @@ impl Contact {
     /// Keeps the manifold if every point of one body has moved less than
     /// the remembered limit relative to the other since it was computed,
     /// counting the `step_motion` this step may add (a bound on how far
-    /// any two points of the bodies close in one step), and neither body
-    /// has turned by [`MAX_KEPT_TURN`]. Then each point moves with its two
+    /// any two points of the bodies close in one step), and, if it has
+    /// points, neither body has turned by [`MAX_KEPT_TURN`]. Then each point moves with its two
     /// surface ends, the normal turns with the body whose feature it is,
     /// and the separations follow: exactly where the same material points
     /// now are, within the limit of what colliding again would give (the
@@ -219,9 +219,10 @@ impl Contact {
         // The kept levers stay in world axes (see `kept_levers`): a pair
         // turning together (on a spinning platform), which hardly moves
         // relative to itself, is collided again once either body has
-        // turned by MAX_KEPT_TURN since.
+        // turned by MAX_KEPT_TURN since. An empty manifold has no levers:
+        // only the pair's relative motion counts.
         let turned = chord_squared(from_a.inv_mul(a.xf.q)).max(chord_squared(from_b.inv_mul(b.xf.q)));
-        if turned >= MAX_KEPT_TURN * MAX_KEPT_TURN {
+        if self.manifold.count > 0 && turned >= MAX_KEPT_TURN * MAX_KEPT_TURN {
             return false;
         }
         let motion = moved + step_motion;

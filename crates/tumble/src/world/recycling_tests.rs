@@ -336,6 +336,28 @@ fn a_pair_turning_together_is_collided_again_once_it_has_turned_six_degrees() {
 }
 
 #[test]
+fn an_empty_manifold_of_a_pair_turning_together_is_kept_however_far_it_turns() {
+    // The same pair 5 cm apart (their fat boxes overlap, no points): an
+    // empty manifold has no levers to go stale, so only the pair's motion
+    // relative to itself counts, and turned together it is kept.
+    let mut world = zero_gravity();
+    let a = unit_box(&mut world, Vec2::ZERO);
+    let b = unit_box(&mut world, Vec2::new(0.0, 1.05));
+    world.step(DT);
+    assert_eq!(world.contact_count(), 1);
+    for degrees in [7.0f32, 14.0, 21.0, 28.0] {
+        let angle = degrees.to_radians();
+        for (body, at) in [(a, Vec2::ZERO), (b, Vec2::new(0.0, 1.05))] {
+            let at = crate::math::Rot::from_angle(angle).rotate(at);
+            world.set_transform(body, at, angle).unwrap();
+        }
+        world.step(DT);
+        assert_eq!(world.contacts().count(), 0);
+        assert_eq!(world.recycled_contact_count(), 1, "turned {degrees} degrees together");
+    }
+}
+
+#[test]
 fn an_approaching_pair_keeps_its_empty_manifold_exactly_while_out_of_reach() {
     // A box drifting down onto the ground at 1 mm a step, from 10 cm
     // above it (their fat boxes overlap), in zero gravity. Their empty
