@@ -353,7 +353,11 @@ fn an_empty_manifold_of_a_pair_turning_together_is_kept_however_far_it_turns() {
         }
         world.step(DT);
         assert_eq!(world.contacts().count(), 0);
-        assert_eq!(world.recycled_contact_count(), 1, "turned {degrees} degrees together");
+        assert_eq!(
+            world.recycled_contact_count(),
+            1,
+            "turned {degrees} degrees together"
+        );
     }
 }
 
