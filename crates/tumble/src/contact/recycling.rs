@@ -176,9 +176,10 @@ impl Contact {
     /// the remembered limit relative to the other since it was computed,
     /// counting the `step_motion` this step may add (a bound on how far
     /// any two points of the bodies close in one step), and, if it has
-    /// points, neither body has turned by [`MAX_KEPT_TURN`]. Then each point moves with its two
-    /// surface ends, the normal turns with the body whose feature it is,
-    /// and the separations follow: exactly where the same material points
+    /// points, neither body has turned by [`MAX_KEPT_TURN`]. Then each
+    /// point moves with its two surface ends, the normal turns with the
+    /// body whose feature it is, and the separations follow: exactly
+    /// where the same material points
     /// now are, within the limit of what colliding again would give (the
     /// solve's levers stay as computed: see [`Contact::kept_levers`]).
     /// Returns whether it was kept.
