@@ -179,10 +179,9 @@ impl Contact {
     /// points, neither body has turned by [`MAX_KEPT_TURN`]. Then each
     /// point moves with its two surface ends, the normal turns with the
     /// body whose feature it is, and the separations follow: exactly
-    /// where the same material points
-    /// now are, within the limit of what colliding again would give (the
-    /// solve's levers stay as computed: see [`Contact::kept_levers`]).
-    /// Returns whether it was kept.
+    /// where the same material points now are, within the limit of what
+    /// colliding again would give (the solve's levers stay as computed:
+    /// see [`Contact::kept_levers`]). Returns whether it was kept.
     ///
     /// However long a pair rests, its manifold is kept (as Box2D v3 keeps
     /// a recycled one): renewing it after a fixed number of steps jolted
