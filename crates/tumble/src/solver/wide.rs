@@ -645,10 +645,10 @@ where
     /// share no state (the velocity pass reads and writes only velocities
     /// and the velocity impulses, the split-impulse pass only
     /// pseudo-velocities and the split impulses, and both read only the
-    /// separations, which do not change within a substep), so this gives exactly the
-    /// numbers of a sweep of velocity iterations followed by a sweep of
-    /// split-impulse iterations in the same order, and the order of the two
-    /// within one batch is free.
+    /// separations, which do not change within a substep), so this gives
+    /// exactly the numbers of a sweep of velocity iterations followed by a
+    /// sweep of split-impulse iterations in the same order, and the order
+    /// of the two within one batch is free.
     #[inline(always)]
     pub(super) fn solve_velocity_and_pseudo(
         &mut self,

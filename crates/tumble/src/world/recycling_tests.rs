@@ -30,11 +30,16 @@ fn placements(world: &World) -> Vec<(BodyId, Transform)> {
     world.bodies().map(|b| (b, world.transform(b).unwrap())).collect()
 }
 
+/// Where body `id` was in `placements`.
+fn placement(placements: &[(BodyId, Transform)], id: BodyId) -> Transform {
+    placements.iter().find(|(b, _)| *b == id).unwrap().1
+}
+
 /// Every contact's manifold against the narrowphase run afresh at the
 /// placements the last step started from (`before`): the same points by
 /// feature id, separations within `tolerance`, normals within `angle`.
 fn assert_manifolds_match(world: &World, before: &[(BodyId, Transform)], tolerance: f32, angle: f32) {
-    let at = |b: BodyId| before.iter().find(|(id, _)| *id == b).unwrap().1;
+    let at = |b: BodyId| placement(before, b);
     for c in world.contacts() {
         let (sa, sb) = (world.shape(c.shape_a).unwrap(), world.shape(c.shape_b).unwrap());
         let fresh = collide(sa, at(c.body_a), sb, at(c.body_b), SPECULATIVE_DISTANCE);
@@ -304,6 +309,16 @@ fn a_circle_kept_on_a_side_is_dropped_when_its_centre_may_have_left_it() {
     assert_eq!(world.recycled_contact_count(), 0);
 }
 
+/// Places each of `bodies`, which was put unturned at its position, as
+/// if the whole set had been turned by `degrees` about the origin.
+fn turn_together(world: &mut World, bodies: [(BodyId, Vec2); 2], degrees: f32) {
+    let angle = degrees.to_radians();
+    for (body, at) in bodies {
+        let at = crate::math::Rot::from_angle(angle).rotate(at);
+        world.set_transform(body, at, angle).unwrap();
+    }
+}
+
 #[test]
 fn a_pair_turning_together_is_collided_again_once_it_has_turned_six_degrees() {
     // Two boxes face to face, turned together about the first's centre,
@@ -318,11 +333,7 @@ fn a_pair_turning_together_is_collided_again_once_it_has_turned_six_degrees() {
     world.step(DT);
     assert_eq!(world.recycled_contact_count(), 1, "at rest: kept");
     let turn = |world: &mut World, degrees: f32| {
-        let angle = degrees.to_radians();
-        for (body, at) in [(a, Vec2::ZERO), (b, Vec2::new(0.0, 1.0))] {
-            let at = crate::math::Rot::from_angle(angle).rotate(at);
-            world.set_transform(body, at, angle).unwrap();
-        }
+        turn_together(world, [(a, Vec2::ZERO), (b, Vec2::new(0.0, 1.0))], degrees);
         world.step(DT);
         world.recycled_contact_count()
     };
@@ -346,11 +357,7 @@ fn an_empty_manifold_of_a_pair_turning_together_is_kept_however_far_it_turns() {
     world.step(DT);
     assert_eq!(world.contact_count(), 1);
     for degrees in [7.0f32, 14.0, 21.0, 28.0] {
-        let angle = degrees.to_radians();
-        for (body, at) in [(a, Vec2::ZERO), (b, Vec2::new(0.0, 1.05))] {
-            let at = crate::math::Rot::from_angle(angle).rotate(at);
-            world.set_transform(body, at, angle).unwrap();
-        }
+        turn_together(&mut world, [(a, Vec2::ZERO), (b, Vec2::new(0.0, 1.05))], degrees);
         world.step(DT);
         assert_eq!(world.contacts().count(), 0);
         assert_eq!(
@@ -378,7 +385,7 @@ fn an_approaching_pair_keeps_its_empty_manifold_exactly_while_out_of_reach() {
     let mut kept = 0;
     for step in 0..200 {
         let before = placements(&world);
-        let at = |id: BodyId| before.iter().find(|(i, _)| *i == id).unwrap().1;
+        let at = |id: BodyId| placement(&before, id);
         let gap = at(b).p.y - 0.5;
         world.step(DT);
         let shape = |id: BodyId| world.shape(world.body_shapes(id).unwrap()[0]).unwrap();
