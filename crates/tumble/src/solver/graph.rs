@@ -4,6 +4,7 @@
 
 use super::joints::{self, JointConstraint};
 use super::kept_colours::{KeptColours, NOT_HELD};
+use super::lanes;
 use super::scalar::{
     current_separation, solve_constraint, solve_pseudo_constraint, solve_soft_constraint, store_impulses,
     warm_start_constraint,
@@ -23,10 +24,10 @@ const CHUNK: usize = 32;
 /// so its constraints can be solved in any order, or several at once.
 #[derive(Clone, Debug, Default)]
 struct Colour {
-    /// Its two-point block constraints, [`wide::W`] to a batch: a range
+    /// Its two-point block constraints, [`lanes::W`] to a batch: a range
     /// of [`Graph::pairs`].
     pairs: std::ops::Range<usize>,
-    /// Its one-point constraints, [`wide::W`] to a batch: a range of
+    /// Its one-point constraints, [`lanes::W`] to a batch: a range of
     /// [`Graph::singles`].
     singles: std::ops::Range<usize>,
     /// Its other constraints (ill-conditioned pairs), solved one at a
@@ -367,7 +368,7 @@ impl Graph {
     ) {
         // Serially, each colour's blocks and single points are listed, each
         // colour's run padded to whole batches; then every batch is filled
-        // from its own [`wide::W`] entries, independently.
+        // from its own [`lanes::W`] entries, independently.
         self.blocks.clear();
         self.points.clear();
         self.lanes.clear();
@@ -396,8 +397,8 @@ impl Graph {
             colour.pairs = pad_to_batches(&mut self.blocks, blocks_start);
             colour.singles = pad_to_batches(&mut self.points, points_start);
         }
-        self.pair_count = self.blocks.len() / wide::W;
-        self.single_count = self.points.len() / wide::W;
+        self.pair_count = self.blocks.len() / lanes::W;
+        self.single_count = self.points.len() / lanes::W;
         fill_batches(
             &mut self.pairs,
             self.pair_count,
@@ -671,8 +672,8 @@ impl Graph {
             let lane = lanes[k];
             let at = (lane & LANE) as usize;
             match lane & !LANE {
-                IN_PAIRS => pairs[at / wide::W].store(at % wide::W, contact, c, scale),
-                IN_SINGLES => singles[at / wide::W].store(at % wide::W, contact, c, scale),
+                IN_PAIRS => pairs[at / lanes::W].store(at % lanes::W, contact, c, scale),
+                IN_SINGLES => singles[at / lanes::W].store(at % lanes::W, contact, c, scale),
                 _ => store_impulses(c, contact, scale),
             }
         };
@@ -694,9 +695,9 @@ impl Graph {
             let lane = self.lanes[k as usize];
             let at = (lane & LANE) as usize;
             let impulses = match lane & !LANE {
-                IN_PAIRS => self.pairs[at / wide::W].normal_impulses(at % wide::W),
+                IN_PAIRS => self.pairs[at / lanes::W].normal_impulses(at % lanes::W),
                 IN_SINGLES => {
-                    let [x] = self.singles[at / wide::W].normal_impulses(at % wide::W);
+                    let [x] = self.singles[at / lanes::W].normal_impulses(at % lanes::W);
                     [x, 0.0]
                 }
                 _ => constraints[k as usize].points.map(|p| p.normal_impulse),
@@ -759,14 +760,14 @@ const NO_CONSTRAINT: u32 = u32::MAX;
 /// [`NO_CONSTRAINT`] and returns its batches' range.
 #[inline]
 fn pad_to_batches(list: &mut Vec<u32>, start: usize) -> std::ops::Range<usize> {
-    while list.len() % wide::W != 0 {
+    while list.len() % lanes::W != 0 {
         list.push(NO_CONSTRAINT);
     }
-    start / wide::W..list.len() / wide::W
+    start / lanes::W..list.len() / lanes::W
 }
 
 /// Fills the first `count` of `batches` (made up to that many) from
-/// `list`, [`wide::W`] entries each, split between the workers when
+/// `list`, [`lanes::W`] entries each, split between the workers when
 /// `parallel`.
 fn fill_batches<const N: usize, const M: usize>(
     batches: &mut Vec<wide::Batch<N, M>>,
@@ -785,11 +786,11 @@ fn fill_batches<const N: usize, const M: usize>(
     for_each_indexed_mut(parallel, &mut batches[..count], CHUNK, |k, batch| {
         // In colour order the constraints lie scattered: ask for those of
         // the batch after next while this one is filled.
-        let after_next = list.get((k + 2) * wide::W..(k + 3) * wide::W).unwrap_or(&[]);
+        let after_next = list.get((k + 2) * lanes::W..(k + 3) * lanes::W).unwrap_or(&[]);
         for &i in after_next.iter().take_while(|&&i| i != NO_CONSTRAINT) {
             prefetch(&constraints[i as usize]);
         }
-        let lanes = &list[k * wide::W..(k + 1) * wide::W];
+        let lanes = &list[k * lanes::W..(k + 1) * lanes::W];
         let used = lanes.iter().take_while(|&&i| i != NO_CONSTRAINT).count();
         batch.fill(&lanes[..used], constraints, bodies, &pad);
     });

@@ -37,6 +37,8 @@ mod joints;
 #[forbid(unsafe_code)]
 mod kept_colours;
 #[forbid(unsafe_code)]
+mod lanes;
+#[forbid(unsafe_code)]
 mod prepare;
 #[forbid(unsafe_code)]
 mod scalar;
@@ -279,7 +281,7 @@ impl Solver {
     ///
     /// Every pass goes colour by colour (the colours of
     /// [`Solver::colour`]), solving each colour's two-point blocks and
-    /// single points [`wide::W`] at a time, split between the workers when
+    /// single points [`lanes::W`] at a time, split between the workers when
     /// the step is parallel; an alternating sweep reverses the colour
     /// order on odd iterations.
     pub fn solve(&mut self, ctx: &StepContext) {

@@ -1,0 +1,135 @@
+//! The lane type of the solver's wide kernels: [`W`] floats held in
+//! one SIMD register ([`Fw`]), with lane masks ([`Mask`]) for the selects
+//! that stand in for branches. The contact batches ([`super::wide`]) and
+//! the hinges solved four at a time ([`super::joints`]) are written on
+//! it: no `unsafe` and no intrinsics, and IEEE arithmetic lane by lane,
+//! so a lane computes the bits the scalar kernel would.
+
+use glam::{BVec4A, Vec4};
+
+/// Lanes per batch: four `f32`, one SSE/NEON register.
+pub(super) const W: usize = 4;
+
+/// `W` floats, one per lane: a [`glam::Vec4`], which is one SSE register
+/// on x86 (and NEON or WASM SIMD elsewhere), so each lane-wise operation
+/// below is one instruction.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(super) struct Fw(pub(super) Vec4);
+
+/// A lane mask: all ones where a comparison held, zero elsewhere, so a
+/// select is a bitwise blend.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Mask(pub(super) BVec4A);
+
+impl Fw {
+    /// Every lane `x`.
+    #[inline(always)]
+    pub(super) fn splat(x: f32) -> Fw {
+        Fw(Vec4::splat(x))
+    }
+
+    /// Lane-wise maximum: on x86, `o` where `o > self`, else `self` (SSE's
+    /// `maxps` with the operands in this order), which is what `f32::max`
+    /// compiled to here before, bit for bit, as long as neither operand is
+    /// NaN. Other targets' vector maximum may differ on a NaN or on which
+    /// zero a tie of `+0` and `-0` yields (`f32::max` leaves that open
+    /// too); the solver's operands are finite, and a NaN velocity is lost
+    /// anyway.
+    #[inline(always)]
+    pub(super) fn max(self, o: Fw) -> Fw {
+        Fw(o.0.max(self.0))
+    }
+
+    /// Lane-wise minimum: `o` where `o < self`, else `self` (see
+    /// [`Fw::max`]).
+    #[inline(always)]
+    pub(super) fn min(self, o: Fw) -> Fw {
+        Fw(o.0.min(self.0))
+    }
+
+    /// Lanes `>= o`.
+    #[inline(always)]
+    pub(super) fn ge(self, o: Fw) -> Mask {
+        Mask(self.0.cmpge(o.0))
+    }
+
+    /// Lanes `> o`.
+    #[inline(always)]
+    pub(super) fn gt(self, o: Fw) -> Mask {
+        Mask(self.0.cmpgt(o.0))
+    }
+
+    /// Lanes `< o`.
+    #[inline(always)]
+    pub(super) fn lt(self, o: Fw) -> Mask {
+        Mask(self.0.cmplt(o.0))
+    }
+
+    /// Lanes `== o`.
+    #[inline(always)]
+    pub(super) fn eq(self, o: Fw) -> Mask {
+        Mask(self.0.cmpeq(o.0))
+    }
+}
+
+impl Mask {
+    /// Whether every lane is set.
+    #[inline(always)]
+    pub(super) fn all(self) -> bool {
+        self.0.all()
+    }
+
+    /// `a` where set, `b` elsewhere.
+    #[inline(always)]
+    pub(super) fn select(self, a: Fw, b: Fw) -> Fw {
+        Fw(Vec4::select(self.0, a.0, b.0))
+    }
+}
+
+impl std::ops::BitAnd for Mask {
+    type Output = Mask;
+    #[inline(always)]
+    fn bitand(self, o: Mask) -> Mask {
+        Mask(self.0 & o.0)
+    }
+}
+
+impl std::ops::BitOr for Mask {
+    type Output = Mask;
+    #[inline(always)]
+    fn bitor(self, o: Mask) -> Mask {
+        Mask(self.0 | o.0)
+    }
+}
+
+impl std::ops::Not for Mask {
+    type Output = Mask;
+    #[inline(always)]
+    fn not(self) -> Mask {
+        Mask(!self.0)
+    }
+}
+
+macro_rules! lane_op {
+    ($trait:ident, $method:ident) => {
+        impl std::ops::$trait for Fw {
+            type Output = Fw;
+            #[inline(always)]
+            fn $method(self, o: Fw) -> Fw {
+                Fw(std::ops::$trait::$method(self.0, o.0))
+            }
+        }
+    };
+}
+lane_op!(Add, add);
+lane_op!(Sub, sub);
+lane_op!(Mul, mul);
+lane_op!(Div, div);
+
+impl std::ops::Neg for Fw {
+    type Output = Fw;
+    #[inline(always)]
+    fn neg(self) -> Fw {
+        Fw(-self.0)
+    }
+}
