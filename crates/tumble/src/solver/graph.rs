@@ -78,7 +78,11 @@ impl Colour {
         (
             Blocks::new(pairs, (work / PAIR_WORK).max(MIN_BATCHES)),
             Blocks::new(singles, work.max(MIN_BATCHES)),
-            Blocks::new(joints, (work / JOINT_WORK).max(MIN_JOINTS)),
+            // (Whole fours, so the hinges of a run fill their lanes.)
+            Blocks::new(
+                joints,
+                (work / JOINT_WORK).max(MIN_JOINTS).next_multiple_of(lanes::W),
+            ),
         )
     }
 }
@@ -568,9 +572,7 @@ impl Graph {
                 team,
                 (pairs, &|run| run.iter().for_each(|b| b.warm_start(states))),
                 (singles, &|run| run.iter().for_each(|b| b.warm_start(states))),
-                (joints, &|run| {
-                    run.iter().for_each(|j| joints::warm_start(j, states))
-                }),
+                (joints, &|run| joints::warm_start_run(run, states)),
             );
             for &i in &colour.scalar {
                 warm_start_constraint(&constraints[i as usize], states);
@@ -863,11 +865,7 @@ fn solve_colour(
             joints,
         ),
     );
-    let solve_joints = |run: &mut [JointConstraint]| {
-        for j in run {
-            joints::solve(j, states, ctx, pass.bias());
-        }
-    };
+    let solve_joints = |run: &mut [JointConstraint]| joints::solve_run(run, states, ctx, pass.bias());
     let joints = (joints, &solve_joints as &(dyn Fn(&mut [JointConstraint]) + Sync));
     // The choice of kernel is made once for the colour.
     match pass {

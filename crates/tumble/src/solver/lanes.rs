@@ -22,6 +22,26 @@ pub(super) struct Fw(pub(super) Vec4);
 pub(super) struct Mask(pub(super) BVec4A);
 
 impl Fw {
+    /// Lane `l` is `f(l)`.
+    #[inline(always)]
+    pub(super) fn from_fn(f: impl Fn(usize) -> f32) -> Fw {
+        Fw(Vec4::new(f(0), f(1), f(2), f(3)))
+    }
+
+    /// Lane `l`'s value.
+    #[inline(always)]
+    pub(super) fn lane(self, l: usize) -> f32 {
+        self.0[l]
+    }
+
+    /// Lane-wise `f32::clamp`: `lo` where below it, then `hi` where
+    /// above it (the same selects as the scalar one's branches).
+    #[inline(always)]
+    pub(super) fn clamp(self, lo: Fw, hi: Fw) -> Fw {
+        let x = self.lt(lo).select(lo, self);
+        x.gt(hi).select(hi, x)
+    }
+
     /// Every lane `x`.
     #[inline(always)]
     pub(super) fn splat(x: f32) -> Fw {
@@ -73,6 +93,24 @@ impl Fw {
 }
 
 impl Mask {
+    /// Lane `l` set where `f(l)`.
+    #[inline(always)]
+    pub(super) fn from_fn(f: impl Fn(usize) -> bool) -> Mask {
+        Mask(BVec4A::new(f(0), f(1), f(2), f(3)))
+    }
+
+    /// Every lane set.
+    #[inline(always)]
+    pub(super) fn all_set() -> Mask {
+        Mask(BVec4A::splat(true))
+    }
+
+    /// Whether any lane is set.
+    #[inline(always)]
+    pub(super) fn any(self) -> bool {
+        self.0.any()
+    }
+
     /// Whether every lane is set.
     #[inline(always)]
     pub(super) fn all(self) -> bool {

@@ -653,19 +653,7 @@ mod tests {
     use crate::test_rng::Rng;
 
     fn context() -> StepContext {
-        StepContext {
-            h: 1.0 / 240.0,
-            substeps: 4,
-            linear_slop: crate::settings::LINEAR_SLOP,
-            max_push_out_speed: crate::settings::MAX_PUSH_OUT_SPEED,
-            max_speed: 100.0,
-            max_spin: 100.0,
-            settings: SolverSettings::default(),
-            soft: Softness::new(30.0, 10.0, 1.0 / 240.0),
-            static_soft: Softness::new(60.0, 10.0, 1.0 / 240.0),
-            joint_soft: Softness::new(60.0, 2.0, 1.0 / 240.0),
-            parallel: false,
-        }
+        StepContext::for_tests()
     }
 
     /// A random one-point constraint between body 0 (dynamic, or static

@@ -266,6 +266,26 @@ impl Softness {
 }
 
 impl StepContext {
+    /// The context of a 240 Hz substep (60 Hz in 4), default settings,
+    /// one thread: for the kernels' tests.
+    #[cfg(test)]
+    pub(crate) fn for_tests() -> StepContext {
+        let h = 1.0 / 240.0;
+        StepContext {
+            h,
+            substeps: 4,
+            linear_slop: crate::settings::LINEAR_SLOP,
+            max_push_out_speed: crate::settings::MAX_PUSH_OUT_SPEED,
+            max_speed: 100.0,
+            max_spin: 100.0,
+            settings: crate::settings::SolverSettings::default(),
+            soft: Softness::new(30.0, 10.0, h),
+            static_soft: Softness::new(60.0, 10.0, h),
+            joint_soft: Softness::new(60.0, 2.0, h),
+            parallel: false,
+        }
+    }
+
     #[inline]
     pub(crate) fn inv_h(&self) -> f32 {
         1.0 / self.h
