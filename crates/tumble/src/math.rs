@@ -23,6 +23,21 @@ impl Default for Rot {
     }
 }
 
+/// [`atan2`]'s `atan(t) / t` as a polynomial in `t^2`, lowest power
+/// first, fitted to a largest error of 1.5e-7 over `[0, 1]` (least
+/// squares reweighted towards minimax). The solver's lane-wide arc
+/// tangent evaluates the same one.
+pub(crate) const ATAN_POLYNOMIAL: [f32; 8] = [
+    0.999_999_34,
+    -0.333_298_6,
+    0.199_465_66,
+    -0.139_086_29,
+    0.096_421_98,
+    -0.055_912_33,
+    0.021_862_956,
+    -0.004_054_566,
+];
+
 /// The angle of the point `(x, y)` from the x axis, in `[-pi, pi]`, as
 /// `f32::atan2` within 5e-7 rad (two float steps at pi): the arc tangent of the smaller of `|x|`
 /// and `|y|` over the larger by a polynomial fitted on `[0, 1]`, then put
@@ -33,18 +48,7 @@ impl Default for Rot {
 #[inline]
 pub fn atan2(y: f32, x: f32) -> f32 {
     use std::f32::consts::{FRAC_PI_2, PI};
-    // atan(t) / t as a polynomial in t^2, fitted to a largest error of
-    // 1.5e-7 over [0, 1] (least squares reweighted towards minimax).
-    const C: [f32; 8] = [
-        0.999_999_34,
-        -0.333_298_6,
-        0.199_465_66,
-        -0.139_086_29,
-        0.096_421_98,
-        -0.055_912_33,
-        0.021_862_956,
-        -0.004_054_566,
-    ];
+    const C: [f32; 8] = ATAN_POLYNOMIAL;
     let (ax, ay) = (x.abs(), y.abs());
     let steep = ay > ax;
     let (num, den) = if steep { (ax, ay) } else { (ay, ax) };

@@ -42,6 +42,35 @@ impl Fw {
         x.gt(hi).select(hi, x)
     }
 
+    /// Lane-wise absolute value.
+    #[inline(always)]
+    pub(super) fn abs(self) -> Fw {
+        Fw(self.0.abs())
+    }
+
+    /// Lane-wise [`crate::math::atan2`] of `(self, x)`: the same
+    /// operations in the same order, so the same bits, its branches
+    /// become selects.
+    #[inline(always)]
+    pub(super) fn atan2(self, x: Fw) -> Fw {
+        use std::f32::consts::{FRAC_PI_2, PI};
+        let y = self;
+        let zero = Fw::splat(0.0);
+        let (ax, ay) = (x.abs(), y.abs());
+        let steep = ay.gt(ax);
+        let (num, den) = (steep.select(ax, ay), steep.select(ay, ax));
+        let t = den.gt(zero).select(num / den, zero);
+        let t2 = t * t;
+        let poly = crate::math::ATAN_POLYNOMIAL
+            .iter()
+            .rev()
+            .fold(zero, |acc, &c| acc * t2 + Fw::splat(c));
+        let angle = t * poly;
+        let angle = steep.select(Fw::splat(FRAC_PI_2) - angle, angle);
+        let angle = x.lt(zero).select(Fw::splat(PI) - angle, angle);
+        y.lt(zero).select(-angle, angle)
+    }
+
     /// Every lane `x`.
     #[inline(always)]
     pub(super) fn splat(x: f32) -> Fw {
@@ -169,5 +198,53 @@ impl std::ops::Neg for Fw {
     #[inline(always)]
     fn neg(self) -> Fw {
         Fw(-self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_rng::Rng;
+
+    #[test]
+    fn the_lane_wide_arc_tangent_gives_the_scalar_ones_bits() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        // The axes, both zeros, the diagonals and the octant edges, then
+        // random points near and far.
+        let mut points = vec![
+            (0.0, 0.0),
+            (-0.0, 0.0),
+            (0.0, -0.0),
+            (-0.0, -0.0),
+            (1.0, 0.0),
+            (-1.0, 0.0),
+            (0.0, 1.0),
+            (0.0, -1.0),
+            (1.0, 1.0),
+            (-1.0, 1.0),
+            (-1.0, -1.0),
+            (1.0, -1.0),
+            (1e-30, -1e30),
+            (3.0, -1e-20),
+        ];
+        points.extend((0..4000).map(|k| {
+            let scale = [1e-6, 1.0, 1e6][k % 3];
+            (rng.range(-scale, scale), rng.range(-scale, scale))
+        }));
+        for four in points.chunks(W) {
+            let y = Fw::from_fn(|l| four[l % four.len()].0);
+            let x = Fw::from_fn(|l| four[l % four.len()].1);
+            let wide = y.atan2(x);
+            for l in 0..W {
+                let scalar = crate::math::atan2(y.lane(l), x.lane(l));
+                assert_eq!(
+                    wide.lane(l).to_bits(),
+                    scalar.to_bits(),
+                    "atan2({}, {})",
+                    y.lane(l),
+                    x.lane(l)
+                );
+            }
+        }
     }
 }

@@ -648,7 +648,6 @@ mod tests {
     use super::types::ConstraintPoint;
     use super::*;
     use crate::math::{cross, right_perp};
-    use crate::settings::SolverSettings;
 
     use crate::test_rng::Rng;
 

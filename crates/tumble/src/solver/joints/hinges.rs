@@ -15,7 +15,7 @@
 // Lane loops index several arrays by the same lane number on purpose.
 #![allow(clippy::needless_range_loop)]
 
-use super::{relative_angle, rigid, unwind, JointConstraint};
+use super::{rigid, JointConstraint};
 use crate::joint::{JointKind, RevoluteJoint};
 use crate::math::{Rot, Vec2};
 use crate::solver::lanes::{Fw, Mask, W};
@@ -90,16 +90,6 @@ impl Lanes {
         }
     }
 
-    /// Lane `l`'s rotations `(of A, of B)` since the step began.
-    #[inline(always)]
-    fn rotations(&self, l: usize) -> (Rot, Rot) {
-        let rot = |(c, s): (Fw, Fw)| Rot {
-            c: c.lane(l),
-            s: s.lane(l),
-        };
-        (rot(self.dqa), rot(self.dqb))
-    }
-
     /// Writes back the velocities of the bodies that can move (see
     /// `Motion::store`).
     #[inline(always)]
@@ -159,6 +149,17 @@ impl Lanes {
     }
 }
 
+/// `unwind` lane-wide: each angle brought into `-pi..=pi`.
+#[inline(always)]
+fn unwind_lanes(angle: Fw) -> Fw {
+    use std::f32::consts::{PI, TAU};
+    let (below, above) = (angle.lt(Fw::splat(-PI)), angle.gt(Fw::splat(PI)));
+    below.select(
+        angle + Fw::splat(TAU),
+        above.select(angle - Fw::splat(TAU), angle),
+    )
+}
+
 /// One accumulated impulse of the four joints, as lanes.
 #[inline(always)]
 fn impulses(chunk: &[JointConstraint], f: impl Fn(&JointConstraint) -> f32) -> Fw {
@@ -210,19 +211,15 @@ fn solve_angular(
     let axial_mass = axial
         .gt(Fw::splat(0.0))
         .select(Fw::splat(1.0) / axial, Fw::splat(0.0));
-    // The angle, one arc tangent a lane that reads it.
-    let angle: [f32; W] = std::array::from_fn(|l| {
-        if r[l].enable_spring || r[l].enable_limit {
-            let (qa, qb) = m.rotations(l);
-            unwind(chunk[l].delta_angle + relative_angle(qa, qb))
-        } else {
-            0.0
-        }
-    });
+    // The angle of the lanes that read it (`Motion::angle` lane-wide: the
+    // same bits); the others' is never used.
+    let ((ca, sa), (cb, sb)) = (m.dqa, m.dqb);
+    let relative = (ca * sb - sa * cb).atan2(ca * cb + sa * sb);
+    let angle = unwind_lanes(Fw::from_fn(|l| chunk[l].delta_angle) + relative);
     let spring = mask(&|r| r.enable_spring && r.hertz > 0.0);
     if spring.any() {
         let soft = |f: &dyn Fn(&Softness) -> f32| Fw::from_fn(|l| f(&chunk[l].spring));
-        let c = Fw::from_fn(|l| unwind(angle[l] - r[l].target_angle));
+        let c = unwind_lanes(angle - Fw::from_fn(|l| r[l].target_angle));
         let acc = impulses(chunk, |j| j.impulses.spring);
         let cdot = m.wb - m.wa;
         let impulse = -soft(&|s| s.mass_scale) * axial_mass * (cdot + soft(&|s| s.bias_rate) * c)
@@ -258,13 +255,13 @@ fn solve_angular(
             let new = (acc + impulse).max(Fw::splat(0.0));
             (new - acc, limit.select(new, acc))
         };
-        let lower_c = Fw::from_fn(|l| angle[l] - r[l].lower_angle);
+        let lower_c = angle - Fw::from_fn(|l| r[l].lower_angle);
         let (lower, acc) = limit_impulse(lower_c, m.wb - m.wa, impulses(chunk, |j| j.impulses.lower));
         for l in 0..W {
             chunk[l].impulses.lower = acc.lane(l);
         }
         m.apply_angular(limit, lower);
-        let upper_c = Fw::from_fn(|l| r[l].upper_angle - angle[l]);
+        let upper_c = Fw::from_fn(|l| r[l].upper_angle) - angle;
         let (upper, acc) = limit_impulse(upper_c, m.wa - m.wb, impulses(chunk, |j| j.impulses.upper));
         for l in 0..W {
             chunk[l].impulses.upper = acc.lane(l);
