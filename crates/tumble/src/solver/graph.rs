@@ -2,6 +2,7 @@
 //! colour's constraints sharing no dynamic body, packed into lane-wide
 //! batches.
 
+use super::joints::hinges::HingeBatch;
 use super::joints::{self, JointConstraint};
 use super::kept_colours::{KeptColours, NOT_HELD};
 use super::lanes;
@@ -9,7 +10,7 @@ use super::scalar::{
     current_separation, solve_constraint, solve_pseudo_constraint, solve_soft_constraint, store_impulses,
     warm_start_constraint,
 };
-use super::threads::{block_size, for_each3, prefetch, AtomicMin, Blocks, StateCell, Team};
+use super::threads::{block_size, for_each4, prefetch, AtomicMin, Blocks, StateCell, Team};
 use super::types::{ColourKey, ContactConstraint, LaneKind, SolverBody, StepContext};
 use super::wide;
 use crate::contact::Contact;
@@ -33,8 +34,15 @@ struct Colour {
     /// Its other constraints (ill-conditioned pairs), solved one at a
     /// time: indices into the constraint array.
     scalar: Vec<u32>,
-    /// Its joints: a range of the joint array, which the solver builds in
-    /// colour order ([`Graph::joint_order`]).
+    /// Its hinges packed four to a batch ([`HingeBatch`]): a range of
+    /// [`Graph::hinges`].
+    hinges: std::ops::Range<usize>,
+    /// Its hinges (revolute joints), the first of its joints in the joint
+    /// array: how many.
+    hinge_joints: usize,
+    /// Its joints solved one at a time: a range of the joint array, which
+    /// the solver builds in colour order ([`Graph::joint_order`]), the
+    /// hinges first (those packed into batches are left out).
     joints: std::ops::Range<usize>,
 }
 
@@ -42,7 +50,10 @@ impl Colour {
     /// The colour's work, in one-point batches (see [`PAIR_WORK`]).
     #[inline]
     fn work(&self) -> usize {
-        PAIR_WORK * self.pairs.len() + self.singles.len() + JOINT_WORK * self.joints.len()
+        PAIR_WORK * self.pairs.len()
+            + self.singles.len()
+            + HINGE_WORK * self.hinges.len()
+            + JOINT_WORK * self.joints.len()
     }
 
     /// The team to share the colour's batches and joints with: none (its
@@ -53,7 +64,8 @@ impl Colour {
         team.filter(|_| self.work() >= ctx.settings.min_shared_colour as usize)
     }
 
-    /// The colour's two-point batches, one-point batches and joints, in
+    /// The colour's two-point batches, one-point batches, hinge batches
+    /// and other joints, in
     /// runs for `team`: runs of about equal work, four per thread, so that
     /// the share of the runs each thread starts with (see
     /// [`super::threads`]) is its share of the work, whatever the mix. (A
@@ -64,25 +76,24 @@ impl Colour {
     fn runs<'a>(
         &self,
         team: Option<&Team>,
-        (pairs, singles, joints): (
+        (pairs, singles, hinges, joints): (
             &'a mut [wide::PairBatch],
             &'a mut [wide::PointBatch],
+            &'a mut [HingeBatch],
             &'a mut [JointConstraint],
         ),
     ) -> (
         Blocks<'a, wide::PairBatch>,
         Blocks<'a, wide::PointBatch>,
+        Blocks<'a, HingeBatch>,
         Blocks<'a, JointConstraint>,
     ) {
         let work = block_size(team, self.work(), 1);
         (
             Blocks::new(pairs, (work / PAIR_WORK).max(MIN_BATCHES)),
             Blocks::new(singles, work.max(MIN_BATCHES)),
-            // (Whole fours, so the hinges of a run fill their lanes.)
-            Blocks::new(
-                joints,
-                (work / JOINT_WORK).max(MIN_JOINTS).next_multiple_of(lanes::W),
-            ),
+            Blocks::new(hinges, (work / HINGE_WORK).max(MIN_BATCHES)),
+            Blocks::new(joints, (work / JOINT_WORK).max(MIN_JOINTS)),
         )
     }
 }
@@ -109,6 +120,11 @@ pub(crate) struct Graph {
     singles: Vec<wide::PointBatch>,
     /// How many of `singles` are in use this step.
     single_count: usize,
+    /// The hinge batches of all colours, colour by colour; the first
+    /// `hinge_count` are in use.
+    hinges: Vec<HingeBatch>,
+    /// How many of `hinges` are in use this step.
+    hinge_count: usize,
     /// Constraints solved one at a time after the colours, in constraint
     /// order: all of them when colouring is off.
     overflow: Vec<u32>,
@@ -213,7 +229,7 @@ impl Graph {
             Coloring::Ordered => self.colour_ordered(joint_keys, keys, body_slots),
             Coloring::Bounded => self.colour_bounded(joint_keys, keys, body_slots),
         }
-        self.order_joints();
+        self.order_joints(joint_keys);
         // (Uncoloured, there is nothing to pack, but each constraint
         // still learns that it is solved on its own.)
         self.pack(keys, constraints, bodies, parallel);
@@ -223,27 +239,68 @@ impl Graph {
     /// a colour they keep their order), so each colour's joints are one
     /// run of the joint array, and the overflow the last: finds each
     /// colour's run, and [`Graph::joint_order`].
-    fn order_joints(&mut self) {
+    fn order_joints(&mut self, joint_keys: &[ColourKey]) {
         let count = self.count;
-        let slot = |c: u32| if c == JOINT_OVERFLOW { count } else { c as usize };
+        // Two runs a colour, its hinges (keys of `LaneKind::Single`) and
+        // then its other joints, and the overflow's two last.
+        let slot = |k: usize, c: u32| {
+            let colour = if c == JOINT_OVERFLOW { count } else { c as usize };
+            2 * colour + usize::from(joint_keys[k].kind != LaneKind::Single)
+        };
         self.joint_starts.clear();
-        self.joint_starts.resize(count + 2, 0);
-        for &c in &self.joint_colours {
-            self.joint_starts[slot(c) + 1] += 1;
+        self.joint_starts.resize(2 * count + 3, 0);
+        for (k, &c) in self.joint_colours.iter().enumerate() {
+            self.joint_starts[slot(k, c) + 1] += 1;
         }
         for k in 1..self.joint_starts.len() {
             self.joint_starts[k] += self.joint_starts[k - 1];
         }
+        let starts = &self.joint_starts;
         for (k, colour) in self.colours[..count].iter_mut().enumerate() {
-            colour.joints = self.joint_starts[k] as usize..self.joint_starts[k + 1] as usize;
+            colour.joints = starts[2 * k] as usize..starts[2 * k + 2] as usize;
+            colour.hinge_joints = (starts[2 * k + 1] - starts[2 * k]) as usize;
+            colour.hinges = 0..0;
         }
-        self.joint_overflow = self.joint_starts[count] as usize..self.joint_colours.len();
+        self.hinge_count = 0;
+        self.joint_overflow = self.joint_starts[2 * count] as usize..self.joint_colours.len();
         self.joint_order.clear();
         self.joint_order.resize(self.joint_colours.len(), 0);
         for (k, &c) in self.joint_colours.iter().enumerate() {
-            let at = &mut self.joint_starts[slot(c)];
+            let at = &mut self.joint_starts[slot(k, c)];
             self.joint_order[*at as usize] = k as u32;
             *at += 1;
+        }
+    }
+
+    /// Packs each colour's hinges, built in the joint array `joints`,
+    /// into [`HingeBatch`]es (the last of a colour perhaps not full, its
+    /// spare lanes on the dummy body state `dummy`), and leaves the
+    /// colour's other joints to be solved one at a time. Until it is
+    /// called, every joint is.
+    pub(super) fn pack_hinges(&mut self, joints: &[JointConstraint], dummy: u32) {
+        let mut count = 0;
+        for colour in &mut self.colours[..self.count] {
+            let start = colour.joints.start;
+            let hinges = start..start + colour.hinge_joints;
+            let first = count;
+            for chunk in hinges.clone().step_by(lanes::W) {
+                if self.hinges.len() <= count {
+                    self.hinges.push(HingeBatch::empty());
+                }
+                self.hinges[count].fill(chunk..(chunk + lanes::W).min(hinges.end), joints, dummy);
+                count += 1;
+            }
+            colour.hinges = first..count;
+            colour.joints.start = hinges.end;
+        }
+        self.hinge_count = count;
+    }
+
+    /// Hands the hinge batches' impulses back to their joints' constraints
+    /// (after the substeps).
+    pub(super) fn store_hinges(&self, joints: &mut [JointConstraint]) {
+        for batch in &self.hinges[..self.hinge_count] {
+            batch.store(joints);
         }
     }
 
@@ -275,6 +332,11 @@ impl Graph {
                 .flat_map(|b| b.footprint())
                 .chain(
                     self.singles[colour.singles.clone()]
+                        .iter()
+                        .flat_map(|b| b.footprint()),
+                )
+                .chain(
+                    self.hinges[colour.hinges.clone()]
                         .iter()
                         .flat_map(|b| b.footprint()),
                 )
@@ -472,6 +534,7 @@ impl Graph {
             + self.colours.capacity() * size_of::<Colour>()
             + self.pairs.capacity() * size_of::<wide::PairBatch>()
             + self.singles.capacity() * size_of::<wide::PointBatch>()
+            + self.hinges.capacity() * size_of::<HingeBatch>()
             + (self.overflow.capacity()
                 + self.last.capacity()
                 + self.blocks.capacity()
@@ -514,10 +577,11 @@ impl Graph {
                     .fold(f32::INFINITY, f32::min),
             );
         };
-        for_each3(
+        for_each4(
             team,
             (batch_blocks(team, pairs), &update_pairs),
             (batch_blocks(team, singles), &update_singles),
+            (Blocks::<()>::new(&mut [], 1), &|_| {}),
             (Blocks::<()>::new(&mut [], 1), &|_| {}),
         );
         smallest.get()
@@ -560,19 +624,23 @@ impl Graph {
     ) {
         for colour in &self.colours[..self.count] {
             let team = colour.team(team, ctx);
-            let (pairs, singles, joints) = colour.runs(
+            let (pairs, singles, hinges, joints) = colour.runs(
                 team,
                 (
                     &mut self.pairs[colour.pairs.clone()],
                     &mut self.singles[colour.singles.clone()],
+                    &mut self.hinges[colour.hinges.clone()],
                     &mut joints[colour.joints.clone()],
                 ),
             );
-            for_each3(
+            for_each4(
                 team,
                 (pairs, &|run| run.iter().for_each(|b| b.warm_start(states))),
                 (singles, &|run| run.iter().for_each(|b| b.warm_start(states))),
-                (joints, &|run| joints::warm_start_run(run, states)),
+                (hinges, &|run| run.iter().for_each(|b| b.warm_start(states))),
+                (joints, &|run| {
+                    run.iter().for_each(|j| joints::warm_start(j, states))
+                }),
             );
             for &i in &colour.scalar {
                 warm_start_constraint(&constraints[i as usize], states);
@@ -622,11 +690,12 @@ impl Graph {
         } else {
             &mut colours.iter()
         };
+        let hinges = &mut self.hinges;
         for c in order {
             let joints = &mut joints[c.joints.clone()];
             solve_colour(
                 c,
-                (pairs, singles),
+                (pairs, singles, hinges),
                 (constraints, joints),
                 (states, team),
                 ctx,
@@ -843,13 +912,14 @@ fn solve_overflow(
 }
 
 /// One iteration of one colour: its two-point batches, its one-point
-/// batches (the batches' ranges index `pairs` and `singles`) and its
-/// joints, split between the team's threads, then its scalar constraints.
+/// batches, its hinge batches (the batches' ranges index `pairs`,
+/// `singles` and `hinges`) and its other joints, split between the team's
+/// threads, then its scalar constraints.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn solve_colour(
     colour: &Colour,
-    (pairs, singles): (&mut [wide::PairBatch], &mut [wide::PointBatch]),
+    (pairs, singles, hinges): (&mut [wide::PairBatch], &mut [wide::PointBatch], &mut [HingeBatch]),
     (constraints, joints): (&mut [ContactConstraint], &mut [JointConstraint]),
     (states, team): (&[StateCell], Option<&Team>),
     ctx: &StepContext,
@@ -857,19 +927,27 @@ fn solve_colour(
     pass: Pass,
 ) {
     let team = colour.team(team, ctx);
-    let (pairs, singles, joints) = colour.runs(
+    let (pairs, singles, hinges, joints) = colour.runs(
         team,
         (
             &mut pairs[colour.pairs.clone()],
             &mut singles[colour.singles.clone()],
+            &mut hinges[colour.hinges.clone()],
             joints,
         ),
     );
-    let solve_joints = |run: &mut [JointConstraint]| joints::solve_run(run, states, ctx, pass.bias());
+    let bias = pass.bias();
+    let solve_hinges = |run: &mut [HingeBatch]| run.iter_mut().for_each(|b| b.solve(states, ctx, bias));
+    let hinges = (hinges, &solve_hinges as &(dyn Fn(&mut [HingeBatch]) + Sync));
+    let solve_joints = |run: &mut [JointConstraint]| {
+        for j in run {
+            joints::solve(j, states, ctx, bias);
+        }
+    };
     let joints = (joints, &solve_joints as &(dyn Fn(&mut [JointConstraint]) + Sync));
     // The choice of kernel is made once for the colour.
     match pass {
-        Pass::Velocity { pseudo: true } => for_each3(
+        Pass::Velocity { pseudo: true } => for_each4(
             team,
             (pairs, &|run| {
                 run.iter_mut()
@@ -879,9 +957,10 @@ fn solve_colour(
                 run.iter_mut()
                     .for_each(|b| b.solve_velocity_and_pseudo(states, ctx, reverse))
             }),
+            hinges,
             joints,
         ),
-        Pass::Velocity { pseudo: false } => for_each3(
+        Pass::Velocity { pseudo: false } => for_each4(
             team,
             (pairs, &|run| {
                 run.iter_mut()
@@ -891,9 +970,10 @@ fn solve_colour(
                 run.iter_mut()
                     .for_each(|b| b.solve_velocity(states, ctx, reverse))
             }),
+            hinges,
             joints,
         ),
-        Pass::Soft { bias } => for_each3(
+        Pass::Soft { bias } => for_each4(
             team,
             (pairs, &|run| {
                 run.iter_mut()
@@ -903,6 +983,7 @@ fn solve_colour(
                 run.iter_mut()
                     .for_each(|b| b.solve_soft(states, ctx, reverse, bias))
             }),
+            hinges,
             joints,
         ),
     }
@@ -917,6 +998,10 @@ fn solve_colour(
 /// What a two-point batch costs to solve, in one-point batches (about
 /// twice: 28 ns a pass on the large pyramid, all two-point batches).
 const PAIR_WORK: usize = 2;
+
+/// What a hinge batch costs to solve, in one-point batches (about twice,
+/// as a two-point batch: the 2x2 block of its point).
+const HINGE_WORK: usize = 2;
 
 /// What a joint costs to solve, in one-point batches (about the same: 13
 /// ns a pass on the joint grid's hinges).

@@ -53,7 +53,7 @@ pub(crate) use types::{Softness, SolverBody, StepContext};
 
 use crate::body::{Body, BodyType, NULL};
 use crate::contact::{Contact, NO_COLOR};
-use crate::joint::Joint;
+use crate::joint::{Joint, JointKind};
 use crate::math::{Rot, Vec2};
 use crate::settings::{Coloring, PositionCorrection, Sweep};
 use crate::store::Store;
@@ -204,7 +204,12 @@ impl Solver {
                 a: held(ba, joint.body_a),
                 b: held(bb, joint.body_b),
                 color: joint.color,
-                kind: LaneKind::Alone,
+                // A hinge may take a lane of a hinge batch.
+                kind: if matches!(joint.kind, JointKind::Revolute(_)) {
+                    LaneKind::Single
+                } else {
+                    LaneKind::Alone
+                },
             });
         }
     }
@@ -267,10 +272,16 @@ impl Solver {
             let (ji, a, b) = picked[order[place] as usize];
             *constraint = joints::prepare_joint(&joints[ji], ji, (a, b), solver_bodies, bodies, ctx);
         });
-        debug_assert!(graph.footprints_are_disjoint(&self.bodies, &self.joints));
         // The joint trees Gauss-Seidel cannot converge get an exact solve
-        // after each pass (soft step only: see `joints::tree`).
+        // after each pass (soft step only: see `joints::tree`), which reads
+        // and writes their constraints' impulses: then every hinge stays
+        // in its constraint, solved one at a time.
         self.trees.build(&self.joints, &self.bodies);
+        if self.trees.is_empty() {
+            // (The dummy state row, at rest, is the last.)
+            graph.pack_hinges(&self.joints, self.bodies.len() as u32);
+        }
+        debug_assert!(graph.footprints_are_disjoint(&self.bodies, &self.joints));
     }
 
     /// The substeps of one step: for each, gravity and forces, warm start,
@@ -358,6 +369,9 @@ impl Solver {
             }
         });
         graph.states = states;
+        // (The joints' readouts and next step's warm start read the
+        // constraints.)
+        graph.store_hinges(joints);
     }
 
     /// Writes the accumulated impulses into the contacts' manifolds, per

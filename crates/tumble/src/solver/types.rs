@@ -122,7 +122,8 @@ pub(crate) struct ContactConstraint {
 /// then solved one at a time.
 pub(crate) const MAX_BLOCK_CONDITION: f32 = 1000.0;
 
-/// How the solve takes a contact constraint.
+/// How the solve takes a contact constraint (and a joint: `Single` for
+/// a hinge, which takes a lane of a hinge batch, `Alone` for the others).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) enum LaneKind {
     /// In a two-point lane batch (a well-conditioned block).

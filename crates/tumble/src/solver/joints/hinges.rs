@@ -1,16 +1,19 @@
 //! Revolute joints four at a time: [`W`] hinges of one graph colour
-//! (no dynamic body twice, so they are independent) warm started and
-//! solved lane-wide, the same arithmetic as `revolute.rs` in the same
-//! order on each lane, so each lane's bits are what the scalar kernel
-//! gives (the tests hold them to it). A part only some lanes have (a
-//! spring, a motor, limits) is computed on all four and kept where the
-//! lane has it; a part no lane has is skipped.
+//! (no dynamic body twice, so they are independent) packed into a
+//! [`HingeBatch`] once a step, in structure-of-arrays form as the
+//! contacts' batches are, then warm started and solved lane-wide every
+//! pass: the same arithmetic as `revolute.rs` in the same order on each
+//! lane, so each lane's bits are what the scalar kernel gives (the tests
+//! hold them to it). A part only some lanes have (a spring, a motor,
+//! limits) is computed on all four and kept where the lane has it; a
+//! part no lane has is skipped. After the substeps the batches hand
+//! their impulses back to the joints' constraints.
 //!
-//! The joints stay where they are, one struct each: the kernels read
-//! them into lanes and write their impulses back. A scene of hinges
-//! (Box2D's joint grid, the ragdolls) spends most of its solve here, and
-//! a hinge's point row is some sixty multiplies and adds that the scalar
-//! kernel does one at a time.
+//! A scene of hinges (Box2D's joint grid, the ragdolls) spends most of
+//! its solve here: a hinge's point row is some sixty multiplies and adds
+//! that the scalar kernel does one at a time, and read from the
+//! constraints in place, four at a time, the gathering cost as much
+//! again.
 
 // Lane loops index several arrays by the same lane number on purpose.
 #![allow(clippy::needless_range_loop)]
@@ -22,24 +25,214 @@ use crate::solver::lanes::{Fw, Mask, W};
 use crate::solver::threads::StateCell;
 use crate::solver::types::{Softness, StepContext};
 
-/// The hinges of a chunk of [`W`] joints, or `None` when one of them is
-/// another kind (the chunk is then solved joint by joint).
-#[inline(always)]
-pub(super) fn revolute_lanes(chunk: &[JointConstraint]) -> Option<[&RevoluteJoint; W]> {
-    let hinge = |l: usize| match chunk.get(l).map(|j| &j.kind) {
-        Some(JointKind::Revolute(r)) => Some(r),
-        _ => None,
-    };
-    Some([hinge(0)?, hinge(1)?, hinge(2)?, hinge(3)?])
-}
+/// A pair of lanes: the x and y of four vectors.
+type Lanes2 = (Fw, Fw);
 
-/// Four hinges' bodies during one kernel: loaded, changed, stored.
-struct Lanes {
+/// Up to [`W`] hinges of one colour, lane by lane. Unused lanes sit on
+/// the dummy body state (at rest, never written) with zero masses, so
+/// their arithmetic yields zeros that are never scattered.
+#[derive(Clone, Debug)]
+pub(crate) struct HingeBatch {
+    /// Lanes in use.
+    len: u32,
+    /// Each lane's place in the step's joint array, whose constraint
+    /// takes the impulses back after the substeps.
+    place: [u32; W],
+    /// Body A of each lane.
+    a: [u32; W],
+    /// Body B of each lane.
+    b: [u32; W],
+    /// Whether each lane writes body A (it can move).
+    write_a: [bool; W],
+    /// Whether each lane writes body B.
+    write_b: [bool; W],
+    /// Whether some lane has a spring, a motor or limits.
+    angular: bool,
     /// Inverse masses and inertias.
     ma: Fw,
     ia: Fw,
     mb: Fw,
     ib: Fw,
+    /// Frame A's origin relative to body A's centre of mass at the step
+    /// start, world axes.
+    anchor_a: Lanes2,
+    /// Frame B's origin relative to body B's.
+    anchor_b: Lanes2,
+    /// Body B's centre of mass less body A's at the step start.
+    delta_center: Lanes2,
+    /// The point's accumulated impulse.
+    linear: Lanes2,
+    /// The spring's, motor's and limits' accumulated impulses (kept and
+    /// warm started whether or not the parts are on, as the scalar
+    /// kernel does).
+    spring_impulse: Fw,
+    motor_impulse: Fw,
+    lower_impulse: Fw,
+    upper_impulse: Fw,
+    /// The spring, motor and limits: read only when `angular`.
+    parts: AngularLanes,
+}
+
+/// The angular parts of a batch's hinges (see `revolute::solve`).
+#[derive(Clone, Debug, Default)]
+struct AngularLanes {
+    /// Frame B's angle less frame A's at the step start.
+    delta_angle: Fw,
+    /// The lanes with a spring of some stiffness, a motor, limits.
+    spring: [bool; W],
+    motor: [bool; W],
+    limit: [bool; W],
+    /// The spring's target angle and softness.
+    target_angle: Fw,
+    bias_rate: Fw,
+    mass_scale: Fw,
+    impulse_scale: Fw,
+    /// The motor's speed and torque.
+    motor_speed: Fw,
+    max_motor_torque: Fw,
+    /// The limits.
+    lower_angle: Fw,
+    upper_angle: Fw,
+}
+
+impl HingeBatch {
+    /// A batch with no lanes in use, for [`HingeBatch::fill`] to overwrite.
+    pub(crate) fn empty() -> HingeBatch {
+        HingeBatch {
+            len: 0,
+            place: [0; W],
+            a: [0; W],
+            b: [0; W],
+            write_a: [false; W],
+            write_b: [false; W],
+            angular: false,
+            ma: Fw::default(),
+            ia: Fw::default(),
+            mb: Fw::default(),
+            ib: Fw::default(),
+            anchor_a: Lanes2::default(),
+            anchor_b: Lanes2::default(),
+            delta_center: Lanes2::default(),
+            linear: Lanes2::default(),
+            spring_impulse: Fw::default(),
+            motor_impulse: Fw::default(),
+            lower_impulse: Fw::default(),
+            upper_impulse: Fw::default(),
+            parts: AngularLanes::default(),
+        }
+    }
+
+    /// Packs the hinges at `places` of `joints` (at most [`W`], all
+    /// hinges, no dynamic body twice) into this batch's lanes, in place;
+    /// unused lanes sit on body state `dummy` (see [`HingeBatch`]).
+    pub(crate) fn fill(&mut self, places: std::ops::Range<usize>, joints: &[JointConstraint], dummy: u32) {
+        debug_assert!(places.len() <= W);
+        const PAD: JointConstraint = JointConstraint::EMPTY;
+        let mut js = [&PAD; W];
+        let mut r = [RevoluteJoint::default(); W];
+        for (l, place) in places.clone().enumerate() {
+            let j = &joints[place];
+            js[l] = j;
+            self.place[l] = place as u32;
+            if let JointKind::Revolute(kind) = j.kind {
+                r[l] = kind;
+            }
+        }
+        self.len = places.len() as u32;
+        for l in 0..W {
+            let in_use = l < places.len();
+            (self.a[l], self.b[l]) = if in_use {
+                (js[l].a, js[l].b)
+            } else {
+                (dummy, dummy)
+            };
+            let [ma, ia, mb, ib] = js[l].masses;
+            // (As `Motion::store`: a body the joint cannot move is
+            // never written.)
+            self.write_a[l] = in_use && (ma != 0.0 || ia != 0.0);
+            self.write_b[l] = in_use && (mb != 0.0 || ib != 0.0);
+        }
+        let lanes = |f: &dyn Fn(&JointConstraint) -> f32| Fw::from_fn(|l| f(js[l]));
+        let pair = |f: &dyn Fn(&JointConstraint) -> Vec2| (lanes(&|j| f(j).x), lanes(&|j| f(j).y));
+        self.ma = lanes(&|j| j.masses[0]);
+        self.ia = lanes(&|j| j.masses[1]);
+        self.mb = lanes(&|j| j.masses[2]);
+        self.ib = lanes(&|j| j.masses[3]);
+        self.anchor_a = pair(&|j| j.anchor_a);
+        self.anchor_b = pair(&|j| j.anchor_b);
+        self.delta_center = pair(&|j| j.delta_center);
+        self.linear = pair(&|j| j.impulses.linear);
+        self.spring_impulse = lanes(&|j| j.impulses.spring);
+        self.motor_impulse = lanes(&|j| j.impulses.motor);
+        self.lower_impulse = lanes(&|j| j.impulses.lower);
+        self.upper_impulse = lanes(&|j| j.impulses.upper);
+        let used = |l: usize| l < places.len();
+        let spring = std::array::from_fn(|l| used(l) && r[l].enable_spring && r[l].hertz > 0.0);
+        let motor = std::array::from_fn(|l| used(l) && r[l].enable_motor);
+        let limit = std::array::from_fn(|l| used(l) && r[l].enable_limit);
+        self.angular = (0..W).any(|l| spring[l] || motor[l] || limit[l]);
+        if !self.angular {
+            return;
+        }
+        let kind = |f: &dyn Fn(&RevoluteJoint) -> f32| Fw::from_fn(|l| f(&r[l]));
+        self.parts = AngularLanes {
+            delta_angle: lanes(&|j| j.delta_angle),
+            spring,
+            motor,
+            limit,
+            target_angle: kind(&|r| r.target_angle),
+            bias_rate: lanes(&|j| j.spring.bias_rate),
+            mass_scale: lanes(&|j| j.spring.mass_scale),
+            impulse_scale: lanes(&|j| j.spring.impulse_scale),
+            motor_speed: kind(&|r| r.motor_speed),
+            max_motor_torque: kind(&|r| r.max_motor_torque),
+            lower_angle: kind(&|r| r.lower_angle),
+            upper_angle: kind(&|r| r.upper_angle),
+        };
+    }
+
+    /// Hands the accumulated impulses back to the lanes' constraints.
+    pub(crate) fn store(&self, joints: &mut [JointConstraint]) {
+        for l in 0..self.len as usize {
+            let i = &mut joints[self.place[l] as usize].impulses;
+            i.linear = Vec2::new(self.linear.0.lane(l), self.linear.1.lane(l));
+            i.spring = self.spring_impulse.lane(l);
+            i.motor = self.motor_impulse.lane(l);
+            i.lower = self.lower_impulse.lane(l);
+            i.upper = self.upper_impulse.lane(l);
+        }
+    }
+
+    /// Each lane's bodies and whether the lane writes them: `(a, writes
+    /// a, b, writes b)`, padding lanes included.
+    pub(crate) fn footprint(&self) -> impl Iterator<Item = (u32, bool, u32, bool)> + '_ {
+        (0..W).map(|l| (self.a[l], self.write_a[l], self.b[l], self.write_b[l]))
+    }
+
+    /// `joints::warm_start` for the batch's hinges.
+    pub(crate) fn warm_start(&self, states: &[StateCell]) {
+        let mut m = Lanes::load(self, states);
+        let r = m.anchors(self);
+        m.apply_linear(self, r, self.linear);
+        let angular = self.spring_impulse + self.motor_impulse + self.lower_impulse - self.upper_impulse;
+        m.apply_angular(self, Mask::all_set(), angular);
+        m.store(self, states);
+    }
+
+    /// `joints::solve` for the batch's hinges: the biased pass (`bias`)
+    /// or the relax.
+    pub(crate) fn solve(&mut self, states: &[StateCell], ctx: &StepContext, bias: bool) {
+        let mut m = Lanes::load(self, states);
+        if self.angular {
+            self.solve_angular(&mut m, ctx, bias);
+        }
+        self.solve_point(&mut m, rigid(ctx, bias));
+        m.store(self, states);
+    }
+}
+
+/// Four hinges' bodies during one kernel: loaded, changed, stored.
+struct Lanes {
     /// Velocities of A and B (changed by the kernel).
     vax: Fw,
     vay: Fw,
@@ -48,17 +241,17 @@ struct Lanes {
     vby: Fw,
     wb: Fw,
     /// Translations of A and B since the step began.
-    dpa: (Fw, Fw),
-    dpb: (Fw, Fw),
+    dpa: Lanes2,
+    dpb: Lanes2,
     /// Rotations of A and B since the step began, `(cos, sin)`.
-    dqa: (Fw, Fw),
-    dqb: (Fw, Fw),
+    dqa: Lanes2,
+    dqb: Lanes2,
 }
 
 impl Lanes {
     #[inline(always)]
-    fn load(chunk: &[JointConstraint], states: &[StateCell]) -> Lanes {
-        let cell = |l: usize, b: bool| &states[if b { chunk[l].b } else { chunk[l].a } as usize];
+    fn load(batch: &HingeBatch, states: &[StateCell]) -> Lanes {
+        let cell = |l: usize, b: bool| &states[if b { batch.b[l] } else { batch.a[l] } as usize];
         let velocity = |b: bool, f: fn(Vec2, f32) -> f32| {
             Fw::from_fn(|l| {
                 let (v, w) = cell(l, b).velocity();
@@ -71,12 +264,7 @@ impl Lanes {
                 f(dp, dq)
             })
         };
-        let mass = |k: usize| Fw::from_fn(|l| chunk[l].masses[k]);
         Lanes {
-            ma: mass(0),
-            ia: mass(1),
-            mb: mass(2),
-            ib: mass(3),
             vax: velocity(false, |v, _| v.x),
             vay: velocity(false, |v, _| v.y),
             wa: velocity(false, |_, w| w),
@@ -90,18 +278,16 @@ impl Lanes {
         }
     }
 
-    /// Writes back the velocities of the bodies that can move (see
-    /// `Motion::store`).
+    /// Writes back the velocities of the bodies the lanes write.
     #[inline(always)]
-    fn store(&self, chunk: &[JointConstraint], states: &[StateCell]) {
+    fn store(&self, batch: &HingeBatch, states: &[StateCell]) {
         for l in 0..W {
-            let [ma, ia, mb, ib] = chunk[l].masses;
-            if ma != 0.0 || ia != 0.0 {
-                states[chunk[l].a as usize]
+            if batch.write_a[l] {
+                states[batch.a[l] as usize]
                     .set_velocity(Vec2::new(self.vax.lane(l), self.vay.lane(l)), self.wa.lane(l));
             }
-            if mb != 0.0 || ib != 0.0 {
-                states[chunk[l].b as usize]
+            if batch.write_b[l] {
+                states[batch.b[l] as usize]
                     .set_velocity(Vec2::new(self.vbx.lane(l), self.vby.lane(l)), self.wb.lane(l));
             }
         }
@@ -110,16 +296,9 @@ impl Lanes {
     /// The anchors now, turned with their bodies since the step began:
     /// `(rax, ray, rbx, rby)`.
     #[inline(always)]
-    fn anchors(&self, chunk: &[JointConstraint]) -> (Fw, Fw, Fw, Fw) {
+    fn anchors(&self, batch: &HingeBatch) -> (Fw, Fw, Fw, Fw) {
         let ((ca, sa), (cb, sb)) = (self.dqa, self.dqb);
-        let (ax, ay) = (
-            Fw::from_fn(|l| chunk[l].anchor_a.x),
-            Fw::from_fn(|l| chunk[l].anchor_a.y),
-        );
-        let (bx, by) = (
-            Fw::from_fn(|l| chunk[l].anchor_b.x),
-            Fw::from_fn(|l| chunk[l].anchor_b.y),
-        );
+        let ((ax, ay), (bx, by)) = (batch.anchor_a, batch.anchor_b);
         (
             ca * ax - sa * ay,
             sa * ax + ca * ay,
@@ -131,21 +310,22 @@ impl Lanes {
     /// Applies the linear impulse `(px, py)` at the anchors (minus on A,
     /// plus on B).
     #[inline(always)]
-    fn apply_linear(&mut self, (rax, ray, rbx, rby): (Fw, Fw, Fw, Fw), (px, py): (Fw, Fw)) {
-        self.vax = self.vax - self.ma * px;
-        self.vay = self.vay - self.ma * py;
-        self.wa = self.wa - self.ia * (rax * py - ray * px);
-        self.vbx = self.vbx + self.mb * px;
-        self.vby = self.vby + self.mb * py;
-        self.wb = self.wb + self.ib * (rbx * py - rby * px);
+    fn apply_linear(&mut self, batch: &HingeBatch, (rax, ray, rbx, rby): (Fw, Fw, Fw, Fw), (px, py): Lanes2) {
+        let (ma, ia, mb, ib) = (batch.ma, batch.ia, batch.mb, batch.ib);
+        self.vax = self.vax - ma * px;
+        self.vay = self.vay - ma * py;
+        self.wa = self.wa - ia * (rax * py - ray * px);
+        self.vbx = self.vbx + mb * px;
+        self.vby = self.vby + mb * py;
+        self.wb = self.wb + ib * (rbx * py - rby * px);
     }
 
     /// Applies the angular impulse `impulse` (minus on A, plus on B) in
     /// the lanes of `mask`.
     #[inline(always)]
-    fn apply_angular(&mut self, mask: Mask, impulse: Fw) {
-        self.wa = mask.select(self.wa - self.ia * impulse, self.wa);
-        self.wb = mask.select(self.wb + self.ib * impulse, self.wb);
+    fn apply_angular(&mut self, batch: &HingeBatch, mask: Mask, impulse: Fw) {
+        self.wa = mask.select(self.wa - batch.ia * impulse, self.wa);
+        self.wb = mask.select(self.wb + batch.ib * impulse, self.wb);
     }
 }
 
@@ -160,151 +340,91 @@ fn unwind_lanes(angle: Fw) -> Fw {
     )
 }
 
-/// One accumulated impulse of the four joints, as lanes.
-#[inline(always)]
-fn impulses(chunk: &[JointConstraint], f: impl Fn(&JointConstraint) -> f32) -> Fw {
-    Fw::from_fn(|l| f(&chunk[l]))
-}
-
-/// `joints::warm_start` for four hinges.
-pub(super) fn warm_start(chunk: &[JointConstraint], states: &[StateCell]) {
-    let mut m = Lanes::load(chunk, states);
-    let r = m.anchors(chunk);
-    let linear = (
-        impulses(chunk, |j| j.impulses.linear.x),
-        impulses(chunk, |j| j.impulses.linear.y),
-    );
-    m.apply_linear(r, linear);
-    let angular = impulses(chunk, |j| {
-        let i = &j.impulses;
-        i.spring + i.motor + i.lower - i.upper
-    });
-    m.apply_angular(Mask::all_set(), angular);
-    m.store(chunk, states);
-}
-
-/// `joints::solve` for four hinges (a chunk [`revolute_lanes`] takes):
-/// the biased pass (`bias`) or the relax.
-pub(super) fn solve(chunk: &mut [JointConstraint], states: &[StateCell], ctx: &StepContext, bias: bool) {
-    let mut m = Lanes::load(chunk, states);
-    let angular = |r: &RevoluteJoint| r.enable_spring || r.enable_motor || r.enable_limit;
-    if let Some(r) = revolute_lanes(chunk).filter(|r| r.iter().any(|r| angular(r))) {
-        let r = r.map(|r| *r);
-        solve_angular(chunk, &r, &mut m, ctx, bias);
-    }
-    solve_point(chunk, &mut m, rigid(ctx, bias));
-    m.store(chunk, states);
-}
-
-/// The spring, motor and limits of the lanes that have them (see
-/// `revolute::solve`).
-#[inline(always)]
-fn solve_angular(
-    chunk: &mut [JointConstraint],
-    r: &[RevoluteJoint; W],
-    m: &mut Lanes,
-    ctx: &StepContext,
-    bias: bool,
-) {
-    let mask = |f: &dyn Fn(&RevoluteJoint) -> bool| Mask::from_fn(|l| f(&r[l]));
-    let axial = m.ia + m.ib;
-    let axial_mass = axial
-        .gt(Fw::splat(0.0))
-        .select(Fw::splat(1.0) / axial, Fw::splat(0.0));
-    // The angle of the lanes that read it (`Motion::angle` lane-wide: the
-    // same bits); the others' is never used.
-    let ((ca, sa), (cb, sb)) = (m.dqa, m.dqb);
-    let relative = (ca * sb - sa * cb).atan2(ca * cb + sa * sb);
-    let angle = unwind_lanes(Fw::from_fn(|l| chunk[l].delta_angle) + relative);
-    let spring = mask(&|r| r.enable_spring && r.hertz > 0.0);
-    if spring.any() {
-        let soft = |f: &dyn Fn(&Softness) -> f32| Fw::from_fn(|l| f(&chunk[l].spring));
-        let c = unwind_lanes(angle - Fw::from_fn(|l| r[l].target_angle));
-        let acc = impulses(chunk, |j| j.impulses.spring);
-        let cdot = m.wb - m.wa;
-        let impulse = -soft(&|s| s.mass_scale) * axial_mass * (cdot + soft(&|s| s.bias_rate) * c)
-            - soft(&|s| s.impulse_scale) * acc;
-        let acc = spring.select(acc + impulse, acc);
-        for l in 0..W {
-            chunk[l].impulses.spring = acc.lane(l);
+impl HingeBatch {
+    /// The spring, motor and limits of the lanes that have them (see
+    /// `revolute::solve`).
+    #[inline(always)]
+    fn solve_angular(&mut self, m: &mut Lanes, ctx: &StepContext, bias: bool) {
+        let axial = self.ia + self.ib;
+        let axial_mass = axial
+            .gt(Fw::splat(0.0))
+            .select(Fw::splat(1.0) / axial, Fw::splat(0.0));
+        let p = &self.parts;
+        // The angle (`Motion::angle` lane-wide: the same bits); the lanes
+        // without a spring or limits never use it.
+        let ((ca, sa), (cb, sb)) = (m.dqa, m.dqb);
+        let relative = (ca * sb - sa * cb).atan2(ca * cb + sa * sb);
+        let angle = unwind_lanes(p.delta_angle + relative);
+        let spring = Mask::from_fn(|l| p.spring[l]);
+        if spring.any() {
+            let c = unwind_lanes(angle - p.target_angle);
+            let acc = self.spring_impulse;
+            let cdot = m.wb - m.wa;
+            let impulse = -p.mass_scale * axial_mass * (cdot + p.bias_rate * c) - p.impulse_scale * acc;
+            self.spring_impulse = spring.select(acc + impulse, acc);
+            m.apply_angular(self, spring, impulse);
         }
-        m.apply_angular(spring, impulse);
-    }
-    let motor = mask(&|r| r.enable_motor);
-    if motor.any() {
-        let cdot = m.wb - m.wa - Fw::from_fn(|l| r[l].motor_speed);
-        let max = Fw::splat(ctx.h) * Fw::from_fn(|l| r[l].max_motor_torque);
-        let old = impulses(chunk, |j| j.impulses.motor);
-        let new = (old - axial_mass * cdot).clamp(-max, max);
-        let acc = motor.select(new, old);
-        for l in 0..W {
-            chunk[l].impulses.motor = acc.lane(l);
+        let motor = Mask::from_fn(|l| p.motor[l]);
+        if motor.any() {
+            let cdot = m.wb - m.wa - p.motor_speed;
+            let max = Fw::splat(ctx.h) * p.max_motor_torque;
+            let old = self.motor_impulse;
+            let new = (old - axial_mass * cdot).clamp(-max, max);
+            self.motor_impulse = motor.select(new, old);
+            m.apply_angular(self, motor, new - old);
         }
-        m.apply_angular(motor, new - old);
-    }
-    let limit = mask(&|r| r.enable_limit);
-    if limit.any() {
-        let (inv_h, soft) = (Fw::splat(ctx.inv_h()), rigid(ctx, bias));
-        // `limit_impulse` lane-wide: the change of `acc`, and `acc`.
-        let limit_impulse = |c: Fw, cdot: Fw, acc: Fw| {
-            let open = c.gt(Fw::splat(0.0));
-            let rate = open.select(c * inv_h, Fw::splat(soft.bias_rate) * c);
-            let mass_scale = open.select(Fw::splat(1.0), Fw::splat(soft.mass_scale));
-            let impulse_scale = open.select(Fw::splat(0.0), Fw::splat(soft.impulse_scale));
-            let impulse = -mass_scale * axial_mass * (cdot + rate) - impulse_scale * acc;
-            let new = (acc + impulse).max(Fw::splat(0.0));
-            (new - acc, limit.select(new, acc))
-        };
-        let lower_c = angle - Fw::from_fn(|l| r[l].lower_angle);
-        let (lower, acc) = limit_impulse(lower_c, m.wb - m.wa, impulses(chunk, |j| j.impulses.lower));
-        for l in 0..W {
-            chunk[l].impulses.lower = acc.lane(l);
+        let limit = Mask::from_fn(|l| p.limit[l]);
+        if limit.any() {
+            let (inv_h, soft) = (Fw::splat(ctx.inv_h()), rigid(ctx, bias));
+            // `limit_impulse` lane-wide: the change of `acc`, and `acc`.
+            let limit_impulse = |c: Fw, cdot: Fw, acc: Fw| {
+                let open = c.gt(Fw::splat(0.0));
+                let rate = open.select(c * inv_h, Fw::splat(soft.bias_rate) * c);
+                let mass_scale = open.select(Fw::splat(1.0), Fw::splat(soft.mass_scale));
+                let impulse_scale = open.select(Fw::splat(0.0), Fw::splat(soft.impulse_scale));
+                let impulse = -mass_scale * axial_mass * (cdot + rate) - impulse_scale * acc;
+                let new = (acc + impulse).max(Fw::splat(0.0));
+                (new - acc, limit.select(new, acc))
+            };
+            let (lower, acc) = limit_impulse(angle - p.lower_angle, m.wb - m.wa, self.lower_impulse);
+            self.lower_impulse = acc;
+            m.apply_angular(self, limit, lower);
+            let (upper, acc) = limit_impulse(p.upper_angle - angle, m.wa - m.wb, self.upper_impulse);
+            self.upper_impulse = acc;
+            m.apply_angular(self, limit, -upper);
         }
-        m.apply_angular(limit, lower);
-        let upper_c = Fw::from_fn(|l| r[l].upper_angle) - angle;
-        let (upper, acc) = limit_impulse(upper_c, m.wa - m.wb, impulses(chunk, |j| j.impulses.upper));
-        for l in 0..W {
-            chunk[l].impulses.upper = acc.lane(l);
-        }
-        m.apply_angular(limit, -upper);
     }
-}
 
-/// The point the two frames share, a 2x2 block (see `revolute::solve`
-/// and `point_impulse`), with softness `soft`.
-#[inline(always)]
-fn solve_point(chunk: &mut [JointConstraint], m: &mut Lanes, soft: Softness) {
-    let r @ (rax, ray, rbx, rby) = m.anchors(chunk);
-    let field = |f: &dyn Fn(&JointConstraint) -> f32| Fw::from_fn(|l| f(&chunk[l]));
-    let ((adx, ady), (bdx, bdy)) = (m.dpa, m.dpb);
-    let cx = (bdx - adx) + field(&|j| j.delta_center.x) + (rbx - rax);
-    let cy = (bdy - ady) + field(&|j| j.delta_center.y) + (rby - ray);
-    // cross_sv(w, r) = (-w r.y, w r.x)
-    let cdot_x = (m.vbx + -m.wb * rby) - (m.vax + -m.wa * ray);
-    let cdot_y = (m.vby + m.wb * rbx) - (m.vay + m.wa * rax);
-    let bias_rate = Fw::splat(soft.bias_rate);
-    let (rhs_x, rhs_y) = (cdot_x + bias_rate * cx, cdot_y + bias_rate * cy);
-    let (ma, ia, mb, ib) = (m.ma, m.ia, m.mb, m.ib);
-    let k11 = ma + mb + ray * ray * ia + rby * rby * ib;
-    let k12 = -ray * rax * ia - rby * rbx * ib;
-    let k22 = ma + mb + rax * rax * ia + rbx * rbx * ib;
-    let det = k11 * k22 - k12 * k12;
-    let inv = Fw::splat(1.0) / det;
-    let singular = det.eq(Fw::splat(0.0));
-    let x = singular.select(Fw::splat(0.0), inv * (k22 * rhs_x - k12 * rhs_y));
-    let y = singular.select(Fw::splat(0.0), inv * (k11 * rhs_y - k12 * rhs_x));
-    let (acc_x, acc_y) = (
-        impulses(chunk, |j| j.impulses.linear.x),
-        impulses(chunk, |j| j.impulses.linear.y),
-    );
-    let (mass_scale, impulse_scale) = (Fw::splat(-soft.mass_scale), Fw::splat(soft.impulse_scale));
-    let px = mass_scale * x - impulse_scale * acc_x;
-    let py = mass_scale * y - impulse_scale * acc_y;
-    let (acc_x, acc_y) = (acc_x + px, acc_y + py);
-    for l in 0..W {
-        chunk[l].impulses.linear = Vec2::new(acc_x.lane(l), acc_y.lane(l));
+    /// The point the two frames share, a 2x2 block (see `revolute::solve`
+    /// and `point_impulse`), with softness `soft`.
+    #[inline(always)]
+    fn solve_point(&mut self, m: &mut Lanes, soft: Softness) {
+        let r @ (rax, ray, rbx, rby) = m.anchors(self);
+        let ((adx, ady), (bdx, bdy)) = (m.dpa, m.dpb);
+        let (dcx, dcy) = self.delta_center;
+        let cx = (bdx - adx) + dcx + (rbx - rax);
+        let cy = (bdy - ady) + dcy + (rby - ray);
+        // cross_sv(w, r) = (-w r.y, w r.x)
+        let cdot_x = (m.vbx + -m.wb * rby) - (m.vax + -m.wa * ray);
+        let cdot_y = (m.vby + m.wb * rbx) - (m.vay + m.wa * rax);
+        let bias_rate = Fw::splat(soft.bias_rate);
+        let (rhs_x, rhs_y) = (cdot_x + bias_rate * cx, cdot_y + bias_rate * cy);
+        let (ma, ia, mb, ib) = (self.ma, self.ia, self.mb, self.ib);
+        let k11 = ma + mb + ray * ray * ia + rby * rby * ib;
+        let k12 = -ray * rax * ia - rby * rbx * ib;
+        let k22 = ma + mb + rax * rax * ia + rbx * rbx * ib;
+        let det = k11 * k22 - k12 * k12;
+        let inv = Fw::splat(1.0) / det;
+        let singular = det.eq(Fw::splat(0.0));
+        let x = singular.select(Fw::splat(0.0), inv * (k22 * rhs_x - k12 * rhs_y));
+        let y = singular.select(Fw::splat(0.0), inv * (k11 * rhs_y - k12 * rhs_x));
+        let (acc_x, acc_y) = self.linear;
+        let (mass_scale, impulse_scale) = (Fw::splat(-soft.mass_scale), Fw::splat(soft.impulse_scale));
+        let px = mass_scale * x - impulse_scale * acc_x;
+        let py = mass_scale * y - impulse_scale * acc_y;
+        self.linear = (acc_x + px, acc_y + py);
+        m.apply_linear(self, r, (px, py));
     }
-    m.apply_linear(r, (px, py));
 }
 
 #[cfg(test)]
@@ -403,46 +523,58 @@ mod tests {
         out
     }
 
+    /// Runs a substep's warm start, biased pass and relax twice on the
+    /// first `n` of four random hinges, in a batch and one at a time,
+    /// and checks that both leave the same bits, the dummy row untouched.
+    fn batch_matches_scalar(rng: &mut Rng, n: usize, ctx: &StepContext) {
+        let joints = hinges(rng, ctx.h);
+        let states = states(rng);
+        // Row 0 is the static body, at rest: the dummy of spare lanes.
+        let dummy = 0;
+        let (mut wide, wide_states) = (joints.clone(), states.clone());
+        let (mut scalar, scalar_states) = (joints, states);
+        let mut batch = HingeBatch::empty();
+        batch.fill(0..n, &wide, dummy);
+        for pass in 0..6 {
+            let bias = pass % 3 == 1;
+            if pass % 3 == 0 {
+                batch.warm_start(&wide_states);
+                scalar[..n]
+                    .iter()
+                    .for_each(|j| super::super::warm_start(j, &scalar_states));
+            } else {
+                batch.solve(&wide_states, ctx, bias);
+                for j in &mut scalar[..n] {
+                    super::super::solve(j, &scalar_states, ctx, bias);
+                }
+            }
+            batch.store(&mut wide);
+            assert_eq!(
+                bits(&wide, &wide_states),
+                bits(&scalar, &scalar_states),
+                "{n} hinges, pass {pass}"
+            );
+        }
+        assert_eq!(wide_states[0].velocity(), (Vec2::ZERO, 0.0));
+    }
+
     #[test]
-    fn four_hinges_lane_wide_give_the_scalar_kernels_bits() {
+    fn a_hinge_batch_gives_the_scalar_kernels_bits() {
         let ctx = StepContext::for_tests();
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-        for case in 0..500 {
-            let joints = hinges(&mut rng, ctx.h);
-            let states = states(&mut rng);
-            let (mut wide, wide_states) = (joints.clone(), states.clone());
-            let (mut scalar, scalar_states) = (joints, states);
-            // A substep's warm start, biased pass and relax, twice.
-            for pass in 0..6 {
-                let bias = pass % 3 == 1;
-                if pass % 3 == 0 {
-                    warm_start(&wide, &wide_states);
-                    scalar
-                        .iter()
-                        .for_each(|j| super::super::warm_start(j, &scalar_states));
-                } else {
-                    assert!(revolute_lanes(&wide).is_some());
-                    solve(&mut wide, &wide_states, &ctx, bias);
-                    for j in &mut scalar {
-                        super::super::solve(j, &scalar_states, &ctx, bias);
-                    }
-                }
-                assert_eq!(
-                    bits(&wide, &wide_states),
-                    bits(&scalar, &scalar_states),
-                    "case {case}, pass {pass}"
-                );
-            }
+        for _ in 0..500 {
+            batch_matches_scalar(&mut rng, W, &ctx);
         }
     }
 
     #[test]
-    fn a_chunk_with_another_kind_or_fewer_than_four_is_not_lane_wide() {
+    fn a_batch_of_fewer_hinges_than_lanes_solves_those_alone() {
+        let ctx = StepContext::for_tests();
         let mut rng = Rng(7);
-        let mut joints = hinges(&mut rng, 1.0 / 240.0);
-        assert!(revolute_lanes(&joints).is_some());
-        assert!(revolute_lanes(&joints[..W - 1]).is_none());
-        joints[2].kind = JointKind::Filter;
-        assert!(revolute_lanes(&joints).is_none());
+        for n in 1..W {
+            for _ in 0..50 {
+                batch_matches_scalar(&mut rng, n, &ctx);
+            }
+        }
     }
 }

@@ -17,7 +17,7 @@
 //! bodies close the gap in one substep, no more: a speculative limit).
 
 mod distance;
-mod hinges;
+pub(crate) mod hinges;
 mod motor;
 mod prismatic;
 mod revolute;
@@ -25,7 +25,6 @@ pub(crate) mod tree;
 mod weld;
 mod wheel;
 
-use super::lanes::W;
 use super::threads::StateCell;
 use super::types::{BodyState, Softness, SolverBody, StepContext};
 use crate::body::Body;
@@ -172,37 +171,6 @@ pub(crate) fn warm_start(j: &JointConstraint, states: &[StateCell]) {
         JointKind::Filter => return,
     }
     m.store(j, states);
-}
-
-/// [`warm_start`] for a run of one colour's joints (no dynamic body twice):
-/// each four in a row that are all hinges lane-wide ([`hinges`], the same
-/// bits), the others one at a time.
-pub(crate) fn warm_start_run(run: &[JointConstraint], states: &[StateCell]) {
-    let mut chunks = run.chunks_exact(W);
-    for chunk in &mut chunks {
-        if hinges::revolute_lanes(chunk).is_some() {
-            hinges::warm_start(chunk, states);
-        } else {
-            chunk.iter().for_each(|j| warm_start(j, states));
-        }
-    }
-    chunks.remainder().iter().for_each(|j| warm_start(j, states));
-}
-
-/// [`solve`] for a run of one colour's joints, four hinges at a time where
-/// it can (see [`warm_start_run`]).
-pub(crate) fn solve_run(run: &mut [JointConstraint], states: &[StateCell], ctx: &StepContext, bias: bool) {
-    let mut chunks = run.chunks_exact_mut(W);
-    for chunk in &mut chunks {
-        if hinges::revolute_lanes(chunk).is_some() {
-            hinges::solve(chunk, states, ctx, bias);
-        } else {
-            chunk.iter_mut().for_each(|j| solve(j, states, ctx, bias));
-        }
-    }
-    for j in chunks.into_remainder() {
-        solve(j, states, ctx, bias);
-    }
 }
 
 /// One iteration of the joint: the biased pass (`bias`) or the relax.

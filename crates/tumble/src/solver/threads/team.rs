@@ -297,7 +297,7 @@ pub(crate) struct Blocks<'a, T> {
 
 // SAFETY: a `Blocks` hands each thread `&mut` runs of its items (so the
 // items must be `Send`), and two threads never get the same run: the
-// team calls each block index once (`Team::run`), and `for_each3`, the
+// team calls each block index once (`Team::run`), and `for_each4`, the
 // only caller of `Blocks::run`, maps each index to one run.
 unsafe impl<T: Send> Sync for Blocks<'_, T> {}
 
@@ -335,18 +335,19 @@ impl<'a, T: Send> Blocks<'a, T> {
 /// A slice in runs and what to do with each run.
 pub(crate) type Part<'a, 'f, T> = (Blocks<'a, T>, &'f (dyn Fn(&mut [T]) + Sync));
 
-/// Calls `fa` on the runs of `a`, `fb` on those of `b` and `fc` on those
-/// of `c`: in that order on this thread without a team, or split between
-/// the team's threads, run by run, in one stage. (One stage, not three:
-/// the three slices are a colour's two-point batches, one-point batches
-/// and joints, which share no dynamic body.)
-pub(crate) fn for_each3<A: Send, B: Send, C: Send>(
+/// Calls `fa` on the runs of `a`, `fb` on those of `b`, and so on for
+/// `c` and `d`: in that order on this thread without a team, or split
+/// between the team's threads, run by run, in one stage. (One stage, not
+/// four: the slices are a colour's two-point batches, one-point batches,
+/// hinge batches and other joints, which share no dynamic body.)
+pub(crate) fn for_each4<A: Send, B: Send, C: Send, D: Send>(
     team: Option<&Team>,
     (a, fa): Part<'_, '_, A>,
     (b, fb): Part<'_, '_, B>,
     (c, fc): Part<'_, '_, C>,
+    (d, fd): Part<'_, '_, D>,
 ) {
-    let (na, nb, nc) = (a.count(), b.count(), c.count());
+    let (na, nb, nc, nd) = (a.count(), b.count(), c.count(), d.count());
     let task = |k: usize| {
         // SAFETY: the team (or the loop below) calls each `k` once, and
         // each maps to one run of one slice.
@@ -355,12 +356,14 @@ pub(crate) fn for_each3<A: Send, B: Send, C: Send>(
                 fa(a.run(k));
             } else if k < na + nb {
                 fb(b.run(k - na));
-            } else {
+            } else if k < na + nb + nc {
                 fc(c.run(k - na - nb));
+            } else {
+                fd(d.run(k - na - nb - nc));
             }
         }
     };
-    let blocks = na + nb + nc;
+    let blocks = na + nb + nc + nd;
     match team {
         Some(team) if blocks > 1 => team.run(blocks, &task),
         _ => (0..blocks).for_each(task),
@@ -368,7 +371,7 @@ pub(crate) fn for_each3<A: Send, B: Send, C: Send>(
 }
 
 /// Calls `f` on each index in `0..count`, in runs of `block` (see
-/// [`for_each3`]).
+/// [`for_each4`]).
 #[inline]
 pub(crate) fn for_each_index(team: Option<&Team>, count: usize, block: usize, f: impl Fn(usize) + Sync) {
     let block = block.max(1);
@@ -439,7 +442,7 @@ mod tests {
                 &none as &(dyn Fn(&mut [()]) + Sync),
             )
         };
-        for_each3(team, (items, f), empty(), empty());
+        for_each4(team, (items, f), empty(), empty(), empty());
     }
 
     /// A team of `threads` on a pool of its own.
@@ -500,9 +503,9 @@ mod tests {
 
     #[test]
     fn without_a_team_the_items_go_in_order() {
-        let (mut a, mut b, mut c) = (vec![0u32; 5], vec![0u32; 3], vec![0u32; 7]);
+        let (mut a, mut b, mut c, mut d) = (vec![0u32; 5], vec![0u32; 3], vec![0u32; 7], vec![0u32; 2]);
         let order = std::sync::Mutex::new(Vec::new());
-        let (fa, fb, fc) = (
+        let (fa, fb, fc, fd) = (
             |run: &mut [u32]| {
                 for x in run {
                     *x += 1;
@@ -521,27 +524,36 @@ mod tests {
                     order.lock().unwrap().push('c');
                 }
             },
+            |run: &mut [u32]| {
+                for x in run {
+                    *x += 4;
+                    order.lock().unwrap().push('d');
+                }
+            },
         );
-        for_each3(
+        for_each4(
             None,
             (Blocks::new(&mut a, 2), &fa),
             (Blocks::new(&mut b, 2), &fb),
             (Blocks::new(&mut c, 2), &fc),
+            (Blocks::new(&mut d, 2), &fd),
         );
         assert_eq!(a, [1; 5]);
         assert_eq!(b, [2; 3]);
         assert_eq!(c, [3; 7]);
+        assert_eq!(d, [4; 2]);
         let order: String = order.into_inner().unwrap().into_iter().collect();
-        assert_eq!(order, "aaaaabbbccccccc");
+        assert_eq!(order, "aaaaabbbcccccccdd");
     }
 
     #[cfg(feature = "parallel")]
     #[test]
-    fn three_slices_each_item_once_on_a_team() {
-        let (mut a, mut b, mut c) = (vec![0u32; 1001], vec![0u8; 77], vec![0u64; 3000]);
+    fn four_slices_each_item_once_on_a_team() {
+        let (mut a, mut b, mut c, mut d) =
+            (vec![0u32; 1001], vec![0u8; 77], vec![0u64; 3000], vec![0u16; 333]);
         on_team(2, |team| {
             for _ in 0..50 {
-                for_each3(
+                for_each4(
                     team,
                     (Blocks::new(&mut a, 16), &|r: &mut [u32]| {
                         r.iter_mut().for_each(|x| *x += 1)
@@ -552,12 +564,16 @@ mod tests {
                     (Blocks::new(&mut c, 100), &|r: &mut [u64]| {
                         r.iter_mut().for_each(|x| *x += 1)
                     }),
+                    (Blocks::new(&mut d, 10), &|r: &mut [u16]| {
+                        r.iter_mut().for_each(|x| *x += 1)
+                    }),
                 );
             }
         });
         assert!(a.iter().all(|&x| x == 50));
         assert!(b.iter().all(|&x| x == 50));
         assert!(c.iter().all(|&x| x == 50));
+        assert!(d.iter().all(|&x| x == 50));
     }
 
     #[cfg(feature = "parallel")]
