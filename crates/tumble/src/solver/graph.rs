@@ -235,20 +235,25 @@ impl Graph {
         self.pack(keys, constraints, bodies, parallel);
     }
 
-    /// Orders the joints by their colour (a counting sort, stable: within
-    /// a colour they keep their order), so each colour's joints are one
-    /// run of the joint array, and the overflow the last: finds each
-    /// colour's run, and [`Graph::joint_order`].
+    /// Orders the joints by their colour, each colour's hinges first (a
+    /// counting sort, stable: within those they keep their order), so
+    /// each colour's joints are one run of the joint array starting with
+    /// its hinges (for [`Graph::pack_hinges`]), and the overflow the last:
+    /// finds each colour's run, and [`Graph::joint_order`].
     fn order_joints(&mut self, joint_keys: &[ColourKey]) {
         let count = self.count;
         // Two runs a colour, its hinges (keys of `LaneKind::Single`) and
-        // then its other joints, and the overflow's two last.
+        // then its other joints; the overflow last, in key order (its
+        // joints share bodies, so their order is the solve's).
         let slot = |k: usize, c: u32| {
-            let colour = if c == JOINT_OVERFLOW { count } else { c as usize };
-            2 * colour + usize::from(joint_keys[k].kind != LaneKind::Single)
+            if c == JOINT_OVERFLOW {
+                2 * count
+            } else {
+                2 * c as usize + usize::from(joint_keys[k].kind != LaneKind::Single)
+            }
         };
         self.joint_starts.clear();
-        self.joint_starts.resize(2 * count + 3, 0);
+        self.joint_starts.resize(2 * count + 2, 0);
         for (k, &c) in self.joint_colours.iter().enumerate() {
             self.joint_starts[slot(k, c) + 1] += 1;
         }

@@ -5,6 +5,8 @@
 //! it: no `unsafe` and no intrinsics, and IEEE arithmetic lane by lane,
 //! so a lane computes the bits the scalar kernel would.
 
+use super::threads::StateCell;
+use crate::math::Vec2;
 use glam::{BVec4A, Vec4};
 
 /// Lanes per batch: four `f32`, one SSE/NEON register.
@@ -198,6 +200,92 @@ impl std::ops::Neg for Fw {
     #[inline(always)]
     fn neg(self) -> Fw {
         Fw(-self.0)
+    }
+}
+
+/// The bodies of a batch's lanes: each lane's two body states, and
+/// whether the lane writes each (a body it cannot move, static or
+/// kinematic, never is). Spare lanes sit on a dummy state at rest that
+/// no lane writes.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct LaneBodies {
+    /// Body A of each lane.
+    pub(super) a: [u32; W],
+    /// Body B of each lane.
+    pub(super) b: [u32; W],
+    /// Whether each lane writes body A.
+    pub(super) write_a: [bool; W],
+    /// Whether each lane writes body B.
+    pub(super) write_b: [bool; W],
+}
+
+impl LaneBodies {
+    /// Each lane's bodies and whether the lane writes them: `(a, writes
+    /// a, b, writes b)`, spare lanes included.
+    pub(super) fn footprint(&self) -> impl Iterator<Item = (u32, bool, u32, bool)> + '_ {
+        (0..W).map(|l| (self.a[l], self.write_a[l], self.b[l], self.write_b[l]))
+    }
+
+    /// Gathers the lanes' body velocities.
+    #[inline(always)]
+    pub(super) fn gather(&self, states: &[StateCell]) -> Velocities {
+        let mut g = Velocities::default();
+        for l in 0..W {
+            let ((va, wa), (vb, wb)) = (
+                states[self.a[l] as usize].velocity(),
+                states[self.b[l] as usize].velocity(),
+            );
+            g.vax.0[l] = va.x;
+            g.vay.0[l] = va.y;
+            g.wa.0[l] = wa;
+            g.vbx.0[l] = vb.x;
+            g.vby.0[l] = vb.y;
+            g.wb.0[l] = wb;
+        }
+        g
+    }
+
+    /// Writes the lanes' velocities back to the bodies they write.
+    #[inline(always)]
+    pub(super) fn scatter(&self, states: &[StateCell], g: &Velocities) {
+        for l in 0..W {
+            if self.write_a[l] {
+                states[self.a[l] as usize].set_velocity(Vec2::new(g.vax.0[l], g.vay.0[l]), g.wa.0[l]);
+            }
+            if self.write_b[l] {
+                states[self.b[l] as usize].set_velocity(Vec2::new(g.vbx.0[l], g.vby.0[l]), g.wb.0[l]);
+            }
+        }
+    }
+}
+
+/// The gathered velocities (or pseudo-velocities) of a batch's bodies.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Velocities {
+    /// Body A's linear velocity, x.
+    pub(super) vax: Fw,
+    /// y.
+    pub(super) vay: Fw,
+    /// Body A's angular velocity.
+    pub(super) wa: Fw,
+    /// Body B's linear velocity, x.
+    pub(super) vbx: Fw,
+    /// y.
+    pub(super) vby: Fw,
+    /// Body B's angular velocity.
+    pub(super) wb: Fw,
+}
+
+impl Velocities {
+    /// Each lane from `a` where `mask` is set, else from `b`.
+    #[inline(always)]
+    pub(super) fn select_from(&mut self, mask: Mask, a: &Velocities, b: &Velocities) {
+        self.vax = mask.select(a.vax, b.vax);
+        self.vay = mask.select(a.vay, b.vay);
+        self.wa = mask.select(a.wa, b.wa);
+        self.vbx = mask.select(a.vbx, b.vbx);
+        self.vby = mask.select(a.vby, b.vby);
+        self.wb = mask.select(a.wb, b.wb);
     }
 }
 

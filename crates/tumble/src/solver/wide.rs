@@ -23,7 +23,7 @@
 // Lane loops index several arrays by the same lane number on purpose.
 #![allow(clippy::needless_range_loop)]
 
-use super::lanes::{Fw, Mask, W};
+use super::lanes::{Fw, LaneBodies, Mask, Velocities, W};
 use super::threads::StateCell;
 use super::types::{ContactConstraint, SolverBody, StepContext, MAX_BLOCK_CONDITION};
 use crate::contact::Contact;
@@ -103,14 +103,9 @@ pub(super) struct Batch<const N: usize, const M: usize> {
     /// event): it then takes the impulses too, for what runs after the
     /// solve.
     track: [bool; W],
-    /// Body A of each lane.
-    a: [u32; W],
-    /// Body B of each lane.
-    b: [u32; W],
-    /// Whether body A is dynamic (else the solve never writes it).
-    write_a: [bool; W],
-    /// Whether body B is dynamic.
-    write_b: [bool; W],
+    /// Each lane's bodies (a body the lane cannot move, static or
+    /// kinematic, is never written).
+    bodies: LaneBodies,
     /// Contact normal, from A to B.
     nx: Fw,
     /// Normal, y.
@@ -139,36 +134,6 @@ pub(super) type PairBatch = Batch<2, 3>;
 
 /// Four one-point constraints: the normal impulse by the scalar clamp.
 pub(super) type PointBatch = Batch<1, 1>;
-
-/// The gathered velocities (or pseudo-velocities) of a batch's bodies.
-#[derive(Clone, Copy, Default)]
-pub(super) struct Velocities {
-    /// Body A's linear velocity, x.
-    vax: Fw,
-    /// y.
-    vay: Fw,
-    /// Body A's angular velocity.
-    wa: Fw,
-    /// Body B's linear velocity, x.
-    vbx: Fw,
-    /// y.
-    vby: Fw,
-    /// Body B's angular velocity.
-    wb: Fw,
-}
-
-impl Velocities {
-    /// Each lane from `a` where `mask` is set, else from `b`.
-    #[inline(always)]
-    fn select_from(&mut self, mask: Mask, a: &Velocities, b: &Velocities) {
-        self.vax = mask.select(a.vax, b.vax);
-        self.vay = mask.select(a.vay, b.vay);
-        self.wa = mask.select(a.wa, b.wa);
-        self.vbx = mask.select(a.vbx, b.vbx);
-        self.vby = mask.select(a.vby, b.vby);
-        self.wb = mask.select(a.wb, b.wb);
-    }
-}
 
 /// The normal half of an iteration, which differs between blocks and
 /// single points.
@@ -204,7 +169,7 @@ where
     /// Each lane's bodies and whether the lane writes them: `(a, writes
     /// a, b, writes b)`, padding lanes included.
     pub(super) fn footprint(&self) -> impl Iterator<Item = (u32, bool, u32, bool)> + '_ {
-        (0..W).map(|l| (self.a[l], self.write_a[l], self.b[l], self.write_b[l]))
+        self.bodies.footprint()
     }
 
     /// Lane `l`'s accumulated normal impulses (per substep), point by
@@ -231,10 +196,7 @@ where
             index: [0; W],
             contact: [0; W],
             track: [false; W],
-            a: [0; W],
-            b: [0; W],
-            write_a: [false; W],
-            write_b: [false; W],
+            bodies: LaneBodies::default(),
             nx: Fw::default(),
             ny: Fw::default(),
             friction: Fw::default(),
@@ -322,8 +284,9 @@ where
         }
         let dynamic = |i: u32| bodies.get(i as usize).is_some_and(|b| b.dynamic);
         for l in 0..W {
-            (self.a[l], self.b[l]) = (cs[l].a, cs[l].b);
-            (self.write_a[l], self.write_b[l]) = (dynamic(self.a[l]), dynamic(self.b[l]));
+            let lb = &mut self.bodies;
+            (lb.a[l], lb.b[l]) = (cs[l].a, cs[l].b);
+            (lb.write_a[l], lb.write_b[l]) = (dynamic(lb.a[l]), dynamic(lb.b[l]));
         }
         for (j, m) in self.mass.iter_mut().enumerate() {
             *m = lanes(&cs, |c| if N == 2 { c.k[j] } else { c.points[0].normal_mass });
@@ -364,33 +327,13 @@ where
     /// Gathers the lanes' body velocities.
     #[inline(always)]
     fn gather(&self, states: &[StateCell]) -> Velocities {
-        let mut g = Velocities::default();
-        for l in 0..W {
-            let ((va, wa), (vb, wb)) = (
-                states[self.a[l] as usize].velocity(),
-                states[self.b[l] as usize].velocity(),
-            );
-            g.vax.0[l] = va.x;
-            g.vay.0[l] = va.y;
-            g.wa.0[l] = wa;
-            g.vbx.0[l] = vb.x;
-            g.vby.0[l] = vb.y;
-            g.wb.0[l] = wb;
-        }
-        g
+        self.bodies.gather(states)
     }
 
     /// Writes the lanes' velocities back to their dynamic bodies.
     #[inline(always)]
     fn scatter(&self, states: &[StateCell], g: &Velocities) {
-        for l in 0..W {
-            if self.write_a[l] {
-                states[self.a[l] as usize].set_velocity(Vec2::new(g.vax.0[l], g.vay.0[l]), g.wa.0[l]);
-            }
-            if self.write_b[l] {
-                states[self.b[l] as usize].set_velocity(Vec2::new(g.vbx.0[l], g.vby.0[l]), g.wb.0[l]);
-            }
-        }
+        self.bodies.scatter(states, g);
     }
 
     /// Gathers the lanes' body velocities and pseudo-velocities in one
@@ -400,7 +343,8 @@ where
         let mut g = Velocities::default();
         let mut pg = Velocities::default();
         for l in 0..W {
-            let (sa, sb) = (&states[self.a[l] as usize], &states[self.b[l] as usize]);
+            let lb = &self.bodies;
+            let (sa, sb) = (&states[lb.a[l] as usize], &states[lb.b[l] as usize]);
             let ((va, wa), (pva, pwa)) = (sa.velocity(), sa.pseudo());
             let ((vb, wb), (pvb, pwb)) = (sb.velocity(), sb.pseudo());
             g.vax.0[l] = va.x;
@@ -424,13 +368,14 @@ where
     #[inline(always)]
     fn scatter_both(&self, states: &[StateCell], g: &Velocities, pg: &Velocities) {
         for l in 0..W {
-            if self.write_a[l] {
-                let s = &states[self.a[l] as usize];
+            let lb = &self.bodies;
+            if lb.write_a[l] {
+                let s = &states[lb.a[l] as usize];
                 s.set_velocity(Vec2::new(g.vax.0[l], g.vay.0[l]), g.wa.0[l]);
                 s.set_pseudo(Vec2::new(pg.vax.0[l], pg.vay.0[l]), pg.wa.0[l]);
             }
-            if self.write_b[l] {
-                let s = &states[self.b[l] as usize];
+            if lb.write_b[l] {
+                let s = &states[lb.b[l] as usize];
                 s.set_velocity(Vec2::new(g.vbx.0[l], g.vby.0[l]), g.wb.0[l]);
                 s.set_pseudo(Vec2::new(pg.vbx.0[l], pg.vby.0[l]), pg.wb.0[l]);
             }
@@ -450,8 +395,8 @@ where
             (Fw::default(), Fw::default(), Fw::default(), Fw::default());
         for l in 0..W {
             let ((dpa, qa), (dpb, qb)) = (
-                states[self.a[l] as usize].motion(),
-                states[self.b[l] as usize].motion(),
+                states[self.bodies.a[l] as usize].motion(),
+                states[self.bodies.b[l] as usize].motion(),
             );
             dpx.0[l] = dpb.x - dpa.x;
             dpy.0[l] = dpb.y - dpa.y;
