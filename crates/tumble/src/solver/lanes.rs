@@ -1,9 +1,11 @@
 //! The lane type of the solver's wide kernels: [`W`] floats held in
 //! one SIMD register ([`Fw`]), with lane masks ([`Mask`]) for the selects
-//! that stand in for branches. The contact batches ([`super::wide`]) and
-//! the hinges solved four at a time ([`super::joints`]) are written on
-//! it: no `unsafe` and no intrinsics, and IEEE arithmetic lane by lane,
-//! so a lane computes the bits the scalar kernel would.
+//! that stand in for branches, and the lanes' bodies ([`LaneBodies`]:
+//! which two each lane reads and writes, their velocities gathered and
+//! scattered). The contact batches ([`super::wide`]) and the hinges
+//! solved four at a time ([`super::joints`]) are written on it: no
+//! `unsafe` and no intrinsics, and IEEE arithmetic lane by lane, so a
+//! lane computes the bits the scalar kernel would.
 
 use super::threads::StateCell;
 use crate::math::Vec2;
