@@ -126,18 +126,12 @@ impl JointTrees {
         let n = bodies.len();
         let ground = n as u32;
         let node_of = |b: u32| if bodies[b as usize].dynamic { b } else { ground };
-        // The larger mass of dynamic bodies `a` and `b` over the smaller.
+        // The larger mass of dynamic bodies `a` and `b` over the smaller:
+        // the larger inverse mass over the smaller (one division, not
+        // three; infinite when one cannot move, NaN when neither can).
         let mass_ratio = |a: u32, b: u32| {
-            let mass = |b: u32| {
-                let m = bodies[b as usize].inv_mass;
-                if m > 0.0 {
-                    1.0 / m
-                } else {
-                    f32::INFINITY
-                }
-            };
-            let (ma, mb) = (mass(a), mass(b));
-            ma.max(mb) / ma.min(mb)
+            let (ia, ib) = (bodies[a as usize].inv_mass, bodies[b as usize].inv_mass);
+            ia.max(ib) / ia.min(ib)
         };
         // A tree is solved exactly only if one of its hinges joins masses
         // that far apart: a world without such a hinge (a contact scene, a
