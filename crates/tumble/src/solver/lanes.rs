@@ -84,10 +84,12 @@ impl Fw {
     /// Lane-wise maximum: on x86, `o` where `o > self`, else `self` (SSE's
     /// `maxps` with the operands in this order), which is what `f32::max`
     /// compiled to here before, bit for bit, as long as neither operand is
-    /// NaN. Other targets' vector maximum may differ on a NaN or on which
-    /// zero a tie of `+0` and `-0` yields (`f32::max` leaves that open
-    /// too); the solver's operands are finite, and a NaN velocity is lost
-    /// anyway.
+    /// NaN and they are not zeros of opposite signs (`f32::max(-0.0, 0.0)`
+    /// gives `+0`, this `-0`; `f32::max` leaves that tie open, and other
+    /// targets' vector maximum may differ on it and on a NaN too). The
+    /// solver's operands are finite, and a NaN velocity is lost anyway;
+    /// a kernel that must give a scalar one's bits in every case selects
+    /// instead (see the hinges' limits).
     #[inline(always)]
     pub(super) fn max(self, o: Fw) -> Fw {
         Fw(o.0.max(self.0))

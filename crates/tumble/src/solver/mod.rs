@@ -277,7 +277,8 @@ impl Solver {
         // and writes their constraints' impulses: then every hinge stays
         // in its constraint, solved one at a time.
         self.trees.build(&self.joints, &self.bodies);
-        if self.trees.is_empty() {
+        let soft = ctx.settings.position_correction == PositionCorrection::SoftStep;
+        if self.trees.is_empty() || !soft {
             // (The dummy state row, at rest, is the last.)
             graph.pack_hinges(&self.joints, self.bodies.len() as u32);
         }

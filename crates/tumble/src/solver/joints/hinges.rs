@@ -356,7 +356,10 @@ impl HingeBatch {
                 let mass_scale = open.select(Fw::splat(1.0), Fw::splat(soft.mass_scale));
                 let impulse_scale = open.select(Fw::splat(0.0), Fw::splat(soft.impulse_scale));
                 let impulse = -mass_scale * axial_mass * (cdot + rate) - impulse_scale * acc;
-                let new = (acc + impulse).max(Fw::splat(0.0));
+                // `f32::max(x, 0.0)` as a select: 0 for a NaN too, and +0
+                // for -0 (the lane maximum would keep either).
+                let sum = acc + impulse;
+                let new = sum.gt(Fw::splat(0.0)).select(sum, Fw::splat(0.0));
                 (new - acc, limit.select(new, acc))
             };
             let (lower, acc) = limit_impulse(angle - p.lower_angle, m.v.wb - m.v.wa, self.lower_impulse);
@@ -509,6 +512,18 @@ mod tests {
         let (mut scalar, scalar_states) = (joints, states);
         let mut batch = HingeBatch::empty();
         batch.fill(0..n, &wide, dummy);
+        // A lane writes exactly the bodies its joint can move, and a
+        // spare lane none (the colouring's guarantee rests on it).
+        for (l, (a, writes_a, b, writes_b)) in batch.footprint().enumerate() {
+            let moves = |m: [f32; 2]| m[0] != 0.0 || m[1] != 0.0;
+            if l < n {
+                let [ma, ia, mb, ib] = wide[l].masses;
+                assert_eq!((a, b), (wide[l].a, wide[l].b));
+                assert_eq!((writes_a, writes_b), (moves([ma, ia]), moves([mb, ib])));
+            } else {
+                assert_eq!((a, writes_a, b, writes_b), (dummy, false, dummy, false));
+            }
+        }
         for pass in 0..6 {
             let bias = pass % 3 == 1;
             if pass % 3 == 0 {
