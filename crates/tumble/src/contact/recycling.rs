@@ -221,8 +221,8 @@ impl Contact {
         // relative to itself, is collided again once either body has
         // turned by MAX_KEPT_TURN since. An empty manifold has no levers:
         // only the pair's relative motion counts.
-        let turned = chord_squared(from_a.inv_mul(a.xf.q)).max(chord_squared(from_b.inv_mul(b.xf.q)));
-        if self.manifold.count > 0 && turned >= MAX_KEPT_TURN * MAX_KEPT_TURN {
+        let turned = || chord_squared(from_a.inv_mul(a.xf.q)).max(chord_squared(from_b.inv_mul(b.xf.q)));
+        if self.manifold.count > 0 && turned() >= MAX_KEPT_TURN * MAX_KEPT_TURN {
             return false;
         }
         let motion = moved + step_motion;
