@@ -1030,6 +1030,7 @@ fn batch_blocks<'a, T: Send>(team: Option<&Team>, batches: &'a mut [T]) -> Block
 mod tests {
     use super::*;
     use crate::contact::NO_COLOR;
+    use crate::joint::{JointKind, RevoluteJoint};
     use crate::settings::DYNAMIC_GRAPH_COLORS;
     use crate::test_rng::Rng;
 
@@ -1066,7 +1067,8 @@ mod tests {
     }
 
     /// `count` random joints between the bodies of `bodies` (two apart),
-    /// with the masses the bodies' kinds give.
+    /// with the masses the bodies' kinds give: about half of them hinges,
+    /// each with some impulses to warm start from.
     fn random_joints(rng: &mut Rng, bodies: &[SolverBody], count: usize) -> Vec<JointConstraint> {
         let n = bodies.len() as u32;
         let mass = |i: u32| if bodies[i as usize].dynamic { 1.0 } else { 0.0 };
@@ -1074,15 +1076,26 @@ mod tests {
             .map(|k| {
                 let a = (rng.range(0.0, n as f32) as u32).min(n - 1);
                 let b = (a + 1 + (rng.range(0.0, (n - 1) as f32) as u32).min(n - 2)) % n;
-                JointConstraint {
+                let mut joint = JointConstraint {
                     joint: k,
                     a,
                     b,
                     masses: [mass(a), mass(a), mass(b), mass(b)],
                     ..JointConstraint::EMPTY
+                };
+                if rng.range(0.0, 1.0) < 0.5 {
+                    joint.kind = JointKind::Revolute(RevoluteJoint::default());
                 }
+                joint.impulses.linear = rng.vec(1.0);
+                joint.impulses.lower = rng.range(0.0, 1.0);
+                joint
             })
             .collect()
+    }
+
+    /// Whether a joint is a hinge (a revolute joint).
+    fn is_hinge(j: &JointConstraint) -> bool {
+        matches!(j.kind, JointKind::Revolute(_))
     }
 
     /// Each colour's constraints (batched or not), and the overflow.
@@ -1123,7 +1136,8 @@ mod tests {
             .collect()
     }
 
-    /// The colouring keys of `joints` (in slot order), not yet coloured.
+    /// The colouring keys of `joints` (in slot order), not yet coloured,
+    /// a hinge's marked as `pick_joints` marks it.
     fn joint_keys(joints: &[JointConstraint], bodies: &[SolverBody]) -> Vec<ColourKey> {
         joints
             .iter()
@@ -1132,7 +1146,11 @@ mod tests {
                 a: held(bodies, j.a),
                 b: held(bodies, j.b),
                 color: NO_COLOR,
-                kind: LaneKind::Alone,
+                kind: if is_hinge(j) {
+                    LaneKind::Single
+                } else {
+                    LaneKind::Alone
+                },
             })
             .collect()
     }
@@ -1186,6 +1204,61 @@ mod tests {
             coloring,
         );
         (graph, bodies, constraints, (keys, joints, joint_keys))
+    }
+
+    #[test]
+    fn each_colours_hinges_are_packed_once_and_its_other_joints_left_alone() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        for coloring in [Coloring::Bounded, Coloring::Ordered, Coloring::Off] {
+            for _ in 0..30 {
+                let (mut graph, bodies, _, (_, mut joints, _)) =
+                    random_coloured(&mut rng, (40, 60, 60), coloring);
+                let before = joints.clone();
+                graph.pack_hinges(&joints, bodies.len() as u32);
+                assert!(graph.footprints_are_disjoint(&bodies, &joints));
+                // Each hinge of a colour in one lane of that colour's
+                // batches; its other joints, and no hinge, left alone.
+                let mut placed = vec![0; joints.len()];
+                let mut in_batch = vec![false; joints.len()];
+                for colour in &graph.colours[..graph.count] {
+                    for batch in &graph.hinges[colour.hinges.clone()] {
+                        for &place in batch.places() {
+                            placed[place as usize] += 1;
+                            in_batch[place as usize] = true;
+                            assert!(is_hinge(&joints[place as usize]));
+                        }
+                    }
+                    for place in colour.joints.clone() {
+                        placed[place] += 1;
+                        assert!(!is_hinge(&joints[place]), "a hinge left unpacked");
+                    }
+                }
+                // The overflow in key order (slot order here), hinges too.
+                let overflow = &joints[graph.joint_overflow.clone()];
+                assert!(overflow.windows(2).all(|w| w[0].joint < w[1].joint));
+                for place in graph.joint_overflow.clone() {
+                    placed[place] += 1;
+                }
+                assert!(placed.iter().all(|&n| n == 1), "{placed:?}");
+                if coloring == Coloring::Off {
+                    assert_eq!(graph.hinge_count, 0);
+                }
+                // The batches' impulses go back where they came from, and
+                // nowhere else.
+                for j in &mut joints {
+                    j.impulses = crate::joint::JointImpulses::ZERO;
+                }
+                graph.store_hinges(&mut joints);
+                for ((j, was), &batched) in joints.iter().zip(&before).zip(&in_batch) {
+                    let expected = if batched {
+                        was.impulses
+                    } else {
+                        crate::joint::JointImpulses::ZERO
+                    };
+                    assert_eq!(j.impulses, expected);
+                }
+            }
+        }
     }
 
     #[test]

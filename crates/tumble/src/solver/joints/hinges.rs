@@ -184,6 +184,12 @@ impl HingeBatch {
         };
     }
 
+    /// The places in the joint array of the lanes in use.
+    #[cfg(test)]
+    pub(crate) fn places(&self) -> &[u32] {
+        &self.place[..self.len as usize]
+    }
+
     /// Hands the accumulated impulses back to the lanes' constraints.
     pub(crate) fn store(&self, joints: &mut [JointConstraint]) {
         for l in 0..self.len as usize {
