@@ -48,13 +48,12 @@ pub(crate) const ATAN_POLYNOMIAL: [f32; 8] = [
 #[inline]
 pub fn atan2(y: f32, x: f32) -> f32 {
     use std::f32::consts::{FRAC_PI_2, PI};
-    const C: [f32; 8] = ATAN_POLYNOMIAL;
     let (ax, ay) = (x.abs(), y.abs());
     let steep = ay > ax;
     let (num, den) = if steep { (ax, ay) } else { (ay, ax) };
     let t = if den > 0.0 { num / den } else { 0.0 };
     let t2 = t * t;
-    let poly = C.iter().rev().fold(0.0, |acc, &c| acc * t2 + c);
+    let poly = ATAN_POLYNOMIAL.iter().rev().fold(0.0, |acc, &c| acc * t2 + c);
     let mut angle = t * poly;
     if steep {
         angle = FRAC_PI_2 - angle;

@@ -22,7 +22,7 @@ pub(super) struct Fw(pub(super) Vec4);
 
 /// A lane mask: all ones where a comparison held, zero elsewhere, so a
 /// select is a bitwise blend.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Mask(pub(super) BVec4A);
 
 impl Fw {

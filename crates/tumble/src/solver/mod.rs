@@ -276,9 +276,12 @@ impl Solver {
         // after each pass (soft step only: see `joints::tree`), which reads
         // and writes their constraints' impulses: then every hinge stays
         // in its constraint, solved one at a time.
-        self.trees.build(&self.joints, &self.bodies);
-        let soft = ctx.settings.position_correction == PositionCorrection::SoftStep;
-        if self.trees.is_empty() || !soft {
+        if ctx.soft_step() {
+            self.trees.build(&self.joints, &self.bodies);
+        } else {
+            self.trees.clear();
+        }
+        if self.trees.is_empty() {
             // (The dummy state row, at rest, is the last.)
             graph.pack_hinges(&self.joints, self.bodies.len() as u32);
         }
@@ -316,8 +319,8 @@ impl Solver {
         }));
         // One more state at rest, for the unused lanes of the batches.
         states.push(StateCell::default());
-        let soft = ctx.settings.position_correction == PositionCorrection::SoftStep;
-        let mut trees = (soft && !self.trees.is_empty()).then_some(&mut self.trees);
+        let soft = ctx.soft_step();
+        let mut trees = (!self.trees.is_empty()).then_some(&mut self.trees);
         // The substeps run as one parallel region: the stages below hand
         // their loops to the team's waiting threads.
         with_team(ctx.parallel, |team| {

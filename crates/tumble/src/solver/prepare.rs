@@ -8,7 +8,6 @@ use super::types::{
 use crate::body::Body;
 use crate::contact::Contact;
 use crate::math::{cross, cross_sv, right_perp};
-use crate::settings::PositionCorrection;
 use crate::store::Store;
 
 /// Which contacts [`prepare_contacts`] picked, and their constraints' buffers.
@@ -270,7 +269,12 @@ fn prepare_one(
     }
     // A body takes a colour in the colouring only if the solve writes it.
     let held = |body: &SolverBody, slot: u32| if body.dynamic { slot } else { NOT_HELD };
-    let soft = ctx.settings.position_correction == PositionCorrection::SoftStep;
-    *key = ColourKey::of(&cc, ci, c.color, (held(ba, c.body_a), held(bb, c.body_b)), soft);
+    *key = ColourKey::of(
+        &cc,
+        ci,
+        c.color,
+        (held(ba, c.body_a), held(bb, c.body_b)),
+        ctx.soft_step(),
+    );
     cc
 }

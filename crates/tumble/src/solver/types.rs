@@ -287,6 +287,13 @@ impl StepContext {
         }
     }
 
+    /// Whether the step is the soft step (else velocity iterations with
+    /// split impulses or Baumgarte).
+    #[inline]
+    pub(crate) fn soft_step(&self) -> bool {
+        self.settings.position_correction == PositionCorrection::SoftStep
+    }
+
     #[inline]
     pub(crate) fn inv_h(&self) -> f32 {
         1.0 / self.h

@@ -324,18 +324,6 @@ where
         (self.nx, self.ny)
     }
 
-    /// Gathers the lanes' body velocities.
-    #[inline(always)]
-    fn gather(&self, states: &[StateCell]) -> Velocities {
-        self.bodies.gather(states)
-    }
-
-    /// Writes the lanes' velocities back to their dynamic bodies.
-    #[inline(always)]
-    fn scatter(&self, states: &[StateCell], g: &Velocities) {
-        self.bodies.scatter(states, g);
-    }
-
     /// Gathers the lanes' body velocities and pseudo-velocities in one
     /// pass over the bodies (they sit side by side in [`BodyState`]).
     #[inline(always)]
@@ -433,7 +421,7 @@ where
     /// Applies the accumulated impulses at the start of a substep.
     #[inline(always)]
     pub(super) fn warm_start(&self, states: &[StateCell]) {
-        let mut g = self.gather(states);
+        let mut g = self.bodies.gather(states);
         let (tx, ty) = (self.ny, -self.nx);
         for p in &self.p {
             let px = p.normal_impulse * self.nx + p.tangent_impulse * tx;
@@ -446,7 +434,7 @@ where
             g.vby = g.vby + self.mb * py;
             g.wb = g.wb + self.ib * (rnb * p.normal_impulse + rtb * p.tangent_impulse);
         }
-        self.scatter(states, &g);
+        self.bodies.scatter(states, &g);
     }
 
     /// One velocity iteration: friction at every point (in reverse point
@@ -454,9 +442,9 @@ where
     #[inline(always)]
     pub(super) fn solve_velocity(&mut self, states: &[StateCell], ctx: &StepContext, reverse: bool) {
         let sep = self.separations(states);
-        let mut g = self.gather(states);
+        let mut g = self.bodies.gather(states);
         self.velocity_pass(&mut g, ctx, reverse, sep);
-        self.scatter(states, &g);
+        self.bodies.scatter(states, &g);
     }
 
     /// One velocity iteration and one split-impulse iteration together:
@@ -484,7 +472,7 @@ where
         if pushed {
             self.scatter_both(states, &g, &pg);
         } else {
-            self.scatter(states, &g);
+            self.bodies.scatter(states, &g);
         }
     }
 
@@ -504,10 +492,10 @@ where
     #[inline(always)]
     pub(super) fn solve_soft(&mut self, states: &[StateCell], ctx: &StepContext, reverse: bool, bias: bool) {
         let sep = self.separations(states);
-        let mut g = self.gather(states);
+        let mut g = self.bodies.gather(states);
         self.soft_normal(&mut g, ctx, bias, reverse, sep);
         self.friction(&mut g, reverse);
-        self.scatter(states, &g);
+        self.bodies.scatter(states, &g);
     }
 
     /// The normal relative velocity of point `k`.

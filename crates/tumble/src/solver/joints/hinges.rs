@@ -74,9 +74,9 @@ struct AngularLanes {
     /// Frame B's angle less frame A's at the step start.
     delta_angle: Fw,
     /// The lanes with a spring of some stiffness, a motor, limits.
-    spring: [bool; W],
-    motor: [bool; W],
-    limit: [bool; W],
+    spring: Mask,
+    motor: Mask,
+    limit: Mask,
     /// The spring's target angle and softness.
     target_angle: Fw,
     bias_rate: Fw,
@@ -160,19 +160,19 @@ impl HingeBatch {
         self.lower_impulse = lanes(&|j| j.impulses.lower);
         self.upper_impulse = lanes(&|j| j.impulses.upper);
         let used = |l: usize| l < places.len();
-        let spring = std::array::from_fn(|l| used(l) && r[l].enable_spring && r[l].hertz > 0.0);
-        let motor = std::array::from_fn(|l| used(l) && r[l].enable_motor);
-        let limit = std::array::from_fn(|l| used(l) && r[l].enable_limit);
-        self.angular = (0..W).any(|l| spring[l] || motor[l] || limit[l]);
+        let spring = |l: usize| used(l) && r[l].enable_spring && r[l].hertz > 0.0;
+        let motor = |l: usize| used(l) && r[l].enable_motor;
+        let limit = |l: usize| used(l) && r[l].enable_limit;
+        self.angular = (0..W).any(|l| spring(l) || motor(l) || limit(l));
         if !self.angular {
             return;
         }
         let kind = |f: &dyn Fn(&RevoluteJoint) -> f32| Fw::from_fn(|l| f(&r[l]));
         self.parts = AngularLanes {
             delta_angle: lanes(&|j| j.delta_angle),
-            spring,
-            motor,
-            limit,
+            spring: Mask::from_fn(spring),
+            motor: Mask::from_fn(motor),
+            limit: Mask::from_fn(limit),
             target_angle: kind(&|r| r.target_angle),
             bias_rate: lanes(&|j| j.spring.bias_rate),
             mass_scale: lanes(&|j| j.spring.mass_scale),
@@ -334,7 +334,7 @@ impl HingeBatch {
         let ((ca, sa), (cb, sb)) = (m.dqa, m.dqb);
         let relative = (ca * sb - sa * cb).atan2(ca * cb + sa * sb);
         let angle = unwind_lanes(p.delta_angle + relative);
-        let spring = Mask::from_fn(|l| p.spring[l]);
+        let spring = p.spring;
         if spring.any() {
             let c = unwind_lanes(angle - p.target_angle);
             let acc = self.spring_impulse;
@@ -343,7 +343,7 @@ impl HingeBatch {
             self.spring_impulse = spring.select(acc + impulse, acc);
             m.apply_angular(self, spring, impulse);
         }
-        let motor = Mask::from_fn(|l| p.motor[l]);
+        let motor = p.motor;
         if motor.any() {
             let cdot = m.v.wb - m.v.wa - p.motor_speed;
             let max = Fw::splat(ctx.h) * p.max_motor_torque;
@@ -352,7 +352,7 @@ impl HingeBatch {
             self.motor_impulse = motor.select(new, old);
             m.apply_angular(self, motor, new - old);
         }
-        let limit = Mask::from_fn(|l| p.limit[l]);
+        let limit = p.limit;
         if limit.any() {
             let (inv_h, soft) = (Fw::splat(ctx.inv_h()), rigid(ctx, bias));
             // `limit_impulse` lane-wide: the change of `acc`, and `acc`.

@@ -279,6 +279,12 @@ impl JointTrees {
         self.order.is_empty()
     }
 
+    /// No tree this step (the step is not the soft step, where alone the
+    /// exact solve runs).
+    pub(crate) fn clear(&mut self) {
+        self.order.clear();
+    }
+
     /// Solves the forest's point rows exactly: the biased pass's soft rows
     /// or the relax's rigid ones.
     pub(crate) fn solve(
