@@ -123,6 +123,9 @@ pub(crate) struct Graph {
     /// The hinge batches of all colours, colour by colour; the first
     /// `hinge_count` are in use.
     hinges: Vec<HingeBatch>,
+    /// Per hinge batch in use, its run of the joint array (while
+    /// packing).
+    hinge_places: Vec<std::ops::Range<u32>>,
     /// How many of `hinges` are in use this step.
     hinge_count: usize,
     /// Constraints solved one at a time after the colours, in constraint
@@ -281,23 +284,34 @@ impl Graph {
     /// into [`HingeBatch`]es (the last of a colour perhaps not full, its
     /// spare lanes on the dummy body state `dummy`), and leaves the
     /// colour's other joints to be solved one at a time. Until it is
-    /// called, every joint is.
-    pub(super) fn pack_hinges(&mut self, joints: &[JointConstraint], dummy: u32) {
-        let mut count = 0;
+    /// called, every joint is. The batches are filled independently,
+    /// split between the workers when `parallel`.
+    pub(super) fn pack_hinges(&mut self, joints: &[JointConstraint], dummy: u32, parallel: bool) {
+        // Serially, each batch's run of the joint array; then the fills.
+        let places = &mut self.hinge_places;
+        places.clear();
         for colour in &mut self.colours[..self.count] {
             let start = colour.joints.start;
             let hinges = start..start + colour.hinge_joints;
-            let first = count;
-            for chunk in hinges.clone().step_by(lanes::W) {
-                if self.hinges.len() <= count {
-                    self.hinges.push(HingeBatch::empty());
-                }
-                self.hinges[count].fill(chunk..(chunk + lanes::W).min(hinges.end), joints, dummy);
-                count += 1;
-            }
-            colour.hinges = first..count;
+            let first = places.len();
+            places.extend(
+                hinges
+                    .clone()
+                    .step_by(lanes::W)
+                    .map(|chunk| chunk as u32..(chunk + lanes::W).min(hinges.end) as u32),
+            );
+            colour.hinges = first..places.len();
             colour.joints.start = hinges.end;
         }
+        let count = places.len();
+        if self.hinges.len() < count {
+            self.hinges.resize_with(count, HingeBatch::empty);
+        }
+        let places = &self.hinge_places;
+        for_each_indexed_mut(parallel, &mut self.hinges[..count], CHUNK, |k, batch| {
+            let run = &places[k];
+            batch.fill(run.start as usize..run.end as usize, joints, dummy);
+        });
         self.hinge_count = count;
     }
 
@@ -540,6 +554,7 @@ impl Graph {
             + self.pairs.capacity() * size_of::<wide::PairBatch>()
             + self.singles.capacity() * size_of::<wide::PointBatch>()
             + self.hinges.capacity() * size_of::<HingeBatch>()
+            + self.hinge_places.capacity() * size_of::<std::ops::Range<u32>>()
             + (self.overflow.capacity()
                 + self.last.capacity()
                 + self.blocks.capacity()
@@ -1214,7 +1229,7 @@ mod tests {
                 let (mut graph, bodies, _, (_, mut joints, _)) =
                     random_coloured(&mut rng, (40, 60, 60), coloring);
                 let before = joints.clone();
-                graph.pack_hinges(&joints, bodies.len() as u32);
+                graph.pack_hinges(&joints, bodies.len() as u32, false);
                 assert!(graph.footprints_are_disjoint(&bodies, &joints));
                 // Each hinge of a colour in one lane of that colour's
                 // batches; its other joints, and no hinge, left alone.

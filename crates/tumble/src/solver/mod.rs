@@ -61,6 +61,7 @@ use graph::{Graph, Pass};
 use joints::JointConstraint;
 use kept_colours::NOT_HELD;
 use scalar::{bounce_constraint, store_impulses};
+use std::sync::atomic::{AtomicBool, Ordering};
 use threads::{block_size, for_each_index, with_team, StateCell, Team};
 use types::{BodyState, ColourKey, ContactConstraint, LaneKind, Lock};
 
@@ -268,22 +269,28 @@ impl Solver {
         self.joints
             .resize(self.picked_joints.len(), JointConstraint::EMPTY);
         let (picked, order, solver_bodies) = (&self.picked_joints, graph.joint_order(), &self.bodies);
-        crate::parallel::for_each_indexed_mut(ctx.parallel, &mut self.joints, 64, |place, constraint| {
-            let (ji, a, b) = picked[order[place] as usize];
-            *constraint = joints::prepare_joint(&joints[ji], ji, (a, b), solver_bodies, bodies, ctx);
-        });
         // The joint trees Gauss-Seidel cannot converge get an exact solve
         // after each pass (soft step only: see `joints::tree`), which reads
         // and writes their constraints' impulses: then every hinge stays
-        // in its constraint, solved one at a time.
-        if ctx.soft_step() {
+        // in its constraint, solved one at a time. Whether any joint calls
+        // for it is found while the joints are built, by the workers.
+        let soft = ctx.soft_step();
+        let heavy = AtomicBool::new(false);
+        crate::parallel::for_each_indexed_mut(ctx.parallel, &mut self.joints, 64, |place, constraint| {
+            let (ji, a, b) = picked[order[place] as usize];
+            *constraint = joints::prepare_joint(&joints[ji], ji, (a, b), solver_bodies, bodies, ctx);
+            if soft && joints::tree::is_heavy(constraint, solver_bodies) {
+                heavy.store(true, Ordering::Relaxed);
+            }
+        });
+        if heavy.into_inner() {
             self.trees.build(&self.joints, &self.bodies);
         } else {
             self.trees.clear();
         }
         if self.trees.is_empty() {
             // (The dummy state row, at rest, is the last.)
-            graph.pack_hinges(&self.joints, self.bodies.len() as u32);
+            graph.pack_hinges(&self.joints, self.bodies.len() as u32, ctx.parallel);
         }
         debug_assert!(graph.footprints_are_disjoint(&self.bodies, &self.joints));
     }

@@ -113,6 +113,27 @@ pub(crate) struct JointTrees {
 /// mass is far above it.
 pub(crate) const EXACT_TREE_MASS_RATIO: f32 = 10.0;
 
+/// The larger mass of bodies `a` and `b` over the smaller: the larger
+/// inverse mass over the smaller (one division, not three; infinite when
+/// one cannot move, NaN when neither can).
+#[inline]
+fn mass_ratio(bodies: &[SolverBody], a: u32, b: u32) -> f32 {
+    let (ia, ib) = (bodies[a as usize].inv_mass, bodies[b as usize].inv_mass);
+    ia.max(ib) / ia.min(ib)
+}
+
+/// Whether joint `j` is a hinge between two dynamic bodies whose masses
+/// are [`EXACT_TREE_MASS_RATIO`] or more apart: a tree holding one is
+/// solved exactly (see [`JointTrees::build`]).
+#[inline]
+pub(crate) fn is_heavy(j: &JointConstraint, bodies: &[SolverBody]) -> bool {
+    matches!(j.kind, JointKind::Revolute(_))
+        && j.a != j.b
+        && bodies[j.a as usize].dynamic
+        && bodies[j.b as usize].dynamic
+        && mass_ratio(bodies, j.a, j.b) >= EXACT_TREE_MASS_RATIO
+}
+
 const BODY: u8 = 0;
 const JOINT: u8 = 1;
 const NONE: u32 = u32::MAX;
@@ -121,32 +142,15 @@ impl JointTrees {
     /// Builds the forest of the revolute joints among `joints` (in their
     /// order this step): a spanning forest over the dynamic bodies, the
     /// static world one node; joints that would close a loop are left out.
+    /// Only trees with a hinge [`is_heavy`] are kept: a step with no such
+    /// hinge (a contact scene, a ragdoll pile, a net) need not call this,
+    /// but [`JointTrees::clear`].
     pub(crate) fn build(&mut self, joints: &[JointConstraint], bodies: &[SolverBody]) {
         self.order.clear();
         let n = bodies.len();
         let ground = n as u32;
         let node_of = |b: u32| if bodies[b as usize].dynamic { b } else { ground };
-        // The larger mass of dynamic bodies `a` and `b` over the smaller:
-        // the larger inverse mass over the smaller (one division, not
-        // three; infinite when one cannot move, NaN when neither can).
-        let mass_ratio = |a: u32, b: u32| {
-            let (ia, ib) = (bodies[a as usize].inv_mass, bodies[b as usize].inv_mass);
-            ia.max(ib) / ia.min(ib)
-        };
-        // A tree is solved exactly only if one of its hinges joins masses
-        // that far apart: a world without such a hinge (a contact scene, a
-        // ragdoll pile, a net) pays one pass over its joints, and the
-        // per-body buffers below are never walked.
-        let heavy = |j: &JointConstraint| {
-            let (a, b) = (node_of(j.a), node_of(j.b));
-            if !matches!(j.kind, JointKind::Revolute(_)) || a == b || a == ground || b == ground {
-                return false;
-            }
-            mass_ratio(a, b) >= EXACT_TREE_MASS_RATIO
-        };
-        if !joints.iter().any(heavy) {
-            return;
-        }
+        let mass_ratio = |a: u32, b: u32| mass_ratio(bodies, a, b);
         self.uf.clear();
         self.uf.extend(0..=n as u32);
         self.heads.clear();
@@ -450,5 +454,25 @@ mod tests {
         }
         trees.build(&sliders, &bodies(&[1.0, 1.0, 1.0, 20.0]));
         assert!(trees.order.is_empty(), "{:?}", trees.order);
+    }
+
+    #[test]
+    fn a_hinge_is_heavy_only_between_dynamic_masses_far_apart() {
+        let masses = bodies(&[1.0, 20.0, 5.0, 1.0]);
+        // chain(4): ground-0, 0-1, 1-2, 2-3.
+        let joints = chain(4);
+        let heavy: Vec<bool> = joints.iter().map(|j| is_heavy(j, &masses)).collect();
+        // The ground's hinge never (the static body has no mass to
+        // compare); 1:20 is, 20:5 and 5:1 are not (the threshold is 10).
+        assert_eq!(heavy, [false, true, false, false]);
+        // The same masses on a slider: only hinges count.
+        let slider = JointConstraint {
+            kind: JointKind::Prismatic(crate::joint::PrismaticJoint::default()),
+            ..joints[1]
+        };
+        assert!(!is_heavy(&slider, &masses));
+        // Exactly the threshold counts.
+        let exact = bodies(&[1.0, EXACT_TREE_MASS_RATIO]);
+        assert!(is_heavy(&chain(2)[1], &exact));
     }
 }
