@@ -62,7 +62,7 @@ use joints::JointConstraint;
 use kept_colours::NOT_HELD;
 use scalar::{bounce_constraint, store_impulses};
 use std::sync::atomic::{AtomicBool, Ordering};
-use threads::{block_size, for_each_index, with_team, StateCell, Team};
+use threads::{block_size, for_each_range, with_team, StateCell, Team};
 use types::{BodyState, ColourKey, ContactConstraint, LaneKind, Lock};
 
 /// The solver's buffers, kept from step to step so that a steady scene
@@ -611,14 +611,15 @@ fn integrate_velocities(
 ) {
     let h = ctx.h;
     let block = block_size(team, bodies.len(), MIN_BODIES);
-    for_each_index(team, bodies.len(), block, |i| {
-        let (b, s) = (&bodies[i], &states[i]);
-        if b.dynamic {
-            let (v, w) = s.velocity();
-            s.set_velocity(
-                (v + h * b.accel) * b.linear_decay,
-                (w + h * b.angular_accel) * b.angular_decay,
-            );
+    for_each_range(team, bodies.len(), block, |run| {
+        for (b, s) in bodies[run.clone()].iter().zip(&states[run]) {
+            if b.dynamic {
+                let (v, w) = s.velocity();
+                s.set_velocity(
+                    (v + h * b.accel) * b.linear_decay,
+                    (w + h * b.angular_accel) * b.angular_decay,
+                );
+            }
         }
     });
     hold_locks(locks, states);
@@ -645,23 +646,33 @@ fn integrate_positions(
     // moves the body.
     hold_locks(locks, states);
     let h = ctx.h;
+    // The speed is compared squared first: no root (and no division) for
+    // a body within the limit, which is every body in a sane scene. A
+    // squared speed within the rounded square of the limit has a root
+    // within the limit, so the bodies clamped are exactly those whose
+    // speed exceeds it. (Capped, so that an infinite speed still counts.)
+    let max_speed_squared = (ctx.max_speed * ctx.max_speed).min(f32::MAX);
     let block = block_size(team, bodies.len(), MIN_BODIES);
-    for_each_index(team, bodies.len(), block, |i| {
-        let (b, cell) = (&bodies[i], &states[i]);
-        let mut s = cell.load();
-        if b.dynamic {
-            // Guard against absurd speeds (see the world's constants).
-            let speed = s.v.length();
-            if speed > ctx.max_speed {
-                s.v *= ctx.max_speed / speed;
+    let (max_speed, max_spin) = (ctx.max_speed, ctx.max_spin);
+    for_each_range(team, bodies.len(), block, |run| {
+        for (b, cell) in bodies[run.clone()].iter().zip(&states[run]) {
+            let mut s = cell.load();
+            if b.dynamic {
+                // Guard against absurd speeds (see the world's constants).
+                if s.v.length_squared() > max_speed_squared {
+                    let speed = s.v.length();
+                    if speed > max_speed {
+                        s.v *= max_speed / speed;
+                    }
+                }
+                s.w = s.w.clamp(-max_spin, max_spin);
             }
-            s.w = s.w.clamp(-ctx.max_spin, ctx.max_spin);
+            s.dp += h * (s.v + s.pv);
+            s.dq = s.dq.integrate(h * (s.w + s.pw));
+            s.pv = Vec2::ZERO;
+            s.pw = 0.0;
+            cell.store(s);
         }
-        s.dp += h * (s.v + s.pv);
-        s.dq = s.dq.integrate(h * (s.w + s.pw));
-        s.pv = Vec2::ZERO;
-        s.pw = 0.0;
-        cell.store(s);
     });
 }
 
@@ -678,6 +689,64 @@ mod tests {
 
     fn context() -> StepContext {
         StepContext::for_tests()
+    }
+
+    #[test]
+    fn the_speed_limit_clamps_exactly_the_bodies_faster_than_it() {
+        // Speeds around the limit (and far from it), in every direction:
+        // each body comes out as the plain rule says (its speed, if over
+        // the limit, scaled down to it), to the bit.
+        let ctx = context();
+        let max = ctx.max_speed;
+        let mut rng = Rng(0x51ed_270b_2ee1_3c7d);
+        let mut speeds = vec![
+            0.0,
+            max,
+            max.next_up(),
+            max.next_down(),
+            0.5 * max,
+            3.0 * max,
+            1e30,
+        ];
+        speeds.extend((0..500).map(|_| max * (1.0 + rng.range(-1e-6, 1e-6))));
+        let velocities: Vec<Vec2> = speeds
+            .iter()
+            .map(|&speed| {
+                let angle = rng.range(-3.2, 3.2);
+                speed * Vec2::new(angle.cos(), angle.sin())
+            })
+            .collect();
+        let bodies = vec![
+            SolverBody {
+                dynamic: true,
+                ..SolverBody::default()
+            };
+            velocities.len()
+        ];
+        let states: Vec<StateCell> = velocities
+            .iter()
+            .map(|&v| {
+                StateCell::new(BodyState {
+                    v,
+                    ..BodyState::default()
+                })
+            })
+            .collect();
+        integrate_positions(&bodies, &[], (&states, None), &ctx);
+        let mut clamped = 0;
+        for (&v, cell) in velocities.iter().zip(&states) {
+            let speed = v.length();
+            let want = if speed > max { v * (max / speed) } else { v };
+            let got = cell.load().v;
+            assert_eq!(
+                (got.x.to_bits(), got.y.to_bits()),
+                (want.x.to_bits(), want.y.to_bits()),
+                "{v:?}"
+            );
+            clamped += usize::from(speed > max);
+        }
+        // Both sides of the limit were tried.
+        assert!(clamped > 100 && clamped < velocities.len() - 100, "{clamped}");
     }
 
     /// A random one-point constraint between body 0 (dynamic, or static

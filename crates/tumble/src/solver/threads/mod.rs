@@ -12,4 +12,4 @@ mod team;
 
 pub(crate) use prefetch::{prefetch, PREFETCH_AHEAD};
 pub(crate) use state::StateCell;
-pub(crate) use team::{block_size, for_each4, for_each_index, with_team, AtomicMin, Blocks, Team};
+pub(crate) use team::{block_size, for_each4, for_each_range, with_team, AtomicMin, Blocks, Team};

@@ -370,17 +370,18 @@ pub(crate) fn for_each4<A: Send, B: Send, C: Send, D: Send>(
     }
 }
 
-/// Calls `f` on each index in `0..count`, in runs of `block` (see
-/// [`for_each4`]).
+/// Calls `f` on each run of `block` indices in `0..count` (the last one
+/// shorter), split between the team's threads (see [`for_each4`]).
 #[inline]
-pub(crate) fn for_each_index(team: Option<&Team>, count: usize, block: usize, f: impl Fn(usize) + Sync) {
+pub(crate) fn for_each_range(
+    team: Option<&Team>,
+    count: usize,
+    block: usize,
+    f: impl Fn(std::ops::Range<usize>) + Sync,
+) {
     let block = block.max(1);
     let blocks = count.div_ceil(block);
-    let task = |k: usize| {
-        for i in k * block..count.min((k + 1) * block) {
-            f(i);
-        }
-    };
+    let task = |k: usize| f(k * block..count.min((k + 1) * block));
     match team {
         Some(team) if blocks > 1 => team.run(blocks, &task),
         _ => (0..blocks).for_each(task),
