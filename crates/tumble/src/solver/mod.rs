@@ -100,6 +100,10 @@ pub(crate) struct Solver {
     picked_joints: Vec<(u32, u32, u32)>,
     /// What the colouring reads of each picked joint, in the same order.
     joint_keys: Vec<ColourKey>,
+    /// Each picked joint's slot, in the same order (ascending).
+    joint_slots: Vec<u32>,
+    /// Each picked joint's place in [`Solver::joints`] (while storing).
+    joint_places: Vec<u32>,
     /// The colouring, its lane batches and the body states.
     graph: Graph,
     /// The joint trees solved exactly, this step.
@@ -181,6 +185,7 @@ impl Solver {
     pub fn pick_joints(&mut self, joints: &Store<Joint>, awake: impl Iterator<Item = u32>) {
         self.picked_joints.clear();
         self.joint_keys.clear();
+        self.joint_slots.clear();
         let fixed = self.bodies.len() as u32 - 1;
         for ji in awake {
             let joint = &joints[ji];
@@ -197,6 +202,7 @@ impl Solver {
                 continue;
             }
             self.picked_joints.push((ji, a, b));
+            self.joint_slots.push(ji);
             // A body takes a colour in the colouring only if the solve
             // writes it.
             let held = |body: &SolverBody, slot: u32| if body.dynamic { slot } else { NOT_HELD };
@@ -415,15 +421,27 @@ impl Solver {
     /// Writes each solved joint's impulses (per substep) back for the next
     /// step's warm start, with what it did over the step: its reaction
     /// force and torque and its motor's impulse.
-    pub fn store_joints(&self, joints: &mut Store<Joint>, ctx: &StepContext) {
-        for j in &self.joints {
+    pub fn store_joints(&mut self, joints: &mut Store<Joint>, ctx: &StepContext) {
+        // Joint by joint in slot order, split between the workers: each
+        // finds its constraint by its place in colour order.
+        let places = &mut self.joint_places;
+        places.resize(self.joint_slots.len(), 0);
+        for (place, &k) in self.graph.joint_order().iter().enumerate() {
+            places[k as usize] = place as u32;
+        }
+        let (constraints, places, slots) = (&self.joints, &self.joint_places, &self.joint_slots);
+        // (Nothing comes out: a list of `()` allocates nothing.)
+        let mut none = vec![(); places.len()];
+        let store = |k: usize, joint: &mut Joint, _: &mut ()| {
+            let j = &constraints[places[k] as usize];
+            debug_assert_eq!(j.joint, slots[k], "a joint's constraint found at another's place");
             let (force, torque, motor) = joints::reaction(j, ctx.h, ctx.substeps);
-            let joint = &mut joints[j.joint];
             joint.impulses = j.impulses;
             joint.reaction_force = force;
             joint.reaction_torque = torque;
             joint.motor_impulse = motor;
-        }
+        };
+        crate::parallel::for_each_slot_mut(ctx.parallel, joints.slots_mut(), slots, &mut none, 256, &store);
         // As the contacts do, each joint keeps its colour (only those the
         // colouring changed need telling), and those it let go forget
         // theirs.
@@ -537,6 +555,7 @@ impl Solver {
             + self.keys.capacity() * std::mem::size_of::<ColourKey>()
             + self.joints.capacity() * std::mem::size_of::<JointConstraint>()
             + self.picked_joints.capacity() * std::mem::size_of::<(u32, u32, u32)>()
+            + (self.joint_slots.capacity() + self.joint_places.capacity()) * std::mem::size_of::<u32>()
             + self.picked.memory_bytes()
             + self.pushed.capacity() * std::mem::size_of::<[f32; 2]>()
             + self.graph.memory_bytes()
