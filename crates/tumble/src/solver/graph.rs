@@ -44,6 +44,8 @@ struct Colour {
     /// the solver builds in colour order ([`Graph::joint_order`]), the
     /// hinges first (those packed into batches are left out).
     joints: std::ops::Range<usize>,
+    /// All its joints, hinges included: `joints` before any are packed.
+    all_joints: std::ops::Range<usize>,
 }
 
 impl Colour {
@@ -164,6 +166,10 @@ pub(crate) struct Graph {
     lanes: Vec<u32>,
     /// Body states, one per body slot plus a resting one for unused lanes.
     pub(super) states: Vec<StateCell>,
+    /// Whether the colours' lists (and the joints' order) are a bounded
+    /// colouring of the keys the bounded colouring holds: then a step
+    /// whose keys are all as they were reuses them.
+    reusable: bool,
 }
 
 /// Which iteration a pass over the constraints is.
@@ -213,6 +219,19 @@ impl Graph {
         coloring: Coloring,
         parallel: bool,
     ) {
+        if coloring == Coloring::Bounded && self.reusable && self.kept.keeps_all(joint_keys, keys) {
+            // Every constraint and joint is as it was coloured last step
+            // (the resting pyramids, the joint grid: nearly every step):
+            // the colours' lists and the joints' order stand, and only the
+            // batches are filled again, from this step's constraints.
+            for colour in &mut self.colours[..self.count] {
+                colour.joints = colour.all_joints.clone();
+                colour.hinges = 0..0;
+            }
+            self.hinge_count = 0;
+            self.fill(constraints, bodies, parallel);
+            return;
+        }
         for colour in &mut self.colours[..self.count] {
             colour.scalar.clear();
         }
@@ -236,6 +255,7 @@ impl Graph {
         // (Uncoloured, there is nothing to pack, but each constraint
         // still learns that it is solved on its own.)
         self.pack(keys, constraints, bodies, parallel);
+        self.reusable = coloring == Coloring::Bounded;
     }
 
     /// Orders the joints by their colour, each colour's hinges first (a
@@ -265,7 +285,8 @@ impl Graph {
         }
         let starts = &self.joint_starts;
         for (k, colour) in self.colours[..count].iter_mut().enumerate() {
-            colour.joints = starts[2 * k] as usize..starts[2 * k + 2] as usize;
+            colour.all_joints = starts[2 * k] as usize..starts[2 * k + 2] as usize;
+            colour.joints = colour.all_joints.clone();
             colour.hinge_joints = (starts[2 * k + 1] - starts[2 * k]) as usize;
             colour.hinges = 0..0;
         }
@@ -484,6 +505,11 @@ impl Graph {
         }
         self.pair_count = self.blocks.len() / lanes::W;
         self.single_count = self.points.len() / lanes::W;
+        self.fill(constraints, bodies, parallel);
+    }
+
+    /// Fills the batches [`Graph::pack`] listed from `constraints`.
+    fn fill(&mut self, constraints: &[ContactConstraint], bodies: &[SolverBody], parallel: bool) {
         fill_batches(
             &mut self.pairs,
             self.pair_count,
@@ -523,6 +549,8 @@ impl Graph {
         body_slots: usize,
     ) {
         self.kept.prime(joints, contacts, body_slots);
+        // (The lists stand for no colouring of these keys yet.)
+        self.reusable = false;
     }
 
     /// The joint keys whose colour this step's colouring changed.
@@ -1274,6 +1302,97 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// What a colouring built: the colours, their lists and batches, the
+    /// joints' order, and the bounded colouring's held state.
+    fn built(graph: &Graph) -> String {
+        format!(
+            "{:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
+            &graph.colours[..graph.count],
+            &graph.pairs[..graph.pair_count],
+            &graph.singles[..graph.single_count],
+            &graph.hinges[..graph.hinge_count],
+            graph.overflow,
+            graph.joint_overflow,
+            graph.joint_colours,
+            graph.joint_order,
+            graph.blocks,
+            graph.points,
+            graph.lanes,
+            graph.kept.left_contacts(),
+            graph.kept.left_joints(),
+        )
+    }
+
+    #[test]
+    fn a_step_with_every_key_as_it_was_coloured_reuses_the_lists_and_refills_the_batches() {
+        let mut rng = Rng(0x3c6e_f372_fe94_f82b);
+        let (mut reused, mut overflowed) = (0, 0);
+        for round in 0..40 {
+            let bounded = Coloring::Bounded;
+            // Crowded graphs now and then, so some colourings overflow.
+            let size = if round % 4 == 0 {
+                (12, 150, 20)
+            } else {
+                (40, 120, 30)
+            };
+            let (mut graph, bodies, mut constraints, (mut keys, mut joints, mut joint_keys)) =
+                random_coloured(&mut rng, size, bounded);
+            // The next step: the same contacts and joints with new numbers
+            // (the batches must carry this step's).
+            for c in &mut constraints {
+                c.friction = rng.range(0.0, 1.0);
+                c.points[0].normal_impulse = rng.range(0.0, 2.0);
+            }
+            for j in &mut joints {
+                j.impulses.linear = rng.vec(1.0);
+            }
+            // The step as the full colouring does it, and as reused.
+            let mut full = graph.clone();
+            full.reusable = false;
+            let (mut full_keys, mut full_joints, mut full_joint_keys) =
+                (keys.clone(), joints.clone(), joint_keys.clone());
+            build(
+                &mut full,
+                (&constraints, &mut full_keys),
+                (&mut full_joints, &mut full_joint_keys),
+                &bodies,
+                bounded,
+            );
+            assert!(graph.reusable);
+            reused += usize::from(graph.kept.keeps_all(&joint_keys, &keys));
+            // (`keeps_all` changed nothing the build reads.)
+            build(
+                &mut graph,
+                (&constraints, &mut keys),
+                (&mut joints, &mut joint_keys),
+                &bodies,
+                bounded,
+            );
+            let dummy = bodies.len() as u32;
+            graph.pack_hinges(&joints, dummy, false);
+            full.pack_hinges(&full_joints, dummy, false);
+            assert_eq!((&keys, &joint_keys), (&full_keys, &full_joint_keys));
+            assert_eq!(built(&graph), built(&full));
+            // Nothing took a new colour: the full colouring only tried the
+            // overflow's members again, in vain.
+            assert!(graph.recoloured().is_empty() && graph.recoloured_joints().is_empty());
+            assert!(full
+                .recoloured()
+                .iter()
+                .all(|&k| keys[k as usize].color as usize >= GRAPH_COLORS));
+            assert!(full
+                .recoloured_joints()
+                .iter()
+                .all(|&k| joint_keys[k as usize].color as usize >= GRAPH_COLORS));
+            for (j, f) in joints.iter().zip(&full_joints) {
+                assert_eq!(format!("{j:?}"), format!("{f:?}"));
+            }
+            overflowed += usize::from(!graph.overflow.is_empty());
+        }
+        assert_eq!(reused, 40);
+        assert!(overflowed > 0, "no colouring overflowed");
     }
 
     #[test]
