@@ -95,9 +95,9 @@ pub(crate) struct Solver {
     /// One constraint per awake joint, in joint slot order (then sorted
     /// by colour).
     joints: Vec<JointConstraint>,
-    /// The joints to solve this step, picked in slot order: the joint and
-    /// its two solver bodies.
-    picked_joints: Vec<(u32, u32, u32)>,
+    /// The joints to solve this step, picked in slot order: their two
+    /// solver bodies.
+    picked_joints: Vec<(u32, u32)>,
     /// What the colouring reads of each picked joint, in the same order.
     joint_keys: Vec<ColourKey>,
     /// Each picked joint's slot, in the same order (ascending).
@@ -201,7 +201,7 @@ impl Solver {
             if ba.inv_mass + bb.inv_mass + ba.inv_inertia + bb.inv_inertia == 0.0 {
                 continue;
             }
-            self.picked_joints.push((ji, a, b));
+            self.picked_joints.push((a, b));
             self.joint_slots.push(ji);
             // A body takes a colour in the colouring only if the solve
             // writes it.
@@ -274,7 +274,8 @@ impl Solver {
         self.joints.truncate(self.picked_joints.len());
         self.joints
             .resize(self.picked_joints.len(), JointConstraint::EMPTY);
-        let (picked, order, solver_bodies) = (&self.picked_joints, graph.joint_order(), &self.bodies);
+        let (picked, slots) = (&self.picked_joints, &self.joint_slots);
+        let (order, solver_bodies) = (graph.joint_order(), &self.bodies);
         // The joint trees Gauss-Seidel cannot converge get an exact solve
         // after each pass (soft step only: see `joints::tree`), which reads
         // and writes their constraints' impulses: then every hinge stays
@@ -283,7 +284,8 @@ impl Solver {
         let soft = ctx.soft_step();
         let heavy = AtomicBool::new(false);
         crate::parallel::for_each_indexed_mut(ctx.parallel, &mut self.joints, 64, |place, constraint| {
-            let (ji, a, b) = picked[order[place] as usize];
+            let k = order[place] as usize;
+            let (ji, (a, b)) = (slots[k], picked[k]);
             *constraint = joints::prepare_joint(&joints[ji], ji, (a, b), solver_bodies, bodies, ctx);
             if soft && joints::tree::is_heavy(constraint, solver_bodies) {
                 heavy.store(true, Ordering::Relaxed);
@@ -554,7 +556,7 @@ impl Solver {
         self.constraints.capacity() * std::mem::size_of::<ContactConstraint>()
             + self.keys.capacity() * std::mem::size_of::<ColourKey>()
             + self.joints.capacity() * std::mem::size_of::<JointConstraint>()
-            + self.picked_joints.capacity() * std::mem::size_of::<(u32, u32, u32)>()
+            + self.picked_joints.capacity() * std::mem::size_of::<(u32, u32)>()
             + (self.joint_slots.capacity() + self.joint_places.capacity()) * std::mem::size_of::<u32>()
             + self.picked.memory_bytes()
             + self.pushed.capacity() * std::mem::size_of::<[f32; 2]>()
