@@ -35,17 +35,14 @@ struct Colour {
     /// time: indices into the constraint array.
     scalar: Vec<u32>,
     /// Its hinges packed four to a batch ([`HingeBatch`]): a range of
-    /// [`Graph::hinges`].
+    /// [`Graph::hinges`], empty until [`Graph::pack_hinges`].
     hinges: std::ops::Range<usize>,
     /// Its hinges (revolute joints), the first of its joints in the joint
     /// array: how many.
     hinge_joints: usize,
-    /// Its joints solved one at a time: a range of the joint array, which
-    /// the solver builds in colour order ([`Graph::joint_order`]), the
-    /// hinges first (those packed into batches are left out).
+    /// Its joints: a range of the joint array, which the solver builds in
+    /// colour order ([`Graph::joint_order`]), the hinges first.
     joints: std::ops::Range<usize>,
-    /// All its joints, hinges included: `joints` before any are packed.
-    all_joints: std::ops::Range<usize>,
 }
 
 impl Colour {
@@ -55,7 +52,19 @@ impl Colour {
         PAIR_WORK * self.pairs.len()
             + self.singles.len()
             + HINGE_WORK * self.hinges.len()
-            + JOINT_WORK * self.joints.len()
+            + JOINT_WORK * self.lone_joints().len()
+    }
+
+    /// Its joints solved one at a time: all of them but the hinges packed
+    /// into its hinge batches.
+    #[inline]
+    fn lone_joints(&self) -> std::ops::Range<usize> {
+        let packed = if self.hinges.is_empty() {
+            0
+        } else {
+            self.hinge_joints
+        };
+        self.joints.start + packed..self.joints.end
     }
 
     /// The team to share the colour's batches and joints with: none (its
@@ -224,11 +233,7 @@ impl Graph {
             // (the resting pyramids, the joint grid: nearly every step):
             // the colours' lists and the joints' order stand, and only the
             // batches are filled again, from this step's constraints.
-            for colour in &mut self.colours[..self.count] {
-                colour.joints = colour.all_joints.clone();
-                colour.hinges = 0..0;
-            }
-            self.hinge_count = 0;
+            self.unpack_hinges();
             self.fill(constraints, bodies, parallel);
             return;
         }
@@ -285,12 +290,10 @@ impl Graph {
         }
         let starts = &self.joint_starts;
         for (k, colour) in self.colours[..count].iter_mut().enumerate() {
-            colour.all_joints = starts[2 * k] as usize..starts[2 * k + 2] as usize;
-            colour.joints = colour.all_joints.clone();
+            colour.joints = starts[2 * k] as usize..starts[2 * k + 2] as usize;
             colour.hinge_joints = (starts[2 * k + 1] - starts[2 * k]) as usize;
-            colour.hinges = 0..0;
         }
-        self.hinge_count = 0;
+        self.unpack_hinges();
         self.joint_overflow = self.joint_starts[2 * count] as usize..self.joint_colours.len();
         self.joint_order.clear();
         self.joint_order.resize(self.joint_colours.len(), 0);
@@ -322,7 +325,6 @@ impl Graph {
                     .map(|chunk| chunk as u32..(chunk + lanes::W).min(hinges.end) as u32),
             );
             colour.hinges = first..places.len();
-            colour.joints.start = hinges.end;
         }
         let count = places.len();
         if self.hinges.len() < count {
@@ -334,6 +336,15 @@ impl Graph {
             batch.fill(run.start as usize..run.end as usize, joints, dummy);
         });
         self.hinge_count = count;
+    }
+
+    /// No hinge packed: every joint is solved one at a time (until
+    /// [`Graph::pack_hinges`]).
+    fn unpack_hinges(&mut self) {
+        for colour in &mut self.colours[..self.count] {
+            colour.hinges = 0..0;
+        }
+        self.hinge_count = 0;
     }
 
     /// Hands the hinge batches' impulses back to their joints' constraints
@@ -380,7 +391,7 @@ impl Graph {
                         .iter()
                         .flat_map(|b| b.footprint()),
                 )
-                .chain(joints[colour.joints.clone()].iter().map(joints::footprint));
+                .chain(joints[colour.lone_joints()].iter().map(joints::footprint));
             for (a, writes_a, b, writes_b) in lanes {
                 for (body, writes) in [(a, writes_a), (b, writes_b)] {
                     let i = body as usize;
@@ -678,7 +689,7 @@ impl Graph {
                     &mut self.pairs[colour.pairs.clone()],
                     &mut self.singles[colour.singles.clone()],
                     &mut self.hinges[colour.hinges.clone()],
-                    &mut joints[colour.joints.clone()],
+                    &mut joints[colour.lone_joints()],
                 ),
             );
             for_each4(
@@ -740,7 +751,7 @@ impl Graph {
         };
         let hinges = &mut self.hinges;
         for c in order {
-            let joints = &mut joints[c.joints.clone()];
+            let joints = &mut joints[c.lone_joints()];
             solve_colour(
                 c,
                 (pairs, singles, hinges),
@@ -1271,7 +1282,7 @@ mod tests {
                             assert!(is_hinge(&joints[place as usize]));
                         }
                     }
-                    for place in colour.joints.clone() {
+                    for place in colour.lone_joints() {
                         placed[place] += 1;
                         assert!(!is_hinge(&joints[place]), "a hinge left unpacked");
                     }

@@ -150,7 +150,6 @@ impl JointTrees {
         let n = bodies.len();
         let ground = n as u32;
         let node_of = |b: u32| if bodies[b as usize].dynamic { b } else { ground };
-        let mass_ratio = |a: u32, b: u32| mass_ratio(bodies, a, b);
         self.uf.clear();
         self.uf.extend(0..=n as u32);
         self.heads.clear();
@@ -197,7 +196,7 @@ impl JointTrees {
             self.grounded[rb as usize] |= self.grounded[ra as usize];
             let r = self.ratio[ra as usize]
                 .max(self.ratio[rb as usize])
-                .max(mass_ratio(a, b));
+                .max(mass_ratio(bodies, a, b));
             self.ratio[rb as usize] = r;
             self.picked.push(k as u32);
         }
@@ -283,8 +282,8 @@ impl JointTrees {
         self.order.is_empty()
     }
 
-    /// No tree this step (the step is not the soft step, where alone the
-    /// exact solve runs).
+    /// No tree this step: no hinge [`is_heavy`], or the step is not the
+    /// soft step, where alone the exact solve runs.
     pub(crate) fn clear(&mut self) {
         self.order.clear();
     }
