@@ -195,10 +195,11 @@
 //! the bits of a scene with bodies removed and added mid-run, of one
 //! that falls asleep, is kicked awake and falls asleep again, and of one
 //! with every kind of joint, and compare 1 to 4 workers.
-// `unsafe` is forbidden in every module but one: what the solver's
-// worker threads share (`solver::threads`): the body states they write at
-// once, and the team that hands them the solve's stages; and the cache
-// hint that the walks over scattered contacts ask ahead with.
+// `unsafe` is forbidden in every module but one: what the step's worker
+// threads share (`threads`): the team that hands them the step's
+// parallel loops, the cells of the body states the solve writes at once,
+// and the cache hint that the walks over scattered contacts ask ahead
+// with.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -232,12 +233,14 @@ mod parallel;
 pub mod settings;
 #[forbid(unsafe_code)]
 pub mod shapes;
+#[forbid(unsafe_code)]
 mod solver;
 #[forbid(unsafe_code)]
 mod store;
 #[cfg(test)]
 #[forbid(unsafe_code)]
 mod test_rng;
+mod threads;
 #[forbid(unsafe_code)]
 mod world;
 

@@ -12,6 +12,8 @@
 //!
 //! [`WorldSettings::workers`]: crate::WorldSettings::workers
 
+use crate::threads::{driving, for_each_run, for_each_run3, for_each_slot_run, SlotRun};
+
 /// The most worker threads a world may have.
 pub const MAX_WORKERS: usize = 64;
 
@@ -71,7 +73,9 @@ impl Workers {
 
 /// Calls `f` on each of `items` with its index: split between the
 /// workers in runs of at least `min` items when `parallel`, else in order
-/// on this thread.
+/// on this thread. In the step, the runs are the blocks of one stage of
+/// the step's team (see [`crate::threads::with_team`]); elsewhere they go
+/// to the pool's threads.
 #[inline]
 pub(crate) fn for_each_indexed_mut<T: Send>(
     parallel: bool,
@@ -79,17 +83,27 @@ pub(crate) fn for_each_indexed_mut<T: Send>(
     min: usize,
     f: impl Fn(usize, &mut T) + Sync + Send,
 ) {
-    #[cfg(feature = "parallel")]
+    let min = min.max(1);
     if parallel && items.len() >= 2 * min {
-        use rayon::prelude::*;
-        items
-            .par_iter_mut()
-            .with_min_len(min)
-            .enumerate()
-            .for_each(|(i, x)| f(i, x));
-        return;
+        let run = |first: usize, run: &mut [T]| {
+            for (i, x) in run.iter_mut().enumerate() {
+                f(first + i, x);
+            }
+        };
+        if let Some(()) = driving(|team| team.map(|team| for_each_run(team, items, min, &run))) {
+            return;
+        }
+        #[cfg(feature = "parallel")]
+        {
+            use rayon::prelude::*;
+            items
+                .par_iter_mut()
+                .with_min_len(min)
+                .enumerate()
+                .for_each(|(i, x)| f(i, x));
+            return;
+        }
     }
-    let _ = (parallel, min);
     items.iter_mut().enumerate().for_each(|(i, x)| f(i, x));
 }
 
@@ -103,18 +117,30 @@ pub(crate) fn for_each_triple_mut<A: Send, B: Send, C: Send>(
     f: impl Fn(usize, &mut A, &mut B, &mut C) + Sync + Send,
 ) {
     debug_assert!(a.len() == b.len() && b.len() == c.len());
-    #[cfg(feature = "parallel")]
+    let min = min.max(1);
     if parallel && a.len() >= 2 * min {
-        use rayon::prelude::*;
-        a.par_iter_mut()
-            .zip(b.par_iter_mut())
-            .zip(c.par_iter_mut())
-            .with_min_len(min)
-            .enumerate()
-            .for_each(|(i, ((x, y), z))| f(i, x, y, z));
-        return;
+        let run = |first: usize, ra: &mut [A], rb: &mut [B], rc: &mut [C]| {
+            for (i, ((x, y), z)) in ra.iter_mut().zip(rb.iter_mut()).zip(rc.iter_mut()).enumerate() {
+                f(first + i, x, y, z);
+            }
+        };
+        if let Some(()) =
+            driving(|team| team.map(|team| for_each_run3(team, (&mut *a, &mut *b, &mut *c), min, &run)))
+        {
+            return;
+        }
+        #[cfg(feature = "parallel")]
+        {
+            use rayon::prelude::*;
+            a.par_iter_mut()
+                .zip(b.par_iter_mut())
+                .zip(c.par_iter_mut())
+                .with_min_len(min)
+                .enumerate()
+                .for_each(|(i, ((x, y), z))| f(i, x, y, z));
+            return;
+        }
     }
-    let _ = (parallel, min);
     a.iter_mut()
         .zip(b.iter_mut())
         .zip(c.iter_mut())
@@ -122,63 +148,26 @@ pub(crate) fn for_each_triple_mut<A: Send, B: Send, C: Send>(
         .for_each(|(i, ((x, y), z))| f(i, x, y, z));
 }
 
-/// Runs `main` on this thread and `beside` on another worker of the
-/// current pool as soon as one is free (on this thread after `main` if
-/// none came), and returns what each returned. Without the `parallel`
-/// feature, one after the other.
+/// Runs `main` on this thread and `beside` on another worker at the same
+/// time, and returns what each returned: in the step, on a helper of the
+/// step's team (see [`crate::threads::Team::beside`]), elsewhere on
+/// another thread of the pool as soon as one is free (on this thread
+/// after `main` if none came). Without the `parallel` feature, one after
+/// the other.
 #[inline]
 pub(crate) fn join<A: Send, B: Send>(
     main: impl FnOnce() -> A + Send,
     beside: impl FnOnce() -> B + Send,
 ) -> (A, B) {
+    if driving(|team| team.is_some()) {
+        return driving(|team| team.expect("the step's team").beside(main, beside));
+    }
     #[cfg(feature = "parallel")]
     return rayon::join(main, beside);
     #[cfg(not(feature = "parallel"))]
     {
         let a = main();
         (a, beside())
-    }
-}
-
-/// How many threads the current pool has: the step's workers inside
-/// [`Workers::install`], else rayon's global pool's (1 without the
-/// `parallel` feature).
-pub(crate) fn current_threads() -> usize {
-    #[cfg(feature = "parallel")]
-    return rayon::current_num_threads();
-    #[cfg(not(feature = "parallel"))]
-    1
-}
-
-/// Runs `main` on this thread and `helper` on `helpers` other threads of
-/// the current pool at the same time, and returns when all have. `main`
-/// must end what keeps the helpers going, and must not itself wait on the
-/// pool (a helper not yet started may be queued behind it). Without the
-/// `parallel` feature there are no helpers.
-pub(crate) fn with_helpers<R: Send>(
-    helpers: usize,
-    helper: &(dyn Fn() + Sync),
-    main: impl FnOnce() -> R + Send,
-) -> R {
-    // Joins, not a scope's spawns: a join's jobs live on the stack, so
-    // starting the helpers allocates nothing.
-    #[cfg(feature = "parallel")]
-    {
-        fn spread(helpers: usize, helper: &(dyn Fn() + Sync)) {
-            match helpers {
-                0 => {}
-                1 => helper(),
-                _ => {
-                    rayon::join(helper, || spread(helpers - 1, helper));
-                }
-            }
-        }
-        rayon::join(main, || spread(helpers, helper)).0
-    }
-    #[cfg(not(feature = "parallel"))]
-    {
-        let _ = (helpers, helper);
-        main()
     }
 }
 
@@ -248,29 +237,45 @@ fn each_slot<T: Send + Sync, O: Send>(
         &(impl Fn(usize, &mut T, &mut O) + Sync),
     ),
 ) {
-    #[cfg(feature = "parallel")]
     if parallel && slots.len() >= 2 * min {
-        let mid = slots.len() / 2;
-        let cut = slots[mid] as usize - base;
-        let (left, right) = items.split_at_mut(cut);
-        let (left_slots, right_slots) = slots.split_at(mid);
-        let (left_out, right_out) = out.split_at_mut(mid);
-        rayon::join(
-            || each_slot(true, (left, base), (left_slots, k0), left_out, min, (ahead, f)),
-            || {
-                each_slot(
-                    true,
-                    (right, base + cut),
-                    (right_slots, k0 + mid),
-                    right_out,
-                    min,
-                    (ahead, f),
-                )
-            },
-        );
-        return;
+        let run = |((part, from), (run_slots, first), outs): SlotRun<'_, '_, T, O>| {
+            each_slot(
+                false,
+                (part, base + from),
+                (run_slots, k0 + first),
+                outs,
+                min,
+                (ahead, f),
+            );
+        };
+        if let Some(()) =
+            driving(|team| team.map(|team| for_each_slot_run(team, (items, base), slots, out, min, &run)))
+        {
+            return;
+        }
+        #[cfg(feature = "parallel")]
+        {
+            let mid = slots.len() / 2;
+            let cut = slots[mid] as usize - base;
+            let (left, right) = items.split_at_mut(cut);
+            let (left_slots, right_slots) = slots.split_at(mid);
+            let (left_out, right_out) = out.split_at_mut(mid);
+            rayon::join(
+                || each_slot(true, (left, base), (left_slots, k0), left_out, min, (ahead, f)),
+                || {
+                    each_slot(
+                        true,
+                        (right, base + cut),
+                        (right_slots, k0 + mid),
+                        right_out,
+                        min,
+                        (ahead, f),
+                    )
+                },
+            );
+            return;
+        }
     }
-    let _ = (parallel, min);
     for (j, (&slot, o)) in slots.iter().zip(out.iter_mut()).enumerate() {
         ahead(Ahead {
             items,
@@ -284,15 +289,29 @@ fn each_slot<T: Send + Sync, O: Send>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::threads::with_team;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// Runs `f` on `threads` workers: on the pool alone (`region`
+    /// false), or in a team's region, as the step does.
+    fn on_workers(threads: usize, region: bool, f: impl FnOnce(bool) + Send) {
+        let workers = Workers::new(threads);
+        workers.install(|parallel| {
+            if region {
+                with_team(parallel, |_| f(parallel));
+            } else {
+                f(parallel);
+            }
+        });
+    }
 
     #[test]
     fn each_listed_slot_is_visited_once_with_its_index() {
-        for threads in [1, 2, 3] {
-            let workers = Workers::new(threads);
+        for (threads, region) in [(1, false), (2, false), (3, false), (2, true), (3, true)] {
             let slots: Vec<u32> = (0..5000u32).filter(|i| i % 3 != 1).collect();
             let mut items = vec![0u32; 5003];
             let mut out = vec![usize::MAX; slots.len()];
-            workers.install(|parallel| {
+            on_workers(threads, region, |parallel| {
                 for_each_slot_mut(parallel, &mut items, &slots, &mut out, 16, &|k, item, o| {
                     *item += 1;
                     *o = k;
@@ -312,14 +331,12 @@ mod tests {
     /// checked against it. Every item is looked at before it is visited.
     #[test]
     fn the_look_ahead_sees_the_rest_of_its_run() {
-        use std::sync::atomic::{AtomicUsize, Ordering};
-        for threads in [1, 2, 3] {
-            let workers = Workers::new(threads);
+        for (threads, region) in [(1, false), (2, false), (3, false), (2, true), (3, true)] {
             let slots: Vec<u32> = (0..3000u32).filter(|i| i % 4 != 3).collect();
             let mut items: Vec<(u32, bool)> = (0..3000u32).map(|i| (i, false)).collect();
             let mut out = vec![false; slots.len()];
             let seen = AtomicUsize::new(0);
-            workers.install(|parallel| {
+            on_workers(threads, region, |parallel| {
                 let ahead = |view: Ahead<'_, (u32, bool)>| {
                     let first = view.rest[0];
                     assert!(view.rest.windows(2).all(|w| w[0] < w[1]));
@@ -354,16 +371,99 @@ mod tests {
     #[cfg(feature = "parallel")]
     #[test]
     fn a_slot_out_of_order_panics_when_split() {
-        let workers = Workers::new(2);
-        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            workers.install(|parallel| {
-                let mut items = vec![0u8; 10];
-                let mut out = vec![(); 4];
-                for_each_slot_mut(parallel, &mut items, &[4, 2, 7, 1], &mut out, 1, &|_, x, _| {
-                    *x += 1
+        for region in [false, true] {
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                on_workers(2, region, |parallel| {
+                    let mut items = vec![0u8; 10];
+                    let mut out = vec![(); 4];
+                    for_each_slot_mut(parallel, &mut items, &[4, 2, 7, 1], &mut out, 1, &|_, x, _| {
+                        *x += 1
+                    });
+                })
+            }));
+            assert!(result.is_err(), "in a region: {region}");
+        }
+    }
+
+    /// Every index of the plain and the triple loops is visited once,
+    /// with its own items, on the pool and in a region, and a loop
+    /// inside a loop's item (which runs on its thread alone) as well.
+    #[test]
+    fn each_index_is_visited_once_with_its_items() {
+        for (threads, region) in [(1, false), (2, false), (2, true), (3, true)] {
+            let n = 3001;
+            let mut a: Vec<usize> = vec![0; n];
+            let mut b: Vec<usize> = (0..n).collect();
+            let mut c: Vec<usize> = vec![0; n];
+            let mut inner = vec![0u32; 40];
+            on_workers(threads, region, |parallel| {
+                for_each_indexed_mut(parallel, &mut a, 16, |i, x| *x += i + 1);
+                let nested = AtomicUsize::new(0);
+                for_each_triple_mut(parallel, (&mut a, &mut b, &mut c), 16, |i, x, y, z| {
+                    assert_eq!((*x, *y), (i + 1, i));
+                    *z = *x + *y;
+                    if i == 7 {
+                        let mut mine = vec![0u32; 64];
+                        for_each_indexed_mut(parallel, &mut mine, 1, |k, m| *m = k as u32);
+                        assert!(mine.iter().enumerate().all(|(k, &m)| m == k as u32));
+                        nested.fetch_add(1, Ordering::Relaxed);
+                    }
                 });
-            })
-        }));
-        assert!(result.is_err());
+                assert_eq!(nested.load(Ordering::Relaxed), 1);
+                for_each_indexed_mut(parallel, &mut inner, 1, |k, x| *x += k as u32);
+            });
+            assert!(
+                c.iter().enumerate().all(|(i, &z)| z == 2 * i + 1),
+                "{threads} threads"
+            );
+            assert!(inner.iter().enumerate().all(|(k, &x)| x == k as u32));
+        }
+    }
+
+    /// `join` runs both halves once and hands back what each returned; in
+    /// a region, the half beside runs while the main half publishes
+    /// loops, which the driver then finishes alone or with the others.
+    #[test]
+    fn join_runs_both_and_returns_their_results() {
+        for (threads, region) in [(1, false), (2, false), (2, true), (3, true)] {
+            on_workers(threads, region, |parallel| {
+                let ran = AtomicUsize::new(0);
+                let mut items = vec![1u64; 10_000];
+                let (sum, beside) = join(
+                    || {
+                        for round in 0..20u64 {
+                            for_each_indexed_mut(parallel, &mut items, 64, |i, x| *x += i as u64 + round);
+                        }
+                        items.iter().sum::<u64>()
+                    },
+                    || {
+                        ran.fetch_add(1, Ordering::Relaxed);
+                        (0..1000u64).sum::<u64>()
+                    },
+                );
+                let n = 10_000u64;
+                assert_eq!(sum, n + 20 * (n * (n - 1) / 2) + n * (0..20).sum::<u64>());
+                assert_eq!(beside, 499_500);
+                assert_eq!(ran.load(Ordering::Relaxed), 1);
+            });
+        }
+    }
+
+    #[cfg(feature = "parallel")]
+    #[test]
+    fn a_panic_beside_reaches_the_caller_after_both_halves() {
+        for region in [false, true] {
+            let main_done = AtomicUsize::new(0);
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                on_workers(2, region, |_| {
+                    join(
+                        || main_done.fetch_add(1, Ordering::Relaxed),
+                        || -> () { panic!("the job beside failed") },
+                    );
+                })
+            }));
+            assert!(result.is_err(), "in a region: {region}");
+            assert_eq!(main_done.load(Ordering::Relaxed), 1);
+        }
     }
 }

@@ -10,13 +10,14 @@ use super::scalar::{
     current_separation, solve_constraint, solve_pseudo_constraint, solve_soft_constraint, store_impulses,
     warm_start_constraint,
 };
-use super::threads::{block_size, for_each4, prefetch, AtomicMin, Blocks, StateCell, Team};
+use super::types::StateCell;
 use super::types::{ColourKey, ContactConstraint, LaneKind, SolverBody, StepContext};
 use super::wide;
 use crate::contact::Contact;
 use crate::parallel::{for_each_indexed_mut, for_each_slot_mut};
 use crate::settings::{Coloring, GRAPH_COLORS};
 use crate::store::Store;
+use crate::threads::{block_size, for_each4, prefetch, AtomicMin, Blocks, Team};
 
 /// The fewest lane batches a worker fills at a time (while packing).
 const CHUNK: usize = 32;
@@ -79,7 +80,7 @@ impl Colour {
     /// and other joints, in
     /// runs for `team`: runs of about equal work, four per thread, so that
     /// the share of the runs each thread starts with (see
-    /// [`super::threads`]) is its share of the work, whatever the mix. (A
+    /// [`crate::threads`]) is its share of the work, whatever the mix. (A
     /// colour of a few batches and thousands of joints, as the ragdolls'
     /// first, would otherwise give one thread all the batches and the
     /// other all the joints.)
@@ -364,7 +365,7 @@ impl Graph {
     }
 
     /// The condition the workers' sharing of the body states rests on (see
-    /// [`super::threads`]): within each colour, a body some batch writes is
+    /// [`crate::threads`]): within each colour, a body some batch writes is
     /// dynamic, and no other lane of the colour's batches touches it. (The
     /// colour's scalar constraints run after its batches, on one thread.)
     pub(super) fn footprints_are_disjoint(

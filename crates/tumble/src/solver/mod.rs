@@ -17,9 +17,10 @@
 //! and moves the bodies, tracking each contact's separation from the bodies'
 //! motion since the step began. The contacts and joints ([`joints`]) are
 //! graph-coloured ([`graph`]) and each colour's lane batches and joints
-//! are split between the world's worker threads; the body states they share live in
-//! [`threads`]. Smaller substeps carry load through a tall
-//! stack far better than the same number of iterations in one big step.
+//! are split between the world's worker threads; the body states they
+//! share are [`types::StateCell`]s (see [`crate::threads`]). Smaller
+//! substeps carry load through a tall stack far better than the same
+//! number of iterations in one big step.
 //!
 //! The solve stage, in order: [`Solver::begin`] and [`Solver::add_body`]
 //! gather the awake bodies into dense arrays (a sleeping or static body
@@ -42,13 +43,12 @@ mod lanes;
 mod prepare;
 #[forbid(unsafe_code)]
 mod scalar;
-mod threads;
 #[forbid(unsafe_code)]
 mod types;
 #[forbid(unsafe_code)]
 mod wide;
 
-pub(crate) use threads::{prefetch, PREFETCH_AHEAD};
+pub(crate) use crate::threads::{prefetch, PREFETCH_AHEAD};
 pub(crate) use types::{Softness, SolverBody, StepContext};
 
 use crate::body::{Body, BodyType, NULL};
@@ -57,13 +57,13 @@ use crate::joint::{Joint, JointKind};
 use crate::math::{Rot, Vec2};
 use crate::settings::{Coloring, PositionCorrection, Sweep};
 use crate::store::Store;
+use crate::threads::{block_size, for_each_range, with_team, Team};
 use graph::{Graph, Pass};
 use joints::JointConstraint;
 use kept_colours::NOT_HELD;
 use scalar::{bounce_constraint, store_impulses};
 use std::sync::atomic::{AtomicBool, Ordering};
-use threads::{block_size, for_each_range, with_team, StateCell, Team};
-use types::{BodyState, ColourKey, ContactConstraint, LaneKind, Lock};
+use types::{BodyState, ColourKey, ContactConstraint, LaneKind, Lock, StateCell};
 
 /// The solver's buffers, kept from step to step so that a steady scene
 /// allocates nothing.

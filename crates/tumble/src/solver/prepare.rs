@@ -1,7 +1,6 @@
 //! Building the step's contact constraints from the manifolds.
 
 use super::kept_colours::NOT_HELD;
-use super::threads::{prefetch, PREFETCH_AHEAD};
 use super::types::{
     ColourKey, ConstraintPoint, ContactConstraint, SolverBody, StepContext, MAX_BLOCK_CONDITION,
 };
@@ -9,6 +8,7 @@ use crate::body::Body;
 use crate::contact::Contact;
 use crate::math::{cross, cross_sv, right_perp};
 use crate::store::Store;
+use crate::threads::{prefetch, PREFETCH_AHEAD};
 
 /// Which contacts [`prepare_contacts`] picked, and their constraints' buffers.
 #[derive(Clone, Debug, Default)]

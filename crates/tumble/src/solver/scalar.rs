@@ -2,7 +2,7 @@
 //! colouring could not put in a lane batch, and are the reference the
 //! lane-wide kernels in [`super::wide`] are tested against.
 
-use super::threads::StateCell;
+use super::types::StateCell;
 use super::types::{BodyState, ConstraintPoint, ContactConstraint, Softness, StepContext};
 use crate::contact::Contact;
 use crate::math::{cross, cross_sv, right_perp, Vec2};

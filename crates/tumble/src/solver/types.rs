@@ -6,6 +6,7 @@
 
 use crate::math::{Rot, Vec2};
 use crate::settings::{PositionCorrection, SolverSettings};
+use crate::threads::SharedCell;
 
 /// The state of one body as the solver sees it, kept apart from the body's
 /// bookkeeping so the inner loops touch only this.
@@ -340,4 +341,46 @@ pub(crate) struct BodyState {
     pub(crate) dp: Vec2,
     /// Rotation since the step began.
     pub(crate) dq: Rot,
+}
+
+/// A body's [`BodyState`] in a cell that the solve's workers share (see
+/// [`crate::threads`]).
+pub(crate) type StateCell = SharedCell<BodyState>;
+
+impl StateCell {
+    /// Velocity and angular velocity.
+    #[inline(always)]
+    pub(crate) fn velocity(&self) -> (Vec2, f32) {
+        self.read(|s| (s.v, s.w))
+    }
+
+    /// Sets the velocity and angular velocity.
+    #[inline(always)]
+    pub(crate) fn set_velocity(&self, v: Vec2, w: f32) {
+        self.write(|s| {
+            s.v = v;
+            s.w = w;
+        });
+    }
+
+    /// Pseudo-velocity and pseudo angular velocity.
+    #[inline(always)]
+    pub(crate) fn pseudo(&self) -> (Vec2, f32) {
+        self.read(|s| (s.pv, s.pw))
+    }
+
+    /// Sets the pseudo-velocities.
+    #[inline(always)]
+    pub(crate) fn set_pseudo(&self, v: Vec2, w: f32) {
+        self.write(|s| {
+            s.pv = v;
+            s.pw = w;
+        });
+    }
+
+    /// Translation and rotation since the step began.
+    #[inline(always)]
+    pub(crate) fn motion(&self) -> (Vec2, Rot) {
+        self.read(|s| (s.dp, s.dq))
+    }
 }

@@ -24,7 +24,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::lanes::{Fw, LaneBodies, Mask, Velocities, W};
-use super::threads::StateCell;
+use super::types::StateCell;
 use super::types::{ContactConstraint, SolverBody, StepContext, MAX_BLOCK_CONDITION};
 use crate::contact::Contact;
 use crate::math::Vec2;

@@ -97,14 +97,17 @@ impl World {
             return;
         }
         // The whole step runs on the worker threads (when there are any),
-        // so each stage's parallel loops start without a hand-over. A
-        // world with little awake runs on this thread alone: handing the
-        // step over would cost more than it saves, and any split gives
-        // the same bits.
+        // as one team's region: the helpers spin between the stages'
+        // parallel loops, each of which starts with no hand-over (see
+        // `threads::with_team`). A world with little awake runs on this
+        // thread alone: handing the step over would cost more than it
+        // saves, and any split gives the same bits.
         let busy = self.awake.contacts.len() + self.awake.joints.len() >= PARALLEL_CONTACTS;
         if busy && self.workers.threads() > 1 {
             let workers = self.workers.clone();
-            workers.install(|parallel| self.run_stages(dt, hooks, parallel));
+            workers.install(|parallel| {
+                crate::threads::with_team(parallel, |_| self.run_stages(dt, hooks, parallel))
+            });
         } else {
             self.run_stages(dt, hooks, false);
         }

@@ -23,7 +23,7 @@ use super::{rigid, JointConstraint};
 use crate::joint::{JointKind, RevoluteJoint};
 use crate::math::Vec2;
 use crate::solver::lanes::{Fw, LaneBodies, Mask, Velocities, W};
-use crate::solver::threads::StateCell;
+use crate::solver::types::StateCell;
 use crate::solver::types::{Softness, StepContext};
 
 /// A pair of lanes: the x and y of four vectors.

@@ -25,11 +25,11 @@ pub(crate) mod tree;
 mod weld;
 mod wheel;
 
-use super::threads::StateCell;
 use super::types::{BodyState, Softness, SolverBody, StepContext};
 use crate::body::Body;
 use crate::joint::{Joint, JointImpulses, JointKind};
 use crate::math::{cross, cross_sv, Rot, Vec2};
+use crate::solver::types::StateCell;
 use crate::store::Store;
 
 /// One joint prepared for the step.

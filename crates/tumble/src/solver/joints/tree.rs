@@ -19,7 +19,7 @@
 use super::{point_mass_matrix, rigid, JointConstraint, Motion};
 use crate::joint::JointKind;
 use crate::math::Vec2;
-use crate::solver::threads::StateCell;
+use crate::solver::types::StateCell;
 use crate::solver::types::{SolverBody, StepContext};
 
 /// A 3x3 block: a body's mass matrix, a joint's (padded to 3 rows), or

@@ -1,10 +1,16 @@
-//! The solve's workers as one team: a parallel region that lasts the
-//! whole solve, in which the calling thread runs the solve top-down and
+//! The step's workers as one team: a parallel region that lasts the
+//! whole step, in which the calling thread runs the step top-down and
 //! hands each parallel loop (a stage) to the others by publishing it in
-//! one atomic word, with no thread pool hand-over per loop.
+//! one atomic word, with no thread pool hand-over per loop, and one job
+//! at a time to run beside the stages ([`Team::beside`]: the broadphase
+//! tree's rebuild). Between stages the helpers spin: measured on this
+//! project's 2-core virtual machines, a rayon worker that went to sleep
+//! between two loops of 40 microseconds made each of them slower on two
+//! threads than on one (48 to 68 us against 37), where a spinning helper
+//! halved it (22 us).
 //!
 //! A stage is a count of blocks and a function of the block index. The
-//! thread that drives the solve publishes it ([`Team::run`]) and then
+//! thread that drives the step publishes it ([`Team::run`]) and then
 //! takes blocks itself; the helpers, spinning between stages, take blocks
 //! too, so each block runs exactly once. The blocks are dealt out in
 //! contiguous runs, one per thread (its *home*): each thread takes its
@@ -22,11 +28,11 @@
 //! helper adds the blocks it finished to a count with release, the
 //! driver reads the count with acquire, and publishes the next stage
 //! with release). What a block computes never depends on which thread
-//! takes it, so the solve's results are the same bits for any number of
+//! takes it, so the step's results are the same bits for any number of
 //! workers.
 
 use std::any::Any;
-use std::cell::UnsafeCell;
+use std::cell::{Cell, UnsafeCell};
 use std::marker::PhantomData;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicI32, AtomicU32, AtomicU64, Ordering};
@@ -61,7 +67,7 @@ const SPINS_BEFORE_YIELD: u32 = 1 << 12;
 #[repr(align(64))]
 struct Line<T>(T);
 
-/// The solve's threads: the driver (the thread that called
+/// The step's threads: the driver (the thread that called
 /// [`with_team`]) and the helpers that run the stages it publishes.
 pub(crate) struct Team {
     /// The stage on offer: its generation (see the shifts above), or
@@ -83,10 +89,32 @@ pub(crate) struct Team {
     failed: Mutex<Option<Box<dyn Any + Send>>>,
     /// Threads in the team, the driver included.
     threads: usize,
+    /// The job offered beside the stages ([`Team::beside`]): written by
+    /// the driver before it offers the job, read by the helper that
+    /// takes it.
+    job: UnsafeCell<Option<Job<'static>>>,
+    /// Where the job is: [`NO_JOB`], [`OFFERED`], [`TAKEN`] or [`JOB_DONE`].
+    job_state: Line<AtomicU32>,
 }
 
-// SAFETY: the team's only non-`Sync` field is `task`. The driver writes
-// it only between stages: after every block of the last stage is done
+/// A job run once beside the stages.
+type Job<'a> = &'a (dyn Fn() + Sync);
+
+/// [`Team::job_state`]: no job.
+const NO_JOB: u32 = 0;
+/// [`Team::job_state`]: the job waits for a thread.
+const OFFERED: u32 = 1;
+/// [`Team::job_state`]: a helper runs it.
+const TAKEN: u32 = 2;
+/// [`Team::job_state`]: the helper finished it.
+const JOB_DONE: u32 = 3;
+
+// SAFETY: the team's non-`Sync` fields are `task` and `job`. `job` is
+// written by the driver only while no job is offered (`job_state` is
+// `NO_JOB`: no helper reads it), and it is offered with release; a helper
+// reads it only after taking it from `OFFERED` (acquire), and the driver
+// clears it only once the job is done (`JOB_DONE`, acquire) or taken back.
+// The driver writes `task` only between stages: after every block of the last stage is done
 // (so no helper is still calling the old function: a helper calls it only
 // inside a block it claimed) and before the next stage is published in
 // `word` with release. A helper claims a block only of the stage whose
@@ -107,6 +135,8 @@ impl Team {
             task: UnsafeCell::new(None),
             failed: Mutex::new(None),
             threads,
+            job: UnsafeCell::new(None),
+            job_state: Line(AtomicU32::new(NO_JOB)),
         }
     }
 
@@ -123,7 +153,7 @@ impl Team {
 
     /// Runs `task` on every block index in `0..blocks`, each exactly once,
     /// split between the team's threads, and returns when all are done.
-    /// Called by the driver only (the solve's code between stages).
+    /// Called by the driver only (the step's code between stages).
     pub(crate) fn run(&self, blocks: usize, task: &(dyn Fn(usize) + Sync)) {
         assert!(blocks <= MAX_BLOCKS, "a stage of {blocks} blocks");
         if blocks <= 1 {
@@ -141,6 +171,8 @@ impl Team {
         unsafe {
             *self.task.get() = Some(std::mem::transmute::<Task<'_>, Task<'static>>(task));
         }
+        // A parallel loop inside a block runs on its thread alone.
+        let _nested = Aside::new();
         let generation = ((self.word.0.load(Ordering::Relaxed) >> GENERATION_SHIFT) + 1) & GENERATIONS;
         self.done.0.store(0, Ordering::Relaxed);
         // Each home gets its share of the blocks. (Relaxed: a helper
@@ -226,6 +258,7 @@ impl Team {
         let mut seen = 0;
         let mut spins = 0;
         loop {
+            self.take_job();
             let word = self.word.0.load(Ordering::Acquire);
             if word == DONE {
                 return;
@@ -253,6 +286,116 @@ impl Team {
     }
 }
 
+impl Team {
+    /// Runs `main` on this thread (the driver's) and `job` on a helper,
+    /// at the same time, and returns what each returned: the helper that
+    /// takes the job leaves the stages `main` publishes meanwhile to the
+    /// others (a stage never waits for it: the driver takes every block
+    /// no helper takes), and joins them again once the job is done. If no
+    /// helper has taken the job when `main` returns, the driver runs it.
+    pub(crate) fn beside<A, B: Send>(
+        &self,
+        main: impl FnOnce() -> A,
+        job: impl FnOnce() -> B + Send,
+    ) -> (A, B) {
+        let job = Mutex::new(Some(job));
+        let out = Mutex::new(None);
+        let run = || {
+            let job = job.lock().ok().and_then(|mut j| j.take());
+            if let Some(job) = job {
+                let b = job();
+                if let Ok(mut out) = out.lock() {
+                    *out = Some(b);
+                }
+            }
+        };
+        let run: Job<'_> = &run;
+        // SAFETY: the lifetime is widened only until `_back` is dropped
+        // (at the end of this call, or while unwinding from `main`), which
+        // waits for a helper running the job to finish it, and clears the
+        // job; no helper reads `job` once the state has left `OFFERED`
+        // (the `Sync` comment). The state is `NO_JOB` here: only this
+        // call offers jobs, and it leaves none behind.
+        unsafe {
+            *self.job.get() = Some(std::mem::transmute::<Job<'_>, Job<'static>>(run));
+        }
+        self.job_state.0.store(OFFERED, Ordering::Release);
+        let back = TakeBack(self);
+        let a = main();
+        drop(back);
+        let b = out
+            .into_inner()
+            .ok()
+            .flatten()
+            .expect("the job beside ran to its end (a panic in it goes on in the driver)");
+        (a, b)
+    }
+
+    /// A helper takes the offered job, if any, and runs it.
+    fn take_job(&self) {
+        if self.job_state.0.load(Ordering::Relaxed) != OFFERED {
+            return;
+        }
+        if self
+            .job_state
+            .0
+            .compare_exchange(OFFERED, TAKEN, Ordering::Acquire, Ordering::Relaxed)
+            .is_ok()
+        {
+            // SAFETY: taken from `OFFERED` with acquire: the driver wrote
+            // the job before offering it and keeps it until `JOB_DONE`.
+            let job = unsafe { *self.job.get() };
+            if let Some(job) = job {
+                if let Err(payload) = catch_unwind(AssertUnwindSafe(job)) {
+                    if let Ok(mut failed) = self.failed.lock() {
+                        failed.get_or_insert(payload);
+                    }
+                }
+            }
+            self.job_state.0.store(JOB_DONE, Ordering::Release);
+        }
+    }
+}
+
+/// Ends [`Team::beside`]'s job when dropped: takes it back and runs it
+/// on the driver if no helper took it, else waits for the helper to
+/// finish it; then clears it, and goes on with a panic of the job.
+struct TakeBack<'a>(&'a Team);
+
+impl Drop for TakeBack<'_> {
+    fn drop(&mut self) {
+        let team = self.0;
+        let state = &team.job_state.0;
+        if state
+            .compare_exchange(OFFERED, TAKEN, Ordering::Acquire, Ordering::Relaxed)
+            .is_ok()
+        {
+            // SAFETY: the driver wrote the job, and now holds it alone.
+            if let Some(job) = unsafe { *team.job.get() } {
+                if !std::thread::panicking() {
+                    job();
+                }
+            }
+        } else {
+            let mut spins = 0;
+            while state.load(Ordering::Acquire) != JOB_DONE {
+                wait(&mut spins);
+            }
+        }
+        // SAFETY: the job is done (or was never run) and no helper can
+        // take it: the state is not `OFFERED`.
+        unsafe {
+            *team.job.get() = None;
+        }
+        state.store(NO_JOB, Ordering::Relaxed);
+        if !std::thread::panicking() {
+            if let Some(payload) = team.failed.lock().map(|mut f| f.take()).unwrap_or(None) {
+                resume_unwind(payload);
+            }
+        }
+    }
+}
+
 /// One turn of a wait loop: spin, then yield once spun long enough.
 #[inline]
 fn wait(spins: &mut u32) {
@@ -264,26 +407,109 @@ fn wait(spins: &mut u32) {
     }
 }
 
+thread_local! {
+    /// The team whose region this thread drives, while it is in no stage
+    /// of it (null otherwise).
+    static DRIVING: Cell<*const Team> = const { Cell::new(std::ptr::null()) };
+}
+
+/// Runs `f` with the team whose region this thread drives (see
+/// [`with_team`]), or with none: on any other thread, outside a region,
+/// and inside a block of a stage (a parallel loop there runs on its
+/// thread alone).
+pub(crate) fn driving<R>(f: impl FnOnce(Option<&Team>) -> R) -> R {
+    let team = DRIVING.with(Cell::get);
+    // SAFETY: `DRIVING` holds a team only while `with_team` runs its body
+    // on this thread, with the team alive on its stack, and `f` returns
+    // before that body does.
+    f(unsafe { team.as_ref() })
+}
+
+/// Clears [`DRIVING`] for as long as it lives, then puts it back: the
+/// time of a stage, or of a region's end.
+struct Aside(*const Team);
+
+impl Aside {
+    fn new() -> Aside {
+        Aside(DRIVING.with(|d| d.replace(std::ptr::null())))
+    }
+}
+
+impl Drop for Aside {
+    fn drop(&mut self) {
+        DRIVING.with(|d| d.set(self.0));
+    }
+}
+
 /// Runs `body` with a team of every worker of the current pool when
 /// `parallel` (the step's thread pool, inside its `install`), or with
-/// none: then each stage runs on this thread in order.
+/// none: then each stage runs on this thread in order. Inside the region
+/// of a team this thread already drives, `body` gets that team (the
+/// step's region holds the solve's). The helpers spin between stages for
+/// as long as the region lasts: a worker that went to sleep between two
+/// parallel loops would take longer to wake, on a virtual machine
+/// measured at tens of microseconds, than a small loop takes.
 pub(crate) fn with_team<R: Send>(parallel: bool, body: impl FnOnce(Option<&Team>) -> R + Send) -> R {
-    let threads = crate::parallel::current_threads();
+    let threads = current_threads();
     if !parallel || threads < 2 {
         return body(None);
     }
+    if driving(|team| team.is_some()) {
+        return driving(body);
+    }
     let team = Team::new(threads);
-    /// Ends the region even if the body panics, so the helpers leave.
+    /// Ends the region even if the body panics, so the helpers leave, and
+    /// this thread drives no team any more.
     struct Leave<'a>(&'a Team);
     impl Drop for Leave<'_> {
         fn drop(&mut self) {
+            DRIVING.with(|d| d.set(std::ptr::null()));
             self.0.word.0.store(DONE, Ordering::Release);
         }
     }
-    crate::parallel::with_helpers(threads - 1, &|| team.help(), || {
+    with_helpers(threads - 1, &|| team.help(), || {
+        DRIVING.with(|d| d.set(&team));
         let _leave = Leave(&team);
         body(Some(&team))
     })
+}
+
+/// How many threads the current pool has: the step's workers inside
+/// [`crate::parallel::Workers::install`], else rayon's global pool's (1
+/// without the `parallel` feature).
+pub(crate) fn current_threads() -> usize {
+    #[cfg(feature = "parallel")]
+    return rayon::current_num_threads();
+    #[cfg(not(feature = "parallel"))]
+    1
+}
+
+/// Runs `main` on this thread and `helper` on `helpers` other threads of
+/// the current pool at the same time, and returns when all have. `main`
+/// must end what keeps the helpers going, and must not itself wait on the
+/// pool (a helper not yet started may be queued behind it). Without the
+/// `parallel` feature there are no helpers.
+fn with_helpers<R: Send>(helpers: usize, helper: &(dyn Fn() + Sync), main: impl FnOnce() -> R + Send) -> R {
+    // Joins, not a scope's spawns: a join's jobs live on the stack, so
+    // starting the helpers allocates nothing.
+    #[cfg(feature = "parallel")]
+    {
+        fn spread(helpers: usize, helper: &(dyn Fn() + Sync)) {
+            match helpers {
+                0 => {}
+                1 => helper(),
+                _ => {
+                    rayon::join(helper, || spread(helpers - 1, helper));
+                }
+            }
+        }
+        rayon::join(main, || spread(helpers, helper)).0
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        let _ = (helpers, helper);
+        main()
+    }
 }
 
 /// A slice handed out to a team block by block: each block index gives
@@ -323,7 +549,7 @@ impl<'a, T: Send> Blocks<'a, T> {
     /// # Safety
     /// No two calls with the same `k` may overlap in time or in their
     /// results' lifetimes: the caller hands each `k` out once.
-    unsafe fn run(&self, k: usize) -> &'a mut [T] {
+    pub(super) unsafe fn run(&self, k: usize) -> &'a mut [T] {
         let start = k * self.block;
         let len = self.block.min(self.len - start);
         // SAFETY: `start + len <= self.len`, within the borrowed slice;
