@@ -540,6 +540,14 @@ impl Graph {
         );
     }
 
+    /// Whether a team would share any colour's work (see
+    /// [`Colour::team`]): if not, the colours are all solved by one
+    /// thread.
+    pub(super) fn shares_a_colour(&self, ctx: &StepContext) -> bool {
+        let min = ctx.settings.min_shared_colour as usize;
+        self.colours[..self.count].iter().any(|c| c.work() >= min)
+    }
+
     /// The constraints whose colour this step's colouring changed (the
     /// others kept their contact's): the contacts to tell.
     pub(super) fn recoloured(&self) -> &[u32] {
