@@ -17,6 +17,7 @@ pub(crate) use recycling::{ManifoldCache, RecycleLimits};
 use crate::body::edges::{self, Edge};
 use crate::body::Body;
 use crate::collision::{collide_recyclable, Keep, Manifold};
+use crate::math::cross_sv;
 use crate::shapes::Shape;
 use crate::store::Store;
 
@@ -231,11 +232,9 @@ impl Contact {
             return ContactFlags::RECYCLED;
         }
         self.update(
-            shape_a,
-            a,
-            shape_b,
-            b,
-            ctx.speculative + ctx.dt * closing,
+            (shape_a, a),
+            (shape_b, b),
+            (ctx.speculative, ctx.dt, ctx.dt * closing),
             ctx.recycle,
         );
         ContactFlags::default()
@@ -272,18 +271,26 @@ impl Contact {
 
     /// Recomputes the manifold of the shapes on bodies `a` and `b` and
     /// carries the accumulated impulses of points whose feature ids
-    /// persist. With `limits` (recycling on), it also remembers where it
-    /// was computed and how far the pair may move before the next.
+    /// persist. The shapes are collided out to `speculative` plus
+    /// `reach`, the farthest the pair can close in the step of `dt` (a
+    /// bound over all its points); of the features found, a point is
+    /// kept only if it is within `speculative` plus how far its own
+    /// approach speed closes it in the step (see [`reachable_points`]).
+    /// With `limits` (recycling on), it also remembers where it was
+    /// computed and how far the pair may move before the next.
     pub(crate) fn update(
         &mut self,
-        shape_a: &Shape,
-        a: &Body,
-        shape_b: &Shape,
-        b: &Body,
-        speculative: f32,
+        (shape_a, a): (&Shape, &Body),
+        (shape_b, b): (&Shape, &Body),
+        (speculative, dt, reach): (f32, f32, f32),
         limits: Option<RecycleLimits>,
     ) {
-        let (manifold, keep) = collide_recyclable(shape_a, a.xf, shape_b, b.xf, speculative);
+        let (mut manifold, keep) = collide_recyclable(shape_a, a.xf, shape_b, b.xf, speculative + reach);
+        let nearest = match keep {
+            Keep::Nearest => manifold.min_separation(),
+            _ => None,
+        };
+        reachable_points(&mut manifold, a, b, speculative, dt);
         self.take(manifold);
         let count = self.manifold.count;
         let (limit, circle) = match (limits, keep) {
@@ -297,10 +304,7 @@ impl Contact {
             // The nearest point of two apart cores: any other feature is
             // at least that far apart, so while the pair moves less than
             // the gap, none of them can touch.
-            (Some(l), Keep::Nearest) => (
-                l.distance.min(self.manifold.min_separation().unwrap_or(0.0)),
-                None,
-            ),
+            (Some(l), Keep::Nearest) => (l.distance.min(nearest.unwrap_or(0.0)), None),
             // While the centre cannot have passed the end of its side.
             (Some(l), Keep::Circle { margin, radius, .. }) => (l.distance.min(margin), Some(radius)),
         };
@@ -331,6 +335,38 @@ impl Contact {
 }
 
 edges::impl_linked!(Contact, contacts);
+
+/// Drops the points of `m` the pair of bodies `a` and `b` cannot reach in
+/// the step of `dt`: those farther apart than `speculative` plus the
+/// distance their own approach speed (the bodies' relative velocity at
+/// the point, along the normal) closes in the step. Such a point would
+/// be a constraint that pushes nothing: boxes sliding past each other, a
+/// box spinning beside a wall whose near corner is turning away. What
+/// the velocities do during the step is covered by `speculative`, as for
+/// a pair at rest. A point kept out stays out of a recycled manifold too,
+/// safely: recycling counts a bound on this step's closing on top of the
+/// motion since the collision, so the point is still out of reach.
+#[inline]
+fn reachable_points(m: &mut Manifold, a: &Body, b: &Body, speculative: f32, dt: f32) {
+    let normal = m.normal;
+    let count = m.count;
+    let mut kept = 0;
+    for i in 0..count {
+        let p = m.points[i];
+        let velocity_at = |body: &Body| body.v + cross_sv(body.w, p.point - body.center);
+        let approach = || (velocity_at(a) - velocity_at(b)).dot(normal);
+        // (Most points are within the speculative distance: their speeds
+        // are not needed. A NaN separation or velocity keeps the point:
+        // the step's checks report bodies gone non-finite.)
+        let out_of_reach =
+            p.separation > speculative && p.separation > speculative + dt * approach().max(0.0);
+        if !out_of_reach {
+            m.points[kept] = p;
+            kept += 1;
+        }
+    }
+    m.count = kept;
+}
 
 /// The contacts on a body's list, head first, as `(contact, side)`: the
 /// body is end `side` of each.

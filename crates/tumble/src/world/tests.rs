@@ -793,6 +793,34 @@ fn the_profile_splits_the_last_step_by_stage() {
     assert!((p.broadphase() + p.narrowphase() + p.solver() + p.sleep - p.total).abs() <= 1e-5);
 }
 
+/// Two unit boxes side by side in zero gravity, 4 cm apart (twice the
+/// speculative distance), the right one moving at `v`: the points of
+/// their contact after one step.
+fn points_of_boxes_4cm_apart(v: Vec2) -> usize {
+    let mut world = zero_gravity();
+    unit_box(&mut world, Vec2::ZERO);
+    let b = unit_box(&mut world, Vec2::new(1.04, 0.0));
+    world.set_linear_velocity(b, v).unwrap();
+    world.step(DT);
+    world.contacts().map(|c| c.manifold.count).sum()
+}
+
+#[test]
+fn a_contact_keeps_only_the_points_its_pair_can_reach_in_the_step() {
+    // Sliding past at 5 m/s: 8 cm of travel in the step, none of it
+    // towards the other box. The pair is close enough to be collided
+    // (the fat boxes overlap), but no point can close the gap.
+    assert_eq!(points_of_boxes_4cm_apart(Vec2::new(0.0, 5.0)), 0);
+    // Moving apart: none either.
+    assert_eq!(points_of_boxes_4cm_apart(Vec2::new(5.0, 0.0)), 0);
+    // Closing at 3 m/s (5 cm in the step, with 2 cm of speculative
+    // distance: 7 cm of reach for a 4 cm gap): both corners are points,
+    // and the box is stopped short of the other.
+    assert_eq!(points_of_boxes_4cm_apart(Vec2::new(-3.0, 0.0)), 2);
+    // Closing at 1 m/s (1.7 cm in the step, 3.7 cm of reach): not yet.
+    assert_eq!(points_of_boxes_4cm_apart(Vec2::new(-1.0, 0.0)), 0);
+}
+
 #[test]
 fn contact_events_say_when_shapes_begin_and_stop_touching() {
     let mut world = World::default();
