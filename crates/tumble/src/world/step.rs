@@ -36,11 +36,15 @@ const PARALLEL_CONTACTS: usize = 1024;
 
 /// The fewest awake bodies for which the workers share moving the bodies
 /// and their proxies (stages 5 and 6): each body is a few nanoseconds of
-/// work, so splitting the list pays only for long lists. Measured on 2
-/// threads (`tumble-bench --scaling`): 5 000 to 11 000 bodies ran these
-/// stages 1.05 to 2 times slower shared than on one thread, 22 000 bodies
-/// 1.3 to 1.55 times faster.
-const PARALLEL_BODIES: usize = 16 * 1024;
+/// work, so splitting a short list does not pay. Measured on 2 threads
+/// (`tumble-bench --scaling`, two runs each): since these loops are
+/// stages of the step's spinning team, the large pyramid's 5 051 bodies
+/// move in 0.076-0.081 ms shared against 0.097 on one thread, and their
+/// proxies in 0.105 against 0.151-0.156; the tumbler's 2 026 in 0.038
+/// against 0.047 and 0.143 against 0.164; the pile's 2 003 level. (On
+/// the rayon pool, before the team, 5 000 to 11 000 bodies ran them 1.05
+/// to 2 times slower shared: a sleeping worker woke too late.)
+const PARALLEL_BODIES: usize = 1024;
 
 /// How much of the position correction's motion counts towards a body's
 /// speed for sleeping: a body pushed out of an overlap is not at rest, but
