@@ -422,7 +422,8 @@ mod tests {
 
     /// `join` runs both halves once and hands back what each returned; in
     /// a region, the half beside runs while the main half publishes
-    /// loops, which the driver then finishes alone or with the others.
+    /// loops, which the driver then finishes alone or with the others,
+    /// and a `join` inside the main half runs both of its own.
     #[test]
     fn join_runs_both_and_returns_their_results() {
         for (threads, region) in [(1, false), (2, false), (2, true), (3, true)] {
@@ -434,6 +435,8 @@ mod tests {
                         for round in 0..20u64 {
                             for_each_indexed_mut(parallel, &mut items, 64, |i, x| *x += i as u64 + round);
                         }
+                        let (inner, also) = join(|| 2, || 3);
+                        assert_eq!((inner, also), (2, 3));
                         items.iter().sum::<u64>()
                     },
                     || {

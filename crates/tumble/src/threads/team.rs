@@ -292,12 +292,19 @@ impl Team {
     /// takes the job leaves the stages `main` publishes meanwhile to the
     /// others (a stage never waits for it: the driver takes every block
     /// no helper takes), and joins them again once the job is done. If no
-    /// helper has taken the job when `main` returns, the driver runs it.
+    /// helper has taken the job when `main` returns, the driver runs it;
+    /// and a `beside` inside `main`'s runs its own two one after the other.
     pub(crate) fn beside<A, B: Send>(
         &self,
         main: impl FnOnce() -> A,
         job: impl FnOnce() -> B + Send,
     ) -> (A, B) {
+        // Only the driver offers a job, and only its `TakeBack` puts the
+        // state back to `NO_JOB`: any other state is an outer call's job.
+        if self.job_state.0.load(Ordering::Relaxed) != NO_JOB {
+            let a = main();
+            return (a, job());
+        }
         let job = Mutex::new(Some(job));
         let out = Mutex::new(None);
         let run = || {
@@ -310,12 +317,12 @@ impl Team {
             }
         };
         let run: Job<'_> = &run;
-        // SAFETY: the lifetime is widened only until `_back` is dropped
-        // (at the end of this call, or while unwinding from `main`), which
-        // waits for a helper running the job to finish it, and clears the
-        // job; no helper reads `job` once the state has left `OFFERED`
-        // (the `Sync` comment). The state is `NO_JOB` here: only this
-        // call offers jobs, and it leaves none behind.
+        // SAFETY: the lifetime is widened only until `back` is dropped
+        // (below, or while unwinding from `main`), which waits for a
+        // helper running the job to finish it, and clears the job; no
+        // helper reads `job` once the state has left `OFFERED` (the `Sync`
+        // comment). The state is `NO_JOB` here (checked above): no job of
+        // an outer call is overwritten.
         unsafe {
             *self.job.get() = Some(std::mem::transmute::<Job<'_>, Job<'static>>(run));
         }
