@@ -1,14 +1,17 @@
 //! Worker threads for the step ([`WorldSettings::workers`]).
 //!
 //! A world with more than one worker owns a rayon thread pool of that
-//! many threads, and runs each step inside it: the step's loops over
-//! independent items (the bodies to integrate, the contacts to collide, a
-//! graph colour's lane batches) are then split between the workers, and
-//! every other line of the step runs on one of them as before. Each item
-//! is computed the same way whichever worker takes it, and what the
-//! workers hand back (a smallest separation) is combined exactly, so the
-//! results are the same bits for every worker count. Without the
-//! `parallel` feature every loop runs on the calling thread.
+//! many threads, and runs each step inside it as one team's region (see
+//! [`crate::threads::with_team`]): the step's loops over independent
+//! items (the bodies to integrate, the contacts to collide, a graph
+//! colour's lane batches) are then split between the workers, and every
+//! other line of the step runs on one of them as before. A loop called
+//! with `parallel` outside such a region, or inside another loop's item,
+//! runs in order on its thread. Each item is computed the same way
+//! whichever worker takes it, and what the workers hand back (a smallest
+//! separation) is combined exactly, so the results are the same bits for
+//! every worker count. Without the `parallel` feature every loop runs on
+//! the calling thread.
 //!
 //! [`WorldSettings::workers`]: crate::WorldSettings::workers
 
@@ -72,10 +75,8 @@ impl Workers {
 }
 
 /// Calls `f` on each of `items` with its index: split between the
-/// workers in runs of at least `min` items when `parallel`, else in order
-/// on this thread. In the step, the runs are the blocks of one stage of
-/// the step's team (see [`crate::threads::with_team`]); elsewhere they go
-/// to the pool's threads.
+/// workers of the step's team in runs of at least `min` items when
+/// `parallel`, else in order on this thread.
 #[inline]
 pub(crate) fn for_each_indexed_mut<T: Send>(
     parallel: bool,
@@ -84,27 +85,17 @@ pub(crate) fn for_each_indexed_mut<T: Send>(
     f: impl Fn(usize, &mut T) + Sync + Send,
 ) {
     let min = min.max(1);
+    let run = |first: usize, run: &mut [T]| {
+        for (i, x) in run.iter_mut().enumerate() {
+            f(first + i, x);
+        }
+    };
     if parallel && items.len() >= 2 * min {
-        let run = |first: usize, run: &mut [T]| {
-            for (i, x) in run.iter_mut().enumerate() {
-                f(first + i, x);
-            }
-        };
         if let Some(()) = driving(|team| team.map(|team| for_each_run(team, items, min, &run))) {
             return;
         }
-        #[cfg(feature = "parallel")]
-        {
-            use rayon::prelude::*;
-            items
-                .par_iter_mut()
-                .with_min_len(min)
-                .enumerate()
-                .for_each(|(i, x)| f(i, x));
-            return;
-        }
     }
-    items.iter_mut().enumerate().for_each(|(i, x)| f(i, x));
+    run(0, items);
 }
 
 /// Calls `f` on each index and the items of `a`, `b` and `c` at it, the
@@ -118,42 +109,25 @@ pub(crate) fn for_each_triple_mut<A: Send, B: Send, C: Send>(
 ) {
     debug_assert!(a.len() == b.len() && b.len() == c.len());
     let min = min.max(1);
-    if parallel && a.len() >= 2 * min {
-        let run = |first: usize, ra: &mut [A], rb: &mut [B], rc: &mut [C]| {
-            for (i, ((x, y), z)) in ra.iter_mut().zip(rb.iter_mut()).zip(rc.iter_mut()).enumerate() {
-                f(first + i, x, y, z);
-            }
-        };
-        if let Some(()) =
-            driving(|team| team.map(|team| for_each_run3(team, (&mut *a, &mut *b, &mut *c), min, &run)))
-        {
-            return;
+    let run = |first: usize, ra: &mut [A], rb: &mut [B], rc: &mut [C]| {
+        for (i, ((x, y), z)) in ra.iter_mut().zip(rb.iter_mut()).zip(rc.iter_mut()).enumerate() {
+            f(first + i, x, y, z);
         }
-        #[cfg(feature = "parallel")]
-        {
-            use rayon::prelude::*;
-            a.par_iter_mut()
-                .zip(b.par_iter_mut())
-                .zip(c.par_iter_mut())
-                .with_min_len(min)
-                .enumerate()
-                .for_each(|(i, ((x, y), z))| f(i, x, y, z));
+    };
+    if parallel && a.len() >= 2 * min {
+        let on_team =
+            driving(|team| team.map(|team| for_each_run3(team, (&mut *a, &mut *b, &mut *c), min, &run)));
+        if let Some(()) = on_team {
             return;
         }
     }
-    a.iter_mut()
-        .zip(b.iter_mut())
-        .zip(c.iter_mut())
-        .enumerate()
-        .for_each(|(i, ((x, y), z))| f(i, x, y, z));
+    run(0, a, b, c);
 }
 
 /// Runs `main` on this thread and `beside` on another worker at the same
-/// time, and returns what each returned: in the step, on a helper of the
-/// step's team (see [`crate::threads::Team::beside`]), elsewhere on
-/// another thread of the pool as soon as one is free (on this thread
-/// after `main` if none came). Without the `parallel` feature, one after
-/// the other.
+/// time (a helper of the step's team, see
+/// [`crate::threads::Team::beside`]), and returns what each returned;
+/// outside the step's region, one after the other.
 #[inline]
 pub(crate) fn join<A: Send, B: Send>(
     main: impl FnOnce() -> A + Send,
@@ -162,13 +136,8 @@ pub(crate) fn join<A: Send, B: Send>(
     if driving(|team| team.is_some()) {
         return driving(|team| team.expect("the step's team").beside(main, beside));
     }
-    #[cfg(feature = "parallel")]
-    return rayon::join(main, beside);
-    #[cfg(not(feature = "parallel"))]
-    {
-        let a = main();
-        (a, beside())
-    }
+    let a = main();
+    (a, beside())
 }
 
 /// Calls `f` with each index `k` of `slots`, the item of `items` at slot
@@ -253,28 +222,6 @@ fn each_slot<T: Send + Sync, O: Send>(
         {
             return;
         }
-        #[cfg(feature = "parallel")]
-        {
-            let mid = slots.len() / 2;
-            let cut = slots[mid] as usize - base;
-            let (left, right) = items.split_at_mut(cut);
-            let (left_slots, right_slots) = slots.split_at(mid);
-            let (left_out, right_out) = out.split_at_mut(mid);
-            rayon::join(
-                || each_slot(true, (left, base), (left_slots, k0), left_out, min, (ahead, f)),
-                || {
-                    each_slot(
-                        true,
-                        (right, base + cut),
-                        (right_slots, k0 + mid),
-                        right_out,
-                        min,
-                        (ahead, f),
-                    )
-                },
-            );
-            return;
-        }
     }
     for (j, (&slot, o)) in slots.iter().zip(out.iter_mut()).enumerate() {
         ahead(Ahead {
@@ -292,8 +239,9 @@ mod tests {
     use crate::threads::with_team;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
-    /// Runs `f` on `threads` workers: on the pool alone (`region`
-    /// false), or in a team's region, as the step does.
+    /// Runs `f` on `threads` workers: in a team's region, as the step
+    /// does, or (`region` false) on the pool outside one, where the loops
+    /// run in order.
     fn on_workers(threads: usize, region: bool, f: impl FnOnce(bool) + Send) {
         let workers = Workers::new(threads);
         workers.install(|parallel| {
@@ -371,9 +319,9 @@ mod tests {
     #[cfg(feature = "parallel")]
     #[test]
     fn a_slot_out_of_order_panics_when_split() {
-        for region in [false, true] {
+        for threads in [2, 3] {
             let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                on_workers(2, region, |parallel| {
+                on_workers(threads, true, |parallel| {
                     let mut items = vec![0u8; 10];
                     let mut out = vec![(); 4];
                     for_each_slot_mut(parallel, &mut items, &[4, 2, 7, 1], &mut out, 1, &|_, x, _| {
@@ -381,7 +329,7 @@ mod tests {
                     });
                 })
             }));
-            assert!(result.is_err(), "in a region: {region}");
+            assert!(result.is_err(), "on {threads} threads");
         }
     }
 

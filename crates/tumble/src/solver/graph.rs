@@ -73,7 +73,14 @@ impl Colour {
     /// [`min_shared_colour`](crate::SolverSettings::min_shared_colour).
     #[inline]
     fn team<'t>(&self, team: Option<&'t Team>, ctx: &StepContext) -> Option<&'t Team> {
-        team.filter(|_| self.work() >= ctx.settings.min_shared_colour as usize)
+        team.filter(|_| self.shared(ctx))
+    }
+
+    /// Whether a team shares the colour: its work is at least the
+    /// settings' `min_shared_colour`.
+    #[inline]
+    fn shared(&self, ctx: &StepContext) -> bool {
+        self.work() >= ctx.settings.min_shared_colour as usize
     }
 
     /// The colour's two-point batches, one-point batches, hinge batches
@@ -544,8 +551,7 @@ impl Graph {
     /// [`Colour::team`]): if not, the colours are all solved by one
     /// thread.
     pub(super) fn shares_a_colour(&self, ctx: &StepContext) -> bool {
-        let min = ctx.settings.min_shared_colour as usize;
-        self.colours[..self.count].iter().any(|c| c.work() >= min)
+        self.colours[..self.count].iter().any(|c| c.shared(ctx))
     }
 
     /// The constraints whose colour this step's colouring changed (the

@@ -13,6 +13,8 @@ mod state;
 mod team;
 
 pub(crate) use prefetch::{prefetch, PREFETCH_AHEAD};
-pub(crate) use runs::{for_each_run, for_each_run3, for_each_slot_run, SlotRun};
+pub(crate) use runs::{
+    block_size, for_each4, for_each_range, for_each_run, for_each_run3, for_each_slot_run, SlotRun,
+};
 pub(crate) use state::SharedCell;
-pub(crate) use team::{block_size, driving, for_each4, for_each_range, with_team, AtomicMin, Blocks, Team};
+pub(crate) use team::{driving, with_team, AtomicMin, Blocks, Team};

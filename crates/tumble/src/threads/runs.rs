@@ -2,7 +2,7 @@
 //! length, or the items at a list of ascending slots) cut into runs, each
 //! run a block of one stage.
 
-use super::team::{block_size, Blocks, Team};
+use super::team::{Blocks, Team};
 use std::marker::PhantomData;
 
 /// Calls `f` with the index of each run's first item and the run, for
@@ -121,5 +121,71 @@ impl<'a, T> Parts<'a, T> {
     unsafe fn part(&self, from: usize, to: usize) -> &'a mut [T] {
         // SAFETY: the caller's promise.
         unsafe { std::slice::from_raw_parts_mut(self.ptr.add(from), to - from) }
+    }
+}
+
+/// A slice in runs and what to do with each run.
+pub(crate) type Part<'a, 'f, T> = (Blocks<'a, T>, &'f (dyn Fn(&mut [T]) + Sync));
+
+/// Calls `fa` on the runs of `a`, `fb` on those of `b`, and so on for
+/// `c` and `d`: in that order on this thread without a team, or split
+/// between the team's threads, run by run, in one stage. (One stage, not
+/// four: the slices are a colour's two-point batches, one-point batches,
+/// hinge batches and other joints, which share no dynamic body.)
+pub(crate) fn for_each4<A: Send, B: Send, C: Send, D: Send>(
+    team: Option<&Team>,
+    (a, fa): Part<'_, '_, A>,
+    (b, fb): Part<'_, '_, B>,
+    (c, fc): Part<'_, '_, C>,
+    (d, fd): Part<'_, '_, D>,
+) {
+    let (na, nb, nc, nd) = (a.count(), b.count(), c.count(), d.count());
+    let task = |k: usize| {
+        // SAFETY: the team (or the loop below) calls each `k` once, and
+        // each maps to one run of one slice.
+        unsafe {
+            if k < na {
+                fa(a.run(k));
+            } else if k < na + nb {
+                fb(b.run(k - na));
+            } else if k < na + nb + nc {
+                fc(c.run(k - na - nb));
+            } else {
+                fd(d.run(k - na - nb - nc));
+            }
+        }
+    };
+    let blocks = na + nb + nc + nd;
+    match team {
+        Some(team) if blocks > 1 => team.run(blocks, &task),
+        _ => (0..blocks).for_each(task),
+    }
+}
+
+/// Calls `f` on each run of `block` indices in `0..count` (the last one
+/// shorter), split between the team's threads (see [`for_each4`]).
+#[inline]
+pub(crate) fn for_each_range(
+    team: Option<&Team>,
+    count: usize,
+    block: usize,
+    f: impl Fn(std::ops::Range<usize>) + Sync,
+) {
+    let block = block.max(1);
+    let blocks = count.div_ceil(block);
+    let task = |k: usize| f(k * block..count.min((k + 1) * block));
+    match team {
+        Some(team) if blocks > 1 => team.run(blocks, &task),
+        _ => (0..blocks).for_each(task),
+    }
+}
+
+/// The size of run that splits `len` items into about four runs per
+/// thread of the team, but no runs shorter than `min` (all of them in
+/// one run without a team).
+pub(crate) fn block_size(team: Option<&Team>, len: usize, min: usize) -> usize {
+    match team {
+        Some(team) => len.div_ceil(4 * team.threads()).max(min).max(1),
+        None => len.max(1),
     }
 }

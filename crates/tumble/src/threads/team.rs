@@ -530,8 +530,9 @@ pub(crate) struct Blocks<'a, T> {
 
 // SAFETY: a `Blocks` hands each thread `&mut` runs of its items (so the
 // items must be `Send`), and two threads never get the same run: the
-// team calls each block index once (`Team::run`), and `for_each4`, the
-// only caller of `Blocks::run`, maps each index to one run.
+// team calls each block index once (`Team::run`), and the loops of
+// `super::runs`, the only callers of `Blocks::run`, map each index to one
+// run.
 unsafe impl<T: Send> Sync for Blocks<'_, T> {}
 
 impl<'a, T: Send> Blocks<'a, T> {
@@ -562,72 +563,6 @@ impl<'a, T: Send> Blocks<'a, T> {
         // SAFETY: `start + len <= self.len`, within the borrowed slice;
         // the caller gives each run to one thread only.
         unsafe { std::slice::from_raw_parts_mut(self.ptr.add(start), len) }
-    }
-}
-
-/// A slice in runs and what to do with each run.
-pub(crate) type Part<'a, 'f, T> = (Blocks<'a, T>, &'f (dyn Fn(&mut [T]) + Sync));
-
-/// Calls `fa` on the runs of `a`, `fb` on those of `b`, and so on for
-/// `c` and `d`: in that order on this thread without a team, or split
-/// between the team's threads, run by run, in one stage. (One stage, not
-/// four: the slices are a colour's two-point batches, one-point batches,
-/// hinge batches and other joints, which share no dynamic body.)
-pub(crate) fn for_each4<A: Send, B: Send, C: Send, D: Send>(
-    team: Option<&Team>,
-    (a, fa): Part<'_, '_, A>,
-    (b, fb): Part<'_, '_, B>,
-    (c, fc): Part<'_, '_, C>,
-    (d, fd): Part<'_, '_, D>,
-) {
-    let (na, nb, nc, nd) = (a.count(), b.count(), c.count(), d.count());
-    let task = |k: usize| {
-        // SAFETY: the team (or the loop below) calls each `k` once, and
-        // each maps to one run of one slice.
-        unsafe {
-            if k < na {
-                fa(a.run(k));
-            } else if k < na + nb {
-                fb(b.run(k - na));
-            } else if k < na + nb + nc {
-                fc(c.run(k - na - nb));
-            } else {
-                fd(d.run(k - na - nb - nc));
-            }
-        }
-    };
-    let blocks = na + nb + nc + nd;
-    match team {
-        Some(team) if blocks > 1 => team.run(blocks, &task),
-        _ => (0..blocks).for_each(task),
-    }
-}
-
-/// Calls `f` on each run of `block` indices in `0..count` (the last one
-/// shorter), split between the team's threads (see [`for_each4`]).
-#[inline]
-pub(crate) fn for_each_range(
-    team: Option<&Team>,
-    count: usize,
-    block: usize,
-    f: impl Fn(std::ops::Range<usize>) + Sync,
-) {
-    let block = block.max(1);
-    let blocks = count.div_ceil(block);
-    let task = |k: usize| f(k * block..count.min((k + 1) * block));
-    match team {
-        Some(team) if blocks > 1 => team.run(blocks, &task),
-        _ => (0..blocks).for_each(task),
-    }
-}
-
-/// The size of run that splits `len` items into about four runs per
-/// thread of the team, but no runs shorter than `min` (all of them in
-/// one run without a team).
-pub(crate) fn block_size(team: Option<&Team>, len: usize, min: usize) -> usize {
-    match team {
-        Some(team) => len.div_ceil(4 * team.threads()).max(min).max(1),
-        None => len.max(1),
     }
 }
 
@@ -664,6 +599,7 @@ fn key(x: f32) -> i32 {
 
 #[cfg(test)]
 mod tests {
+    use super::super::runs::for_each4;
     use super::*;
 
     /// Calls `f` on the runs of `items`, on the team.
