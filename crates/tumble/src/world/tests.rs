@@ -822,6 +822,77 @@ fn a_contact_keeps_only_the_points_its_pair_can_reach_in_the_step() {
 }
 
 #[test]
+fn shapes_of_bodies_whose_bounding_circles_are_apart_by_the_reach_have_no_point() {
+    // The collide kernel skips the shape test of a pair whose bodies'
+    // bounding circles (about the centres of mass, of radius the bodies'
+    // extents) are farther apart than the reach. That holds only if
+    // every shape of a body lies within its extent: random bodies of one
+    // to three offset polygons, capsules and circles, turned at random,
+    // one placed just past the reach of the other in a random direction.
+    use crate::collision::collide;
+    use crate::test_rng::Rng;
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let reach = 0.1;
+    let mut closest = f32::INFINITY;
+    for _ in 0..400 {
+        let mut world = zero_gravity();
+        let random_body = |world: &mut World, rng: &mut Rng| {
+            let angle = rng.range(-3.1, 3.1);
+            let b = world.create_body(&BodyDef::dynamic().with_angle(angle)).unwrap();
+            for _ in 0..1 + (rng.range(0.0, 2.99) as usize) {
+                let center = rng.vec(0.6);
+                let shape: Shape = match rng.range(0.0, 3.0) as u32 {
+                    0 => Polygon::new(&[
+                        center + rng.vec(0.4),
+                        center + rng.vec(0.4),
+                        center + rng.vec(0.4),
+                        center + rng.vec(0.4),
+                        center + rng.vec(0.4),
+                    ])
+                    .unwrap_or_else(|_| Polygon::new_offset_box(0.2, 0.1, center, angle).unwrap())
+                    .into(),
+                    1 => Capsule::new(center, center + rng.vec(0.5), rng.range(0.02, 0.3))
+                        .unwrap()
+                        .into(),
+                    _ => Circle::new(center, rng.range(0.05, 0.4)).unwrap().into(),
+                };
+                world.add_shape(b, shape, &ShapeDef::default()).unwrap();
+            }
+            b
+        };
+        let a = random_body(&mut world, &mut rng);
+        let b = random_body(&mut world, &mut rng);
+        // B's centre of mass put just past the reach of A's circle, in a
+        // random direction.
+        let (ea, eb) = (world.bodies[a.index].extent, world.bodies[b.index].extent);
+        let gap = reach + rng.range(0.0, 0.1);
+        let turn = rng.range(-3.1, 3.1);
+        let to = world.bodies[a.index].center + (ea + eb + gap) * Vec2::new(turn.cos(), turn.sin());
+        let (position, offset) = (world.position(b).unwrap(), world.bodies[b.index].center);
+        let angle = world.angle(b).unwrap();
+        world.set_transform(b, position + to - offset, angle).unwrap();
+        let (ba, bb) = (&world.bodies[a.index], &world.bodies[b.index]);
+        let apart = (bb.center - ba.center).length() - ba.extent - bb.extent;
+        assert!(apart > reach);
+        for &sa in &ba.shapes {
+            for &sb in &bb.shapes {
+                let (shape_a, shape_b) = (&world.shapes[sa].shape, &world.shapes[sb].shape);
+                let m = collide(shape_a, ba.xf, shape_b, bb.xf, reach);
+                assert_eq!(m.count, 0, "{apart} m apart: bodies {ba:?} and {bb:?}");
+                let nearest = collide(shape_a, ba.xf, shape_b, bb.xf, 2.0).min_separation();
+                closest = closest.min(nearest.unwrap_or(f32::INFINITY) - apart);
+            }
+        }
+    }
+    // Some pair came within 5 cm of its bodies' bound: the extents are
+    // not so loose that the test says nothing.
+    assert!(
+        closest < 0.05,
+        "the nearest surfaces were {closest} m beyond the bound"
+    );
+}
+
+#[test]
 fn contact_events_say_when_shapes_begin_and_stop_touching() {
     let mut world = World::default();
     let floor = ground(&mut world);

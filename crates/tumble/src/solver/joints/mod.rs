@@ -94,6 +94,7 @@ pub(crate) fn footprint(j: &JointConstraint) -> (u32, bool, u32, bool) {
 
 /// The constraint of joint `ji`, whose bodies are solver bodies `a` and
 /// `b` (the shared static one for a body not simulated).
+#[inline]
 pub(crate) fn prepare_joint(
     joint: &Joint,
     ji: u32,
