@@ -228,13 +228,27 @@ impl Contact {
         // it would pass through (speculative continuous collision). Resting
         // pairs keep the small base margin.
         let closing = (b.v - a.v).length() + a.w.abs() * a.extent + b.w.abs() * b.extent;
-        if ctx.recycle.is_some() && self.recycle(a, b, ctx.dt * closing) {
-            return ContactFlags::RECYCLED;
+        let reach = ctx.dt * closing;
+        if ctx.recycle.is_some() {
+            // A pair without points whose bodies' bounding circles are
+            // still apart by the reach keeps its empty manifold, for less
+            // than the recycle test costs. Its cache stays that of its
+            // last collision, from which the recycle test still measures
+            // (and, with the older pose, keeps an empty manifold less
+            // often: a point coming within the speculative distance is
+            // found sooner).
+            if !self.touching() && bounding_gap(a, b) > ctx.speculative + reach {
+                self.cache.age = self.cache.age.saturating_add(1);
+                return ContactFlags::RECYCLED;
+            }
+            if self.recycle(a, b, reach) {
+                return ContactFlags::RECYCLED;
+            }
         }
         self.update(
             (shape_a, a),
             (shape_b, b),
-            (ctx.speculative, ctx.dt, ctx.dt * closing),
+            (ctx.speculative, ctx.dt, reach),
             ctx.recycle,
         );
         ContactFlags::default()
@@ -293,7 +307,7 @@ impl Contact {
         // the price of a square root rather than a separating-axis test.
         // The circles' gap bounds the surfaces' from below, as a
         // separating axis's does.
-        let gap = (b.center - a.center).length() - a.extent - b.extent;
+        let gap = bounding_gap(a, b);
         let (mut manifold, keep) = if gap > speculative + reach {
             (Manifold::default(), Keep::Apart { gap })
         } else {
@@ -348,6 +362,14 @@ impl Contact {
 }
 
 edges::impl_linked!(Contact, contacts);
+
+/// The gap between the bounding circles of bodies `a` and `b` (about
+/// their centres of mass, of radius their extents): a lower bound on the
+/// distance between any of their shapes.
+#[inline]
+fn bounding_gap(a: &Body, b: &Body) -> f32 {
+    (b.center - a.center).length() - a.extent - b.extent
+}
 
 /// Drops the points of `m` the pair of bodies `a` and `b` cannot reach in
 /// the step of `dt`: those farther apart than `speculative` plus the
