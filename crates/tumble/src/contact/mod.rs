@@ -301,12 +301,14 @@ impl Contact {
     ) {
         // Two bodies whose bounding circles (about their centres of mass,
         // of radius their extents) are farther apart than the reach have
-        // no point: the usual case for a pair whose fat boxes overlap
-        // only by their margins and look-ahead (a third of the polygon
-        // pairs collided in the tumbler, a fifth in the smash), found for
-        // the price of a square root rather than a separating-axis test.
-        // The circles' gap bounds the surfaces' from below, as a
-        // separating axis's does.
+        // no point: a pair whose fat boxes overlap only by their margins
+        // and look-ahead (a third of the polygon pairs the tumbler
+        // collided afresh, a fifth of the smash's, before `collide` kept
+        // such a pair's empty manifold ahead of the recycle test: now
+        // this serves a pair that just parted, and every pair with
+        // recycling off), found for the price of a square root
+        // rather than a separating-axis test. The circles' gap bounds
+        // the surfaces' from below, as a separating axis's does.
         let gap = bounding_gap(a, b);
         let (mut manifold, keep) = if gap > speculative + reach {
             (Manifold::default(), Keep::Apart { gap })
