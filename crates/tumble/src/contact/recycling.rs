@@ -198,24 +198,21 @@ impl Contact {
             return false;
         }
         let cache = &self.cache;
-        let (offset_in_a, offset_in_b, rotation) = relative_pose(a, b);
+        let d = b.center - a.center;
+        let rotation = a.xf.q.inv_mul(b.xf.q);
         // A point at distance r from its centre of mass turns by the
         // relative rotation through a chord of r |R' - R| (see `chord`).
         let [from_a, from_b] = cache.orientations;
         let turn = chord(from_a.inv_mul(from_b).inv_mul(rotation));
         // B's points as seen from A, or A's from B: either bounds how far
         // any two material points of the pair have moved apart or
-        // together, so the smaller serves. Not for a circle on a side: what
-        // must stay put is its centre beside the side, a position in the
-        // side's frame, which only that frame's view bounds.
-        let moved_b = (offset_in_a - cache.offset_in_a).length() + b.extent * turn;
-        let moved_a = (offset_in_b - cache.offset_in_b).length() + a.extent * turn;
-        let moved = match cache.circle {
-            None => moved_a.min(moved_b),
-            // The circle is A, on B's side: B's frame.
-            Some(_) if cache.normal_on_b => moved_a,
-            Some(_) => moved_b,
-        };
+        // together, so the smaller serves (the second is found only when
+        // the first is not within the limit). Not for a circle on a side:
+        // what must stay put is its centre beside the side, a position in
+        // the side's frame, which only that frame's view bounds. The same
+        // offsets as `relative_pose`.
+        let moved_b = || (a.xf.q.inv_rotate(d) - cache.offset_in_a).length() + b.extent * turn;
+        let moved_a = || (b.xf.q.inv_rotate(-d) - cache.offset_in_b).length() + a.extent * turn;
         // The kept levers stay in world axes (see `kept_levers`): a pair
         // turning together (on a spinning platform), which hardly moves
         // relative to itself, is collided again once either body has
@@ -225,10 +222,15 @@ impl Contact {
         if self.manifold.count > 0 && turned() >= MAX_KEPT_TURN * MAX_KEPT_TURN {
             return false;
         }
-        let motion = moved + step_motion;
         // (NaN motion, from a body gone non-finite, keeps nothing.)
-        let within = motion < cache.limit;
-        if !within {
+        let within = |moved: f32| moved + step_motion < cache.limit;
+        let kept = match cache.circle {
+            None => within(moved_b()) || within(moved_a()),
+            // The circle is A, on B's side: B's frame.
+            Some(_) if cache.normal_on_b => within(moved_a()),
+            Some(_) => within(moved_b()),
+        };
+        if !kept {
             return false;
         }
         let on_b = cache.normal_on_b;
