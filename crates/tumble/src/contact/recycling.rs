@@ -66,16 +66,11 @@ pub(crate) struct RecycleLimits {
     pub empty: f32,
 }
 
-/// The relative placement of two bodies: B's centre of mass in A's
-/// centre-of-mass frame, A's in B's, and B's rotation relative to A's.
+/// `other`'s centre of mass in `frame`'s centre-of-mass frame (the
+/// cache's `offset_in_a` is B's in A's, `offset_in_b` A's in B's).
 #[inline]
-fn relative_pose(a: &Body, b: &Body) -> (Vec2, Vec2, Rot) {
-    let d = b.center - a.center;
-    (
-        a.xf.q.inv_rotate(d),
-        b.xf.q.inv_rotate(-d),
-        a.xf.q.inv_mul(b.xf.q),
-    )
+fn offset_in(frame: &Body, other: &Body) -> Vec2 {
+    frame.xf.q.inv_rotate(other.center - frame.center)
 }
 
 /// The most a body may turn (the chord of the turn, about 6 degrees)
@@ -115,7 +110,7 @@ impl Contact {
     /// circle of radius `circle` on a side, the circle's anchor is its
     /// centre.
     pub(super) fn remember(&mut self, a: &Body, b: &Body, limit: f32, circle: Option<f32>) {
-        let (offset_in_a, offset_in_b, _) = relative_pose(a, b);
+        let (offset_in_a, offset_in_b) = (offset_in(a, b), offset_in(b, a));
         let m = &self.manifold;
         let on_b = m.reference_is_b();
         let mut cache = ManifoldCache {
@@ -198,7 +193,6 @@ impl Contact {
             return false;
         }
         let cache = &self.cache;
-        let d = b.center - a.center;
         let rotation = a.xf.q.inv_mul(b.xf.q);
         // A point at distance r from its centre of mass turns by the
         // relative rotation through a chord of r |R' - R| (see `chord`).
@@ -209,10 +203,9 @@ impl Contact {
         // together, so the smaller serves (the second is found only when
         // the first is not within the limit). Not for a circle on a side:
         // what must stay put is its centre beside the side, a position in
-        // the side's frame, which only that frame's view bounds. The same
-        // offsets as `relative_pose`.
-        let moved_b = || (a.xf.q.inv_rotate(d) - cache.offset_in_a).length() + b.extent * turn;
-        let moved_a = || (b.xf.q.inv_rotate(-d) - cache.offset_in_b).length() + a.extent * turn;
+        // the side's frame, which only that frame's view bounds.
+        let moved_b = || (offset_in(a, b) - cache.offset_in_a).length() + b.extent * turn;
+        let moved_a = || (offset_in(b, a) - cache.offset_in_b).length() + a.extent * turn;
         // The kept levers stay in world axes (see `kept_levers`): a pair
         // turning together (on a spinning platform), which hardly moves
         // relative to itself, is collided again once either body has
