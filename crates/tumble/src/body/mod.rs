@@ -198,7 +198,9 @@ pub(crate) struct Body {
     pub frozen: bool,
     /// Farthest distance from the centre of mass to any point of the
     /// body's shapes (a bound from their local bounding boxes): how far a
-    /// point of the body can move per radian of rotation.
+    /// point of the body can move per radian of rotation, and (with the
+    /// centre of mass) the bounding circle the collide stage skips far
+    /// pairs by.
     pub extent: f32,
     /// The body's contacts ([`edges`]): what touches the body is found
     /// without looking at any other contact.

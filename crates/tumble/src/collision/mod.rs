@@ -77,7 +77,8 @@ pub(crate) enum Keep {
     /// (the clipping paths of two polygons or capsules, or no point at
     /// all): keep it while the pair moves less than the recycle distance.
     Complete,
-    /// No point: a separating axis holds the two surfaces at least `gap`
+    /// No point: a separating axis (or, see `Contact::update`, the two
+    /// bodies' bounding circles) holds the two surfaces at least `gap`
     /// apart. Any other pose within `gap` less the speculative distance of
     /// this one (counting the coming step's motion) has no point either.
     Apart {

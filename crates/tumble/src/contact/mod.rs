@@ -72,7 +72,9 @@ impl ContactFlags {
     pub const STOPPED_TOUCHING: ContactFlags = ContactFlags(2);
     /// The fat boxes parted: the contact is to be destroyed.
     pub const DISJOINT: ContactFlags = ContactFlags(4);
-    /// The manifold was kept, not computed (contact recycling).
+    /// The manifold was kept, not computed (contact recycling): its
+    /// points moved with the bodies, or, for a pair without points whose
+    /// bodies' bounding circles are still apart by its reach, left empty.
     pub const RECYCLED: ContactFlags = ContactFlags(8);
     /// The contact touches (its manifold has points) after the collide
     /// stage: the solver's.
@@ -234,9 +236,8 @@ impl Contact {
             // still apart by the reach keeps its empty manifold, for less
             // than the recycle test costs. Its cache stays that of its
             // last collision, from which the recycle test still measures
-            // (and, with the older pose, keeps an empty manifold less
-            // often: a point coming within the speculative distance is
-            // found sooner).
+            // a valid bound (so later steps may keep or recompute the
+            // empty manifold at other steps than before, never wrongly).
             if !self.touching() && bounding_gap(a, b) > ctx.speculative + reach {
                 self.cache.age = self.cache.age.saturating_add(1);
                 return ContactFlags::RECYCLED;
@@ -301,14 +302,12 @@ impl Contact {
     ) {
         // Two bodies whose bounding circles (about their centres of mass,
         // of radius their extents) are farther apart than the reach have
-        // no point: a pair whose fat boxes overlap only by their margins
-        // and look-ahead (a third of the polygon pairs the tumbler
-        // collided afresh, a fifth of the smash's, before `collide` kept
-        // such a pair's empty manifold ahead of the recycle test: now
-        // this serves a pair that just parted, and every pair with
-        // recycling off), found for the price of a square root
-        // rather than a separating-axis test. The circles' gap bounds
-        // the surfaces' from below, as a separating axis's does.
+        // no point, found for the price of a square root rather than a
+        // shape test; the circles' gap bounds the surfaces' from below, as
+        // a separating axis's does. (With recycling on, `collide` keeps
+        // such a pair's empty manifold before it gets here: this catches a
+        // pair that had points last step, and every pair with recycling
+        // off.)
         let gap = bounding_gap(a, b);
         let (mut manifold, keep) = if gap > speculative + reach {
             (Manifold::default(), Keep::Apart { gap })

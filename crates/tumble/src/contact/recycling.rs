@@ -60,8 +60,9 @@ pub(crate) struct RecycleLimits {
     /// For a complete manifold with points: the recycle distance.
     pub distance: f32,
     /// For an empty one whose gap is not known: the speculative distance,
-    /// so the pair cannot have come to overlap. (One whose gap a separating
-    /// axis gives is kept while it moves less than the gap less this: see
+    /// so the pair cannot have come to overlap. (One whose gap is known, from
+    /// a separating axis or the bodies' bounding circles, is kept while it
+    /// moves less than the gap less this: see
     /// [`crate::collision::Keep::Apart`].)
     pub empty: f32,
 }

@@ -180,7 +180,9 @@ impl World {
     /// How many contacts the last step kept their manifold for, moving its
     /// points with the bodies instead of colliding the shapes again (see
     /// [`crate::SolverSettings::contact_recycling`]): in a pile at rest,
-    /// most of them.
+    /// most of them. Pairs without points whose bodies are still too far
+    /// apart to touch in the step keep their empty manifold, and count
+    /// too.
     pub fn recycled_contact_count(&self) -> usize {
         self.scratch.recycled
     }

@@ -826,42 +826,45 @@ fn shapes_of_bodies_whose_bounding_circles_are_apart_by_the_reach_have_no_point(
     // The collide kernel skips the shape test of a pair whose bodies'
     // bounding circles (about the centres of mass, of radius the bodies'
     // extents) are farther apart than the reach. That holds only if
-    // every shape of a body lies within its extent: random bodies of one
-    // to three offset polygons, capsules and circles, turned at random,
-    // one placed just past the reach of the other in a random direction.
-    use crate::collision::collide;
+    // every shape of a body lies within its extent: random dynamic,
+    // kinematic and static bodies of one to three offset polygons
+    // (sharp or rounded), capsules, circles and segments, turned at
+    // random, one placed just past the reach of the other in a random
+    // direction. Every shape pair is at least the circles' gap apart and
+    // collides with no point.
+    use crate::collision::{collide, shape_distance};
+    use crate::shapes::Segment;
     use crate::test_rng::Rng;
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let reach = 0.1;
     let mut closest = f32::INFINITY;
-    for _ in 0..400 {
+    for trial in 0..3000 {
         let mut world = zero_gravity();
-        let random_body = |world: &mut World, rng: &mut Rng| {
+        let random_body = |world: &mut World, rng: &mut Rng, def: BodyDef| {
             let angle = rng.range(-3.1, 3.1);
-            let b = world.create_body(&BodyDef::dynamic().with_angle(angle)).unwrap();
+            let b = world.create_body(&def.with_angle(angle)).unwrap();
             for _ in 0..1 + (rng.range(0.0, 2.99) as usize) {
                 let center = rng.vec(0.6);
-                let shape: Shape = match rng.range(0.0, 3.0) as u32 {
-                    0 => Polygon::new(&[
-                        center + rng.vec(0.4),
-                        center + rng.vec(0.4),
-                        center + rng.vec(0.4),
-                        center + rng.vec(0.4),
-                        center + rng.vec(0.4),
-                    ])
-                    .unwrap_or_else(|_| Polygon::new_offset_box(0.2, 0.1, center, angle).unwrap())
-                    .into(),
-                    1 => Capsule::new(center, center + rng.vec(0.5), rng.range(0.02, 0.3))
+                let corners = [0; 5].map(|_| center + rng.vec(0.4));
+                let box_here = Polygon::new_offset_box(0.2, 0.1, center, angle).unwrap();
+                let shape: Shape = match rng.range(0.0, 5.0) as u32 {
+                    0 => Polygon::new(&corners).unwrap_or(box_here).into(),
+                    1 => Polygon::new_rounded(&corners, rng.range(0.01, 0.2))
+                        .unwrap_or(box_here)
+                        .into(),
+                    2 => Capsule::new(center, center + rng.vec(0.5), rng.range(0.02, 0.3))
                         .unwrap()
                         .into(),
+                    3 => Segment::new(center, center + rng.vec(0.8)).unwrap().into(),
                     _ => Circle::new(center, rng.range(0.05, 0.4)).unwrap().into(),
                 };
                 world.add_shape(b, shape, &ShapeDef::default()).unwrap();
             }
             b
         };
-        let a = random_body(&mut world, &mut rng);
-        let b = random_body(&mut world, &mut rng);
+        let kinds = [BodyDef::dynamic(), BodyDef::kinematic(), BodyDef::fixed()];
+        let a = random_body(&mut world, &mut rng, kinds[trial % 3]);
+        let b = random_body(&mut world, &mut rng, kinds[(trial / 3) % 3]);
         // B's centre of mass put just past the reach of A's circle, in a
         // random direction.
         let (ea, eb) = (world.bodies[a.index].extent, world.bodies[b.index].extent);
@@ -877,17 +880,21 @@ fn shapes_of_bodies_whose_bounding_circles_are_apart_by_the_reach_have_no_point(
         for &sa in &ba.shapes {
             for &sb in &bb.shapes {
                 let (shape_a, shape_b) = (&world.shapes[sa].shape, &world.shapes[sb].shape);
+                let distance = shape_distance(shape_a, &ba.xf, shape_b, &bb.xf).distance;
+                assert!(
+                    distance >= apart - 1e-4,
+                    "{distance} m < {apart} m: {ba:?} and {bb:?}"
+                );
+                closest = closest.min(distance - apart);
                 let m = collide(shape_a, ba.xf, shape_b, bb.xf, reach);
                 assert_eq!(m.count, 0, "{apart} m apart: bodies {ba:?} and {bb:?}");
-                let nearest = collide(shape_a, ba.xf, shape_b, bb.xf, 2.0).min_separation();
-                closest = closest.min(nearest.unwrap_or(f32::INFINITY) - apart);
             }
         }
     }
-    // Some pair came within 5 cm of its bodies' bound: the extents are
+    // Some pair came within 2 cm of its bodies' bound: the extents are
     // not so loose that the test says nothing.
     assert!(
-        closest < 0.05,
+        closest < 0.02,
         "the nearest surfaces were {closest} m beyond the bound"
     );
 }
