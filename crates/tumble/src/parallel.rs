@@ -133,11 +133,13 @@ pub(crate) fn join<A: Send, B: Send>(
     main: impl FnOnce() -> A + Send,
     beside: impl FnOnce() -> B + Send,
 ) -> (A, B) {
-    if driving(|team| team.is_some()) {
-        return driving(|team| team.expect("the step's team").beside(main, beside));
-    }
-    let a = main();
-    (a, beside())
+    driving(|team| match team {
+        Some(team) => team.beside(main, beside),
+        None => {
+            let a = main();
+            (a, beside())
+        }
+    })
 }
 
 /// Calls `f` with each index `k` of `slots`, the item of `items` at slot
