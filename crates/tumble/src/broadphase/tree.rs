@@ -42,11 +42,12 @@
 //! then re-arranges just the enlarged part: it frees the enlarged internal
 //! nodes, keeps what hangs below them (single leaves and untouched subtrees)
 //! as building blocks, and builds a new top over those blocks, splitting
-//! them in two again and again by the surface-area heuristic (many blocks
-//! at a few bins of their centres, a few blocks at every gap between them).
-//! The split only picks among cuts that keep the two halves of similar
-//! size, and where the two halves still come out more than two levels apart
-//! the shorter one is grafted into the taller one where it fits,
+//! them in two again and again at the middle of their centres' spread
+//! along its longer axis (where that leaves one side with under a fifth of
+//! the blocks, at their median instead). A surface-area split, binned,
+//! made trees no better to query in the bench scenes and cost twice as
+//! much to build. Where the two halves still come out more than two levels
+//! apart the shorter one is grafted into the taller one where it fits,
 //! rebalancing on the way up as an insertion does. So a rebuilt tree keeps
 //! the same height bound as one built by insertions.
 
@@ -117,30 +118,20 @@ impl Node {
     }
 }
 
-/// How many bins [`DynamicTree::rebuild`] sorts the centres of the blocks
-/// into when it looks for a split of many blocks (a power of two).
-const BIN_COUNT: usize = 4;
-
-/// Up to this many blocks, [`DynamicTree::rebuild`] sorts them and tries
-/// every cut instead of binning them: exact, and cheaper for few blocks.
-const SORTED_SPLIT_MAX: usize = 8;
-
-/// A rebuild splits a set of blocks only where the lighter side weighs at
-/// least this fraction of the whole (by `2^height`, roughly the number of
-/// leaves), when any such split exists. One fifth leaves the two halves a
-/// factor four apart at most: about two levels, what the balance allows.
-const MIN_SPLIT_SHARE: f32 = 0.2;
+/// A rebuild splits a set of blocks at the middle of their centres only
+/// when the smaller side gets at least one in this many of them;
+/// otherwise at their median. One fifth leaves the two halves a factor four apart at
+/// most: about two levels, what the balance allows.
+const MIN_SIDE_PART: usize = 5;
 
 /// A building block of a rebuild: a leaf, or an internal node that was not
-/// enlarged (with its subtree, which stays as it is).
+/// enlarged (with its subtree, which stays as it is). Twelve bytes, so the
+/// splits, which move blocks about, move little.
 #[derive(Clone, Copy, Debug)]
 struct Block {
-    aabb: Aabb,
-    /// Twice the centre of `aabb` (`min + max`): only the order and spread
-    /// of the centres matter.
+    /// Twice the centre of the node's box (`min + max`): only the order
+    /// and spread of the centres matter.
     center: Vec2,
-    /// `2^height`: the leaf count of a full subtree that tall.
-    weight: f32,
     node: u32,
 }
 
@@ -361,8 +352,8 @@ impl DynamicTree {
     /// [`enlarge_proxy`](Self::enlarge_proxy) loosened, so queries are fast
     /// again. The internal nodes marked as enlarged are taken apart; the
     /// leaves and untouched subtrees below them are re-assembled top-down,
-    /// each split chosen by the surface-area heuristic among those that keep
-    /// the halves of similar size. Afterwards every box is again the union
+    /// each set split in two at the middle of its centres (see
+    /// [`split_blocks`]). Afterwards every box is again the union
     /// of its children and the height bound of an insertion-built tree holds.
     ///
     /// Returns the number of building blocks (leaves and untouched
@@ -396,9 +387,7 @@ impl DynamicTree {
             } else {
                 self.nodes[index as usize].parent_or_next = NULL_NODE;
                 blocks.push(Block {
-                    aabb: node.aabb,
                     center: node.aabb.min + node.aabb.max,
-                    weight: (1u64 << node.height.clamp(0, 63)) as f32,
                     node: index,
                 });
             }
@@ -1048,19 +1037,19 @@ impl DynamicTree {
 /// Reorders `blocks` (at least two) into two groups to build a subtree over
 /// each, and returns the size of the first, in `1..blocks.len()`.
 ///
-/// The cut is across the axis on which the blocks' centres spread most. Up
-/// to [`SORTED_SPLIT_MAX`] blocks are sorted along it and every cut between
-/// neighbours is tried; more are sorted into [`BIN_COUNT`] bins and the cuts
-/// between bins are tried. Of the cuts whose lighter side weighs at least
-/// [`MIN_SPLIT_SHARE`] of the whole, the one with the least surface-area
-/// cost wins (each side's weight times its box's perimeter); when there is
-/// none, the most even one. Blocks whose centres all coincide (or are not
-/// finite) are cut in half as they lie.
+/// The cut is across the axis on which the blocks' centres spread most, at
+/// the middle of that spread: each centre goes to the side it lies on, in
+/// one pass that swaps the misplaced ones (Hoare's partition). When that
+/// leaves the smaller side with under one in [`MIN_SIDE_PART`] of the
+/// blocks (a crowd on one side, a few far off on the other), they are cut
+/// at their median along the axis instead. Blocks whose centres all
+/// coincide (or are not finite) are cut in half as they lie.
 fn split_blocks(blocks: &mut [Block]) -> usize {
     let count = blocks.len();
     debug_assert!(count >= 2);
+    let half = count / 2;
     if count == 2 {
-        return 1;
+        return half;
     }
     // Plain comparisons rather than `Vec2::min`, which is cheaper. (Boxes
     // with NaNs still get a valid, if arbitrary, split.)
@@ -1080,7 +1069,6 @@ fn split_blocks(blocks: &mut [Block]) -> usize {
     } else {
         (low.y, spread.y)
     };
-    let half = count / 2;
     if !(extent > 0.0 && extent.is_finite()) {
         return half;
     }
@@ -1091,159 +1079,27 @@ fn split_blocks(blocks: &mut [Block]) -> usize {
             block.center.y
         }
     };
-    let mut choice = CutChoice::new();
-
-    if count <= SORTED_SPLIT_MAX {
-        blocks.sort_unstable_by(|a, b| key(a).total_cmp(&key(b)));
-        // above[cut]: the blocks after the cut between `cut` and `cut + 1`.
-        let mut above = [Side::EMPTY; SORTED_SPLIT_MAX];
-        let mut sum = Side::EMPTY;
-        for cut in (0..count - 1).rev() {
-            sum = sum.add(blocks[cut + 1].aabb, blocks[cut + 1].weight);
-            above[cut] = sum;
-        }
-        let min_share = MIN_SPLIT_SHARE * (sum.weight + blocks[0].weight);
-        let mut below = Side::EMPTY;
-        for cut in 0..count - 1 {
-            below = below.add(blocks[cut].aabb, blocks[cut].weight);
-            choice.offer(cut, below, above[cut], min_share);
-        }
-        return choice.best.map_or(half, |(cut, ..)| cut + 1);
-    }
-
-    // Map the centres onto [0, BIN_COUNT - 1] and round to the nearest
-    // integer by adding 1.5 * 2^23: the sum's low mantissa bits are then the
-    // integer (a float-to-int cast costs more, with its saturation checks).
-    // The end bins are half as wide as the others. Every result, even from a
-    // NaN, indexes a bin.
-    const ROUND: f32 = 12_582_912.0;
-    const _: () = assert!(BIN_COUNT.is_power_of_two());
-    let scale = (BIN_COUNT - 1) as f32 / extent;
-    let bin_of =
-        |block: &Block| ((((key(block) - start) * scale) + ROUND).to_bits() as usize) & (BIN_COUNT - 1);
-
-    let mut bins = [Side::EMPTY; BIN_COUNT];
-    let mut counts = [0u32; BIN_COUNT];
-    for block in blocks.iter() {
-        let bin = bin_of(block);
-        bins[bin] = bins[bin].add(block.aabb, block.weight);
-        counts[bin] += 1;
-    }
-    // above[cut]: the bins after the cut between bins `cut` and `cut + 1`.
-    let mut above = [Side::EMPTY; BIN_COUNT - 1];
-    let mut above_counts = [0u32; BIN_COUNT - 1];
-    let (mut sum, mut sum_count) = (Side::EMPTY, 0);
-    for cut in (0..BIN_COUNT - 1).rev() {
-        sum = sum.merge(bins[cut + 1]);
-        sum_count += counts[cut + 1];
-        above[cut] = sum;
-        above_counts[cut] = sum_count;
-    }
-    let min_share = MIN_SPLIT_SHARE * (sum.weight + bins[0].weight);
-    let mut below = Side::EMPTY;
-    for cut in 0..BIN_COUNT - 1 {
-        below = below.merge(bins[cut]);
-        // Both sides must hold a block.
-        if above_counts[cut] != 0 && above_counts[cut] as usize != count {
-            choice.offer(cut, below, above[cut], min_share);
-        }
-    }
-    let Some((cut, ..)) = choice.best else {
-        return half;
-    };
-
-    // Partition: the bins up to `cut` first.
-    let (mut first_above, mut end) = (0, count);
-    while first_above < end {
-        if bin_of(&blocks[first_above]) <= cut {
-            first_above += 1;
+    // Everything before `below_end` is below the middle, everything from
+    // `above_start` on is not; between them is still to be sorted.
+    let middle = start + 0.5 * extent;
+    let (mut below_end, mut above_start) = (0, count);
+    while below_end < above_start {
+        if key(&blocks[below_end]) < middle {
+            below_end += 1;
+        } else if key(&blocks[above_start - 1]) >= middle {
+            above_start -= 1;
         } else {
-            end -= 1;
-            blocks.swap(first_above, end);
+            // Each is on the wrong side: both step past the swapped pair.
+            blocks.swap(below_end, above_start - 1);
+            below_end += 1;
+            above_start -= 1;
         }
     }
-    debug_assert!(first_above > 0 && first_above < count);
-    first_above
-}
-
-/// One side of a cut: the union of its blocks' boxes and their total weight.
-#[derive(Clone, Copy)]
-struct Side {
-    aabb: Aabb,
-    weight: f32,
-}
-
-impl Side {
-    /// Nothing: a box inside out, so that any union replaces it.
-    const EMPTY: Side = Side {
-        aabb: Aabb {
-            min: Vec2::splat(f32::INFINITY),
-            max: Vec2::splat(f32::NEG_INFINITY),
-        },
-        weight: 0.0,
-    };
-
-    /// With plain comparisons rather than [`Aabb::union`], which is
-    /// cheaper. These boxes only price the cuts: a NaN can only make the
-    /// choice arbitrary.
-    #[inline]
-    fn add(self, aabb: Aabb, weight: f32) -> Side {
-        let (a, b) = (self.aabb, aabb);
-        Side {
-            aabb: Aabb {
-                min: Vec2::new(
-                    if b.min.x < a.min.x { b.min.x } else { a.min.x },
-                    if b.min.y < a.min.y { b.min.y } else { a.min.y },
-                ),
-                max: Vec2::new(
-                    if b.max.x > a.max.x { b.max.x } else { a.max.x },
-                    if b.max.y > a.max.y { b.max.y } else { a.max.y },
-                ),
-            },
-            weight: self.weight + weight,
-        }
+    if below_end.min(count - below_end) * MIN_SIDE_PART >= count {
+        return below_end;
     }
-
-    #[inline]
-    fn merge(self, other: Side) -> Side {
-        self.add(other.aabb, other.weight)
-    }
-}
-
-/// The best cut offered so far, by the rule of [`split_blocks`].
-struct CutChoice {
-    /// (cut, even enough, lighter side's weight, cost)
-    best: Option<(usize, bool, f32, f32)>,
-}
-
-impl CutChoice {
-    fn new() -> CutChoice {
-        CutChoice { best: None }
-    }
-
-    /// Considers the cut with these two (non-empty) sides; `min_share` is
-    /// the weight the lighter side needs to count as even.
-    #[inline]
-    fn offer(&mut self, cut: usize, below: Side, above: Side, min_share: f32) {
-        let lighter = below.weight.min(above.weight);
-        let even = lighter >= min_share;
-        let cost = below.weight * below.aabb.perimeter() + above.weight * above.aabb.perimeter();
-        let better = match self.best {
-            None => true,
-            Some((_, best_even, best_lighter, best_cost)) => {
-                if even != best_even {
-                    even
-                } else if even {
-                    cost < best_cost
-                } else {
-                    lighter > best_lighter
-                }
-            }
-        };
-        if better {
-            self.best = Some((cut, even, lighter, cost));
-        }
-    }
+    blocks.select_nth_unstable_by(half, |a, b| key(a).total_cmp(&key(b)));
+    half
 }
 
 /// The bounding box of the segment from `origin` to
@@ -1598,6 +1454,81 @@ mod tests {
             let other = tree.sibling(leaf);
             assert!(tree.aabb_of(other).max.x >= 35.0, "{:?}", tree.aabb_of(other));
             assert_eq!(tree_query(&tree, square(100.0, 0.0, 0.1)), [leaf]);
+        }
+    }
+
+    fn blocks_at(centres: &[(f32, f32)]) -> Vec<Block> {
+        centres
+            .iter()
+            .enumerate()
+            .map(|(i, &(x, y))| Block {
+                center: Vec2::new(x, y),
+                node: i as u32,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn blocks_split_at_the_middle_of_their_longer_spread() {
+        // Spread 10 along x, 1 along y: cut at x = 5, whatever the order.
+        let mut blocks = blocks_at(&[
+            (9.0, 0.0),
+            (1.0, 1.0),
+            (6.0, 0.5),
+            (0.0, 0.2),
+            (10.0, 0.0),
+            (4.0, 0.9),
+        ]);
+        let split = split_blocks(&mut blocks);
+        assert_eq!(split, 3);
+        assert!(blocks[..split].iter().all(|b| b.center.x < 5.0));
+        assert!(blocks[split..].iter().all(|b| b.center.x >= 5.0));
+        let mut nodes: Vec<u32> = blocks.iter().map(|b| b.node).collect();
+        nodes.sort_unstable();
+        assert_eq!(nodes, [0, 1, 2, 3, 4, 5], "every block kept once");
+        // Along y when y spreads more.
+        let mut blocks = blocks_at(&[(0.0, 8.0), (0.5, 1.0), (1.0, 0.0), (0.2, 7.0)]);
+        let split = split_blocks(&mut blocks);
+        assert_eq!(split, 2);
+        assert!(blocks[..split].iter().all(|b| b.center.y < 4.0));
+    }
+
+    #[test]
+    fn a_crowd_and_a_straggler_split_at_the_median() {
+        // Nine blocks near 0 and one at 100: the middle cut would leave the
+        // straggler alone, so the blocks are cut at their median instead.
+        let mut centres: Vec<(f32, f32)> = (0..9).map(|i| (i as f32 * 0.1, 0.0)).collect();
+        centres.push((100.0, 0.0));
+        let mut blocks = blocks_at(&centres);
+        let split = split_blocks(&mut blocks);
+        assert_eq!(split, 5);
+        let below_max = blocks[..split]
+            .iter()
+            .map(|b| b.center.x)
+            .fold(f32::MIN, f32::max);
+        let above_min = blocks[split..]
+            .iter()
+            .map(|b| b.center.x)
+            .fold(f32::MAX, f32::min);
+        assert!(below_max <= above_min);
+    }
+
+    #[test]
+    fn coinciding_or_nan_centres_still_split_into_two_non_empty_groups() {
+        for centres in [
+            vec![(1.0, 1.0); 7],
+            vec![
+                (f32::NAN, 0.0),
+                (1.0, 0.0),
+                (f32::NAN, 2.0),
+                (3.0, 1.0),
+                (0.0, f32::NAN),
+            ],
+            vec![(f32::INFINITY, 0.0), (0.0, 0.0), (1.0, 0.0)],
+        ] {
+            let mut blocks = blocks_at(&centres);
+            let split = split_blocks(&mut blocks);
+            assert!(split > 0 && split < centres.len(), "{centres:?} split at {split}");
         }
     }
 
