@@ -56,6 +56,27 @@ impl Filter {
         }
         self.mask & other.category != 0 && self.category & other.mask != 0
     }
+
+    /// Every category a shape with this filter may collide with: its mask,
+    /// or every category when it is in a positive group (whose members
+    /// collide whatever their masks). `should_collide` is false for every
+    /// shape whose category is outside it.
+    ///
+    /// ```
+    /// use tumble::Filter;
+    ///
+    /// let debris = Filter { category: 1 << 3, mask: !(1 << 3), group: 0 };
+    /// assert_eq!(debris.pair_mask(), !(1 << 3));
+    /// assert_eq!(Filter { group: 2, ..debris }.pair_mask(), u64::MAX);
+    /// ```
+    #[inline]
+    pub fn pair_mask(&self) -> u64 {
+        if self.group > 0 {
+            u64::MAX
+        } else {
+            self.mask
+        }
+    }
 }
 
 /// Which shapes a query reports: those whose category is in the query's

@@ -84,7 +84,9 @@ impl Default for BroadPhase {
 /// The pairs of moved proxy `query_proxy` with the proxies its fat box
 /// overlaps, as user values `(smaller, larger)` that `keep` accepts,
 /// pushed onto `out`. A pair of two moved proxies is reported by the
-/// query from the smaller proxy id only.
+/// query from the smaller proxy id only. Only the branches of the tree
+/// holding a category in `mask` are searched: `mask` must take in every
+/// category `keep` could accept a pair with.
 ///
 /// The pairs are found a batch at a time, and `hint` is told of each as
 /// it is found, before `keep` is asked about any of the batch: a caller
@@ -93,7 +95,7 @@ impl Default for BroadPhase {
 fn query_pairs(
     tree: &DynamicTree,
     in_move_buffer: &[bool],
-    query_proxy: u32,
+    (query_proxy, mask): (u32, u64),
     (hint, keep): (&impl Fn(u32, u32), &mut impl FnMut(u32, u32) -> bool),
     out: &mut Vec<(u32, u32)>,
 ) {
@@ -103,7 +105,7 @@ fn query_pairs(
     let mut flush = |batch: &[(u32, u32)], out: &mut Vec<(u32, u32)>| {
         out.extend(batch.iter().filter(|&&(a, b)| keep(a, b)));
     };
-    tree.query(tree.fat_aabb(query_proxy), |other_proxy| {
+    tree.query_categories(tree.fat_aabb(query_proxy), mask, |other_proxy| {
         if other_proxy == query_proxy {
             return true;
         }
@@ -268,6 +270,18 @@ impl BroadPhase {
         self.buffer_move(proxy_id);
     }
 
+    /// Sets the categories a proxy belongs to (see
+    /// [`DynamicTree::set_categories`]): the world's pair search skips the
+    /// branches of the tree that hold no category a moved shape collides
+    /// with.
+    ///
+    /// # Panics
+    ///
+    /// If `proxy_id` is not a live proxy.
+    pub fn set_proxy_categories(&mut self, proxy_id: u32, categories: u64) {
+        self.tree.set_categories(proxy_id, categories);
+    }
+
     /// The proxy's fat box.
     #[inline]
     pub fn fat_aabb(&self, proxy_id: u32) -> Aabb {
@@ -372,23 +386,25 @@ impl BroadPhase {
     /// ```
     pub fn update_pairs_where(&mut self, out: &mut Vec<(u32, u32)>, keep: impl FnMut(u32, u32) -> bool) {
         self.tree.rebuild();
-        self.search_pairs(out, &|_, _| {}, keep);
+        self.search_pairs(out, (&|_| u64::MAX, &|_, _| {}), keep);
     }
 
-    /// [`BroadPhase::update_pairs_where`], telling `hint` of each pair
-    /// before `keep` is asked (see [`query_pairs`]).
+    /// [`BroadPhase::update_pairs_where`], searching from each moved proxy
+    /// only the categories `mask_of` its user value gives, and telling
+    /// `hint` of each pair before `keep` is asked (see [`query_pairs`]).
     fn search_pairs(
         &mut self,
         out: &mut Vec<(u32, u32)>,
-        hint: &impl Fn(u32, u32),
+        (mask_of, hint): (&impl Fn(u32) -> u64, &impl Fn(u32, u32)),
         mut keep: impl FnMut(u32, u32) -> bool,
     ) {
         let first_new = out.len();
         for &query_proxy in &self.move_buffer {
+            let mask = mask_of(self.tree.user_data(query_proxy));
             query_pairs(
                 &self.tree,
                 &self.in_move_buffer,
-                query_proxy,
+                (query_proxy, mask),
                 (hint, &mut keep),
                 out,
             );
@@ -396,7 +412,11 @@ impl BroadPhase {
         self.finish_pairs(out, first_new);
     }
 
-    /// [`BroadPhase::update_pairs_where`], telling `hint` of each pair
+    /// [`BroadPhase::update_pairs_where`], searching from each moved proxy
+    /// only the branches of the tree with a category in the mask
+    /// `mask_of` gives for its user value (every category `keep` could
+    /// accept a pair with: see [`DynamicTree::query_categories`]), telling
+    /// `hint` of each pair
     /// found before `keep` is asked about it (a batch at a time: see
     /// [`query_pairs`]), the moved proxies' queries split between the
     /// world's workers when `parallel` (each run of proxies into its own
@@ -407,11 +427,15 @@ impl BroadPhase {
     pub(crate) fn find_pairs(
         &mut self,
         out: &mut Vec<(u32, u32)>,
-        (hint, keep): (impl Fn(u32, u32) + Sync, impl Fn(u32, u32) -> bool + Sync),
+        (mask_of, hint, keep): (
+            impl Fn(u32) -> u64 + Sync,
+            impl Fn(u32, u32) + Sync,
+            impl Fn(u32, u32) -> bool + Sync,
+        ),
         parallel: bool,
     ) {
         if !(parallel && self.move_buffer.len() >= 4 * PAIR_RUNS) {
-            return self.search_pairs(out, &hint, keep);
+            return self.search_pairs(out, (&mask_of, &hint), keep);
         }
         let first_new = out.len();
         self.pair_runs.resize_with(PAIR_RUNS, Vec::new);
@@ -422,7 +446,14 @@ impl BroadPhase {
             let end = ((k + 1) * run).min(moved.len());
             let mut keep = &keep;
             for &query_proxy in moved.get(k * run..end).unwrap_or(&[]) {
-                query_pairs(tree, in_move_buffer, query_proxy, (&hint, &mut keep), found);
+                let mask = mask_of(tree.user_data(query_proxy));
+                query_pairs(
+                    tree,
+                    in_move_buffer,
+                    (query_proxy, mask),
+                    (&hint, &mut keep),
+                    found,
+                );
             }
         });
         for found in &self.pair_runs {

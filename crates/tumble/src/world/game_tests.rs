@@ -101,6 +101,55 @@ fn shapes_of_one_negative_group_pass_through_each_other_but_not_the_ground() {
 }
 
 #[test]
+fn shapes_of_one_positive_group_collide_though_their_masks_leave_each_other_out() {
+    let mut world = World::default();
+    ground(&mut world);
+    // Category 2, colliding with the ground's category 1 only; the group
+    // overrides the masks between the two boxes (and the pair search must
+    // not skip the boxes' branch of the tree by the mask).
+    let stacked = filtered(2, 1, 5);
+    let (low, _) = body(
+        &mut world,
+        &BodyDef::dynamic().at(Vec2::new(0.0, 0.5)),
+        unit_box(),
+        &stacked,
+    );
+    let (high, _) = body(
+        &mut world,
+        &BodyDef::dynamic().at(Vec2::new(0.0, 2.0)),
+        unit_box(),
+        &stacked,
+    );
+    // The same pair without the group passes through each other.
+    let (ghost_low, _) = body(
+        &mut world,
+        &BodyDef::dynamic().at(Vec2::new(3.0, 0.5)),
+        unit_box(),
+        &filtered(2, 1, 0),
+    );
+    let (ghost_high, _) = body(
+        &mut world,
+        &BodyDef::dynamic().at(Vec2::new(3.0, 2.0)),
+        unit_box(),
+        &filtered(2, 1, 0),
+    );
+    run(&mut world, 120);
+    let y = |b| world.position(b).unwrap().y;
+    assert!((y(low) - 0.5).abs() < 0.02, "low box on the ground: {}", y(low));
+    assert!(
+        (y(high) - 1.5).abs() < 0.03,
+        "high box on the low one: {}",
+        y(high)
+    );
+    assert!((y(ghost_low) - 0.5).abs() < 0.02);
+    assert!(
+        (y(ghost_high) - 0.5).abs() < 0.02,
+        "ungrouped, the high box falls through to the ground: {}",
+        y(ghost_high)
+    );
+}
+
+#[test]
 fn changing_a_filter_at_run_time_destroys_the_contacts_it_forbids_and_finds_those_it_allows() {
     let mut world = World::default();
     let g = ground(&mut world);

@@ -203,7 +203,9 @@ impl World {
         if def.sensor {
             self.create_sensor(si);
         }
-        self.shapes[si].proxy = self.broadphase.create_proxy_with_margin(aabb, si, margin);
+        let proxy = self.broadphase.create_proxy_with_margin(aabb, si, margin);
+        self.broadphase.set_proxy_categories(proxy, def.filter.category);
+        self.shapes[si].proxy = proxy;
         self.sync_fat_box(si);
         self.bodies[bi].shapes.push(si);
         if !self.bodies[bi].never_awake {
@@ -351,7 +353,9 @@ impl World {
             };
             !filter.should_collide(&shapes[other].def.filter)
         });
-        self.broadphase.touch_proxy(self.shapes[si].proxy);
+        let proxy = self.shapes[si].proxy;
+        self.broadphase.set_proxy_categories(proxy, filter.category);
+        self.broadphase.touch_proxy(proxy);
         self.wake_body(bi);
         Ok(())
     }

@@ -226,9 +226,13 @@ impl World {
         // once the search has asked for their places (see `PairMap`).
         let (shapes, bodies, pair_map, joints) = (&self.shapes, &self.bodies, &self.pair_map, &self.joints);
         let hint = |sa, sb| pair_map.prefetch(pair_key(sa, sb));
+        // A moved shape searches only the branches of the tree holding
+        // shapes its filter may collide with (the joint grid's circles,
+        // which collide with no other circle, search nothing).
+        let mask_of = |si: u32| shapes[si].def.filter.pair_mask();
         self.broadphase.find_pairs(
             &mut pairs,
-            (hint, |sa, sb| {
+            (mask_of, hint, |sa, sb| {
                 if pair_map.contains_key(pair_key(sa, sb)) {
                     return false;
                 }
