@@ -366,8 +366,9 @@ impl DynamicTree {
     /// [`enlarge_proxy`](Self::enlarge_proxy) loosened, so queries are fast
     /// again. The internal nodes marked as enlarged are taken apart; the
     /// leaves and untouched subtrees below them are re-assembled top-down,
-    /// each set split in two at the middle of its centres (see
-    /// [`split_blocks`]). Afterwards every box is again the union
+    /// each set split in two at the middle of its centres' spread along
+    /// its longer axis (at their median when that leaves one side a fifth
+    /// or less). Afterwards every box is again the union
     /// of its children and the height bound of an insertion-built tree holds.
     ///
     /// Returns the number of building blocks (leaves and untouched
