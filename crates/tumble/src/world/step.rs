@@ -228,8 +228,17 @@ impl World {
         let hint = |sa, sb| pair_map.prefetch(pair_key(sa, sb));
         // A moved shape searches only the branches of the tree holding
         // shapes its filter may collide with (the joint grid's circles,
-        // which collide with no other circle, search nothing).
-        let mask_of = |si: u32| shapes[si].def.filter.pair_mask();
+        // which collide with no other circle, search nothing), and a
+        // sensor, which makes no contact, searches nothing (its overlaps
+        // are the sensor stage's).
+        let mask_of = |si: u32| {
+            let def = &shapes[si].def;
+            if def.sensor {
+                0
+            } else {
+                def.filter.pair_mask()
+            }
+        };
         self.broadphase.find_pairs(
             &mut pairs,
             (mask_of, hint, |sa, sb| {
