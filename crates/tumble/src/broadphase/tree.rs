@@ -79,7 +79,6 @@ struct Node {
     /// [`DynamicTree::set_categories`] says otherwise); an internal node's,
     /// the union of its children's: a query whose mask meets none of them
     /// skips the node and everything below it.
-    #[cfg_attr(feature = "serde", serde(default = "every_category"))]
     categories: u64,
     /// The parent, or (for a node on the free list) the next free node.
     parent_or_next: u32,
@@ -91,8 +90,8 @@ struct Node {
     child2: u32,
     /// 0 for a leaf, one more than the taller child for an internal node,
     /// [`FREE_HEIGHT`] on the free list. (Sixteen bits are plenty: the
-    /// balance keeps even a billion proxies under 55 levels, and leave
-    /// room for the flag below.)
+    /// balance keeps even a billion proxies under 55 levels, and the flag
+    /// below fits beside them.)
     height: i16,
     /// Set on an internal node whose box was grown in place by
     /// [`DynamicTree::enlarge_proxy`] (or that holds such a node below it):
@@ -105,11 +104,8 @@ struct Node {
 }
 
 /// Every category: what a proxy belongs to until
-/// [`DynamicTree::set_categories`] says otherwise (and what a tree from a
-/// snapshot without categories assumes).
-fn every_category() -> u64 {
-    u64::MAX
-}
+/// [`DynamicTree::set_categories`] says otherwise.
+const EVERY_CATEGORY: u64 = u64::MAX;
 
 impl Node {
     const EMPTY: Node = Node {
@@ -133,8 +129,8 @@ impl Node {
 
 /// A rebuild splits a set of blocks at the middle of their centres only
 /// when the smaller side gets at least one in this many of them;
-/// otherwise at their median. One fifth leaves the two halves a factor four apart at
-/// most: about two levels, what the balance allows.
+/// otherwise at their median. One fifth leaves the two halves a factor
+/// four apart at most: about two levels, what the balance allows.
 const MIN_SIDE_PART: usize = 5;
 
 /// A building block of a rebuild: a leaf, or an internal node that was not
@@ -286,7 +282,7 @@ impl DynamicTree {
         node.aabb = aabb;
         node.child2 = user;
         node.height = 0;
-        node.categories = every_category();
+        node.categories = EVERY_CATEGORY;
         self.insert_leaf(leaf);
         self.proxy_count += 1;
         leaf
@@ -544,8 +540,8 @@ impl DynamicTree {
     /// only keep pairs with those categories walks only the branches that
     /// hold them.
     pub fn query_categories(&self, aabb: Aabb, mask: u64, callback: impl FnMut(u32) -> bool) {
-        // A mask of every category (most shapes') skips no branch: the
-        // walk without the test is 7% cheaper in a crowd of ragdolls.
+        // A mask of every category (the default filter's) skips no
+        // branch: walk without testing the categories at all.
         if mask == u64::MAX {
             self.walk::<false>(aabb, mask, callback);
         } else {
