@@ -106,33 +106,18 @@ fn shapes_of_one_positive_group_collide_though_their_masks_leave_each_other_out(
     ground(&mut world);
     // Category 2, colliding with the ground's category 1 only; the group
     // overrides the masks between the two boxes (and the pair search must
-    // not skip the boxes' branch of the tree by the mask).
-    let stacked = filtered(2, 1, 5);
-    let (low, _) = body(
-        &mut world,
-        &BodyDef::dynamic().at(Vec2::new(0.0, 0.5)),
-        unit_box(),
-        &stacked,
-    );
-    let (high, _) = body(
-        &mut world,
-        &BodyDef::dynamic().at(Vec2::new(0.0, 2.0)),
-        unit_box(),
-        &stacked,
-    );
-    // The same pair without the group passes through each other.
-    let (ghost_low, _) = body(
-        &mut world,
-        &BodyDef::dynamic().at(Vec2::new(3.0, 0.5)),
-        unit_box(),
-        &filtered(2, 1, 0),
-    );
-    let (ghost_high, _) = body(
-        &mut world,
-        &BodyDef::dynamic().at(Vec2::new(3.0, 2.0)),
-        unit_box(),
-        &filtered(2, 1, 0),
-    );
+    // not skip the boxes' branch of the tree by the mask). The same pair
+    // without the group passes through each other.
+    let mut boxes = Vec::new();
+    for (x, group) in [(0.0, 5), (3.0, 0)] {
+        for y in [0.5, 2.0] {
+            let def = BodyDef::dynamic().at(Vec2::new(x, y));
+            boxes.push(body(&mut world, &def, unit_box(), &filtered(2, 1, group)).0);
+        }
+    }
+    let [low, high, ghost_low, ghost_high] = boxes[..] else {
+        unreachable!()
+    };
     run(&mut world, 120);
     let y = |b| world.position(b).unwrap().y;
     assert!((y(low) - 0.5).abs() < 0.02, "low box on the ground: {}", y(low));
