@@ -342,6 +342,13 @@ impl BroadPhase {
         self.tree.query(aabb, callback);
     }
 
+    /// [`BroadPhase::query`] over the proxies with a category in `mask`
+    /// only; see [`DynamicTree::query_categories`].
+    #[inline]
+    pub fn query_categories(&self, aabb: Aabb, mask: u64, callback: impl FnMut(u32) -> bool) {
+        self.tree.query_categories(aabb, mask, callback);
+    }
+
     /// Casts a segment against the fat boxes; see [`DynamicTree::ray_cast`].
     #[inline]
     pub fn ray_cast(&self, origin: Vec2, translation: Vec2, callback: impl FnMut(u32, f32) -> f32) {

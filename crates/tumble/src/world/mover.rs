@@ -243,8 +243,11 @@ impl Mover<'_> {
         if translation.length_squared() <= 0.0 {
             return None;
         }
+        let mask = self.controller.filter.mask;
         self.world
-            .cast_shape_where(self.shape, self.at(p), translation, |si, _| self.meets(si))
+            .cast_shape_where(self.shape, (self.at(p), translation), mask, |si, _| {
+                self.meets(si)
+            })
     }
 
     /// Moves the character from `p` by up to `motion`: cast, stop a skin
@@ -292,7 +295,8 @@ impl Mover<'_> {
         let mut planes = [(Vec2::ZERO, 0.0f32); MAX_PLANES];
         let mut count = 0;
         let reach = self.shape.aabb(xf).expanded(skin);
-        self.world.broadphase.query(reach, |proxy| {
+        let mask = self.controller.filter.mask;
+        self.world.broadphase.query_categories(reach, mask, |proxy| {
             let si = self.world.broadphase.user_data(proxy);
             if !self.meets(si) || count == MAX_PLANES {
                 return count < MAX_PLANES;

@@ -76,10 +76,17 @@ impl World {
     }
 
     /// The shapes, in slot order, into `out` (cleared first) whose fat
-    /// boxes overlap `aabb` and for which `keep` holds.
-    fn overlapping(&self, aabb: Aabb, out: &mut Vec<ShapeId>, mut keep: impl FnMut(u32, &ShapeSlot) -> bool) {
+    /// boxes overlap `aabb` and for which `keep` holds. `keep` is asked
+    /// only of shapes with a category in `mask` (the tree skips the
+    /// branches without one), so it must refuse every other shape.
+    fn overlapping(
+        &self,
+        (aabb, mask): (Aabb, u64),
+        out: &mut Vec<ShapeId>,
+        mut keep: impl FnMut(u32, &ShapeSlot) -> bool,
+    ) {
         out.clear();
-        self.broadphase.query(aabb, |proxy| {
+        self.broadphase.query_categories(aabb, mask, |proxy| {
             let si = self.broadphase.user_data(proxy);
             if keep(si, &self.shapes[si]) {
                 out.push(self.shape_id(si));
@@ -96,7 +103,7 @@ impl World {
         if !is_finite_vec(p) {
             return;
         }
-        self.overlapping(Aabb::new(p, p), out, |si, slot| {
+        self.overlapping((Aabb::new(p, p), filter.mask), out, |si, slot| {
             self.accepts(&filter, si) && slot.shape.contains_point(self.bodies[slot.body].xf, p)
         });
     }
@@ -109,7 +116,7 @@ impl World {
         if !(is_finite_vec(aabb.min) && is_finite_vec(aabb.max)) {
             return;
         }
-        self.overlapping(aabb, out, |si, slot| {
+        self.overlapping((aabb, filter.mask), out, |si, slot| {
             self.accepts(&filter, si) && slot.shape.aabb(self.bodies[slot.body].xf).overlaps(aabb)
         });
     }
@@ -126,7 +133,7 @@ impl World {
     ) -> Result<(), ShapeError> {
         out.clear();
         check_placed(shape, xf)?;
-        self.overlapping(shape.aabb(xf), out, |si, slot| {
+        self.overlapping((shape.aabb(xf), filter.mask), out, |si, slot| {
             self.accepts(&filter, si)
                 && shape_distance(shape, &xf, &slot.shape, &self.bodies[slot.body].xf).distance < 0.0
         });
@@ -215,15 +222,21 @@ impl World {
         if !is_finite_vec(translation) {
             return Err(ShapeError::NonFinite);
         }
-        Ok(self.cast_shape_where(shape, xf, translation, |si, _| self.accepts(&filter, si)))
+        Ok(
+            self.cast_shape_where(shape, (xf, translation), filter.mask, |si, _| {
+                self.accepts(&filter, si)
+            }),
+        )
     }
 
     /// [`World::shape_cast`] over the shapes `keep` selects, unchecked.
+    /// `keep` is asked only of shapes with a category in `mask`, so it
+    /// must refuse every other shape.
     pub(super) fn cast_shape_where(
         &self,
         shape: &Shape,
-        xf: Transform,
-        translation: Vec2,
+        (xf, translation): (Transform, Vec2),
+        mask: u64,
         keep: impl Fn(u32, &ShapeSlot) -> bool,
     ) -> Option<ShapeCastHit> {
         let end = Transform {
@@ -232,7 +245,7 @@ impl World {
         };
         let swept = shape.aabb(xf).union(shape.aabb(end));
         let mut best: Option<(f32, u32)> = None;
-        self.broadphase.query(swept, |proxy| {
+        self.broadphase.query_categories(swept, mask, |proxy| {
             let si = self.broadphase.user_data(proxy);
             let slot = &self.shapes[si];
             if !keep(si, slot) {
@@ -292,7 +305,8 @@ impl World {
         let reach = radius + falloff;
         let mut hit = Vec::new();
         let probe: Shape = Circle { center, radius: 0.0 }.into();
-        self.overlapping(Aabb::new(center, center).expanded(reach), &mut hit, |_, slot| {
+        let around = Aabb::new(center, center).expanded(reach);
+        self.overlapping((around, filter.mask), &mut hit, |_, slot| {
             filter.accepts(&slot.def.filter) && self.bodies[slot.body].body_type == BodyType::Dynamic
         });
         for id in hit {
