@@ -85,8 +85,8 @@ impl Default for BroadPhase {
 /// overlaps, as user values `(smaller, larger)` that `keep` accepts,
 /// pushed onto `out`. A pair of two moved proxies is reported by the
 /// query from the smaller proxy id only. Only the branches of the tree
-/// holding a category in `mask` are searched: `mask` must take in every
-/// category `keep` could accept a pair with.
+/// holding a category in `mask_of(query user)` are searched: that mask
+/// must take in every category `keep` could accept a pair with.
 ///
 /// The pairs are found a batch at a time, and `hint` is told of each as
 /// it is found, before `keep` is asked about any of the batch: a caller
@@ -95,11 +95,12 @@ impl Default for BroadPhase {
 fn query_pairs(
     tree: &DynamicTree,
     in_move_buffer: &[bool],
-    (query_proxy, mask): (u32, u64),
+    (query_proxy, mask_of): (u32, &impl Fn(u32) -> u64),
     (hint, keep): (&impl Fn(u32, u32), &mut impl FnMut(u32, u32) -> bool),
     out: &mut Vec<(u32, u32)>,
 ) {
     let query_user = tree.user_data(query_proxy);
+    let mask = mask_of(query_user);
     let mut batch = [(0, 0); PAIR_BATCH];
     let mut found = 0;
     let mut flush = |batch: &[(u32, u32)], out: &mut Vec<(u32, u32)>| {
@@ -177,13 +178,22 @@ impl BroadPhase {
     /// Adds a proxy for a shape whose tight box is `aabb`; returns its id.
     /// The proxy is buffered, so the next `update_pairs` reports its pairs.
     pub fn create_proxy(&mut self, aabb: Aabb, user: u32) -> u32 {
-        self.create_proxy_with_margin(aabb, user, self.margin)
+        self.create_proxy_with_margin(aabb, user, (self.margin, u64::MAX))
     }
 
     /// [`BroadPhase::create_proxy`] with this proxy's own margin (a small
-    /// shape needs less room to move than a large one; a static one none).
-    pub fn create_proxy_with_margin(&mut self, aabb: Aabb, user: u32, margin: f32) -> u32 {
-        let proxy_id = self.tree.create_proxy(aabb.expanded(margin.max(0.0)), user);
+    /// shape needs less room to move than a large one; a static one none)
+    /// and the categories its shape belongs to (see
+    /// [`BroadPhase::set_proxy_categories`]).
+    pub fn create_proxy_with_margin(
+        &mut self,
+        aabb: Aabb,
+        user: u32,
+        (margin, categories): (f32, u64),
+    ) -> u32 {
+        let proxy_id = self
+            .tree
+            .create_proxy_in(aabb.expanded(margin.max(0.0)), user, categories);
         self.buffer_move(proxy_id);
         proxy_id
     }
@@ -407,11 +417,10 @@ impl BroadPhase {
     ) {
         let first_new = out.len();
         for &query_proxy in &self.move_buffer {
-            let mask = mask_of(self.tree.user_data(query_proxy));
             query_pairs(
                 &self.tree,
                 &self.in_move_buffer,
-                (query_proxy, mask),
+                (query_proxy, mask_of),
                 (hint, &mut keep),
                 out,
             );
@@ -453,11 +462,10 @@ impl BroadPhase {
             let end = ((k + 1) * run).min(moved.len());
             let mut keep = &keep;
             for &query_proxy in moved.get(k * run..end).unwrap_or(&[]) {
-                let mask = mask_of(tree.user_data(query_proxy));
                 query_pairs(
                     tree,
                     in_move_buffer,
-                    (query_proxy, mask),
+                    (query_proxy, &mask_of),
                     (&hint, &mut keep),
                     found,
                 );

@@ -103,8 +103,8 @@ struct Node {
     enlarged: bool,
 }
 
-/// Every category: what a proxy belongs to until
-/// [`DynamicTree::set_categories`] says otherwise.
+/// Every category: what a proxy made by [`DynamicTree::create_proxy`]
+/// belongs to.
 const EVERY_CATEGORY: u64 = u64::MAX;
 
 impl Node {
@@ -275,14 +275,21 @@ impl DynamicTree {
         }
     }
 
-    /// Adds a proxy with box `aabb` and user value `user`; returns its id.
+    /// Adds a proxy with box `aabb` and user value `user`, in every
+    /// category; returns its id.
     pub fn create_proxy(&mut self, aabb: Aabb, user: u32) -> u32 {
+        self.create_proxy_in(aabb, user, EVERY_CATEGORY)
+    }
+
+    /// [`create_proxy`](Self::create_proxy) for a proxy in `categories`
+    /// (see [`set_categories`](Self::set_categories)).
+    pub fn create_proxy_in(&mut self, aabb: Aabb, user: u32, categories: u64) -> u32 {
         let leaf = self.allocate_node();
         let node = &mut self.nodes[leaf as usize];
         node.aabb = aabb;
         node.child2 = user;
         node.height = 0;
-        node.categories = EVERY_CATEGORY;
+        node.categories = categories;
         self.insert_leaf(leaf);
         self.proxy_count += 1;
         leaf
@@ -461,8 +468,8 @@ impl DynamicTree {
         self.nodes[proxy_id as usize].child2
     }
 
-    /// Sets the categories a proxy belongs to (all of them until this is
-    /// called), for [`query_categories`](Self::query_categories) to prune
+    /// Sets the categories a proxy belongs to (those it was created in
+    /// until then), for [`query_categories`](Self::query_categories) to prune
     /// by. Its ancestors' unions follow.
     ///
     /// # Panics
@@ -1532,11 +1539,11 @@ mod tests {
         let mut tree = DynamicTree::new();
         let mut rows = [Vec::new(), Vec::new()];
         for i in 0..50 {
-            for (row, category) in [(0, 1u64), (1, 1u64 << 40)] {
-                let id = tree.create_proxy(square(i as f32, row as f32, 0.4), i);
-                tree.set_categories(id, category);
-                rows[row].push(id);
-            }
+            // One row given its category after it is made, one made in it.
+            let id = tree.create_proxy(square(i as f32, 0.0, 0.4), i);
+            tree.set_categories(id, 1);
+            rows[0].push(id);
+            rows[1].push(tree.create_proxy_in(square(i as f32, 1.0, 0.4), i, 1 << 40));
         }
         tree.validate();
         let everything = Aabb::new(Vec2::splat(-1.0), Vec2::new(50.0, 2.0));

@@ -203,9 +203,9 @@ impl World {
         if def.sensor {
             self.create_sensor(si);
         }
-        let proxy = self.broadphase.create_proxy_with_margin(aabb, si, margin);
-        self.broadphase.set_proxy_categories(proxy, def.filter.category);
-        self.shapes[si].proxy = proxy;
+        self.shapes[si].proxy =
+            self.broadphase
+                .create_proxy_with_margin(aabb, si, (margin, def.filter.category));
         self.sync_fat_box(si);
         self.bodies[bi].shapes.push(si);
         if !self.bodies[bi].never_awake {
