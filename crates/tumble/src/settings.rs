@@ -241,8 +241,10 @@ pub struct SolverSettings {
     /// cores: see the README). Sharing a colour costs little in itself;
     /// what costs is that half of its bodies were last written on the
     /// other core, so a small colour spends more pulling them over than
-    /// it gains. 0 shares every colour. Only the speed depends on it,
-    /// never the results.
+    /// it gains. For the same reason the workers share the substeps only
+    /// when the colours this big hold at least three quarters of the
+    /// solver's work; otherwise one thread solves them all. 0 shares
+    /// every colour. Only the speed depends on it, never the results.
     #[cfg_attr(feature = "serde", serde(default = "min_shared_colour_default"))]
     pub min_shared_colour: u32,
 }

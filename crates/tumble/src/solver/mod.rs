@@ -337,14 +337,15 @@ impl Solver {
         let soft = ctx.soft_step();
         let mut trees = (!self.trees.is_empty()).then_some(&mut self.trees);
         // The substeps run as one parallel region: the stages below hand
-        // their loops to the team's waiting threads. When every colour is
-        // too small to share, the substeps run on this thread alone: had
-        // the team integrated the bodies, every substep would move half
-        // of their states to the other threads' caches and back for the
-        // colours (the pile, whose largest colour is a sixth of the
-        // threshold: 3% off its step on two threads).
+        // their loops to the team's waiting threads. When the colours
+        // big enough to share hold too little of the work, the substeps
+        // run on this thread alone: had the team integrated the bodies,
+        // every substep would move half of their states to the other
+        // threads' caches and back for the colours (the pile, whose
+        // largest colour is a sixth of the threshold: 3% off its step on
+        // two threads; see `graph::MIN_SHARED_PART` for the smash).
         with_team(ctx.parallel, |team| {
-            let team = team.filter(|_| graph.shares_a_colour(ctx));
+            let team = team.filter(|_| graph.shares_the_colours(ctx));
             for substep in 0..substeps {
                 let iterations = total / substeps + u32::from(substep < total % substeps);
                 if soft {
