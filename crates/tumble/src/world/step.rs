@@ -78,8 +78,9 @@ impl World {
     ///    (and wake) islands, those that stopped mark theirs for a split,
     ///    and the begin and end events are recorded
     ///    ([`World::contact_events`]);
-    /// 4. `solve`: the awake bodies, touching contacts and joints
-    ///    are gathered and the contacts coloured, then substeps (gravity and forces,
+    /// 4. the solve: `gather_and_colour`, the awake bodies, touching
+    ///    contacts and joints gathered and the contacts coloured, then
+    ///    `solve_substeps`, the substeps (gravity and forces,
     ///    warm start, the soft solve, integration, the relax; or velocity
     ///    iterations with split impulses), the impulses stored for the
     ///    next warm start,
@@ -136,16 +137,17 @@ impl World {
         // enlargements at the end of the step, so queries between steps
         // run on a tight tree. With workers, the part the last step's
         // moves loosened is rebuilt after the search, on another worker,
-        // beside the solve and the bodies' finalizing, which never read
-        // the tree; the search runs on the loosened tree, which finds the
-        // same pairs, a little slower (Box2D's order too). Beside the
-        // solve, not the narrowphase: the narrowphase shares its contacts
-        // evenly between the workers, where the solve's gathering and
-        // colouring are shorter and a scene whose colours are too small
-        // to share solves on one thread while the others wait (measured
-        // on two threads, interleaved runs: the pile's step 6.5% faster
-        // and the smash's 3%, whose collide went from 1.23 times its
-        // one-thread speed to 1.66; the others level).
+        // beside the substeps and the bodies' finalizing, which never
+        // read the tree; the search runs on the loosened tree, which
+        // finds the same pairs, a little slower (Box2D's order too).
+        // Beside the substeps, not the narrowphase or the gathering: those
+        // share their items evenly between the workers, where a scene
+        // whose colours are too small to share runs its substeps on one
+        // thread while the others wait (measured on two threads,
+        // interleaved runs against the rebuild beside the collide: the
+        // smash's step 7% faster, its collide from 1.23 times its
+        // one-thread speed to 1.62-1.66 and its solve from 1.00 to 1.09;
+        // the pile's 6.5%; the others level).
         if !parallel {
             self.broadphase.rebuild();
         }
@@ -155,10 +157,11 @@ impl World {
         p.collide = clock.lap();
         self.apply_contact_changes();
         p.contact_changes = clock.lap();
+        let ctx = self.gather_and_colour(dt, parallel, &mut p);
         if parallel {
             let mut tree = self.broadphase.lend_tree();
             let ((), rebuild) = crate::parallel::join(
-                || self.solve_and_finalize(dt, true, (&mut p, &mut clock)),
+                || self.substeps_and_finalize((dt, &ctx), (&mut p, &mut clock)),
                 || {
                     let mut clock = Stopwatch::start();
                     tree.rebuild();
@@ -168,7 +171,7 @@ impl World {
             self.broadphase.return_tree(tree);
             p.rebuild_tree = rebuild;
         } else {
-            self.solve_and_finalize(dt, false, (&mut p, &mut clock));
+            self.substeps_and_finalize((dt, &ctx), (&mut p, &mut clock));
         }
         let waited = clock.lap();
         self.update_sensors();
@@ -194,20 +197,20 @@ impl World {
         self.step_count += 1;
     }
 
-    /// Stages 4 and 5a of [`World::run_stages`], which never read the
-    /// broadphase's tree: solve (with the hit events) and finalize, each
-    /// one's time into `p`.
+    /// The rest of stage 4 and stage 5a of [`World::run_stages`], which
+    /// never read the broadphase's tree: the substeps (then the hit
+    /// events) and finalize, each one's time into `p` (the solve's from
+    /// where `clock` started).
     #[inline(always)]
-    fn solve_and_finalize(
+    fn substeps_and_finalize(
         &mut self,
-        dt: f32,
-        parallel: bool,
+        (dt, ctx): (f32, &StepContext),
         (p, clock): (&mut StepProfile, &mut Stopwatch),
     ) {
-        self.solve(dt, parallel, p);
+        self.solve_substeps(ctx, p);
         self.report_hits();
         p.solve = clock.lap();
-        self.finalize_bodies(dt, parallel);
+        self.finalize_bodies(dt, ctx.parallel);
         p.finalize = clock.lap();
     }
 
@@ -438,13 +441,13 @@ impl World {
         }
     }
 
-    /// Stage 4: gathers the awake bodies (in slot order) and the touching
-    /// awake contacts into the solver's dense arrays, then runs the
-    /// substeps, stores the impulses for the next step's warm start and
-    /// applies restitution. A body whose gravity and forces would make its
-    /// velocity non-finite is frozen here, before it reaches any contact.
-    /// The parts' times go into `profile`.
-    fn solve(&mut self, dt: f32, parallel: bool, profile: &mut StepProfile) {
+    /// Stage 4, first part: gathers the awake bodies (in slot order) and
+    /// the touching awake contacts into the solver's dense arrays and
+    /// colours them; returns the step's solver constants for
+    /// [`World::solve_substeps`]. A body whose gravity and forces would
+    /// make its velocity non-finite is frozen here, before it reaches any
+    /// contact. The parts' times go into `profile`.
+    fn gather_and_colour(&mut self, dt: f32, parallel: bool, profile: &mut StepProfile) -> StepContext {
         let mut clock = Stopwatch::start();
         let ctx = self.step_context(dt, parallel);
         let gravity = self.settings.gravity;
@@ -508,11 +511,19 @@ impl World {
         self.solver
             .colour((&self.contacts, &self.joints, &self.bodies), &ctx);
         profile.solve_colour = clock.lap();
-        self.solver.solve(&ctx);
+        ctx
+    }
+
+    /// Stage 4, second part: runs the substeps, stores the impulses for
+    /// the next step's warm start and applies restitution. The parts'
+    /// times go into `profile`.
+    fn solve_substeps(&mut self, ctx: &StepContext, profile: &mut StepProfile) {
+        let mut clock = Stopwatch::start();
+        self.solver.solve(ctx);
         profile.solve_substeps = clock.lap();
-        self.solver.store_impulses(&mut self.contacts, &ctx);
-        self.solver.store_joints(&mut self.joints, &ctx);
-        self.solver.apply_restitution(&mut self.contacts, &ctx);
+        self.solver.store_impulses(&mut self.contacts, ctx);
+        self.solver.store_joints(&mut self.joints, ctx);
+        self.solver.apply_restitution(&mut self.contacts, ctx);
         profile.solve_store = clock.lap();
     }
 
@@ -610,7 +621,7 @@ impl World {
     /// Stage 6: gives each moved proxy a fat box around where its body is
     /// and is heading (enlarging it in the tree). The part of the tree that
     /// loosened is rebuilt right after on one thread, with workers beside
-    /// the next step's narrowphase (see [`World::run_stages`]).
+    /// the next step's solve (see [`World::run_stages`]).
     ///
     /// Which proxies must move, and their new boxes, is found for each
     /// body independently, split between the workers when `parallel` and
