@@ -178,7 +178,7 @@ fn every_worker_count_gives_the_same_bits() {
 }
 
 /// With workers, the step lends the broadphase's tree to another worker
-/// to rebuild beside the solve: it must come back
+/// to rebuild beside the substeps: it must come back
 /// whole. After the busy scene on 1 and on 3 workers, queries over the
 /// whole world and ray casts across it find the same shapes (the
 /// worlds are the same bits, so any difference is the tree's).

@@ -1091,9 +1091,9 @@ fn solve_colour(
 /// (`tumble-bench --scaling`), whose colours shrink below
 /// `min_shared_colour` one by one as the grid flies apart: substeps 2.07
 /// ms on one thread against 2.46 on two with any shared colour
-/// sharing, 2.17 with three quarters; its step 6% faster on two threads
-/// (interleaved runs, 7 each: 7.83 against 7.35 ms; a half and 95%
-/// measure the same). Scenes whose colours are all big or all small (the
+/// sharing, 2.17 with three quarters; its step 3% to 6% faster on two
+/// threads (two series of interleaved runs, 7 and 5 each: 7.60 against
+/// 7.35 ms, 7.86 against 7.42; a half and 95% measure the same). Scenes whose colours are all big or all small (the
 /// pyramids, the joint scenes, the pile) are not affected.
 const MIN_SHARED_PART: (usize, usize) = (3, 4);
 

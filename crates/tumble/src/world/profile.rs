@@ -36,7 +36,7 @@ pub struct StepProfile {
     pub update_broadphase: f32,
     /// Not a stage of its own: with workers, rebuilding the part of the
     /// tree the last step's moves loosened, on another worker beside the
-    /// `solve` and `finalize`, so not counted again in
+    /// solve's substeps and `finalize`, so not counted again in
     /// `total`. Zero on one thread (see `update_broadphase`).
     pub rebuild_tree: f32,
     /// Splitting an island and putting islands to sleep.

@@ -621,7 +621,7 @@ impl World {
     /// Stage 6: gives each moved proxy a fat box around where its body is
     /// and is heading (enlarging it in the tree). The part of the tree that
     /// loosened is rebuilt right after on one thread, with workers beside
-    /// the next step's solve (see [`World::run_stages`]).
+    /// the next step's substeps (see [`World::run_stages`]).
     ///
     /// Which proxies must move, and their new boxes, is found for each
     /// body independently, split between the workers when `parallel` and
