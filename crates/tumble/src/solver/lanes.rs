@@ -46,6 +46,13 @@ impl Fw {
         x.gt(hi).select(hi, x)
     }
 
+    /// Lane-wise square root: `f32::sqrt` of each (glam's vectors have
+    /// none).
+    #[inline(always)]
+    pub(super) fn sqrt(self) -> Fw {
+        Fw::from_fn(|l| self.lane(l).sqrt())
+    }
+
     /// Lane-wise absolute value.
     #[inline(always)]
     pub(super) fn abs(self) -> Fw {
