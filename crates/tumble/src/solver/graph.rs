@@ -553,15 +553,16 @@ impl Graph {
     /// joints counting one each. If not, every colour is solved, and
     /// every body integrated, by one thread.
     pub(super) fn shares_the_colours(&self, ctx: &StepContext) -> bool {
-        let colours = &self.colours[..self.count];
-        let shared: usize = colours.iter().filter(|c| c.shared(ctx)).map(Colour::work).sum();
-        let alone = colours
+        let overflow = self.overflow.len() + self.joint_overflow.len();
+        let (shared, alone) = self.colours[..self.count]
             .iter()
-            .filter(|c| !c.shared(ctx))
-            .map(Colour::work)
-            .sum::<usize>()
-            + self.overflow.len()
-            + self.joint_overflow.len();
+            .fold((0, overflow), |(shared, alone), c| {
+                if c.shared(ctx) {
+                    (shared + c.work(), alone)
+                } else {
+                    (shared, alone + c.work())
+                }
+            });
         let (part, whole) = MIN_SHARED_PART;
         shared > 0 && shared * whole >= (shared + alone) * part
     }

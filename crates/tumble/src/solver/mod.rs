@@ -702,9 +702,13 @@ fn integrate_positions(
 /// What [`integrate_positions`] integrates with: the substep and the
 /// speed limits.
 struct Limits {
+    /// The substep.
     h: f32,
+    /// `max_speed` squared (see [`integrate_positions`]).
     max_speed_squared: f32,
+    /// The fastest a dynamic body may move.
     max_speed: f32,
+    /// The fastest a dynamic body may spin.
     max_spin: f32,
 }
 
