@@ -18,6 +18,7 @@ use crate::parallel::{for_each_indexed_mut, for_each_slot_mut};
 use crate::settings::{Coloring, GRAPH_COLORS};
 use crate::store::Store;
 use crate::threads::{block_size, for_each4, prefetch, AtomicMin, Blocks, Team};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The fewest lane batches a worker fills at a time (while packing).
 const CHUNK: usize = 32;
@@ -227,7 +228,8 @@ impl Graph {
     /// the colouring reads of the constraints and joints, in slot order;
     /// with [`Coloring::Bounded`] each one's colour is written to its
     /// key's `color`, for the contact or joint to keep. `body_slots` is
-    /// the world's body slot count.
+    /// the world's body slot count. Returns whether every constraint and
+    /// joint was as coloured last step, which kept their colouring.
     pub(super) fn build(
         &mut self,
         (constraints, keys): (&[ContactConstraint], &mut [ColourKey]),
@@ -235,7 +237,7 @@ impl Graph {
         (bodies, body_slots): (&[SolverBody], usize),
         coloring: Coloring,
         parallel: bool,
-    ) {
+    ) -> bool {
         if coloring == Coloring::Bounded && self.reusable && self.kept.keeps_all(joint_keys, keys) {
             // Every constraint and joint is as it was coloured last step
             // (the resting pyramids, the joint grid: nearly every step):
@@ -243,7 +245,7 @@ impl Graph {
             // batches are filled again, from this step's constraints.
             self.unpack_hinges();
             self.fill(constraints, bodies, parallel);
-            return;
+            return true;
         }
         for colour in &mut self.colours[..self.count] {
             colour.scalar.clear();
@@ -269,6 +271,7 @@ impl Graph {
         // still learns that it is solved on its own.)
         self.pack(keys, constraints, bodies, parallel);
         self.reusable = coloring == Coloring::Bounded;
+        false
     }
 
     /// Orders the joints by their colour, each colour's hinges first (a
@@ -529,7 +532,7 @@ impl Graph {
 
     /// Fills the batches [`Graph::pack`] listed from `constraints`.
     fn fill(&mut self, constraints: &[ContactConstraint], bodies: &[SolverBody], parallel: bool) {
-        fill_batches(
+        fill_from(
             &mut self.pairs,
             self.pair_count,
             &self.blocks,
@@ -537,7 +540,7 @@ impl Graph {
             bodies,
             parallel,
         );
-        fill_batches(
+        fill_from(
             &mut self.singles,
             self.single_count,
             &self.points,
@@ -545,6 +548,71 @@ impl Graph {
             bodies,
             parallel,
         );
+    }
+
+    /// Whether this step may keep last step's colouring whole: its lists
+    /// are a bounded colouring of the keys the colouring holds, and this
+    /// step's joints (`joint_keys`) are all as they were coloured. Then,
+    /// if every contact is too, the step's constraints can be built
+    /// straight into the batches ([`Graph::refill_with`]).
+    pub(super) fn holds_joints(&self, coloring: Coloring, joint_keys: &[ColourKey]) -> bool {
+        coloring == Coloring::Bounded && self.reusable && self.kept.holds_joints(joint_keys)
+    }
+
+    /// Refills every batch in use, lane by lane, with the constraint
+    /// `again` builds for it (given its index and its key as kept: see
+    /// [`Again`]), in colour order, instead of reading constraints built
+    /// beforehand in slot order (which [`Graph::fill`] then reads back
+    /// scattered). Returns false once `again` refuses one: the step is
+    /// then not as coloured, and must be built and coloured the usual way
+    /// (which fills every batch again). Call only when
+    /// [`Graph::holds_joints`]; the constraints solved one at a time
+    /// ([`Graph::lone_constraints`]) are the caller's to build.
+    pub(super) fn refill_with(
+        &mut self,
+        (again, ahead): (&impl Again, &impl Ahead),
+        bodies: &[SolverBody],
+        parallel: bool,
+    ) -> bool {
+        let keys = self.kept.contact_keys();
+        refill_from(
+            &mut self.pairs,
+            (self.pair_count, &self.blocks),
+            keys,
+            (again, ahead),
+            bodies,
+            parallel,
+        ) && refill_from(
+            &mut self.singles,
+            (self.single_count, &self.points),
+            keys,
+            (again, ahead),
+            bodies,
+            parallel,
+        )
+    }
+
+    /// The constraints solved one at a time (outside the batches: each
+    /// colour's, then the overflow), each with its key as kept.
+    pub(super) fn lone_constraints(&self) -> impl Iterator<Item = (u32, &ColourKey)> + '_ {
+        let keys = self.kept.contact_keys();
+        self.colours[..self.count]
+            .iter()
+            .flat_map(|colour| colour.scalar.iter())
+            .chain(&self.overflow)
+            .map(move |&i| (i, &keys[i as usize]))
+    }
+
+    /// Constraint `i`'s key as kept from last step's colouring.
+    pub(super) fn kept_key(&self, i: u32) -> &ColourKey {
+        &self.kept.contact_keys()[i as usize]
+    }
+
+    /// Takes this step as coloured last step, every colour, list and
+    /// order kept, after [`Graph::refill_with`] refilled the batches.
+    pub(super) fn keep_colouring(&mut self) {
+        self.kept.keep();
+        self.unpack_hinges();
     }
 
     /// Whether a team should share the substeps: whether the colours it
@@ -926,8 +994,42 @@ fn pad_to_batches(list: &mut Vec<u32>, start: usize) -> std::ops::Range<usize> {
 
 /// Fills the first `count` of `batches` (made up to that many) from
 /// `list`, [`lanes::W`] entries each, split between the workers when
-/// `parallel`.
+/// `parallel`: `fill` packs one batch from its entries in use, told those
+/// of the batch after next too (in colour order the constraints lie
+/// scattered: it asks for those while this one is filled). Once `fill`
+/// refuses a batch (returns false), the batches not yet begun are left as
+/// they were, and this returns false.
 fn fill_batches<const N: usize, const M: usize>(
+    batches: &mut Vec<wide::Batch<N, M>>,
+    count: usize,
+    list: &[u32],
+    parallel: bool,
+    fill: impl Fn(&mut wide::Batch<N, M>, &[u32], &[u32]) -> bool + Sync + Send,
+) -> bool
+where
+    wide::Batch<N, M>: wide::Normal<N>,
+{
+    if batches.len() < count {
+        batches.resize_with(count, wide::Batch::empty);
+    }
+    let in_use = |entries: &[u32]| entries.iter().take_while(|&&i| i != NO_CONSTRAINT).count();
+    let refused = AtomicBool::new(false);
+    for_each_indexed_mut(parallel, &mut batches[..count], CHUNK, |k, batch| {
+        if refused.load(Ordering::Relaxed) {
+            return;
+        }
+        let after_next = list.get((k + 2) * lanes::W..(k + 3) * lanes::W).unwrap_or(&[]);
+        let lanes = &list[k * lanes::W..(k + 1) * lanes::W];
+        if !fill(batch, &lanes[..in_use(lanes)], &after_next[..in_use(after_next)]) {
+            refused.store(true, Ordering::Relaxed);
+        }
+    });
+    !refused.into_inner()
+}
+
+/// Fills the first `count` of `batches` from `list` and `constraints`
+/// (see [`fill_batches`]).
+fn fill_from<const N: usize, const M: usize>(
     batches: &mut Vec<wide::Batch<N, M>>,
     count: usize,
     list: &[u32],
@@ -937,22 +1039,59 @@ fn fill_batches<const N: usize, const M: usize>(
 ) where
     wide::Batch<N, M>: wide::Normal<N>,
 {
-    if batches.len() < count {
-        batches.resize_with(count, wide::Batch::empty);
-    }
     let pad = wide::Batch::<N, M>::pad(bodies.len() as u32);
-    for_each_indexed_mut(parallel, &mut batches[..count], CHUNK, |k, batch| {
-        // In colour order the constraints lie scattered: ask for those of
-        // the batch after next while this one is filled.
-        let after_next = list.get((k + 2) * lanes::W..(k + 3) * lanes::W).unwrap_or(&[]);
-        for &i in after_next.iter().take_while(|&&i| i != NO_CONSTRAINT) {
+    fill_batches(batches, count, list, parallel, |batch, used, after_next| {
+        for &i in after_next {
             prefetch(&constraints[i as usize]);
         }
-        let lanes = &list[k * lanes::W..(k + 1) * lanes::W];
-        let used = lanes.iter().take_while(|&&i| i != NO_CONSTRAINT).count();
-        batch.fill(&lanes[..used], constraints, bodies, &pad);
+        batch.fill(used, constraints, bodies, &pad);
+        true
     });
 }
+
+/// Fills the first `count` of `batches` from `list` with the constraints
+/// `again` builds (see [`Graph::refill_with`]); `ahead` asks for what
+/// building a constraint reads. Returns false once `again` refuses one.
+fn refill_from<const N: usize, const M: usize>(
+    batches: &mut Vec<wide::Batch<N, M>>,
+    (count, list): (usize, &[u32]),
+    keys: &[ColourKey],
+    (again, ahead): (&impl Again, &impl Ahead),
+    bodies: &[SolverBody],
+    parallel: bool,
+) -> bool
+where
+    wide::Batch<N, M>: wide::Normal<N>,
+{
+    let pad = wide::Batch::<N, M>::pad(bodies.len() as u32);
+    fill_batches(batches, count, list, parallel, |batch, used, after_next| {
+        for &i in after_next {
+            ahead(i);
+        }
+        let mut built = [pad; lanes::W];
+        for (c, &i) in built.iter_mut().zip(used) {
+            if !again(i, &keys[i as usize], c) {
+                return false;
+            }
+        }
+        batch.fill_lanes(used, &built.each_ref(), bodies);
+        true
+    })
+}
+
+/// What [`Graph::refill_with`] builds each constraint with: given its
+/// index and its key as kept, builds the constraint into the third
+/// argument and returns true, or returns false if the key (or anything
+/// else the colouring depends on) is not as it was.
+pub(super) trait Again: Fn(u32, &ColourKey, &mut ContactConstraint) -> bool + Sync {}
+
+impl<F: Fn(u32, &ColourKey, &mut ContactConstraint) -> bool + Sync> Again for F {}
+
+/// What [`Graph::refill_with`] asks for ahead: the sources of constraint
+/// `i`, built soon.
+pub(super) trait Ahead: Fn(u32) + Sync {}
+
+impl<F: Fn(u32) + Sync> Ahead for F {}
 
 /// One iteration of one constraint, scalar: the velocity one, then the
 /// split-impulse one when the pass asks; or the soft step's.

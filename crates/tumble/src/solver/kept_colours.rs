@@ -177,14 +177,32 @@ impl KeptColours {
     /// would, and says so; else does nothing. The usual step of a scene
     /// at rest or of joints alone: one comparison instead of the walk.
     pub fn keeps_all(&mut self, joints: &[ColourKey], contacts: &[ColourKey]) -> bool {
-        if !(self.primed && self.joints == joints && self.contacts == contacts) {
+        if !(self.holds_joints(joints) && self.contacts == contacts) {
             return false;
         }
+        self.keep();
+        true
+    }
+
+    /// Whether this step's joints are all as last step's were coloured
+    /// (and the state stands: see [`KeptColours::prime`]).
+    pub fn holds_joints(&self, joints: &[ColourKey]) -> bool {
+        self.primed && self.joints == joints
+    }
+
+    /// Last step's contact keys, with the colours they ended with.
+    pub fn contact_keys(&self) -> &[ColourKey] {
+        &self.contacts
+    }
+
+    /// Takes the step as nothing changed: no contact or joint left,
+    /// none recoloured. For a step found to hold every key as it was
+    /// coloured.
+    pub fn keep(&mut self) {
         self.left_contacts.clear();
         self.left_joints.clear();
         self.recoloured.clear();
         self.pending_joints.clear();
-        true
     }
 
     /// The contact keys of this step whose colour changed (indices).

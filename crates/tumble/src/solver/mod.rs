@@ -22,14 +22,16 @@
 //! substeps carry load through a tall stack far better than the same
 //! number of iterations in one big step.
 //!
-//! The solve stage, in order: [`Solver::begin`] and [`Solver::add_body`]
-//! gather the awake bodies into dense arrays (a sleeping or static body
-//! has no row; static bodies share one state at rest), then
-//! [`Solver::prepare_contacts`], [`Solver::prepare_joints`],
-//! [`Solver::solve`] (the substeps), [`Solver::store_impulses`] and
-//! [`Solver::store_joints`] (the warm start of the next step),
-//! [`Solver::apply_restitution`], and the world reads each body's motion
-//! back with [`Solver::motion`].
+//! The solve stage, in order: [`Solver::begin`], [`Solver::add_body`] and
+//! [`Solver::end_bodies`] gather the awake bodies into dense arrays (a
+//! sleeping or static body has no row; static bodies share one state at
+//! rest), then [`Solver::pick_joints`], [`Solver::prepare_contacts`]
+//! (straight into last step's colouring when the step is as that was
+//! coloured), [`Solver::colour`] (which also builds the joints'
+//! constraints), [`Solver::solve`] (the substeps),
+//! [`Solver::store_impulses`] and [`Solver::store_joints`] (the warm
+//! start of the next step), [`Solver::apply_restitution`], and the world
+//! reads each body's motion back with [`Solver::motion`].
 
 #[forbid(unsafe_code)]
 mod graph;
@@ -108,6 +110,13 @@ pub(crate) struct Solver {
     graph: Graph,
     /// The joint trees solved exactly, this step.
     trees: joints::tree::JointTrees,
+    /// Whether last step kept the colouring of the step before (every
+    /// constraint and joint as it was coloured): then this step tries to
+    /// keep it too, building its constraints straight into the batches.
+    kept_colouring: bool,
+    /// Whether this step's constraints were built straight into the
+    /// batches of last step's colouring ([`prepare::prepare_as_coloured`]).
+    as_coloured: bool,
 }
 
 impl Solver {
@@ -148,8 +157,18 @@ impl Solver {
         &self.slots
     }
 
+    /// Ends the gathering of the step's bodies: adds the shared static
+    /// body, last. Call after the last [`Solver::add_body`].
+    pub fn end_bodies(&mut self) {
+        self.bodies.push(SolverBody::default());
+    }
+
     /// Builds the constraints of the touching contacts among `candidates`
-    /// (contact slots, ascending). Call after the last [`Solver::add_body`].
+    /// (contact slots, ascending): straight into the batches of last
+    /// step's colouring when the step is as that was coloured (see
+    /// [`prepare::prepare_as_coloured`]; a scene at rest, nearly every
+    /// step), else into the constraint array for [`Solver::colour`] to
+    /// colour. Call after [`Solver::pick_joints`].
     pub fn prepare_contacts(
         &mut self,
         contacts: &Store<Contact>,
@@ -157,14 +176,27 @@ impl Solver {
         bodies: &Store<Body>,
         ctx: &StepContext,
     ) {
-        // The shared static body, last.
-        let fixed = self.bodies.len() as u32;
-        self.bodies.push(SolverBody::default());
+        let fixed = self.bodies.len() as u32 - 1;
         let index_of = &self.index_of;
         let index = |slot: u32| match index_of[slot as usize] {
             NULL => fixed,
             i => i,
         };
+        self.as_coloured = self.kept_colouring
+            && self.graph.holds_joints(ctx.settings.coloring, &self.joint_keys)
+            && prepare::prepare_as_coloured(
+                (&mut self.constraints, &self.picked),
+                &mut self.graph,
+                contacts,
+                candidates,
+                &self.bodies,
+                index,
+                bodies,
+                ctx,
+            );
+        if self.as_coloured {
+            return;
+        }
         prepare::prepare_contacts(
             (&mut self.constraints, &mut self.keys),
             &mut self.picked,
@@ -180,7 +212,7 @@ impl Solver {
     /// Picks the solved joints among `awake` (joint slots, in order): every
     /// joint but a filter, unless neither body can move, each with its two
     /// solver bodies and its colouring key. Call after
-    /// [`Solver::prepare_contacts`]; [`Solver::colour`] builds their
+    /// [`Solver::end_bodies`]; [`Solver::colour`] builds their
     /// constraints.
     pub fn pick_joints(&mut self, joints: &Store<Joint>, awake: impl Iterator<Item = u32>) {
         self.picked_joints.clear();
@@ -223,7 +255,9 @@ impl Solver {
 
     /// Sorts the prepared contact constraints and the picked joints into
     /// colours and packs the contacts into lane batches (see
-    /// [`Graph::build`]), builds the joints' constraints straight into
+    /// [`Graph::build`]; or keeps last step's colouring whole when
+    /// [`Solver::prepare_contacts`] built the contacts straight into its
+    /// batches), builds the joints' constraints straight into
     /// colour order (independently, split between the workers), and finds
     /// the joint trees that need an exact solve. Call before
     /// [`Solver::solve`].
@@ -233,7 +267,10 @@ impl Solver {
         ctx: &StepContext,
     ) {
         let graph = &mut self.graph;
-        if ctx.settings.coloring == Coloring::Bounded && !graph.colours_primed() {
+        if self.as_coloured {
+            // The batches are filled: the rest of the colouring stands.
+            graph.keep_colouring();
+        } else if ctx.settings.coloring == Coloring::Bounded && !graph.colours_primed() {
             // A world just loaded (or one that ran another colouring):
             // the colouring's state, from what was coloured last step.
             let held = |slot: u32| {
@@ -263,13 +300,14 @@ impl Solver {
                 self.index_of.len(),
             );
         }
-        graph.build(
-            (&self.constraints, &mut self.keys),
-            &mut self.joint_keys,
-            (&self.bodies, self.index_of.len()),
-            ctx.settings.coloring,
-            ctx.parallel,
-        );
+        self.kept_colouring = self.as_coloured
+            || graph.build(
+                (&self.constraints, &mut self.keys),
+                &mut self.joint_keys,
+                (&self.bodies, self.index_of.len()),
+                ctx.settings.coloring,
+                ctx.parallel,
+            );
         // Every entry is overwritten below: only new ones need a value first.
         self.joints.truncate(self.picked_joints.len());
         self.joints
@@ -568,6 +606,35 @@ impl Solver {
             + self.picked.memory_bytes()
             + self.pushed.capacity() * std::mem::size_of::<[f32; 2]>()
             + self.graph.memory_bytes()
+    }
+}
+
+/// What the tests of the kept colouring look at.
+#[cfg(test)]
+impl Solver {
+    /// Whether the next step tries to keep this step's colouring.
+    pub(crate) fn tries_kept_colouring(&self) -> bool {
+        self.kept_colouring
+    }
+
+    /// Makes the next step prepare and colour its constraints the usual
+    /// way, as if the colouring had changed.
+    pub(crate) fn forget_kept_colouring(&mut self) {
+        self.kept_colouring = false;
+    }
+
+    /// If the last step built its constraints straight into the kept
+    /// colouring's batches: how many were tracked, and how many solved
+    /// one at a time.
+    pub(crate) fn built_as_coloured(&self) -> Option<(usize, usize)> {
+        self.as_coloured
+            .then(|| (self.picked.tracked.len(), self.graph.lone_constraints().count()))
+    }
+
+    /// The last step's picked contacts, and among them (as constraint
+    /// indices) those with restitution and the tracked ones.
+    pub(crate) fn picked(&self) -> [&[u32]; 3] {
+        [&self.picked.contacts, &self.picked.bouncy, &self.picked.tracked]
     }
 }
 

@@ -1,5 +1,6 @@
 //! Building the step's contact constraints from the manifolds.
 
+use super::graph::Graph;
 use super::kept_colours::NOT_HELD;
 use super::types::{
     ColourKey, ConstraintPoint, ContactConstraint, SolverBody, StepContext, MAX_BLOCK_CONDITION,
@@ -23,14 +24,25 @@ pub(crate) struct Picked {
     pub tracked: Vec<u32>,
     /// Per candidate, while picking: [`PICK`], [`BOUNCY`] and [`TRACK`].
     flags: Vec<u8>,
+    /// Per constraint, its contact's flags.
+    chosen_flags: Vec<u8>,
+    /// The candidates it was picked from, ascending.
+    candidates: Vec<u32>,
+    /// The candidates left out, ascending.
+    left_out: Vec<u32>,
 }
 
 impl Picked {
     /// Bytes allocated.
     pub fn memory_bytes(&self) -> usize {
-        (self.contacts.capacity() + self.bouncy.capacity() + self.tracked.capacity())
+        (self.contacts.capacity()
+            + self.bouncy.capacity()
+            + self.tracked.capacity()
+            + self.candidates.capacity()
+            + self.left_out.capacity())
             * std::mem::size_of::<u32>()
             + self.flags.capacity()
+            + self.chosen_flags.capacity()
     }
 }
 
@@ -70,10 +82,17 @@ pub(crate) fn prepare_contacts(
         bouncy,
         tracked,
         flags,
+        chosen_flags,
+        candidates: picked_from,
+        left_out,
     } = picked;
     chosen.clear();
     bouncy.clear();
     tracked.clear();
+    chosen_flags.clear();
+    left_out.clear();
+    picked_from.clear();
+    picked_from.extend_from_slice(candidates);
     // A picked candidate's entries are overwritten below, the others are
     // closed over: only new entries need a value first.
     let count = candidates.len();
@@ -92,12 +111,13 @@ pub(crate) fn prepare_contacts(
             let (ci, c) = (candidates[k], &contacts[candidates[k]]);
             *flag_k = flag(c, solver_bodies, &index_of);
             if *flag_k & PICK != 0 {
-                *cc = prepare_one(c, ci, solver_bodies, &index_of, body_slots, ctx, key);
+                prepare_one(c, ci, solver_bodies, &index_of, body_slots, ctx, (cc, key));
             }
         },
     );
     for (k, (&ci, &flag)) in candidates.iter().zip(flags.iter()).enumerate() {
         if flag & PICK == 0 {
+            left_out.push(ci);
             continue;
         }
         let at = chosen.len();
@@ -105,10 +125,79 @@ pub(crate) fn prepare_contacts(
             constraints[at] = constraints[k];
             keys[at] = keys[k];
         }
+        chosen_flags.push(flag);
         pick((chosen, bouncy, tracked), ci, flag);
     }
     constraints.truncate(chosen.len());
     keys.truncate(chosen.len());
+}
+
+/// Builds this step's constraints as [`prepare_contacts`] would, straight
+/// into the batches of the colouring kept from last step
+/// ([`Graph::refill_with`]), when the step is as last step was coloured:
+/// the same candidates, each picked or left out as it was, with the same
+/// flags, and every constraint's [`ColourKey`] as kept. The constraints
+/// solved one at a time and the tracked ones (whose results are read
+/// from their constraints after the solve) are built into `constraints`
+/// too; the others' entries are left as they were, unread. `picked` is
+/// last step's, and so this step's. Returns false as soon as anything is
+/// not as it was: then nothing built is usable, and the step is prepared
+/// and coloured the usual way.
+///
+/// This saves the step's largest memory traffic outside the substeps in
+/// a scene at rest: each constraint written in slot order and read back
+/// scattered, in colour order, to fill the batches. Built in colour order,
+/// the contacts are read scattered instead (each asked for two batches
+/// ahead), and the constraints never leave the stack.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn prepare_as_coloured(
+    (constraints, picked): (&mut [ContactConstraint], &Picked),
+    graph: &mut Graph,
+    contacts: &Store<Contact>,
+    candidates: &[u32],
+    solver_bodies: &[SolverBody],
+    index_of: impl Fn(u32) -> u32 + Sync + Send,
+    body_slots: &Store<Body>,
+    ctx: &StepContext,
+) -> bool {
+    if picked.candidates != candidates
+        || constraints.len() != picked.contacts.len()
+        || picked
+            .left_out
+            .iter()
+            .any(|&ci| flag(&contacts[ci], solver_bodies, &index_of) != 0)
+    {
+        return false;
+    }
+    let again = |i: u32, kept: &ColourKey, constraint: &mut ContactConstraint| {
+        let ci = picked.contacts[i as usize];
+        let c = &contacts[ci];
+        if flag(c, solver_bodies, &index_of) != picked.chosen_flags[i as usize] {
+            return false;
+        }
+        let mut key = ColourKey::default();
+        prepare_one(
+            c,
+            ci,
+            solver_bodies,
+            &index_of,
+            body_slots,
+            ctx,
+            (constraint, &mut key),
+        );
+        key == *kept
+    };
+    let ahead = |i: u32| prefetch(&contacts[picked.contacts[i as usize]]);
+    if !graph.refill_with((&again, &ahead), solver_bodies, ctx.parallel) {
+        return false;
+    }
+    graph
+        .lone_constraints()
+        .all(|(i, kept)| again(i, kept, &mut constraints[i as usize]))
+        && picked
+            .tracked
+            .iter()
+            .all(|&i| again(i, graph.kept_key(i), &mut constraints[i as usize]))
 }
 
 /// Asks for the contact a few places after the `k`th of `list` (contact
@@ -162,9 +251,10 @@ fn pick((chosen, bouncy, tracked): (&mut Vec<u32>, &mut Vec<u32>, &mut Vec<u32>)
     chosen.push(ci);
 }
 
-/// The constraint of contact `ci` (`c`), which has points and a body
-/// with mass; its colouring key goes to `key`.
-#[inline]
+/// Builds into `cc` the constraint of contact `ci` (`c`), which has
+/// points and a body with mass, in place (returned, its 176 bytes were
+/// built on the stack and copied); its colouring key goes to `key`.
+#[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn prepare_one(
     c: &Contact,
@@ -173,8 +263,8 @@ fn prepare_one(
     index_of: &impl Fn(u32) -> u32,
     body_slots: &Store<Body>,
     ctx: &StepContext,
-    key: &mut ColourKey,
-) -> ContactConstraint {
+    (cc, key): (&mut ContactConstraint, &mut ColourKey),
+) {
     let per_substep = 1.0 / ctx.substeps as f32;
     let dt = ctx.h * ctx.substeps as f32;
     let (ia, ib) = (index_of(c.body_a), index_of(c.body_b));
@@ -182,7 +272,7 @@ fn prepare_one(
     let (ma, mb, iia, iib) = (ba.inv_mass, bb.inv_mass, ba.inv_inertia, bb.inv_inertia);
     let n = c.manifold.normal;
     let t = right_perp(n);
-    let mut cc = ContactConstraint {
+    *cc = ContactConstraint {
         a: ia,
         b: ib,
         contact: ci,
@@ -270,11 +360,10 @@ fn prepare_one(
     // A body takes a colour in the colouring only if the solve writes it.
     let held = |body: &SolverBody, slot: u32| if body.dynamic { slot } else { NOT_HELD };
     *key = ColourKey::of(
-        &cc,
+        cc,
         ci,
         c.color,
         (held(ba, c.body_a), held(bb, c.body_b)),
         ctx.soft_step(),
     );
-    cc
 }

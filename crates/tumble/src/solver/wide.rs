@@ -267,21 +267,28 @@ where
         bodies: &[SolverBody],
         pad: &ContactConstraint,
     ) {
-        debug_assert!(chunk.len() <= W);
-        debug_assert_eq!(pad.count, N);
         let mut cs = [pad; W];
+        for (c, &i) in cs.iter_mut().zip(chunk) {
+            *c = &constraints[i as usize];
+        }
+        self.fill_lanes(chunk, &cs, bodies);
+    }
+
+    /// Packs `cs` into this batch's lanes, in place, as [`Batch::fill`]
+    /// does: the first `chunk.len()` are the constraints `chunk`, the
+    /// rest padding.
+    pub(super) fn fill_lanes(&mut self, chunk: &[u32], cs: &[&ContactConstraint; W], bodies: &[SolverBody]) {
+        debug_assert!(chunk.len() <= W);
         #[cfg(test)]
         {
             self.index = [0; W];
             self.index[..chunk.len()].copy_from_slice(chunk);
         }
-        for (l, &i) in chunk.iter().enumerate() {
-            let c = &constraints[i as usize];
-            cs[l] = c;
+        for (l, c) in cs.iter().enumerate().take(chunk.len()) {
             self.contact[l] = c.contact;
             self.track[l] = c.track;
-            debug_assert_eq!(c.count, N);
         }
+        debug_assert!(cs.iter().all(|c| c.count == N));
         let dynamic = |i: u32| bodies.get(i as usize).is_some_and(|b| b.dynamic);
         for l in 0..W {
             let lb = &mut self.bodies;
@@ -289,19 +296,19 @@ where
             (lb.write_a[l], lb.write_b[l]) = (dynamic(lb.a[l]), dynamic(lb.b[l]));
         }
         for (j, m) in self.mass.iter_mut().enumerate() {
-            *m = lanes(&cs, |c| if N == 2 { c.k[j] } else { c.points[0].normal_mass });
+            *m = lanes(cs, |c| if N == 2 { c.k[j] } else { c.points[0].normal_mass });
         }
-        let (nx, ny) = (lanes(&cs, |c| c.normal.x), lanes(&cs, |c| c.normal.y));
+        let (nx, ny) = (lanes(cs, |c| c.normal.x), lanes(cs, |c| c.normal.y));
         for (k, pl) in self.p.iter_mut().enumerate() {
             *pl = PointLanes {
-                rax: lanes(&cs, |c| c.points[k].ra.x),
-                ray: lanes(&cs, |c| c.points[k].ra.y),
-                rbx: lanes(&cs, |c| c.points[k].rb.x),
-                rby: lanes(&cs, |c| c.points[k].rb.y),
-                base_separation: lanes(&cs, |c| c.points[k].base_separation),
-                tangent_mass: lanes(&cs, |c| c.points[k].tangent_mass),
-                normal_impulse: lanes(&cs, |c| c.points[k].normal_impulse),
-                tangent_impulse: lanes(&cs, |c| c.points[k].tangent_impulse),
+                rax: lanes(cs, |c| c.points[k].ra.x),
+                ray: lanes(cs, |c| c.points[k].ra.y),
+                rbx: lanes(cs, |c| c.points[k].rb.x),
+                rby: lanes(cs, |c| c.points[k].rb.y),
+                base_separation: lanes(cs, |c| c.points[k].base_separation),
+                tangent_mass: lanes(cs, |c| c.points[k].tangent_mass),
+                normal_impulse: lanes(cs, |c| c.points[k].normal_impulse),
+                tangent_impulse: lanes(cs, |c| c.points[k].tangent_impulse),
                 // Zero in every constraint `prepare_contacts` builds: not
                 // gathered.
                 pseudo_impulse: Fw::default(),
@@ -311,11 +318,11 @@ where
         self.len = chunk.len() as u32;
         self.nx = nx;
         self.ny = ny;
-        self.friction = lanes(&cs, |c| c.friction);
-        self.ma = lanes(&cs, |c| c.masses[0]);
-        self.ia = lanes(&cs, |c| c.masses[1]);
-        self.mb = lanes(&cs, |c| c.masses[2]);
-        self.ib = lanes(&cs, |c| c.masses[3]);
+        self.friction = lanes(cs, |c| c.friction);
+        self.ma = lanes(cs, |c| c.masses[0]);
+        self.ia = lanes(cs, |c| c.masses[1]);
+        self.mb = lanes(cs, |c| c.masses[2]);
+        self.ib = lanes(cs, |c| c.masses[3]);
     }
 
     /// The lanes' normals, `(nx, ny)`.

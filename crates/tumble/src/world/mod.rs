@@ -448,6 +448,8 @@ mod game_tests;
 #[cfg(test)]
 mod joint_tests;
 #[cfg(test)]
+mod kept_colouring_tests;
+#[cfg(test)]
 mod mover_tests;
 #[cfg(test)]
 mod query_tests;

@@ -15,7 +15,10 @@ pub struct StepProfile {
     /// `solve_*` parts below, and the hit events.
     pub solve: f32,
     /// Part of `solve`: gathering the awake bodies and contacts into the
-    /// solver's rows, and picking the joints.
+    /// solver's rows, and picking the joints. In a step whose contacts
+    /// and joints are all as last step coloured them (a scene at rest),
+    /// the contacts' rows are built straight into the kept colouring's
+    /// lane batches here, and `solve_colour` has only the joints left.
     pub solve_setup: f32,
     /// Part of `solve`: sorting the constraints into graph colours,
     /// packing the contacts into lane batches and building the joints'

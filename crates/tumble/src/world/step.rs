@@ -496,6 +496,8 @@ impl World {
                 self.solver.lock_last(linear, angular);
             }
         }
+        self.solver.end_bodies();
+        self.solver.pick_joints(&self.joints, self.awake.joints.iter());
         // The contacts with points: the collide stage's, and any that
         // joined with an island woken since (in slot order, as they were).
         let with_points = &mut self.scratch.with_points;
@@ -506,7 +508,6 @@ impl World {
             .prepare_contacts(&self.contacts, with_points, &self.bodies, &ctx);
         // (Its use is over: an island woken between steps adds nothing.)
         with_points.clear();
-        self.solver.pick_joints(&self.joints, self.awake.joints.iter());
         profile.solve_setup = clock.lap();
         self.solver
             .colour((&self.contacts, &self.joints, &self.bodies), &ctx);
