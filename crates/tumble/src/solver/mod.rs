@@ -178,35 +178,32 @@ impl Solver {
     ) {
         let fixed = self.bodies.len() as u32 - 1;
         let index_of = &self.index_of;
-        let index = |slot: u32| match index_of[slot as usize] {
-            NULL => fixed,
-            i => i,
+        let sources = prepare::Sources {
+            contacts,
+            solver_bodies: &self.bodies,
+            index_of: |slot: u32| match index_of[slot as usize] {
+                NULL => fixed,
+                i => i,
+            },
+            body_slots: bodies,
+            ctx,
         };
         self.as_coloured = self.kept_colouring
             && self.graph.holds_joints(ctx.settings.coloring, &self.joint_keys)
             && prepare::prepare_as_coloured(
                 (&mut self.constraints, &self.picked),
                 &mut self.graph,
-                contacts,
                 candidates,
-                &self.bodies,
-                index,
-                bodies,
-                ctx,
+                &sources,
             );
-        if self.as_coloured {
-            return;
+        if !self.as_coloured {
+            prepare::prepare_contacts(
+                (&mut self.constraints, &mut self.keys),
+                &mut self.picked,
+                candidates,
+                &sources,
+            );
         }
-        prepare::prepare_contacts(
-            (&mut self.constraints, &mut self.keys),
-            &mut self.picked,
-            contacts,
-            candidates,
-            &self.bodies,
-            index,
-            bodies,
-            ctx,
-        );
     }
 
     /// Picks the solved joints among `awake` (joint slots, in order): every

@@ -46,6 +46,23 @@ impl Picked {
     }
 }
 
+/// What building a contact's constraint reads: the contacts, the step's
+/// solver bodies (`index_of` maps a body slot to its solver body, or to
+/// the last, the shared static one, when the body is not simulated), the
+/// world's bodies (for a static body's centre) and the step's constants.
+pub(crate) struct Sources<'a, F> {
+    /// The world's contacts.
+    pub contacts: &'a Store<Contact>,
+    /// The step's solver bodies, the shared static one last.
+    pub solver_bodies: &'a [SolverBody],
+    /// A body slot's solver body.
+    pub index_of: F,
+    /// The world's bodies.
+    pub body_slots: &'a Store<Body>,
+    /// The step's constants.
+    pub ctx: &'a StepContext,
+}
+
 /// A candidate's flag: it is solved.
 const PICK: u8 = 1;
 /// A candidate's flag: it has restitution.
@@ -55,9 +72,7 @@ const TRACK: u8 = 4;
 
 /// Builds one constraint per manifold with points among `candidates`
 /// (contact slots, ascending), and its [`ColourKey`]: both bodies'
-/// masses, the anchors, the effective masses. `index_of` maps a body slot to its solver body, or
-/// to the last solver body (the shared static one) when the body is not
-/// simulated. Impulses in the manifolds are per step; the solver works
+/// masses, the anchors, the effective masses. Impulses in the manifolds are per step; the solver works
 /// per substep. Which candidates to solve (those with points and a body
 /// with mass) is found for each independently, and its constraint built
 /// in the same visit, at the candidate's own place, split between the
@@ -66,16 +81,11 @@ const TRACK: u8 = 4;
 /// workers no faster than one on the many pyramids, whose prepare waits
 /// on memory). Then they are picked serially, in order, into `picked`,
 /// the constraints of any candidates left out closed up behind them.
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn prepare_contacts(
     (constraints, keys): (&mut Vec<ContactConstraint>, &mut Vec<ColourKey>),
     picked: &mut Picked,
-    contacts: &Store<Contact>,
     candidates: &[u32],
-    solver_bodies: &[SolverBody],
-    index_of: impl Fn(u32) -> u32 + Sync + Send,
-    body_slots: &Store<Body>,
-    ctx: &StepContext,
+    sources: &Sources<impl Fn(u32) -> u32 + Sync>,
 ) {
     let Picked {
         contacts: chosen,
@@ -103,15 +113,16 @@ pub(crate) fn prepare_contacts(
     flags.clear();
     flags.resize(count, 0);
     crate::parallel::for_each_triple_mut(
-        ctx.parallel,
+        sources.ctx.parallel,
         (&mut constraints[..], &mut keys[..], &mut flags[..]),
         64,
         |k, cc, key, flag_k| {
-            ask_ahead(contacts, candidates, k);
-            let (ci, c) = (candidates[k], &contacts[candidates[k]]);
-            *flag_k = flag(c, solver_bodies, &index_of);
+            ask_ahead(sources.contacts, candidates, k);
+            let ci = candidates[k];
+            let c = &sources.contacts[ci];
+            *flag_k = flag(c, sources);
             if *flag_k & PICK != 0 {
-                prepare_one(c, ci, solver_bodies, &index_of, body_slots, ctx, (cc, key));
+                prepare_one(c, ci, sources, (cc, key));
             }
         },
     );
@@ -149,46 +160,34 @@ pub(crate) fn prepare_contacts(
 /// scattered, in colour order, to fill the batches. Built in colour order,
 /// the contacts are read scattered instead (each asked for two batches
 /// ahead), and the constraints never leave the stack.
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn prepare_as_coloured(
     (constraints, picked): (&mut [ContactConstraint], &Picked),
     graph: &mut Graph,
-    contacts: &Store<Contact>,
     candidates: &[u32],
-    solver_bodies: &[SolverBody],
-    index_of: impl Fn(u32) -> u32 + Sync + Send,
-    body_slots: &Store<Body>,
-    ctx: &StepContext,
+    sources: &Sources<impl Fn(u32) -> u32 + Sync>,
 ) -> bool {
+    let contacts = sources.contacts;
     if picked.candidates != candidates
         || constraints.len() != picked.contacts.len()
         || picked
             .left_out
             .iter()
-            .any(|&ci| flag(&contacts[ci], solver_bodies, &index_of) != 0)
+            .any(|&ci| flag(&contacts[ci], sources) != 0)
     {
         return false;
     }
     let again = |i: u32, kept: &ColourKey, constraint: &mut ContactConstraint| {
         let ci = picked.contacts[i as usize];
         let c = &contacts[ci];
-        if flag(c, solver_bodies, &index_of) != picked.chosen_flags[i as usize] {
+        if flag(c, sources) != picked.chosen_flags[i as usize] {
             return false;
         }
         let mut key = ColourKey::default();
-        prepare_one(
-            c,
-            ci,
-            solver_bodies,
-            &index_of,
-            body_slots,
-            ctx,
-            (constraint, &mut key),
-        );
+        prepare_one(c, ci, sources, (constraint, &mut key));
         key == *kept
     };
     let ahead = |i: u32| prefetch(&contacts[picked.contacts[i as usize]]);
-    if !graph.refill_with((&again, &ahead), solver_bodies, ctx.parallel) {
+    if !graph.refill_with((&again, &ahead), sources.solver_bodies, sources.ctx.parallel) {
         return false;
     }
     graph
@@ -214,7 +213,8 @@ fn ask_ahead(contacts: &Store<Contact>, list: &[u32], k: usize) {
 /// with [`BOUNCY`] if it has restitution too, and [`TRACK`] if it has
 /// restitution or a hit event pending.
 #[inline(always)]
-fn flag(c: &Contact, solver_bodies: &[SolverBody], index_of: &impl Fn(u32) -> u32) -> u8 {
+fn flag(c: &Contact, sources: &Sources<impl Fn(u32) -> u32>) -> u8 {
+    let (solver_bodies, index_of) = (sources.solver_bodies, &sources.index_of);
     if c.manifold.count == 0 {
         return 0;
     }
@@ -255,16 +255,19 @@ fn pick((chosen, bouncy, tracked): (&mut Vec<u32>, &mut Vec<u32>, &mut Vec<u32>)
 /// points and a body with mass, in place (returned, its 176 bytes were
 /// built on the stack and copied); its colouring key goes to `key`.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
 fn prepare_one(
     c: &Contact,
     ci: u32,
-    solver_bodies: &[SolverBody],
-    index_of: &impl Fn(u32) -> u32,
-    body_slots: &Store<Body>,
-    ctx: &StepContext,
+    sources: &Sources<impl Fn(u32) -> u32>,
     (cc, key): (&mut ContactConstraint, &mut ColourKey),
 ) {
+    let Sources {
+        solver_bodies,
+        index_of,
+        body_slots,
+        ctx,
+        ..
+    } = sources;
     let per_substep = 1.0 / ctx.substeps as f32;
     let dt = ctx.h * ctx.substeps as f32;
     let (ia, ib) = (index_of(c.body_a), index_of(c.body_b));
