@@ -72,8 +72,8 @@ const TRACK: u8 = 4;
 
 /// Builds one constraint per manifold with points among `candidates`
 /// (contact slots, ascending), and its [`ColourKey`]: both bodies'
-/// masses, the anchors, the effective masses. Impulses in the manifolds are per step; the solver works
-/// per substep. Which candidates to solve (those with points and a body
+/// masses, the anchors, the effective masses. Impulses in the manifolds
+/// are per step; the solver works per substep. Which candidates to solve (those with points and a body
 /// with mass) is found for each independently, and its constraint built
 /// in the same visit, at the candidate's own place, split between the
 /// workers when the step is parallel (each contact is read once: two
