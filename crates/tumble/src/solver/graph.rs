@@ -188,6 +188,11 @@ pub(crate) struct Graph {
     /// colouring of the keys the bounded colouring holds: then a step
     /// whose keys are all as they were reuses them.
     reusable: bool,
+    /// Whether the last step kept the colouring whole (every key as the
+    /// step before coloured it): then the next step tries to as well,
+    /// building its constraints straight into the batches (see
+    /// [`Graph::may_keep`]); after a step that changed it, it does not.
+    kept_last: bool,
 }
 
 /// Which iteration a pass over the constraints is.
@@ -228,8 +233,7 @@ impl Graph {
     /// the colouring reads of the constraints and joints, in slot order;
     /// with [`Coloring::Bounded`] each one's colour is written to its
     /// key's `color`, for the contact or joint to keep. `body_slots` is
-    /// the world's body slot count. Returns whether every constraint and
-    /// joint was as coloured last step, which kept their colouring.
+    /// the world's body slot count.
     pub(super) fn build(
         &mut self,
         (constraints, keys): (&[ContactConstraint], &mut [ColourKey]),
@@ -237,15 +241,17 @@ impl Graph {
         (bodies, body_slots): (&[SolverBody], usize),
         coloring: Coloring,
         parallel: bool,
-    ) -> bool {
-        if coloring == Coloring::Bounded && self.reusable && self.kept.keeps_all(joint_keys, keys) {
+    ) {
+        self.kept_last =
+            coloring == Coloring::Bounded && self.reusable && self.kept.keeps_all(joint_keys, keys);
+        if self.kept_last {
             // Every constraint and joint is as it was coloured last step
             // (the resting pyramids, the joint grid: nearly every step):
             // the colours' lists and the joints' order stand, and only the
             // batches are filled again, from this step's constraints.
             self.unpack_hinges();
             self.fill(constraints, bodies, parallel);
-            return true;
+            return;
         }
         for colour in &mut self.colours[..self.count] {
             colour.scalar.clear();
@@ -271,7 +277,6 @@ impl Graph {
         // still learns that it is solved on its own.)
         self.pack(keys, constraints, bodies, parallel);
         self.reusable = coloring == Coloring::Bounded;
-        false
     }
 
     /// Orders the joints by their colour, each colour's hinges first (a
@@ -550,13 +555,14 @@ impl Graph {
         );
     }
 
-    /// Whether this step may keep last step's colouring whole: its lists
-    /// are a bounded colouring of the keys the colouring holds, and this
-    /// step's joints (`joint_keys`) are all as they were coloured. Then,
-    /// if every contact is too, the step's constraints can be built
-    /// straight into the batches ([`Graph::refill_with`]).
-    pub(super) fn holds_joints(&self, coloring: Coloring, joint_keys: &[ColourKey]) -> bool {
-        coloring == Coloring::Bounded && self.reusable && self.kept.holds_joints(joint_keys)
+    /// Whether this step should try to keep last step's colouring whole:
+    /// last step kept the one before, the lists are a bounded colouring
+    /// of the keys the colouring holds, and this step's joints
+    /// (`joint_keys`) are all as they were coloured. Then, if every
+    /// contact is too, the step's constraints can be built straight into
+    /// the batches ([`Graph::refill_with`]).
+    pub(super) fn may_keep(&self, coloring: Coloring, joint_keys: &[ColourKey]) -> bool {
+        self.kept_last && coloring == Coloring::Bounded && self.reusable && self.kept.holds_joints(joint_keys)
     }
 
     /// Refills every batch in use, lane by lane, with the constraint
@@ -566,7 +572,7 @@ impl Graph {
     /// scattered). Returns false once `again` refuses one: the step is
     /// then not as coloured, and must be built and coloured the usual way
     /// (which fills every batch again). Call only when
-    /// [`Graph::holds_joints`]; the constraints solved one at a time
+    /// [`Graph::may_keep`]; the constraints solved one at a time
     /// ([`Graph::lone_constraints`]) are the caller's to build.
     pub(super) fn refill_with(
         &mut self,
@@ -612,7 +618,21 @@ impl Graph {
     /// order kept, after [`Graph::refill_with`] refilled the batches.
     pub(super) fn keep_colouring(&mut self) {
         self.kept.keep();
+        self.kept_last = true;
         self.unpack_hinges();
+    }
+
+    /// Makes the next step colour its constraints the usual way, as if
+    /// this one had changed the colouring (for the tests).
+    #[cfg(test)]
+    pub(super) fn forget_kept_colouring(&mut self) {
+        self.kept_last = false;
+    }
+
+    /// Whether the last step kept its colouring whole (for the tests).
+    #[cfg(test)]
+    pub(super) fn kept_last(&self) -> bool {
+        self.kept_last
     }
 
     /// Whether a team should share the substeps: whether the colours it
@@ -658,6 +678,7 @@ impl Graph {
         self.kept.prime(joints, contacts, body_slots);
         // (The lists stand for no colouring of these keys yet.)
         self.reusable = false;
+        self.kept_last = false;
     }
 
     /// The joint keys whose colour this step's colouring changed.

@@ -110,10 +110,6 @@ pub(crate) struct Solver {
     graph: Graph,
     /// The joint trees solved exactly, this step.
     trees: joints::tree::JointTrees,
-    /// Whether last step kept the colouring of the step before (every
-    /// constraint and joint as it was coloured): then this step tries to
-    /// keep it too, building its constraints straight into the batches.
-    kept_colouring: bool,
     /// Whether this step's constraints were built straight into the
     /// batches of last step's colouring ([`prepare::prepare_as_coloured`]).
     as_coloured: bool,
@@ -188,8 +184,7 @@ impl Solver {
             body_slots: bodies,
             ctx,
         };
-        self.as_coloured = self.kept_colouring
-            && self.graph.holds_joints(ctx.settings.coloring, &self.joint_keys)
+        self.as_coloured = self.graph.may_keep(ctx.settings.coloring, &self.joint_keys)
             && prepare::prepare_as_coloured(
                 (&mut self.constraints, &self.picked),
                 &mut self.graph,
@@ -297,14 +292,15 @@ impl Solver {
                 self.index_of.len(),
             );
         }
-        self.kept_colouring = self.as_coloured
-            || graph.build(
+        if !self.as_coloured {
+            graph.build(
                 (&self.constraints, &mut self.keys),
                 &mut self.joint_keys,
                 (&self.bodies, self.index_of.len()),
                 ctx.settings.coloring,
                 ctx.parallel,
             );
+        }
         // Every entry is overwritten below: only new ones need a value first.
         self.joints.truncate(self.picked_joints.len());
         self.joints
@@ -609,15 +605,16 @@ impl Solver {
 /// What the tests of the kept colouring look at.
 #[cfg(test)]
 impl Solver {
-    /// Whether the next step tries to keep this step's colouring.
+    /// Whether this step kept its colouring, so that the next one tries
+    /// to as well.
     pub(crate) fn tries_kept_colouring(&self) -> bool {
-        self.kept_colouring
+        self.graph.kept_last()
     }
 
     /// Makes the next step prepare and colour its constraints the usual
     /// way, as if the colouring had changed.
     pub(crate) fn forget_kept_colouring(&mut self) {
-        self.kept_colouring = false;
+        self.graph.forget_kept_colouring();
     }
 
     /// If the last step built its constraints straight into the kept

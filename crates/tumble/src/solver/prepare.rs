@@ -26,19 +26,40 @@ pub(crate) struct Picked {
     flags: Vec<u8>,
     /// Per constraint, its contact's flags.
     chosen_flags: Vec<u8>,
-    /// The candidates it was picked from, ascending.
-    candidates: Vec<u32>,
-    /// The candidates left out, ascending.
+    /// The candidates left out, ascending (with `contacts`, the
+    /// candidates picked from).
     left_out: Vec<u32>,
 }
 
 impl Picked {
+    /// Whether these were picked from `candidates` (ascending): whether
+    /// those are the picked contacts and the left-out ones, merged.
+    fn picked_from(&self, candidates: &[u32]) -> bool {
+        if self.left_out.is_empty() {
+            return self.contacts == candidates;
+        }
+        if candidates.len() != self.contacts.len() + self.left_out.len() {
+            return false;
+        }
+        let (mut picked, mut left) = (self.contacts.iter().peekable(), self.left_out.iter().peekable());
+        candidates.iter().all(|&ci| {
+            if picked.peek() == Some(&&ci) {
+                picked.next();
+                true
+            } else if left.peek() == Some(&&ci) {
+                left.next();
+                true
+            } else {
+                false
+            }
+        })
+    }
+
     /// Bytes allocated.
     pub fn memory_bytes(&self) -> usize {
         (self.contacts.capacity()
             + self.bouncy.capacity()
             + self.tracked.capacity()
-            + self.candidates.capacity()
             + self.left_out.capacity())
             * std::mem::size_of::<u32>()
             + self.flags.capacity()
@@ -93,7 +114,6 @@ pub(crate) fn prepare_contacts(
         tracked,
         flags,
         chosen_flags,
-        candidates: picked_from,
         left_out,
     } = picked;
     chosen.clear();
@@ -101,8 +121,6 @@ pub(crate) fn prepare_contacts(
     tracked.clear();
     chosen_flags.clear();
     left_out.clear();
-    picked_from.clear();
-    picked_from.extend_from_slice(candidates);
     // A picked candidate's entries are overwritten below, the others are
     // closed over: only new entries need a value first.
     let count = candidates.len();
@@ -167,7 +185,7 @@ pub(crate) fn prepare_as_coloured(
     sources: &Sources<impl Fn(u32) -> u32 + Sync>,
 ) -> bool {
     let contacts = sources.contacts;
-    if picked.candidates != candidates
+    if !picked.picked_from(candidates)
         || constraints.len() != picked.contacts.len()
         || picked
             .left_out
@@ -369,4 +387,41 @@ fn prepare_one(
         (held(ba, c.body_a), held(bb, c.body_b)),
         ctx.soft_step(),
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Picked;
+    use crate::test_rng::Rng;
+
+    /// Candidates split at random between picked and left out are
+    /// recognised, in full and only in full: one dropped, one added or
+    /// one changed is not.
+    #[test]
+    fn the_candidates_picked_from_are_the_picked_and_the_left_out_merged() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for round in 0..500 {
+            let count = (rng.range(0.0, 40.0)) as u32;
+            let candidates: Vec<u32> = (0..count).map(|k| 3 * k + (round % 3)).collect();
+            let mut picked = Picked::default();
+            let left_share = if round % 2 == 0 { 0.0 } else { 0.3 };
+            for &ci in &candidates {
+                if rng.range(0.0, 1.0) < left_share {
+                    picked.left_out.push(ci);
+                } else {
+                    picked.contacts.push(ci);
+                }
+            }
+            assert!(picked.picked_from(&candidates), "round {round}");
+            if let Some((&last, rest)) = candidates.split_last() {
+                assert!(!picked.picked_from(rest), "round {round}: one dropped");
+                let mut more = candidates.clone();
+                more.push(last + 1);
+                assert!(!picked.picked_from(&more), "round {round}: one added");
+                let mut changed = candidates.clone();
+                changed[0] += 1;
+                assert!(!picked.picked_from(&changed), "round {round}: one changed");
+            }
+        }
+    }
 }
