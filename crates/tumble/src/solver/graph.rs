@@ -184,6 +184,11 @@ pub(crate) struct Graph {
     lanes: Vec<u32>,
     /// Body states, one per body slot plus a resting one for unused lanes.
     pub(super) states: Vec<StateCell>,
+    /// With split impulses, the pseudo-velocities, as the velocities of a
+    /// second array of states (their motion unused), one per state; empty
+    /// otherwise. Apart from the states, which they would make 40 bytes
+    /// (see [`BodyState`](super::types::BodyState)).
+    pub(super) pseudo: Vec<StateCell>,
     /// Whether the colours' lists (and the joints' order) are a bounded
     /// colouring of the keys the bounded colouring holds: then a step
     /// whose keys are all as they were reuses them.
@@ -196,13 +201,14 @@ pub(crate) struct Graph {
 }
 
 /// Which iteration a pass over the constraints is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Pass {
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Pass<'a> {
     /// A velocity iteration (split impulses, Baumgarte or none), with the
-    /// split-impulse iteration riding along when `pseudo`.
+    /// split-impulse iteration riding along when there are `pseudo`.
     Velocity {
-        /// Also run the split-impulse iteration.
-        pseudo: bool,
+        /// The split-impulse iteration's pseudo-velocities (the
+        /// velocities of these states), when it runs too.
+        pseudo: Option<&'a [StateCell]>,
     },
     /// A soft-step iteration: the biased solve, or the relax pass.
     Soft {
@@ -211,7 +217,7 @@ pub(super) enum Pass {
     },
 }
 
-impl Pass {
+impl Pass<'_> {
     /// Whether the joints correct their drift in this pass: in every
     /// velocity pass, and in the soft step's biased one.
     #[inline]
@@ -720,7 +726,7 @@ impl Graph {
             + (self.joint_colours.capacity() + self.joint_starts.capacity() + self.joint_order.capacity())
                 * size_of::<u32>()
             + self.kept.memory_bytes()
-            + self.states.capacity() * size_of::<StateCell>()
+            + (self.states.capacity() + self.pseudo.capacity()) * size_of::<StateCell>()
     }
 
     /// Recomputes the cached separations of the constraints solved one at
@@ -846,7 +852,7 @@ impl Graph {
         (states, team): (&[StateCell], Option<&Team>),
         ctx: &StepContext,
         reverse: bool,
-        pass: Pass,
+        pass: Pass<'_>,
     ) {
         let colours = &self.colours[..self.count];
         let (pairs, singles) = (&mut self.pairs, &mut self.singles);
@@ -1117,12 +1123,18 @@ impl<F: Fn(u32) + Sync> Ahead for F {}
 /// One iteration of one constraint, scalar: the velocity one, then the
 /// split-impulse one when the pass asks; or the soft step's.
 #[inline(always)]
-fn solve_one(c: &mut ContactConstraint, states: &[StateCell], ctx: &StepContext, reverse: bool, pass: Pass) {
+fn solve_one(
+    c: &mut ContactConstraint,
+    states: &[StateCell],
+    ctx: &StepContext,
+    reverse: bool,
+    pass: Pass<'_>,
+) {
     match pass {
         Pass::Velocity { pseudo } => {
             solve_constraint(c, states, ctx, reverse);
-            if pseudo {
-                solve_pseudo_constraint(c, states, ctx, reverse);
+            if let Some(pseudo) = pseudo {
+                solve_pseudo_constraint(c, pseudo, ctx, reverse);
             }
         }
         Pass::Soft { bias } => solve_soft_constraint(c, states, ctx, reverse, bias),
@@ -1138,7 +1150,7 @@ fn solve_overflow(
     states: &[StateCell],
     ctx: &StepContext,
     reverse: bool,
-    pass: Pass,
+    pass: Pass<'_>,
 ) {
     let joints = &mut joints[joint_range];
     if reverse {
@@ -1171,7 +1183,7 @@ fn solve_colour(
     (states, team): (&[StateCell], Option<&Team>),
     ctx: &StepContext,
     reverse: bool,
-    pass: Pass,
+    pass: Pass<'_>,
 ) {
     let team = colour.team(team, ctx);
     let (pairs, singles, hinges, joints) = colour.runs(
@@ -1194,20 +1206,20 @@ fn solve_colour(
     let joints = (joints, &solve_joints as &(dyn Fn(&mut [JointConstraint]) + Sync));
     // The choice of kernel is made once for the colour.
     match pass {
-        Pass::Velocity { pseudo: true } => for_each4(
+        Pass::Velocity { pseudo: Some(pseudo) } => for_each4(
             team,
             (pairs, &|run| {
                 run.iter_mut()
-                    .for_each(|b| b.solve_velocity_and_pseudo(states, ctx, reverse))
+                    .for_each(|b| b.solve_velocity_and_pseudo((states, pseudo), ctx, reverse))
             }),
             (singles, &|run| {
                 run.iter_mut()
-                    .for_each(|b| b.solve_velocity_and_pseudo(states, ctx, reverse))
+                    .for_each(|b| b.solve_velocity_and_pseudo((states, pseudo), ctx, reverse))
             }),
             hinges,
             joints,
         ),
-        Pass::Velocity { pseudo: false } => for_each4(
+        Pass::Velocity { pseudo: None } => for_each4(
             team,
             (pairs, &|run| {
                 run.iter_mut()

@@ -366,6 +366,12 @@ impl Solver {
         // One more state at rest, for the unused lanes of the batches.
         states.push(StateCell::default());
         let soft = ctx.soft_step();
+        let split = !soft && ctx.settings.position_correction == PositionCorrection::SplitImpulse;
+        let mut pseudo = std::mem::take(&mut graph.pseudo);
+        pseudo.clear();
+        if split {
+            pseudo.resize_with(states.len(), StateCell::default);
+        }
         let mut trees = (!self.trees.is_empty()).then_some(&mut self.trees);
         // The substeps run as one parallel region: the stages below hand
         // their loops to the team's waiting threads. When the colours
@@ -404,9 +410,8 @@ impl Solver {
                 // it (the usual case for a scene at rest). Otherwise each
                 // of its iterations rides along with the velocity iteration
                 // of the same number.
-                let pseudo = ctx.settings.position_correction == PositionCorrection::SplitImpulse
-                    && ctx.push_out(smallest_separation) > 0.0;
-                if pseudo {
+                let pushing = split && ctx.push_out(smallest_separation) > 0.0;
+                if pushing {
                     graph.reset_pseudo(constraints);
                 }
                 graph.warm_start((constraints, joints), (&states, team), ctx);
@@ -416,16 +421,19 @@ impl Solver {
                         (&states, team),
                         ctx,
                         backward(ctx.settings.sweep, it),
-                        Pass::Velocity { pseudo },
+                        Pass::Velocity {
+                            pseudo: pushing.then_some(&pseudo[..]),
+                        },
                     );
                 }
-                integrate_positions(bodies, locks, (&states, team), ctx);
+                integrate_positions(bodies, locks, (&states, split.then_some(&pseudo[..]), team), ctx);
                 if !bouncy.is_empty() {
                     graph.add_normal_impulses(constraints, bouncy, pushed);
                 }
             }
         });
         graph.states = states;
+        graph.pseudo = pseudo;
         // (The joints' readouts and next step's warm start read the
         // constraints.)
         graph.store_hinges(joints);
@@ -662,7 +670,7 @@ fn soft_substep(
             t.solve(joints, bodies, states, ctx, true);
         }
     }
-    integrate_positions(bodies, locks, (states, team), ctx);
+    integrate_positions(bodies, locks, (states, None, team), ctx);
     graph.update_scalar_separations(constraints, states);
     for it in 0..relax {
         let reverse = backward(ctx.settings.sweep, it);
@@ -714,26 +722,31 @@ fn integrate_velocities(
     hold_locks(locks, states);
 }
 
-/// Zeroes the locked velocity components (and pseudo-velocities) of the
-/// bodies with motion locks.
+/// Zeroes the locked velocity components of the bodies with motion locks
+/// (in `states`: the velocities, or the pseudo-velocities).
 fn hold_locks(locks: &[Lock], states: &[StateCell]) {
     for lock in locks {
         let s = &states[lock.body as usize];
-        let ((v, w), (pv, pw)) = (s.velocity(), s.pseudo());
+        let (v, w) = s.velocity();
         s.set_velocity(v * lock.linear, w * lock.angular);
-        s.set_pseudo(pv * lock.linear, pw * lock.angular);
     }
 }
 
+/// Moves the bodies over one substep (see [`integrate_position`]); with
+/// split impulses, by their pseudo-velocities `pseudo` too, which are
+/// then spent.
 fn integrate_positions(
     bodies: &[SolverBody],
     locks: &[Lock],
-    (states, team): (&[StateCell], Option<&Team>),
+    (states, pseudo, team): (&[StateCell], Option<&[StateCell]>, Option<&Team>),
     ctx: &StepContext,
 ) {
     // What the contacts pushed along a locked axis is dropped before it
     // moves the body.
     hold_locks(locks, states);
+    if let Some(pseudo) = pseudo {
+        hold_locks(locks, pseudo);
+    }
     let limits = Limits {
         h: ctx.h,
         // The speed is compared squared first: no root (and no division)
@@ -749,13 +762,19 @@ fn integrate_positions(
     let block = block_size(team, bodies.len(), MIN_BODIES);
     for_each_range(team, bodies.len(), block, |run| {
         // Four bodies at a time, lane-wide; the rest of the run one by one.
+        let pseudo = pseudo.map(|p| &p[run.clone()]);
         let (bodies, states) = (&bodies[run.clone()], &states[run]);
-        let (mut fours, mut cells) = (bodies.chunks_exact(lanes::W), states.chunks_exact(lanes::W));
-        for (four, cells) in (&mut fours).zip(&mut cells) {
-            integrate_four(four, cells, &limits);
+        let tail = bodies.len() - bodies.len() % lanes::W;
+        for k in (0..tail).step_by(lanes::W) {
+            let four = k..k + lanes::W;
+            integrate_four(
+                &bodies[four.clone()],
+                (&states[four.clone()], pseudo.map(|p| &p[four])),
+                &limits,
+            );
         }
-        for (b, cell) in fours.remainder().iter().zip(cells.remainder()) {
-            integrate_position(b, cell, &limits);
+        for k in tail..bodies.len() {
+            integrate_position(&bodies[k], (&states[k], pseudo.map(|p| &p[k])), &limits);
         }
     });
 }
@@ -775,9 +794,9 @@ struct Limits {
 
 /// Moves body `b` (state `cell`) over one substep: its speed and spin
 /// held within the limits (a dynamic body's), its motion added up, its
-/// pseudo-velocity spent.
+/// pseudo-velocity (with split impulses: the velocity of `pseudo`) spent.
 #[inline(always)]
-fn integrate_position(b: &SolverBody, cell: &StateCell, limits: &Limits) {
+fn integrate_position(b: &SolverBody, (cell, pseudo): (&StateCell, Option<&StateCell>), limits: &Limits) {
     let mut s = cell.load();
     if b.dynamic {
         // Guard against absurd speeds (see the world's constants).
@@ -789,12 +808,14 @@ fn integrate_position(b: &SolverBody, cell: &StateCell, limits: &Limits) {
         }
         s.w = s.w.clamp(-limits.max_spin, limits.max_spin);
     }
+    let (pv, pw) = pseudo.map_or((Vec2::ZERO, 0.0), StateCell::velocity);
     let h = limits.h;
-    s.dp += h * (s.v + s.pv);
-    s.dq = s.dq.integrate(h * (s.w + s.pw));
-    s.pv = Vec2::ZERO;
-    s.pw = 0.0;
+    s.dp += h * (s.v + pv);
+    s.dq = s.dq.integrate(h * (s.w + pw));
     cell.store(s);
+    if let Some(p) = pseudo {
+        p.set_velocity(Vec2::ZERO, 0.0);
+    }
 }
 
 /// [`integrate_position`] for four bodies at once, lane-wide: the same
@@ -802,45 +823,61 @@ fn integrate_position(b: &SolverBody, cell: &StateCell, limits: &Limits) {
 /// selects). A dynamic body past the speed limit (none in a sane scene)
 /// sends the four to the scalar one.
 #[inline(always)]
-fn integrate_four(bodies: &[SolverBody], cells: &[StateCell], limits: &Limits) {
+fn integrate_four(
+    bodies: &[SolverBody],
+    (cells, pseudo): (&[StateCell], Option<&[StateCell]>),
+    limits: &Limits,
+) {
     use lanes::{Fw, Mask};
     let s: [BodyState; lanes::W] = std::array::from_fn(|l| cells[l].load());
     let dynamic = Mask::from_fn(|l| bodies[l].dynamic);
     let lane = |f: fn(&BodyState) -> f32| Fw::from_fn(|l| f(&s[l]));
     let (vx, vy) = (lane(|s| s.v.x), lane(|s| s.v.y));
     if ((vx * vx + vy * vy).gt(Fw::splat(limits.max_speed_squared)) & dynamic).any() {
-        for (b, cell) in bodies.iter().zip(cells) {
-            integrate_position(b, cell, limits);
+        for (l, b) in bodies.iter().enumerate() {
+            integrate_position(b, (&cells[l], pseudo.map(|p| &p[l])), limits);
         }
         return;
     }
     let w = lane(|s| s.w);
     let spin = Fw::splat(limits.max_spin);
     let w = dynamic.select(w.clamp(-spin, spin), w);
+    let zero = Fw::splat(0.0);
+    let (pvx, pvy, pw) = match pseudo {
+        Some(p) => {
+            let v: [(Vec2, f32); lanes::W] = std::array::from_fn(|l| p[l].velocity());
+            (
+                Fw::from_fn(|l| v[l].0.x),
+                Fw::from_fn(|l| v[l].0.y),
+                Fw::from_fn(|l| v[l].1),
+            )
+        }
+        None => (zero, zero, zero),
+    };
     let h = Fw::splat(limits.h);
-    let dpx = lane(|s| s.dp.x) + h * (vx + lane(|s| s.pv.x));
-    let dpy = lane(|s| s.dp.y) + h * (vy + lane(|s| s.pv.y));
+    let dpx = lane(|s| s.dp.x) + h * (vx + pvx);
+    let dpy = lane(|s| s.dp.y) + h * (vy + pvy);
     // `Rot::integrate`'s steps.
     let (qc, qs) = (lane(|s| s.dq.c), lane(|s| s.dq.s));
-    let da = h * (w + lane(|s| s.pw));
+    let da = h * (w + pw);
     let c = qc - da * qs;
     let sn = qs + da * qc;
     let mag = (c * c + sn * sn).sqrt();
-    let zero = Fw::splat(0.0);
     let inv = mag.gt(zero).select(Fw::splat(1.0) / mag, zero);
     let (c, sn) = (c * inv, sn * inv);
     for (l, cell) in cells.iter().enumerate() {
         cell.store(BodyState {
             v: s[l].v,
             w: w.lane(l),
-            pv: Vec2::ZERO,
-            pw: 0.0,
             dp: Vec2::new(dpx.lane(l), dpy.lane(l)),
             dq: Rot {
                 c: c.lane(l),
                 s: sn.lane(l),
             },
         });
+    }
+    for p in pseudo.into_iter().flatten() {
+        p.set_velocity(Vec2::ZERO, 0.0);
     }
 }
 
@@ -900,7 +937,7 @@ mod tests {
                 })
             })
             .collect();
-        integrate_positions(&bodies, &[], (&states, None), &ctx);
+        integrate_positions(&bodies, &[], (&states, None, None), &ctx);
         let mut clamped = 0;
         for (&v, cell) in velocities.iter().zip(&states) {
             let speed = v.length();
@@ -994,19 +1031,21 @@ mod tests {
             let mut bodies = [SolverBody::default(); 2];
             let c = one_point(&mut rng, &mut bodies);
             let mut states = vec![BodyState::default(); 3];
-            for (s, b) in states.iter_mut().zip(&bodies) {
+            let mut pseudo = vec![BodyState::default(); 3];
+            for ((s, p), b) in states.iter_mut().zip(&mut pseudo).zip(&bodies) {
                 if b.dynamic {
                     s.v = rng.vec(2.0);
                     s.w = rng.range(-3.0, 3.0);
-                    s.pv = rng.vec(0.5);
-                    s.pw = rng.range(-1.0, 1.0);
+                    p.v = rng.vec(0.5);
+                    p.w = rng.range(-1.0, 1.0);
                     s.dp = rng.vec(0.01);
                     s.dq = Rot::from_angle(rng.range(-0.01, 0.01));
                 }
             }
             let states: Vec<StateCell> = states.into_iter().map(StateCell::new).collect();
-            let mut scalar = ([c], states.clone());
-            let mut lanes = ([c], states);
+            let pseudo: Vec<StateCell> = pseudo.into_iter().map(StateCell::new).collect();
+            let mut scalar = ([c], states.clone(), pseudo.clone());
+            let mut lanes = ([c], states, pseudo);
             let mut batch = wide::PointBatch::new(&[0], &lanes.0, &bodies, 2);
             let (cs, ss) = (&mut scalar.0[0], &mut scalar.1);
             // The lane's separation is the scalar one up to rounding (the
@@ -1021,11 +1060,13 @@ mod tests {
             for it in 0..4 {
                 let reverse = it % 2 == 1;
                 solve_constraint(cs, ss, &ctx, reverse);
-                solve_pseudo_constraint(cs, ss, &ctx, reverse);
-                batch.solve_velocity_and_pseudo(&lanes.1, &ctx, reverse);
+                solve_pseudo_constraint(cs, &scalar.2, &ctx, reverse);
+                batch.solve_velocity_and_pseudo((&lanes.1, &lanes.2), &ctx, reverse);
                 batch.store_constraints(&mut lanes.0);
                 let (cl, sl) = (&lanes.0[0], &lanes.1);
                 let (s0, s1, l0, l1) = (ss[0].load(), ss[1].load(), sl[0].load(), sl[1].load());
+                let (ps0, ps1) = (scalar.2[0].load(), scalar.2[1].load());
+                let (pl0, pl1) = (lanes.2[0].load(), lanes.2[1].load());
                 let (p, q) = (&cs.points[0], &cl.points[0]);
                 let pairs = [
                     (p.normal_impulse, q.normal_impulse),
@@ -1035,13 +1076,13 @@ mod tests {
                     (s1.v.x, l1.v.x),
                     (s1.v.y, l1.v.y),
                     (s1.w, l1.w),
-                    (s1.pv.x, l1.pv.x),
-                    (s1.pv.y, l1.pv.y),
-                    (s1.pw, l1.pw),
+                    (ps1.v.x, pl1.v.x),
+                    (ps1.v.y, pl1.v.y),
+                    (ps1.w, pl1.w),
                     (s0.v.x, l0.v.x),
                     (s0.w, l0.w),
-                    (s0.pv.y, l0.pv.y),
-                    (s0.pw, l0.pw),
+                    (ps0.v.y, pl0.v.y),
+                    (ps0.w, pl0.w),
                 ];
                 for (k, (x, y)) in pairs.into_iter().enumerate() {
                     let err = (x - y).abs() / x.abs().max(1.0);
@@ -1126,29 +1167,40 @@ mod tests {
                     BodyState {
                         v: rng.vec(scale),
                         w: rng.range(-2.0, 2.0) * scale,
-                        pv: rng.vec(1.0),
-                        pw: rng.range(-1.0, 1.0),
                         dp: rng.vec(1.0),
                         dq: Rot::from_angle(angle),
                     }
                 })
                 .collect();
-            let lanes: Vec<StateCell> = states.iter().map(|&s| StateCell::new(s)).collect();
-            let scalar: Vec<StateCell> = states.iter().map(|&s| StateCell::new(s)).collect();
-            integrate_four(&bodies, &lanes, &limits);
-            for (b, cell) in bodies.iter().zip(&scalar) {
-                integrate_position(b, cell, &limits);
+            // Split impulses' pseudo-velocities every other round.
+            let pseudo: Vec<BodyState> = (0..lanes::W)
+                .map(|_| BodyState {
+                    v: rng.vec(1.0),
+                    w: rng.range(-1.0, 1.0),
+                    ..BodyState::default()
+                })
+                .collect();
+            let split = round % 2 == 1;
+            let cells =
+                |s: &[BodyState]| -> Vec<StateCell> { s.iter().map(|&s| StateCell::new(s)).collect() };
+            let (lanes, lanes_pseudo) = (cells(&states), cells(&pseudo));
+            let (scalar, scalar_pseudo) = (cells(&states), cells(&pseudo));
+            integrate_four(&bodies, (&lanes, split.then_some(&lanes_pseudo[..])), &limits);
+            for (l, b) in bodies.iter().enumerate() {
+                integrate_position(b, (&scalar[l], split.then_some(&scalar_pseudo[l])), &limits);
             }
-            for (l, (x, y)) in lanes.iter().zip(&scalar).enumerate() {
-                let (x, y) = (x.load(), y.load());
-                let bits = |s: BodyState| {
-                    [
-                        s.v.x, s.v.y, s.w, s.pv.x, s.pv.y, s.pw, s.dp.x, s.dp.y, s.dq.c, s.dq.s,
-                    ]
-                    .map(f32::to_bits)
-                };
+            let bits = |s: BodyState| [s.v.x, s.v.y, s.w, s.dp.x, s.dp.y, s.dq.c, s.dq.s].map(f32::to_bits);
+            for l in 0..lanes::W {
+                let (x, y) = (lanes[l].load(), scalar[l].load());
                 assert_eq!(bits(x), bits(y), "round {round}, lane {l}");
+                let spent = [&lanes_pseudo[l], &scalar_pseudo[l]].map(|p| p.velocity() == (Vec2::ZERO, 0.0));
+                assert_eq!(spent, [split; 2], "round {round}, lane {l}: pseudo-velocities");
                 clamped += usize::from(bodies[l].dynamic && y.v != states[l].v);
+                // The pseudo-velocity moved the body, the velocity turned it.
+                if split && bodies[l].dynamic && y.v == states[l].v {
+                    let want = states[l].dp + limits.h * (states[l].v + pseudo[l].v);
+                    assert_eq!(y.dp, want, "round {round}, lane {l}");
+                }
             }
         }
         assert!(clamped > 0, "no body was clamped to the speed limit");

@@ -15,35 +15,24 @@ pub(super) fn current_separation(cp: &ConstraintPoint, n: Vec2, ba: &BodyState, 
     d.dot(n) + cp.base_separation
 }
 
+/// The velocity of point `cp` of body B relative to body A's along `n`
+/// (of the pseudo-velocities, when the states are the split impulses').
 #[inline]
-pub(super) fn relative_normal_velocity(
-    cp: &ConstraintPoint,
-    n: Vec2,
-    ba: &BodyState,
-    bb: &BodyState,
-    pseudo: bool,
-) -> f32 {
-    let dv = if pseudo {
-        bb.pv + cross_sv(bb.pw, cp.rb) - ba.pv - cross_sv(ba.pw, cp.ra)
-    } else {
-        bb.v + cross_sv(bb.w, cp.rb) - ba.v - cross_sv(ba.w, cp.ra)
-    };
+pub(super) fn relative_normal_velocity(cp: &ConstraintPoint, n: Vec2, ba: &BodyState, bb: &BodyState) -> f32 {
+    let dv = bb.v + cross_sv(bb.w, cp.rb) - ba.v - cross_sv(ba.w, cp.ra);
     dv.dot(n)
 }
 
 /// Applies impulse `p` at anchors `ra`, `rb` (minus to body `a`, plus to
-/// body `b`), with the constraint's copy of the masses.
-#[allow(clippy::too_many_arguments)]
+/// body `b`), with the constraint's copy of the masses, to the velocities
+/// in `states` (the pseudo-velocities, for a split impulse).
 #[inline]
 pub(super) fn apply_impulse(
     states: &[StateCell],
     masses: [f32; 4],
-    a: usize,
-    b: usize,
-    ra: Vec2,
-    rb: Vec2,
+    (a, b): (usize, usize),
+    (ra, rb): (Vec2, Vec2),
     p: Vec2,
-    pseudo: bool,
 ) {
     let [ma, ia, mb, ib] = masses;
     let (dva, dwa) = (ma * p, ia * cross(ra, p));
@@ -52,22 +41,12 @@ pub(super) fn apply_impulse(
     // is left alone: the same bits, and its shared row is never written.
     let (sa, sb) = (&states[a], &states[b]);
     if ma != 0.0 || ia != 0.0 {
-        if pseudo {
-            let (v, w) = sa.pseudo();
-            sa.set_pseudo(v - dva, w - dwa);
-        } else {
-            let (v, w) = sa.velocity();
-            sa.set_velocity(v - dva, w - dwa);
-        }
+        let (v, w) = sa.velocity();
+        sa.set_velocity(v - dva, w - dwa);
     }
     if mb != 0.0 || ib != 0.0 {
-        if pseudo {
-            let (v, w) = sb.pseudo();
-            sb.set_pseudo(v + dvb, w + dwb);
-        } else {
-            let (v, w) = sb.velocity();
-            sb.set_velocity(v + dvb, w + dwb);
-        }
+        let (v, w) = sb.velocity();
+        sb.set_velocity(v + dvb, w + dwb);
     }
 }
 
@@ -76,7 +55,8 @@ pub(super) fn apply_impulse(
 /// `x . (vn - target) = 0`, by trying its four cases in turn (both points
 /// pushing, only the first, only the second, neither). The scalar twin of
 /// the lane-wide kernel in [`super::wide`], for constraints the colouring
-/// left over.
+/// left over. With `pseudo`, the split impulses on the pseudo-velocities
+/// `states`.
 pub(super) fn solve_normal_block(
     c: &mut ContactConstraint,
     states: &[StateCell],
@@ -88,8 +68,8 @@ pub(super) fn solve_normal_block(
     let [k11, k12, k22] = c.k;
     let (ba, bb) = (&states[a].load(), &states[b].load());
     let [p1, p2] = &c.points;
-    let vn1 = relative_normal_velocity(p1, n, ba, bb, pseudo);
-    let vn2 = relative_normal_velocity(p2, n, ba, bb, pseudo);
+    let vn1 = relative_normal_velocity(p1, n, ba, bb);
+    let vn2 = relative_normal_velocity(p2, n, ba, bb);
     let (s1, s2) = (p1.separation, p2.separation);
     let (old1, old2, t1, t2) = if pseudo {
         let (t1, t2) = (ctx.push_out(s1), ctx.push_out(s2));
@@ -184,7 +164,7 @@ pub(super) fn bounce_constraint(
         if !pushed(cp) {
             continue;
         }
-        let vn = relative_normal_velocity(cp, n, &states[a].load(), &states[b].load(), false);
+        let vn = relative_normal_velocity(cp, n, &states[a].load(), &states[b].load());
         let target = bounce_target(cp, e, threshold);
         let candidate = cp.normal_impulse + cp.normal_mass * (target - vn);
         set_normal_impulse(cp, states, c.masses, (a, b), n, candidate.max(floor));
@@ -202,7 +182,7 @@ fn bounce_block(c: &mut ContactConstraint, states: &[StateCell], floors: [f32; 2
     let (y1, y2) = (p1.normal_impulse - floors[0], p2.normal_impulse - floors[1]);
     // b = what vn - target would be with the impulses at their floors.
     let error = |cp: &ConstraintPoint| {
-        relative_normal_velocity(cp, c.normal, ba, bb, false) - bounce_target(cp, c.restitution, threshold)
+        relative_normal_velocity(cp, c.normal, ba, bb) - bounce_target(cp, c.restitution, threshold)
     };
     let b1 = error(p1) - (k11 * y1 + k12 * y2);
     let b2 = error(p2) - (k12 * y1 + k22 * y2);
@@ -255,11 +235,12 @@ fn set_normal_impulse(
     let lambda = new_impulse - cp.normal_impulse;
     cp.normal_impulse = new_impulse;
     cp.max_normal_impulse = cp.max_normal_impulse.max(new_impulse);
-    apply_impulse(states, masses, a, b, cp.ra, cp.rb, lambda * n, false);
+    apply_impulse(states, masses, (a, b), (cp.ra, cp.rb), lambda * n);
 }
 
 /// Sets a two-point constraint's accumulated normal impulses (split
-/// impulses with `pseudo`) to `x`, applying the change to both bodies.
+/// impulses with `pseudo`, `states` then holding the pseudo-velocities)
+/// to `x`, applying the change to both bodies.
 pub(super) fn set_block_impulses(c: &mut ContactConstraint, states: &[StateCell], x: [f32; 2], pseudo: bool) {
     let (a, b, n, masses) = (c.a as usize, c.b as usize, c.normal, c.masses);
     for (cp, x) in c.points.iter_mut().zip(x) {
@@ -268,7 +249,7 @@ pub(super) fn set_block_impulses(c: &mut ContactConstraint, states: &[StateCell]
         } else {
             cp.normal_impulse
         };
-        apply_impulse(states, masses, a, b, cp.ra, cp.rb, (x - old) * n, pseudo);
+        apply_impulse(states, masses, (a, b), (cp.ra, cp.rb), (x - old) * n);
         if pseudo {
             cp.pseudo_impulse = x;
         } else {
@@ -306,7 +287,7 @@ fn solve_friction(c: &mut ContactConstraint, states: &[StateCell], order: [usize
             .clamp(-max_friction, max_friction);
         let lambda = new_impulse - cp.tangent_impulse;
         cp.tangent_impulse = new_impulse;
-        apply_impulse(states, c.masses, a, b, cp.ra, cp.rb, lambda * t, false);
+        apply_impulse(states, c.masses, (a, b), (cp.ra, cp.rb), lambda * t);
     }
 }
 
@@ -425,8 +406,8 @@ fn solve_soft_normal(
         ];
         let (ba, bb) = (&states[a].load(), &states[b].load());
         let vn = [
-            relative_normal_velocity(p1, n, ba, bb, false),
-            relative_normal_velocity(p2, n, ba, bb, false),
+            relative_normal_velocity(p1, n, ba, bb),
+            relative_normal_velocity(p2, n, ba, bb),
         ];
         let [x1, x2] = soft_block(c.k, vn, terms, [p1.normal_impulse, p2.normal_impulse]);
         if x1 >= 0.0 && x2 >= 0.0 {
@@ -437,7 +418,7 @@ fn solve_soft_normal(
     for &k in &order[..c.count] {
         let cp = &mut c.points[k];
         let (velocity_bias, mass_scale, impulse_scale, _) = soft_terms(cp.separation, bias, softness, ctx);
-        let vn = relative_normal_velocity(cp, n, &states[a].load(), &states[b].load(), false);
+        let vn = relative_normal_velocity(cp, n, &states[a].load(), &states[b].load());
         let impulse = -cp.normal_mass * (mass_scale * vn + velocity_bias) - impulse_scale * cp.normal_impulse;
         push_point(cp, states, c.masses, (a, b), n, cp.normal_impulse + impulse);
     }
@@ -462,7 +443,7 @@ pub(super) fn solve_constraint(
     for &k in &order[..c.count] {
         let cp = &mut c.points[k];
         let (ba, bb) = (&states[a].load(), &states[b].load());
-        let vn = relative_normal_velocity(cp, n, ba, bb, false);
+        let vn = relative_normal_velocity(cp, n, ba, bb);
         let target = ctx.velocity_target(cp.separation);
         push_point(
             cp,
@@ -475,7 +456,8 @@ pub(super) fn solve_constraint(
     }
 }
 
-/// One pseudo-velocity iteration of one constraint, scalar.
+/// One split-impulse iteration of one constraint, scalar, on the
+/// pseudo-velocities `states` (the separations are the constraint's).
 pub(super) fn solve_pseudo_constraint(
     c: &mut ContactConstraint,
     states: &[StateCell],
@@ -496,11 +478,11 @@ pub(super) fn solve_pseudo_constraint(
         if target == 0.0 && cp.pseudo_impulse == 0.0 {
             continue;
         }
-        let vn = relative_normal_velocity(cp, n, ba, bb, true);
+        let vn = relative_normal_velocity(cp, n, ba, bb);
         let new_impulse = (cp.pseudo_impulse + cp.normal_mass * (target - vn)).max(0.0);
         let lambda = new_impulse - cp.pseudo_impulse;
         cp.pseudo_impulse = new_impulse;
-        apply_impulse(states, c.masses, a, b, cp.ra, cp.rb, lambda * n, true);
+        apply_impulse(states, c.masses, (a, b), (cp.ra, cp.rb), lambda * n);
     }
 }
 
@@ -509,16 +491,7 @@ pub(super) fn warm_start_constraint(c: &ContactConstraint, states: &[StateCell])
     let t = right_perp(c.normal);
     for cp in &c.points[..c.count] {
         let p = cp.normal_impulse * c.normal + cp.tangent_impulse * t;
-        apply_impulse(
-            states,
-            c.masses,
-            c.a as usize,
-            c.b as usize,
-            cp.ra,
-            cp.rb,
-            p,
-            false,
-        );
+        apply_impulse(states, c.masses, (c.a as usize, c.b as usize), (cp.ra, cp.rb), p);
     }
 }
 

@@ -27,7 +27,6 @@ use super::lanes::{Fw, LaneBodies, Mask, Velocities, W};
 use super::types::StateCell;
 use super::types::{ContactConstraint, SolverBody, StepContext, MAX_BLOCK_CONDITION};
 use crate::contact::Contact;
-use crate::math::Vec2;
 use crate::settings::PositionCorrection;
 use glam::Vec4;
 
@@ -331,52 +330,6 @@ where
         (self.nx, self.ny)
     }
 
-    /// Gathers the lanes' body velocities and pseudo-velocities in one
-    /// pass over the bodies (they sit side by side in [`BodyState`]).
-    #[inline(always)]
-    fn gather_both(&self, states: &[StateCell]) -> (Velocities, Velocities) {
-        let mut g = Velocities::default();
-        let mut pg = Velocities::default();
-        for l in 0..W {
-            let lb = &self.bodies;
-            let (sa, sb) = (&states[lb.a[l] as usize], &states[lb.b[l] as usize]);
-            let ((va, wa), (pva, pwa)) = (sa.velocity(), sa.pseudo());
-            let ((vb, wb), (pvb, pwb)) = (sb.velocity(), sb.pseudo());
-            g.vax.0[l] = va.x;
-            g.vay.0[l] = va.y;
-            g.wa.0[l] = wa;
-            pg.vax.0[l] = pva.x;
-            pg.vay.0[l] = pva.y;
-            pg.wa.0[l] = pwa;
-            g.vbx.0[l] = vb.x;
-            g.vby.0[l] = vb.y;
-            g.wb.0[l] = wb;
-            pg.vbx.0[l] = pvb.x;
-            pg.vby.0[l] = pvb.y;
-            pg.wb.0[l] = pwb;
-        }
-        (g, pg)
-    }
-
-    /// Writes the lanes' velocities and pseudo-velocities back to their
-    /// dynamic bodies in one pass.
-    #[inline(always)]
-    fn scatter_both(&self, states: &[StateCell], g: &Velocities, pg: &Velocities) {
-        for l in 0..W {
-            let lb = &self.bodies;
-            if lb.write_a[l] {
-                let s = &states[lb.a[l] as usize];
-                s.set_velocity(Vec2::new(g.vax.0[l], g.vay.0[l]), g.wa.0[l]);
-                s.set_pseudo(Vec2::new(pg.vax.0[l], pg.vay.0[l]), pg.wa.0[l]);
-            }
-            if lb.write_b[l] {
-                let s = &states[lb.b[l] as usize];
-                s.set_velocity(Vec2::new(g.vbx.0[l], g.vby.0[l]), g.wb.0[l]);
-                s.set_pseudo(Vec2::new(pg.vbx.0[l], pg.vby.0[l]), pg.wb.0[l]);
-            }
-        }
-    }
-
     /// The current separations of the points, from the bodies' motion
     /// since the step began. Computed by every pass that reads them, not
     /// cached in the batch: the solve of a large scene waits on memory,
@@ -462,24 +415,24 @@ where
     /// separations, which do not change within a substep), so this gives
     /// exactly the numbers of a sweep of velocity iterations followed by a
     /// sweep of split-impulse iterations in the same order, and the order
-    /// of the two within one batch is free.
+    /// of the two within one batch is free. The pseudo-velocities are the
+    /// velocities of the states `pseudo`.
     #[inline(always)]
     pub(super) fn solve_velocity_and_pseudo(
         &mut self,
-        states: &[StateCell],
+        (states, pseudo): (&[StateCell], &[StateCell]),
         ctx: &StepContext,
         reverse: bool,
     ) {
         let sep = self.separations(states);
-        let (mut g, mut pg) = self.gather_both(states);
+        let (mut g, mut pg) = (self.bodies.gather(states), self.bodies.gather(pseudo));
         // The split-impulse pass first: the lighter one, done while the
         // velocity pass's registers are still free (fewer spills).
         let pushed = self.pseudo_pass(&mut pg, ctx, sep);
         self.velocity_pass(&mut g, ctx, reverse, sep);
+        self.bodies.scatter(states, &g);
         if pushed {
-            self.scatter_both(states, &g, &pg);
-        } else {
-            self.bodies.scatter(states, &g);
+            self.bodies.scatter(pseudo, &pg);
         }
     }
 

@@ -484,7 +484,6 @@ mod tests {
                         w: rng.range(-4.0, 4.0),
                         dp: rng.vec(0.05),
                         dq: Rot::from_angle(rng.range(-0.3, 0.3)),
-                        ..BodyState::default()
                     }
                 })
             })
