@@ -335,24 +335,42 @@ fn joints_give_the_same_bits_on_any_worker_count_and_match_the_record() {
 
 #[test]
 fn a_world_of_many_bodies_moves_them_the_same_on_any_worker_count() {
-    use tumble::{BodyDef, Polygon, ShapeDef};
-    // Over 16 384 awake bodies: enough for the workers to share moving the
-    // bodies and their proxies too (stages 5 and 6), which smaller worlds
-    // do on one thread. Columns of boxes, 130 wide and 130 high, settling
-    // on the ground and on each other.
+    use tumble::{BodyDef, MotionLocks, Polygon, ShapeDef};
+    // Over 16 384 awake bodies: enough for the workers to share gathering
+    // and moving the bodies and their proxies too, which smaller worlds do
+    // on one thread. Columns of boxes, 130 wide and 130 high, settling on
+    // the ground and on each other; from step 10 some hold their rotation
+    // and one is frozen by a force past the float range (the gathering's
+    // uncommon cases, which it sorts out after sharing).
     let run = |workers: usize| {
         let mut world = world_on(workers, tumble::SolverSettings::default(), 100.0);
         let block = Polygon::new_box(0.25, 0.25).unwrap();
+        let mut bodies = Vec::new();
         for row in 0..130 {
             for col in 0..130 {
                 let at = Vec2::new(-40.0 + col as f32 * 0.6, 0.76 + row as f32 * 0.51);
                 let body = world.create_body(&BodyDef::dynamic().at(at)).unwrap();
                 world.add_shape(body, block, &ShapeDef::default()).unwrap();
+                bodies.push(body);
             }
         }
         assert!(world.body_count() > 16 * 1024);
-        for _ in 0..30 {
+        for step in 0..30 {
+            if step == 10 {
+                for &b in bodies.iter().step_by(97) {
+                    world.set_motion_locks(b, MotionLocks::ROTATION).unwrap();
+                    // (Which the lock takes back in the step.)
+                    world.set_angular_velocity(b, 2.0).unwrap();
+                }
+                world
+                    .apply_force_to_center(bodies[5000], Vec2::new(f32::MAX, f32::MAX))
+                    .unwrap();
+            }
             world.step(common::DT);
+        }
+        assert_eq!(world.frozen_bodies(), [bodies[5000]]);
+        for &b in bodies.iter().step_by(97) {
+            assert_eq!(world.angular_velocity(b).unwrap(), 0.0);
         }
         world_hash(&world)
     };

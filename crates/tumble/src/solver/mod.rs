@@ -22,8 +22,8 @@
 //! substeps carry load through a tall stack far better than the same
 //! number of iterations in one big step.
 //!
-//! The solve stage, in order: [`Solver::begin`], [`Solver::add_body`] and
-//! [`Solver::end_bodies`] gather the awake bodies into dense arrays (a
+//! The solve stage, in order: [`Solver::begin`], [`Solver::gather_bodies`]
+//! and [`Solver::end_bodies`] gather the awake bodies into dense arrays (a
 //! sleeping or static body has no row; static bodies share one state at
 //! rest), then [`Solver::pick_joints`], [`Solver::prepare_contacts`]
 //! (straight into last step's colouring when the step is as that was
@@ -51,7 +51,7 @@ mod types;
 mod wide;
 
 pub(crate) use crate::threads::{prefetch, PREFETCH_AHEAD};
-pub(crate) use types::{Softness, SolverBody, StepContext};
+pub(crate) use types::{Gathered, Softness, SolverBody, StepContext};
 
 use crate::body::{Body, BodyType, NULL};
 use crate::contact::{Contact, NO_COLOR};
@@ -94,6 +94,11 @@ pub(crate) struct Solver {
     pushed: Vec<[f32; 2]>,
     /// The bodies with motion locks, this step (usually none).
     locks: Vec<Lock>,
+    /// Per awake body, while gathering: what the solve takes of it.
+    gathered: Vec<Gathered>,
+    /// The awake bodies whose state this step's forces would take past
+    /// the float range (slots, ascending): the world freezes them.
+    non_finite: Vec<u32>,
     /// One constraint per awake joint, in joint slot order (then sorted
     /// by colour).
     joints: Vec<JointConstraint>,
@@ -129,22 +134,72 @@ impl Solver {
         }
     }
 
-    /// Holds the last body added at zero velocity along the axes whose
-    /// factor is 0 (its motion locks).
-    pub fn lock_last(&mut self, linear: Vec2, angular: f32) {
-        self.locks.push(Lock {
-            body: self.bodies.len() as u32 - 1,
-            linear,
-            angular,
-        });
+    /// Gathers the awake bodies `slots` (ascending, after
+    /// [`Solver::begin`]): `gather` builds each one's state for the solve
+    /// and says what the solve takes of it (see [`Gathered`]), split
+    /// between the workers when `parallel`, in the runs the world moves
+    /// them in afterwards (so each worker reads the bodies it wrote). Those
+    /// to skip or freeze are then dropped, in order; the latter are listed
+    /// in [`Solver::non_finite`].
+    pub fn gather_bodies(
+        &mut self,
+        slots: impl Iterator<Item = u32>,
+        gather: &(impl Fn(u32, &mut SolverBody) -> Gathered + Sync),
+        parallel: bool,
+    ) {
+        debug_assert!(self.slots.is_empty() && self.bodies.is_empty());
+        self.non_finite.clear();
+        self.slots.extend(slots);
+        let n = self.slots.len();
+        self.bodies.resize(n, SolverBody::default());
+        self.gathered.clear();
+        self.gathered.resize(n, Gathered::Solve);
+        let irregular = AtomicBool::new(false);
+        crate::parallel::for_each_triple_mut(
+            parallel,
+            (&mut self.bodies, &mut self.gathered, &mut self.slots),
+            BODY_RUN,
+            |_, body, what, slot| {
+                *what = gather(*slot, body);
+                if !matches!(what, Gathered::Solve) {
+                    irregular.store(true, Ordering::Relaxed);
+                }
+            },
+        );
+        if irregular.into_inner() {
+            // (Rare: a frozen body, a motion lock.) Drop what the solve
+            // does not take, keeping the order.
+            let mut kept = 0;
+            for k in 0..n {
+                match self.gathered[k] {
+                    Gathered::Solve => {}
+                    Gathered::Locked { linear, angular } => self.locks.push(Lock {
+                        body: kept as u32,
+                        linear,
+                        angular,
+                    }),
+                    Gathered::Skip => continue,
+                    Gathered::NonFinite => {
+                        self.non_finite.push(self.slots[k]);
+                        continue;
+                    }
+                }
+                self.bodies[kept] = self.bodies[k];
+                self.slots[kept] = self.slots[k];
+                kept += 1;
+            }
+            self.bodies.truncate(kept);
+            self.slots.truncate(kept);
+        }
+        for (k, &slot) in self.slots.iter().enumerate() {
+            self.index_of[slot as usize] = k as u32;
+        }
     }
 
-    /// Adds the body in `slot` to this step's solve.
-    #[inline]
-    pub fn add_body(&mut self, slot: u32, body: SolverBody) {
-        self.index_of[slot as usize] = self.bodies.len() as u32;
-        self.slots.push(slot);
-        self.bodies.push(body);
+    /// The bodies [`Solver::gather_bodies`] left out because this step's
+    /// forces would take them past the float range (slots, ascending).
+    pub fn non_finite(&self) -> &[u32] {
+        &self.non_finite
     }
 
     /// The body slots solved this step, in solver order.
@@ -154,7 +209,7 @@ impl Solver {
     }
 
     /// Ends the gathering of the step's bodies: adds the shared static
-    /// body, last. Call after the last [`Solver::add_body`].
+    /// body, last. Call after [`Solver::gather_bodies`].
     pub fn end_bodies(&mut self) {
         self.bodies.push(SolverBody::default());
     }
@@ -594,7 +649,9 @@ impl Solver {
     pub fn body_memory_bytes(&self) -> usize {
         use std::mem::size_of;
         self.bodies.capacity() * size_of::<SolverBody>()
-            + (self.slots.capacity() + self.index_of.capacity()) * size_of::<u32>()
+            + self.gathered.capacity() * size_of::<Gathered>()
+            + (self.slots.capacity() + self.index_of.capacity() + self.non_finite.capacity())
+                * size_of::<u32>()
     }
 
     /// Heap bytes of the constraints and the colouring (capacities).
@@ -699,6 +756,12 @@ fn backward(sweep: Sweep, iteration: u32) -> bool {
 
 /// The fewest bodies a thread integrates at a time.
 const MIN_BODIES: usize = 64;
+
+/// The fewest bodies a worker takes at a time in the step's loops over
+/// its bodies outside the substeps (gathering them, moving them after the
+/// solve, moving their proxies): the same runs in each, so that each
+/// worker reads the bodies it wrote.
+pub(crate) const BODY_RUN: usize = 256;
 
 fn integrate_velocities(
     bodies: &[SolverBody],

@@ -34,6 +34,28 @@ pub(crate) struct SolverBody {
     pub center: Vec2,
 }
 
+/// What the solve takes of an awake body, as the world gathers it (see
+/// `Solver::gather_bodies`).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) enum Gathered {
+    /// Its state, as built.
+    #[default]
+    Solve,
+    /// Its state, held at zero velocity along the axes whose factor is 0
+    /// (its motion locks: see [`Lock`]).
+    Locked {
+        /// Per linear axis, 0 if held, else 1.
+        linear: Vec2,
+        /// 0 if the rotation is held, else 1.
+        angular: f32,
+    },
+    /// Nothing: the solve leaves it alone (frozen, static).
+    Skip,
+    /// Nothing: this step's gravity and forces would take its velocity
+    /// past the float range, and the world freezes it.
+    NonFinite,
+}
+
 /// A solver body whose motion locks hold some of its velocity at zero:
 /// its index and the factors (0 on a held axis, else 1) its velocity is
 /// multiplied by after each integration.

@@ -18,7 +18,7 @@ use crate::island;
 use crate::joint::joint_forbids_collision;
 use crate::math::{is_finite_vec, Rot, Vec2};
 use crate::settings::{CONTACT_RECYCLE_DISTANCE, MAX_PUSH_OUT_SPEED, SPECULATIVE_DISTANCE, TIME_TO_SLEEP};
-use crate::solver::{prefetch, Softness, SolverBody, StepContext, PREFETCH_AHEAD};
+use crate::solver::{prefetch, Gathered, Softness, SolverBody, StepContext, BODY_RUN, PREFETCH_AHEAD};
 use crate::store::Store;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -453,49 +453,14 @@ impl World {
         let ctx = self.step_context(dt, parallel);
         let gravity = self.settings.gravity;
         self.solver.begin(self.bodies.slot_count());
-        for bi in self.awake.bodies.iter() {
-            let b = &self.bodies[bi];
-            if b.frozen {
-                continue;
-            }
-            let body = match b.body_type {
-                BodyType::Static => continue,
-                BodyType::Kinematic => SolverBody {
-                    v: b.v,
-                    w: b.w,
-                    center: b.center,
-                    ..SolverBody::default()
-                },
-                BodyType::Dynamic => {
-                    let accel = b.gravity_scale * gravity + b.inv_mass * b.force;
-                    let angular_accel = b.inv_inertia * b.torque;
-                    let finite = is_finite_vec(b.v + dt * accel) && (b.w + dt * angular_accel).is_finite();
-                    if !finite {
-                        // A user's force overflowed.
-                        freeze(&mut self.bodies, bi, &mut self.frozen);
-                        continue;
-                    }
-                    SolverBody {
-                        v: b.v,
-                        w: b.w,
-                        inv_mass: b.inv_mass,
-                        inv_inertia: b.inv_inertia,
-                        accel,
-                        angular_accel,
-                        // Damping as an implicit decay per substep: stable
-                        // at any dt (see `BodyDef::linear_damping`).
-                        linear_decay: 1.0 / (1.0 + ctx.h * b.linear_damping),
-                        angular_decay: 1.0 / (1.0 + ctx.h * b.angular_damping),
-                        dynamic: true,
-                        center: b.center,
-                    }
-                }
-            };
-            self.solver.add_body(bi, body);
-            if b.locks != MotionLocks::default() && b.body_type == BodyType::Dynamic {
-                let (linear, angular) = b.locks.masks();
-                self.solver.lock_last(linear, angular);
-            }
+        let (h, bodies) = (ctx.h, &self.bodies);
+        let shared = parallel && self.awake.bodies.len() >= PARALLEL_BODIES;
+        let gather = |bi: u32, out: &mut SolverBody| gather_body(&bodies[bi], (gravity, dt, h), out);
+        self.solver
+            .gather_bodies(self.awake.bodies.iter(), &gather, shared);
+        for &bi in self.solver.non_finite() {
+            // A user's force overflowed.
+            freeze(&mut self.bodies, bi, &mut self.frozen);
         }
         self.solver.end_bodies();
         self.solver.pick_joints(&self.joints, self.awake.joints.iter());
@@ -592,7 +557,7 @@ impl World {
                 frozen.store(true, Ordering::Relaxed);
             }
         };
-        crate::parallel::for_each_slot_mut(true, self.bodies.slots_mut(), slots, moved, 256, &finalize);
+        crate::parallel::for_each_slot_mut(true, self.bodies.slots_mut(), slots, moved, BODY_RUN, &finalize);
         if !sleeping && !frozen.into_inner() {
             return;
         }
@@ -662,7 +627,7 @@ impl World {
         let moves = &mut self.scratch.proxy_moves;
         moves.clear();
         moves.resize(slots.len(), ProxyMove::Stay);
-        crate::parallel::for_each_indexed_mut(true, moves, 256, |k, m| {
+        crate::parallel::for_each_indexed_mut(true, moves, BODY_RUN, |k, m| {
             *m = proxy_move(&bodies[slots[k]], (shapes, fat_boxes), dt, most);
         });
         for k in 0..slots.len() {
@@ -816,6 +781,55 @@ fn resting(b: &Body, position_speed: f32) -> bool {
     match b.body_type {
         BodyType::Kinematic => b.v == Vec2::ZERO && b.w == 0.0,
         _ => b.max_point_speed().max(POSITION_SLEEP_FACTOR * position_speed) < b.sleep_threshold,
+    }
+}
+
+/// Body `b`'s state for this step's solve, with `gravity`, the step `dt`
+/// and its substep `h`, into `out`, and what the solve takes of it.
+#[inline]
+fn gather_body(b: &Body, (gravity, dt, h): (Vec2, f32, f32), out: &mut SolverBody) -> Gathered {
+    if b.frozen {
+        return Gathered::Skip;
+    }
+    match b.body_type {
+        BodyType::Static => Gathered::Skip,
+        BodyType::Kinematic => {
+            *out = SolverBody {
+                v: b.v,
+                w: b.w,
+                center: b.center,
+                ..SolverBody::default()
+            };
+            Gathered::Solve
+        }
+        BodyType::Dynamic => {
+            let accel = b.gravity_scale * gravity + b.inv_mass * b.force;
+            let angular_accel = b.inv_inertia * b.torque;
+            let finite = is_finite_vec(b.v + dt * accel) && (b.w + dt * angular_accel).is_finite();
+            if !finite {
+                return Gathered::NonFinite;
+            }
+            *out = SolverBody {
+                v: b.v,
+                w: b.w,
+                inv_mass: b.inv_mass,
+                inv_inertia: b.inv_inertia,
+                accel,
+                angular_accel,
+                // Damping as an implicit decay per substep: stable at any
+                // dt (see `BodyDef::linear_damping`).
+                linear_decay: 1.0 / (1.0 + h * b.linear_damping),
+                angular_decay: 1.0 / (1.0 + h * b.angular_damping),
+                dynamic: true,
+                center: b.center,
+            };
+            if b.locks == MotionLocks::default() {
+                Gathered::Solve
+            } else {
+                let (linear, angular) = b.locks.masks();
+                Gathered::Locked { linear, angular }
+            }
+        }
     }
 }
 
