@@ -127,7 +127,7 @@ impl Solver {
             self.index_of[slot as usize] = NULL;
         }
         self.slots.clear();
-        self.bodies.clear();
+        // (The bodies' rows are all written by the gathering.)
         self.locks.clear();
         if self.index_of.len() < body_slots {
             self.index_of.resize(body_slots, NULL);
@@ -147,13 +147,14 @@ impl Solver {
         gather: &(impl Fn(u32, &mut SolverBody) -> Gathered + Sync),
         parallel: bool,
     ) {
-        debug_assert!(self.slots.is_empty() && self.bodies.is_empty());
+        debug_assert!(self.slots.is_empty());
         self.non_finite.clear();
         self.slots.extend(slots);
         let n = self.slots.len();
-        self.bodies.resize(n, SolverBody::default());
-        self.gathered.clear();
-        self.gathered.resize(n, Gathered::Solve);
+        // Every row is written below: last step's stay until then (no
+        // pass of defaults over a few megabytes).
+        resize_keeping(&mut self.bodies, n);
+        resize_keeping(&mut self.gathered, n);
         let irregular = AtomicBool::new(false);
         crate::parallel::for_each_triple_mut(
             parallel,
@@ -173,11 +174,14 @@ impl Solver {
             for k in 0..n {
                 match self.gathered[k] {
                     Gathered::Solve => {}
-                    Gathered::Locked { linear, angular } => self.locks.push(Lock {
-                        body: kept as u32,
-                        linear,
-                        angular,
-                    }),
+                    Gathered::Locked(locks) => {
+                        let (linear, angular) = locks.masks();
+                        self.locks.push(Lock {
+                            body: kept as u32,
+                            linear,
+                            angular,
+                        });
+                    }
                     Gathered::Skip => continue,
                     Gathered::NonFinite => {
                         self.non_finite.push(self.slots[k]);
@@ -752,6 +756,15 @@ const RESTITUTION_PASSES: u32 = 4;
 #[inline]
 fn backward(sweep: Sweep, iteration: u32) -> bool {
     sweep == Sweep::Alternating && iteration % 2 == 1
+}
+
+/// Makes `v` `n` long, keeping what it holds: new items are defaults.
+fn resize_keeping<T: Clone + Default>(v: &mut Vec<T>, n: usize) {
+    if v.len() < n {
+        v.resize(n, T::default());
+    } else {
+        v.truncate(n);
+    }
 }
 
 /// The fewest bodies a thread integrates at a time.

@@ -4,6 +4,7 @@
 //! constants ([`StepContext`]). The scalar and lane-wide kernels both work
 //! on these, and import nothing of each other.
 
+use crate::body::MotionLocks;
 use crate::math::{Rot, Vec2};
 use crate::settings::{PositionCorrection, SolverSettings};
 use crate::threads::SharedCell;
@@ -41,14 +42,9 @@ pub(crate) enum Gathered {
     /// Its state, as built.
     #[default]
     Solve,
-    /// Its state, held at zero velocity along the axes whose factor is 0
-    /// (its motion locks: see [`Lock`]).
-    Locked {
-        /// Per linear axis, 0 if held, else 1.
-        linear: Vec2,
-        /// 0 if the rotation is held, else 1.
-        angular: f32,
-    },
+    /// Its state, held at zero velocity along the axes its motion locks
+    /// hold (see [`Lock`]).
+    Locked(MotionLocks),
     /// Nothing: the solve leaves it alone (frozen, static).
     Skip,
     /// Nothing: this step's gravity and forces would take its velocity

@@ -826,8 +826,7 @@ fn gather_body(b: &Body, (gravity, dt, h): (Vec2, f32, f32), out: &mut SolverBod
             if b.locks == MotionLocks::default() {
                 Gathered::Solve
             } else {
-                let (linear, angular) = b.locks.masks();
-                Gathered::Locked { linear, angular }
+                Gathered::Locked(b.locks)
             }
         }
     }
