@@ -5,7 +5,7 @@
 use super::joints::hinges::HingeBatch;
 use super::joints::{self, JointConstraint};
 use super::kept_colours::{KeptColours, NOT_HELD};
-use super::lanes;
+use super::lanes::{self, Fw};
 use super::scalar::{
     current_separation, solve_constraint, solve_pseudo_constraint, solve_soft_constraint, store_impulses,
     warm_start_constraint,
@@ -17,7 +17,7 @@ use crate::contact::Contact;
 use crate::parallel::{for_each_indexed_mut, for_each_slot_mut};
 use crate::settings::{Coloring, GRAPH_COLORS};
 use crate::store::Store;
-use crate::threads::{block_size, for_each4, prefetch, AtomicMin, Blocks, Team};
+use crate::threads::{block_size, for_each4, prefetch, AtomicMin, Blocks, SharedCell, Team};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The fewest lane batches a worker fills at a time (while packing).
@@ -189,6 +189,13 @@ pub(crate) struct Graph {
     /// otherwise. Apart from the states, which they would make 40 bytes
     /// (see [`BodyState`](super::types::BodyState)).
     pub(super) pseudo: Vec<StateCell>,
+    /// With split impulses, each two-point batch's split impulses (per
+    /// point, lane by lane): kept apart from the batches, which the soft
+    /// step (the default, which has none) streams every pass. Set up by
+    /// [`Graph::reset_pseudo`] for the substeps that push.
+    pair_split: Vec<wide::Split<2>>,
+    /// Likewise for the one-point batches.
+    single_split: Vec<wide::Split<1>>,
     /// Whether the colours' lists (and the joints' order) are a bounded
     /// colouring of the keys the bounded colouring holds: then a step
     /// whose keys are all as they were reuses them.
@@ -727,6 +734,8 @@ impl Graph {
                 * size_of::<u32>()
             + self.kept.memory_bytes()
             + (self.states.capacity() + self.pseudo.capacity()) * size_of::<StateCell>()
+            + self.pair_split.capacity() * size_of::<wide::Split<2>>()
+            + self.single_split.capacity() * size_of::<wide::Split<1>>()
     }
 
     /// Recomputes the cached separations of the constraints solved one at
@@ -745,14 +754,14 @@ impl Graph {
             &mut self.pairs[..self.pair_count],
             &mut self.singles[..self.single_count],
         );
-        let update_pairs = |run: &mut [wide::PairBatch]| {
+        let update_pairs = |_, run: &mut [wide::PairBatch]| {
             smallest.fold(
                 run.iter()
                     .map(|b| b.smallest_separation(states))
                     .fold(f32::INFINITY, f32::min),
             );
         };
-        let update_singles = |run: &mut [wide::PointBatch]| {
+        let update_singles = |_, run: &mut [wide::PointBatch]| {
             smallest.fold(
                 run.iter()
                     .map(|b| b.smallest_separation(states))
@@ -763,8 +772,8 @@ impl Graph {
             team,
             (batch_blocks(team, pairs), &update_pairs),
             (batch_blocks(team, singles), &update_singles),
-            (Blocks::<()>::new(&mut [], 1), &|_| {}),
-            (Blocks::<()>::new(&mut [], 1), &|_| {}),
+            (Blocks::<()>::new(&mut [], 1), &|_, _| {}),
+            (Blocks::<()>::new(&mut [], 1), &|_, _| {}),
         );
         smallest.get()
     }
@@ -817,10 +826,10 @@ impl Graph {
             );
             for_each4(
                 team,
-                (pairs, &|run| run.iter().for_each(|b| b.warm_start(states))),
-                (singles, &|run| run.iter().for_each(|b| b.warm_start(states))),
-                (hinges, &|run| run.iter().for_each(|b| b.warm_start(states))),
-                (joints, &|run| {
+                (pairs, &|_, run| run.iter().for_each(|b| b.warm_start(states))),
+                (singles, &|_, run| run.iter().for_each(|b| b.warm_start(states))),
+                (hinges, &|_, run| run.iter().for_each(|b| b.warm_start(states))),
+                (joints, &|_, run| {
                     run.iter().for_each(|j| joints::warm_start(j, states))
                 }),
             );
@@ -873,11 +882,13 @@ impl Graph {
             &mut colours.iter()
         };
         let hinges = &mut self.hinges;
+        let split = (&self.pair_split[..], &self.single_split[..]);
         for c in order {
             let joints = &mut joints[c.lone_joints()];
             solve_colour(
                 c,
                 (pairs, singles, hinges),
+                split,
                 (constraints, joints),
                 (states, team),
                 ctx,
@@ -898,12 +909,13 @@ impl Graph {
             c.points[0].pseudo_impulse = 0.0;
             c.points[1].pseudo_impulse = 0.0;
         });
-        for batch in &mut self.pairs[..self.pair_count] {
-            batch.reset_pseudo();
-        }
-        for batch in &mut self.singles[..self.single_count] {
-            batch.reset_pseudo();
-        }
+        let zero = Fw::default();
+        self.pair_split.clear();
+        self.pair_split
+            .resize_with(self.pair_count, || SharedCell::new([zero; 2]));
+        self.single_split.clear();
+        self.single_split
+            .resize_with(self.single_count, || SharedCell::new([zero; 1]));
     }
 
     /// Writes the impulses, times `scale` (per substep to per step), into
@@ -1179,6 +1191,7 @@ fn solve_overflow(
 fn solve_colour(
     colour: &Colour,
     (pairs, singles, hinges): (&mut [wide::PairBatch], &mut [wide::PointBatch], &mut [HingeBatch]),
+    (pair_split, single_split): (&[wide::Split<2>], &[wide::Split<1>]),
     (constraints, joints): (&mut [ContactConstraint], &mut [JointConstraint]),
     (states, team): (&[StateCell], Option<&Team>),
     ctx: &StepContext,
@@ -1196,36 +1209,51 @@ fn solve_colour(
         ),
     );
     let bias = pass.bias();
-    let solve_hinges = |run: &mut [HingeBatch]| run.iter_mut().for_each(|b| b.solve(states, ctx, bias));
-    let hinges = (hinges, &solve_hinges as &(dyn Fn(&mut [HingeBatch]) + Sync));
-    let solve_joints = |run: &mut [JointConstraint]| {
+    let solve_hinges = |_, run: &mut [HingeBatch]| run.iter_mut().for_each(|b| b.solve(states, ctx, bias));
+    let hinges = (
+        hinges,
+        &solve_hinges as &(dyn Fn(usize, &mut [HingeBatch]) + Sync),
+    );
+    let solve_joints = |_, run: &mut [JointConstraint]| {
         for j in run {
             joints::solve(j, states, ctx, bias);
         }
     };
-    let joints = (joints, &solve_joints as &(dyn Fn(&mut [JointConstraint]) + Sync));
+    let joints = (
+        joints,
+        &solve_joints as &(dyn Fn(usize, &mut [JointConstraint]) + Sync),
+    );
     // The choice of kernel is made once for the colour.
     match pass {
-        Pass::Velocity { pseudo: Some(pseudo) } => for_each4(
-            team,
-            (pairs, &|run| {
-                run.iter_mut()
-                    .for_each(|b| b.solve_velocity_and_pseudo((states, pseudo), ctx, reverse))
-            }),
-            (singles, &|run| {
-                run.iter_mut()
-                    .for_each(|b| b.solve_velocity_and_pseudo((states, pseudo), ctx, reverse))
-            }),
-            hinges,
-            joints,
-        ),
+        Pass::Velocity { pseudo: Some(pseudo) } => {
+            // Each batch's split impulses, where its run starts.
+            let (pair_split, single_split) = (
+                &pair_split[colour.pairs.clone()],
+                &single_split[colour.singles.clone()],
+            );
+            for_each4(
+                team,
+                (pairs, &|start, run| {
+                    for (b, split) in run.iter_mut().zip(&pair_split[start..]) {
+                        b.solve_velocity_and_pseudo((states, pseudo), split, ctx, reverse);
+                    }
+                }),
+                (singles, &|start, run| {
+                    for (b, split) in run.iter_mut().zip(&single_split[start..]) {
+                        b.solve_velocity_and_pseudo((states, pseudo), split, ctx, reverse);
+                    }
+                }),
+                hinges,
+                joints,
+            )
+        }
         Pass::Velocity { pseudo: None } => for_each4(
             team,
-            (pairs, &|run| {
+            (pairs, &|_, run| {
                 run.iter_mut()
                     .for_each(|b| b.solve_velocity(states, ctx, reverse))
             }),
-            (singles, &|run| {
+            (singles, &|_, run| {
                 run.iter_mut()
                     .for_each(|b| b.solve_velocity(states, ctx, reverse))
             }),
@@ -1234,11 +1262,11 @@ fn solve_colour(
         ),
         Pass::Soft { bias } => for_each4(
             team,
-            (pairs, &|run| {
+            (pairs, &|_, run| {
                 run.iter_mut()
                     .for_each(|b| b.solve_soft(states, ctx, reverse, bias))
             }),
-            (singles, &|run| {
+            (singles, &|_, run| {
                 run.iter_mut()
                     .for_each(|b| b.solve_soft(states, ctx, reverse, bias))
             }),

@@ -28,6 +28,7 @@ use super::types::StateCell;
 use super::types::{ContactConstraint, SolverBody, StepContext, MAX_BLOCK_CONDITION};
 use crate::contact::Contact;
 use crate::settings::PositionCorrection;
+use crate::threads::SharedCell;
 use glam::Vec4;
 
 /// One value per lane, `f` of each lane's constraint.
@@ -55,8 +56,6 @@ struct PointLanes {
     normal_impulse: Fw,
     /// Accumulated friction impulse.
     tangent_impulse: Fw,
-    /// Accumulated split impulse of this substep.
-    pseudo_impulse: Fw,
     /// Largest normal impulse so far this step.
     max_normal_impulse: Fw,
 }
@@ -134,6 +133,10 @@ pub(super) type PairBatch = Batch<2, 3>;
 /// Four one-point constraints: the normal impulse by the scalar clamp.
 pub(super) type PointBatch = Batch<1, 1>;
 
+/// A batch's accumulated split impulses (per point, lane by lane), which
+/// split impulses keep apart from it (see `Graph::pair_split`).
+pub(super) type Split<const N: usize> = SharedCell<[Fw; N]>;
+
 /// The normal half of an iteration, which differs between blocks and
 /// single points.
 pub(super) trait Normal<const N: usize> {
@@ -141,11 +144,17 @@ pub(super) trait Normal<const N: usize> {
     /// `g` (after friction), the points' separations `sep`.
     fn velocity_normal(&mut self, g: &mut Velocities, ctx: &StepContext, sep: [Fw; N]);
 
-    /// One split-impulse iteration on gathered pseudo-velocities `g`.
-    /// Returns false, having changed nothing, when every lane has nothing
-    /// pushed and nothing to push (the usual resting case): then the bodies
-    /// need no write.
-    fn pseudo_pass(&mut self, g: &mut Velocities, ctx: &StepContext, sep: [Fw; N]) -> bool;
+    /// One split-impulse iteration on gathered pseudo-velocities `g`, the
+    /// points' accumulated split impulses `split`. Returns false, having
+    /// changed nothing, when every lane has nothing pushed and nothing to
+    /// push (the usual resting case): then the bodies need no write.
+    fn pseudo_pass(
+        &mut self,
+        g: &mut Velocities,
+        split: &mut [Fw; N],
+        ctx: &StepContext,
+        sep: [Fw; N],
+    ) -> bool;
 
     /// The normal impulses of a soft-step iteration on gathered velocities
     /// `g` (before friction): pushed out softly when `bias`, rigid in the
@@ -228,10 +237,23 @@ where
             *c = &constraints[i as usize];
         }
         for (k, p) in batch.p.iter_mut().enumerate() {
-            p.pseudo_impulse = lanes(&cs, |c| c.points[k].pseudo_impulse);
             p.max_normal_impulse = lanes(&cs, |c| c.points[k].max_normal_impulse);
         }
         batch
+    }
+
+    /// The split impulses of the constraints `chunk` of `constraints`,
+    /// lane by lane, as the graph keeps them beside a batch (for the
+    /// tests, which start from any).
+    #[cfg(test)]
+    pub(super) fn split_impulses(chunk: &[u32], constraints: &[ContactConstraint]) -> [Fw; N] {
+        std::array::from_fn(|k| {
+            Fw::from_fn(|l| {
+                chunk
+                    .get(l)
+                    .map_or(0.0, |&i| constraints[i as usize].points[k].pseudo_impulse)
+            })
+        })
     }
 
     /// The constraint of an unused lane: at rest on the dummy body `dummy`
@@ -310,7 +332,6 @@ where
                 tangent_impulse: lanes(cs, |c| c.points[k].tangent_impulse),
                 // Zero in every constraint `prepare_contacts` builds: not
                 // gathered.
-                pseudo_impulse: Fw::default(),
                 max_normal_impulse: Fw::default(),
             };
         }
@@ -416,11 +437,14 @@ where
     /// exactly the numbers of a sweep of velocity iterations followed by a
     /// sweep of split-impulse iterations in the same order, and the order
     /// of the two within one batch is free. The pseudo-velocities are the
-    /// velocities of the states `pseudo`.
+    /// velocities of the states `pseudo`; the batch's split impulses are
+    /// kept apart from it, in `split` (the soft step, the default, never
+    /// streams them).
     #[inline(always)]
     pub(super) fn solve_velocity_and_pseudo(
         &mut self,
         (states, pseudo): (&[StateCell], &[StateCell]),
+        split: &Split<N>,
         ctx: &StepContext,
         reverse: bool,
     ) {
@@ -428,11 +452,13 @@ where
         let (mut g, mut pg) = (self.bodies.gather(states), self.bodies.gather(pseudo));
         // The split-impulse pass first: the lighter one, done while the
         // velocity pass's registers are still free (fewer spills).
-        let pushed = self.pseudo_pass(&mut pg, ctx, sep);
+        let mut impulses = split.load();
+        let pushed = self.pseudo_pass(&mut pg, &mut impulses, ctx, sep);
         self.velocity_pass(&mut g, ctx, reverse, sep);
         self.bodies.scatter(states, &g);
         if pushed {
             self.bodies.scatter(pseudo, &pg);
+            split.store(impulses);
         }
     }
 
@@ -561,13 +587,6 @@ where
             .min(Fw::splat(ctx.max_push_out_speed))
     }
 
-    /// Zeroes the split impulses for a new substep.
-    pub(super) fn reset_pseudo(&mut self) {
-        for p in &mut self.p {
-            p.pseudo_impulse = Fw::default();
-        }
-    }
-
     /// Writes lane `l`'s impulses, times `scale` (per substep to per
     /// step), straight into its contact's manifold, where the next step
     /// finds them. Only a tracked lane also copies them back into its
@@ -597,7 +616,6 @@ where
             for (cp, p) in c.points.iter_mut().zip(&self.p) {
                 cp.normal_impulse = p.normal_impulse.0[l];
                 cp.tangent_impulse = p.tangent_impulse.0[l];
-                cp.pseudo_impulse = p.pseudo_impulse.0[l];
                 cp.max_normal_impulse = p.max_normal_impulse.0[l];
             }
         }
@@ -697,11 +715,17 @@ impl Normal<2> for PairBatch {
     /// neither point has pushed yet and both already separate at least as
     /// fast as their targets: zero is then its exact answer.
     #[inline(always)]
-    fn pseudo_pass(&mut self, g: &mut Velocities, ctx: &StepContext, s: [Fw; 2]) -> bool {
+    fn pseudo_pass(
+        &mut self,
+        g: &mut Velocities,
+        split: &mut [Fw; 2],
+        ctx: &StepContext,
+        s: [Fw; 2],
+    ) -> bool {
         let targets = [self.push_out(s[0], ctx), self.push_out(s[1], ctx)];
         let vn = self.normal_velocities(g);
         let zero = Fw::default();
-        let old = [self.p[0].pseudo_impulse, self.p[1].pseudo_impulse];
+        let old = *split;
         let idle = old[0].eq(zero) & old[1].eq(zero) & vn[0].ge(targets[0]) & vn[1].ge(targets[1]);
         if idle.all() {
             return false;
@@ -709,8 +733,7 @@ impl Normal<2> for PairBatch {
         let x = self.block_lcp(vn, targets, old);
         let x = [idle.select(old[0], x[0]), idle.select(old[1], x[1])];
         self.apply_normal(g, x, old);
-        self.p[0].pseudo_impulse = x[0];
-        self.p[1].pseudo_impulse = x[1];
+        *split = x;
         true
     }
 
@@ -794,10 +817,16 @@ impl Normal<1> for PointBatch {
     /// The clamp with the push-out target. As in the scalar solve, a lane
     /// with no push-out target and no split impulse yet takes no part.
     #[inline(always)]
-    fn pseudo_pass(&mut self, g: &mut Velocities, ctx: &StepContext, [s]: [Fw; 1]) -> bool {
+    fn pseudo_pass(
+        &mut self,
+        g: &mut Velocities,
+        split: &mut [Fw; 1],
+        ctx: &StepContext,
+        [s]: [Fw; 1],
+    ) -> bool {
         let zero = Fw::default();
         let target = self.push_out(s, ctx);
-        let old = self.p[0].pseudo_impulse;
+        let [old] = *split;
         let idle = target.eq(zero) & old.eq(zero);
         if idle.all() {
             return false;
@@ -806,7 +835,7 @@ impl Normal<1> for PointBatch {
         let [normal_mass] = self.mass;
         let new = idle.select(old, (old + normal_mass * (target - vn)).max(zero));
         self.apply_point(g, 0, new - old);
-        self.p[0].pseudo_impulse = new;
+        *split = [new];
         true
     }
 

@@ -124,8 +124,9 @@ impl<'a, T> Parts<'a, T> {
     }
 }
 
-/// A slice in runs and what to do with each run.
-pub(crate) type Part<'a, 'f, T> = (Blocks<'a, T>, &'f (dyn Fn(&mut [T]) + Sync));
+/// A slice in runs and what to do with each run (given the index of its
+/// first item in the slice, and the run).
+pub(crate) type Part<'a, 'f, T> = (Blocks<'a, T>, &'f (dyn Fn(usize, &mut [T]) + Sync));
 
 /// Calls `fa` on the runs of `a`, `fb` on those of `b`, and so on for
 /// `c` and `d`: in that order on this thread without a team, or split
@@ -145,13 +146,16 @@ pub(crate) fn for_each4<A: Send, B: Send, C: Send, D: Send>(
         // each maps to one run of one slice.
         unsafe {
             if k < na {
-                fa(a.run(k));
+                fa(a.start(k), a.run(k));
             } else if k < na + nb {
-                fb(b.run(k - na));
+                let k = k - na;
+                fb(b.start(k), b.run(k));
             } else if k < na + nb + nc {
-                fc(c.run(k - na - nb));
+                let k = k - na - nb;
+                fc(c.start(k), c.run(k));
             } else {
-                fd(d.run(k - na - nb - nc));
+                let k = k - na - nb - nc;
+                fd(d.start(k), d.run(k));
             }
         }
     };

@@ -13,6 +13,10 @@
 //! tests on random graphs), and the scalar kernels, which write both
 //! bodies of a constraint, run only between the parallel passes.
 //!
+//! With split impulses, each lane batch's split impulses sit in a cell
+//! of their own beside the batch (`Graph::pair_split`): only the worker
+//! solving that batch touches it, as it holds the batch itself.
+//!
 //! A relaxed atomic per float would be safe Rust without any of this, but
 //! it moves every value through an integer register: measured, 16% more
 //! instructions on the large pyramid's step. The cells below compile to
@@ -30,7 +34,8 @@ pub(crate) struct SharedCell<T>(UnsafeCell<T>);
 // SAFETY: a `&SharedCell` reaches several threads only inside a solve
 // pass over one graph colour, in which (see the module comment, and
 // `Graph::footprints_are_disjoint`) each cell is written by at most one
-// thread and a cell that is written is touched by no other thread: there
+// thread and a cell that is written is touched by no other thread (a
+// batch's split impulses: by the thread that holds the batch): there
 // is no data race. Passes are separated by the team's stage barrier,
 // which synchronises.
 unsafe impl<T: Send> Sync for SharedCell<T> {}

@@ -552,6 +552,11 @@ impl<'a, T: Send> Blocks<'a, T> {
         self.len.div_ceil(self.block)
     }
 
+    /// Where run `k` starts: the index of its first item.
+    pub(super) fn start(&self, k: usize) -> usize {
+        k * self.block
+    }
+
     /// Run `k` of the items.
     ///
     /// # Safety
@@ -605,14 +610,15 @@ mod tests {
     /// Calls `f` on the runs of `items`, on the team.
     #[cfg(feature = "parallel")]
     fn for_each<T: Send>(team: Option<&Team>, items: Blocks<'_, T>, f: &(dyn Fn(&mut [T]) + Sync)) {
-        let none = |_: &mut [()]| {};
+        let none = |_, _: &mut [()]| {};
         let empty = || {
             (
                 Blocks::<()>::new(&mut [], 1),
-                &none as &(dyn Fn(&mut [()]) + Sync),
+                &none as &(dyn Fn(usize, &mut [()]) + Sync),
             )
         };
-        for_each4(team, (items, f), empty(), empty(), empty());
+        let g = |_, run: &mut [T]| f(run);
+        for_each4(team, (items, &g), empty(), empty(), empty());
     }
 
     /// A team of `threads` on a pool of its own.
@@ -676,25 +682,25 @@ mod tests {
         let (mut a, mut b, mut c, mut d) = (vec![0u32; 5], vec![0u32; 3], vec![0u32; 7], vec![0u32; 2]);
         let order = std::sync::Mutex::new(Vec::new());
         let (fa, fb, fc, fd) = (
-            |run: &mut [u32]| {
+            |_, run: &mut [u32]| {
                 for x in run {
                     *x += 1;
                     order.lock().unwrap().push('a');
                 }
             },
-            |run: &mut [u32]| {
+            |_, run: &mut [u32]| {
                 for x in run {
                     *x += 2;
                     order.lock().unwrap().push('b');
                 }
             },
-            |run: &mut [u32]| {
+            |_, run: &mut [u32]| {
                 for x in run {
                     *x += 3;
                     order.lock().unwrap().push('c');
                 }
             },
-            |run: &mut [u32]| {
+            |_, run: &mut [u32]| {
                 for x in run {
                     *x += 4;
                     order.lock().unwrap().push('d');
@@ -725,16 +731,16 @@ mod tests {
             for _ in 0..50 {
                 for_each4(
                     team,
-                    (Blocks::new(&mut a, 16), &|r: &mut [u32]| {
+                    (Blocks::new(&mut a, 16), &|_, r: &mut [u32]| {
                         r.iter_mut().for_each(|x| *x += 1)
                     }),
-                    (Blocks::new(&mut b, 4), &|r: &mut [u8]| {
+                    (Blocks::new(&mut b, 4), &|_, r: &mut [u8]| {
                         r.iter_mut().for_each(|x| *x += 1)
                     }),
-                    (Blocks::new(&mut c, 100), &|r: &mut [u64]| {
+                    (Blocks::new(&mut c, 100), &|_, r: &mut [u64]| {
                         r.iter_mut().for_each(|x| *x += 1)
                     }),
-                    (Blocks::new(&mut d, 10), &|r: &mut [u16]| {
+                    (Blocks::new(&mut d, 10), &|_, r: &mut [u16]| {
                         r.iter_mut().for_each(|x| *x += 1)
                     }),
                 );
@@ -744,6 +750,29 @@ mod tests {
         assert!(b.iter().all(|&x| x == 50));
         assert!(c.iter().all(|&x| x == 50));
         assert!(d.iter().all(|&x| x == 50));
+    }
+
+    #[cfg(feature = "parallel")]
+    #[test]
+    fn each_run_is_told_where_it_starts() {
+        let (mut a, mut d) = (vec![0usize; 1001], vec![0usize; 333]);
+        on_team(2, |team| {
+            let at = |start: usize, r: &mut [usize]| {
+                for (i, x) in r.iter_mut().enumerate() {
+                    *x = start + i;
+                }
+            };
+            let none = |_, _: &mut [()]| {};
+            for_each4(
+                team,
+                (Blocks::new(&mut a, 16), &at),
+                (Blocks::<()>::new(&mut [], 1), &none),
+                (Blocks::<()>::new(&mut [], 1), &none),
+                (Blocks::new(&mut d, 10), &at),
+            );
+        });
+        assert!(a.iter().enumerate().all(|(i, &x)| x == i));
+        assert!(d.iter().enumerate().all(|(i, &x)| x == i));
     }
 
     #[cfg(feature = "parallel")]
