@@ -151,10 +151,11 @@ impl Solver {
         self.non_finite.clear();
         self.slots.extend(slots);
         let n = self.slots.len();
-        // Every row is written below: last step's stay until then (no
-        // pass of defaults over a few megabytes).
-        resize_keeping(&mut self.bodies, n);
-        resize_keeping(&mut self.gathered, n);
+        // Every row is written below: last step's stay until then (`begin`
+        // keeps them, and `resize` writes only rows past the old length:
+        // no pass of defaults over a few megabytes).
+        self.bodies.resize(n, SolverBody::default());
+        self.gathered.resize(n, Gathered::Solve);
         let irregular = AtomicBool::new(false);
         crate::parallel::for_each_triple_mut(
             parallel,
@@ -425,7 +426,7 @@ impl Solver {
         // One more state at rest, for the unused lanes of the batches.
         states.push(StateCell::default());
         let soft = ctx.soft_step();
-        let split = !soft && ctx.settings.position_correction == PositionCorrection::SplitImpulse;
+        let split = ctx.settings.position_correction == PositionCorrection::SplitImpulse;
         let mut pseudo = std::mem::take(&mut graph.pseudo);
         pseudo.clear();
         if split {
@@ -756,15 +757,6 @@ const RESTITUTION_PASSES: u32 = 4;
 #[inline]
 fn backward(sweep: Sweep, iteration: u32) -> bool {
     sweep == Sweep::Alternating && iteration % 2 == 1
-}
-
-/// Makes `v` `n` long, keeping what it holds: new items are defaults.
-fn resize_keeping<T: Clone + Default>(v: &mut Vec<T>, n: usize) {
-    if v.len() < n {
-        v.resize(n, T::default());
-    } else {
-        v.truncate(n);
-    }
 }
 
 /// The fewest bodies a thread integrates at a time.

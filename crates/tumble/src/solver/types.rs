@@ -37,10 +37,9 @@ pub(crate) struct SolverBody {
 
 /// What the solve takes of an awake body, as the world gathers it (see
 /// `Solver::gather_bodies`).
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) enum Gathered {
     /// Its state, as built.
-    #[default]
     Solve,
     /// Its state, held at zero velocity along the axes its motion locks
     /// hold (see [`Lock`]).

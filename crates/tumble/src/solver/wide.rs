@@ -229,8 +229,9 @@ where
     ) -> Batch<N, M> {
         let mut batch = Batch::empty();
         batch.fill(chunk, constraints, bodies, &Batch::<N, M>::pad(dummy));
-        // The tests start lanes from any split impulse and largest normal
-        // impulse, which `fill` takes to be zero.
+        // The tests start lanes from any largest normal impulse, which
+        // `fill` takes to be zero (and their split impulses from any: see
+        // `Batch::split_impulses`).
         let pad = Batch::<N, M>::pad(dummy);
         let mut cs = [&pad; W];
         for (c, &i) in cs.iter_mut().zip(chunk) {
