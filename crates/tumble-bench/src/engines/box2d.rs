@@ -298,8 +298,10 @@ impl Engine for Box2dScene {
     }
 
     /// Box2D's own profile: new pairs, the narrowphase, and the solve with
-    /// the parts of it that hold the time (the solver's setup, its stages,
-    /// the transforms, the broadphase refit, the islands).
+    /// the parts of it that hold the time (the solver's setup, its stages
+    /// one by one (the prepare, the substeps' passes, the store: to set
+    /// beside Tumble's setup, substeps and store), the transforms, the
+    /// broadphase refit, the islands).
     fn stages(&self) -> Vec<(&'static str, f64)> {
         let Ok(p) = self.world.profile() else {
             return Vec::new();
@@ -310,6 +312,14 @@ impl Engine for Box2dScene {
             ("solve", p.solve),
             ("solve: setup", p.solver_setup),
             ("solve: constraints", p.constraints),
+            ("solve: constraints: prepare", p.prepare_constraints),
+            ("solve: constraints: integrate velocities", p.integrate_velocities),
+            ("solve: constraints: warm start", p.warm_start),
+            ("solve: constraints: solve", p.solve_impulses),
+            ("solve: constraints: integrate positions", p.integrate_positions),
+            ("solve: constraints: relax", p.relax_impulses),
+            ("solve: constraints: restitution", p.apply_restitution),
+            ("solve: constraints: store", p.store_impulses),
             ("solve: transforms", p.transforms),
             ("solve: refit", p.refit),
             ("solve: split islands", p.split_islands),
