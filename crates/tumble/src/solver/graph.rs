@@ -578,35 +578,28 @@ impl Graph {
         self.kept_last && coloring == Coloring::Bounded && self.reusable && self.kept.holds_joints(joint_keys)
     }
 
-    /// Refills every batch in use, lane by lane, with the constraint
-    /// `again` builds for it (given its index and its key as kept: see
-    /// [`Again`]), in colour order, instead of reading constraints built
+    /// Refills every batch in use with the constraints `refill` builds
+    /// into it (given their indices and their keys as kept: see
+    /// [`Refill`]), in colour order, instead of reading constraints built
     /// beforehand in slot order (which [`Graph::fill`] then reads back
-    /// scattered). Returns false once `again` refuses one: the step is
+    /// scattered). Returns false once `refill` refuses one: the step is
     /// then not as coloured, and must be built and coloured the usual way
     /// (which fills every batch again). Call only when
     /// [`Graph::may_keep`]; the constraints solved one at a time
     /// ([`Graph::lone_constraints`]) are the caller's to build.
-    pub(super) fn refill_with(
-        &mut self,
-        (again, ahead): (&impl Again, &impl Ahead),
-        bodies: &[SolverBody],
-        parallel: bool,
-    ) -> bool {
+    pub(super) fn refill_with(&mut self, refill: &impl Refill, parallel: bool) -> bool {
         let keys = self.kept.contact_keys();
         refill_from(
             &mut self.pairs,
             (self.pair_count, &self.blocks),
             keys,
-            (again, ahead),
-            bodies,
+            refill,
             parallel,
         ) && refill_from(
             &mut self.singles,
             (self.single_count, &self.points),
             keys,
-            (again, ahead),
-            bodies,
+            refill,
             parallel,
         )
     }
@@ -1089,48 +1082,46 @@ fn fill_from<const N: usize, const M: usize>(
 }
 
 /// Fills the first `count` of `batches` from `list` with the constraints
-/// `again` builds (see [`Graph::refill_with`]); `ahead` asks for what
-/// building a constraint reads. Returns false once `again` refuses one.
+/// `refill` builds (see [`Graph::refill_with`]), asking it for those of
+/// the batch after next ahead. Returns false once it refuses a batch.
 fn refill_from<const N: usize, const M: usize>(
     batches: &mut Vec<wide::Batch<N, M>>,
     (count, list): (usize, &[u32]),
     keys: &[ColourKey],
-    (again, ahead): (&impl Again, &impl Ahead),
-    bodies: &[SolverBody],
+    refill: &impl Refill,
     parallel: bool,
 ) -> bool
 where
     wide::Batch<N, M>: wide::Normal<N>,
 {
-    let pad = wide::Batch::<N, M>::pad(bodies.len() as u32);
     fill_batches(batches, count, list, parallel, |batch, used, after_next| {
         for &i in after_next {
-            ahead(i);
+            refill.ahead(i);
         }
-        let mut built = [pad; lanes::W];
-        for (c, &i) in built.iter_mut().zip(used) {
-            if !again(i, &keys[i as usize], c) {
-                return false;
-            }
-        }
-        batch.fill_lanes(used, &built.each_ref(), bodies);
-        true
+        refill.batch(batch, used, keys)
     })
 }
 
-/// What [`Graph::refill_with`] builds each constraint with: given its
-/// index and its key as kept, builds the constraint into the third
-/// argument and returns true, or returns false if the key (or anything
-/// else the colouring depends on) is not as it was.
-pub(super) trait Again: Fn(u32, &ColourKey, &mut ContactConstraint) -> bool + Sync {}
+/// What [`Graph::refill_with`] builds the batches with: each batch's
+/// constraints straight into its lanes, given their indices and their
+/// keys as kept, if each is as it was coloured.
+pub(super) trait Refill: Sync {
+    /// Builds the constraints `used` (at most [`lanes::W`] indices, each
+    /// with its key as kept in `keys`) into `batch`, its other lanes
+    /// padding; returns false, with nothing built usable, if any one's
+    /// key (or anything else the colouring depends on) is not as it was.
+    fn batch<const N: usize, const M: usize>(
+        &self,
+        batch: &mut wide::Batch<N, M>,
+        used: &[u32],
+        keys: &[ColourKey],
+    ) -> bool
+    where
+        wide::Batch<N, M>: wide::Normal<N>;
 
-impl<F: Fn(u32, &ColourKey, &mut ContactConstraint) -> bool + Sync> Again for F {}
-
-/// What [`Graph::refill_with`] asks for ahead: the sources of constraint
-/// `i`, built soon.
-pub(super) trait Ahead: Fn(u32) + Sync {}
-
-impl<F: Fn(u32) + Sync> Ahead for F {}
+    /// Asks for what building constraint `i` reads: it is built soon.
+    fn ahead(&self, i: u32);
+}
 
 /// One iteration of one constraint, scalar: the velocity one, then the
 /// split-impulse one when the pass asks; or the soft step's.

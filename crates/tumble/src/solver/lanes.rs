@@ -153,6 +153,12 @@ impl Mask {
         self.0.any()
     }
 
+    /// Whether lane `l` is set.
+    #[inline(always)]
+    pub(super) fn test(self, l: usize) -> bool {
+        self.0.test(l)
+    }
+
     /// Whether every lane is set.
     #[inline(always)]
     pub(super) fn all(self) -> bool {

@@ -1,10 +1,12 @@
 //! Building the step's contact constraints from the manifolds.
 
-use super::graph::Graph;
+use super::graph::{Graph, Refill};
 use super::kept_colours::NOT_HELD;
+use super::lanes::Mask;
 use super::types::{
-    ColourKey, ConstraintPoint, ContactConstraint, SolverBody, StepContext, MAX_BLOCK_CONDITION,
+    block_determinant, ColourKey, ConstraintPoint, ContactConstraint, LaneKind, SolverBody, StepContext,
 };
+use super::wide::{self, LaneSource, Normal, PointSource};
 use crate::body::Body;
 use crate::contact::Contact;
 use crate::math::{cross, cross_sv, right_perp};
@@ -177,7 +179,9 @@ pub(crate) fn prepare_contacts(
 /// a scene at rest: each constraint written in slot order and read back
 /// scattered, in colour order, to fill the batches. Built in colour order,
 /// the contacts are read scattered instead (each asked for two batches
-/// ahead), and the constraints never leave the stack.
+/// ahead), and each batch is built lane-wide from what was read of its
+/// contacts ([`wide::Batch::prepare`]), with no constraint built in
+/// between.
 pub(crate) fn prepare_as_coloured(
     (constraints, picked): (&mut [ContactConstraint], &Picked),
     graph: &mut Graph,
@@ -194,27 +198,98 @@ pub(crate) fn prepare_as_coloured(
     {
         return false;
     }
-    let again = |i: u32, kept: &ColourKey, constraint: &mut ContactConstraint| {
-        let ci = picked.contacts[i as usize];
-        let c = &contacts[ci];
-        if flag(c, sources) != picked.chosen_flags[i as usize] {
-            return false;
-        }
-        let mut key = ColourKey::default();
-        prepare_one(c, ci, sources, (constraint, &mut key));
-        key == *kept
-    };
-    let ahead = |i: u32| prefetch(&contacts[picked.contacts[i as usize]]);
-    if !graph.refill_with((&again, &ahead), sources.solver_bodies, sources.ctx.parallel) {
+    let again = AsColoured { picked, sources };
+    if !graph.refill_with(&again, sources.ctx.parallel) {
         return false;
     }
     graph
         .lone_constraints()
-        .all(|(i, kept)| again(i, kept, &mut constraints[i as usize]))
+        .all(|(i, kept)| again.constraint(i, kept, &mut constraints[i as usize]))
         && picked
             .tracked
             .iter()
-            .all(|&i| again(i, graph.kept_key(i), &mut constraints[i as usize]))
+            .all(|&i| again.constraint(i, graph.kept_key(i), &mut constraints[i as usize]))
+}
+
+/// Builds last step's picked constraints again, as coloured
+/// ([`prepare_as_coloured`]): each one checked to be as it was (its flags
+/// and its key as kept), else refused.
+struct AsColoured<'a, F> {
+    /// Last step's picks, and so this step's.
+    picked: &'a Picked,
+    /// What the constraints are built from.
+    sources: &'a Sources<'a, F>,
+}
+
+impl<F: Fn(u32) -> u32> AsColoured<'_, F> {
+    /// Constraint `i`'s contact (its slot, and the contact).
+    #[inline(always)]
+    fn contact(&self, i: u32) -> (u32, &Contact) {
+        let ci = self.picked.contacts[i as usize];
+        (ci, &self.sources.contacts[ci])
+    }
+
+    /// Builds constraint `i` into `constraint` if it is as it was
+    /// (`kept` its key as kept); else returns false.
+    fn constraint(&self, i: u32, kept: &ColourKey, constraint: &mut ContactConstraint) -> bool {
+        let (ci, c) = self.contact(i);
+        if flag(c, self.sources) != self.picked.chosen_flags[i as usize] {
+            return false;
+        }
+        let mut key = ColourKey::default();
+        prepare_one(c, ci, self.sources, (constraint, &mut key));
+        key == *kept
+    }
+}
+
+impl<F: Fn(u32) -> u32 + Sync> Refill for AsColoured<'_, F> {
+    #[inline(always)]
+    fn batch<const N: usize, const M: usize>(
+        &self,
+        batch: &mut wide::Batch<N, M>,
+        used: &[u32],
+        keys: &[ColourKey],
+    ) -> bool
+    where
+        wide::Batch<N, M>: wide::Normal<N>,
+    {
+        let sources = self.sources;
+        let soft = sources.ctx.soft_step();
+        let mut as_picked = true;
+        let lanes = std::array::from_fn(|l| match used.get(l) {
+            Some(&i) => {
+                let (ci, c) = self.contact(i);
+                let read = read_contact::<N>(c, ci, sources);
+                as_picked &= read.flag == self.picked.chosen_flags[i as usize] && c.manifold.count == N;
+                read.lane
+            }
+            None => LaneSource::pad(sources.solver_bodies.len() as u32),
+        });
+        if !as_picked {
+            return false;
+        }
+        batch.prepare(used, &lanes);
+        // (Whether a block is well conditioned decides its kind only with
+        // split impulses.)
+        let blocks = if soft { Mask::default() } else { batch.blocks() };
+        used.iter().zip(&lanes).enumerate().all(|(l, (&i, lane))| {
+            let (ci, c) = self.contact(i);
+            let block = blocks.test(l);
+            let key = ColourKey {
+                item: ci,
+                a: held(c.body_a, lane.write_a),
+                b: held(c.body_b, lane.write_b),
+                color: c.color,
+                kind: LaneKind::of((c.tangent_speed, N, block), soft),
+            };
+            key == keys[i as usize]
+        })
+    }
+
+    #[inline(always)]
+    fn ahead(&self, i: u32) {
+        prefetch(self.contact(i).1);
+    }
 }
 
 /// Asks for the contact a few places after the `k`th of `list` (contact
@@ -236,11 +311,17 @@ fn flag(c: &Contact, sources: &Sources<impl Fn(u32) -> u32>) -> u8 {
     if c.manifold.count == 0 {
         return 0;
     }
-    let (ba, bb) = (
+    flag_of(
+        c,
         &solver_bodies[index_of(c.body_a) as usize],
         &solver_bodies[index_of(c.body_b) as usize],
-    );
-    if ba.inv_mass + bb.inv_mass + ba.inv_inertia + bb.inv_inertia == 0.0 {
+    )
+}
+
+/// [`flag`] of contact `c` between solver bodies `ba` and `bb`.
+#[inline(always)]
+fn flag_of(c: &Contact, ba: &SolverBody, bb: &SolverBody) -> u8 {
+    if c.manifold.count == 0 || ba.inv_mass + bb.inv_mass + ba.inv_inertia + bb.inv_inertia == 0.0 {
         return 0;
     }
     let bouncy = if c.restitution != 0.0 { BOUNCY } else { 0 };
@@ -269,6 +350,88 @@ fn pick((chosen, bouncy, tracked): (&mut Vec<u32>, &mut Vec<u32>, &mut Vec<u32>)
     chosen.push(ci);
 }
 
+/// What building contact `ci`'s (`c`'s) constraint reads of it and of
+/// its two solver bodies, `N` points of it (those past the manifold's
+/// count zero), for [`prepare_one`] and for a lane of
+/// [`wide::Batch::prepare`] alike.
+struct Read<'a, const N: usize> {
+    /// The points' levers, separations and warm-start impulses, the
+    /// bodies, masses, normal and friction.
+    lane: LaneSource<N>,
+    /// The contact's [`flag`].
+    flag: u8,
+    /// Its solver bodies, A's and B's.
+    bodies: [&'a SolverBody; 2],
+}
+
+/// Reads contact `ci` (`c`) and its bodies (see [`Read`]).
+#[inline(always)]
+fn read_contact<'a, const N: usize>(
+    c: &Contact,
+    ci: u32,
+    sources: &'a Sources<impl Fn(u32) -> u32>,
+) -> Read<'a, N> {
+    let Sources {
+        solver_bodies,
+        index_of,
+        body_slots,
+        ctx,
+        ..
+    } = sources;
+    let per_substep = 1.0 / ctx.substeps as f32;
+    let (ia, ib) = (index_of(c.body_a), index_of(c.body_b));
+    let (ba, bb) = (&solver_bodies[ia as usize], &solver_bodies[ib as usize]);
+    // The shared static body (last) has no centre: a static body's own.
+    let fixed = solver_bodies.len() as u32 - 1;
+    let center = |i: u32, body: &SolverBody, slot: u32| {
+        if i == fixed {
+            body_slots[slot].center
+        } else {
+            body.center
+        }
+    };
+    let (center_a, center_b) = (center(ia, ba, c.body_a), center(ib, bb, c.body_b));
+    let points = std::array::from_fn(|k| {
+        if k >= c.manifold.count {
+            return PointSource::default();
+        }
+        let mp = &c.manifold.points[k];
+        // A kept manifold's levers are those it was computed with (see
+        // `Contact::kept_levers`).
+        let (ra, rb) = c
+            .kept_levers(k)
+            .unwrap_or((mp.point - center_a, mp.point - center_b));
+        let (normal_impulse, tangent_impulse) = if ctx.settings.warm_starting {
+            (mp.normal_impulse * per_substep, mp.tangent_impulse * per_substep)
+        } else {
+            (0.0, 0.0)
+        };
+        PointSource {
+            ra,
+            rb,
+            separation: mp.separation,
+            normal_impulse,
+            tangent_impulse,
+        }
+    });
+    Read {
+        lane: LaneSource {
+            contact: ci,
+            track: is_tracked(c),
+            a: ia,
+            b: ib,
+            write_a: ba.dynamic,
+            write_b: bb.dynamic,
+            normal: c.manifold.normal,
+            friction: c.friction,
+            masses: [ba.inv_mass, ba.inv_inertia, bb.inv_mass, bb.inv_inertia],
+            points,
+        },
+        flag: flag_of(c, ba, bb),
+        bodies: [ba, bb],
+    }
+}
+
 /// Builds into `cc` the constraint of contact `ci` (`c`), which has
 /// points and a body with mass, in place (returned, its 176 bytes were
 /// built on the stack and copied); its colouring key goes to `key`.
@@ -279,53 +442,42 @@ fn prepare_one(
     sources: &Sources<impl Fn(u32) -> u32>,
     (cc, key): (&mut ContactConstraint, &mut ColourKey),
 ) {
-    let Sources {
-        solver_bodies,
-        index_of,
-        body_slots,
-        ctx,
-        ..
-    } = sources;
-    let per_substep = 1.0 / ctx.substeps as f32;
+    let ctx = sources.ctx;
     let dt = ctx.h * ctx.substeps as f32;
-    let (ia, ib) = (index_of(c.body_a), index_of(c.body_b));
-    let (ba, bb) = (&solver_bodies[ia as usize], &solver_bodies[ib as usize]);
-    let (ma, mb, iia, iib) = (ba.inv_mass, bb.inv_mass, ba.inv_inertia, bb.inv_inertia);
-    let n = c.manifold.normal;
+    let Read {
+        lane: read,
+        bodies: [ba, bb],
+        ..
+    } = read_contact::<2>(c, ci, sources);
+    let [ma, iia, mb, iib] = read.masses;
+    let n = read.normal;
     let t = right_perp(n);
     *cc = ContactConstraint {
-        a: ia,
-        b: ib,
+        a: read.a,
+        b: read.b,
         contact: ci,
         normal: n,
-        friction: c.friction,
+        friction: read.friction,
         restitution: c.restitution,
         tangent_speed: c.tangent_speed,
-        track: is_tracked(c),
+        track: read.track,
         count: c.manifold.count,
-        masses: [ma, iia, mb, iib],
+        masses: read.masses,
         ..ContactConstraint::default()
     };
     // Per point: the angular levers of a normal impulse and the
     // effective normal mass, kept for the block's K below.
     let mut levers = [(0.0, 0.0); 2];
     let mut kns = [0.0; 2];
-    // The shared static body (last) has no centre: a static body's own.
-    let fixed = solver_bodies.len() as u32 - 1;
-    let center = |i: u32, slot: u32| {
-        if i == fixed {
-            body_slots[slot].center
-        } else {
-            solver_bodies[i as usize].center
-        }
-    };
-    let (center_a, center_b) = (center(ia, c.body_a), center(ib, c.body_b));
-    for (k, (mp, cp)) in c.manifold.points().iter().zip(cc.points.iter_mut()).enumerate() {
-        // A kept manifold's levers are those it was computed with (see
-        // `Contact::kept_levers`).
-        let (ra, rb) = c
-            .kept_levers(k)
-            .unwrap_or((mp.point - center_a, mp.point - center_b));
+    let count = c.manifold.count;
+    for (k, (p, cp)) in read
+        .points
+        .iter()
+        .zip(cc.points.iter_mut())
+        .take(count)
+        .enumerate()
+    {
+        let (ra, rb) = (p.ra, p.rb);
         let rna = cross(ra, n);
         let rnb = cross(rb, n);
         let kn = ma + mb + iia * rna * rna + iib * rnb * rnb;
@@ -344,49 +496,53 @@ fn prepare_one(
         } else {
             0.0
         };
-        let (normal_impulse, tangent_impulse) = if ctx.settings.warm_starting {
-            (mp.normal_impulse * per_substep, mp.tangent_impulse * per_substep)
-        } else {
-            (0.0, 0.0)
-        };
         *cp = ConstraintPoint {
             ra,
             rb,
-            base_separation: mp.separation - (rb - ra).dot(n),
-            separation: mp.separation,
+            base_separation: p.separation - (rb - ra).dot(n),
+            separation: p.separation,
             normal_mass: if kn > 0.0 { 1.0 / kn } else { 0.0 },
             tangent_mass: if kt > 0.0 { 1.0 / kt } else { 0.0 },
-            normal_impulse,
-            tangent_impulse,
+            normal_impulse: p.normal_impulse,
+            tangent_impulse: p.tangent_impulse,
             // Both zero: `wide::Batch::fill` relies on it.
             pseudo_impulse: 0.0,
             max_normal_impulse: 0.0,
             relative_velocity,
         };
     }
-    if cc.count == 2 {
+    if count == 2 {
         let [(rn1a, rn1b), (rn2a, rn2b)] = levers;
         let [k11, k22] = kns;
         let k12 = ma + mb + iia * rn1a * rn2a + iib * rn1b * rn2b;
-        let det = k11 * k22 - k12 * k12;
         // Nearly parallel rows (two points almost on top of each other)
         // make K singular: then solve the points one at a time.
         cc.k = [k11, k12, k22];
-        if det > 0.0 && k11 * k11 < MAX_BLOCK_CONDITION * det {
+        if let Some(det) = block_determinant(cc.k) {
             let inv = 1.0 / det;
             cc.inv_k = [k22 * inv, -k12 * inv, k11 * inv];
             cc.block = true;
         }
     }
-    // A body takes a colour in the colouring only if the solve writes it.
-    let held = |body: &SolverBody, slot: u32| if body.dynamic { slot } else { NOT_HELD };
     *key = ColourKey::of(
         cc,
         ci,
         c.color,
-        (held(ba, c.body_a), held(bb, c.body_b)),
+        (held(c.body_a, read.write_a), held(c.body_b, read.write_b)),
         ctx.soft_step(),
     );
+}
+
+/// A body's entry in a colouring key: its slot if the solve writes it
+/// (see [`ColourKey::a`]), else [`NOT_HELD`] (only a body the solve
+/// writes takes a colour).
+#[inline(always)]
+fn held(slot: u32, writes: bool) -> u32 {
+    if writes {
+        slot
+    } else {
+        NOT_HELD
+    }
 }
 
 #[cfg(test)]

@@ -140,6 +140,15 @@ pub(crate) struct ContactConstraint {
 /// then solved one at a time.
 pub(crate) const MAX_BLOCK_CONDITION: f32 = 1000.0;
 
+/// `det K` of a two-point manifold's normal mass matrix `K = [k11, k12,
+/// k22]` when it is well conditioned enough to solve as a block (see
+/// [`MAX_BLOCK_CONDITION`]), else `None`.
+#[inline(always)]
+pub(crate) fn block_determinant([k11, k12, k22]: [f32; 3]) -> Option<f32> {
+    let det = k11 * k22 - k12 * k12;
+    (det > 0.0 && k11 * k11 < MAX_BLOCK_CONDITION * det).then_some(det)
+}
+
 /// How the solve takes a contact constraint (and a joint: `Single` for
 /// a hinge, which takes a lane of a hinge batch, `Alone` for the others).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -153,6 +162,24 @@ pub(crate) enum LaneKind {
     /// ill-conditioned pair (their lanes solve the block only).
     #[default]
     Alone,
+}
+
+impl LaneKind {
+    /// How the solve takes a contact constraint with tangent speed
+    /// `tangent_speed` and `count` points, a well-conditioned block or not
+    /// (`block`), in the soft step or not (`soft`: see [`ColourKey::of`]).
+    #[inline(always)]
+    pub fn of((tangent_speed, count, block): (f32, usize, bool), soft: bool) -> LaneKind {
+        if tangent_speed != 0.0 {
+            LaneKind::Alone
+        } else if block || (soft && count == 2) {
+            LaneKind::Pair
+        } else if count == 1 {
+            LaneKind::Single
+        } else {
+            LaneKind::Alone
+        }
+    }
 }
 
 /// What the colouring reads of a contact constraint (or a joint), in an
@@ -185,21 +212,12 @@ impl ColourKey {
     /// lane then takes the points one after the other.
     #[inline]
     pub fn of(c: &ContactConstraint, contact: u32, color: u8, (a, b): (u32, u32), soft: bool) -> ColourKey {
-        let kind = if c.tangent_speed != 0.0 {
-            LaneKind::Alone
-        } else if c.block || (soft && c.count == 2) {
-            LaneKind::Pair
-        } else if c.count == 1 {
-            LaneKind::Single
-        } else {
-            LaneKind::Alone
-        };
         ColourKey {
             item: contact,
             a,
             b,
             color,
-            kind,
+            kind: LaneKind::of((c.tangent_speed, c.count, c.block), soft),
         }
     }
 }

@@ -27,6 +27,7 @@ use super::lanes::{Fw, LaneBodies, Mask, Velocities, W};
 use super::types::StateCell;
 use super::types::{ContactConstraint, SolverBody, StepContext, MAX_BLOCK_CONDITION};
 use crate::contact::Contact;
+use crate::math::Vec2;
 use crate::settings::PositionCorrection;
 use crate::threads::SharedCell;
 use glam::Vec4;
@@ -35,6 +36,12 @@ use glam::Vec4;
 #[inline(always)]
 fn lanes(cs: &[&ContactConstraint; W], f: impl Fn(&ContactConstraint) -> f32) -> Fw {
     Fw(Vec4::new(f(cs[0]), f(cs[1]), f(cs[2]), f(cs[3])))
+}
+
+/// One value per lane, `f` of each lane's source.
+#[inline(always)]
+fn per_lane<const N: usize>(sources: &[LaneSource<N>; W], f: impl Fn(&LaneSource<N>) -> f32) -> Fw {
+    Fw::from_fn(|l| f(&sources[l]))
 }
 
 /// One contact point of a batch, per lane.
@@ -79,6 +86,67 @@ impl PointLanes {
     fn tangent_levers(&self, (nx, ny): (Fw, Fw)) -> (Fw, Fw) {
         let (tx, ty) = (ny, -nx);
         (self.rax * ty - self.ray * tx, self.rbx * ty - self.rby * tx)
+    }
+}
+
+/// What building one lane of a batch reads of its contact and its two
+/// solver bodies ([`Batch::prepare`]): gathered lane by lane, so the
+/// arithmetic runs on all lanes at once.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct LaneSource<const N: usize> {
+    /// The contact (slot).
+    pub(super) contact: u32,
+    /// Whether the constraint is tracked (see [`ContactConstraint::track`]).
+    pub(super) track: bool,
+    /// Solver body A.
+    pub(super) a: u32,
+    /// Solver body B.
+    pub(super) b: u32,
+    /// Whether the lane writes body A (it is dynamic).
+    pub(super) write_a: bool,
+    /// Whether the lane writes body B.
+    pub(super) write_b: bool,
+    /// The contact normal.
+    pub(super) normal: Vec2,
+    /// The friction coefficient.
+    pub(super) friction: f32,
+    /// `[ma, ia, mb, ib]`, as [`ContactConstraint::masses`].
+    pub(super) masses: [f32; 4],
+    /// The points.
+    pub(super) points: [PointSource; N],
+}
+
+/// What building one point of a lane reads (see [`LaneSource`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct PointSource {
+    /// The point's lever on A (from A's centre of mass).
+    pub(super) ra: Vec2,
+    /// Its lever on B.
+    pub(super) rb: Vec2,
+    /// The manifold's separation at the point.
+    pub(super) separation: f32,
+    /// The warm start's normal impulse (per substep).
+    pub(super) normal_impulse: f32,
+    /// The warm start's friction impulse (per substep).
+    pub(super) tangent_impulse: f32,
+}
+
+impl<const N: usize> LaneSource<N> {
+    /// An unused lane's: at rest on the dummy body `dummy`, which it never
+    /// writes, with zero masses, anchors and impulses (see [`Batch::pad`]).
+    pub(super) fn pad(dummy: u32) -> LaneSource<N> {
+        LaneSource {
+            contact: 0,
+            track: false,
+            a: dummy,
+            b: dummy,
+            write_a: false,
+            write_b: false,
+            normal: Vec2::ZERO,
+            friction: 0.0,
+            masses: [0.0; 4],
+            points: [PointSource::default(); N],
+        }
     }
 }
 
@@ -161,6 +229,13 @@ pub(super) trait Normal<const N: usize> {
     /// relax pass; points taken one at a time go in reverse order when
     /// `reverse`. See `scalar::solve_soft_constraint`.
     fn soft_normal(&mut self, g: &mut Velocities, ctx: &StepContext, bias: bool, reverse: bool, sep: [Fw; N]);
+
+    /// The lanes whose points form a block well conditioned enough to
+    /// solve as one (see
+    /// [`block_determinant`](super::types::block_determinant)): with
+    /// split impulses only those go in a two-point batch. None for single
+    /// points.
+    fn blocks(&self) -> Mask;
 }
 
 impl<const N: usize, const M: usize> Batch<N, M>
@@ -344,6 +419,91 @@ where
         self.ia = lanes(cs, |c| c.masses[1]);
         self.mb = lanes(cs, |c| c.masses[2]);
         self.ib = lanes(cs, |c| c.masses[3]);
+    }
+
+    /// Builds the constraints `chunk` from `sources` (the first
+    /// `chunk.len()` of them; the rest are padding, see
+    /// [`LaneSource::pad`]) into this batch's lanes,
+    /// in place: what `prepare::prepare_one` computes of a constraint and
+    /// [`Batch::fill_lanes`] then packs, computed lane-wide from what the
+    /// prepare read of each contact, to the same bits (the same
+    /// operations in the same order, lane by lane), with no constraint
+    /// built in between. Unused lanes come out as [`Batch::pad`]'s.
+    #[inline(always)]
+    pub(super) fn prepare(&mut self, chunk: &[u32], sources: &[LaneSource<N>; W]) {
+        debug_assert!(chunk.len() <= W);
+        #[cfg(test)]
+        {
+            self.index = [0; W];
+            self.index[..chunk.len()].copy_from_slice(chunk);
+        }
+        for (l, s) in sources.iter().enumerate() {
+            self.contact[l] = s.contact;
+            self.track[l] = s.track;
+            let lb = &mut self.bodies;
+            (lb.a[l], lb.b[l], lb.write_a[l], lb.write_b[l]) = (s.a, s.b, s.write_a, s.write_b);
+        }
+        let (nx, ny) = (
+            per_lane(sources, |s| s.normal.x),
+            per_lane(sources, |s| s.normal.y),
+        );
+        let (ma, ia, mb, ib) = (
+            per_lane(sources, |s| s.masses[0]),
+            per_lane(sources, |s| s.masses[1]),
+            per_lane(sources, |s| s.masses[2]),
+            per_lane(sources, |s| s.masses[3]),
+        );
+        let zero = Fw::default();
+        // `if k > 0 { 1 / k } else { 0 }`, lane-wise.
+        let inverse = |k: Fw| k.gt(zero).select(Fw::splat(1.0) / k, zero);
+        // Per point: the normal levers and the effective normal mass, for
+        // the block's K below.
+        let mut levers = [(zero, zero); N];
+        let mut kn = [zero; N];
+        for (k, pl) in self.p.iter_mut().enumerate() {
+            *pl = PointLanes {
+                rax: per_lane(sources, |s| s.points[k].ra.x),
+                ray: per_lane(sources, |s| s.points[k].ra.y),
+                rbx: per_lane(sources, |s| s.points[k].rb.x),
+                rby: per_lane(sources, |s| s.points[k].rb.y),
+                base_separation: zero,
+                tangent_mass: zero,
+                normal_impulse: per_lane(sources, |s| s.points[k].normal_impulse),
+                tangent_impulse: per_lane(sources, |s| s.points[k].tangent_impulse),
+                max_normal_impulse: zero,
+            };
+            let (rna, rnb) = pl.normal_levers((nx, ny));
+            let (rta, rtb) = pl.tangent_levers((nx, ny));
+            (levers[k], kn[k]) = ((rna, rnb), ma + mb + ia * rna * rna + ib * rnb * rnb);
+            pl.tangent_mass = inverse(ma + mb + ia * rta * rta + ib * rtb * rtb);
+            let separation = per_lane(sources, |s| s.points[k].separation);
+            pl.base_separation = separation - ((pl.rbx - pl.rax) * nx + (pl.rby - pl.ray) * ny);
+        }
+        let used = Fw::from_fn(|l| l as f32).lt(Fw::splat(chunk.len() as f32));
+        let (first, last) = (0, N - 1);
+        if N == 2 {
+            // K: `[k11, k12, k22]`, the points' normal masses and their
+            // coupling (`last` is the second point).
+            let ((rn1a, rn1b), (rn2a, rn2b)) = (levers[first], levers[last]);
+            let k12 = ma + mb + ia * rn1a * rn2a + ib * rn1b * rn2b;
+            for (m, (k, pad)) in self
+                .mass
+                .iter_mut()
+                .zip([(kn[first], 1.0), (k12, 0.0), (kn[last], 1.0)])
+            {
+                *m = used.select(k, Fw::splat(pad));
+            }
+        } else {
+            self.mass[0] = used.select(inverse(kn[first]), Fw::splat(1.0));
+        }
+        self.len = chunk.len() as u32;
+        self.nx = nx;
+        self.ny = ny;
+        self.friction = per_lane(sources, |s| s.friction);
+        self.ma = ma;
+        self.ia = ia;
+        self.mb = mb;
+        self.ib = ib;
     }
 
     /// The lanes' normals, `(nx, ny)`.
@@ -658,8 +818,9 @@ impl PairBatch {
 
     /// Which lanes' `K` is well conditioned enough to invert, and its
     /// inverse `[i11, i12, i22]` there (elsewhere not to be used): the
-    /// prepare's test and inverse (`prepare::normal_block`), lane-wise,
-    /// so the same bits.
+    /// prepare's test and inverse
+    /// ([`block_determinant`](super::types::block_determinant)),
+    /// lane-wise, so the same bits.
     #[inline(always)]
     fn inverse(&self) -> (Mask, [Fw; 3]) {
         let [k11, k12, k22] = self.mass;
@@ -701,6 +862,11 @@ impl PairBatch {
 }
 
 impl Normal<2> for PairBatch {
+    #[inline(always)]
+    fn blocks(&self) -> Mask {
+        self.inverse().0
+    }
+
     /// The normal block: the 2x2 LCP of the two points.
     #[inline(always)]
     fn velocity_normal(&mut self, g: &mut Velocities, ctx: &StepContext, s: [Fw; 2]) {
@@ -800,6 +966,11 @@ impl Normal<2> for PairBatch {
 }
 
 impl Normal<1> for PointBatch {
+    #[inline(always)]
+    fn blocks(&self) -> Mask {
+        Mask::default()
+    }
+
     /// The scalar solve's clamp: the accumulated impulse moves by the
     /// normal mass times the velocity error and stays non-negative.
     #[inline(always)]
