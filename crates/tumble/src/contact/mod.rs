@@ -25,11 +25,15 @@ use crate::store::Store;
 pub(crate) const NO_COLOR: u8 = u8::MAX;
 
 /// A contact between two shapes, kept while their fat AABBs overlap.
+///
+/// Laid out in this order: what the solver's prepare reads of a contact
+/// (the bodies and material, the manifold, and the kept levers at the
+/// head of the cache) is its first [`SOLVER_BYTES`], three cache lines
+/// or four of the five it spans, and only those are asked for ahead.
 #[derive(Clone, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[repr(C)]
 pub(crate) struct Contact {
-    pub shape_a: u32,
-    pub shape_b: u32,
     pub body_a: u32,
     pub body_b: u32,
     /// Mixed friction: `sqrt(mu_a * mu_b)`.
@@ -39,8 +43,6 @@ pub(crate) struct Contact {
     /// Sliding speed friction drives towards (see
     /// [`crate::ContactMaterial::tangent_speed`]); set by a pre-solve hook.
     pub tangent_speed: f32,
-    /// What the contact reports and asks (from its shapes' flags).
-    pub options: ContactOptions,
     /// Began touching and has not pushed since: its first push is its hit
     /// (see [`crate::ContactHit`]). Only for contacts with hit events.
     pub hit_pending: bool,
@@ -50,16 +52,25 @@ pub(crate) struct Contact {
     /// yet, stopped touching, or sleeps). A loaded world's colouring is
     /// rebuilt from these.
     pub color: u8,
-    /// Compound part bits OR-ed into every feature id.
-    pub part_bits: u64,
+    /// What the contact reports and asks (from its shapes' flags).
+    pub options: ContactOptions,
     pub manifold: Manifold,
     /// Where the manifold was computed, for keeping it while the pair
     /// hardly moves.
     pub cache: ManifoldCache,
+    pub shape_a: u32,
+    pub shape_b: u32,
+    /// Compound part bits OR-ed into every feature id.
+    pub part_bits: u64,
     /// The contact's places on body A's (`edges[0]`) and body B's
     /// (`edges[1]`) contact lists.
     pub edges: [Edge; 2],
 }
+
+/// How many bytes at the head of a [`Contact`] hold what the solver's
+/// prepare reads of it (see its field order): its bodies and material, its
+/// manifold, and what [`Contact::kept_levers`] reads of its cache.
+pub(crate) const SOLVER_BYTES: usize = std::mem::offset_of!(Contact, cache) + recycling::SOLVER_BYTES;
 
 /// What the collide stage found for one contact.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -412,4 +423,48 @@ pub(crate) fn body_contacts<'a>(
     body: &Body,
 ) -> impl Iterator<Item = (u32, u32)> + 'a {
     edges::on_body(contacts, body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::mem::{offset_of, size_of, size_of_val};
+
+    /// Everything the solver's prepare reads of a contact lies in its
+    /// first [`SOLVER_BYTES`], which is what the prepare asks for ahead:
+    /// at most three lines' worth of the contact's five.
+    #[test]
+    fn what_the_prepare_reads_leads_the_contact() {
+        let c = Contact::new([(0, 1), (2, 3)], 0.5, 0.0, 0, ContactOptions::default());
+        let ends = |offset: usize, size: usize| offset + size;
+        let cache = offset_of!(Contact, cache);
+        let read = [
+            ends(offset_of!(Contact, body_a), size_of_val(&c.body_a)),
+            ends(offset_of!(Contact, body_b), size_of_val(&c.body_b)),
+            ends(offset_of!(Contact, friction), size_of_val(&c.friction)),
+            ends(offset_of!(Contact, restitution), size_of_val(&c.restitution)),
+            ends(offset_of!(Contact, tangent_speed), size_of_val(&c.tangent_speed)),
+            ends(offset_of!(Contact, hit_pending), size_of_val(&c.hit_pending)),
+            ends(offset_of!(Contact, color), size_of_val(&c.color)),
+            ends(offset_of!(Contact, manifold), size_of_val(&c.manifold)),
+            cache + ends(offset_of!(ManifoldCache, limit), size_of_val(&c.cache.limit)),
+            cache + ends(offset_of!(ManifoldCache, age), size_of_val(&c.cache.age)),
+            cache + ends(offset_of!(ManifoldCache, circle), size_of_val(&c.cache.circle)),
+            cache
+                + ends(
+                    offset_of!(ManifoldCache, levers_a),
+                    size_of_val(&c.cache.levers_a),
+                ),
+            cache
+                + ends(
+                    offset_of!(ManifoldCache, levers_b),
+                    size_of_val(&c.cache.levers_b),
+                ),
+        ];
+        assert!(
+            read.iter().all(|&end| end <= SOLVER_BYTES),
+            "{read:?} past {SOLVER_BYTES}"
+        );
+        assert!(SOLVER_BYTES <= 3 * 64 && size_of::<Contact>() > 4 * 64);
+    }
 }

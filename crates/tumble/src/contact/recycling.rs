@@ -11,34 +11,19 @@ use crate::math::{Rot, Vec2};
 /// it may move from there before the manifold is computed again, and the
 /// manifold's points as material points of the two bodies, so a later step
 /// can move them with the bodies instead of colliding the shapes again
-/// (contact recycling: the idea is Box2D v3.2's).
+/// (contact recycling: the idea is Box2D v3.2's). Laid out in this order,
+/// what the solver reads of it first (see [`super::SOLVER_BYTES`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[repr(C)]
 pub(crate) struct ManifoldCache {
     /// How far (a bound on any point's motion relative to the other body)
     /// the pair may move before colliding again; 0 (the default) keeps
     /// nothing.
     pub limit: f32,
-    /// B's centre of mass in A's centre-of-mass frame.
-    pub offset_in_a: Vec2,
-    /// A's centre of mass in B's centre-of-mass frame.
-    pub offset_in_b: Vec2,
-    /// The normal in the frame of the body whose feature it is.
-    pub normal: Vec2,
-    /// Whether that body is B: the ids' flip flag
-    /// ([`Manifold::reference_is_b`]), copied here so the check reads the
-    /// cache alone (reading it from the manifold measured 2-4% slower on
-    /// the large pyramid).
-    pub normal_on_b: bool,
     /// Steps the manifold has been kept since it was computed (0: computed
     /// this step; it stops counting at `u32::MAX`).
     pub age: u32,
-    /// Each point's end on A's surface, in A's body frame (for a circle,
-    /// its centre).
-    pub anchors_a: [Vec2; 2],
-    /// Each point's end on B's surface, in B's body frame (for a circle,
-    /// its centre).
-    pub anchors_b: [Vec2; 2],
     /// When one shape is a circle resting on a side, its radius. The circle
     /// is the shape the normal does not belong to; its end is its centre
     /// less the radius along the normal, and the point is found from it.
@@ -49,10 +34,33 @@ pub(crate) struct ManifoldCache {
     pub levers_a: [Vec2; 2],
     /// Each point's offset from B's centre of mass, likewise.
     pub levers_b: [Vec2; 2],
+    // (What `Contact::kept_levers` reads, above, leads: see
+    // `contact::SOLVER_BYTES`.)
+    /// B's centre of mass in A's centre-of-mass frame.
+    pub offset_in_a: Vec2,
+    /// A's centre of mass in B's centre-of-mass frame.
+    pub offset_in_b: Vec2,
+    /// The normal in the frame of the body whose feature it is.
+    pub normal: Vec2,
+    /// Each point's end on A's surface, in A's body frame (for a circle,
+    /// its centre).
+    pub anchors_a: [Vec2; 2],
+    /// Each point's end on B's surface, in B's body frame (for a circle,
+    /// its centre).
+    pub anchors_b: [Vec2; 2],
     /// A's and B's rotations when the manifold was computed (B's relative
     /// to A's is `orientations[0].inv_mul(orientations[1])`).
     pub orientations: [Rot; 2],
+    /// Whether that body is B: the ids' flip flag
+    /// ([`Manifold::reference_is_b`]), copied here so the check reads the
+    /// cache alone (reading it from the manifold measured 2-4% slower on
+    /// the large pyramid).
+    pub normal_on_b: bool,
 }
+
+/// How many bytes at the head of a [`ManifoldCache`] hold what
+/// [`Contact::kept_levers`] reads (see its field order).
+pub(super) const SOLVER_BYTES: usize = std::mem::offset_of!(ManifoldCache, offset_in_a);
 
 /// How far a pair may move before its manifold is computed again.
 #[derive(Clone, Copy, Debug)]

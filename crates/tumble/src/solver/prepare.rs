@@ -8,10 +8,10 @@ use super::types::{
 };
 use super::wide::{self, LaneSource, Normal, PointSource};
 use crate::body::Body;
-use crate::contact::Contact;
+use crate::contact::{Contact, SOLVER_BYTES};
 use crate::math::{cross, cross_sv, right_perp};
 use crate::store::Store;
-use crate::threads::{prefetch, PREFETCH_AHEAD};
+use crate::threads::{prefetch_head, PREFETCH_AHEAD};
 
 /// Which contacts [`prepare_contacts`] picked, and their constraints' buffers.
 #[derive(Clone, Debug, Default)]
@@ -288,17 +288,18 @@ impl<F: Fn(u32) -> u32 + Sync> Refill for AsColoured<'_, F> {
 
     #[inline(always)]
     fn ahead(&self, i: u32) {
-        prefetch(self.contact(i).1);
+        prefetch_head(self.contact(i).1, SOLVER_BYTES);
     }
 }
 
 /// Asks for the contact a few places after the `k`th of `list` (contact
 /// slots, ascending): the walks over the candidates read each one's
-/// contact, and those lie scattered through the store.
+/// contact (its first [`SOLVER_BYTES`]), and those lie scattered through
+/// the store.
 #[inline(always)]
 fn ask_ahead(contacts: &Store<Contact>, list: &[u32], k: usize) {
     if let Some(&ahead) = list.get(k + PREFETCH_AHEAD) {
-        prefetch(&contacts[ahead]);
+        prefetch_head(&contacts[ahead], SOLVER_BYTES);
     }
 }
 

@@ -12,7 +12,7 @@ mod runs;
 mod state;
 mod team;
 
-pub(crate) use prefetch::{prefetch, PREFETCH_AHEAD};
+pub(crate) use prefetch::{prefetch, prefetch_head, PREFETCH_AHEAD};
 pub(crate) use runs::{
     block_size, for_each4, for_each_range, for_each_run, for_each_run3, for_each_slot_run, SlotRun,
 };

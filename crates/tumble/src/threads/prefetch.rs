@@ -33,9 +33,36 @@ pub(crate) fn prefetch<T>(value: &T) {
     let _ = value;
 }
 
+/// Asks for the cache lines that hold the first `bytes` of `value` (at
+/// most all of it), wherever it starts in its first line: for a walk that
+/// reads only the head of each item (see [`prefetch`]). One address every
+/// 64 bytes and the head's last byte, which leaves no line between them
+/// out: with `bytes` known at compile time, that many instructions.
+#[inline(always)]
+pub(crate) fn prefetch_head<T>(value: &T, bytes: usize) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        let bytes = bytes.min(std::mem::size_of::<T>());
+        let start = (value as *const T).cast::<i8>();
+        let last = bytes.saturating_sub(1);
+        for line in 0..bytes.div_ceil(64) {
+            // SAFETY: as in `prefetch` (a hint, whatever the address: here
+            // one inside `value`).
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(start.wrapping_add(64 * line)) };
+        }
+        if bytes > 0 {
+            // SAFETY: likewise.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(start.wrapping_add(last)) };
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (value, bytes);
+}
+
 #[cfg(test)]
 mod tests {
-    use super::prefetch;
+    use super::{prefetch, prefetch_head};
 
     #[test]
     fn prefetching_changes_nothing() {
@@ -49,6 +76,9 @@ mod tests {
         prefetch(&empty);
         let v: Vec<[u64; 9]> = vec![[1; 9]; 3];
         prefetch(&v[2]);
+        prefetch_head(&v[1], 40);
+        prefetch_head(&v[2], 1000);
+        prefetch_head(&empty, 8);
         assert_eq!(small, 7);
         assert!(big.iter().all(|&x| x == 3.5));
         assert_eq!(v[2], [1; 9]);

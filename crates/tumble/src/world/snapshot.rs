@@ -28,7 +28,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// Bumped whenever the saved layout changes, so an old snapshot is refused
 /// with a message instead of being misread.
-const SNAPSHOT_VERSION: u32 = 14;
+const SNAPSHOT_VERSION: u32 = 15;
 
 /// What is written: borrowed views of the world's fields.
 #[derive(Serialize)]
