@@ -239,21 +239,22 @@ impl Pass<'_> {
 impl Graph {
     /// Sorts the constraints into colours by `coloring` (each dynamic body
     /// at most once per colour; static and kinematic bodies are never
-    /// written by the solve and so never conflict), packs each colour's
-    /// two-point blocks and single points into lane batches, and orders
-    /// the joints by colour ([`Graph::joint_order`]: the caller builds
-    /// the joint array in that order). `keys` and `joint_keys` are what
-    /// the colouring reads of the constraints and joints, in slot order;
-    /// with [`Coloring::Bounded`] each one's colour is written to its
-    /// key's `color`, for the contact or joint to keep. `body_slots` is
-    /// the world's body slot count.
+    /// written by the solve and so never conflict), lists each colour's
+    /// two-point blocks and single points by lane batch, and orders the
+    /// joints by colour ([`Graph::joint_order`]: the caller builds the
+    /// joint array in that order). `keys` and `joint_keys` are what the
+    /// colouring reads of the constraints and joints, in slot order; with
+    /// [`Coloring::Bounded`] each one's colour is written to its key's
+    /// `color`, for the contact or joint to keep. `body_slots` is the
+    /// world's body slot count. The caller then fills the batches: from
+    /// the constraints ([`Graph::fill`]) or straight from their sources
+    /// ([`Graph::refill_with`], bounded colouring only).
     pub(super) fn build(
         &mut self,
-        (constraints, keys): (&[ContactConstraint], &mut [ColourKey]),
+        keys: &mut [ColourKey],
         joint_keys: &mut [ColourKey],
-        (bodies, body_slots): (&[SolverBody], usize),
+        body_slots: usize,
         coloring: Coloring,
-        parallel: bool,
     ) {
         self.kept_last =
             coloring == Coloring::Bounded && self.reusable && self.kept.keeps_all(joint_keys, keys);
@@ -261,9 +262,8 @@ impl Graph {
             // Every constraint and joint is as it was coloured last step
             // (the resting pyramids, the joint grid: nearly every step):
             // the colours' lists and the joints' order stand, and only the
-            // batches are filled again, from this step's constraints.
+            // batches are filled again.
             self.unpack_hinges();
-            self.fill(constraints, bodies, parallel);
             return;
         }
         for colour in &mut self.colours[..self.count] {
@@ -279,7 +279,7 @@ impl Graph {
         }
         match coloring {
             Coloring::Off => {
-                self.overflow.extend(0..constraints.len() as u32);
+                self.overflow.extend(0..keys.len() as u32);
                 self.joint_colours.resize(joint_keys.len(), JOINT_OVERFLOW);
             }
             Coloring::Ordered => self.colour_ordered(joint_keys, keys, body_slots),
@@ -288,7 +288,7 @@ impl Graph {
         self.order_joints(joint_keys);
         // (Uncoloured, there is nothing to pack, but each constraint
         // still learns that it is solved on its own.)
-        self.pack(keys, constraints, bodies, parallel);
+        self.pack(keys);
         self.reusable = coloring == Coloring::Bounded;
     }
 
@@ -502,23 +502,16 @@ impl Graph {
         self.count = self.count.max(colour + 1);
     }
 
-    /// Packs each colour's two-point blocks and single points into lane
-    /// batches, leaving in `scalar` what cannot go into one, and notes in
-    /// [`Graph::lanes`] where each constraint's impulses are kept.
-    fn pack(
-        &mut self,
-        keys: &[ColourKey],
-        constraints: &[ContactConstraint],
-        bodies: &[SolverBody],
-        parallel: bool,
-    ) {
-        // Serially, each colour's blocks and single points are listed, each
-        // colour's run padded to whole batches; then every batch is filled
-        // from its own [`lanes::W`] entries, independently.
+    /// Lists each colour's two-point blocks and single points by lane
+    /// batch (each colour's run padded to whole batches), leaving in
+    /// `scalar` what cannot go into one, and notes in [`Graph::lanes`]
+    /// where each constraint's impulses are kept. Every batch is then
+    /// filled from its own [`lanes::W`] entries, independently.
+    fn pack(&mut self, keys: &[ColourKey]) {
         self.blocks.clear();
         self.points.clear();
         self.lanes.clear();
-        self.lanes.resize(constraints.len(), ON_ITS_OWN);
+        self.lanes.resize(keys.len(), ON_ITS_OWN);
         for colour in &mut self.colours[..self.count] {
             let mut k = 0;
             let (blocks_start, points_start) = (self.blocks.len(), self.points.len());
@@ -545,11 +538,10 @@ impl Graph {
         }
         self.pair_count = self.blocks.len() / lanes::W;
         self.single_count = self.points.len() / lanes::W;
-        self.fill(constraints, bodies, parallel);
     }
 
-    /// Fills the batches [`Graph::pack`] listed from `constraints`.
-    fn fill(&mut self, constraints: &[ContactConstraint], bodies: &[SolverBody], parallel: bool) {
+    /// Fills the batches [`Graph::build`] listed from `constraints`.
+    pub(super) fn fill(&mut self, constraints: &[ContactConstraint], bodies: &[SolverBody], parallel: bool) {
         fill_from(
             &mut self.pairs,
             self.pair_count,
@@ -929,9 +921,10 @@ impl Graph {
         let store = |k: usize, contact: &mut Contact, c: &mut ContactConstraint| {
             let lane = lanes[k];
             let at = (lane & LANE) as usize;
+            let slot = slots[k];
             match lane & !LANE {
-                IN_PAIRS => pairs[at / lanes::W].store(at % lanes::W, contact, c, scale),
-                IN_SINGLES => singles[at / lanes::W].store(at % lanes::W, contact, c, scale),
+                IN_PAIRS => pairs[at / lanes::W].store((at % lanes::W, slot), contact, c, scale),
+                IN_SINGLES => singles[at / lanes::W].store((at % lanes::W, slot), contact, c, scale),
                 _ => store_impulses(c, contact, scale),
             }
         };
@@ -1459,13 +1452,8 @@ mod tests {
         if !graph.colours_primed() {
             graph.prime_colours(std::iter::empty(), std::iter::empty(), bodies.len());
         }
-        graph.build(
-            (constraints, keys),
-            joint_keys,
-            (bodies, bodies.len()),
-            coloring,
-            false,
-        );
+        graph.build(keys, joint_keys, bodies.len(), coloring);
+        graph.fill(constraints, bodies, false);
         *joints = graph.joint_order().iter().map(|&k| joints[k as usize]).collect();
     }
 
@@ -1818,17 +1806,14 @@ mod tests {
         let mut graph = Graph::default();
         graph.park(0, 0);
         graph.park(0, 1);
-        graph.pack(&keys(&constraints, &bodies), &constraints, &bodies, false);
+        graph.pack(&keys(&constraints, &bodies));
+        graph.fill(&constraints, &bodies, false);
         assert!(!graph.footprints_are_disjoint(&bodies, &[]));
         // A joint on body 0 beside a contact on it, forced into one colour.
         let mut graph = Graph::default();
         graph.park(0, 0);
-        graph.pack(
-            &keys(&constraints[..1], &bodies),
-            &constraints[..1],
-            &bodies,
-            false,
-        );
+        graph.pack(&keys(&constraints[..1], &bodies));
+        graph.fill(&constraints[..1], &bodies, false);
         graph.colours[0].joints = 0..1;
         let joint = JointConstraint {
             a: 0,

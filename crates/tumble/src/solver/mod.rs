@@ -118,6 +118,11 @@ pub(crate) struct Solver {
     /// Whether this step's constraints were built straight into the
     /// batches of last step's colouring ([`prepare::prepare_as_coloured`]).
     as_coloured: bool,
+    /// Whether, if not, only their keys (and the tracked ones'
+    /// constraints) were found, the batches to be built straight from the
+    /// contacts once coloured (the soft step's bounded colouring: see
+    /// [`prepare::build_as_coloured`]).
+    lanes_later: bool,
 }
 
 impl Solver {
@@ -232,18 +237,7 @@ impl Solver {
         bodies: &Store<Body>,
         ctx: &StepContext,
     ) {
-        let fixed = self.bodies.len() as u32 - 1;
-        let index_of = &self.index_of;
-        let sources = prepare::Sources {
-            contacts,
-            solver_bodies: &self.bodies,
-            index_of: |slot: u32| match index_of[slot as usize] {
-                NULL => fixed,
-                i => i,
-            },
-            body_slots: bodies,
-            ctx,
-        };
+        let sources = sources((&self.bodies, &self.index_of), contacts, bodies, ctx);
         self.as_coloured = self.graph.may_keep(ctx.settings.coloring, &self.joint_keys)
             && prepare::prepare_as_coloured(
                 (&mut self.constraints, &self.picked),
@@ -252,11 +246,13 @@ impl Solver {
                 &sources,
             );
         if !self.as_coloured {
+            self.lanes_later = ctx.soft_step() && ctx.settings.coloring == Coloring::Bounded;
             prepare::prepare_contacts(
                 (&mut self.constraints, &mut self.keys),
                 &mut self.picked,
                 candidates,
                 &sources,
+                self.lanes_later,
             );
         }
     }
@@ -354,12 +350,17 @@ impl Solver {
         }
         if !self.as_coloured {
             graph.build(
-                (&self.constraints, &mut self.keys),
+                &mut self.keys,
                 &mut self.joint_keys,
-                (&self.bodies, self.index_of.len()),
+                self.index_of.len(),
                 ctx.settings.coloring,
-                ctx.parallel,
             );
+            if self.lanes_later {
+                let sources = sources((&self.bodies, &self.index_of), contacts, bodies, ctx);
+                prepare::build_as_coloured((&mut self.constraints, &self.picked), graph, &sources, false);
+            } else {
+                graph.fill(&self.constraints, &self.bodies, ctx.parallel);
+            }
         }
         // Every entry is overwritten below: only new ones need a value first.
         self.joints.truncate(self.picked_joints.len());
@@ -515,9 +516,10 @@ impl Solver {
         // Each contact keeps its colour for the next step's colouring:
         // only those the colouring changed need telling, and those it let
         // go forget theirs.
+        // (By the picks: a batch's constraint may not have been built
+        // outside its lanes.)
         for &i in self.graph.recoloured() {
-            let c = &self.constraints[i as usize];
-            contacts[c.contact].color = self.keys[i as usize].color;
+            contacts[self.picked.contacts[i as usize]].color = self.keys[i as usize].color;
         }
         for &ci in self.graph.left_contacts() {
             if contacts.is_alive(ci) {
@@ -699,6 +701,29 @@ impl Solver {
     /// indices) those with restitution and the tracked ones.
     pub(crate) fn picked(&self) -> [&[u32]; 3] {
         [&self.picked.contacts, &self.picked.bouncy, &self.picked.tracked]
+    }
+}
+
+/// What building the contacts' constraints reads (see
+/// [`prepare::Sources`]): the step's solver bodies and each body slot's
+/// (`index_of`; a body not simulated maps to the shared static one, the
+/// last), the contacts, the world's bodies and the step's constants.
+fn sources<'a>(
+    (solver_bodies, index_of): (&'a [SolverBody], &'a [u32]),
+    contacts: &'a Store<Contact>,
+    body_slots: &'a Store<Body>,
+    ctx: &'a StepContext,
+) -> prepare::Sources<'a, impl Fn(u32) -> u32 + Sync + 'a> {
+    let fixed = solver_bodies.len() as u32 - 1;
+    prepare::Sources {
+        contacts,
+        solver_bodies,
+        index_of: move |slot: u32| match index_of[slot as usize] {
+            NULL => fixed,
+            i => i,
+        },
+        body_slots,
+        ctx,
     }
 }
 

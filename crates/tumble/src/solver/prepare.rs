@@ -104,11 +104,17 @@ const TRACK: u8 = 4;
 /// workers no faster than one on the many pyramids, whose prepare waits
 /// on memory). Then they are picked serially, in order, into `picked`,
 /// the constraints of any candidates left out closed up behind them.
+///
+/// With `lanes_later` (the soft step's bounded colouring, whose batches
+/// are then built straight from the contacts: [`build_as_coloured`]),
+/// only the tracked ones' constraints are built here, the others' keys
+/// found without them (see [`contact_key`]).
 pub(crate) fn prepare_contacts(
     (constraints, keys): (&mut Vec<ContactConstraint>, &mut Vec<ColourKey>),
     picked: &mut Picked,
     candidates: &[u32],
     sources: &Sources<impl Fn(u32) -> u32 + Sync>,
+    lanes_later: bool,
 ) {
     let Picked {
         contacts: chosen,
@@ -141,7 +147,13 @@ pub(crate) fn prepare_contacts(
             let ci = candidates[k];
             let c = &sources.contacts[ci];
             *flag_k = flag(c, sources);
-            if *flag_k & PICK != 0 {
+            if *flag_k & PICK == 0 {
+                return;
+            }
+            if lanes_later && *flag_k & TRACK == 0 {
+                let [ba, bb] = bodies_of(c, sources);
+                *key = contact_key(c, ci, (ba.dynamic, bb.dynamic), false, true);
+            } else {
                 prepare_one(c, ci, sources, (cc, key));
             }
         },
@@ -153,7 +165,9 @@ pub(crate) fn prepare_contacts(
         }
         let at = chosen.len();
         if at != k {
-            constraints[at] = constraints[k];
+            if !lanes_later || flag & TRACK != 0 {
+                constraints[at] = constraints[k];
+            }
             keys[at] = keys[k];
         }
         chosen_flags.push(flag);
@@ -198,7 +212,30 @@ pub(crate) fn prepare_as_coloured(
     {
         return false;
     }
-    let again = AsColoured { picked, sources };
+    build_as_coloured((constraints, picked), graph, sources, true)
+}
+
+/// Builds the picked constraints as `graph`'s bounded colouring holds
+/// them (its lists and its keys): each batch's straight into its lanes,
+/// from the contacts, and the ones solved one at a time and the tracked
+/// ones into `constraints`. With `check`, for a step taken to be as the
+/// last was coloured ([`prepare_as_coloured`]), each one's flags and key
+/// are checked to be as the colouring holds them, and the first that is
+/// not stops the build: returns false. Without, for a step just coloured
+/// from the keys [`prepare_contacts`] found (with `lanes_later`), it
+/// builds them all and returns true. Only the colours' lists and the
+/// picks are read: the contacts are read afresh.
+pub(crate) fn build_as_coloured(
+    (constraints, picked): (&mut [ContactConstraint], &Picked),
+    graph: &mut Graph,
+    sources: &Sources<impl Fn(u32) -> u32 + Sync>,
+    check: bool,
+) -> bool {
+    let again = AsColoured {
+        picked,
+        sources,
+        check,
+    };
     if !graph.refill_with(&again, sources.ctx.parallel) {
         return false;
     }
@@ -211,14 +248,16 @@ pub(crate) fn prepare_as_coloured(
             .all(|&i| again.constraint(i, graph.kept_key(i), &mut constraints[i as usize]))
 }
 
-/// Builds last step's picked constraints again, as coloured
-/// ([`prepare_as_coloured`]): each one checked to be as it was (its flags
-/// and its key as kept), else refused.
+/// Builds the picked constraints as coloured ([`build_as_coloured`]):
+/// with `check`, each one checked to be as it was (its flags and its key
+/// as kept), else refused.
 struct AsColoured<'a, F> {
-    /// Last step's picks, and so this step's.
+    /// The step's picks.
     picked: &'a Picked,
     /// What the constraints are built from.
     sources: &'a Sources<'a, F>,
+    /// Whether each one is checked against its flags and its key.
+    check: bool,
 }
 
 impl<F: Fn(u32) -> u32> AsColoured<'_, F> {
@@ -233,12 +272,12 @@ impl<F: Fn(u32) -> u32> AsColoured<'_, F> {
     /// (`kept` its key as kept); else returns false.
     fn constraint(&self, i: u32, kept: &ColourKey, constraint: &mut ContactConstraint) -> bool {
         let (ci, c) = self.contact(i);
-        if flag(c, self.sources) != self.picked.chosen_flags[i as usize] {
+        if self.check && flag(c, self.sources) != self.picked.chosen_flags[i as usize] {
             return false;
         }
         let mut key = ColourKey::default();
         prepare_one(c, ci, self.sources, (constraint, &mut key));
-        key == *kept
+        !self.check || key == *kept
     }
 }
 
@@ -265,24 +304,19 @@ impl<F: Fn(u32) -> u32 + Sync> Refill for AsColoured<'_, F> {
             }
             None => LaneSource::pad(sources.solver_bodies.len() as u32),
         });
-        if !as_picked {
+        if self.check && !as_picked {
             return false;
         }
         batch.prepare(used, &lanes);
+        if !self.check {
+            return true;
+        }
         // (Whether a block is well conditioned decides its kind only with
         // split impulses.)
         let blocks = if soft { Mask::default() } else { batch.blocks() };
         used.iter().zip(&lanes).enumerate().all(|(l, (&i, lane))| {
             let (ci, c) = self.contact(i);
-            let block = blocks.test(l);
-            let key = ColourKey {
-                item: ci,
-                a: held(c.body_a, lane.write_a),
-                b: held(c.body_b, lane.write_b),
-                color: c.color,
-                kind: LaneKind::of((c.tangent_speed, N, block), soft),
-            };
-            key == keys[i as usize]
+            contact_key(c, ci, (lane.write_a, lane.write_b), blocks.test(l), soft) == keys[i as usize]
         })
     }
 
@@ -308,15 +342,11 @@ fn ask_ahead(contacts: &Store<Contact>, list: &[u32], k: usize) {
 /// restitution or a hit event pending.
 #[inline(always)]
 fn flag(c: &Contact, sources: &Sources<impl Fn(u32) -> u32>) -> u8 {
-    let (solver_bodies, index_of) = (sources.solver_bodies, &sources.index_of);
     if c.manifold.count == 0 {
         return 0;
     }
-    flag_of(
-        c,
-        &solver_bodies[index_of(c.body_a) as usize],
-        &solver_bodies[index_of(c.body_b) as usize],
-    )
+    let [ba, bb] = bodies_of(c, sources);
+    flag_of(c, ba, bb)
 }
 
 /// [`flag`] of contact `c` between solver bodies `ba` and `bb`.
@@ -525,13 +555,29 @@ fn prepare_one(
             cc.block = true;
         }
     }
-    *key = ColourKey::of(
-        cc,
-        ci,
-        c.color,
-        (held(c.body_a, read.write_a), held(c.body_b, read.write_b)),
-        ctx.soft_step(),
-    );
+    *key = contact_key(c, ci, (read.write_a, read.write_b), cc.block, ctx.soft_step());
+}
+
+/// Contact `c`'s solver bodies, A's and B's.
+#[inline(always)]
+fn bodies_of<'a>(c: &Contact, sources: &'a Sources<impl Fn(u32) -> u32>) -> [&'a SolverBody; 2] {
+    let (solver_bodies, index_of) = (sources.solver_bodies, &sources.index_of);
+    [c.body_a, c.body_b].map(|slot| &solver_bodies[index_of(slot) as usize])
+}
+
+/// The colouring key of contact `ci` (`c`), whose bodies the solve
+/// writes or not (`writes`), a well-conditioned block or not (`block`:
+/// which decides nothing in the soft step, `soft`, where a two-point
+/// manifold goes in a two-point batch either way).
+#[inline(always)]
+fn contact_key(c: &Contact, ci: u32, (write_a, write_b): (bool, bool), block: bool, soft: bool) -> ColourKey {
+    ColourKey {
+        item: ci,
+        a: held(c.body_a, write_a),
+        b: held(c.body_b, write_b),
+        color: c.color,
+        kind: LaneKind::of((c.tangent_speed, c.manifold.count, block), soft),
+    }
 }
 
 /// A body's entry in a colouring key: its slot if the solve writes it

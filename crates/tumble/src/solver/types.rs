@@ -167,7 +167,9 @@ pub(crate) enum LaneKind {
 impl LaneKind {
     /// How the solve takes a contact constraint with tangent speed
     /// `tangent_speed` and `count` points, a well-conditioned block or not
-    /// (`block`), in the soft step or not (`soft`: see [`ColourKey::of`]).
+    /// (`block`), in the soft step or not (`soft`: there a two-point
+    /// manifold goes in a two-point batch even when ill-conditioned, its
+    /// lane then taking the points one after the other).
     #[inline(always)]
     pub fn of((tangent_speed, count, block): (f32, usize, bool), soft: bool) -> LaneKind {
         if tangent_speed != 0.0 {
@@ -207,10 +209,10 @@ pub(crate) struct ColourKey {
 impl ColourKey {
     /// The key of constraint `c` of contact slot `contact`, which
     /// remembers colour `color`; `(a, b)` are its bodies' entries (see
-    /// [`ColourKey::a`]). With `soft`, the soft step's, a two-point
-    /// manifold goes in a two-point batch even when ill-conditioned: its
-    /// lane then takes the points one after the other.
-    #[inline]
+    /// [`ColourKey::a`]), `soft` the soft step's (see [`LaneKind::of`]).
+    /// For the tests, which colour constraints with no contacts (the
+    /// solver keys a contact by `prepare::contact_key`).
+    #[cfg(test)]
     pub fn of(c: &ContactConstraint, contact: u32, color: u8, (a, b): (u32, u32), soft: bool) -> ColourKey {
         ColourKey {
             item: contact,

@@ -749,12 +749,18 @@ where
     }
 
     /// Writes lane `l`'s impulses, times `scale` (per substep to per
-    /// step), straight into its contact's manifold, where the next step
-    /// finds them. Only a tracked lane also copies them back into its
+    /// step), straight into its contact's manifold (`contact`, of slot
+    /// `slot`), where the next step finds them. Only a tracked lane also copies them back into its
     /// constraint `c`, for the restitution pass and hit events
     /// (restitution then writes its manifold again).
-    pub(super) fn store(&self, l: usize, contact: &mut Contact, c: &mut ContactConstraint, scale: f32) {
-        debug_assert!(l < self.len as usize && self.contact[l] == c.contact);
+    pub(super) fn store(
+        &self,
+        (l, slot): (usize, u32),
+        contact: &mut Contact,
+        c: &mut ContactConstraint,
+        scale: f32,
+    ) {
+        debug_assert!(l < self.len as usize && self.contact[l] == slot);
         for (mp, p) in contact.manifold.points.iter_mut().zip(&self.p) {
             mp.normal_impulse = p.normal_impulse.0[l] * scale;
             mp.tangent_impulse = p.tangent_impulse.0[l] * scale;
