@@ -228,8 +228,11 @@ impl Solver {
     /// (contact slots, ascending): straight into the batches of last
     /// step's colouring when the step is as that was coloured (see
     /// [`prepare::prepare_as_coloured`]; a scene at rest, nearly every
-    /// step), else into the constraint array for [`Solver::colour`] to
-    /// colour. Call after [`Solver::pick_joints`].
+    /// step), else their colouring keys for [`Solver::colour`] to colour,
+    /// with their constraints (in the soft step with the bounded
+    /// colouring, only the tracked ones': the batches are then built
+    /// straight from the contacts, see [`prepare::build_as_coloured`]).
+    /// Call after [`Solver::pick_joints`].
     pub fn prepare_contacts(
         &mut self,
         contacts: &Store<Contact>,
@@ -301,11 +304,12 @@ impl Solver {
         }
     }
 
-    /// Sorts the prepared contact constraints and the picked joints into
-    /// colours and packs the contacts into lane batches (see
-    /// [`Graph::build`]; or keeps last step's colouring whole when
-    /// [`Solver::prepare_contacts`] built the contacts straight into its
-    /// batches), builds the joints' constraints straight into
+    /// Sorts the prepared contacts and the picked joints into colours and
+    /// packs the contacts into lane batches (see [`Graph::build`]: from
+    /// their constraints, or straight from the contacts in the soft step
+    /// with the bounded colouring; or keeps last step's colouring whole
+    /// when [`Solver::prepare_contacts`] built the contacts straight into
+    /// its batches), builds the joints' constraints straight into
     /// colour order (independently, split between the workers), and finds
     /// the joint trees that need an exact solve. Call before
     /// [`Solver::solve`].

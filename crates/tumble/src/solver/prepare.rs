@@ -239,13 +239,15 @@ pub(crate) fn build_as_coloured(
     if !graph.refill_with(&again, sources.ctx.parallel) {
         return false;
     }
+    // (Unchecked, the tracked ones were built by `prepare_contacts`.)
     graph
         .lone_constraints()
         .all(|(i, kept)| again.constraint(i, kept, &mut constraints[i as usize]))
-        && picked
-            .tracked
-            .iter()
-            .all(|&i| again.constraint(i, graph.kept_key(i), &mut constraints[i as usize]))
+        && (!check
+            || picked
+                .tracked
+                .iter()
+                .all(|&i| again.constraint(i, graph.kept_key(i), &mut constraints[i as usize])))
 }
 
 /// Builds the picked constraints as coloured ([`build_as_coloured`]):
