@@ -1097,12 +1097,13 @@ where
 
 /// What [`Graph::refill_with`] builds the batches with: each batch's
 /// constraints straight into its lanes, given their indices and their
-/// keys as kept, if each is as it was coloured.
+/// keys as the colouring holds them.
 pub(super) trait Refill: Sync {
     /// Builds the constraints `used` (at most [`lanes::W`] indices, each
-    /// with its key as kept in `keys`) into `batch`, its other lanes
-    /// padding; returns false, with nothing built usable, if any one's
-    /// key (or anything else the colouring depends on) is not as it was.
+    /// with its key as held in `keys`) into `batch`, its other lanes
+    /// padding; returns false, with nothing built usable, if it finds
+    /// any one's key (or anything else the colouring depends on) not as
+    /// held.
     fn batch<const N: usize, const M: usize>(
         &self,
         batch: &mut wide::Batch<N, M>,
