@@ -118,11 +118,6 @@ pub(crate) struct Solver {
     /// Whether this step's constraints were built straight into the
     /// batches of last step's colouring ([`prepare::prepare_as_coloured`]).
     as_coloured: bool,
-    /// Whether, if not, only their keys (and the tracked ones'
-    /// constraints) were found, the batches to be built straight from the
-    /// contacts once coloured (the soft step's bounded colouring: see
-    /// [`prepare::build_as_coloured`]).
-    lanes_later: bool,
 }
 
 impl Solver {
@@ -249,13 +244,12 @@ impl Solver {
                 &sources,
             );
         if !self.as_coloured {
-            self.lanes_later = ctx.soft_step() && ctx.settings.coloring == Coloring::Bounded;
             prepare::prepare_contacts(
                 (&mut self.constraints, &mut self.keys),
                 &mut self.picked,
                 candidates,
                 &sources,
-                self.lanes_later,
+                lanes_later(ctx),
             );
         }
     }
@@ -359,9 +353,11 @@ impl Solver {
                 self.index_of.len(),
                 ctx.settings.coloring,
             );
-            if self.lanes_later {
+            if lanes_later(ctx) {
                 let sources = sources((&self.bodies, &self.index_of), contacts, bodies, ctx);
-                prepare::build_as_coloured((&mut self.constraints, &self.picked), graph, &sources, false);
+                let built =
+                    prepare::build_as_coloured((&mut self.constraints, &self.picked), graph, &sources, false);
+                debug_assert!(built, "an unchecked build refuses nothing");
             } else {
                 graph.fill(&self.constraints, &self.bodies, ctx.parallel);
             }
@@ -706,6 +702,15 @@ impl Solver {
     pub(crate) fn picked(&self) -> [&[u32]; 3] {
         [&self.picked.contacts, &self.picked.bouncy, &self.picked.tracked]
     }
+}
+
+/// Whether a step that colours its contacts afresh builds its batches
+/// straight from the contacts once coloured, having found only their keys
+/// (and the tracked ones' constraints) before: in the soft step with the
+/// bounded colouring (see [`prepare::build_as_coloured`]). Else the
+/// batches are filled from the constraints.
+fn lanes_later(ctx: &StepContext) -> bool {
+    ctx.soft_step() && ctx.settings.coloring == Coloring::Bounded
 }
 
 /// What building the contacts' constraints reads (see

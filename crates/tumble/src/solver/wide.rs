@@ -32,16 +32,10 @@ use crate::settings::PositionCorrection;
 use crate::threads::SharedCell;
 use glam::Vec4;
 
-/// One value per lane, `f` of each lane's constraint.
+/// One value per lane, `f` of each lane's constraint (or source).
 #[inline(always)]
-fn lanes(cs: &[&ContactConstraint; W], f: impl Fn(&ContactConstraint) -> f32) -> Fw {
+fn lanes<S>(cs: &[&S; W], f: impl Fn(&S) -> f32) -> Fw {
     Fw(Vec4::new(f(cs[0]), f(cs[1]), f(cs[2]), f(cs[3])))
-}
-
-/// One value per lane, `f` of each lane's source.
-#[inline(always)]
-fn per_lane<const N: usize>(sources: &[LaneSource<N>; W], f: impl Fn(&LaneSource<N>) -> f32) -> Fw {
-    Fw::from_fn(|l| f(&sources[l]))
 }
 
 /// One contact point of a batch, per lane.
@@ -431,6 +425,7 @@ where
     /// built in between. Unused lanes come out as [`Batch::pad`]'s.
     #[inline(always)]
     pub(super) fn prepare(&mut self, chunk: &[u32], sources: &[LaneSource<N>; W]) {
+        let sources = sources.each_ref();
         debug_assert!(chunk.len() <= W);
         #[cfg(test)]
         {
@@ -443,15 +438,12 @@ where
             let lb = &mut self.bodies;
             (lb.a[l], lb.b[l], lb.write_a[l], lb.write_b[l]) = (s.a, s.b, s.write_a, s.write_b);
         }
-        let (nx, ny) = (
-            per_lane(sources, |s| s.normal.x),
-            per_lane(sources, |s| s.normal.y),
-        );
+        let (nx, ny) = (lanes(&sources, |s| s.normal.x), lanes(&sources, |s| s.normal.y));
         let (ma, ia, mb, ib) = (
-            per_lane(sources, |s| s.masses[0]),
-            per_lane(sources, |s| s.masses[1]),
-            per_lane(sources, |s| s.masses[2]),
-            per_lane(sources, |s| s.masses[3]),
+            lanes(&sources, |s| s.masses[0]),
+            lanes(&sources, |s| s.masses[1]),
+            lanes(&sources, |s| s.masses[2]),
+            lanes(&sources, |s| s.masses[3]),
         );
         let zero = Fw::default();
         // `if k > 0 { 1 / k } else { 0 }`, lane-wise.
@@ -462,21 +454,21 @@ where
         let mut kn = [zero; N];
         for (k, pl) in self.p.iter_mut().enumerate() {
             *pl = PointLanes {
-                rax: per_lane(sources, |s| s.points[k].ra.x),
-                ray: per_lane(sources, |s| s.points[k].ra.y),
-                rbx: per_lane(sources, |s| s.points[k].rb.x),
-                rby: per_lane(sources, |s| s.points[k].rb.y),
+                rax: lanes(&sources, |s| s.points[k].ra.x),
+                ray: lanes(&sources, |s| s.points[k].ra.y),
+                rbx: lanes(&sources, |s| s.points[k].rb.x),
+                rby: lanes(&sources, |s| s.points[k].rb.y),
                 base_separation: zero,
                 tangent_mass: zero,
-                normal_impulse: per_lane(sources, |s| s.points[k].normal_impulse),
-                tangent_impulse: per_lane(sources, |s| s.points[k].tangent_impulse),
+                normal_impulse: lanes(&sources, |s| s.points[k].normal_impulse),
+                tangent_impulse: lanes(&sources, |s| s.points[k].tangent_impulse),
                 max_normal_impulse: zero,
             };
             let (rna, rnb) = pl.normal_levers((nx, ny));
             let (rta, rtb) = pl.tangent_levers((nx, ny));
             (levers[k], kn[k]) = ((rna, rnb), ma + mb + ia * rna * rna + ib * rnb * rnb);
             pl.tangent_mass = inverse(ma + mb + ia * rta * rta + ib * rtb * rtb);
-            let separation = per_lane(sources, |s| s.points[k].separation);
+            let separation = lanes(&sources, |s| s.points[k].separation);
             pl.base_separation = separation - ((pl.rbx - pl.rax) * nx + (pl.rby - pl.ray) * ny);
         }
         let used = Fw::from_fn(|l| l as f32).lt(Fw::splat(chunk.len() as f32));
@@ -499,7 +491,7 @@ where
         self.len = chunk.len() as u32;
         self.nx = nx;
         self.ny = ny;
-        self.friction = per_lane(sources, |s| s.friction);
+        self.friction = lanes(&sources, |s| s.friction);
         self.ma = ma;
         self.ia = ia;
         self.mb = mb;
