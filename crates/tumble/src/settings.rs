@@ -237,14 +237,15 @@ pub struct SolverSettings {
     /// With several workers, the smallest colour of the constraint graph
     /// they share, in lane batches of four one-point contacts (a batch of
     /// two-point contacts counts two, a joint one); a smaller colour is
-    /// solved by one thread while the others wait (600, measured on 2
-    /// cores: see the README). Sharing a colour costs little in itself;
-    /// what costs is that half of its bodies were last written on the
-    /// other core, so a small colour spends more pulling them over than
-    /// it gains. For the same reason the workers share the substeps only
-    /// when the colours this big hold at least three quarters of the
-    /// solver's work; otherwise one thread solves them all. 0 shares
-    /// every colour. Only the speed depends on it, never the results.
+    /// solved by one thread while the others wait (100, measured on 2
+    /// cores: see the README). Handing a colour over costs a fraction of
+    /// a microsecond, about what 25 one-point batches take to solve, and
+    /// half of the colour's bodies were last written on the other core:
+    /// below about a hundred batches sharing gains nothing. For the same
+    /// reason the workers share the substeps only when the colours this
+    /// big hold at least three quarters of the solver's work; otherwise
+    /// one thread solves them all. 0 shares every colour. Only the speed
+    /// depends on it, never the results.
     #[cfg_attr(feature = "serde", serde(default = "min_shared_colour_default"))]
     pub min_shared_colour: u32,
 }
@@ -301,7 +302,7 @@ impl Default for SolverSettings {
             contact_damping_ratio: 10.0,
             joint_hertz: 60.0,
             joint_damping_ratio: 2.0,
-            min_shared_colour: 600,
+            min_shared_colour: 100,
         }
     }
 }
