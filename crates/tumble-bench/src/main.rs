@@ -31,7 +31,7 @@ for the many pyramids.
   --scene NAME     run one scene: large-pyramid, many-pyramids, tumbler, smash, pile, joint-grid,
                    ragdolls, sleep, sleep-many
   --steps N        steps per engine instead of the scene's own count
-  --chunk N        steps each engine takes per turn (default 10)
+  --chunk N        steps each engine takes per turn (default 10; 50 with --scaling)
   --threads N      threads every engine steps on (default 1): Tumble's workers, Box2D's
                    worker count, a rayon pool of N for Rapier's parallel solver
   --engine NAME    run one engine only (tumble, box2d, rapier), say under a profiler
@@ -46,7 +46,8 @@ struct Options {
     json: bool,
     scenes: Vec<&'static str>,
     steps: Option<u32>,
-    chunk: u32,
+    /// Steps per turn, if given.
+    chunk: Option<u32>,
     plot: Option<PathBuf>,
     engines: Vec<EngineKind>,
     threads: usize,
@@ -59,7 +60,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
         json: false,
         scenes: SCENES.iter().chain(&sleep::SCENES).copied().collect(),
         steps: None,
-        chunk: runner::CHUNK,
+        chunk: None,
         plot: None,
         engines: EngineKind::ALL.to_vec(),
         threads: 1,
@@ -83,7 +84,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
             "--chunk" => {
                 let n = value("--chunk")?;
                 let n: u32 = n.parse().map_err(|_| format!("--chunk {n:?} is not a count"))?;
-                options.chunk = n.max(1);
+                options.chunk = Some(n.max(1));
             }
             "--threads" => {
                 let n = value("--threads")?;
@@ -127,6 +128,7 @@ fn main() -> ExitCode {
         eprintln!("tumble-bench: a debug build; time it with `cargo run --release -p tumble-bench`");
     }
     let engines = &options.engines;
+    let chunk = options.chunk.unwrap_or(runner::CHUNK);
     if options.scaling {
         let threads = if options.threads == 1 { 2 } else { options.threads };
         for name in &options.scenes {
@@ -134,7 +136,12 @@ fn main() -> ExitCode {
                 continue;
             };
             let steps = options.steps.unwrap_or(spec.steps);
-            let run = tumble_bench::stages::scaling(&spec, steps, options.chunk, threads);
+            let run = tumble_bench::stages::scaling(
+                &spec,
+                steps,
+                options.chunk.unwrap_or(tumble_bench::stages::SCALING_CHUNK),
+                threads,
+            );
             print!("{}", tumble_bench::stages::scaling_markdown(name, &run));
         }
         return ExitCode::SUCCESS;
@@ -158,7 +165,7 @@ fn main() -> ExitCode {
                 "tumble-bench: {name}: {} bodies, sleeping on, until asleep ...",
                 spec.bodies.len()
             );
-            sleep_runs.push(sleep::run(&spec, engines, options.chunk, options.threads));
+            sleep_runs.push(sleep::run(&spec, engines, chunk, options.threads));
             continue;
         }
         let spec = spec::build(name).expect("names come from SCENES");
@@ -168,7 +175,7 @@ fn main() -> ExitCode {
             spec.bodies.len()
         );
         let started = std::time::Instant::now();
-        let run = runner::run_scene(&spec, engines, steps, options.chunk, options.threads);
+        let run = runner::run_scene(&spec, engines, steps, chunk, options.threads);
         eprintln!(
             "tumble-bench: {name}: done in {:.1} s",
             started.elapsed().as_secs_f64()

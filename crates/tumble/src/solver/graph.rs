@@ -1275,7 +1275,7 @@ fn solve_colour(
 /// substep: when those colours weigh much, the substeps ran slower on
 /// two threads than on one. Measured on the smash
 /// (`tumble-bench --scaling`), whose colours shrink below
-/// `min_shared_colour` one by one as the grid flies apart: substeps 2.07
+/// `min_shared_colour` (600 then) one by one as the grid flies apart: substeps 2.07
 /// ms on one thread against 2.46 on two with any shared colour
 /// sharing, 2.17 with three quarters; its step 3% to 6% faster on two
 /// threads (two series of interleaved runs, 7 and 5 each: 7.60 against
