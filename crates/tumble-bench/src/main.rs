@@ -128,7 +128,6 @@ fn main() -> ExitCode {
         eprintln!("tumble-bench: a debug build; time it with `cargo run --release -p tumble-bench`");
     }
     let engines = &options.engines;
-    let chunk = options.chunk.unwrap_or(runner::CHUNK);
     if options.scaling {
         let threads = if options.threads == 1 { 2 } else { options.threads };
         for name in &options.scenes {
@@ -146,6 +145,7 @@ fn main() -> ExitCode {
         }
         return ExitCode::SUCCESS;
     }
+    let chunk = options.chunk.unwrap_or(runner::CHUNK);
     if options.stages {
         for name in &options.scenes {
             let Some(spec) = spec::build(name) else {
