@@ -21,6 +21,18 @@ use crate::settings::{DYNAMIC_GRAPH_COLORS, GRAPH_COLORS};
 /// kinematic, frozen).
 pub(crate) const NOT_HELD: u32 = u32::MAX;
 
+/// A body's entry in a colouring key: its slot if the solve writes it
+/// (see [`ColourKey::a`]), else [`NOT_HELD`] (only a body the solve
+/// writes takes a colour).
+#[inline(always)]
+pub(crate) fn held(slot: u32, writes: bool) -> u32 {
+    if writes {
+        slot
+    } else {
+        NOT_HELD
+    }
+}
+
 /// The colours a constraint between two dynamic bodies may take (the
 /// first [`DYNAMIC_GRAPH_COLORS`]), as a mask.
 const DYNAMIC_COLOURS: u32 = (1 << DYNAMIC_GRAPH_COLORS) - 1;

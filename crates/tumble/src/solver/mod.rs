@@ -62,7 +62,7 @@ use crate::store::Store;
 use crate::threads::{block_size, for_each_range, with_team, Team};
 use graph::{Graph, Pass};
 use joints::JointConstraint;
-use kept_colours::NOT_HELD;
+use kept_colours::held;
 use scalar::{bounce_constraint, store_impulses};
 use std::sync::atomic::{AtomicBool, Ordering};
 use types::{BodyState, ColourKey, ContactConstraint, LaneKind, Lock, StateCell};
@@ -280,13 +280,10 @@ impl Solver {
             }
             self.picked_joints.push((a, b));
             self.joint_slots.push(ji);
-            // A body takes a colour in the colouring only if the solve
-            // writes it.
-            let held = |body: &SolverBody, slot: u32| if body.dynamic { slot } else { NOT_HELD };
             self.joint_keys.push(ColourKey {
                 item: ji,
-                a: held(ba, joint.body_a),
-                b: held(bb, joint.body_b),
+                a: held(joint.body_a, ba.dynamic),
+                b: held(joint.body_b, bb.dynamic),
                 color: joint.color,
                 // A hinge may take a lane of a hinge batch.
                 kind: if matches!(joint.kind, JointKind::Revolute(_)) {
@@ -319,18 +316,12 @@ impl Solver {
         } else if ctx.settings.coloring == Coloring::Bounded && !graph.colours_primed() {
             // A world just loaded (or one that ran another colouring):
             // the colouring's state, from what was coloured last step.
-            let held = |slot: u32| {
-                let b = &bodies[slot];
-                if b.body_type == BodyType::Dynamic && !b.frozen {
-                    slot
-                } else {
-                    NOT_HELD
-                }
-            };
+            // (The bodies the solve writes: dynamic and not frozen.)
+            let writes = |slot: u32| bodies[slot].body_type == BodyType::Dynamic && !bodies[slot].frozen;
             let key = |item: u32, (a, b): (u32, u32), color: u8| ColourKey {
                 item,
-                a: held(a),
-                b: held(b),
+                a: held(a, writes(a)),
+                b: held(b, writes(b)),
                 color,
                 kind: LaneKind::Alone,
             };

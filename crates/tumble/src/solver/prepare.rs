@@ -1,7 +1,7 @@
 //! Building the step's contact constraints from the manifolds.
 
 use super::graph::{Graph, Refill};
-use super::kept_colours::NOT_HELD;
+use super::kept_colours::held;
 use super::lanes::Mask;
 use super::types::{
     block_determinant, ColourKey, ConstraintPoint, ContactConstraint, LaneKind, SolverBody, StepContext,
@@ -579,18 +579,6 @@ fn contact_key(c: &Contact, ci: u32, (write_a, write_b): (bool, bool), block: bo
         b: held(c.body_b, write_b),
         color: c.color,
         kind: LaneKind::of((c.tangent_speed, c.manifold.count, block), soft),
-    }
-}
-
-/// A body's entry in a colouring key: its slot if the solve writes it
-/// (see [`ColourKey::a`]), else [`NOT_HELD`] (only a body the solve
-/// writes takes a colour).
-#[inline(always)]
-fn held(slot: u32, writes: bool) -> u32 {
-    if writes {
-        slot
-    } else {
-        NOT_HELD
     }
 }
 

@@ -358,18 +358,12 @@ where
         bodies: &[SolverBody],
         pad: &ContactConstraint,
     ) {
+        debug_assert!(chunk.len() <= W);
         let mut cs = [pad; W];
         for (c, &i) in cs.iter_mut().zip(chunk) {
             *c = &constraints[i as usize];
         }
-        self.fill_lanes(chunk, &cs, bodies);
-    }
-
-    /// Packs `cs` into this batch's lanes, in place, as [`Batch::fill`]
-    /// does: the first `chunk.len()` are the constraints `chunk`, the
-    /// rest padding.
-    pub(super) fn fill_lanes(&mut self, chunk: &[u32], cs: &[&ContactConstraint; W], bodies: &[SolverBody]) {
-        debug_assert!(chunk.len() <= W);
+        let cs = &cs;
         #[cfg(test)]
         {
             self.index = [0; W];
@@ -419,7 +413,7 @@ where
     /// `chunk.len()` of them; the rest are padding, see
     /// [`LaneSource::pad`]) into this batch's lanes,
     /// in place: what `prepare::prepare_one` computes of a constraint and
-    /// [`Batch::fill_lanes`] then packs, computed lane-wide from what the
+    /// [`Batch::fill`] then packs, computed lane-wide from what the
     /// prepare read of each contact, to the same bits (the same
     /// operations in the same order, lane by lane), with no constraint
     /// built in between. Unused lanes come out as [`Batch::pad`]'s.

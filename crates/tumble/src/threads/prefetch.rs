@@ -12,32 +12,19 @@
 pub(crate) const PREFETCH_AHEAD: usize = 4;
 
 /// Asks for every cache line of `value` to be brought in (a hint: it
-/// changes no value, reads nothing and never faults): a line from each
-/// 64 bytes, a count known at compile time, so the loop unrolls into that
-/// many instructions. A no-op off x86-64.
+/// changes no value, reads nothing and never faults): [`prefetch_head`]
+/// of all of it. A no-op off x86-64.
 #[inline(always)]
 pub(crate) fn prefetch<T>(value: &T) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        let start = (value as *const T).cast::<i8>();
-        for line in 0..std::mem::size_of::<T>().div_ceil(64) {
-            // SAFETY: `_mm_prefetch` only hints the cache: it reads
-            // nothing the program sees and does not fault, whatever the
-            // address (here one inside `value`, which is live and
-            // borrowed). SSE is part of x86-64.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(start.wrapping_add(64 * line)) };
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = value;
+    prefetch_head(value, std::mem::size_of::<T>());
 }
 
 /// Asks for the cache lines that hold the first `bytes` of `value` (at
 /// most all of it), wherever it starts in its first line: for a walk that
-/// reads only the head of each item (see [`prefetch`]). One address every
-/// 64 bytes and the head's last byte, which leaves no line between them
-/// out: with `bytes` known at compile time, that many instructions.
+/// reads only the head of each item, or of all of it ([`prefetch`]). One
+/// address every 64 bytes and the head's last byte, which leaves no line
+/// between them out: with `bytes` known at compile time, the loop unrolls
+/// into that many instructions. A no-op off x86-64.
 #[inline(always)]
 pub(crate) fn prefetch_head<T>(value: &T, bytes: usize) {
     #[cfg(target_arch = "x86_64")]
@@ -47,8 +34,10 @@ pub(crate) fn prefetch_head<T>(value: &T, bytes: usize) {
         let start = (value as *const T).cast::<i8>();
         let last = bytes.saturating_sub(1);
         for line in 0..bytes.div_ceil(64) {
-            // SAFETY: as in `prefetch` (a hint, whatever the address: here
-            // one inside `value`).
+            // SAFETY: `_mm_prefetch` only hints the cache: it reads
+            // nothing the program sees and does not fault, whatever the
+            // address (here one inside `value`, which is live and
+            // borrowed). SSE is part of x86-64.
             unsafe { _mm_prefetch::<_MM_HINT_T0>(start.wrapping_add(64 * line)) };
         }
         if bytes > 0 {
