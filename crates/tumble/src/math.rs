@@ -241,6 +241,43 @@ pub fn is_finite_vec(v: Vec2) -> bool {
     v.x.is_finite() && v.y.is_finite()
 }
 
+/// `v` scaled down to length `max` if it is longer, its direction kept.
+/// A finite `v` whose squared length overflows is measured scaled, so a
+/// huge velocity is slowed to the limit, not lost to `inf / inf`.
+#[inline]
+pub(crate) fn limit_length(v: Vec2, max: f32) -> Vec2 {
+    let length = v.length();
+    if length <= max {
+        v
+    } else if length.is_finite() {
+        v * (max / length)
+    } else {
+        let unit = v / v.abs().max_element();
+        unit * (max / unit.length())
+    }
+}
+
+/// `x` held within `-bound..=bound`: `f32::clamp`'s rule without its
+/// panic when the bound is NaN (then `x` passes unchanged), for bounds
+/// computed in the solve.
+#[inline]
+pub(crate) fn clamp_symmetric(x: f32, bound: f32) -> f32 {
+    if x < -bound {
+        -bound
+    } else if x > bound {
+        bound
+    } else {
+        x
+    }
+}
+
+/// Whether `p` lies within `extent` of the origin on both axes (false for
+/// a non-finite `p`).
+#[inline]
+pub(crate) fn within_extent(p: Vec2, extent: f32) -> bool {
+    p.x.abs() <= extent && p.y.abs() <= extent
+}
+
 /// An axis-aligned bounding box.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]

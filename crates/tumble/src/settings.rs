@@ -53,6 +53,46 @@ pub const WELD_DISTANCE: f32 = 0.5 * LINEAR_SLOP;
 /// 0.2 m per substep was measured to blow a 60-row pyramid apart).
 pub const MAX_PUSH_OUT_SPEED: f32 = 3.0;
 
+/// How far from the origin (metres, scaled by
+/// [`WorldSettings::length_units_per_meter`]) a body may be, on either
+/// axis: Box2D's bound. At 100 km an `f32` position resolves to 8 mm, the
+/// size of the collision tolerances, so farther positions are refused
+/// ([`BodyError::OutOfRange`](crate::BodyError::OutOfRange)`("position")`)
+/// and a body the step carries past it is frozen where it last was inside
+/// and reported by [`World::frozen_bodies`](crate::World::frozen_bodies).
+pub const WORLD_EXTENT: f32 = 1.0e5;
+
+/// The default [`WorldSettings::max_linear_speed`], metres per second:
+/// faster than sound, as Box2D's. At 60 Hz a body at this speed crosses
+/// 6.7 m a step; the speculative contacts still catch it against what its
+/// fat box reaches.
+pub const MAX_LINEAR_SPEED: f32 = 400.0;
+
+/// The largest rotation (radians) a body may turn in one step; beyond it
+/// the small-angle rotation update is meaningless (Box2D's bound too).
+pub const MAX_ROTATION_PER_STEP: f32 = 0.25 * std::f32::consts::PI;
+
+/// The default [`WorldSettings::max_step`], seconds: a step as long as a
+/// 20 Hz frame. A world stepped at 20 Hz or faster is never split; a
+/// longer step (a game's hitch, a breakpoint) runs as several steps no
+/// longer than this, so nothing falls through the ground in it.
+pub const MAX_STEP: f32 = 1.0 / 20.0;
+
+/// The default [`WorldSettings::max_step_splits`]: as many steps as one
+/// call runs at most (Godot's limit on steps a frame), so a step of a
+/// minute costs as much as eight, never more.
+pub const MAX_STEP_SPLITS: u32 = 8;
+
+/// The most [`WorldSettings::max_step_splits`] may be.
+pub const MAX_STEP_SPLITS_LIMIT: u32 = 1000;
+
+/// The shortest step (seconds) the world takes: a shorter `dt` does
+/// nothing. A microsecond is a megahertz step rate, beyond any rigid-body
+/// simulation's need; below it the inverse of the substep, which scales
+/// every bias velocity, loses range (at `f32::MIN_POSITIVE` it is
+/// infinite).
+pub const MIN_STEP: f32 = 1.0e-6;
+
 /// How the solver removes overlap that the velocity solve left behind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -434,6 +474,45 @@ pub struct WorldSettings {
     /// [`World::set_workers`](crate::World::set_workers).
     #[cfg_attr(feature = "serde", serde(default = "workers_default"))]
     pub workers: usize,
+    /// The fastest a dynamic body moves (length units per second, default
+    /// [`MAX_LINEAR_SPEED`] times the length unit): a body set or pushed
+    /// faster is slowed to it, in the direction it moves, before the step
+    /// solves it, so nothing the solve computes from speeds can overflow.
+    /// Changed at run time with
+    /// [`World::set_max_linear_speed`](crate::World::set_max_linear_speed).
+    #[cfg_attr(feature = "serde", serde(default = "max_linear_speed_default"))]
+    pub max_linear_speed: f32,
+    /// The longest step the world takes at once (seconds, default
+    /// [`MAX_STEP`]): a call to [`World::step`](crate::World::step) with a
+    /// longer `dt` runs it as equal steps no longer than this, at most
+    /// [`WorldSettings::max_step_splits`] of them; time beyond that is
+    /// dropped (the world runs slow for a moment rather than unstable).
+    /// Changed with [`World::set_max_step`](crate::World::set_max_step).
+    #[cfg_attr(feature = "serde", serde(default = "max_step_default"))]
+    pub max_step: f32,
+    /// The most steps one call to [`World::step`](crate::World::step) runs
+    /// (default [`MAX_STEP_SPLITS`], at most [`MAX_STEP_SPLITS_LIMIT`]):
+    /// the cost of a call is bounded whatever its `dt`.
+    #[cfg_attr(feature = "serde", serde(default = "max_step_splits_default"))]
+    pub max_step_splits: u32,
+}
+
+/// Serde's value for a missing `max_linear_speed`: the default.
+#[cfg(feature = "serde")]
+fn max_linear_speed_default() -> f32 {
+    MAX_LINEAR_SPEED
+}
+
+/// Serde's value for a missing `max_step`: the default.
+#[cfg(feature = "serde")]
+fn max_step_default() -> f32 {
+    MAX_STEP
+}
+
+/// Serde's value for a missing `max_step_splits`: the default.
+#[cfg(feature = "serde")]
+fn max_step_splits_default() -> u32 {
+    MAX_STEP_SPLITS
 }
 
 /// Serde's value for a missing `workers`: one.
@@ -469,6 +548,9 @@ impl Default for WorldSettings {
             sleeping: true,
             hit_event_threshold: HIT_EVENT_THRESHOLD,
             workers: 1,
+            max_linear_speed: MAX_LINEAR_SPEED,
+            max_step: MAX_STEP,
+            max_step_splits: MAX_STEP_SPLITS,
         }
     }
 }

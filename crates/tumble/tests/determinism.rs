@@ -362,9 +362,7 @@ fn a_world_of_many_bodies_moves_them_the_same_on_any_worker_count() {
                     // (Which the lock takes back in the step.)
                     world.set_angular_velocity(b, 2.0).unwrap();
                 }
-                world
-                    .apply_force_to_center(bodies[5000], Vec2::new(f32::MAX, f32::MAX))
-                    .unwrap();
+                world.apply_torque(bodies[5000], f32::MAX).unwrap();
             }
             world.step(common::DT);
         }

@@ -370,9 +370,7 @@ fn edit(world: &mut World, switch: bool) {
         }
     }
     match s % 100 {
-        33 => world
-            .apply_force_to_center(dynamic[5], Vec2::new(f32::MAX, f32::MAX))
-            .unwrap(),
+        33 => world.apply_torque(dynamic[5], f32::MAX).unwrap(),
         66 => {
             if let Some(&f) = world.frozen_bodies().first() {
                 world.set_transform(f, Vec2::new(-2.0, 3.0), 0.1).unwrap();

@@ -5,7 +5,7 @@
 use super::types::StateCell;
 use super::types::{BodyState, ConstraintPoint, ContactConstraint, Softness, StepContext};
 use crate::contact::Contact;
-use crate::math::{cross, cross_sv, right_perp, Vec2};
+use crate::math::{clamp_symmetric, cross, cross_sv, right_perp, Vec2};
 
 /// Current separation of a point from the bodies' motion since the step
 /// began (first order in the rotation, exact in the translation).
@@ -149,14 +149,14 @@ fn block_lcp([k11, k12, k22]: [f32; 3], [i11, i12, i22]: [f32; 3], [b1, b2]: [f3
 pub(super) fn bounce_constraint(
     c: &mut ContactConstraint,
     states: &[StateCell],
-    threshold: f32,
+    bounce: (f32, f32),
     floors: [f32; 2],
 ) {
     let (a, b) = (c.a as usize, c.b as usize);
     let n = c.normal;
     let pushed = |cp: &ConstraintPoint| cp.max_normal_impulse > 0.0;
     if c.block && pushed(&c.points[0]) && pushed(&c.points[1]) {
-        bounce_block(c, states, floors, threshold);
+        bounce_block(c, states, floors, bounce);
         return;
     }
     let e = c.restitution;
@@ -165,7 +165,7 @@ pub(super) fn bounce_constraint(
             continue;
         }
         let vn = relative_normal_velocity(cp, n, &states[a].load(), &states[b].load());
-        let target = bounce_target(cp, e, threshold);
+        let target = bounce_target(cp, e, bounce);
         let candidate = cp.normal_impulse + cp.normal_mass * (target - vn);
         set_normal_impulse(cp, states, c.masses, (a, b), n, candidate.max(floor));
     }
@@ -174,7 +174,7 @@ pub(super) fn bounce_constraint(
 /// Restitution for a two-point block whose points both take part: the
 /// block's complementarity problem with each point's [`bounce_target`],
 /// over the impulses above `floors` (see [`bounce_constraint`]).
-fn bounce_block(c: &mut ContactConstraint, states: &[StateCell], floors: [f32; 2], threshold: f32) {
+fn bounce_block(c: &mut ContactConstraint, states: &[StateCell], floors: [f32; 2], bounce: (f32, f32)) {
     let (ba, bb) = (&states[c.a as usize].load(), &states[c.b as usize].load());
     let [k11, k12, k22] = c.k;
     let [p1, p2] = &c.points;
@@ -182,7 +182,7 @@ fn bounce_block(c: &mut ContactConstraint, states: &[StateCell], floors: [f32; 2
     let (y1, y2) = (p1.normal_impulse - floors[0], p2.normal_impulse - floors[1]);
     // b = what vn - target would be with the impulses at their floors.
     let error = |cp: &ConstraintPoint| {
-        relative_normal_velocity(cp, c.normal, ba, bb) - bounce_target(cp, c.restitution, threshold)
+        relative_normal_velocity(cp, c.normal, ba, bb) - bounce_target(cp, c.restitution, bounce)
     };
     let b1 = error(p1) - (k11 * y1 + k12 * y2);
     let b2 = error(p2) - (k12 * y1 + k22 * y2);
@@ -192,16 +192,18 @@ fn bounce_block(c: &mut ContactConstraint, states: &[StateCell], floors: [f32; 2
 
 /// The normal velocity restitution aims point `cp` at, from the one it
 /// had when the step began (`vn0`, its relative velocity): `-e vn0` if it
-/// approached faster than `threshold`; rest if slower (no bounce, as the
+/// approached faster than `threshold`, but no faster than `most` (two
+/// bodies at the speed limit part no faster, and a restitution of any
+/// finite size must not overflow); rest if slower (no bounce, as the
 /// threshold asks). If it was separating, it was pushed only because
 /// another contact drove it back within the step: then no faster back
 /// towards the other body than it was leaving (`-vn0`), the most it may
 /// keep without gaining energy (held at rest it would gain `P vn0 / 2`);
 /// the next step meets that approach as a collision of its own.
 #[inline]
-fn bounce_target(cp: &ConstraintPoint, e: f32, threshold: f32) -> f32 {
+fn bounce_target(cp: &ConstraintPoint, e: f32, (threshold, most): (f32, f32)) -> f32 {
     if cp.relative_velocity <= -threshold {
-        -e * cp.relative_velocity
+        (-e * cp.relative_velocity).min(most)
     } else {
         (-cp.relative_velocity).min(0.0)
     }
@@ -283,8 +285,10 @@ fn solve_friction(c: &mut ContactConstraint, states: &[StateCell], order: [usize
         let (ba, bb) = (&states[a].load(), &states[b].load());
         let vt = (bb.v + cross_sv(bb.w, cp.rb) - ba.v - cross_sv(ba.w, cp.ra)).dot(t);
         let max_friction = c.friction * cp.normal_impulse;
-        let new_impulse = (cp.tangent_impulse - cp.tangent_mass * (vt - c.tangent_speed))
-            .clamp(-max_friction, max_friction);
+        let new_impulse = clamp_symmetric(
+            cp.tangent_impulse - cp.tangent_mass * (vt - c.tangent_speed),
+            max_friction,
+        );
         let lambda = new_impulse - cp.tangent_impulse;
         cp.tangent_impulse = new_impulse;
         apply_impulse(states, c.masses, (a, b), (cp.ra, cp.rb), lambda * t);

@@ -9,7 +9,8 @@ use crate::contact::NO_COLOR;
 use crate::error::BodyError;
 use crate::island;
 use crate::joint::body_joints;
-use crate::math::{cross, is_finite_vec, Transform, Vec2};
+use crate::math::{cross, is_finite_vec, within_extent, Transform, Vec2};
+use crate::settings::WORLD_EXTENT;
 use crate::shapes::{combine_mass, MassData};
 
 impl World {
@@ -26,13 +27,12 @@ impl World {
     }
 
     /// Creates a body with no shapes (add them with [`World::add_shape`]).
-    /// Errors name any non-finite number, negative damping or a negative
-    /// sleep threshold. A non-static body created with
+    /// Errors name any non-finite number, a position past the
+    /// [`WORLD_EXTENT`](crate::settings::WORLD_EXTENT), negative damping or
+    /// a negative sleep threshold. A non-static body created with
     /// [`BodyDef::awake`] off starts asleep, in an island of its own.
     pub fn create_body(&mut self, def: &BodyDef) -> Result<BodyId, BodyError> {
-        if !is_finite_vec(def.position) {
-            return Err(BodyError::NonFinite("position"));
-        }
+        self.check_position(def.position)?;
         if !def.angle.is_finite() {
             return Err(BodyError::NonFinite("angle"));
         }
@@ -263,25 +263,43 @@ impl World {
     }
 
     /// Teleports the body origin and wakes the body. Contacts are found
-    /// again at the next step.
+    /// again at the next step. A position past the
+    /// [`WORLD_EXTENT`](crate::settings::WORLD_EXTENT) is refused. A frozen
+    /// body (see [`World::frozen_bodies`]) is freed: it moves, collides
+    /// and is solved again.
     pub fn set_transform(&mut self, id: BodyId, position: Vec2, angle: f32) -> Result<(), BodyError> {
         let bi = self.body_index(id)?;
-        if !is_finite_vec(position) {
-            return Err(BodyError::NonFinite("position"));
-        }
+        self.check_position(position)?;
         if !angle.is_finite() {
             return Err(BodyError::NonFinite("angle"));
         }
         self.wake_body(bi);
         let b = &mut self.bodies[bi];
-        if b.frozen {
-            // A new transform is a fresh start for a frozen body.
-            b.frozen = false;
-            self.frozen.retain(|f| *f != id);
-        }
+        let was_frozen = std::mem::replace(&mut b.frozen, false);
         b.xf = Transform::new(position, angle);
         b.center = b.xf.apply(b.local_center);
         self.predict_proxies(bi);
+        if was_frozen {
+            // Its pairs were refused while it was frozen: look for them
+            // again even if its boxes did not move.
+            self.frozen.retain(|f| *f != id);
+            for k in 0..self.bodies[bi].shapes.len() {
+                let si = self.bodies[bi].shapes[k];
+                self.broadphase.touch_proxy(self.shapes[si].proxy);
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks a body position given by the user: finite and within the
+    /// [`WORLD_EXTENT`](crate::settings::WORLD_EXTENT).
+    fn check_position(&self, p: Vec2) -> Result<(), BodyError> {
+        if !is_finite_vec(p) {
+            return Err(BodyError::NonFinite("position"));
+        }
+        if !within_extent(p, WORLD_EXTENT * self.settings.length_units_per_meter) {
+            return Err(BodyError::OutOfRange("position"));
+        }
         Ok(())
     }
 
@@ -344,7 +362,13 @@ impl World {
     }
 
     /// Applies a force (N) at a world point until the end of the next step,
-    /// and wakes the body. Off-centre, it also applies a torque.
+    /// and wakes the body. Off-centre, it also applies a torque. Forces
+    /// add up until the step; one whose sum (or torque) overflows `f32` is
+    /// refused ([`BodyError::OutOfRange`]`("force")`). A sum that would
+    /// make the velocity overflow in the step freezes the body (see
+    /// [`World::frozen_bodies`]); a finite velocity beyond
+    /// [`WorldSettings::max_linear_speed`](crate::WorldSettings::max_linear_speed)
+    /// is held to it.
     pub fn apply_force(&mut self, id: BodyId, force: Vec2, point: Vec2) -> Result<(), BodyError> {
         let bi = self.body_index(id)?;
         if !is_finite_vec(force) {
@@ -354,10 +378,15 @@ impl World {
             return Err(BodyError::NonFinite("point"));
         }
         if self.bodies[bi].body_type == BodyType::Dynamic {
+            let b = &self.bodies[bi];
+            let (sum, torque) = (b.force + force, b.torque + cross(point - b.center, force));
+            if !(is_finite_vec(sum) && torque.is_finite()) {
+                return Err(BodyError::OutOfRange("force"));
+            }
             self.wake_body(bi);
             let b = &mut self.bodies[bi];
-            b.force += force;
-            b.torque += cross(point - b.center, force);
+            b.force = sum;
+            b.torque = torque;
         }
         Ok(())
     }
@@ -369,21 +398,30 @@ impl World {
     }
 
     /// Applies a torque (N m) until the end of the next step, and wakes the
-    /// body.
+    /// body. Torques add up until the step; one whose sum overflows `f32`
+    /// is refused ([`BodyError::OutOfRange`]`("torque")`), and one that
+    /// would make the spin overflow in the step freezes the body.
     pub fn apply_torque(&mut self, id: BodyId, torque: f32) -> Result<(), BodyError> {
         let bi = self.body_index(id)?;
         if !torque.is_finite() {
             return Err(BodyError::NonFinite("torque"));
         }
         if self.bodies[bi].body_type == BodyType::Dynamic {
+            let sum = self.bodies[bi].torque + torque;
+            if !sum.is_finite() {
+                return Err(BodyError::OutOfRange("torque"));
+            }
             self.wake_body(bi);
-            self.bodies[bi].torque += torque;
+            self.bodies[bi].torque = sum;
         }
         Ok(())
     }
 
     /// Applies an impulse (N s) at a world point, and wakes the body: the
-    /// velocity changes at once.
+    /// velocity changes at once. An impulse whose velocity overflows `f32`
+    /// is refused ([`BodyError::OutOfRange`]`("impulse")`); a finite but
+    /// huge one is held to [`WorldSettings::max_linear_speed`](crate::WorldSettings::max_linear_speed)
+    /// by the next step.
     pub fn apply_linear_impulse(&mut self, id: BodyId, impulse: Vec2, point: Vec2) -> Result<(), BodyError> {
         let bi = self.body_index(id)?;
         if !is_finite_vec(impulse) {
@@ -393,10 +431,16 @@ impl World {
             return Err(BodyError::NonFinite("point"));
         }
         if self.bodies[bi].body_type == BodyType::Dynamic {
+            let b = &self.bodies[bi];
+            let v = b.v + b.inv_mass * impulse;
+            let w = b.w + b.inv_inertia * cross(point - b.center, impulse);
+            if !(is_finite_vec(v) && w.is_finite()) {
+                return Err(BodyError::OutOfRange("impulse"));
+            }
             self.wake_body(bi);
             let b = &mut self.bodies[bi];
-            b.v += b.inv_mass * impulse;
-            b.w += b.inv_inertia * cross(point - b.center, impulse);
+            b.v = v;
+            b.w = w;
             self.predict_proxies(bi);
         }
         Ok(())
@@ -408,24 +452,33 @@ impl World {
         self.apply_linear_impulse(id, impulse, c)
     }
 
-    /// Applies an angular impulse (N m s), and wakes the body.
+    /// Applies an angular impulse (N m s), and wakes the body. One whose
+    /// angular velocity overflows `f32` is refused
+    /// ([`BodyError::OutOfRange`]`("angular impulse")`).
     pub fn apply_angular_impulse(&mut self, id: BodyId, impulse: f32) -> Result<(), BodyError> {
         let bi = self.body_index(id)?;
         if !impulse.is_finite() {
             return Err(BodyError::NonFinite("angular impulse"));
         }
         if self.bodies[bi].body_type == BodyType::Dynamic {
+            let w = self.bodies[bi].w + self.bodies[bi].inv_inertia * impulse;
+            if !w.is_finite() {
+                return Err(BodyError::OutOfRange("angular impulse"));
+            }
             self.wake_body(bi);
-            let b = &mut self.bodies[bi];
-            b.w += b.inv_inertia * impulse;
+            self.bodies[bi].w = w;
         }
         Ok(())
     }
 
-    /// Bodies whose state became non-finite (say, from a huge user force)
-    /// and were frozen in place instead of spreading NaN to their
-    /// neighbours. A frozen body stays put until removed or given a new
-    /// transform and velocity.
+    /// Bodies the step froze, in the order it froze them: their state
+    /// would have stopped being finite (a user's force too large for
+    /// `f32`) or their origin left the
+    /// [`WORLD_EXTENT`](crate::settings::WORLD_EXTENT). A frozen body stays
+    /// where it last was, finite and inside the world, at rest; it loses
+    /// its contacts and makes no new ones (it touches nothing), and its
+    /// joints hold its partners as a static body would, until it is
+    /// removed or given a new transform ([`World::set_transform`]).
     pub fn frozen_bodies(&self) -> &[BodyId] {
         &self.frozen
     }

@@ -116,13 +116,9 @@ fn edit(world: &mut World, boxes: &[BodyId], step: u32) {
                 .unwrap();
         }
         215 => {
-            // (Twice: the sum overflows.)
+            // (A unit box's spin overflows.)
             let added = world.bodies().last().unwrap();
-            for _ in 0..2 {
-                world
-                    .apply_force_to_center(added, Vec2::new(f32::MAX, f32::MAX))
-                    .unwrap();
-            }
+            world.apply_torque(added, f32::MAX).unwrap();
         }
         225 => {
             let frozen = world.frozen_bodies()[0];

@@ -15,7 +15,9 @@ use crate::island::{Island, SplitScratch};
 use crate::joint::Joint;
 use crate::math::{is_finite_vec, Aabb, Vec2};
 use crate::parallel::Workers;
-use crate::settings::{SolverSettings, WorldSettings, AABB_MARGIN, LINEAR_SLOP, MAX_WORKERS};
+use crate::settings::{
+    SolverSettings, WorldSettings, AABB_MARGIN, LINEAR_SLOP, MAX_STEP_SPLITS_LIMIT, MAX_WORKERS, MIN_STEP,
+};
 use crate::solver::Solver;
 use crate::store::{BitSet, Key, Store};
 use pair_map::PairMap;
@@ -236,6 +238,9 @@ struct Scratch {
     created_islands: Vec<u32>,
     /// Islands found ready to sleep this step.
     sleepy: Vec<u32>,
+    /// Bodies frozen this step, whose contacts the end of the finalize
+    /// stage destroys.
+    frozen_now: Vec<u32>,
     /// Contacts a structural change is about to destroy.
     doomed: Vec<u32>,
     /// Bodies a structural change is about to wake.
@@ -272,7 +277,9 @@ impl World {
     /// 1, non-finite gravity becomes the default (0, -10), and the solver
     /// settings are brought into range ([`SolverSettings::repaired`]), and
     /// a hit event threshold that is negative or not finite becomes the
-    /// default.
+    /// default, and so do a speed limit and a longest step that
+    /// [`World::set_max_linear_speed`] and [`World::set_max_step`] would
+    /// refuse (the count of splits is clamped into its range).
     pub fn new(settings: WorldSettings) -> World {
         let mut settings = settings;
         if !(settings.length_units_per_meter.is_finite() && settings.length_units_per_meter > 0.0) {
@@ -286,6 +293,14 @@ impl World {
             settings.hit_event_threshold = crate::settings::HIT_EVENT_THRESHOLD;
         }
         settings.workers = settings.workers.clamp(1, MAX_WORKERS);
+        let defaults = WorldSettings::default();
+        if check_max_linear_speed(settings.max_linear_speed).is_err() {
+            settings.max_linear_speed = defaults.max_linear_speed;
+        }
+        if check_max_step(settings.max_step, 1).is_err() {
+            settings.max_step = defaults.max_step;
+        }
+        settings.max_step_splits = settings.max_step_splits.clamp(1, MAX_STEP_SPLITS_LIMIT);
         World {
             workers: Workers::new(settings.workers),
             broadphase: BroadPhase::new(AABB_MARGIN * settings.length_units_per_meter),
@@ -355,6 +370,27 @@ impl World {
     /// feature or if the system refused the threads.
     pub fn worker_threads(&self) -> usize {
         self.workers.threads()
+    }
+
+    /// Sets [`WorldSettings::max_linear_speed`]: a positive finite speed
+    /// (length units per second). A body faster than it is slowed to it
+    /// at the next step.
+    pub fn set_max_linear_speed(&mut self, speed: f32) -> Result<(), BodyError> {
+        check_max_linear_speed(speed)?;
+        self.settings.max_linear_speed = speed;
+        Ok(())
+    }
+
+    /// Sets [`WorldSettings::max_step`] and
+    /// [`WorldSettings::max_step_splits`]: the longest step taken at once
+    /// (finite, at least [`MIN_STEP`](crate::settings::MIN_STEP)) and the
+    /// most steps one call runs (1 to
+    /// [`MAX_STEP_SPLITS_LIMIT`](crate::settings::MAX_STEP_SPLITS_LIMIT)).
+    pub fn set_max_step(&mut self, max_step: f32, max_splits: u32) -> Result<(), BodyError> {
+        check_max_step(max_step, max_splits)?;
+        self.settings.max_step = max_step;
+        self.settings.max_step_splits = max_splits;
+        Ok(())
     }
 
     /// Gravity.
@@ -438,6 +474,32 @@ impl World {
     }
 }
 
+/// Whether `speed` can be [`WorldSettings::max_linear_speed`].
+fn check_max_linear_speed(speed: f32) -> Result<(), BodyError> {
+    if !speed.is_finite() {
+        return Err(BodyError::NonFinite("max linear speed"));
+    }
+    if speed <= 0.0 {
+        return Err(BodyError::OutOfRange("max linear speed"));
+    }
+    Ok(())
+}
+
+/// Whether `max_step` and `max_splits` can be [`WorldSettings::max_step`]
+/// and [`WorldSettings::max_step_splits`].
+fn check_max_step(max_step: f32, max_splits: u32) -> Result<(), BodyError> {
+    if !max_step.is_finite() {
+        return Err(BodyError::NonFinite("max step"));
+    }
+    if max_step < MIN_STEP {
+        return Err(BodyError::OutOfRange("max step"));
+    }
+    if !(1..=MAX_STEP_SPLITS_LIMIT).contains(&max_splits) {
+        return Err(BodyError::OutOfRange("max step splits"));
+    }
+    Ok(())
+}
+
 #[cfg(feature = "serde")]
 mod snapshot;
 
@@ -451,6 +513,8 @@ mod joint_tests;
 mod kept_colouring_tests;
 #[cfg(test)]
 mod mover_tests;
+#[cfg(test)]
+mod quarantine_tests;
 #[cfg(test)]
 mod query_tests;
 #[cfg(test)]

@@ -49,6 +49,54 @@ pub struct StepProfile {
 }
 
 impl StepProfile {
+    /// Adds `other`'s times to these (the steps of one call, see
+    /// [`World::step`](super::World::step)).
+    pub(super) fn add(&mut self, other: &StepProfile) {
+        for (x, y) in self.fields_mut().into_iter().zip(other.fields()) {
+            *x += y;
+        }
+    }
+
+    /// Every time, in the order of the fields.
+    fn fields(&self) -> [f32; 13] {
+        let mut copy = *self;
+        copy.fields_mut().map(|x| *x)
+    }
+
+    /// Every time, mutably, in the order of the fields.
+    fn fields_mut(&mut self) -> [&mut f32; 13] {
+        let StepProfile {
+            update_pairs,
+            collide,
+            contact_changes,
+            solve,
+            solve_setup,
+            solve_colour,
+            solve_substeps,
+            solve_store,
+            finalize,
+            update_broadphase,
+            rebuild_tree,
+            sleep,
+            total,
+        } = self;
+        [
+            update_pairs,
+            collide,
+            contact_changes,
+            solve,
+            solve_setup,
+            solve_colour,
+            solve_substeps,
+            solve_store,
+            finalize,
+            update_broadphase,
+            rebuild_tree,
+            sleep,
+            total,
+        ]
+    }
+
     /// The broadphase's share: finding pairs and updating the tree.
     pub fn broadphase(&self) -> f32 {
         self.update_pairs + self.update_broadphase

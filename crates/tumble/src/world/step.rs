@@ -16,19 +16,14 @@ use crate::events::ContactHit;
 use crate::hooks::{ContactHooks, ContactMaterial, NoHooks, ShapePair};
 use crate::island;
 use crate::joint::joint_forbids_collision;
-use crate::math::{is_finite_vec, Rot, Vec2};
-use crate::settings::{CONTACT_RECYCLE_DISTANCE, MAX_PUSH_OUT_SPEED, SPECULATIVE_DISTANCE, TIME_TO_SLEEP};
+use crate::math::{clamp_symmetric, is_finite_vec, limit_length, within_extent, Rot, Vec2};
+use crate::settings::{
+    CONTACT_RECYCLE_DISTANCE, MAX_PUSH_OUT_SPEED, MAX_ROTATION_PER_STEP, MIN_STEP, SPECULATIVE_DISTANCE,
+    TIME_TO_SLEEP, WORLD_EXTENT,
+};
 use crate::solver::{prefetch, Gathered, Softness, SolverBody, StepContext, BODY_RUN, PREFETCH_AHEAD};
 use crate::store::Store;
 use std::sync::atomic::{AtomicBool, Ordering};
-
-/// The largest distance (in metres) a body may travel in one step: 400 m/s
-/// at 60 Hz. A guard against a user's absurd velocity, not a game limit.
-const MAX_TRANSLATION_PER_STEP: f32 = 400.0 / 60.0;
-
-/// The largest rotation (radians) a body may turn in one step; beyond it
-/// the small-angle rotation update is meaningless.
-const MAX_ROTATION_PER_STEP: f32 = 0.25 * std::f32::consts::PI;
 
 /// The fewest awake contacts and joints for which a world with several
 /// workers hands its step to them (measured: a step of a few hundred
@@ -53,18 +48,25 @@ const PARALLEL_BODIES: usize = 1024;
 const POSITION_SLEEP_FACTOR: f32 = 0.5;
 
 impl World {
-    /// Advances the world by `dt` seconds. Non-positive or non-finite `dt`
-    /// does nothing. The same as [`World::step_with_hooks`] with hooks
-    /// that change nothing.
+    /// Advances the world by `dt` seconds. The same as
+    /// [`World::step_with_hooks`] with hooks that change nothing.
     pub fn step(&mut self, dt: f32) {
         self.step_with_hooks(dt, &NoHooks);
     }
 
     /// Advances the world by `dt` seconds, asking `hooks` about the
     /// contacts of the shapes that opt in (see [`ContactHooks`]).
-    /// Non-positive or non-finite `dt` does nothing.
     ///
-    /// The stages, in the order they run:
+    /// A `dt` that is not finite, or shorter than
+    /// [`MIN_STEP`](crate::settings::MIN_STEP), does nothing. A `dt`
+    /// longer than [`WorldSettings::max_step`](crate::WorldSettings::max_step)
+    /// runs as equal steps no longer than it, at most
+    /// [`WorldSettings::max_step_splits`](crate::WorldSettings::max_step_splits)
+    /// of them (time beyond those is dropped): the events afterwards are
+    /// all of theirs, the profile their sum, and each counts in
+    /// [`World::step_count`].
+    ///
+    /// The stages of one step, in the order they run:
     /// 1. `update_pairs`: shapes whose fat boxes
     ///    began to overlap and that may collide (their filters,
     ///    [`ContactHooks::should_collide`], neither a sensor, no joint
@@ -89,7 +91,9 @@ impl World {
     ///    events and pushed for the first time since they began touching
     ///    are reported if they approached fast enough;
     /// 5. `finalize_bodies`: transforms written
-    ///    back, sleep timers run; then `update_sensors`: each sensor finds
+    ///    back, sleep timers run, and a body whose new state is not finite
+    ///    or lies past the [`WORLD_EXTENT`] frozen where it was (see
+    ///    [`World::frozen_bodies`]); then `update_sensors`: each sensor finds
     ///    what overlaps it and what crossed it during the step
     ///    ([`World::sensor_events`]);
     /// 6. `update_broadphase`: moved proxies
@@ -99,9 +103,35 @@ impl World {
     ///    `sleep_islands` (islands whose every body
     ///    rested for [`TIME_TO_SLEEP`]).
     pub fn step_with_hooks(&mut self, dt: f32, hooks: &dyn ContactHooks) {
-        if !(dt > 0.0 && dt.is_finite()) {
+        if !(dt >= MIN_STEP && dt.is_finite()) {
             return;
         }
+        let (count, each) = split_step(dt, self.settings.max_step, self.settings.max_step_splits);
+        self.clear_events();
+        let mut total = StepProfile::default();
+        for _ in 0..count {
+            self.step_once(each, hooks);
+            total.add(&self.profile);
+        }
+        self.profile = total;
+    }
+
+    /// Empties the event lists for a new call to
+    /// [`World::step_with_hooks`], starting them with the ends the user's
+    /// calls caused since the last.
+    fn clear_events(&mut self) {
+        self.events.begin.clear();
+        self.events.end.clear();
+        self.events.hit.clear();
+        self.events.end.append(&mut self.pending_ends);
+        self.sensor_events.begin.clear();
+        self.sensor_events.end.clear();
+        self.sensor_events.end.append(&mut self.pending_sensor_ends);
+    }
+
+    /// One step of `dt` (at most [`WorldSettings::max_step`]), on the
+    /// worker threads when there are any and enough is awake.
+    fn step_once(&mut self, dt: f32, hooks: &dyn ContactHooks) {
         // The whole step runs on the worker threads (when there are any),
         // as one team's region: the helpers spin between the stages'
         // parallel loops, each of which starts with no hand-over (see
@@ -124,13 +154,6 @@ impl World {
     /// `parallel`.
     fn run_stages(&mut self, dt: f32, hooks: &dyn ContactHooks, parallel: bool) {
         self.last_dt = dt;
-        self.events.begin.clear();
-        self.events.end.clear();
-        self.events.hit.clear();
-        self.events.end.append(&mut self.pending_ends);
-        self.sensor_events.begin.clear();
-        self.sensor_events.end.clear();
-        self.sensor_events.end.append(&mut self.pending_sensor_ends);
         let mut clock = Stopwatch::start();
         let mut p = StepProfile::default();
         // The tree: on one thread, rebuilt where it loosened before the
@@ -257,6 +280,8 @@ impl World {
                 let (a, b) = (&shapes[sa], &shapes[sb]);
                 let (ba, bb) = (a.body, b.body);
                 ba != bb
+                    && !bodies[ba].frozen
+                    && !bodies[bb].frozen
                     && (bodies[ba].body_type == BodyType::Dynamic
                         || bodies[bb].body_type == BodyType::Dynamic)
                     && !a.def.sensor
@@ -295,13 +320,14 @@ impl World {
         // bodies are only read (no copies of the shapes on the hot path).
         let (shapes, bodies, awake) = (&self.shapes, &self.bodies, &self.awake);
         let fat_boxes = &self.fat_boxes;
+        let max_speed = self.settings.max_linear_speed;
         let kernel = |c: &mut Contact| {
             if fat_boxes[c.shape_a as usize].overlaps(fat_boxes[c.shape_b as usize]) {
                 let (sa, sb) = (&shapes[c.shape_a], &shapes[c.shape_b]);
                 let was_touching = c.touching();
                 let flags = c.collide(&sa.shape, &bodies[c.body_a], &sb.shape, &bodies[c.body_b], &ctx);
                 let asks = c.options.contains(ContactOptions::PRE_SOLVE) && c.touching();
-                if asks && !pre_solve(c, shapes, bodies, hooks) {
+                if asks && !pre_solve(c, (shapes, bodies), hooks, max_speed) {
                     c.disable();
                 }
                 c.touch_change(was_touching, flags)
@@ -426,7 +452,7 @@ impl World {
             substeps,
             linear_slop: self.slop(),
             max_push_out_speed: MAX_PUSH_OUT_SPEED * lu,
-            max_speed: MAX_TRANSLATION_PER_STEP * lu / dt,
+            max_speed: self.settings.max_linear_speed,
             max_spin: MAX_ROTATION_PER_STEP / dt,
             settings,
             soft: Softness::new(hertz, zeta, h),
@@ -455,12 +481,17 @@ impl World {
         self.solver.begin(self.bodies.slot_count());
         let (h, bodies) = (ctx.h, &self.bodies);
         let shared = parallel && self.awake.bodies.len() >= PARALLEL_BODIES;
-        let gather = |bi: u32, out: &mut SolverBody| gather_body(&bodies[bi], (gravity, dt, h), out);
+        let limits = (ctx.max_speed, ctx.max_spin);
+        let gather = |bi: u32, out: &mut SolverBody| gather_body(&bodies[bi], (gravity, dt, h), limits, out);
         self.solver
             .gather_bodies(self.awake.bodies.iter(), &gather, shared);
         for &bi in self.solver.non_finite() {
             // A user's force overflowed.
-            freeze(&mut self.bodies, bi, &mut self.frozen);
+            freeze(
+                &mut self.bodies,
+                bi,
+                (&mut self.frozen, &mut self.scratch.frozen_now),
+            );
         }
         self.solver.end_bodies();
         self.solver.pick_joints(&self.joints, self.awake.joints.iter());
@@ -533,14 +564,25 @@ impl World {
     /// does, and that walk is skipped (on the large pyramid it was about a
     /// quarter of the stage on two threads). Otherwise, both in one pass.
     fn finalize_bodies(&mut self, dt: f32, parallel: bool) {
+        self.move_bodies(dt, parallel);
+        self.quarantine();
+    }
+
+    /// The body part of [`World::finalize_bodies`].
+    fn move_bodies(&mut self, dt: f32, parallel: bool) {
         let sleeping = self.settings.sleeping;
+        let extent = WORLD_EXTENT * self.settings.length_units_per_meter;
         self.scratch.keep_awake.clear();
         self.scratch.split_candidate = None;
         if !(parallel && self.solver.slots().len() >= PARALLEL_BODIES) {
             // One pass: a second would only add a walk over the list.
             for k in 0..self.solver.slots().len() {
                 let bi = self.solver.slots()[k];
-                let m = finalize_body(&mut self.bodies[bi], self.solver.motion(k), sleeping, dt);
+                let m = finalize_body(
+                    &mut self.bodies[bi],
+                    self.solver.motion(k),
+                    (sleeping, dt, extent),
+                );
                 self.after_moving(bi, m, sleeping);
             }
             return;
@@ -552,7 +594,7 @@ impl World {
         moved.resize(slots.len(), Moved::default());
         let frozen = AtomicBool::new(false);
         let finalize = |k: usize, b: &mut Body, m: &mut Moved| {
-            *m = finalize_body(b, solver.motion(k), sleeping, dt);
+            *m = finalize_body(b, solver.motion(k), (sleeping, dt, extent));
             if !m.finite {
                 frozen.store(true, Ordering::Relaxed);
             }
@@ -567,12 +609,30 @@ impl World {
         }
     }
 
+    /// The bodies frozen this step leave every contact (their ends are
+    /// this step's events, and what they touched wakes): a frozen body
+    /// touches nothing, and no pair with it is made again until a new
+    /// transform frees it.
+    fn quarantine(&mut self) {
+        let mut frozen = std::mem::take(&mut self.scratch.frozen_now);
+        for &bi in &frozen {
+            self.destroy_contacts_of_body(bi);
+        }
+        self.events.end.append(&mut self.pending_ends);
+        frozen.clear();
+        self.scratch.frozen_now = frozen;
+    }
+
     /// The serial part of [`World::finalize_bodies`] for body `bi`, once
     /// moved (`m`): a freeze, or its island's sleep.
     fn after_moving(&mut self, bi: u32, m: Moved, sleeping: bool) {
         if !m.finite {
             // Freeze it where it was rather than let NaN spread.
-            freeze(&mut self.bodies, bi, &mut self.frozen);
+            freeze(
+                &mut self.bodies,
+                bi,
+                (&mut self.frozen, &mut self.scratch.frozen_now),
+            );
             return;
         }
         if !sleeping {
@@ -674,6 +734,23 @@ impl World {
     }
 }
 
+/// How a call to step `dt` runs: as `count` equal steps of `each`
+/// seconds, no longer than `max_step` and no more than `max_splits` of
+/// them (so a step too long for both drops the rest).
+fn split_step(dt: f32, max_step: f32, max_splits: u32) -> (u32, f32) {
+    if dt <= max_step {
+        return (1, dt);
+    }
+    // (Compared as floats: the quotient of a huge `dt` is no integer.)
+    let needed = (dt / max_step).ceil();
+    if needed >= max_splits as f32 {
+        (max_splits, max_step.min(dt / max_splits as f32))
+    } else {
+        let count = needed as u32;
+        (count, dt / count as f32)
+    }
+}
+
 /// The pair of shapes `sa` and `sb` as a hook sees it.
 fn shape_pair(shapes: &Store<ShapeSlot>, bodies: &Store<Body>, sa: u32, sb: u32) -> ShapePair {
     let (a, b) = (&shapes[sa], &shapes[sb]);
@@ -689,12 +766,15 @@ fn shape_pair(shapes: &Store<ShapeSlot>, bodies: &Store<Body>, sa: u32, sb: u32)
 
 /// Asks the user's pre-solve hook about touching contact `c`: its
 /// material for this step starts from its shapes' current mix. Returns
-/// whether the hook keeps the contact.
+/// whether the hook keeps the contact. What the hook returns is made
+/// usable: a negative or non-finite friction or restitution becomes zero,
+/// and a tangent speed is held within the speed limit `max_speed` (a
+/// belt faster than any body may move is not a belt).
 fn pre_solve(
     c: &mut Contact,
-    shapes: &Store<ShapeSlot>,
-    bodies: &Store<Body>,
+    (shapes, bodies): (&Store<ShapeSlot>, &Store<Body>),
     hooks: &dyn ContactHooks,
+    max_speed: f32,
 ) -> bool {
     let (da, db) = (&shapes[c.shape_a].def, &shapes[c.shape_b].def);
     let mut material = ContactMaterial {
@@ -710,7 +790,7 @@ fn pre_solve(
         c.friction = usable(material.friction);
         c.restitution = usable(material.restitution);
         c.tangent_speed = if material.tangent_speed.is_finite() {
-            material.tangent_speed
+            clamp_symmetric(material.tangent_speed, max_speed)
         } else {
             0.0
         };
@@ -727,7 +807,8 @@ fn pre_solve(
 /// part of [`World::finalize_bodies`].
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Moved {
-    /// Whether its new state is finite (it was moved).
+    /// Whether its new state is finite and inside the world's extent (it
+    /// was moved).
     finite: bool,
     /// Its sleep timer afterwards.
     sleep_time: f32,
@@ -737,9 +818,14 @@ pub(super) struct Moved {
 
 /// Moves body `b` by its `motion` over the step (velocity, angular
 /// velocity, translation and rotation, as the solver integrated them) and
-/// clears its forces, unless its new state is not finite; with
-/// `sleeping`, runs its sleep timer.
-fn finalize_body(b: &mut Body, (v, w, dp, dq): (Vec2, f32, Vec2, Rot), sleeping: bool, dt: f32) -> Moved {
+/// clears its forces, unless its new state is not finite or its origin
+/// would lie past `extent` (then it is left where it was, to be frozen);
+/// with `sleeping`, runs its sleep timer over `dt`.
+fn finalize_body(
+    b: &mut Body,
+    (v, w, dp, dq): (Vec2, f32, Vec2, Rot),
+    (sleeping, dt, extent): (bool, f32, f32),
+) -> Moved {
     let center = b.center + dp;
     let q = dq * b.xf.q;
     let finite =
@@ -747,14 +833,17 @@ fn finalize_body(b: &mut Body, (v, w, dp, dq): (Vec2, f32, Vec2, Rot), sleeping:
     if !finite {
         return Moved::default();
     }
-    b.force = Vec2::ZERO;
-    b.torque = 0.0;
     // Renormalise: many small rotations drift off unit length.
     let mag = (q.c * q.c + q.s * q.s).sqrt();
     let q = Rot {
         c: q.c / mag,
         s: q.s / mag,
     };
+    if !within_extent(center - q.rotate(b.local_center), extent) {
+        return Moved::default();
+    }
+    b.force = Vec2::ZERO;
+    b.torque = 0.0;
     b.v = v;
     b.w = w;
     b.center = center;
@@ -785,18 +874,27 @@ fn resting(b: &Body, position_speed: f32) -> bool {
 }
 
 /// Body `b`'s state for this step's solve, with `gravity`, the step `dt`
-/// and its substep `h`, into `out`, and what the solve takes of it.
+/// and its substep `h`, into `out`, and what the solve takes of it. Its
+/// velocities start within the speed and spin limits (`max_speed`,
+/// `max_spin`), so nothing the solve computes from them overflows.
 #[inline]
-fn gather_body(b: &Body, (gravity, dt, h): (Vec2, f32, f32), out: &mut SolverBody) -> Gathered {
+fn gather_body(
+    b: &Body,
+    (gravity, dt, h): (Vec2, f32, f32),
+    (max_speed, max_spin): (f32, f32),
+    out: &mut SolverBody,
+) -> Gathered {
     if b.frozen {
         return Gathered::Skip;
     }
+    let v = limit_length(b.v, max_speed);
+    let w = b.w.clamp(-max_spin, max_spin);
     match b.body_type {
         BodyType::Static => Gathered::Skip,
         BodyType::Kinematic => {
             *out = SolverBody {
-                v: b.v,
-                w: b.w,
+                v,
+                w,
                 center: b.center,
                 ..SolverBody::default()
             };
@@ -805,13 +903,13 @@ fn gather_body(b: &Body, (gravity, dt, h): (Vec2, f32, f32), out: &mut SolverBod
         BodyType::Dynamic => {
             let accel = b.gravity_scale * gravity + b.inv_mass * b.force;
             let angular_accel = b.inv_inertia * b.torque;
-            let finite = is_finite_vec(b.v + dt * accel) && (b.w + dt * angular_accel).is_finite();
+            let finite = is_finite_vec(v + dt * accel) && (w + dt * angular_accel).is_finite();
             if !finite {
                 return Gathered::NonFinite;
             }
             *out = SolverBody {
-                v: b.v,
-                w: b.w,
+                v,
+                w,
                 inv_mass: b.inv_mass,
                 inv_inertia: b.inv_inertia,
                 accel,
@@ -832,9 +930,13 @@ fn gather_body(b: &Body, (gravity, dt, h): (Vec2, f32, f32), out: &mut SolverBod
     }
 }
 
-/// Stops body `bi`, whose state became non-finite, and reports it.
-fn freeze(bodies: &mut Store<Body>, bi: u32, frozen: &mut Vec<BodyId>) {
+/// Stops body `bi`, whose state became non-finite (or left the world's
+/// extent), where it last was, and reports it; its contacts go at the end
+/// of the step's finalize (`now` lists it for
+/// [`World::quarantine`]).
+fn freeze(bodies: &mut Store<Body>, bi: u32, (frozen, now): (&mut Vec<BodyId>, &mut Vec<u32>)) {
     frozen.push(bodies.key(bi).into());
+    now.push(bi);
     let b = &mut bodies[bi];
     b.frozen = true;
     b.v = Vec2::ZERO;

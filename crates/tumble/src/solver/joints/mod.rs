@@ -28,7 +28,7 @@ mod wheel;
 use super::types::{BodyState, Softness, SolverBody, StepContext};
 use crate::body::Body;
 use crate::joint::{Joint, JointImpulses, JointKind};
-use crate::math::{cross, cross_sv, Rot, Vec2};
+use crate::math::{clamp_symmetric, cross, cross_sv, Rot, Vec2};
 use crate::solver::types::StateCell;
 use crate::store::Store;
 
@@ -418,7 +418,7 @@ pub(super) fn limit_impulse(
 #[inline]
 pub(super) fn motor_impulse(cdot: f32, mass: f32, max: f32, acc: &mut f32) -> f32 {
     let old = *acc;
-    *acc = (old - mass * cdot).clamp(-max, max);
+    *acc = clamp_symmetric(old - mass * cdot, max);
     *acc - old
 }
 

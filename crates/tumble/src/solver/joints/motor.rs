@@ -5,6 +5,7 @@
 
 use super::{inverse, point_impulse, JointConstraint, Motion};
 use crate::joint::MotorJoint;
+use crate::math::clamp_symmetric;
 use crate::solver::types::{Softness, StepContext};
 
 pub(super) fn warm_start(j: &JointConstraint, m: &mut Motion) {
@@ -24,7 +25,7 @@ pub(super) fn solve(j: &mut JointConstraint, mj: &MotorJoint, m: &mut Motion, ct
     let impulse =
         -soft.mass_scale * inverse(ia + ib) * (cdot + soft.bias_rate * c) - soft.impulse_scale * acc;
     let max = ctx.h * mj.max_torque;
-    j.impulses.angular = (acc + impulse).clamp(-max, max);
+    j.impulses.angular = clamp_symmetric(acc + impulse, max);
     m.apply_angular(j, j.impulses.angular - acc);
 
     let soft = pick(mj.linear_hertz, j.spring);
