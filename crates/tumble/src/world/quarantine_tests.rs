@@ -321,7 +321,10 @@ fn state_bits(world: &World) -> (Vec<[u32; 7]>, Vec<BodyId>) {
         .bodies()
         .map(|b| {
             let xf = world.transform(b).unwrap();
-            let (v, w) = (world.linear_velocity(b).unwrap(), world.angular_velocity(b).unwrap());
+            let (v, w) = (
+                world.linear_velocity(b).unwrap(),
+                world.angular_velocity(b).unwrap(),
+            );
             [xf.p.x, xf.p.y, xf.q.c, xf.q.s, v.x, v.y, w].map(f32::to_bits)
         })
         .collect();
@@ -345,7 +348,9 @@ fn bodies_frozen_mid_pile_give_the_same_bits_on_any_worker_count() {
                 }
                 20 => world.set_gravity_scale(boxes[300], f32::MAX).unwrap(),
                 30 => world.step(3.4e38),
-                40 => world.set_linear_velocity(boxes[7], Vec2::new(1e30, 1e30)).unwrap(),
+                40 => world
+                    .set_linear_velocity(boxes[7], Vec2::new(1e30, 1e30))
+                    .unwrap(),
                 _ => {}
             }
             world.step(DT);
@@ -358,4 +363,40 @@ fn bodies_frozen_mid_pile_give_the_same_bits_on_any_worker_count() {
     for workers in [2, 4] {
         assert!(run(workers) == one, "{workers} workers differ from one");
     }
+}
+
+#[test]
+fn a_velocity_set_absurdly_high_stretches_no_box_past_the_speed_limit() {
+    // 400 balls on a 2 m grid, all sent at 1e30 m/s between steps: each
+    // one's box reaches one step at the speed limit ahead (6.7 m at 60
+    // Hz, about 16 grid cells around it), not across the world, so the
+    // pairs grow with the bodies, not with their square.
+    let mut world = World::new(WorldSettings {
+        gravity: Vec2::ZERO,
+        ..WorldSettings::default()
+    });
+    let n = 400;
+    let balls: Vec<BodyId> = (0..n)
+        .map(|k| {
+            let b = world
+                .create_body(&BodyDef::dynamic().at(Vec2::new((k % 20) as f32 * 2.0, (k / 20) as f32 * 2.0)))
+                .unwrap();
+            world
+                .add_shape(b, Circle::new(Vec2::ZERO, 0.25).unwrap(), &ShapeDef::default())
+                .unwrap();
+            b
+        })
+        .collect();
+    world.step(DT);
+    for &b in &balls {
+        world.set_linear_velocity(b, Vec2::new(1e30, 1e30)).unwrap();
+    }
+    world.step(DT);
+    let (cells_in_reach, pairs_of_all) = (16 + 4, n * (n - 1) / 2);
+    assert!(
+        world.contact_count() <= n * cells_in_reach,
+        "{} contacts among {n} balls ({pairs_of_all} pairs in all)",
+        world.contact_count()
+    );
+    assert_finite_or_frozen(&world);
 }

@@ -7,7 +7,7 @@ use crate::broadphase::predictive_fat_aabb;
 use crate::contact::{body_contacts, ContactOptions};
 use crate::error::{BodyError, Error};
 use crate::filter::Filter;
-use crate::math::{is_finite_vec, Aabb, Vec2};
+use crate::math::{is_finite_vec, limit_length, Aabb, Vec2};
 use crate::settings::{AABB_MARGIN, AABB_MARGIN_FRACTION, SPECULATIVE_DISTANCE};
 use crate::shapes::{chain_segments, decompose_concave, Shape, ShapeError};
 use crate::store::Store;
@@ -440,13 +440,13 @@ impl World {
     /// bodies.
     pub(super) fn predict_proxies(&mut self, bi: u32) {
         let most = self.max_look_ahead();
-        let b = &self.bodies[bi];
-        let stretch = look_ahead(self.last_dt * b.v, most);
-        for k in 0..b.shapes.len() {
+        let travel = step_travel(&self.bodies[bi], self.last_dt, self.settings.max_linear_speed);
+        let stretch = look_ahead(travel, most);
+        for k in 0..self.bodies[bi].shapes.len() {
             let b = &self.bodies[bi];
             let s = b.shapes[k];
             let slot = &self.shapes[s];
-            let aabb = predicted_aabb(slot, b, self.last_dt);
+            let aabb = predicted_aabb(slot, b, travel);
             let moved = self
                 .broadphase
                 .move_proxy_predictive(slot.proxy, aabb, slot.margin, stretch);
@@ -479,25 +479,27 @@ pub(super) enum ProxyMove {
 /// What the end of a step over `dt` must do to the proxies of body `b`,
 /// whose shapes are in `shapes` with their fat boxes in `fat_boxes`, a
 /// re-built fat box reaching at most `most` past the next step (see
-/// [`look_ahead`]): reads only, so the bodies can be seen to at once.
+/// [`look_ahead`]), its speed held to `max_speed`: reads only, so the
+/// bodies can be seen to at once.
 pub(super) fn proxy_move(
     b: &Body,
     (shapes, fat_boxes): (&Store<ShapeSlot>, &[Aabb]),
-    dt: f32,
+    (dt, max_speed): (f32, f32),
     most: f32,
 ) -> ProxyMove {
     if b.frozen {
         return ProxyMove::Stay;
     }
+    let travel = step_travel(b, dt, max_speed);
     let left = |s: u32| {
-        let tight = predicted_aabb(&shapes[s], b, dt);
+        let tight = predicted_aabb(&shapes[s], b, travel);
         (!fat_boxes[s as usize].contains(tight)).then_some(tight)
     };
     match b.shapes[..] {
         [shape] => match left(shape) {
             Some(tight) => ProxyMove::One {
                 shape,
-                fat: predictive_fat_aabb(tight, shapes[shape].margin, look_ahead(dt * b.v, most)),
+                fat: predictive_fat_aabb(tight, shapes[shape].margin, look_ahead(travel, most)),
             },
             None => ProxyMove::Stay,
         },
@@ -506,11 +508,18 @@ pub(super) fn proxy_move(
     }
 }
 
-/// The box a proxy must hold for shape `slot` of body `b`: the shape
-/// where it is, stretched by the body's travel over a step of `dt`.
+/// How far body `b` travels in the next step of `dt`, its speed held to
+/// `max_speed` as the step will hold it: a velocity set absurdly high
+/// between steps does not stretch its boxes over the whole world.
 #[inline]
-pub(super) fn predicted_aabb(slot: &ShapeSlot, b: &Body, dt: f32) -> Aabb {
-    let travel = dt * b.v;
+fn step_travel(b: &Body, dt: f32, max_speed: f32) -> Vec2 {
+    dt * limit_length(b.v, max_speed)
+}
+
+/// The box a proxy must hold for shape `slot` of body `b`: the shape
+/// where it is, stretched by the body's `travel` over the next step.
+#[inline]
+pub(super) fn predicted_aabb(slot: &ShapeSlot, b: &Body, travel: Vec2) -> Aabb {
     let mut aabb = slot.shape.aabb(b.xf);
     aabb.min += travel.min(Vec2::ZERO);
     aabb.max += travel.max(Vec2::ZERO);

@@ -674,7 +674,7 @@ impl World {
                 let what = proxy_move(
                     &self.bodies[bi],
                     (&self.shapes, &self.fat_boxes),
-                    self.last_dt,
+                    (self.last_dt, self.settings.max_linear_speed),
                     most,
                 );
                 self.move_proxies(bi, what);
@@ -682,13 +682,13 @@ impl World {
             return;
         }
         let (bodies, shapes, dt) = (&self.bodies, &self.shapes, self.last_dt);
-        let fat_boxes = &self.fat_boxes;
+        let (fat_boxes, max_speed) = (&self.fat_boxes, self.settings.max_linear_speed);
         let slots = self.solver.slots();
         let moves = &mut self.scratch.proxy_moves;
         moves.clear();
         moves.resize(slots.len(), ProxyMove::Stay);
         crate::parallel::for_each_indexed_mut(true, moves, BODY_RUN, |k, m| {
-            *m = proxy_move(&bodies[slots[k]], (shapes, fat_boxes), dt, most);
+            *m = proxy_move(&bodies[slots[k]], (shapes, fat_boxes), (dt, max_speed), most);
         });
         for k in 0..slots.len() {
             let what = self.scratch.proxy_moves[k];
