@@ -17,7 +17,9 @@ use crate::hooks::{ContactHooks, ContactMaterial, NoHooks, ShapePair};
 use crate::island;
 use crate::joint::joint_forbids_collision;
 use crate::math::{is_finite_vec, Rot, Vec2};
-use crate::settings::{CONTACT_RECYCLE_DISTANCE, MAX_PUSH_OUT_SPEED, SPECULATIVE_DISTANCE, TIME_TO_SLEEP};
+use crate::settings::{
+    CONTACT_RECYCLE_DISTANCE, MAX_JOINT_PUSH_SPEED, MAX_PUSH_OUT_SPEED, SPECULATIVE_DISTANCE, TIME_TO_SLEEP,
+};
 use crate::solver::{prefetch, Gathered, Softness, SolverBody, StepContext, BODY_RUN, PREFETCH_AHEAD};
 use crate::store::Store;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -426,6 +428,7 @@ impl World {
             substeps,
             linear_slop: self.slop(),
             max_push_out_speed: MAX_PUSH_OUT_SPEED * lu,
+            max_joint_push_speed: MAX_JOINT_PUSH_SPEED * lu,
             max_speed: MAX_TRANSLATION_PER_STEP * lu / dt,
             max_spin: MAX_ROTATION_PER_STEP / dt,
             settings,
