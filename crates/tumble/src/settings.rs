@@ -93,6 +93,19 @@ pub const MAX_STEP_SPLITS_LIMIT: u32 = 1000;
 /// infinite).
 pub const MIN_STEP: f32 = 1.0e-6;
 
+/// The fastest (in metres per second) a joint's drift correction moves its
+/// two frames together: the soft step pulls a gap closed at its rate
+/// times the gap, so a gap of metres (a jointed body teleported, joints
+/// that fight over long arms) would otherwise be closed at hundreds of
+/// metres per second, a speed the relax pass takes back only if it
+/// converges; joined by long arms it does not, and the rest stays in the
+/// bodies, step after step, until the world blows up. A gap of a few
+/// centimetres, all a hinge or weld opens under load, is closed at the
+/// full rate (under 0.07 m at the default 60 Hz); a larger one at this
+/// speed, over several steps. Springs are not capped: their pull is the
+/// user's.
+pub const MAX_JOINT_PUSH_SPEED: f32 = 5.0;
+
 /// How the solver removes overlap that the velocity solve left behind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]

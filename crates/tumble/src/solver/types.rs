@@ -235,6 +235,9 @@ pub(crate) struct StepContext {
     pub linear_slop: f32,
     /// Fastest push-out, in the world's length unit per second.
     pub max_push_out_speed: f32,
+    /// The fastest a joint's drift correction closes a gap (see
+    /// [`crate::settings::MAX_JOINT_PUSH_SPEED`]), length units per second.
+    pub max_joint_push_speed: f32,
     /// Largest speed and spin a body may reach (guards, see the world).
     pub max_speed: f32,
     /// Largest angular speed.
@@ -315,6 +318,7 @@ impl StepContext {
             substeps: 4,
             linear_slop: crate::settings::LINEAR_SLOP,
             max_push_out_speed: crate::settings::MAX_PUSH_OUT_SPEED,
+            max_joint_push_speed: crate::settings::MAX_JOINT_PUSH_SPEED,
             max_speed: 100.0,
             max_spin: 100.0,
             settings: crate::settings::SolverSettings::default(),

@@ -688,3 +688,67 @@ fn a_pendulum_from_a_kinematic_body_follows_it() {
         (b - c).length()
     );
 }
+
+/// Steps `world` until joint `j`'s frames meet, checking every step that
+/// no body moves faster than `most`; returns the steps it took (or
+/// `limit`, if they never met).
+fn close_gap(world: &mut World, j: JointId, most: f32, limit: u32) -> u32 {
+    for k in 1..=limit {
+        world.step(DT);
+        for b in world.bodies() {
+            let v = world.linear_velocity(b).unwrap().length();
+            assert!(v <= most, "step {k}: {b:?} at {v} m/s, faster than {most}");
+        }
+        let (fa, fb) = world.joint_world_frames(j).unwrap();
+        if (fa.p - fb.p).length() < 0.01 {
+            return k;
+        }
+    }
+    limit
+}
+
+#[test]
+fn a_jointed_body_teleported_away_is_pulled_back_at_a_bounded_speed() {
+    // A ball on a hinge, on a rigid weld, and on a hinge below a light
+    // link (a mass ratio of 100: the tree's exact solve), each teleported
+    // 40 m from its joint. The drift correction pulls each back no faster
+    // than MAX_JOINT_PUSH_SPEED (the ball turns about the frame, half a
+    // metre off its centre, so its centre may move a little faster); at
+    // the soft step's rate alone it would be 60 to 70 times the gap, the
+    // engine's speed limit. The gap closes all the same, within a few
+    // times 40 m / MAX_JOINT_PUSH_SPEED (the tree, whose light link turns
+    // as it pulls, closes at about half the cap).
+    let push = crate::settings::MAX_JOINT_PUSH_SPEED;
+    let closing = (40.0 / push / DT) as u32;
+    for case in 0..3 {
+        let mut world = zero_gravity();
+        let base = anchor(&mut world);
+        let holder = if case == 2 {
+            let link = ball(&mut world, Vec2::new(0.5, 0.0), 0.1);
+            let def = JointDef::new(base, link, RevoluteJoint::default())
+                .at(&world, Vec2::ZERO)
+                .unwrap();
+            world.create_joint(&def).unwrap();
+            link
+        } else {
+            base
+        };
+        let start = if case == 2 { 1.5 } else { 1.0 };
+        let bob = ball(&mut world, Vec2::new(start, 0.0), 0.5);
+        let kind: JointKind = match case {
+            1 => WeldJoint::rigid().into(),
+            _ => RevoluteJoint::default().into(),
+        };
+        let def = JointDef::new(holder, bob, kind)
+            .at(&world, Vec2::new(start - 0.5, 0.0))
+            .unwrap();
+        let j = world.create_joint(&def).unwrap();
+        world.set_transform(bob, Vec2::new(start, 40.0), 0.0).unwrap();
+        let took = close_gap(&mut world, j, 2.0 * push, 4 * closing);
+        assert!(took < 4 * closing, "case {case}: the gap is still open");
+        assert!(
+            took > closing / 2,
+            "case {case}: closed in {took} steps, too fast"
+        );
+    }
+}

@@ -18,8 +18,8 @@ use crate::island;
 use crate::joint::joint_forbids_collision;
 use crate::math::{clamp_symmetric, is_finite_vec, limit_length, within_extent, Rot, Vec2};
 use crate::settings::{
-    CONTACT_RECYCLE_DISTANCE, MAX_PUSH_OUT_SPEED, MAX_ROTATION_PER_STEP, MIN_STEP, SPECULATIVE_DISTANCE,
-    TIME_TO_SLEEP, WORLD_EXTENT,
+    CONTACT_RECYCLE_DISTANCE, MAX_JOINT_PUSH_SPEED, MAX_PUSH_OUT_SPEED, MAX_ROTATION_PER_STEP, MIN_STEP,
+    SPECULATIVE_DISTANCE, TIME_TO_SLEEP, WORLD_EXTENT,
 };
 use crate::solver::{prefetch, Gathered, Softness, SolverBody, StepContext, BODY_RUN, PREFETCH_AHEAD};
 use crate::store::Store;
@@ -452,6 +452,7 @@ impl World {
             substeps,
             linear_slop: self.slop(),
             max_push_out_speed: MAX_PUSH_OUT_SPEED * lu,
+            max_joint_push_speed: MAX_JOINT_PUSH_SPEED * lu,
             max_speed: self.settings.max_linear_speed,
             max_spin: MAX_ROTATION_PER_STEP / dt,
             settings,

@@ -225,7 +225,7 @@ impl HingeBatch {
         if self.angular {
             self.solve_angular(&mut m, ctx, bias);
         }
-        self.solve_point(&mut m, rigid(ctx, bias));
+        self.solve_point(&mut m, rigid(ctx, bias), ctx.max_joint_push_speed);
         m.store(self, states);
     }
 }
@@ -378,9 +378,10 @@ impl HingeBatch {
     }
 
     /// The point the two frames share, a 2x2 block (see `revolute::solve`
-    /// and `point_impulse`), with softness `soft`.
+    /// and `point_impulse`), with softness `soft`, the drift corrected no
+    /// faster than `max_push`.
     #[inline(always)]
-    fn solve_point(&mut self, m: &mut Lanes, soft: Softness) {
+    fn solve_point(&mut self, m: &mut Lanes, soft: Softness, max_push: f32) {
         let r @ (rax, ray, rbx, rby) = m.anchors(self);
         let ((adx, ady), (bdx, bdy)) = (m.dpa, m.dpb);
         let (dcx, dcy) = self.delta_center;
@@ -389,8 +390,13 @@ impl HingeBatch {
         // cross_sv(w, r) = (-w r.y, w r.x)
         let cdot_x = (m.v.vbx + -m.v.wb * rby) - (m.v.vax + -m.v.wa * ray);
         let cdot_y = (m.v.vby + m.v.wb * rbx) - (m.v.vay + m.v.wa * rax);
+        // `drift_bias` lane-wide.
         let bias_rate = Fw::splat(soft.bias_rate);
-        let (rhs_x, rhs_y) = (cdot_x + bias_rate * cx, cdot_y + bias_rate * cy);
+        let (bias_x, bias_y) = (bias_rate * cx, bias_rate * cy);
+        let speed = (bias_x * bias_x + bias_y * bias_y).sqrt();
+        let max_push = Fw::splat(max_push);
+        let scale = speed.gt(max_push).select(max_push / speed, Fw::splat(1.0));
+        let (rhs_x, rhs_y) = (cdot_x + bias_x * scale, cdot_y + bias_y * scale);
         let (ma, ia, mb, ib) = (self.ma, self.ia, self.mb, self.ib);
         let k11 = ma + mb + ray * ray * ia + rby * rby * ib;
         let k12 = -ray * rax * ia - rby * rbx * ib;

@@ -361,7 +361,8 @@ pub(super) fn solve_point(masses: [f32; 4], ra: Vec2, rb: Vec2, rhs: Vec2) -> Ve
 }
 
 /// The soft point constraint's impulse: drift `c`, relative velocity
-/// `cdot`, softness `soft`, accumulated impulse `acc` (not yet updated).
+/// `cdot`, softness `soft`, accumulated impulse `acc` (not yet updated),
+/// the drift corrected no faster than `max_push`.
 #[inline]
 pub(super) fn point_impulse(
     j: &JointConstraint,
@@ -370,9 +371,25 @@ pub(super) fn point_impulse(
     c: Vec2,
     cdot: Vec2,
     acc: Vec2,
+    max_push: f32,
 ) -> Vec2 {
-    let x = solve_point(j.masses, ra, rb, cdot + soft.bias_rate * c);
+    let x = solve_point(j.masses, ra, rb, cdot + drift_bias(soft.bias_rate, c, max_push));
     -soft.mass_scale * x - soft.impulse_scale * acc
+}
+
+/// The velocity at which a drift `c` is corrected at `rate`: `rate * c`,
+/// no faster than `max_push` (see
+/// [`crate::settings::MAX_JOINT_PUSH_SPEED`]; infinite for a spring).
+/// The hinges' lanes and the tree take the same steps.
+#[inline]
+pub(super) fn drift_bias(rate: f32, c: Vec2, max_push: f32) -> Vec2 {
+    let bias = rate * c;
+    let speed = bias.length();
+    if speed > max_push {
+        bias * (max_push / speed)
+    } else {
+        bias
+    }
 }
 
 /// The soft coefficients of a rigid part in this pass: its drift

@@ -33,7 +33,7 @@ pub(super) fn solve(j: &mut JointConstraint, mj: &MotorJoint, m: &mut Motion, ct
     let c = m.separation(j, ra, rb);
     let cdot = m.relative_velocity(ra, rb) - mj.linear_velocity;
     let acc = j.impulses.linear;
-    let mut total = acc + point_impulse(j, (ra, rb), soft, c, cdot, acc);
+    let mut total = acc + point_impulse(j, (ra, rb), soft, c, cdot, acc, f32::INFINITY);
     let max = ctx.h * mj.max_force;
     if total.length_squared() > max * max {
         total *= max / total.length();

@@ -68,7 +68,15 @@ pub(super) fn solve(
     let (ra, rb) = m.anchors(j);
     let c = m.separation(j, ra, rb);
     let cdot = m.relative_velocity(ra, rb);
-    let impulse = point_impulse(j, (ra, rb), rigid(ctx, bias), c, cdot, j.impulses.linear);
+    let impulse = point_impulse(
+        j,
+        (ra, rb),
+        rigid(ctx, bias),
+        c,
+        cdot,
+        j.impulses.linear,
+        ctx.max_joint_push_speed,
+    );
     j.impulses.linear += impulse;
     m.apply_linear(j, ra, rb, impulse);
 }

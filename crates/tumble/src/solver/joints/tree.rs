@@ -350,7 +350,7 @@ impl JointTrees {
                     gamma[0][0] * lam.x + gamma[0][1] * lam.y,
                     gamma[1][0] * lam.x + gamma[1][1] * lam.y,
                 );
-                let r = -(cdot + soft.bias_rate * c + g);
+                let r = -(cdot + super::drift_bias(soft.bias_rate, c, ctx.max_joint_push_speed) + g);
                 self.rhs[k] = [-r.x, -r.y, 0.0];
                 self.d[k] = [
                     [-gamma[0][0], -gamma[0][1], 0.0],

@@ -29,15 +29,15 @@ pub(super) fn solve(j: &mut JointConstraint, m: &mut Motion, ctx: &StepContext, 
         &mut j.impulses.angular,
     );
     m.apply_angular(j, impulse);
-    let linear = if w.linear_hertz > 0.0 {
-        j.spring
+    let (linear, max_push) = if w.linear_hertz > 0.0 {
+        (j.spring, f32::INFINITY)
     } else {
-        rigid(ctx, bias)
+        (rigid(ctx, bias), ctx.max_joint_push_speed)
     };
     let (ra, rb) = m.anchors(j);
     let c = m.separation(j, ra, rb);
     let cdot = m.relative_velocity(ra, rb);
-    let impulse = point_impulse(j, (ra, rb), linear, c, cdot, j.impulses.linear);
+    let impulse = point_impulse(j, (ra, rb), linear, c, cdot, j.impulses.linear, max_push);
     j.impulses.linear += impulse;
     m.apply_linear(j, ra, rb, impulse);
 }
