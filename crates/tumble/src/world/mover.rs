@@ -76,7 +76,8 @@ pub struct CharacterController {
     pub snap_to_ground: f32,
     /// Which shapes the character meets (sensors never).
     pub filter: QueryFilter,
-    /// Most slides (cast, stop, turn along the surface) per move. Default 4.
+    /// Most slides (cast, stop, turn along the surface) per move. Default
+    /// 4; at most 16 are taken, whatever is asked.
     pub max_slides: u32,
 }
 
@@ -113,6 +114,12 @@ pub struct CharacterMove {
     /// Whether it is on a slope too steep to stand on.
     pub sliding: bool,
 }
+
+/// The most slides one move takes ([`CharacterController::max_slides`]
+/// above it counts as this): each slide ends on another surface, and a
+/// frame's move meets a handful; the bound keeps the cost of a move
+/// bounded by the shapes it meets, not by a number the caller gave.
+const MAX_SLIDES: u32 = 16;
 
 /// Planes the push-out solve keeps the character in front of, at most.
 const MAX_PLANES: usize = 8;
@@ -257,7 +264,7 @@ impl Mover<'_> {
         let (c, up, min_up) = (self.controller, self.up, self.min_up);
         let mut remaining = motion;
         let mut grounded = false;
-        for _ in 0..c.max_slides {
+        for _ in 0..c.max_slides.min(MAX_SLIDES) {
             if remaining.length_squared() <= 1e-12 {
                 break;
             }
@@ -274,7 +281,14 @@ impl Mover<'_> {
             } else if let Some(stepped) = self.step_up(p, left, up, min_up) {
                 return (stepped, true);
             }
-            remaining = slide(left, hit.normal, up, walkable);
+            let next = slide(left, hit.normal, up, walkable);
+            // A slide that neither moved the character nor turned its
+            // motion would be repeated exactly by every slide after it
+            // (each is a function of the place and the motion alone).
+            if travel == 0.0 && next == remaining {
+                break;
+            }
+            remaining = next;
         }
         (p, grounded)
     }
