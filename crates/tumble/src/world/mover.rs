@@ -131,8 +131,10 @@ impl World {
     /// of `ignore` (the character's own body) are not met. The world is not
     /// changed: the game moves its body.
     ///
-    /// Errors: the shape breaks its constructors' rules, or a number is not
-    /// finite.
+    /// Errors: the shape breaks its constructors' rules, a number is not
+    /// finite, or the move reaches past the range of `f32` (the shape's
+    /// box where it starts or where `desired` takes it, or the move found,
+    /// would not be finite).
     pub fn move_character(
         &self,
         controller: &CharacterController,
@@ -148,7 +150,7 @@ impl World {
             && xf.q.s.is_finite()
             && is_finite_vec(desired)
             && dt.is_finite();
-        if !finite {
+        if !finite || !reach_is_finite(shape, xf, desired) {
             return Err(ShapeError::NonFinite.into());
         }
         let c = controller;
@@ -193,6 +195,10 @@ impl World {
             Some(hit) => self.velocity_at_point(hit.body, hit.point)?,
             None => Vec2::ZERO,
         };
+        // The ground's velocity may carry it out of range too.
+        if !is_finite_vec(p - xf.p) || !is_finite_vec(ground_velocity) {
+            return Err(ShapeError::NonFinite.into());
+        }
         Ok(CharacterMove {
             translation: p - xf.p,
             grounded: grounded && !sliding,
@@ -202,6 +208,18 @@ impl World {
             sliding,
         })
     }
+}
+
+/// Whether the shape's bounding box, where it starts and where the whole
+/// of `desired` would take it, is finite: a move whose end overflows has
+/// no answer in `f32`.
+fn reach_is_finite(shape: &Shape, xf: Transform, desired: Vec2) -> bool {
+    let end = Transform {
+        p: xf.p + desired,
+        q: xf.q,
+    };
+    let reach = shape.aabb(xf).union(shape.aabb(end));
+    is_finite_vec(reach.min) && is_finite_vec(reach.max) && is_finite_vec(reach.max - reach.min)
 }
 
 /// How many skins below it the character looks for what it stands on.

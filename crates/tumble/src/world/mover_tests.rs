@@ -332,3 +332,30 @@ fn the_slides_of_one_move_are_bounded_whatever_max_slides_says() {
         .unwrap();
     assert_eq!(m, four);
 }
+
+#[test]
+fn a_move_past_the_range_of_f32_is_an_error_not_an_infinite_translation() {
+    let world = World::default();
+    let circle: Shape = crate::shapes::Circle::new(Vec2::ZERO, 0.5).unwrap().into();
+    let controller = CharacterController::default();
+    let far = crate::math::Transform::new(Vec2::new(0.0, -3.4e38), 0.0);
+    let down = Vec2::new(0.0, -3.4e38);
+    // Every input is finite, but the end of the move is not.
+    assert_eq!(
+        world.move_character(&controller, &circle, far, down, DT, None),
+        Err(crate::shapes::ShapeError::NonFinite.into())
+    );
+    // A segment reaching 3.4e38 from its body, moved up by as much.
+    let segment: Shape = crate::shapes::Segment::new(Vec2::ZERO, Vec2::new(0.0, 3.4e38))
+        .unwrap()
+        .into();
+    let here = crate::math::Transform::new(Vec2::ZERO, 0.0);
+    assert!(world
+        .move_character(&controller, &segment, here, Vec2::new(0.0, 3.4e38), DT, None)
+        .is_err());
+    // Within range, the same far place moves as anywhere.
+    let m = world
+        .move_character(&controller, &circle, far, Vec2::new(1.0, 0.0), DT, None)
+        .unwrap();
+    assert!(m.translation.is_finite(), "{m:?}");
+}
