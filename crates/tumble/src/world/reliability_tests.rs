@@ -505,3 +505,61 @@ fn a_touching_contact_left_out_of_the_solve_leaves_the_others_their_own_impulses
         assert!(world.position(b).unwrap().distance(was) < 1e-3);
     }
 }
+
+#[test]
+fn a_shape_too_light_for_its_inverse_mass_is_refused() {
+    let mut world = World::default();
+    let b = world.create_body(&crate::body::BodyDef::dynamic()).unwrap();
+    let before = fingerprint(&world);
+    // A subnormal density: the mass is positive, its inverse infinite (an
+    // angular impulse of 2.4 then spun the body at an infinite rate).
+    let feather = ShapeDef {
+        density: 1e-40,
+        ..ShapeDef::default()
+    };
+    assert_eq!(
+        world.add_shape(b, Polygon::new_box(1.8, 1.2).unwrap(), &feather),
+        Err(Error::Shape(ShapeError::MassOverflow))
+    );
+    // A speck: a finite density on a radius whose area is subnormal.
+    let speck = Circle::new(Vec2::ZERO, 1e-20).unwrap();
+    assert_eq!(
+        world.add_shape(b, speck, &ShapeDef::default()),
+        Err(Error::Shape(ShapeError::MassOverflow))
+    );
+    assert_eq!(fingerprint(&world), before);
+    // Light but within range: accepted, and it turns finitely.
+    let light = ShapeDef {
+        density: 1e-30,
+        ..ShapeDef::default()
+    };
+    world
+        .add_shape(b, Polygon::new_box(1.0, 1.0).unwrap(), &light)
+        .unwrap();
+    world.apply_angular_impulse(b, 1e-30).unwrap();
+    assert!(world.angular_velocity(b).unwrap().is_finite());
+}
+
+#[test]
+fn parts_whose_inertia_underflows_make_a_body_that_does_not_turn_not_one_that_spins_infinitely() {
+    let mut world = World::default();
+    let b = world.create_body(&crate::body::BodyDef::dynamic()).unwrap();
+    // Two circles of 1e-30 kg each (their own inertias underflow to zero)
+    // 2e-5 m apart: about their common centre, an inertia of 1e-40, a
+    // subnormal whose inverse is infinite.
+    let radius = (1e-30f32 / std::f32::consts::PI).sqrt();
+    let specks = [-1e-5, 1e-5].map(|x| Circle::new(Vec2::new(x, 0.0), radius).unwrap());
+    let combined = crate::shapes::combine_mass(&specks.map(|c| c.mass(1.0)));
+    assert!(
+        combined.inertia > 0.0 && !(1.0 / combined.inertia).is_finite(),
+        "{combined:?}"
+    );
+    for speck in specks {
+        world.add_shape(b, speck, &ShapeDef::default()).unwrap();
+    }
+    assert_eq!(world.mass_data(b).unwrap().inertia, 0.0);
+    world.apply_angular_impulse(b, 1.0).unwrap();
+    world.step(DT);
+    assert!(world.angular_velocity(b).unwrap().is_finite());
+    assert!(world.frozen_bodies().is_empty());
+}

@@ -552,5 +552,12 @@ pub(super) fn check_shape(shape: &Shape, def: &ShapeDef) -> Result<(), ShapeErro
     if !(md.mass.is_finite() && md.inertia.is_finite() && is_finite_vec(md.center)) {
         return Err(ShapeError::MassOverflow);
     }
+    // So light (a subnormal density, a speck) that the solver's inverse
+    // mass or inertia would be infinite. Parts only add to a body's mass
+    // and (about its centre) inertia, so a body of such parts is safe too.
+    let inverse_overflows = |x: f32| x > 0.0 && !(1.0 / x).is_finite();
+    if inverse_overflows(md.mass) || inverse_overflows(md.inertia) {
+        return Err(ShapeError::MassOverflow);
+    }
     Ok(())
 }
