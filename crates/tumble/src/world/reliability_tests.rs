@@ -563,3 +563,46 @@ fn parts_whose_inertia_underflows_make_a_body_that_does_not_turn_not_one_that_sp
     assert!(world.angular_velocity(b).unwrap().is_finite());
     assert!(world.frozen_bodies().is_empty());
 }
+
+#[test]
+fn parts_whose_masses_overflow_only_together_are_refused() {
+    let mut world = World::default();
+    let outline = [
+        Vec2::new(1.2237562, -0.94363505),
+        Vec2::new(0.3525399, -0.58065045),
+        Vec2::new(-0.1952078, 0.18795091),
+        Vec2::new(-0.35522774, -0.74219376),
+        Vec2::new(-0.9826734, -1.4472382),
+        Vec2::new(-0.040241323, -1.3962696),
+        Vec2::new(0.7867456, -1.8510967),
+    ];
+    let dense = ShapeDef {
+        density: 3.4e38,
+        ..ShapeDef::default()
+    };
+    for def in [crate::body::BodyDef::kinematic(), crate::body::BodyDef::dynamic()] {
+        let b = world.create_body(&def).unwrap();
+        let before = fingerprint(&world);
+        // Each convex part's mass is finite; their sum is not (the
+        // body's centre was NaN).
+        assert_eq!(
+            world.add_concave(b, &outline, &dense),
+            Err(Error::Shape(ShapeError::MassOverflow))
+        );
+        // One shape at a time, the same: the second overflows the total.
+        let half = Polygon::new_box(0.5, 0.5).unwrap();
+        let heavy = ShapeDef {
+            density: 2e38,
+            ..ShapeDef::default()
+        };
+        world.add_shape(b, half, &heavy).unwrap();
+        let one = fingerprint(&world);
+        assert_eq!(
+            world.add_shape(b, half, &heavy),
+            Err(Error::Shape(ShapeError::MassOverflow))
+        );
+        assert_eq!(fingerprint(&world), one);
+        assert_ne!(one, before);
+        assert!(world.center_of_mass(b).unwrap().is_finite());
+    }
+}
