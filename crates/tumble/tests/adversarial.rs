@@ -131,6 +131,18 @@ fn known_unfixed(op: &Op, ids: &Ids, world: &World) -> Option<&'static str> {
         // contact impulses (lead).
         Op::CreateJoint { place, .. } if place_far(place) => Some("world extent"),
         Op::SetJointFrames(_, a, b) if far(a.p) || far(b.p) => Some("world extent"),
+        // Frictions, restitutions and gravity scales past 1e6 reach the
+        // solver: NaN impulses, a clamp fed NaN that panics (lead).
+        Op::CreateBody(def) if huge(def.gravity_scale) => Some("materials out of range"),
+        Op::SetGravityScale(_, x) if huge(*x) => Some("materials out of range"),
+        Op::SetFriction(_, x) | Op::SetRestitution(_, x) if huge(*x) => Some("materials out of range"),
+        Op::AddShape(_, _, def) | Op::AddChain(_, _, _, def) | Op::AddConcave(_, _, def)
+            if huge(def.friction) || huge(def.restitution) =>
+        {
+            Some("materials out of range")
+        }
+        // A shape cast can report a hit with a NaN point (guards).
+        Op::Query(Query::ShapeCast(..)) => Some("shape cast NaN hit"),
         // Gravity past the range of ordinary numbers overflows contact
         // impulses (lead).
         Op::SetGravity(g) if huge_vec(*g) => Some("overflowing motion"),
@@ -144,6 +156,11 @@ fn known_unfixed(op: &Op, ids: &Ids, world: &World) -> Option<&'static str> {
         _ => None,
     }
 }
+
+/// A snapshot taken between a removal and the next step loses the end
+/// events that step reports (snapshots): while this holds, the events of
+/// a restored world's first step are not compared.
+const KNOWN_UNFIXED_LOST_END_EVENTS: bool = true;
 
 /// The same for a world's starting settings: `None` keeps them.
 fn known_unfixed_setup(setup: &Setup) -> Option<&'static str> {
@@ -1907,7 +1924,12 @@ fn run(setup: &Setup, ops: &[Op], options: Options) -> Result<Stats, Failure> {
     // Whether it has stepped since it was restored: until then it reports
     // no events (a snapshot holds what decides the next step, not what the
     // last one reported).
-    let mut restored_stepped = false;
+    let mut restored_steps = 0;
+    let events_from = if options.skip_known && KNOWN_UNFIXED_LOST_END_EVENTS {
+        2
+    } else {
+        1
+    };
     let mut seen = Seen::default();
     let mut bytes = save(&lanes[0]);
     let fail = |call: usize, class: Class, detail: String| Failure { call, class, detail };
@@ -1955,7 +1977,7 @@ fn run(setup: &Setup, ops: &[Op], options: Options) -> Result<Stats, Failure> {
             }
             Op::Restore => {
                 restored = Some(load(&bytes).map_err(|e| fail(i, Class::SnapshotRefused, e))?);
-                restored_stepped = false;
+                restored_steps = 0;
                 if options.trace {
                     println!("{i:3}: {op:?}");
                 }
@@ -1994,10 +2016,10 @@ fn run(setup: &Setup, ops: &[Op], options: Options) -> Result<Stats, Failure> {
                 fail(i, Class::Panic(place), format!("restored world: {message}"))
             })?;
             let events = matches!(op, Op::Query(Query::Events));
-            if out != results[0].0 && (restored_stepped || !events) {
+            if out != results[0].0 && (restored_steps >= events_from || !events) {
                 return Err(fail(i, Class::RestoredDiffers, difference(&out, &results[0].0)));
             }
-            restored_stepped |= steps;
+            restored_steps += u32::from(steps);
         }
         let (out, made, bad) = &results[0];
         if options.trace {
