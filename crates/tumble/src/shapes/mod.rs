@@ -43,7 +43,8 @@ pub enum ShapeError {
     /// edges. Build polygons with [`Polygon::new`] to avoid this.
     NotConvex,
     /// The shape is so large (or its density so high) that its area, edge
-    /// normals, centroid, mass or rotational inertia overflow `f32`.
+    /// normals, centroid, mass or rotational inertia overflow `f32`; or, added
+    /// to a body, so light that the inverse of its mass or inertia does.
     MassOverflow,
 }
 

@@ -296,6 +296,19 @@ impl Softness {
         let omega = 2.0 * std::f32::consts::PI * hertz;
         let a1 = 2.0 * zeta + h * omega;
         let a2 = h * omega * a1;
+        if !a2.is_finite() {
+            // So stiff or so damped (a finite hertz or damping ratio near
+            // the top of the f32 range) that `a2` overflows: the limit of
+            // the formulas below, the full effective mass with nothing
+            // taken back, and the bias rate `omega / a1` written so that
+            // it never divides infinity by infinity.
+            return Softness {
+                bias_rate: 1.0 / (2.0 * (zeta / omega) + h),
+                mass_scale: 1.0,
+                impulse_scale: 0.0,
+                inv_mass_scale: 1.0,
+            };
+        }
         let a3 = 1.0 / (1.0 + a2);
         let mass_scale = a2 * a3;
         Softness {

@@ -506,7 +506,11 @@ impl World {
                 b.mass = md.mass;
                 b.inv_mass = 1.0 / md.mass;
                 b.local_center = md.center;
-                if md.inertia > 0.0 && !b.locks.rotation {
+                // Parts whose inertias underflowed to zero can still make
+                // a subnormal one (their masses' tiny lever arms), whose
+                // inverse is infinite: such a body turns no more than one
+                // with none.
+                if md.inertia > 0.0 && (1.0 / md.inertia).is_finite() && !b.locks.rotation {
                     b.inertia = md.inertia;
                     b.inv_inertia = 1.0 / md.inertia;
                 }

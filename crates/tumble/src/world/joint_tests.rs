@@ -752,3 +752,79 @@ fn a_jointed_body_teleported_away_is_pulled_back_at_a_bounded_speed() {
         );
     }
 }
+
+/// Every body's state and every contact's impulses are finite.
+fn all_finite(world: &World) -> bool {
+    world.bodies().all(|b| {
+        world.transform(b).unwrap().p.is_finite()
+            && world.linear_velocity(b).unwrap().is_finite()
+            && world.angular_velocity(b).unwrap().is_finite()
+    }) && world.contacts().all(|c| {
+        c.manifold
+            .points()
+            .iter()
+            .all(|p| p.normal_impulse.is_finite() && p.tangent_impulse.is_finite())
+    })
+}
+
+#[test]
+fn springs_stiff_or_damped_to_the_top_of_the_f32_range_act_rigid_not_nan() {
+    // A motor joint of 3.4e38 Hz on a box resting on the ground made its
+    // soft coefficients infinity times zero: NaN impulses on the next step.
+    let extremes = [(3.4e38, 0.2), (1e30, 1.0), (5.0, 3.4e38), (f32::MAX, f32::MAX)];
+    for (hertz, zeta) in extremes {
+        let kinds: [JointKind; 3] = [
+            MotorJoint {
+                max_force: 10.0,
+                max_torque: 10.0,
+                linear_hertz: hertz,
+                linear_damping_ratio: zeta,
+                angular_hertz: hertz,
+                angular_damping_ratio: zeta,
+                ..MotorJoint::default()
+            }
+            .into(),
+            WeldJoint {
+                linear_hertz: hertz,
+                linear_damping_ratio: zeta,
+                angular_hertz: hertz,
+                angular_damping_ratio: zeta,
+            }
+            .into(),
+            RevoluteJoint {
+                enable_spring: true,
+                hertz,
+                damping_ratio: zeta,
+                target_angle: 0.5,
+                ..RevoluteJoint::default()
+            }
+            .into(),
+        ];
+        for kind in kinds {
+            let mut world = World::default();
+            let g = ground(&mut world);
+            let b = unit_box(&mut world, Vec2::new(0.0, 0.5));
+            let def = JointDef::new(g, b, kind).at(&world, Vec2::new(0.3, 0.5)).unwrap();
+            world.create_joint(&def).unwrap();
+            for _ in 0..30 {
+                world.step(DT);
+            }
+            assert!(all_finite(&world), "{kind:?}");
+            assert!(world.frozen_bodies().is_empty(), "{kind:?}");
+        }
+    }
+    // The contacts' own softness, set to the top of its range.
+    let mut world = World::default();
+    ground(&mut world);
+    unit_box(&mut world, Vec2::new(0.0, 0.45));
+    let stiff = crate::settings::SolverSettings {
+        contact_hertz: f32::MAX,
+        contact_damping_ratio: f32::MAX,
+        ..*world.solver_settings()
+    };
+    world.set_solver_settings(stiff).unwrap();
+    for _ in 0..30 {
+        world.step(DT);
+    }
+    assert!(all_finite(&world));
+}

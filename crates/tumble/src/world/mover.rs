@@ -76,7 +76,8 @@ pub struct CharacterController {
     pub snap_to_ground: f32,
     /// Which shapes the character meets (sensors never).
     pub filter: QueryFilter,
-    /// Most slides (cast, stop, turn along the surface) per move. Default 4.
+    /// Most slides (cast, stop, turn along the surface) per move. Default
+    /// 4; at most 16 are taken, whatever is asked.
     pub max_slides: u32,
 }
 
@@ -114,6 +115,12 @@ pub struct CharacterMove {
     pub sliding: bool,
 }
 
+/// The most slides one move takes ([`CharacterController::max_slides`]
+/// above it counts as this): each slide ends on another surface, and a
+/// frame's move meets a handful; the bound keeps the cost of a move
+/// bounded by the shapes it meets, not by a number the caller gave.
+const MAX_SLIDES: u32 = 16;
+
 /// Planes the push-out solve keeps the character in front of, at most.
 const MAX_PLANES: usize = 8;
 
@@ -124,8 +131,10 @@ impl World {
     /// of `ignore` (the character's own body) are not met. The world is not
     /// changed: the game moves its body.
     ///
-    /// Errors: the shape breaks its constructors' rules, or a number is not
-    /// finite.
+    /// Errors: the shape breaks its constructors' rules, a number is not
+    /// finite, or the move reaches past the range of `f32` (the shape's
+    /// box where it starts or where `desired` takes it, or the move found,
+    /// would not be finite).
     pub fn move_character(
         &self,
         controller: &CharacterController,
@@ -141,7 +150,7 @@ impl World {
             && xf.q.s.is_finite()
             && is_finite_vec(desired)
             && dt.is_finite();
-        if !finite {
+        if !finite || !reach_is_finite(shape, xf, desired) {
             return Err(ShapeError::NonFinite.into());
         }
         let c = controller;
@@ -186,6 +195,10 @@ impl World {
             Some(hit) => self.velocity_at_point(hit.body, hit.point)?,
             None => Vec2::ZERO,
         };
+        // The ground's velocity may carry it out of range too.
+        if !is_finite_vec(p - xf.p) || !is_finite_vec(ground_velocity) {
+            return Err(ShapeError::NonFinite.into());
+        }
         Ok(CharacterMove {
             translation: p - xf.p,
             grounded: grounded && !sliding,
@@ -195,6 +208,18 @@ impl World {
             sliding,
         })
     }
+}
+
+/// Whether the shape's bounding box, where it starts and where the whole
+/// of `desired` would take it, is finite: a move whose end overflows has
+/// no answer in `f32`.
+fn reach_is_finite(shape: &Shape, xf: Transform, desired: Vec2) -> bool {
+    let end = Transform {
+        p: xf.p + desired,
+        q: xf.q,
+    };
+    let reach = shape.aabb(xf).union(shape.aabb(end));
+    is_finite_vec(reach.min) && is_finite_vec(reach.max) && is_finite_vec(reach.max - reach.min)
 }
 
 /// How many skins below it the character looks for what it stands on.
@@ -257,7 +282,7 @@ impl Mover<'_> {
         let (c, up, min_up) = (self.controller, self.up, self.min_up);
         let mut remaining = motion;
         let mut grounded = false;
-        for _ in 0..c.max_slides {
+        for _ in 0..c.max_slides.min(MAX_SLIDES) {
             if remaining.length_squared() <= 1e-12 {
                 break;
             }
@@ -274,7 +299,14 @@ impl Mover<'_> {
             } else if let Some(stepped) = self.step_up(p, left, up, min_up) {
                 return (stepped, true);
             }
-            remaining = slide(left, hit.normal, up, walkable);
+            let next = slide(left, hit.normal, up, walkable);
+            // A slide that neither moved the character nor turned its
+            // motion would be repeated exactly by every slide after it
+            // (each is a function of the place and the motion alone).
+            if travel == 0.0 && next == remaining {
+                break;
+            }
+            remaining = next;
         }
         (p, grounded)
     }

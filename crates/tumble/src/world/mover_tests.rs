@@ -266,3 +266,96 @@ fn a_closing_door_pushes_the_character_along_the_floor_not_into_it() {
         c.position(&world)
     );
 }
+
+/// The scene of a move the slides never finished: a circle pushed into
+/// the corner a long capsule makes with a hexagon.
+fn world_with_a_corner() -> World {
+    let mut world = World::default();
+    let ground = world
+        .create_body(&BodyDef::fixed().at(Vec2::new(0.0, -1.0)))
+        .unwrap();
+    let capsule = Capsule::new(
+        Vec2::new(57767.992, 0.13678336),
+        Vec2::new(-0.027916074, -0.30390167),
+        1.9551864,
+    );
+    world
+        .add_shape(ground, capsule.unwrap(), &ShapeDef::default())
+        .unwrap();
+    let hexagon = Polygon::new(&[
+        Vec2::new(-1.6690967, 0.7712053),
+        Vec2::new(-0.12803853, 1.6609359),
+        Vec2::new(-1.1554106, 1.6609358),
+        Vec2::new(0.3856476, 0.7712054),
+        Vec2::new(-1.1554105, -0.11852497),
+        Vec2::new(-0.12803811, -0.11852473),
+    ]);
+    world
+        .add_shape(ground, hexagon.unwrap(), &ShapeDef::default())
+        .unwrap();
+    world
+}
+
+#[test]
+fn the_slides_of_one_move_are_bounded_whatever_max_slides_says() {
+    // The circle ends its second slide against the corner, where a slide
+    // neither moves it nor turns its motion: a move that asked for
+    // u32::MAX slides took them all, one after another, for hours.
+    let world = world_with_a_corner();
+    let controller = CharacterController {
+        max_slides: u32::MAX,
+        ..CharacterController::default()
+    };
+    let circle: Shape = crate::shapes::Circle::new(Vec2::ZERO, 1.4647831).unwrap().into();
+    let xf = crate::math::Transform {
+        p: Vec2::new(0.64520454, 0.37658072),
+        q: crate::math::Rot {
+            c: -0.05459982,
+            s: -0.99850833,
+        },
+    };
+    let desired = Vec2::new(-8.426638, -6.3509693);
+    let (done, finished) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let m = world.move_character(&controller, &circle, xf, desired, DT, None);
+        let _ = done.send(m);
+    });
+    // Microseconds when bounded; the wait only turns a hang into a failure.
+    let m = finished
+        .recv_timeout(std::time::Duration::from_secs(30))
+        .expect("the move finished");
+    let m = m.unwrap();
+    assert!(m.translation.is_finite(), "{m:?}");
+    // Stopped at the corner: what the default 4 slides find too.
+    let four = world_with_a_corner()
+        .move_character(&CharacterController::default(), &circle, xf, desired, DT, None)
+        .unwrap();
+    assert_eq!(m, four);
+}
+
+#[test]
+fn a_move_past_the_range_of_f32_is_an_error_not_an_infinite_translation() {
+    let world = World::default();
+    let circle: Shape = crate::shapes::Circle::new(Vec2::ZERO, 0.5).unwrap().into();
+    let controller = CharacterController::default();
+    let far = crate::math::Transform::new(Vec2::new(0.0, -3.4e38), 0.0);
+    let down = Vec2::new(0.0, -3.4e38);
+    // Every input is finite, but the end of the move is not.
+    assert_eq!(
+        world.move_character(&controller, &circle, far, down, DT, None),
+        Err(crate::shapes::ShapeError::NonFinite.into())
+    );
+    // A segment reaching 3.4e38 from its body, moved up by as much.
+    let segment: Shape = crate::shapes::Segment::new(Vec2::ZERO, Vec2::new(0.0, 3.4e38))
+        .unwrap()
+        .into();
+    let here = crate::math::Transform::new(Vec2::ZERO, 0.0);
+    assert!(world
+        .move_character(&controller, &segment, here, Vec2::new(0.0, 3.4e38), DT, None)
+        .is_err());
+    // Within range, the same far place moves as anywhere.
+    let m = world
+        .move_character(&controller, &circle, far, Vec2::new(1.0, 0.0), DT, None)
+        .unwrap();
+    assert!(m.translation.is_finite(), "{m:?}");
+}

@@ -499,3 +499,104 @@ fn a_frozen_body_touches_nothing_and_what_rested_on_it_falls_through() {
         );
     }
 }
+
+#[test]
+fn a_shape_too_light_for_its_inverse_mass_is_refused() {
+    let mut world = World::default();
+    let b = world.create_body(&crate::body::BodyDef::dynamic()).unwrap();
+    let before = fingerprint(&world);
+    // A subnormal density: the mass is positive, its inverse infinite (an
+    // angular impulse of 2.4 then spun the body at an infinite rate).
+    let feather = ShapeDef {
+        density: 1e-40,
+        ..ShapeDef::default()
+    };
+    assert_eq!(
+        world.add_shape(b, Polygon::new_box(1.8, 1.2).unwrap(), &feather),
+        Err(Error::Shape(ShapeError::MassOverflow))
+    );
+    // A speck: a finite density on a radius whose area is subnormal.
+    let speck = Circle::new(Vec2::ZERO, 1e-20).unwrap();
+    assert_eq!(
+        world.add_shape(b, speck, &ShapeDef::default()),
+        Err(Error::Shape(ShapeError::MassOverflow))
+    );
+    assert_eq!(fingerprint(&world), before);
+    // Light but within range: accepted, and it turns finitely.
+    let light = ShapeDef {
+        density: 1e-30,
+        ..ShapeDef::default()
+    };
+    world
+        .add_shape(b, Polygon::new_box(1.0, 1.0).unwrap(), &light)
+        .unwrap();
+    world.apply_angular_impulse(b, 1e-30).unwrap();
+    assert!(world.angular_velocity(b).unwrap().is_finite());
+}
+
+#[test]
+fn parts_whose_inertia_underflows_make_a_body_that_does_not_turn_not_one_that_spins_infinitely() {
+    let mut world = World::default();
+    let b = world.create_body(&crate::body::BodyDef::dynamic()).unwrap();
+    // Two circles of 1e-30 kg each (their own inertias underflow to zero)
+    // 2e-5 m apart: about their common centre, an inertia of 1e-40, a
+    // subnormal whose inverse is infinite.
+    let radius = (1e-30f32 / std::f32::consts::PI).sqrt();
+    let specks = [-1e-5, 1e-5].map(|x| Circle::new(Vec2::new(x, 0.0), radius).unwrap());
+    let combined = crate::shapes::combine_mass(&specks.map(|c| c.mass(1.0)));
+    assert!(
+        combined.inertia > 0.0 && !(1.0 / combined.inertia).is_finite(),
+        "{combined:?}"
+    );
+    for speck in specks {
+        world.add_shape(b, speck, &ShapeDef::default()).unwrap();
+    }
+    assert_eq!(world.mass_data(b).unwrap().inertia, 0.0);
+    world.apply_angular_impulse(b, 1.0).unwrap();
+    world.step(DT);
+    assert!(world.angular_velocity(b).unwrap().is_finite());
+    assert!(world.frozen_bodies().is_empty());
+}
+
+#[test]
+fn parts_whose_masses_overflow_only_together_are_refused() {
+    let mut world = World::default();
+    let outline = [
+        Vec2::new(1.2237562, -0.94363505),
+        Vec2::new(0.3525399, -0.58065045),
+        Vec2::new(-0.1952078, 0.18795091),
+        Vec2::new(-0.35522774, -0.74219376),
+        Vec2::new(-0.9826734, -1.4472382),
+        Vec2::new(-0.040241323, -1.3962696),
+        Vec2::new(0.7867456, -1.8510967),
+    ];
+    let dense = ShapeDef {
+        density: 3.4e38,
+        ..ShapeDef::default()
+    };
+    for def in [crate::body::BodyDef::kinematic(), crate::body::BodyDef::dynamic()] {
+        let b = world.create_body(&def).unwrap();
+        let before = fingerprint(&world);
+        // Each convex part's mass is finite; their sum is not (the
+        // body's centre was NaN).
+        assert_eq!(
+            world.add_concave(b, &outline, &dense),
+            Err(Error::Shape(ShapeError::MassOverflow))
+        );
+        // One shape at a time, the same: the second overflows the total.
+        let half = Polygon::new_box(0.5, 0.5).unwrap();
+        let heavy = ShapeDef {
+            density: 2e38,
+            ..ShapeDef::default()
+        };
+        world.add_shape(b, half, &heavy).unwrap();
+        let one = fingerprint(&world);
+        assert_eq!(
+            world.add_shape(b, half, &heavy),
+            Err(Error::Shape(ShapeError::MassOverflow))
+        );
+        assert_eq!(fingerprint(&world), one);
+        assert_ne!(one, before);
+        assert!(world.center_of_mass(b).unwrap().is_finite());
+    }
+}

@@ -9,7 +9,7 @@ use crate::error::{BodyError, Error};
 use crate::filter::Filter;
 use crate::math::{is_finite_vec, limit_length, Aabb, Vec2};
 use crate::settings::{AABB_MARGIN, AABB_MARGIN_FRACTION, SPECULATIVE_DISTANCE};
-use crate::shapes::{chain_segments, decompose_concave, Shape, ShapeError};
+use crate::shapes::{chain_segments, combine_mass, decompose_concave, MassData, Shape, ShapeError};
 use crate::store::Store;
 
 /// How many steps of motion ahead a moving shape's re-built fat box
@@ -181,7 +181,24 @@ impl World {
         def.validate()?;
         let shape = shape.into();
         check_shape(&shape, def)?;
+        self.check_body_mass(bi, &[shape.mass(def.density)])?;
         Ok(self.add_shape_unchecked(bi, shape, def))
+    }
+
+    /// Refuses parts whose masses, each finite, would overflow the body's
+    /// total (its mass, centre or inertia) together with its shapes'.
+    fn check_body_mass(&self, bi: u32, new: &[MassData]) -> Result<(), ShapeError> {
+        let mut parts: Vec<MassData> = self.bodies[bi]
+            .shapes
+            .iter()
+            .map(|&si| self.shapes[si].shape.mass(self.shapes[si].def.density))
+            .collect();
+        parts.extend_from_slice(new);
+        let md = combine_mass(&parts);
+        if !(md.mass.is_finite() && md.inertia.is_finite() && is_finite_vec(md.center)) {
+            return Err(ShapeError::MassOverflow);
+        }
+        Ok(())
     }
 
     fn add_shape_unchecked(&mut self, bi: u32, shape: Shape, def: &ShapeDef) -> ShapeId {
@@ -232,6 +249,8 @@ impl World {
         for p in &parts {
             check_shape(&Shape::Polygon(*p), def)?;
         }
+        let masses: Vec<MassData> = parts.iter().map(|p| p.mass(def.density)).collect();
+        self.check_body_mass(bi, &masses)?;
         Ok(parts
             .into_iter()
             .map(|p| self.add_shape_unchecked(bi, Shape::Polygon(p), def))
@@ -559,6 +578,13 @@ pub(super) fn check_shape(shape: &Shape, def: &ShapeDef) -> Result<(), ShapeErro
     shape.validate()?;
     let md = shape.mass(def.density);
     if !(md.mass.is_finite() && md.inertia.is_finite() && is_finite_vec(md.center)) {
+        return Err(ShapeError::MassOverflow);
+    }
+    // So light (a subnormal density, a speck) that the solver's inverse
+    // mass or inertia would be infinite. Parts only add to a body's mass
+    // and (about its centre) inertia, so a body of such parts is safe too.
+    let inverse_overflows = |x: f32| x > 0.0 && !(1.0 / x).is_finite();
+    if inverse_overflows(md.mass) || inverse_overflows(md.inertia) {
         return Err(ShapeError::MassOverflow);
     }
     Ok(())
