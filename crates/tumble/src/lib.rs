@@ -145,6 +145,7 @@
 //! | [`ShapeError::InvalidMaterial`] | friction or restitution is negative |
 //! | [`ShapeError::NotConvex`] | a hand-built [`Polygon`] given to [`World::add_shape`] is not strictly convex and counter-clockwise, or its normals do not match its edges |
 //! | [`ShapeError::MassOverflow`] | a shape is so large (or dense) that its area, centroid, mass or inertia overflows `f32` |
+//! | [`ShapeError::TooFar`] | a shape (or a chain point, or a concave part) reaches farther from its body's origin than the world extent ([`settings::WORLD_EXTENT`], 100 km times the length unit) |
 //! | [`BodyError::StaleHandle`] | a [`BodyId`] or [`ShapeId`] refers to a removed body or shape (also a shape of a removed body), even after its slot was reused |
 //! | [`BodyError::NonFinite`] | a position, angle, velocity, force, torque, impulse, point, damping, gravity (scale), sleep threshold, solver float or step rate is NaN or infinite; the string names it |
 //! | [`BodyError::NegativeDamping`] | linear or angular damping is negative |

@@ -45,6 +45,16 @@ pub const AABB_MARGIN_FRACTION: f32 = 0.125;
 /// convex hull; an edge shorter than this has no reliable normal.
 pub const WELD_DISTANCE: f32 = 0.5 * LINEAR_SLOP;
 
+/// The world extent, in metres (scaled by
+/// [`WorldSettings::length_units_per_meter`]): coordinates lie within
+/// this distance of the origin on each axis. Beyond it an `f32` resolves
+/// positions to worse than a centimetre (its spacing at 1e5 is 8 mm), so
+/// a body there cannot move smoothly nor rest on anything; larger
+/// coordinates are refused rather than simulated badly. Shapes may
+/// reach no farther than this from their body's origin, and queries
+/// start within it. Box2D's `B2_HUGE` is the same 100 km.
+pub const WORLD_EXTENT: f32 = 1.0e5;
+
 /// The fastest (in metres per second) position correction pushes two
 /// overlapping bodies apart. A deep overlap (a body teleported into
 /// another) is resolved over several steps instead of launching the bodies

@@ -45,6 +45,10 @@ pub enum ShapeError {
     /// The shape is so large (or its density so high) that its area, edge
     /// normals, centroid, mass or rotational inertia overflow `f32`.
     MassOverflow,
+    /// The shape reaches farther from its body's origin than the world
+    /// extent ([`WORLD_EXTENT`](crate::settings::WORLD_EXTENT) times the
+    /// length unit), or a query's shape is placed beyond it.
+    TooFar,
 }
 
 impl fmt::Display for ShapeError {
@@ -61,6 +65,7 @@ impl fmt::Display for ShapeError {
             ShapeError::InvalidMaterial => "friction and restitution must be finite and >= 0",
             ShapeError::NotConvex => "the polygon is not convex and counter-clockwise",
             ShapeError::MassOverflow => "the shape's mass or inertia overflows f32",
+            ShapeError::TooFar => "the shape reaches beyond the world extent (1e5 m times the length unit)",
         };
         f.write_str(msg)
     }
