@@ -282,15 +282,21 @@ impl World {
     /// from it, waking it: each such shape gets an impulse at its point
     /// nearest the centre, of `impulse_per_length` times its width facing
     /// the blast, scaled from 1 at `radius` down to 0 at `radius +
-    /// falloff`. Shapes are pushed in slot order. Errors: a non-finite
-    /// number, or a negative radius or falloff.
+    /// falloff`. Shapes are pushed in slot order.
+    ///
+    /// Errors, decided before any body is pushed (so the world is then
+    /// unchanged): a non-finite number ([`BodyError::NonFinite`]); a
+    /// negative radius, falloff or impulse (an explosion pushes out, never
+    /// in), or a centre beyond the world extent
+    /// ([`BodyError::OutOfRange`]); an impulse or a body's new velocity
+    /// that overflows `f32` ([`BodyError::NonFinite`]`("impulse")`).
     pub fn explode(&mut self, explosion: &Explosion) -> Result<(), BodyError> {
         let Explosion {
             center,
             radius,
             falloff,
             impulse_per_length,
-            filter,
+            filter: _,
         } = *explosion;
         if !is_finite_vec(center)
             || !radius.is_finite()
@@ -302,6 +308,53 @@ impl World {
         if radius < 0.0 || falloff < 0.0 {
             return Err(BodyError::OutOfRange("explosion radius or falloff"));
         }
+        if impulse_per_length < 0.0 {
+            return Err(BodyError::OutOfRange("explosion impulse"));
+        }
+        if !self.within_extent(center) {
+            return Err(BodyError::OutOfRange("explosion center"));
+        }
+        let pushes = self.explosion_pushes(explosion);
+        // Every push and every body's velocity after all of its pushes must
+        // be finite before the first is applied: an error must leave the
+        // world as it was.
+        let mut by_body: Vec<&(u32, Vec2, Vec2)> = pushes.iter().collect();
+        by_body.sort_by_key(|&&(bi, _, _)| bi);
+        let mut k = 0;
+        while k < by_body.len() {
+            let bi = by_body[k].0;
+            let b = &self.bodies[bi];
+            let (mut v, mut w) = (b.v, b.w);
+            while k < by_body.len() && by_body[k].0 == bi {
+                let (_, impulse, point) = *by_body[k];
+                if !(is_finite_vec(impulse) && is_finite_vec(point)) {
+                    return Err(BodyError::NonFinite("impulse"));
+                }
+                v += b.inv_mass * impulse;
+                w += b.inv_inertia * crate::math::cross(point - b.center, impulse);
+                k += 1;
+            }
+            if !(is_finite_vec(v) && w.is_finite()) {
+                return Err(BodyError::NonFinite("impulse"));
+            }
+        }
+        for (bi, impulse, point) in pushes {
+            let body = self.body_id(bi);
+            self.apply_linear_impulse(body, impulse, point)?;
+        }
+        Ok(())
+    }
+
+    /// The pushes of an explosion whose numbers were checked: per shape
+    /// reached, in slot order, its body, the impulse and where it acts.
+    fn explosion_pushes(&self, explosion: &Explosion) -> Vec<(u32, Vec2, Vec2)> {
+        let Explosion {
+            center,
+            radius,
+            falloff,
+            impulse_per_length,
+            filter,
+        } = *explosion;
         let reach = radius + falloff;
         let mut hit = Vec::new();
         let probe: Shape = Circle { center, radius: 0.0 }.into();
@@ -309,6 +362,7 @@ impl World {
         self.overlapping((around, filter.mask), &mut hit, |_, slot| {
             filter.accepts(&slot.def.filter) && self.bodies[slot.body].body_type == BodyType::Dynamic
         });
+        let mut pushes = Vec::with_capacity(hit.len());
         for id in hit {
             let si = id.index;
             let slot = &self.shapes[si];
@@ -332,10 +386,9 @@ impl World {
             let width = projected_width(&slot.shape, b.xf, direction);
             let impulse = (impulse_per_length * width * scale) * direction;
             let point = if d.distance > 0.0 { d.point_b } else { center };
-            let body = self.body_id(slot.body);
-            self.apply_linear_impulse(body, impulse, point)?;
+            pushes.push((slot.body, impulse, point));
         }
-        Ok(())
+        pushes
     }
 }
 

@@ -329,3 +329,73 @@ fn an_explosion_pushes_bodies_away_with_falloff() {
     assert!(world.explode(&bad).is_err());
     world.step(DT);
 }
+
+/// An explosion's errors are decided before any body is pushed: one
+/// refused leaves every body as it was (the issue's: an impulse of
+/// -3.4e38 per metre left a body spinning at infinity).
+#[test]
+fn a_refused_explosion_pushes_nothing() {
+    use crate::error::BodyError;
+    use crate::world::reliability_tests::state_bytes;
+    let mut world = World::new(WorldSettings {
+        gravity: Vec2::ZERO,
+        ..WorldSettings::default()
+    });
+    for k in 0..4 {
+        let b = world
+            .create_body(&BodyDef::dynamic().at(Vec2::new(2.0 * k as f32 - 3.0, 0.5)))
+            .unwrap();
+        world
+            .add_shape(b, Polygon::new_box(0.4, 0.4).unwrap(), &ShapeDef::default())
+            .unwrap();
+    }
+    // A feather: each push on it is finite, its speed after them is not.
+    let feather = world
+        .create_body(&BodyDef::dynamic().at(Vec2::new(0.0, 3.0)))
+        .unwrap();
+    let light = ShapeDef {
+        density: 1e-30,
+        ..ShapeDef::default()
+    };
+    world
+        .add_shape(feather, Circle::new(Vec2::ZERO, 1.0).unwrap(), &light)
+        .unwrap();
+    world.step(DT);
+    let before = state_bytes(&world);
+    let blast = |impulse_per_length: f32| Explosion {
+        center: Vec2::ZERO,
+        radius: 10.0,
+        falloff: 1.0,
+        impulse_per_length,
+        filter: QueryFilter::default(),
+    };
+    assert_eq!(
+        world.explode(&blast(-3.4e38)),
+        Err(BodyError::OutOfRange("explosion impulse"))
+    );
+    assert_eq!(
+        world.explode(&blast(-1.0)),
+        Err(BodyError::OutOfRange("explosion impulse"))
+    );
+    assert_eq!(
+        world.explode(&blast(3.4e38)),
+        Err(BodyError::NonFinite("impulse"))
+    );
+    assert_eq!(world.explode(&blast(1e10)), Err(BodyError::NonFinite("impulse")));
+    let far = Explosion {
+        center: Vec2::new(2.0 * crate::settings::WORLD_EXTENT, 0.0),
+        ..blast(1.0)
+    };
+    assert_eq!(
+        world.explode(&far),
+        Err(BodyError::OutOfRange("explosion center"))
+    );
+    assert_eq!(state_bytes(&world), before);
+    assert!(world
+        .bodies()
+        .all(|b| world.angular_velocity(b).unwrap().is_finite()));
+    // A zero impulse is allowed, and a sane one pushes.
+    assert_eq!(world.explode(&blast(0.0)), Ok(()));
+    assert_eq!(world.explode(&blast(1.0)), Ok(()));
+    assert!(world.linear_velocity(feather).unwrap().y > 0.0);
+}

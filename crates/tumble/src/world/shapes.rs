@@ -426,6 +426,12 @@ impl World {
         crate::settings::WORLD_EXTENT * self.settings.length_units_per_meter
     }
 
+    /// Whether point `p` lies within the world extent on both axes (a NaN
+    /// does not).
+    pub(super) fn within_extent(&self, p: Vec2) -> bool {
+        p.x.abs() <= self.world_extent() && p.y.abs() <= self.world_extent()
+    }
+
     /// Refuses a shape reaching farther from its body's origin than the
     /// world extent: added to a body placed within the extent, its far
     /// side stays where `f32` still resolves a contact, and no bounding
