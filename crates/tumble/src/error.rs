@@ -37,7 +37,8 @@ impl fmt::Display for BodyError {
 
 impl std::error::Error for BodyError {}
 
-/// Why a shape could not be attached to a body.
+/// Why a shape could not be attached to a body, or a query (a ray or
+/// shape cast, an overlap test, a character move) was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Error {
     /// The geometry or material is invalid.

@@ -145,12 +145,12 @@
 //! | [`ShapeError::InvalidMaterial`] | friction or restitution is negative |
 //! | [`ShapeError::NotConvex`] | a hand-built [`Polygon`] given to [`World::add_shape`] is not strictly convex and counter-clockwise, or its normals do not match its edges |
 //! | [`ShapeError::MassOverflow`] | a shape is so large (or dense) that its area, centroid, mass or inertia overflows `f32` |
-//! | [`ShapeError::TooFar`] | a shape (or a chain point, or a concave part) reaches farther from its body's origin than the world extent ([`settings::WORLD_EXTENT`], 100 km times the length unit) |
+//! | [`ShapeError::TooFar`] | a shape (or a chain point, or a concave part, or a query's shape) reaches farther from its body's (or its own) origin than the world extent ([`settings::WORLD_EXTENT`], 100 km times the length unit) |
 //! | [`BodyError::StaleHandle`] | a [`BodyId`] or [`ShapeId`] refers to a removed body or shape (also a shape of a removed body), even after its slot was reused |
-//! | [`BodyError::NonFinite`] | a position, angle, velocity, force, torque, impulse, point, damping, gravity (scale), sleep threshold, solver float or step rate is NaN or infinite; the string names it |
+//! | [`BodyError::NonFinite`] | a position, angle, velocity, force, torque, impulse, point, damping, gravity (scale), sleep threshold, solver float or step rate is NaN or infinite; a query's point, box, translation or transform, or a [`CharacterController`] field is; an [`Explosion`]'s impulse, or a body's velocity after it, overflows; the string names it |
 //! | [`BodyError::NegativeDamping`] | linear or angular damping is negative |
 //! | [`BodyError::NotASensor`] | [`World::sensor_overlaps`] was given a shape that is not a sensor |
-//! | [`BodyError::OutOfRange`] | a finite number outside its range: [`World::set_solver_settings`] (iterations 1..=16, substeps 1..=8, baumgarte 0..=1, restitution threshold >= 0), a negative [`BodyDef::sleep_threshold`], [`FixedStepper::try_new`] (rate > 0, at least one step), or a negative [`Explosion`] radius or falloff; the string names it |
+//! | [`BodyError::OutOfRange`] | a finite number outside its range: [`World::set_solver_settings`] (iterations 1..=16, substeps 1..=8, baumgarte 0..=1, restitution threshold >= 0), a negative [`BodyDef::sleep_threshold`], [`FixedStepper::try_new`] (rate > 0, at least one step), a negative [`Explosion`] radius, falloff or impulse or its centre beyond the world extent, a query's start (ray origin, point, placed shape) beyond the world extent or its translation longer on an axis than twice the extent, a query transform's rotation not of unit length, a [`CharacterController`] with a zero `up` or a negative length; the string names it |
 //! | [`JointError::StaleHandle`] | a [`JointId`] refers to a removed joint (also a joint of a removed body) |
 //! | [`JointError::StaleBody`] | a [`JointDef`] names a removed body |
 //! | [`JointError::SameBody`] | both ends of a joint are one body |
@@ -159,8 +159,8 @@
 //! | [`JointError::Negative`] | a joint's stiffness, damping ratio, largest force or torque, or minimum length is negative |
 //! | [`JointError::OutOfRange`] | a revolute limit outside `-pi..=pi`, or a distance joint's length not positive |
 //! | [`JointError::WrongKind`] | [`World::set_joint_kind`] given another kind, or [`World::set_motor_speed`] a joint with no motor |
-//! | [`Error::Shape`] | [`World::add_shape`], [`World::add_concave`], [`World::set_friction`] and [`World::set_restitution`] refused the geometry or material |
-//! | [`Error::Body`] | the same calls were given a stale handle |
+//! | [`Error::Shape`] | [`World::add_shape`], [`World::add_concave`], [`World::add_chain`], [`World::set_friction`] and [`World::set_restitution`] refused the geometry or material, or a query ([`World::overlap_shape`], [`World::shape_cast`], [`World::move_character`]) its shape |
+//! | [`Error::Body`] | the same calls were given a stale handle; a query (every `ray_cast*`, `overlap_*`, [`World::shape_cast`], [`World::move_character`]) refused a number |
 //!
 //! A few inputs are repaired rather than refused, and say so in their docs:
 //! [`World::new`] (a bad length scale or gravity falls back to the default,

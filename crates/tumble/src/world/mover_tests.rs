@@ -266,3 +266,92 @@ fn a_closing_door_pushes_the_character_along_the_floor_not_into_it() {
         c.position(&world)
     );
 }
+
+/// A controller with a NaN or infinite field, or a negative length, is
+/// refused by name; so are a move and a start that queries refuse.
+#[test]
+fn a_controller_with_bad_numbers_is_refused() {
+    use crate::error::{BodyError, Error};
+    let mut world = World::default();
+    let c = Character::new(&mut world, Vec2::new(0.0, 2.0));
+    let xf = world.transform(c.body).unwrap();
+    let good = CharacterController::default();
+    let nan = f32::NAN;
+    let non_finite = |what| Err(Error::Body(BodyError::NonFinite(what)));
+    let out_of_range = |what| Err(Error::Body(BodyError::OutOfRange(what)));
+    for (controller, err) in [
+        (
+            CharacterController {
+                up: Vec2::new(nan, 1.0),
+                ..good
+            },
+            non_finite("controller up"),
+        ),
+        (
+            CharacterController {
+                up: Vec2::ZERO,
+                ..good
+            },
+            out_of_range("controller up"),
+        ),
+        (
+            CharacterController { skin: nan, ..good },
+            non_finite("controller skin"),
+        ),
+        (
+            CharacterController { skin: -0.1, ..good },
+            out_of_range("controller skin"),
+        ),
+        (
+            CharacterController {
+                max_slope: nan,
+                ..good
+            },
+            non_finite("controller max slope"),
+        ),
+        (
+            CharacterController {
+                step_height: f32::INFINITY,
+                ..good
+            },
+            non_finite("controller step height"),
+        ),
+        (
+            CharacterController {
+                step_min_width: nan,
+                ..good
+            },
+            non_finite("controller step min width"),
+        ),
+        (
+            CharacterController {
+                snap_to_ground: -1.0,
+                ..good
+            },
+            out_of_range("controller snap to ground"),
+        ),
+    ] {
+        assert_eq!(
+            controller.validate(),
+            err.map_err(|e| match e {
+                Error::Body(b) => b,
+                Error::Shape(_) => unreachable!(),
+            })
+        );
+        assert_eq!(
+            world.move_character(&controller, &c.shape, xf, -Vec2::Y * DT, DT, Some(c.body)),
+            err.map(|()| unreachable!())
+        );
+    }
+    assert_eq!(
+        world.move_character(&good, &c.shape, xf, Vec2::new(nan, 0.0), DT, None),
+        non_finite("desired translation").map(|()| unreachable!())
+    );
+    assert_eq!(
+        world.move_character(&good, &c.shape, xf, Vec2::ZERO, nan, None),
+        non_finite("dt").map(|()| unreachable!())
+    );
+    assert!(world
+        .move_character(&good, &c.shape, xf, -Vec2::Y * DT, DT, Some(c.body))
+        .is_ok());
+}

@@ -433,7 +433,9 @@ fn removed_body_leaves_stale_shape_handles_and_no_contacts() {
         index: 0,
         generation: 0,
     }];
-    world.overlap_point(Vec2::new(0.0, 0.5), crate::filter::QueryFilter::ALL, &mut at);
+    world
+        .overlap_point(Vec2::new(0.0, 0.5), crate::filter::QueryFilter::ALL, &mut at)
+        .unwrap();
     assert!(at.is_empty());
 
     // The freed slots are reused with new generations; the old handles stay
