@@ -159,6 +159,8 @@
 //! | [`JointError::Negative`] | a joint's stiffness, damping ratio, largest force or torque, or minimum length is negative |
 //! | [`JointError::OutOfRange`] | a revolute limit outside `-pi..=pi`, or a distance joint's length not positive |
 //! | [`JointError::WrongKind`] | [`World::set_joint_kind`] given another kind, or [`World::set_motor_speed`] a joint with no motor |
+//! | [`JointError::NoDynamicBody`] | [`World::create_joint`] between two bodies neither of which is dynamic (static or kinematic) |
+//! | [`JointError::MotorOff`] | [`World::set_motor_speed`] on a joint whose motor is off (turn it on with [`World::set_joint_kind`]) |
 //! | [`Error::Shape`] | [`World::add_shape`], [`World::add_concave`], [`World::add_chain`], [`World::set_friction`] and [`World::set_restitution`] refused the geometry or material, or a query ([`World::overlap_shape`], [`World::shape_cast`], [`World::move_character`]) its shape |
 //! | [`Error::Body`] | the same calls were given a stale handle; a query (every `ray_cast*`, `overlap_*`, [`World::shape_cast`], [`World::move_character`]) refused a number |
 //!
