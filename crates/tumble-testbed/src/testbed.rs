@@ -561,7 +561,8 @@ impl Testbed {
     pub fn body_at(&self, p: Vec2) -> Option<BodyId> {
         let world = &self.scene.world;
         let mut under = Vec::new();
-        world.overlap_point(p, QueryFilter::ALL, &mut under);
+        // A point off the world (NaN, beyond its extent) has nothing under it.
+        world.overlap_point(p, QueryFilter::ALL, &mut under).ok()?;
         under
             .into_iter()
             .filter_map(|s| world.shape_body(s).ok())

@@ -37,7 +37,8 @@ impl fmt::Display for BodyError {
 
 impl std::error::Error for BodyError {}
 
-/// Why a shape could not be attached to a body.
+/// Why a shape could not be attached to a body, or a query (a ray or
+/// shape cast, an overlap test, a character move) was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Error {
     /// The geometry or material is invalid.
@@ -92,6 +93,13 @@ pub enum JointError {
     /// The call is for another kind of joint (an angle asked of a distance
     /// joint, a kind replaced by another). The string names what was asked.
     WrongKind(&'static str),
+    /// Neither body of the joint is dynamic: between two static or
+    /// kinematic bodies a joint could move nothing.
+    NoDynamicBody,
+    /// The joint's motor is off: its speed would do nothing. Turn it on
+    /// with [`World::set_joint_kind`](crate::World::set_joint_kind) (its
+    /// `enable_motor` and `motor_speed` at once).
+    MotorOff,
 }
 
 impl fmt::Display for JointError {
@@ -105,6 +113,8 @@ impl fmt::Display for JointError {
             JointError::Negative(what) => write!(f, "{what} must not be negative"),
             JointError::OutOfRange(what) => write!(f, "{what} is out of range"),
             JointError::WrongKind(what) => write!(f, "{what}: not this kind of joint"),
+            JointError::NoDynamicBody => f.write_str("a joint needs at least one dynamic body"),
+            JointError::MotorOff => f.write_str("the joint's motor is off: enable it to set its speed"),
         }
     }
 }

@@ -145,11 +145,12 @@
 //! | [`ShapeError::InvalidMaterial`] | friction or restitution is negative |
 //! | [`ShapeError::NotConvex`] | a hand-built [`Polygon`] given to [`World::add_shape`] is not strictly convex and counter-clockwise, or its normals do not match its edges |
 //! | [`ShapeError::MassOverflow`] | a shape is so large (or dense) that its area, centroid, mass or inertia overflows `f32`, or so light (a subnormal density, a speck) that the inverse of its mass or inertia does |
+//! | [`ShapeError::TooFar`] | a shape (or a chain point, or a concave part, or a query's shape) reaches farther from its body's (or its own) origin than the world extent ([`settings::WORLD_EXTENT`], 100 km times the length unit) |
 //! | [`BodyError::StaleHandle`] | a [`BodyId`] or [`ShapeId`] refers to a removed body or shape (also a shape of a removed body), even after its slot was reused |
-//! | [`BodyError::NonFinite`] | a position, angle, velocity, force, torque, impulse, point, damping, gravity (scale), sleep threshold, solver float or step rate is NaN or infinite; the string names it |
+//! | [`BodyError::NonFinite`] | a position, angle, velocity, force, torque, impulse, point, damping, gravity (scale), sleep threshold, solver float or step rate is NaN or infinite; a query's point, box, translation or transform, or a [`CharacterController`] field is; an [`Explosion`]'s impulse, or a body's velocity after it, overflows; the string names it |
 //! | [`BodyError::NegativeDamping`] | linear or angular damping is negative |
 //! | [`BodyError::NotASensor`] | [`World::sensor_overlaps`] was given a shape that is not a sensor |
-//! | [`BodyError::OutOfRange`] | a finite number outside its range: [`World::set_solver_settings`] (iterations 1..=16, substeps 1..=8, baumgarte 0..=1, restitution threshold >= 0), a negative [`BodyDef::sleep_threshold`], [`FixedStepper::try_new`] (rate > 0, at least one step), or a negative [`Explosion`] radius or falloff; the string names it |
+//! | [`BodyError::OutOfRange`] | a finite number outside its range: [`World::set_solver_settings`] (iterations 1..=16, substeps 1..=8, baumgarte 0..=1, restitution threshold >= 0), a negative [`BodyDef::sleep_threshold`], [`FixedStepper::try_new`] (rate > 0, at least one step), a negative [`Explosion`] radius, falloff or impulse or its centre beyond the world extent, a query's start (ray origin, point, placed shape) beyond the world extent or its translation longer on an axis than twice the extent, a query transform's rotation not of unit length, a [`CharacterController`] with a zero `up` or a negative length; the string names it |
 //! | [`JointError::StaleHandle`] | a [`JointId`] refers to a removed joint (also a joint of a removed body) |
 //! | [`JointError::StaleBody`] | a [`JointDef`] names a removed body |
 //! | [`JointError::SameBody`] | both ends of a joint are one body |
@@ -158,8 +159,10 @@
 //! | [`JointError::Negative`] | a joint's stiffness, damping ratio, largest force or torque, or minimum length is negative |
 //! | [`JointError::OutOfRange`] | a revolute limit outside `-pi..=pi`, or a distance joint's length not positive |
 //! | [`JointError::WrongKind`] | [`World::set_joint_kind`] given another kind, or [`World::set_motor_speed`] a joint with no motor |
-//! | [`Error::Shape`] | [`World::add_shape`], [`World::add_concave`], [`World::set_friction`] and [`World::set_restitution`] refused the geometry or material |
-//! | [`Error::Body`] | the same calls were given a stale handle |
+//! | [`JointError::NoDynamicBody`] | [`World::create_joint`] between two bodies neither of which is dynamic (static or kinematic) |
+//! | [`JointError::MotorOff`] | [`World::set_motor_speed`] on a joint whose motor is off (turn it on with [`World::set_joint_kind`]) |
+//! | [`Error::Shape`] | [`World::add_shape`], [`World::add_concave`], [`World::add_chain`], [`World::set_friction`] and [`World::set_restitution`] refused the geometry or material, or a query ([`World::overlap_shape`], [`World::shape_cast`], [`World::move_character`]) its shape |
+//! | [`Error::Body`] | the same calls were given a stale handle; a query (every `ray_cast*`, `overlap_*`, [`World::shape_cast`], [`World::move_character`]) refused a number |
 //!
 //! A few inputs are repaired rather than refused, and say so in their docs:
 //! [`World::new`] (a bad length scale or gravity falls back to the default,
@@ -176,15 +179,23 @@
 //! lists, the step count and the frozen list are saved, so a restored
 //! world steps bit for bit like the one that was saved (rollback netcode,
 //! replays, save games), asleep or awake. Only scratch buffers and a
-//! lookup index are rebuilt on loading. Loading checks that the indices
-//! tying bodies, shapes, contacts, islands and proxies together are
-//! consistent and refuses a damaged snapshot with an error.
+//! lookup index are rebuilt on loading.
+//!
+//! A snapshot carries a version and a checksum: the world's state is
+//! written as one block of bytes (every `f32` bit for bit, in any serde
+//! format) beside its CRC-64. Loading refuses a snapshot of another
+//! version by its number, a damaged one (a byte changed, cut short)
+//! with an error that says it is damaged, and then checks that the
+//! indices tying bodies, shapes, contacts, islands and proxies together
+//! are consistent. (A format may drop the message: `postcard` reports
+//! every refusal as `SerdeDeCustom`; `serde_json` keeps it.) A snapshot
+//! the engine wrote always loads.
 //!
 //! A settled pile of 200 mixed bodies (about three contacts per body)
-//! takes about 720 bytes per body in a compact binary format (`postcard`)
-//! and about 3.7 KB per body in JSON (`serde_json`, which round-trips every
-//! `f32` exactly); a free slot costs a byte. Measured by the
-//! `snapshot_size_per_body` test.
+//! takes about 830 bytes per body in a compact binary format (`postcard`)
+//! and about 2.3 KB per body in JSON (`serde_json`, where the state's
+//! bytes are a list of numbers); a free slot costs a byte. Measured by
+//! the `snapshot_size_per_body` test.
 //!
 //! # Determinism
 //!

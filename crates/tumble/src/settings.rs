@@ -53,13 +53,18 @@ pub const WELD_DISTANCE: f32 = 0.5 * LINEAR_SLOP;
 /// 0.2 m per substep was measured to blow a 60-row pyramid apart).
 pub const MAX_PUSH_OUT_SPEED: f32 = 3.0;
 
-/// How far from the origin (metres, scaled by
-/// [`WorldSettings::length_units_per_meter`]) a body may be, on either
-/// axis: Box2D's bound. At 100 km an `f32` position resolves to 8 mm, the
-/// size of the collision tolerances, so farther positions are refused
-/// ([`BodyError::OutOfRange`](crate::BodyError::OutOfRange)`("position")`)
-/// and a body the step carries past it is frozen where it last was inside
-/// and reported by [`World::frozen_bodies`](crate::World::frozen_bodies).
+/// The world extent (metres, scaled by
+/// [`WorldSettings::length_units_per_meter`]): coordinates lie within
+/// this distance of the origin on each axis, Box2D's `B2_HUGE`. At 100 km
+/// an `f32` resolves positions to 8 mm, the size of the collision
+/// tolerances, so a body farther out could neither move smoothly nor
+/// rest: farther positions are refused
+/// ([`BodyError::OutOfRange`](crate::BodyError::OutOfRange)`("position")`),
+/// shapes may reach no farther from their body's origin
+/// ([`ShapeError::TooFar`](crate::ShapeError::TooFar)), queries start
+/// within it, and a body the step carries past it is frozen where it last
+/// was inside and reported by
+/// [`World::frozen_bodies`](crate::World::frozen_bodies).
 pub const WORLD_EXTENT: f32 = 1.0e5;
 
 /// The default [`WorldSettings::max_linear_speed`], metres per second:

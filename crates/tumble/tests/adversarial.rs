@@ -1584,12 +1584,12 @@ fn query(world: &World, q: &Query, ids: &Ids) -> (String, Option<String>) {
     };
     let text = match q {
         Query::Point(p, f) => {
-            world.overlap_point(*p, *f, &mut shapes);
-            format!("{shapes:?}")
+            let r = world.overlap_point(*p, *f, &mut shapes);
+            format!("{r:?} {shapes:?}")
         }
         Query::Aabb(a, b, f) => {
-            world.overlap_aabb(tumble::Aabb::new(a.min(*b), a.max(*b)), *f, &mut shapes);
-            format!("{shapes:?}")
+            let r = world.overlap_aabb(tumble::Aabb::new(a.min(*b), a.max(*b)), *f, &mut shapes);
+            format!("{r:?} {shapes:?}")
         }
         Query::Shape(spec, xf, f) => match spec.build() {
             Ok(shape) => format!(
@@ -1600,29 +1600,29 @@ fn query(world: &World, q: &Query, ids: &Ids) -> (String, Option<String>) {
         },
         Query::RayClosest(o, t, f) => {
             let hit = world.ray_cast_closest(*o, *t, *f);
-            if let Some(h) = &hit {
+            if let Ok(Some(h)) = &hit {
                 check("ray_cast_closest", h.point, h.normal, h.fraction);
             }
             format!("{hit:?}")
         }
         Query::RayAll(o, t, f) => {
             let mut hits = Vec::new();
-            world.ray_cast_all(*o, *t, *f, &mut hits);
+            let r = world.ray_cast_all(*o, *t, *f, &mut hits);
             for h in &hits {
                 check("ray_cast_all", h.point, h.normal, h.fraction);
             }
-            format!("{hits:?}")
+            format!("{r:?} {hits:?}")
         }
         Query::RayCallback(o, t, f, answers) => {
             let mut seen = Vec::new();
-            world.ray_cast(*o, *t, *f, |hit| {
+            let r = world.ray_cast(*o, *t, *f, |hit| {
                 seen.push(*hit);
                 answers[(seen.len() - 1) % answers.len()]
             });
             for h in &seen {
                 check("ray_cast", h.point, h.normal, h.fraction);
             }
-            format!("{seen:?}")
+            format!("{r:?} {seen:?}")
         }
         Query::ShapeCast(spec, xf, t, f) => match spec.build() {
             Ok(shape) => {

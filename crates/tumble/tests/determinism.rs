@@ -190,21 +190,27 @@ fn the_tree_rebuilt_beside_the_step_answers_queries_as_on_one_thread() {
     assert_eq!(world_hash(&one), world_hash(&three));
     let (mut a, mut b) = (Vec::new(), Vec::new());
     let everywhere = Aabb::new(Vec2::new(-100.0, -10.0), Vec2::new(100.0, 100.0));
-    one.overlap_aabb(everywhere, QueryFilter::default(), &mut a);
-    three.overlap_aabb(everywhere, QueryFilter::default(), &mut b);
+    one.overlap_aabb(everywhere, QueryFilter::default(), &mut a)
+        .unwrap();
+    three
+        .overlap_aabb(everywhere, QueryFilter::default(), &mut b)
+        .unwrap();
     assert_eq!(a.len(), one.shape_count(), "a shape is missing from the tree");
     assert_eq!(a, b);
     for k in 0..50 {
         let x = -25.0 + k as f32;
         let at = Aabb::new(Vec2::new(x, 0.0), Vec2::new(x + 1.5, 40.0 - x.abs()));
-        one.overlap_aabb(at, QueryFilter::default(), &mut a);
-        three.overlap_aabb(at, QueryFilter::default(), &mut b);
+        one.overlap_aabb(at, QueryFilter::default(), &mut a).unwrap();
+        three.overlap_aabb(at, QueryFilter::default(), &mut b).unwrap();
         assert!(!a.is_empty(), "nothing under {at:?}");
         assert_eq!(a, b, "the shapes in {at:?}");
         let (from, across) = (Vec2::new(x, 60.0), Vec2::new(0.3 * k as f32 - 7.5, -70.0));
         let (hit_one, hit_three) = (
-            one.ray_cast_closest(from, across, QueryFilter::default()),
-            three.ray_cast_closest(from, across, QueryFilter::default()),
+            one.ray_cast_closest(from, across, QueryFilter::default())
+                .unwrap(),
+            three
+                .ray_cast_closest(from, across, QueryFilter::default())
+                .unwrap(),
         );
         assert!(hit_one.is_some(), "the ray from {from} missed");
         assert_eq!(hit_one, hit_three);

@@ -1473,7 +1473,7 @@ mod tests {
         assert_eq!(tree.fat_aabb(ids[0]), far);
         assert_eq!(tree.user_data(ids[0]), 0);
         assert_eq!(tree_query(&tree, square(30.0, 30.0, 0.1)), [ids[0]]);
-        assert_eq!(tree_query(&tree, square(0.0, 0.0, 0.1)), []);
+        assert_eq!(tree_query(&tree, square(0.0, 0.0, 0.1)), Vec::<u32>::new());
         assert!(tree.height() <= balanced_height_bound(64));
     }
 

@@ -46,6 +46,10 @@ pub enum ShapeError {
     /// normals, centroid, mass or rotational inertia overflow `f32`; or, added
     /// to a body, so light that the inverse of its mass or inertia does.
     MassOverflow,
+    /// The shape reaches farther from its body's origin than the world
+    /// extent ([`WORLD_EXTENT`](crate::settings::WORLD_EXTENT) times the
+    /// length unit), or a query's shape is placed beyond it.
+    TooFar,
 }
 
 impl fmt::Display for ShapeError {
@@ -62,6 +66,7 @@ impl fmt::Display for ShapeError {
             ShapeError::InvalidMaterial => "friction and restitution must be finite and >= 0",
             ShapeError::NotConvex => "the polygon is not convex and counter-clockwise",
             ShapeError::MassOverflow => "the shape's mass or inertia overflows f32",
+            ShapeError::TooFar => "the shape reaches beyond the world extent (1e5 m times the length unit)",
         };
         f.write_str(msg)
     }

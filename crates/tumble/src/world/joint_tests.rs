@@ -828,3 +828,68 @@ fn springs_stiff_or_damped_to_the_top_of_the_f32_range_act_rigid_not_nan() {
     }
     assert!(all_finite(&world));
 }
+
+/// A joint between two bodies neither of which is dynamic could move
+/// nothing: it is refused, and the world is left as it was. One dynamic
+/// body is enough.
+#[test]
+fn a_joint_needs_a_dynamic_body() {
+    use crate::world::reliability_tests::state_bytes;
+    let mut world = World::default();
+    let (s1, s2) = (anchor(&mut world), anchor(&mut world));
+    let k = world.create_body(&BodyDef::kinematic()).unwrap();
+    let k2 = world.create_body(&BodyDef::kinematic()).unwrap();
+    let d = ball(&mut world, Vec2::new(1.0, 0.0), 0.2);
+    world.step(DT);
+    let before = state_bytes(&world);
+    for (a, b) in [(s1, s2), (s1, k), (k, k2), (k2, s2)] {
+        for kind in [
+            JointKind::from(RevoluteJoint::default()),
+            JointKind::from(WeldJoint::default()),
+            JointKind::Filter,
+        ] {
+            let def = JointDef::new(a, b, kind);
+            assert_eq!(world.create_joint(&def), Err(JointError::NoDynamicBody));
+        }
+    }
+    assert_eq!(world.joint_count(), 0);
+    assert_eq!(state_bytes(&world), before);
+    assert!(JointError::NoDynamicBody.to_string().contains("dynamic"));
+    for other in [s1, k] {
+        let def = JointDef::new(other, d, RevoluteJoint::default());
+        assert!(world.create_joint(&def).is_ok());
+    }
+}
+
+/// A motor speed given to a joint whose motor is off would do nothing:
+/// refused, the joint unchanged; set with the motor on, or through
+/// `set_joint_kind` with it, it takes.
+#[test]
+fn a_motor_speed_needs_the_motor_on() {
+    let mut world = World::default();
+    let ground = anchor(&mut world);
+    let wheel = ball(&mut world, Vec2::new(0.0, 0.0), 0.5);
+    let off = world
+        .create_joint(&JointDef::new(ground, wheel, RevoluteJoint::default()))
+        .unwrap();
+    let kind = world.joint_kind(off).unwrap();
+    assert_eq!(world.set_motor_speed(off, 3.0), Err(JointError::MotorOff));
+    assert_eq!(world.joint_kind(off).unwrap(), kind);
+    assert!(JointError::MotorOff.to_string().contains("motor is off"));
+    world
+        .set_joint_kind(off, RevoluteJoint::default().with_motor(3.0, 10.0))
+        .unwrap();
+    assert_eq!(world.set_motor_speed(off, -2.0), Ok(()));
+    let JointKind::Revolute(r) = world.joint_kind(off).unwrap() else {
+        panic!("a revolute joint")
+    };
+    assert_eq!((r.enable_motor, r.motor_speed), (true, -2.0));
+    let bob = ball(&mut world, Vec2::X, 0.2);
+    let weld = world
+        .create_joint(&JointDef::new(ground, bob, WeldJoint::default()))
+        .unwrap();
+    assert_eq!(
+        world.set_motor_speed(weld, 1.0),
+        Err(JointError::WrongKind("motor speed"))
+    );
+}

@@ -174,7 +174,10 @@ impl World {
     }
 
     /// Creates a joint. Errors: a removed body ([`JointError::StaleBody`]),
-    /// the same body at both ends, a number that is NaN or infinite, limits
+    /// the same body at both ends, neither body dynamic
+    /// ([`JointError::NoDynamicBody`]: a joint between static or
+    /// kinematic bodies could move nothing, so asking for one is a
+    /// mistake; Box2D accepts it and never solves it), a number that is NaN or infinite, limits
     /// in the wrong order, a negative stiffness, damping ratio, largest
     /// force or torque, or a length out of range; the world is then
     /// unchanged.
@@ -187,6 +190,9 @@ impl World {
         let (a, b) = (self.joint_body(def.body_a)?, self.joint_body(def.body_b)?);
         if a == b {
             return Err(JointError::SameBody);
+        }
+        if self.bodies[a].body_type != BodyType::Dynamic && self.bodies[b].body_type != BodyType::Dynamic {
+            return Err(JointError::NoDynamicBody);
         }
         def.validate()?;
         let joint = Joint {
@@ -350,16 +356,25 @@ impl World {
 
     /// Sets the target speed of the joint's motor (rad/s for a revolute or
     /// wheel joint, m/s for a prismatic or distance joint), waking the
-    /// bodies; the motor must be of a kind that has one.
+    /// bodies. The joint must be of a kind that has a motor
+    /// ([`JointError::WrongKind`]) and its motor must be on
+    /// ([`JointError::MotorOff`]): a speed given to a motor that is off
+    /// would do nothing, silently. To set the speed and turn the motor on
+    /// at once, give [`World::set_joint_kind`] both. (Box2D stores the
+    /// speed either way; the error here catches a motor forgotten off.)
     pub fn set_motor_speed(&mut self, id: JointId, speed: f32) -> Result<(), JointError> {
         let mut kind = self.joint_kind(id)?;
-        match &mut kind {
-            JointKind::Revolute(j) => j.motor_speed = speed,
-            JointKind::Prismatic(j) => j.motor_speed = speed,
-            JointKind::Distance(j) => j.motor_speed = speed,
-            JointKind::Wheel(j) => j.motor_speed = speed,
+        let (enabled, motor_speed) = match &mut kind {
+            JointKind::Revolute(j) => (j.enable_motor, &mut j.motor_speed),
+            JointKind::Prismatic(j) => (j.enable_motor, &mut j.motor_speed),
+            JointKind::Distance(j) => (j.enable_motor, &mut j.motor_speed),
+            JointKind::Wheel(j) => (j.enable_motor, &mut j.motor_speed),
             _ => return Err(JointError::WrongKind("motor speed")),
+        };
+        if !enabled {
+            return Err(JointError::MotorOff);
         }
+        *motor_speed = speed;
         self.set_joint_kind(id, kind)
     }
 

@@ -2,10 +2,10 @@
 
 use super::{BodyId, ShapeId, World};
 use crate::collision::shape_distance;
-use crate::error::Error;
+use crate::error::{BodyError, Error};
 use crate::filter::QueryFilter;
 use crate::math::{is_finite_vec, Transform, Vec2};
-use crate::shapes::{Shape, ShapeError};
+use crate::shapes::Shape;
 
 /// A character mover: moves a shape (a capsule, usually) the way a game
 /// character moves, by queries, not by the solver: it slides along what it
@@ -96,6 +96,37 @@ impl Default for CharacterController {
     }
 }
 
+impl CharacterController {
+    /// Checks the numbers: every one finite, `up` not zero, and the skin,
+    /// step height, step width and snap distance not negative.
+    pub fn validate(&self) -> Result<(), BodyError> {
+        if !is_finite_vec(self.up) {
+            return Err(BodyError::NonFinite("controller up"));
+        }
+        if self.up == Vec2::ZERO {
+            return Err(BodyError::OutOfRange("controller up"));
+        }
+        if !self.max_slope.is_finite() {
+            return Err(BodyError::NonFinite("controller max slope"));
+        }
+        let lengths = [
+            (self.skin, "controller skin"),
+            (self.step_height, "controller step height"),
+            (self.step_min_width, "controller step min width"),
+            (self.snap_to_ground, "controller snap to ground"),
+        ];
+        for (x, name) in lengths {
+            if !x.is_finite() {
+                return Err(BodyError::NonFinite(name));
+            }
+            if x < 0.0 {
+                return Err(BodyError::OutOfRange(name));
+            }
+        }
+        Ok(())
+    }
+}
+
 /// What [`World::move_character`] found.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CharacterMove {
@@ -131,10 +162,12 @@ impl World {
     /// of `ignore` (the character's own body) are not met. The world is not
     /// changed: the game moves its body.
     ///
-    /// Errors: the shape breaks its constructors' rules, a number is not
-    /// finite, or the move reaches past the range of `f32` (the shape's
-    /// box where it starts or where `desired` takes it, or the move found,
-    /// would not be finite).
+    /// Errors: the shape or its transform as [`World::shape_cast`] refuses
+    /// them; `desired` as a cast's translation; a non-finite `dt`; a
+    /// controller whose number is NaN or infinite
+    /// ([`BodyError::NonFinite`], naming the field) or whose skin, step
+    /// height, step width or snap distance is negative
+    /// ([`BodyError::OutOfRange`]).
     pub fn move_character(
         &self,
         controller: &CharacterController,
@@ -144,15 +177,12 @@ impl World {
         dt: f32,
         ignore: Option<BodyId>,
     ) -> Result<CharacterMove, Error> {
-        shape.validate()?;
-        let finite = is_finite_vec(xf.p)
-            && xf.q.c.is_finite()
-            && xf.q.s.is_finite()
-            && is_finite_vec(desired)
-            && dt.is_finite();
-        if !finite || !reach_is_finite(shape, xf, desired) {
-            return Err(ShapeError::NonFinite.into());
+        self.check_placed(shape, xf)?;
+        self.check_query_translation(desired, "desired translation")?;
+        if !dt.is_finite() {
+            return Err(BodyError::NonFinite("dt").into());
         }
+        controller.validate()?;
         let c = controller;
         let up = c.up.normalize_or(Vec2::Y);
         let min_up = c.max_slope.cos();
@@ -197,7 +227,7 @@ impl World {
         };
         // The ground's velocity may carry it out of range too.
         if !is_finite_vec(p - xf.p) || !is_finite_vec(ground_velocity) {
-            return Err(ShapeError::NonFinite.into());
+            return Err(BodyError::NonFinite("translation").into());
         }
         Ok(CharacterMove {
             translation: p - xf.p,
@@ -208,18 +238,6 @@ impl World {
             sliding,
         })
     }
-}
-
-/// Whether the shape's bounding box, where it starts and where the whole
-/// of `desired` would take it, is finite: a move whose end overflows has
-/// no answer in `f32`.
-fn reach_is_finite(shape: &Shape, xf: Transform, desired: Vec2) -> bool {
-    let end = Transform {
-        p: xf.p + desired,
-        q: xf.q,
-    };
-    let reach = shape.aabb(xf).union(shape.aabb(end));
-    is_finite_vec(reach.min) && is_finite_vec(reach.max) && is_finite_vec(reach.max - reach.min)
 }
 
 /// How many skins below it the character looks for what it stands on.

@@ -340,22 +340,119 @@ fn a_move_past_the_range_of_f32_is_an_error_not_an_infinite_translation() {
     let controller = CharacterController::default();
     let far = crate::math::Transform::new(Vec2::new(0.0, -3.4e38), 0.0);
     let down = Vec2::new(0.0, -3.4e38);
-    // Every input is finite, but the end of the move is not.
+    // Every input is finite, but the start is past the world's extent, and
+    // the end of the move past the range of f32.
     assert_eq!(
         world.move_character(&controller, &circle, far, down, DT, None),
-        Err(crate::shapes::ShapeError::NonFinite.into())
+        Err(BodyError::OutOfRange("transform").into())
     );
+    let here = crate::math::Transform::new(Vec2::ZERO, 0.0);
+    assert!(world
+        .move_character(&controller, &circle, here, down, DT, None)
+        .is_err());
     // A segment reaching 3.4e38 from its body, moved up by as much.
     let segment: Shape = crate::shapes::Segment::new(Vec2::ZERO, Vec2::new(0.0, 3.4e38))
         .unwrap()
         .into();
-    let here = crate::math::Transform::new(Vec2::ZERO, 0.0);
     assert!(world
         .move_character(&controller, &segment, here, Vec2::new(0.0, 3.4e38), DT, None)
         .is_err());
-    // Within range, the same far place moves as anywhere.
+    // Near the edge of the world, a move is as anywhere.
+    let edge = crate::math::Transform::new(Vec2::new(0.0, -0.99 * crate::settings::WORLD_EXTENT), 0.0);
     let m = world
-        .move_character(&controller, &circle, far, Vec2::new(1.0, 0.0), DT, None)
+        .move_character(&controller, &circle, edge, Vec2::new(1.0, 0.0), DT, None)
         .unwrap();
-    assert!(m.translation.is_finite(), "{m:?}");
+    assert!(
+        m.translation.is_finite() && (m.translation.x - 1.0).abs() < 0.01,
+        "{m:?}"
+    );
+}
+
+/// A controller with a NaN or infinite field, or a negative length, is
+/// refused by name; so are a move and a start that queries refuse.
+#[test]
+fn a_controller_with_bad_numbers_is_refused() {
+    use crate::error::{BodyError, Error};
+    let mut world = World::default();
+    let c = Character::new(&mut world, Vec2::new(0.0, 2.0));
+    let xf = world.transform(c.body).unwrap();
+    let good = CharacterController::default();
+    let nan = f32::NAN;
+    let non_finite = |what| Err(Error::Body(BodyError::NonFinite(what)));
+    let out_of_range = |what| Err(Error::Body(BodyError::OutOfRange(what)));
+    for (controller, err) in [
+        (
+            CharacterController {
+                up: Vec2::new(nan, 1.0),
+                ..good
+            },
+            non_finite("controller up"),
+        ),
+        (
+            CharacterController {
+                up: Vec2::ZERO,
+                ..good
+            },
+            out_of_range("controller up"),
+        ),
+        (
+            CharacterController { skin: nan, ..good },
+            non_finite("controller skin"),
+        ),
+        (
+            CharacterController { skin: -0.1, ..good },
+            out_of_range("controller skin"),
+        ),
+        (
+            CharacterController {
+                max_slope: nan,
+                ..good
+            },
+            non_finite("controller max slope"),
+        ),
+        (
+            CharacterController {
+                step_height: f32::INFINITY,
+                ..good
+            },
+            non_finite("controller step height"),
+        ),
+        (
+            CharacterController {
+                step_min_width: nan,
+                ..good
+            },
+            non_finite("controller step min width"),
+        ),
+        (
+            CharacterController {
+                snap_to_ground: -1.0,
+                ..good
+            },
+            out_of_range("controller snap to ground"),
+        ),
+    ] {
+        assert_eq!(
+            controller.validate(),
+            err.map_err(|e| match e {
+                Error::Body(b) => b,
+                Error::Shape(_) => unreachable!(),
+            })
+        );
+        assert_eq!(
+            world.move_character(&controller, &c.shape, xf, -Vec2::Y * DT, DT, Some(c.body)),
+            err.map(|()| unreachable!())
+        );
+    }
+    assert_eq!(
+        world.move_character(&good, &c.shape, xf, Vec2::new(nan, 0.0), DT, None),
+        non_finite("desired translation").map(|()| unreachable!())
+    );
+    assert_eq!(
+        world.move_character(&good, &c.shape, xf, Vec2::ZERO, nan, None),
+        non_finite("dt").map(|()| unreachable!())
+    );
+    assert!(world
+        .move_character(&good, &c.shape, xf, -Vec2::Y * DT, DT, Some(c.body))
+        .is_ok());
 }

@@ -5,17 +5,27 @@
 //! deterministic order: the `overlap_*` queries and [`World::ray_cast_all`]
 //! in a documented order into a buffer the caller owns (cleared first, and
 //! grown only when too small, so a reused buffer allocates nothing), the
-//! closest-hit queries break ties by shape slot. A query given a non-finite
-//! number finds nothing.
+//! closest-hit queries break ties by shape slot.
+//!
+//! Every query checks its numbers first and refuses bad ones with an
+//! error, never an empty answer that looks like "nothing there": a NaN or
+//! infinite point, translation or transform
+//! ([`BodyError::NonFinite`], naming it); a point (a ray's origin, a
+//! placed shape's position) beyond the world extent
+//! ([`WORLD_EXTENT`](crate::settings::WORLD_EXTENT) times the length
+//! unit), or a translation longer on an axis than the world is wide (twice
+//! the extent) ([`BodyError::OutOfRange`]); a query shape that breaks its
+//! constructors' rules or reaches beyond the extent from its origin
+//! ([`Error::Shape`]).
 
 use super::shapes::ShapeSlot;
 use super::{BodyId, ShapeId, World};
 use crate::body::BodyType;
 use crate::collision::{ray_cast, shape_distance, time_of_impact};
-use crate::error::BodyError;
+use crate::error::{BodyError, Error};
 use crate::filter::QueryFilter;
 use crate::math::{is_finite_vec, left_perp, Aabb, Transform, Vec2};
-use crate::shapes::{ChainSegment, Circle, Shape, ShapeError};
+use crate::shapes::{ChainSegment, Circle, Shape};
 
 /// A shape hit by a ray.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -97,42 +107,46 @@ impl World {
     }
 
     /// The shapes containing world point `p` that pass `filter`, in slot
-    /// order, into `out`.
-    pub fn overlap_point(&self, p: Vec2, filter: QueryFilter, out: &mut Vec<ShapeId>) {
+    /// order, into `out`. Errors: `p` is not finite, or beyond the world
+    /// extent (`out` is then left empty).
+    pub fn overlap_point(&self, p: Vec2, filter: QueryFilter, out: &mut Vec<ShapeId>) -> Result<(), Error> {
         out.clear();
-        if !is_finite_vec(p) {
-            return;
-        }
+        self.check_query_point(p, "point")?;
         self.overlapping((Aabb::new(p, p), filter.mask), out, |si, slot| {
             self.accepts(&filter, si) && slot.shape.contains_point(self.bodies[slot.body].xf, p)
         });
+        Ok(())
     }
 
     /// The shapes whose bounding boxes (tight, not the broadphase's fat
     /// ones) overlap `aabb` and that pass `filter`, in slot order, into
-    /// `out`.
-    pub fn overlap_aabb(&self, aabb: Aabb, filter: QueryFilter, out: &mut Vec<ShapeId>) {
+    /// `out`. A box larger than the world finds every shape. Errors: a
+    /// corner is not finite (`out` is then left empty).
+    pub fn overlap_aabb(&self, aabb: Aabb, filter: QueryFilter, out: &mut Vec<ShapeId>) -> Result<(), Error> {
         out.clear();
         if !(is_finite_vec(aabb.min) && is_finite_vec(aabb.max)) {
-            return;
+            return Err(BodyError::NonFinite("aabb").into());
         }
         self.overlapping((aabb, filter.mask), out, |si, slot| {
             self.accepts(&filter, si) && slot.shape.aabb(self.bodies[slot.body].xf).overlaps(aabb)
         });
+        Ok(())
     }
 
     /// The shapes that overlap `shape` placed at `xf` (their surfaces
     /// intersect) and pass `filter`, in slot order, into `out`. Errors: the
-    /// shape breaks its constructors' rules, or `xf` is not finite.
+    /// shape breaks its constructors' rules or reaches beyond the world
+    /// extent from its origin, or `xf` is not finite or is placed beyond
+    /// the extent (see the module's docs).
     pub fn overlap_shape(
         &self,
         shape: &Shape,
         xf: Transform,
         filter: QueryFilter,
         out: &mut Vec<ShapeId>,
-    ) -> Result<(), ShapeError> {
+    ) -> Result<(), Error> {
         out.clear();
-        check_placed(shape, xf)?;
+        self.check_placed(shape, xf)?;
         self.overlapping((shape.aabb(xf), filter.mask), out, |si, slot| {
             self.accepts(&filter, si)
                 && shape_distance(shape, &xf, &slot.shape, &self.bodies[slot.body].xf).distance < 0.0
@@ -147,16 +161,19 @@ impl World {
     /// this hit and goes on; 0 stops; a fraction clips the ray there (later
     /// hits are only those nearer than it); 1 goes on unclipped. So
     /// returning `hit.fraction` each time finds the closest hit.
+    ///
+    /// Errors (the callback is then never called): `origin` or
+    /// `translation` is not finite, the origin is beyond the world extent,
+    /// or the translation is longer on an axis than twice the extent.
     pub fn ray_cast(
         &self,
         origin: Vec2,
         translation: Vec2,
         filter: QueryFilter,
         mut callback: impl FnMut(&RayHit) -> f32,
-    ) {
-        if !is_finite_vec(origin) || !is_finite_vec(translation) {
-            return;
-        }
+    ) -> Result<(), Error> {
+        self.check_query_point(origin, "ray origin")?;
+        self.check_query_translation(translation, "ray translation")?;
         self.broadphase
             .ray_cast(origin, translation, |proxy, max_fraction| {
                 let si = self.broadphase.user_data(proxy);
@@ -175,11 +192,18 @@ impl World {
                     _ => -1.0,
                 }
             });
+        Ok(())
     }
 
     /// The first shape that passes `filter` hit by the ray from `origin`
-    /// along `translation` (the lower shape slot on a tie).
-    pub fn ray_cast_closest(&self, origin: Vec2, translation: Vec2, filter: QueryFilter) -> Option<RayHit> {
+    /// along `translation` (the lower shape slot on a tie). Errors as
+    /// [`World::ray_cast`].
+    pub fn ray_cast_closest(
+        &self,
+        origin: Vec2,
+        translation: Vec2,
+        filter: QueryFilter,
+    ) -> Result<Option<RayHit>, Error> {
         let mut best: Option<RayHit> = None;
         self.ray_cast(origin, translation, filter, |hit| {
             let better = best.is_none_or(|b| {
@@ -190,38 +214,44 @@ impl World {
             }
             // Clip to the hit, but keep finding ties at exactly it.
             hit.fraction.max(f32::MIN_POSITIVE)
-        });
-        best
+        })?;
+        Ok(best)
     }
 
     /// Every shape that passes `filter` hit by the ray from `origin` along
     /// `translation`, nearest first (ties by shape slot), into `out`.
-    pub fn ray_cast_all(&self, origin: Vec2, translation: Vec2, filter: QueryFilter, out: &mut Vec<RayHit>) {
+    /// Errors as [`World::ray_cast`] (`out` is then left empty).
+    pub fn ray_cast_all(
+        &self,
+        origin: Vec2,
+        translation: Vec2,
+        filter: QueryFilter,
+        out: &mut Vec<RayHit>,
+    ) -> Result<(), Error> {
         out.clear();
         self.ray_cast(origin, translation, filter, |hit| {
             out.push(*hit);
             1.0
-        });
+        })?;
         out.sort_unstable_by(|a, b| a.fraction.total_cmp(&b.fraction).then(a.shape.cmp(&b.shape)));
+        Ok(())
     }
 
     /// Moves `shape` from `xf` along `translation` (without turning) and
     /// returns the first shape passing `filter` that it would touch: how
     /// far it got, where, and the surface normal there (the lower shape
     /// slot on a tie). A character's ground check, a thrown object's path.
-    /// Errors: the shape breaks its constructors' rules, or `xf` or
-    /// `translation` is not finite.
+    /// Errors: those of [`World::overlap_shape`], or a translation that is
+    /// not finite or is longer on an axis than twice the world extent.
     pub fn shape_cast(
         &self,
         shape: &Shape,
         xf: Transform,
         translation: Vec2,
         filter: QueryFilter,
-    ) -> Result<Option<ShapeCastHit>, ShapeError> {
-        check_placed(shape, xf)?;
-        if !is_finite_vec(translation) {
-            return Err(ShapeError::NonFinite);
-        }
+    ) -> Result<Option<ShapeCastHit>, Error> {
+        self.check_placed(shape, xf)?;
+        self.check_query_translation(translation, "translation")?;
         Ok(
             self.cast_shape_where(shape, (xf, translation), filter.mask, |si, _| {
                 self.accepts(&filter, si)
@@ -267,12 +297,24 @@ impl World {
                 q: xf.q,
             };
             let d = shape_distance(&slot.shape, &at, shape, &there);
+            // The distance of two shapes within the world extent is
+            // finite; should it not be, the hit still reports finite
+            // numbers: the cast shape's origin, facing back along the cast.
+            let normal = if is_finite_vec(d.normal) && d.normal != Vec2::ZERO {
+                d.normal
+            } else {
+                -translation.normalize_or(Vec2::Y)
+            };
             ShapeCastHit {
                 shape: self.shape_id(si),
                 body: self.body_id(slot.body),
                 fraction: t,
-                point: d.point_a,
-                normal: d.normal,
+                point: if is_finite_vec(d.point_a) {
+                    d.point_a
+                } else {
+                    there.p
+                },
+                normal,
             }
         })
     }
@@ -282,15 +324,21 @@ impl World {
     /// from it, waking it: each such shape gets an impulse at its point
     /// nearest the centre, of `impulse_per_length` times its width facing
     /// the blast, scaled from 1 at `radius` down to 0 at `radius +
-    /// falloff`. Shapes are pushed in slot order. Errors: a non-finite
-    /// number, or a negative radius or falloff.
+    /// falloff`. Shapes are pushed in slot order.
+    ///
+    /// Errors, decided before any body is pushed (so the world is then
+    /// unchanged): a non-finite number ([`BodyError::NonFinite`]); a
+    /// negative radius, falloff or impulse (an explosion pushes out, never
+    /// in), or a centre beyond the world extent
+    /// ([`BodyError::OutOfRange`]); an impulse or a body's new velocity
+    /// that overflows `f32` ([`BodyError::NonFinite`]`("impulse")`).
     pub fn explode(&mut self, explosion: &Explosion) -> Result<(), BodyError> {
         let Explosion {
             center,
             radius,
             falloff,
             impulse_per_length,
-            filter,
+            filter: _,
         } = *explosion;
         if !is_finite_vec(center)
             || !radius.is_finite()
@@ -302,6 +350,53 @@ impl World {
         if radius < 0.0 || falloff < 0.0 {
             return Err(BodyError::OutOfRange("explosion radius or falloff"));
         }
+        if impulse_per_length < 0.0 {
+            return Err(BodyError::OutOfRange("explosion impulse"));
+        }
+        if !self.within_extent(center) {
+            return Err(BodyError::OutOfRange("explosion center"));
+        }
+        let pushes = self.explosion_pushes(explosion);
+        // Every push and every body's velocity after all of its pushes must
+        // be finite before the first is applied: an error must leave the
+        // world as it was.
+        let mut by_body: Vec<&(u32, Vec2, Vec2)> = pushes.iter().collect();
+        by_body.sort_by_key(|&&(bi, _, _)| bi);
+        let mut k = 0;
+        while k < by_body.len() {
+            let bi = by_body[k].0;
+            let b = &self.bodies[bi];
+            let (mut v, mut w) = (b.v, b.w);
+            while k < by_body.len() && by_body[k].0 == bi {
+                let (_, impulse, point) = *by_body[k];
+                if !(is_finite_vec(impulse) && is_finite_vec(point)) {
+                    return Err(BodyError::NonFinite("impulse"));
+                }
+                v += b.inv_mass * impulse;
+                w += b.inv_inertia * crate::math::cross(point - b.center, impulse);
+                k += 1;
+            }
+            if !(is_finite_vec(v) && w.is_finite()) {
+                return Err(BodyError::NonFinite("impulse"));
+            }
+        }
+        for (bi, impulse, point) in pushes {
+            let body = self.body_id(bi);
+            self.apply_linear_impulse(body, impulse, point)?;
+        }
+        Ok(())
+    }
+
+    /// The pushes of an explosion whose numbers were checked: per shape
+    /// reached, in slot order, its body, the impulse and where it acts.
+    fn explosion_pushes(&self, explosion: &Explosion) -> Vec<(u32, Vec2, Vec2)> {
+        let Explosion {
+            center,
+            radius,
+            falloff,
+            impulse_per_length,
+            filter,
+        } = *explosion;
         let reach = radius + falloff;
         let mut hit = Vec::new();
         let probe: Shape = Circle { center, radius: 0.0 }.into();
@@ -309,6 +404,7 @@ impl World {
         self.overlapping((around, filter.mask), &mut hit, |_, slot| {
             filter.accepts(&slot.def.filter) && self.bodies[slot.body].body_type == BodyType::Dynamic
         });
+        let mut pushes = Vec::with_capacity(hit.len());
         for id in hit {
             let si = id.index;
             let slot = &self.shapes[si];
@@ -332,20 +428,56 @@ impl World {
             let width = projected_width(&slot.shape, b.xf, direction);
             let impulse = (impulse_per_length * width * scale) * direction;
             let point = if d.distance > 0.0 { d.point_b } else { center };
-            let body = self.body_id(slot.body);
-            self.apply_linear_impulse(body, impulse, point)?;
+            pushes.push((slot.body, impulse, point));
         }
-        Ok(())
+        pushes
     }
 }
 
-/// Checks a shape the user placed for a query.
-fn check_placed(shape: &Shape, xf: Transform) -> Result<(), ShapeError> {
-    shape.validate()?;
-    if !(is_finite_vec(xf.p) && xf.q.c.is_finite() && xf.q.s.is_finite()) {
-        return Err(ShapeError::NonFinite);
+impl World {
+    /// Checks a point a query starts from or looks at: finite and within
+    /// the world extent. `what` names it in the error.
+    pub(super) fn check_query_point(&self, p: Vec2, what: &'static str) -> Result<(), BodyError> {
+        if !is_finite_vec(p) {
+            return Err(BodyError::NonFinite(what));
+        }
+        if !self.within_extent(p) {
+            return Err(BodyError::OutOfRange(what));
+        }
+        Ok(())
     }
-    Ok(())
+
+    /// Checks a query's translation: finite, and no longer on an axis than
+    /// the world is wide (twice the extent), so its end stays where `f32`
+    /// still resolves a hit.
+    pub(super) fn check_query_translation(&self, t: Vec2, what: &'static str) -> Result<(), BodyError> {
+        if !is_finite_vec(t) {
+            return Err(BodyError::NonFinite(what));
+        }
+        if t.abs().max_element() > 2.0 * self.world_extent() {
+            return Err(BodyError::OutOfRange(what));
+        }
+        Ok(())
+    }
+
+    /// Checks a shape the user placed for a query: its geometry and reach
+    /// as [`World::add_shape`] checks them, and its transform finite and
+    /// within the world extent.
+    pub(super) fn check_placed(&self, shape: &Shape, xf: Transform) -> Result<(), Error> {
+        shape.validate()?;
+        self.check_reach(shape)?;
+        let (c, s) = (xf.q.c, xf.q.s);
+        if !(c.is_finite() && s.is_finite()) {
+            return Err(BodyError::NonFinite("transform").into());
+        }
+        // A hand-built rotation must be one: a longer one would scale the
+        // shape, a shorter one shrink it.
+        if (c * c + s * s - 1.0).abs() > 1e-3 {
+            return Err(BodyError::OutOfRange("transform rotation").into());
+        }
+        self.check_query_point(xf.p, "transform")?;
+        Ok(())
+    }
 }
 
 /// The width of `shape` placed at `xf` seen along `direction` (a unit

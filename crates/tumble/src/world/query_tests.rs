@@ -107,10 +107,10 @@ proptest! {
             .collect();
         expected.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         let mut all = Vec::new();
-        world.ray_cast_all(origin, translation, filter, &mut all);
+        world.ray_cast_all(origin, translation, filter, &mut all).unwrap();
         let got: Vec<(f32, ShapeId)> = all.iter().map(|h| (h.fraction, h.shape)).collect();
         prop_assert_eq!(&got, &expected);
-        let closest = world.ray_cast_closest(origin, translation, filter).map(|h| (h.fraction, h.shape));
+        let closest = world.ray_cast_closest(origin, translation, filter).unwrap().map(|h| (h.fraction, h.shape));
         prop_assert_eq!(closest, expected.first().copied());
     }
 
@@ -122,11 +122,11 @@ proptest! {
         let passing = || shapes.iter().filter(|(_, _, _, f)| filter.accepts(f));
         let p = Vec2::new(px, py);
         let mut out = Vec::new();
-        world.overlap_point(p, filter, &mut out);
+        world.overlap_point(p, filter, &mut out).unwrap();
         let expected: Vec<ShapeId> = passing().filter(|(_, s, xf, _)| s.contains_point(*xf, p)).map(|s| s.0).collect();
         prop_assert_eq!(&out, &expected);
         let aabb = Aabb::new(p, p + Vec2::new(w, h));
-        world.overlap_aabb(aabb, filter, &mut out);
+        world.overlap_aabb(aabb, filter, &mut out).unwrap();
         let expected: Vec<ShapeId> = passing().filter(|(_, s, xf, _)| s.aabb(*xf).overlaps(aabb)).map(|s| s.0).collect();
         prop_assert_eq!(&out, &expected);
         let probe: Shape = Capsule::new(p, p + Vec2::new(w, h), 0.3).unwrap().into();
@@ -182,10 +182,12 @@ fn the_ray_callback_can_ignore_clip_and_stop() {
     let (origin, translation) = (Vec2::ZERO, Vec2::new(10.0, 0.0));
     let cast = |answer: &dyn Fn(&RayHit) -> f32| {
         let mut seen = Vec::new();
-        world.ray_cast(origin, translation, QueryFilter::default(), |hit| {
-            seen.push(hit.shape);
-            answer(hit)
-        });
+        world
+            .ray_cast(origin, translation, QueryFilter::default(), |hit| {
+                seen.push(hit.shape);
+                answer(hit)
+            })
+            .unwrap();
         seen.sort();
         seen
     };
@@ -195,25 +197,25 @@ fn the_ray_callback_can_ignore_clip_and_stop() {
     // Clipping at each hit: whatever the tree's order, the nearest box is
     // seen and nothing beyond a box already seen.
     let mut nearest = None;
-    world.ray_cast(origin, translation, QueryFilter::default(), |hit| {
-        nearest = Some(hit.shape);
-        hit.fraction
-    });
+    world
+        .ray_cast(origin, translation, QueryFilter::default(), |hit| {
+            nearest = Some(hit.shape);
+            hit.fraction
+        })
+        .unwrap();
     assert_eq!(nearest, Some(boxes[0]));
     let hit = world
         .ray_cast_closest(origin, translation, QueryFilter::default())
+        .unwrap()
         .unwrap();
     assert_eq!(
         (hit.shape, hit.point, hit.normal),
         (boxes[0], Vec2::new(1.5, 0.0), Vec2::new(-1.0, 0.0))
     );
     assert!((hit.fraction - 0.15).abs() < 1e-6);
-    // A filter that excludes category 1 sees nothing; non-finite input too.
+    // A filter that excludes category 1 sees nothing.
     let none = QueryFilter { category: 1, mask: 2 };
-    assert!(world.ray_cast_closest(origin, translation, none).is_none());
-    assert!(world
-        .ray_cast_closest(Vec2::NAN, translation, QueryFilter::ALL)
-        .is_none());
+    assert_eq!(world.ray_cast_closest(origin, translation, none), Ok(None));
 }
 
 #[test]
@@ -328,4 +330,196 @@ fn an_explosion_pushes_bodies_away_with_falloff() {
     };
     assert!(world.explode(&bad).is_err());
     world.step(DT);
+}
+
+/// Every query refuses a NaN or infinite number, a start beyond the world
+/// extent and a translation longer than the world is wide, naming what was
+/// wrong, instead of answering "nothing there"; the callback is never
+/// called and the output buffers are left empty.
+#[test]
+fn queries_refuse_bad_numbers_by_name() {
+    use crate::error::{BodyError, Error};
+    use crate::settings::WORLD_EXTENT;
+    use crate::shapes::ShapeError;
+    let mut world = World::default();
+    ground(&mut world);
+    let nan = f32::NAN;
+    let far = Vec2::new(0.0, 2.0 * WORLD_EXTENT);
+    let long = Vec2::new(3.0 * WORLD_EXTENT, 0.0);
+    let all = QueryFilter::ALL;
+    let non_finite = |what| Err(Error::Body(BodyError::NonFinite(what)));
+    let out_of_range = |what| Err(Error::Body(BodyError::OutOfRange(what)));
+
+    let mut called = false;
+    for (origin, translation, err) in [
+        (Vec2::NAN, -Vec2::Y, non_finite("ray origin")),
+        (Vec2::new(0.0, f32::INFINITY), -Vec2::Y, non_finite("ray origin")),
+        (Vec2::Y, Vec2::new(nan, -1.0), non_finite("ray translation")),
+        (far, -far, out_of_range("ray origin")),
+        (Vec2::Y, long, out_of_range("ray translation")),
+    ] {
+        let r = world.ray_cast(origin, translation, all, |_| {
+            called = true;
+            1.0
+        });
+        assert_eq!(r, err, "{origin} {translation}");
+        assert_eq!(
+            world.ray_cast_closest(origin, translation, all),
+            err.map(|()| None)
+        );
+        let mut hits = vec![];
+        let r = world.ray_cast_all(origin, translation, all, &mut hits);
+        assert_eq!((r, hits.len()), (err, 0));
+    }
+    assert!(!called);
+    // In range, a ray from as far as the extent along a translation as long
+    // as the world is wide finds the ground.
+    let edge = Vec2::new(0.0, WORLD_EXTENT);
+    let hit = world.ray_cast_closest(edge, -2.0 * edge, all).unwrap();
+    assert!(hit.is_some_and(|h| h.point.is_finite() && h.normal.is_finite()));
+
+    let mut out = vec![world.shape_id(0)];
+    assert_eq!(world.overlap_point(Vec2::NAN, all, &mut out), non_finite("point"));
+    assert!(out.is_empty());
+    assert_eq!(world.overlap_point(far, all, &mut out), out_of_range("point"));
+    let bad_box = Aabb::new(Vec2::new(nan, 0.0), Vec2::ONE);
+    assert_eq!(world.overlap_aabb(bad_box, all, &mut out), non_finite("aabb"));
+    let huge = Aabb::new(Vec2::splat(-1e30), Vec2::splat(1e30));
+    assert_eq!(world.overlap_aabb(huge, all, &mut out), Ok(()));
+    assert_eq!(out.len(), 1, "a box larger than the world finds the ground");
+
+    let probe: Shape = Circle::new(Vec2::ZERO, 0.5).unwrap().into();
+    let at = |p: Vec2| Transform::new(p, 0.0);
+    let turned = Transform {
+        p: Vec2::Y,
+        q: crate::math::Rot { c: 1e20, s: 0.0 },
+    };
+    let nan_turn = Transform {
+        p: Vec2::Y,
+        q: crate::math::Rot { c: nan, s: 0.0 },
+    };
+    let too_far_shape: Shape = Circle::new(Vec2::new(3.4e38, 0.0), 1.0).unwrap().into();
+    for (shape, xf, err) in [
+        (probe, at(Vec2::NAN), non_finite("transform")),
+        (probe, nan_turn, non_finite("transform")),
+        (probe, at(far), out_of_range("transform")),
+        (probe, turned, out_of_range("transform rotation")),
+        (too_far_shape, at(Vec2::Y), Err(Error::Shape(ShapeError::TooFar))),
+    ] {
+        assert_eq!(world.overlap_shape(&shape, xf, all, &mut out), err);
+        assert_eq!(world.shape_cast(&shape, xf, -Vec2::Y, all), err.map(|()| None));
+    }
+    let xf = at(Vec2::new(0.0, 3.0));
+    assert_eq!(
+        world.shape_cast(&probe, xf, Vec2::new(0.0, f32::NEG_INFINITY), all),
+        non_finite("translation").map(|()| None)
+    );
+    assert_eq!(
+        world.shape_cast(&probe, xf, long, all),
+        out_of_range("translation").map(|()| None)
+    );
+}
+
+/// Shape casts over random scenes, from random starts out to the world's
+/// edge and across it, report only finite points and unit normals.
+#[test]
+fn shape_cast_hits_are_always_finite() {
+    use crate::settings::WORLD_EXTENT;
+    let mut rng = Rng(0x5eed_cafe);
+    let mut hits = 0;
+    for seed in 0..8u64 {
+        let mut world = random_scene(seed + 1);
+        // A ground reaching to the extent on either side.
+        let g = world.create_body(&BodyDef::fixed()).unwrap();
+        let wide = Polygon::new_offset_box(WORLD_EXTENT - 1.0, 1.0, Vec2::new(0.0, -20.0), 0.0).unwrap();
+        world.add_shape(g, wide, &ShapeDef::default()).unwrap();
+        for _ in 0..200 {
+            let cast = rng.shape();
+            let scale = [10.0, 1e3, WORLD_EXTENT][rng.range(0.0, 3.0) as usize];
+            let xf = Transform::new(rng.vec(scale), rng.range(-3.0, 3.0));
+            let translation = rng.vec(2.0 * scale);
+            if let Some(h) = world
+                .shape_cast(&cast, xf, translation, QueryFilter::ALL)
+                .unwrap()
+            {
+                hits += 1;
+                assert!(
+                    h.point.is_finite() && h.normal.is_finite() && (h.normal.length() - 1.0).abs() < 1e-3,
+                    "{h:?} casting {cast:?} from {xf:?} by {translation}"
+                );
+                assert!((0.0..=1.0).contains(&h.fraction));
+            }
+        }
+    }
+    assert!(hits > 100, "{hits} hits");
+}
+
+/// An explosion's errors are decided before any body is pushed: one
+/// refused leaves every body as it was (the issue's: an impulse of
+/// -3.4e38 per metre left a body spinning at infinity).
+#[test]
+fn a_refused_explosion_pushes_nothing() {
+    use crate::error::BodyError;
+    use crate::world::reliability_tests::state_bytes;
+    let mut world = World::new(WorldSettings {
+        gravity: Vec2::ZERO,
+        ..WorldSettings::default()
+    });
+    for k in 0..4 {
+        let b = world
+            .create_body(&BodyDef::dynamic().at(Vec2::new(2.0 * k as f32 - 3.0, 0.5)))
+            .unwrap();
+        world
+            .add_shape(b, Polygon::new_box(0.4, 0.4).unwrap(), &ShapeDef::default())
+            .unwrap();
+    }
+    // A feather: each push on it is finite, its speed after them is not.
+    let feather = world
+        .create_body(&BodyDef::dynamic().at(Vec2::new(0.0, 3.0)))
+        .unwrap();
+    let light = ShapeDef {
+        density: 1e-30,
+        ..ShapeDef::default()
+    };
+    world
+        .add_shape(feather, Circle::new(Vec2::ZERO, 1.0).unwrap(), &light)
+        .unwrap();
+    world.step(DT);
+    let before = state_bytes(&world);
+    let blast = |impulse_per_length: f32| Explosion {
+        center: Vec2::ZERO,
+        radius: 10.0,
+        falloff: 1.0,
+        impulse_per_length,
+        filter: QueryFilter::default(),
+    };
+    assert_eq!(
+        world.explode(&blast(-3.4e38)),
+        Err(BodyError::OutOfRange("explosion impulse"))
+    );
+    assert_eq!(
+        world.explode(&blast(-1.0)),
+        Err(BodyError::OutOfRange("explosion impulse"))
+    );
+    assert_eq!(
+        world.explode(&blast(3.4e38)),
+        Err(BodyError::NonFinite("impulse"))
+    );
+    assert_eq!(world.explode(&blast(1e10)), Err(BodyError::NonFinite("impulse")));
+    let far = Explosion {
+        center: Vec2::new(2.0 * crate::settings::WORLD_EXTENT, 0.0),
+        ..blast(1.0)
+    };
+    assert_eq!(
+        world.explode(&far),
+        Err(BodyError::OutOfRange("explosion center"))
+    );
+    assert_eq!(state_bytes(&world), before);
+    assert!(world
+        .bodies()
+        .all(|b| world.angular_velocity(b).unwrap().is_finite()));
+    // A zero impulse is allowed, and a sane one pushes.
+    assert_eq!(world.explode(&blast(0.0)), Ok(()));
+    assert_eq!(world.explode(&blast(1.0)), Ok(()));
+    assert!(world.linear_velocity(feather).unwrap().y > 0.0);
 }

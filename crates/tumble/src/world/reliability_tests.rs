@@ -3,6 +3,7 @@
 //! does not spread its trouble.
 
 use super::*;
+use crate::body::BodyDef;
 use crate::error::Error;
 use crate::math::Transform;
 use crate::settings::MAX_POLYGON_VERTICES;
@@ -33,6 +34,71 @@ fn fingerprint(world: &World) -> (usize, usize, usize, Vec<BodyState>) {
         world.contact_count(),
         bodies,
     )
+}
+
+/// The world's whole state as bytes (its snapshot, with the `serde`
+/// feature; else the [`fingerprint`]), for the strictest before/after
+/// check a refused call can be given.
+pub(super) fn state_bytes(world: &World) -> Vec<u8> {
+    #[cfg(feature = "serde")]
+    {
+        postcard::to_allocvec(world).unwrap()
+    }
+    #[cfg(not(feature = "serde"))]
+    {
+        format!("{:?}", fingerprint(world)).into_bytes()
+    }
+}
+
+/// Shapes reaching farther from their body's origin than the world
+/// extent are refused by every way of adding one; shapes at the extent,
+/// and farther in a world of larger length units, are accepted.
+#[test]
+fn shapes_beyond_the_world_extent_are_refused() {
+    use crate::settings::WORLD_EXTENT;
+    use crate::shapes::Segment;
+    let mut world = World::default();
+    let fixed = world.create_body(&BodyDef::fixed()).unwrap();
+    let b = world.create_body(&BodyDef::dynamic()).unwrap();
+    world
+        .add_shape(b, Circle::new(Vec2::ZERO, 0.5).unwrap(), &ShapeDef::default())
+        .unwrap();
+    world.step(DT);
+    let before = state_bytes(&world);
+    let too_far = Error::Shape(ShapeError::TooFar);
+    let def = ShapeDef::default();
+    // The issue's: a circle 3.4e38 m off its origin, a segment reaching
+    // x = 3.4e38, on a static body; and the same on a dynamic one.
+    for body in [fixed, b] {
+        let far_circle = Circle::new(Vec2::new(3.4e38, 0.0), 1.0).unwrap();
+        assert_eq!(world.add_shape(body, far_circle, &def), Err(too_far));
+        let far_segment = Segment::new(Vec2::ZERO, Vec2::new(3.4e38, 0.0)).unwrap();
+        assert_eq!(world.add_shape(body, far_segment, &def), Err(too_far));
+        let past = Polygon::new_offset_box(1.0, 1.0, Vec2::new(0.0, -WORLD_EXTENT), 0.0).unwrap();
+        assert_eq!(world.add_shape(body, past, &def), Err(too_far));
+        let chain = [Vec2::ZERO, Vec2::X, Vec2::new(2.0 * WORLD_EXTENT, 1.0)];
+        assert_eq!(world.add_chain(body, &chain, false, &def), Err(too_far));
+        let outline = [
+            Vec2::ZERO,
+            Vec2::new(2.0 * WORLD_EXTENT, 0.0),
+            Vec2::new(1.0, 1.0),
+            Vec2::new(0.0, 2.0),
+        ];
+        assert_eq!(world.add_concave(body, &outline, &def), Err(too_far));
+    }
+    assert_eq!(state_bytes(&world), before);
+    assert!(ShapeError::TooFar.to_string().contains("world extent"));
+    // At the extent, accepted.
+    let edge = Circle::new(Vec2::new(WORLD_EXTENT - 1.0, 0.0), 1.0).unwrap();
+    assert!(world.add_shape(fixed, edge, &def).is_ok());
+    // The extent is in the world's length unit.
+    let mut pixels = World::new(WorldSettings {
+        length_units_per_meter: 100.0,
+        ..WorldSettings::default()
+    });
+    let p = pixels.create_body(&BodyDef::fixed()).unwrap();
+    let far = Circle::new(Vec2::new(50.0 * WORLD_EXTENT, 0.0), 1.0).unwrap();
+    assert!(pixels.add_shape(p, far, &def).is_ok());
 }
 
 #[test]
@@ -367,7 +433,9 @@ fn removed_body_leaves_stale_shape_handles_and_no_contacts() {
         index: 0,
         generation: 0,
     }];
-    world.overlap_point(Vec2::new(0.0, 0.5), crate::filter::QueryFilter::ALL, &mut at);
+    world
+        .overlap_point(Vec2::new(0.0, 0.5), crate::filter::QueryFilter::ALL, &mut at)
+        .unwrap();
     assert!(at.is_empty());
 
     // The freed slots are reused with new generations; the old handles stay

@@ -216,3 +216,51 @@ fn a_sensor_sees_moving_shapes_of_other_bodies_that_ask_and_pass_its_filter() {
     world2.step(DT);
     assert_eq!(world2.sensor_overlaps(sensor).unwrap(), &[wall]);
 }
+
+/// A box sliding through a sensor (no gravity, steps and speeds exact in
+/// binary, so faces land exactly on faces): its begins and ends over the
+/// run, and the steps they came in.
+fn pass_through(speed: f32, start_x: f32, steps: u32) -> (Vec<u32>, Vec<u32>) {
+    let mut world = World::new(WorldSettings {
+        gravity: Vec2::ZERO,
+        ..WorldSettings::default()
+    });
+    zone(&mut world, Vec2::ZERO, Vec2::new(1.0, 1.0));
+    let b = world
+        .create_body(&BodyDef::dynamic().at(Vec2::new(start_x, 0.0)))
+        .unwrap();
+    let s = world
+        .add_shape(b, Polygon::new_box(0.5, 0.5).unwrap(), &ShapeDef::default())
+        .unwrap();
+    world.set_linear_velocity(b, Vec2::new(speed, 0.0)).unwrap();
+    let (mut begins, mut ends) = (Vec::new(), Vec::new());
+    for k in 1..=steps {
+        world.step(1.0 / 64.0);
+        let e = world.sensor_events();
+        assert!(e.begin.iter().chain(&e.end).all(|o| o.visitor == s));
+        begins.extend(e.begin.iter().map(|_| k));
+        ends.extend(e.end.iter().map(|_| k));
+    }
+    assert_eq!(world.linear_velocity(b).unwrap(), Vec2::new(speed, 0.0));
+    (begins, ends)
+}
+
+/// 1 m a step from x = -2.5: the box touches the near face after step 1,
+/// overlaps during steps 2 and 3, and ends step 4 with its trailing face
+/// exactly on the far face (x = 1). Step 5 starts touching and moves away:
+/// that sweep is not a crossing, so the box is reported once.
+#[test]
+fn a_box_leaving_from_exactly_touching_is_reported_once() {
+    let (begins, ends) = pass_through(64.0, -2.5, 8);
+    assert_eq!(begins, vec![2], "one begin");
+    assert_eq!(ends, vec![4], "one end, when it stopped overlapping");
+}
+
+/// 4 m a step from x = -1.5: the box starts touching the near face and
+/// is past the far face one step later. Starting from touching, it moved
+/// in: a crossing, reported as a begin and an end in the same step.
+#[test]
+fn a_box_crossing_from_exactly_touching_is_reported() {
+    let (begins, ends) = pass_through(256.0, -1.5, 3);
+    assert_eq!((begins, ends), (vec![1], vec![1]));
+}

@@ -16,6 +16,7 @@ use crate::collision::{shape_distance, time_of_impact};
 use crate::error::BodyError;
 use crate::events::{SensorEvents, SensorOverlap};
 use crate::math::Transform;
+use crate::shapes::Shape;
 
 /// A sensor's state: its shape and the shapes overlapping it at the end of
 /// the last step, sorted.
@@ -161,7 +162,7 @@ impl World {
                 scratch.found.push(id);
             } else if (moved(sensor_sweep) || moved(visitor_sweep))
                 && previous.binary_search(&id).is_err()
-                && time_of_impact(&sensor.shape, sensor_sweep, &visitor.shape, visitor_sweep, 0.0).is_some()
+                && crosses((&sensor.shape, sensor_sweep), (&visitor.shape, visitor_sweep))
             {
                 // Outside before and after, inside in between.
                 scratch.crossed.push(id);
@@ -219,5 +220,35 @@ impl World {
             && visitor.def.sensor_events
             && sensor.def.filter.should_collide(&visitor.def.filter)
             && (sensor.def.sensor_detects_static || self.bodies[visitor.body].body_type != BodyType::Static)
+    }
+}
+
+/// Whether a visitor outside a sensor at both ends of a step overlapped
+/// it in between: the sweep reaches touching, and if it starts touching
+/// (the last step ended exactly face on face, and reported the end
+/// then), it moves the two together, not apart. A sweep that starts
+/// touching and leaves never overlaps, and counting it as a crossing
+/// reported a box leaving a sensor twice. (The start's normal and the
+/// centroids' travel decide it; a turn is neglected.)
+fn crosses(
+    (sensor, sensor_sweep): (&Shape, (Transform, Transform)),
+    (visitor, visitor_sweep): (&Shape, (Transform, Transform)),
+) -> bool {
+    match time_of_impact(sensor, sensor_sweep, visitor, visitor_sweep, 0.0) {
+        None => false,
+        Some(t) if t > 0.0 => true,
+        Some(_) => {
+            let start = shape_distance(sensor, &sensor_sweep.0, visitor, &visitor_sweep.0);
+            if start.distance < 0.0 {
+                // Overlapping unreported at the start (placed there since
+                // the last step), outside at the end: it was inside.
+                return true;
+            }
+            let travel = |shape: &Shape, (from, to): (Transform, Transform)| {
+                to.apply(shape.centroid()) - from.apply(shape.centroid())
+            };
+            let closing = (travel(visitor, visitor_sweep) - travel(sensor, sensor_sweep)).dot(start.normal);
+            closing < 0.0
+        }
     }
 }

@@ -169,8 +169,10 @@ impl World {
     ///
     /// Errors: a stale body handle, a non-positive or non-finite density, a
     /// negative friction or restitution, a hand-built shape that breaks the
-    /// constructors' rules ([`Shape::validate`]), or a shape whose mass
-    /// overflows ([`ShapeError::MassOverflow`]).
+    /// constructors' rules ([`Shape::validate`]), a shape whose mass
+    /// overflows ([`ShapeError::MassOverflow`]), or one reaching farther
+    /// from the body's origin than the world extent
+    /// ([`ShapeError::TooFar`]).
     pub fn add_shape(
         &mut self,
         body: BodyId,
@@ -181,6 +183,7 @@ impl World {
         def.validate()?;
         let shape = shape.into();
         check_shape(&shape, def)?;
+        self.check_reach(&shape)?;
         self.check_body_mass(bi, &[shape.mass(def.density)])?;
         Ok(self.add_shape_unchecked(bi, shape, def))
     }
@@ -236,7 +239,9 @@ impl World {
     }
 
     /// Splits a concave outline (a simple polygon, either winding) into
-    /// convex parts and attaches them all to the body.
+    /// convex parts and attaches them all to the body. Errors as
+    /// [`World::add_shape`], and those of [`decompose_concave`]; on an
+    /// error no part is attached.
     pub fn add_concave(
         &mut self,
         body: BodyId,
@@ -248,6 +253,7 @@ impl World {
         let parts = decompose_concave(outline)?;
         for p in &parts {
             check_shape(&Shape::Polygon(*p), def)?;
+            self.check_reach(&Shape::Polygon(*p))?;
         }
         let masses: Vec<MassData> = parts.iter().map(|p| p.mass(def.density)).collect();
         self.check_body_mass(bi, &masses)?;
@@ -267,8 +273,9 @@ impl World {
     /// order) with the same material; they add no mass.
     ///
     /// Errors: a stale body handle, a bad material, fewer than 2 points (3
-    /// for a loop), a non-finite point, or two consecutive points closer
-    /// than the weld distance.
+    /// for a loop), a non-finite point, two consecutive points closer
+    /// than the weld distance, or a point farther from the body's origin
+    /// than the world extent ([`ShapeError::TooFar`]).
     pub fn add_chain(
         &mut self,
         body: BodyId,
@@ -279,6 +286,9 @@ impl World {
         let bi = self.body_index(body)?;
         def.validate()?;
         let segments = chain_segments(points, closed)?;
+        for c in &segments {
+            self.check_reach(&Shape::ChainSegment(*c))?;
+        }
         Ok(segments
             .into_iter()
             .map(|c| self.add_shape_unchecked(bi, Shape::ChainSegment(c), def))
@@ -426,6 +436,32 @@ impl World {
             let c = &mut self.contacts[ci];
             c.options = options;
             c.hit_pending &= options.contains(ContactOptions::HIT_EVENTS);
+        }
+    }
+
+    /// The world extent in the world's length unit
+    /// ([`WORLD_EXTENT`](crate::settings::WORLD_EXTENT)).
+    pub(super) fn world_extent(&self) -> f32 {
+        crate::settings::WORLD_EXTENT * self.settings.length_units_per_meter
+    }
+
+    /// Whether point `p` lies within the world extent on both axes (a NaN
+    /// does not).
+    pub(super) fn within_extent(&self, p: Vec2) -> bool {
+        p.x.abs() <= self.world_extent() && p.y.abs() <= self.world_extent()
+    }
+
+    /// Refuses a shape reaching farther from its body's origin than the
+    /// world extent: added to a body placed within the extent, its far
+    /// side stays where `f32` still resolves a contact, and no bounding
+    /// box, mass or distance computed from it overflows.
+    pub(super) fn check_reach(&self, shape: &Shape) -> Result<(), ShapeError> {
+        let local = shape.aabb(crate::math::Transform::IDENTITY);
+        let reach = local.min.abs().max(local.max.abs()).max_element();
+        if reach <= self.world_extent() {
+            Ok(())
+        } else {
+            Err(ShapeError::TooFar)
         }
     }
 

@@ -10,6 +10,22 @@
 //! loading; and the last step's events and profile, which describe that
 //! step rather than decide the next. A world loaded from a snapshot therefore steps bit for bit
 //! like the world that was saved, asleep or awake.
+//!
+//! # Layout
+//!
+//! A snapshot is a struct of three fields in whatever serde format the
+//! caller picks: `version` (the layout's number, [`SNAPSHOT_VERSION`]),
+//! `checksum` (a CRC-64 of the state's bytes) and `state`: the world's
+//! fields encoded as bytes by `postcard`, one fixed binary encoding. The
+//! state is bytes, not nested serde data, for two reasons. Every `f32`
+//! is kept bit for bit, NaN and infinities included, in any outer format
+//! (JSON has no text for a non-finite number, so a frozen body's
+//! infinite speed written field by field would not read back); and the
+//! checksum is over exactly those bytes, the same whichever format
+//! carries them. Loading reads the version first (an old snapshot is
+//! refused by its number before its state is misread), then checks the
+//! sum (a damaged one is refused, saying so), then the links between the
+//! stores.
 
 use super::joints::check_frames;
 use super::sensors::Sensor;
@@ -23,17 +39,22 @@ use crate::math::Aabb;
 use crate::settings::WorldSettings;
 use crate::solver::Solver;
 use crate::store::Store;
-use serde::de::Error as _;
+use serde::de::{self, Error as _};
+use serde::ser::{Error as _, SerializeStruct};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::fmt;
 
 /// Bumped whenever the saved layout changes, so an old snapshot is refused
 /// with a message instead of being misread.
-const SNAPSHOT_VERSION: u32 = 15;
+pub(super) const SNAPSHOT_VERSION: u32 = 16;
 
-/// What is written: borrowed views of the world's fields.
+/// The name and fields of the outer struct.
+const ENVELOPE: &str = "Snapshot";
+const FIELDS: &[&str] = &["version", "checksum", "state"];
+
+/// What is written as the state: borrowed views of the world's fields.
 #[derive(Serialize)]
-struct SnapshotRef<'a> {
-    version: u32,
+pub(super) struct SnapshotRef<'a> {
     settings: &'a WorldSettings,
     bodies: &'a Store<Body>,
     shapes: &'a Store<ShapeSlot>,
@@ -50,26 +71,156 @@ struct SnapshotRef<'a> {
 
 /// What is read back: the same fields, owned.
 #[derive(Deserialize)]
-struct Snapshot {
-    version: u32,
-    settings: WorldSettings,
-    bodies: Store<Body>,
-    shapes: Store<ShapeSlot>,
-    contacts: Store<Contact>,
-    joints: Store<Joint>,
-    islands: Store<Island>,
-    sensors: Store<Sensor>,
-    awake: Awake,
-    broadphase: BroadPhase,
-    step_count: u64,
-    frozen: Vec<BodyId>,
-    last_dt: f32,
+#[cfg_attr(test, derive(Serialize))]
+pub(super) struct Snapshot {
+    pub(super) settings: WorldSettings,
+    pub(super) bodies: Store<Body>,
+    pub(super) shapes: Store<ShapeSlot>,
+    pub(super) contacts: Store<Contact>,
+    pub(super) joints: Store<Joint>,
+    pub(super) islands: Store<Island>,
+    pub(super) sensors: Store<Sensor>,
+    pub(super) awake: Awake,
+    pub(super) broadphase: BroadPhase,
+    pub(super) step_count: u64,
+    pub(super) frozen: Vec<BodyId>,
+    pub(super) last_dt: f32,
 }
 
-impl Serialize for World {
+/// The CRC-64 of `bytes` (the ECMA-182 polynomial, reflected, as xz
+/// uses it): a change of any one byte, or of any run of bits up to 64
+/// long, always changes it. A check against damage, not against a
+/// forger, who can recompute it.
+pub(super) fn checksum(bytes: &[u8]) -> u64 {
+    let mut crc = !0u64;
+    for &byte in bytes {
+        crc = CRC_TABLE[((crc ^ byte as u64) & 0xff) as usize] ^ (crc >> 8);
+    }
+    !crc
+}
+
+/// The CRC-64 of each byte value, built at compile time.
+const CRC_TABLE: [u64; 256] = {
+    const POLY: u64 = 0xC96C_5795_D787_0F42;
+    let mut table = [0u64; 256];
+    let mut i = 0;
+    while i < 256 {
+        let mut crc = i as u64;
+        let mut bit = 0;
+        while bit < 8 {
+            crc = if crc & 1 == 1 { (crc >> 1) ^ POLY } else { crc >> 1 };
+            bit += 1;
+        }
+        table[i] = crc;
+        i += 1;
+    }
+    table
+};
+
+/// Bytes written as serde bytes (a format may write them as a list of
+/// numbers, as JSON does).
+struct Bytes<'a>(&'a [u8]);
+
+impl Serialize for Bytes<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_bytes(self.0)
+    }
+}
+
+/// Bytes read back, from serde bytes or a list of numbers.
+struct ByteBuf(Vec<u8>);
+
+impl<'de> Deserialize<'de> for ByteBuf {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<ByteBuf, D::Error> {
+        struct Visit;
+        impl<'de> de::Visitor<'de> for Visit {
+            type Value = ByteBuf;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("the snapshot's state as bytes")
+            }
+            fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<ByteBuf, E> {
+                Ok(ByteBuf(v.to_vec()))
+            }
+            fn visit_byte_buf<E: de::Error>(self, v: Vec<u8>) -> Result<ByteBuf, E> {
+                Ok(ByteBuf(v))
+            }
+            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<ByteBuf, A::Error> {
+                // The hint comes from the input: trust it only so far.
+                let mut v = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1 << 20));
+                while let Some(b) = seq.next_element::<u8>()? {
+                    v.push(b);
+                }
+                Ok(ByteBuf(v))
+            }
+        }
+        deserializer.deserialize_byte_buf(Visit)
+    }
+}
+
+/// The outer struct's field names.
+#[derive(Deserialize)]
+#[serde(field_identifier, rename_all = "lowercase")]
+enum Field {
+    Version,
+    Checksum,
+    State,
+}
+
+/// The version, refused at once unless it is this build's.
+fn check_version<E: de::Error>(version: u32) -> Result<(), E> {
+    if version == SNAPSHOT_VERSION {
+        Ok(())
+    } else {
+        Err(E::custom(format_args!(
+            "snapshot version {version} (this build reads version {SNAPSHOT_VERSION})"
+        )))
+    }
+}
+
+/// Reads the outer struct: the version (checked first), the checksum and
+/// the state's bytes.
+struct EnvelopeVisitor;
+
+impl<'de> de::Visitor<'de> for EnvelopeVisitor {
+    type Value = (u64, Vec<u8>);
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a tumble snapshot (version, checksum, state)")
+    }
+
+    fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let missing = |i| A::Error::invalid_length(i, &"3 fields: version, checksum, state");
+        let version: u32 = seq.next_element()?.ok_or_else(|| missing(0))?;
+        check_version(version)?;
+        let sum: u64 = seq.next_element()?.ok_or_else(|| missing(1))?;
+        let state: ByteBuf = seq.next_element()?.ok_or_else(|| missing(2))?;
+        Ok((sum, state.0))
+    }
+
+    fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let (mut version, mut sum, mut state) = (None, None, None);
+        while let Some(key) = map.next_key::<Field>()? {
+            match key {
+                Field::Version => {
+                    let v: u32 = map.next_value()?;
+                    check_version(v)?;
+                    version = Some(v);
+                }
+                Field::Checksum => sum = Some(map.next_value::<u64>()?),
+                Field::State => state = Some(map.next_value::<ByteBuf>()?.0),
+            }
+        }
+        version.ok_or_else(|| A::Error::missing_field("version"))?;
+        let sum = sum.ok_or_else(|| A::Error::missing_field("checksum"))?;
+        let state = state.ok_or_else(|| A::Error::missing_field("state"))?;
+        Ok((sum, state))
+    }
+}
+
+impl World {
+    /// The state a snapshot saves, borrowed.
+    fn snapshot_ref(&self) -> SnapshotRef<'_> {
         SnapshotRef {
-            version: SNAPSHOT_VERSION,
             settings: &self.settings,
             bodies: &self.bodies,
             shapes: &self.shapes,
@@ -83,33 +234,58 @@ impl Serialize for World {
             frozen: &self.frozen,
             last_dt: self.last_dt,
         }
-        .serialize(serializer)
+    }
+}
+
+impl Serialize for World {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let state = postcard::to_allocvec(&self.snapshot_ref()).map_err(S::Error::custom)?;
+        let mut envelope = serializer.serialize_struct(ENVELOPE, FIELDS.len())?;
+        envelope.serialize_field("version", &SNAPSHOT_VERSION)?;
+        envelope.serialize_field("checksum", &checksum(&state))?;
+        envelope.serialize_field("state", &Bytes(&state))?;
+        envelope.end()
     }
 }
 
 impl<'de> Deserialize<'de> for World {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<World, D::Error> {
-        let s = Snapshot::deserialize(deserializer)?;
-        if s.version != SNAPSHOT_VERSION {
-            return Err(D::Error::custom(format_args!(
-                "snapshot version {} (this build reads version {SNAPSHOT_VERSION})",
-                s.version
-            )));
-        }
-        check_links(&s).map_err(D::Error::custom)?;
+        let (sum, state) = deserializer.deserialize_struct(ENVELOPE, FIELDS, EnvelopeVisitor)?;
+        let s = decode_state(sum, &state).map_err(D::Error::custom)?;
+        World::from_snapshot(s).map_err(D::Error::custom)
+    }
+}
+
+/// The state of a snapshot whose checksum was `sum`, decoded, or why it
+/// is damaged.
+pub(super) fn decode_state(sum: u64, state: &[u8]) -> Result<Snapshot, String> {
+    if checksum(state) != sum {
+        return Err("the snapshot is damaged: its checksum does not match its state".into());
+    }
+    match postcard::take_from_bytes::<Snapshot>(state) {
+        Ok((s, [])) => Ok(s),
+        Ok(_) => Err("the snapshot is damaged: bytes left over after its state".into()),
+        Err(e) => Err(format!(
+            "the snapshot is damaged: its state does not decode ({e})"
+        )),
+    }
+}
+
+impl World {
+    /// The world a decoded snapshot describes, once its links are checked.
+    pub(super) fn from_snapshot(s: Snapshot) -> Result<World, &'static str> {
+        check_links(&s)?;
         if !(s.last_dt.is_finite() && s.last_dt > 0.0) {
-            return Err(D::Error::custom(
-                "the last step's length is not a positive finite number",
-            ));
+            return Err("the last step's length is not a positive finite number");
         }
         if s.settings.solver.validate().is_err() {
-            return Err(D::Error::custom("the solver settings are out of range"));
+            return Err("the solver settings are out of range");
         }
         // The pair map indexes the live contacts by their shape pair.
         let mut pair_map = PairMap::default();
         for (ci, c) in s.contacts.iter() {
             if pair_map.insert(pair_key(c.shape_a, c.shape_b), ci).is_some() {
-                return Err(D::Error::custom("two live contacts for one shape pair"));
+                return Err("two live contacts for one shape pair");
             }
         }
         // The shapes' fat boxes, as their proxies hold them.
@@ -305,3 +481,7 @@ fn check_islands(s: &Snapshot) -> Result<(), &'static str> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+#[path = "snapshot_tests.rs"]
+mod tests;

@@ -343,12 +343,15 @@ fn ray_cast_and_point_query_find_the_box() {
             Vec2::new(0.0, -20.0),
             QueryFilter::default(),
         )
+        .unwrap()
         .unwrap();
     assert_eq!(hit.body, b);
     assert!((hit.point.y - 2.5).abs() < 1e-4);
     assert!((hit.normal - Vec2::Y).length() < 1e-4);
     let mut at = Vec::new();
-    world.overlap_point(Vec2::new(3.2, 2.3), QueryFilter::default(), &mut at);
+    world
+        .overlap_point(Vec2::new(3.2, 2.3), QueryFilter::default(), &mut at)
+        .unwrap();
     assert_eq!(at.len(), 1);
     assert_eq!(world.shape_body(at[0]).unwrap(), b);
 }
