@@ -11,6 +11,7 @@ use crate::world::{BodyId, ShapeId};
 /// was removed or changed type; for a removed shape the handles are
 /// stale).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ContactTouch {
     /// The first shape (the normal points away from it).
     pub shape_a: ShapeId,
@@ -52,6 +53,7 @@ pub struct ContactHit {
 /// A shape that began or stopped overlapping a sensor. For a removed shape
 /// (or sensor) the handles are stale.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SensorOverlap {
     /// The sensor shape.
     pub sensor: ShapeId,

@@ -67,6 +67,13 @@ pub const MAX_PUSH_OUT_SPEED: f32 = 3.0;
 /// [`World::frozen_bodies`](crate::World::frozen_bodies).
 pub const WORLD_EXTENT: f32 = 1.0e5;
 
+/// The length units per metre a world accepts
+/// ([`WorldSettings::length_units_per_meter`]): from millimetres-as-metres
+/// (a thousandth) to ten thousand units a metre, well past a pixel game's
+/// 30 to 100. Past them the scaled tolerances and the world's extent leave
+/// the range where `f32` resolves them.
+pub const LENGTH_UNITS_RANGE: std::ops::RangeInclusive<f32> = 1.0e-3..=1.0e4;
+
 /// The default [`WorldSettings::max_linear_speed`], metres per second:
 /// faster than sound, as Box2D's. At 60 Hz a body at this speed crosses
 /// 6.7 m a step; the speculative contacts still catch it against what its
@@ -467,7 +474,9 @@ pub struct WorldSettings {
     pub gravity: glam::Vec2,
     /// Length units per metre. 1 for a game in metres; 32 for a game whose
     /// 1 m crate is 32 pixels. Every length tolerance (slop, speculative
-    /// distance, AABB margin) is scaled by it.
+    /// distance, AABB margin) and limit ([`WORLD_EXTENT`],
+    /// [`WorldSettings::max_linear_speed`]'s default) is scaled by it. It
+    /// lies in [`LENGTH_UNITS_RANGE`].
     pub length_units_per_meter: f32,
     /// Solver options.
     pub solver: SolverSettings,
@@ -492,10 +501,10 @@ pub struct WorldSettings {
     /// [`World::set_workers`](crate::World::set_workers).
     #[cfg_attr(feature = "serde", serde(default = "workers_default"))]
     pub workers: usize,
-    /// The fastest a dynamic body moves (length units per second, default
-    /// [`MAX_LINEAR_SPEED`] times the length unit): a body set or pushed
-    /// faster is slowed to it, in the direction it moves, before the step
-    /// solves it, so nothing the solve computes from speeds can overflow.
+    /// The fastest a body moves (metres per second, scaled by the length
+    /// unit; default [`MAX_LINEAR_SPEED`]): a body set or pushed faster is
+    /// slowed to it, in the direction it moves, before the step solves it,
+    /// so nothing the solve computes from speeds can overflow.
     /// Changed at run time with
     /// [`World::set_max_linear_speed`](crate::World::set_max_linear_speed).
     #[cfg_attr(feature = "serde", serde(default = "max_linear_speed_default"))]

@@ -40,10 +40,8 @@
 //! ```
 //!
 //! `TUMBLE_ADVERSARIAL_SEED` sets the first sequence's seed (the CI run
-//! uses a fixed one), `TUMBLE_ADVERSARIAL_KEEP_GOING=1` goes on after a
-//! failure and reports one shrunk sequence per class of failure, and
-//! `TUMBLE_ADVERSARIAL_STRICT=1` turns off [`known_unfixed`], the list of
-//! defects whose calls are skipped until their fixes land.
+//! uses a fixed one), and `TUMBLE_ADVERSARIAL_KEEP_GOING=1` goes on after
+//! a failure and reports one shrunk sequence per class of failure.
 #![cfg(feature = "serde")]
 
 use std::fmt::Write as _;
@@ -61,174 +59,6 @@ use tumble::{
     PrismaticJoint, QueryFilter, RevoluteJoint, Segment, Shape, ShapeDef, ShapeError, ShapeId, ShapePair,
     SolverSettings, Sweep, Transform, Vec2, WeldJoint, WheelJoint, World, WorldSettings,
 };
-
-// ---------------------------------------------------------------------------
-// Known defects
-
-/// Defects found by this test whose fixes are on their way: the calls that
-/// reach one are skipped (not run on any world), so the rest of the API
-/// stays under test meanwhile. One line per class; delete a line when its
-/// fix lands. `TUMBLE_ADVERSARIAL_STRICT=1` runs them all.
-fn known_unfixed(op: &Op, ids: &Ids, world: &World) -> Option<&'static str> {
-    let _ = (ids, world);
-    // Finite numbers past what the engine will bound or refuse.
-    let huge = |x: f32| x.is_finite() && x.abs() > 1e6;
-    let huge_vec = |v: Vec2| huge(v.x) || huge(v.y);
-    let far = |v: Vec2| v.is_finite() && v.abs().max_element() > 1e5;
-    let odd_dt = |dt: f32| dt.is_finite() && dt > 0.0 && !(1e-6..0.25).contains(&dt);
-    match op {
-        // Steps of 0.25 s and more panic in a worker (clamp fed NaN) or
-        // tunnel; steps under 1e-6 s store NaN contact impulses (lead).
-        Op::Step(dt) | Op::StepWithHooks { dt, .. } | Op::StepWithPlatforms { dt, .. } if odd_dt(*dt) => {
-            Some("long or tiny step")
-        }
-        Op::FixedStep { hz, .. } if odd_dt(1.0 / hz) => Some("long or tiny step"),
-        // Hook materials outside 0..=1e6 reach the solver (lead).
-        Op::StepWithHooks { material: m, .. }
-            if ![m.friction, m.restitution, m.tangent_speed]
-                .iter()
-                .all(|x| (0.0..=1e6).contains(x)) =>
-        {
-            Some("hook materials out of range")
-        }
-        // Positions past the world extent, shapes far off their body's
-        // origin: a centre of mass or a velocity overflows, unfrozen (lead).
-        Op::CreateBody(def) if far(def.position) => Some("world extent"),
-        Op::SetTransform(_, p, _) if far(*p) => Some("world extent"),
-        Op::AddShape(_, spec, _) if spec_far(spec) => Some("world extent"),
-        Op::AddChain(_, points, ..) | Op::AddConcave(_, points, _) if points.iter().any(|p| far(*p)) => {
-            Some("world extent")
-        }
-        // Velocities, forces and impulses whose results overflow leave
-        // bodies non-finite and unfrozen (lead).
-        Op::CreateBody(def) if huge_vec(def.linear_velocity) || huge(def.angular_velocity) => {
-            Some("overflowing motion")
-        }
-        Op::SetLinearVelocity(_, v)
-        | Op::ApplyForce(_, v, _)
-        | Op::ApplyForceToCenter(_, v)
-        | Op::ApplyLinearImpulse(_, v, _)
-        | Op::ApplyLinearImpulseToCenter(_, v)
-            if huge_vec(*v) =>
-        {
-            Some("overflowing motion")
-        }
-        Op::SetAngularVelocity(_, x) | Op::ApplyTorque(_, x) | Op::ApplyAngularImpulse(_, x) if huge(*x) => {
-            Some("overflowing motion")
-        }
-        // A force or impulse at a point past the world extent: its torque
-        // overflows (lead).
-        Op::ApplyForce(_, _, At::Near(p) | At::World(p))
-        | Op::ApplyLinearImpulse(_, _, At::Near(p) | At::World(p))
-            if far(*p) =>
-        {
-            Some("overflowing motion")
-        }
-        // Joint speeds and forces past 1e6: a motor joint
-        // driving at 3.4e38 m/s makes NaN contact impulses (joint checks).
-        Op::CreateJoint { kind, .. } | Op::SetJointKind(_, kind)
-            if kind_numbers(kind).into_iter().any(huge) =>
-        {
-            Some("joint parameters out of range")
-        }
-        Op::SetMotorSpeed(_, x) if huge(*x) => Some("joint parameters out of range"),
-        // A speck of a body (a radius of 1e-38): an ordinary impulse
-        // overflows its velocity, unfrozen (lead).
-        Op::AddShape(_, spec, def) if spec_speck(spec, def.density) => Some("overflowing motion"),
-        // Joint frames past the world extent from their bodies: NaN
-        // contact impulses (lead).
-        Op::CreateJoint { place, .. } if place_far(place) => Some("world extent"),
-        Op::SetJointFrames(_, a, b) if far(a.p) || far(b.p) => Some("world extent"),
-        // Frictions, restitutions and gravity scales past 1e6 reach the
-        // solver: NaN impulses, a clamp fed NaN that panics (lead).
-        Op::CreateBody(def) if huge(def.gravity_scale) => Some("materials out of range"),
-        Op::SetGravityScale(_, x) if huge(*x) => Some("materials out of range"),
-        Op::SetFriction(_, x) | Op::SetRestitution(_, x) if huge(*x) => Some("materials out of range"),
-        Op::AddShape(_, _, def) | Op::AddChain(_, _, _, def) | Op::AddConcave(_, _, def)
-            if huge(def.friction) || huge(def.restitution) =>
-        {
-            Some("materials out of range")
-        }
-        // A shape cast can report a hit with a NaN point (guards).
-        Op::Query(Query::ShapeCast(..)) => Some("shape cast NaN hit"),
-        // Gravity past the range of ordinary numbers overflows contact
-        // impulses (lead).
-        Op::SetGravity(g) if huge_vec(*g) => Some("overflowing motion"),
-        // An explosion with a negative or huge impulse errs after it has
-        // pushed bodies (guards).
-        Op::Explode(e)
-            if !(0.0..=1e6).contains(&e.impulse_per_length) && e.impulse_per_length.is_finite() =>
-        {
-            Some("explosion impulse")
-        }
-        _ => None,
-    }
-}
-
-/// A snapshot taken between a removal and the next step loses the end
-/// events that step reports (snapshots): while this holds, the events of
-/// a restored world's first step are not compared.
-const KNOWN_UNFIXED_LOST_END_EVENTS: bool = true;
-
-/// The same for a world's starting settings: `None` keeps them.
-fn known_unfixed_setup(setup: &Setup) -> Option<&'static str> {
-    let huge = |x: f32| x.is_finite() && x.abs() > 1e6;
-    // Gravity past the range of ordinary numbers (lead).
-    if huge(setup.gravity.x) || huge(setup.gravity.y) {
-        return Some("overflowing motion");
-    }
-    None
-}
-
-/// The speeds and largest forces of a joint kind.
-fn kind_numbers(kind: &JointKind) -> Vec<f32> {
-    match *kind {
-        JointKind::Revolute(j) => vec![j.motor_speed, j.max_motor_torque],
-        JointKind::Prismatic(j) => vec![j.motor_speed, j.max_motor_force],
-        JointKind::Distance(j) => vec![j.motor_speed, j.max_motor_force],
-        JointKind::Wheel(j) => vec![j.motor_speed, j.max_motor_torque],
-        JointKind::Motor(j) => vec![
-            j.linear_velocity.x,
-            j.linear_velocity.y,
-            j.angular_velocity,
-            j.max_force,
-            j.max_torque,
-        ],
-        JointKind::Weld(_) | JointKind::Filter => Vec::new(),
-    }
-}
-
-/// Whether a shape's mass is positive but below 1e-20 kg.
-fn spec_speck(spec: &ShapeSpec, density: f32) -> bool {
-    match spec.build() {
-        Ok(shape) if shape.validate().is_ok() => {
-            let m = shape.mass(density).mass;
-            m > 0.0 && m < 1e-20
-        }
-        _ => false,
-    }
-}
-
-/// Whether a joint's placing names a point past the world extent.
-fn place_far(place: &JointPlace) -> bool {
-    let far = |v: Vec2| v.is_finite() && v.abs().max_element() > 1e5;
-    match *place {
-        JointPlace::At(p) => far(p),
-        JointPlace::AtFrame(f) => far(f.p),
-        JointPlace::WorldAnchors(p, q) | JointPlace::LocalAnchors(p, q) => far(p) || far(q),
-    }
-}
-
-/// Whether a shape reaches past the world extent from its body's origin.
-fn spec_far(spec: &ShapeSpec) -> bool {
-    match spec.build() {
-        Ok(shape) if shape.validate().is_ok() => {
-            let b = shape.aabb(Transform::IDENTITY);
-            !(b.min.abs().max_element() <= 1e5 && b.max.abs().max_element() <= 1e5)
-        }
-        _ => false,
-    }
-}
 
 // ---------------------------------------------------------------------------
 // Sizes
@@ -1777,7 +1607,6 @@ struct Failure {
 #[derive(Default)]
 struct Stats {
     calls: u64,
-    skipped_known: u64,
     errors: u64,
     steps: u64,
     slowest: Option<(Duration, usize, String)>,
@@ -1929,8 +1758,6 @@ fn difference(a: &Outcome, b: &Outcome) -> String {
 /// Options of one run of a sequence.
 #[derive(Clone, Copy)]
 struct Options {
-    /// Skip the calls of known defects.
-    skip_known: bool,
     /// Print each call and what it returned.
     trace: bool,
 }
@@ -1940,10 +1767,6 @@ struct Options {
 /// promise after every call.
 fn run(setup: &Setup, ops: &[Op], options: Options) -> Result<Stats, Failure> {
     let mut stats = Stats::default();
-    if options.skip_known && known_unfixed_setup(setup).is_some() {
-        stats.skipped_known += 1;
-        return Ok(stats);
-    }
     let mut lanes: Vec<World> = LANE_WORKERS.iter().map(|&w| setup.world(w)).collect();
     // The restored world, following the 1-worker one (and its worker
     // counts).
@@ -1952,11 +1775,6 @@ fn run(setup: &Setup, ops: &[Op], options: Options) -> Result<Stats, Failure> {
     // no events (a snapshot holds what decides the next step, not what the
     // last one reported).
     let mut restored_at = 0;
-    let events_from = if options.skip_known && KNOWN_UNFIXED_LOST_END_EVENTS {
-        2
-    } else {
-        1
-    };
     let mut seen = Seen::default();
     let mut bytes = save(&lanes[0]);
     let fail = |call: usize, class: Class, detail: String| Failure { call, class, detail };
@@ -1975,15 +1793,6 @@ fn run(setup: &Setup, ops: &[Op], options: Options) -> Result<Stats, Failure> {
         };
         if full {
             continue;
-        }
-        if options.skip_known {
-            if let Some(class) = known_unfixed(op, &ids, &lanes[0]) {
-                stats.skipped_known += 1;
-                if options.trace {
-                    println!("{i:3}: {op:?}\n     skipped: known defect: {class}");
-                }
-                continue;
-            }
         }
         stats.calls += 1;
         match op {
@@ -2044,7 +1853,7 @@ fn run(setup: &Setup, ops: &[Op], options: Options) -> Result<Stats, Failure> {
             })?;
             let events = matches!(op, Op::Query(Query::Events));
             let stepped = world.step_count() - restored_at;
-            if out != results[0].0 && (stepped >= events_from || !events) {
+            if out != results[0].0 && (stepped >= 1 || !events) {
                 return Err(fail(i, Class::RestoredDiffers, difference(&out, &results[0].0)));
             }
         }
@@ -2185,10 +1994,7 @@ fn report(seed: u64, setup: &Setup, ops: &[Op], failure: &Failure, options: Opti
 
 #[test]
 fn random_call_sequences_keep_every_promise() {
-    let options = Options {
-        skip_known: std::env::var("TUMBLE_ADVERSARIAL_STRICT").is_err(),
-        trace: false,
-    };
+    let options = Options { trace: false };
     if let Some(seed) = env_u64("TUMBLE_ADVERSARIAL_REPLAY") {
         let (setup, ops) = generate(seed, None);
         let trace = Options {
@@ -2218,7 +2024,6 @@ fn random_call_sequences_keep_every_promise() {
         match run(&setup, &ops, options) {
             Ok(stats) => {
                 total.calls += stats.calls;
-                total.skipped_known += stats.skipped_known;
                 total.errors += stats.errors;
                 total.steps += stats.steps;
                 if let Some(s) = stats.slowest {
@@ -2243,11 +2048,10 @@ fn random_call_sequences_keep_every_promise() {
     }
     let took = start.elapsed();
     println!(
-        "adversarial: {run_count} sequences, {} calls ({} returned an error, {} steps, {} skipped as known defects) in {:.1} s; slowest call {:?}; {} classes of failure",
+        "adversarial: {run_count} sequences, {} calls ({} returned an error, {} steps) in {:.1} s; slowest call {:?}; {} classes of failure",
         total.calls,
         total.errors,
         total.steps,
-        total.skipped_known,
         took.as_secs_f64(),
         total.slowest,
         found.len()

@@ -470,3 +470,54 @@ fn a_sleeping_world_edited_between_steps_restores_anywhere_bit_identically() {
 fn a_world_switching_colourings_restores_anywhere_on_two_workers() {
     restored_anywhere_continues(true, true, 2);
 }
+
+#[test]
+fn ends_caused_between_steps_are_reported_after_a_restore() {
+    use tumble::{BodyDef, Circle, Polygon, ShapeDef, Vec2};
+    // A box resting on the ground and a ball in a sensor; the ground and
+    // the ball removed between steps: the next step reports both ends,
+    // whether or not the world went through a snapshot in between.
+    let mut world = World::default();
+    let ground = world.create_body(&BodyDef::fixed()).unwrap();
+    let floor = world
+        .add_shape(ground, Polygon::new_box(10.0, 0.5).unwrap(), &ShapeDef::default())
+        .unwrap();
+    let sensor_def = ShapeDef {
+        sensor: true,
+        ..ShapeDef::default()
+    };
+    world
+        .add_shape(
+            ground,
+            Circle::new(Vec2::new(5.0, 3.0), 1.0).unwrap(),
+            &sensor_def,
+        )
+        .unwrap();
+    let crate_ = world
+        .create_body(&BodyDef::dynamic().at(Vec2::new(0.0, 1.0)))
+        .unwrap();
+    world
+        .add_shape(crate_, Polygon::new_box(0.5, 0.5).unwrap(), &ShapeDef::default())
+        .unwrap();
+    let floater = BodyDef {
+        gravity_scale: 0.0,
+        ..BodyDef::dynamic().at(Vec2::new(5.0, 3.0))
+    };
+    let ball = world.create_body(&floater).unwrap();
+    world
+        .add_shape(ball, Circle::new(Vec2::ZERO, 0.2).unwrap(), &ShapeDef::default())
+        .unwrap();
+    for _ in 0..30 {
+        world.step(DT);
+    }
+    world.remove_shape(floor).unwrap();
+    world.remove_body(ball).unwrap();
+    let bytes = postcard::to_allocvec(&world).unwrap();
+    let mut restored: World = postcard::from_bytes(&bytes).unwrap();
+    world.step(DT);
+    restored.step(DT);
+    assert_eq!(world.contact_events().end.len(), 1);
+    assert_eq!(world.sensor_events().end.len(), 1);
+    assert_eq!(restored.contact_events(), world.contact_events());
+    assert_eq!(restored.sensor_events(), world.sensor_events());
+}

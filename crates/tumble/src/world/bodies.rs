@@ -531,7 +531,12 @@ impl World {
                 .max((local.max - b.local_center).abs());
             b.extent = b.extent.max(corner.length());
         }
-        // Keep the velocity of the material points: the centre moved.
-        b.v += crate::math::cross_sv(b.w, b.center - old_center);
+        // Keep the velocity of the material points: the centre moved. (A
+        // spin so fast that the new centre's speed overflows keeps the old
+        // velocity: the step holds both to their limits anyway.)
+        let v = b.v + crate::math::cross_sv(b.w, b.center - old_center);
+        if is_finite_vec(v) {
+            b.v = v;
+        }
     }
 }

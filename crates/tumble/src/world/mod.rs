@@ -16,7 +16,8 @@ use crate::joint::Joint;
 use crate::math::{is_finite_vec, Aabb, Vec2};
 use crate::parallel::Workers;
 use crate::settings::{
-    SolverSettings, WorldSettings, AABB_MARGIN, LINEAR_SLOP, MAX_STEP_SPLITS_LIMIT, MAX_WORKERS, MIN_STEP,
+    SolverSettings, WorldSettings, AABB_MARGIN, LENGTH_UNITS_RANGE, LINEAR_SLOP, MAX_STEP_SPLITS_LIMIT,
+    MAX_WORKERS, MIN_STEP,
 };
 use crate::solver::Solver;
 use crate::store::{BitSet, Key, Store};
@@ -273,7 +274,8 @@ impl std::fmt::Debug for World {
 
 impl World {
     /// An empty world. Settings that make no sense are repaired, not
-    /// refused: a length scale that is not a positive finite number becomes
+    /// refused: a length scale outside
+    /// [`LENGTH_UNITS_RANGE`](crate::settings::LENGTH_UNITS_RANGE) becomes
     /// 1, non-finite gravity becomes the default (0, -10), and the solver
     /// settings are brought into range ([`SolverSettings::repaired`]), and
     /// a hit event threshold that is negative or not finite becomes the
@@ -282,7 +284,7 @@ impl World {
     /// refuse (the count of splits is clamped into its range).
     pub fn new(settings: WorldSettings) -> World {
         let mut settings = settings;
-        if !(settings.length_units_per_meter.is_finite() && settings.length_units_per_meter > 0.0) {
+        if !LENGTH_UNITS_RANGE.contains(&settings.length_units_per_meter) {
             settings.length_units_per_meter = 1.0;
         }
         if !is_finite_vec(settings.gravity) {
@@ -373,8 +375,8 @@ impl World {
     }
 
     /// Sets [`WorldSettings::max_linear_speed`]: a positive finite speed
-    /// (length units per second). A body faster than it is slowed to it
-    /// at the next step.
+    /// (metres per second, scaled by the length unit). A body faster than
+    /// it is slowed to it at the next step.
     pub fn set_max_linear_speed(&mut self, speed: f32) -> Result<(), BodyError> {
         check_max_linear_speed(speed)?;
         self.settings.max_linear_speed = speed;
@@ -471,6 +473,11 @@ impl World {
 
     fn slop(&self) -> f32 {
         LINEAR_SLOP * self.settings.length_units_per_meter
+    }
+
+    /// [`WorldSettings::max_linear_speed`] in length units per second.
+    fn max_speed(&self) -> f32 {
+        self.settings.max_linear_speed * self.settings.length_units_per_meter
     }
 }
 

@@ -400,3 +400,57 @@ fn a_velocity_set_absurdly_high_stretches_no_box_past_the_speed_limit() {
     );
     assert_finite_or_frozen(&world);
 }
+
+#[test]
+fn a_shape_added_off_centre_to_a_wildly_spinning_body_leaves_it_finite() {
+    // The centre of mass moves with the new shape; the velocity of the
+    // material points is kept unless that speed overflows f32.
+    let mut world = World::default();
+    let def = BodyDef {
+        angular_velocity: 3.4e38,
+        ..BodyDef::kinematic().at(Vec2::new(-2.0, 1.0))
+    };
+    let spinner = world.create_body(&def).unwrap();
+    let outline = [
+        Vec2::new(1.9, -0.3),
+        Vec2::new(0.8, 0.1),
+        Vec2::new(0.6, 1.2),
+        Vec2::new(-1.1, 0.2),
+    ];
+    world
+        .add_concave(spinner, &outline, &ShapeDef::default())
+        .unwrap();
+    assert_finite_or_frozen(&world);
+    world.step(DT);
+    assert_finite_or_frozen(&world);
+    // An ordinary spin still carries the points' velocity.
+    let b = world.create_body(&BodyDef::dynamic().at(Vec2::ZERO)).unwrap();
+    world.set_angular_velocity(b, 2.0).unwrap();
+    world
+        .add_shape(
+            b,
+            Circle::new(Vec2::new(1.0, 0.0), 0.5).unwrap(),
+            &ShapeDef::default(),
+        )
+        .unwrap();
+    let v = world.linear_velocity(b).unwrap();
+    assert!((v - Vec2::new(0.0, 2.0)).length() < 1e-5, "{v:?}");
+}
+
+#[test]
+fn a_length_unit_outside_its_range_falls_back_to_metres() {
+    for lu in [3.4e38, 1e-30, 0.0, -1.0, f32::NAN] {
+        let world = World::new(WorldSettings {
+            length_units_per_meter: lu,
+            ..WorldSettings::default()
+        });
+        assert_eq!(world.settings().length_units_per_meter, 1.0, "{lu}");
+    }
+    for lu in [1e-3, 32.0, 1e4] {
+        let world = World::new(WorldSettings {
+            length_units_per_meter: lu,
+            ..WorldSettings::default()
+        });
+        assert_eq!(world.settings().length_units_per_meter, lu);
+    }
+}

@@ -495,7 +495,7 @@ impl World {
     /// bodies.
     pub(super) fn predict_proxies(&mut self, bi: u32) {
         let most = self.max_look_ahead();
-        let travel = step_travel(&self.bodies[bi], self.last_dt, self.settings.max_linear_speed);
+        let travel = step_travel(&self.bodies[bi], self.last_dt, self.max_speed());
         let stretch = look_ahead(travel, most);
         for k in 0..self.bodies[bi].shapes.len() {
             let b = &self.bodies[bi];

@@ -3,8 +3,10 @@
 //! Everything that decides the next step is saved: the stores of bodies,
 //! shapes, contacts and joints (with their warm-start impulses and edges), islands and
 //! sensors (with what overlaps them), the awake sets, the broadphase tree and its move buffer, the settings,
-//! the step count, the frozen list and the last step's length (how far a
-//! body given a new velocity is looked ahead for). What is not: the
+//! the step count, the frozen list, the last step's length (how far a
+//! body given a new velocity is looked ahead for) and the ends of touches
+//! and sensor overlaps that calls since the last step caused (the next
+//! step reports them). What is not: the
 //! scratch buffers and the solver's, which every step clears before use;
 //! the pair map, a lookup index over the live contacts that is rebuilt on
 //! loading; and the last step's events and profile, which describe that
@@ -33,6 +35,7 @@ use super::{Awake, BodyId, PairMap, Scratch, ShapeSlot, World};
 use crate::body::{edges, Body, BodyType, NULL};
 use crate::broadphase::{pair_key, BroadPhase};
 use crate::contact::Contact;
+use crate::events::{ContactTouch, SensorOverlap};
 use crate::island::Island;
 use crate::joint::Joint;
 use crate::math::Aabb;
@@ -46,7 +49,7 @@ use std::fmt;
 
 /// Bumped whenever the saved layout changes, so an old snapshot is refused
 /// with a message instead of being misread.
-pub(super) const SNAPSHOT_VERSION: u32 = 16;
+pub(super) const SNAPSHOT_VERSION: u32 = 17;
 
 /// The name and fields of the outer struct.
 const ENVELOPE: &str = "Snapshot";
@@ -67,6 +70,8 @@ pub(super) struct SnapshotRef<'a> {
     step_count: u64,
     frozen: &'a [BodyId],
     last_dt: f32,
+    pending_ends: &'a [ContactTouch],
+    pending_sensor_ends: &'a [SensorOverlap],
 }
 
 /// What is read back: the same fields, owned.
@@ -85,6 +90,8 @@ pub(super) struct Snapshot {
     pub(super) step_count: u64,
     pub(super) frozen: Vec<BodyId>,
     pub(super) last_dt: f32,
+    pub(super) pending_ends: Vec<ContactTouch>,
+    pub(super) pending_sensor_ends: Vec<SensorOverlap>,
 }
 
 /// The CRC-64 of `bytes` (the ECMA-182 polynomial, reflected, as xz
@@ -233,6 +240,8 @@ impl World {
             step_count: self.step_count,
             frozen: &self.frozen,
             last_dt: self.last_dt,
+            pending_ends: &self.pending_ends,
+            pending_sensor_ends: &self.pending_sensor_ends,
         }
     }
 }
@@ -281,6 +290,12 @@ impl World {
         if s.settings.solver.validate().is_err() {
             return Err("the solver settings are out of range");
         }
+        let world = &s.settings;
+        if super::check_max_linear_speed(world.max_linear_speed).is_err()
+            || super::check_max_step(world.max_step, world.max_step_splits).is_err()
+        {
+            return Err("the speed limit or the longest step is out of range");
+        }
         // The pair map indexes the live contacts by their shape pair.
         let mut pair_map = PairMap::default();
         for (ci, c) in s.contacts.iter() {
@@ -315,10 +330,10 @@ impl World {
             solver: Solver::default(),
             profile: Default::default(),
             events: Default::default(),
-            pending_ends: Vec::new(),
+            pending_ends: s.pending_ends,
             sensors: s.sensors,
             sensor_events: Default::default(),
-            pending_sensor_ends: Vec::new(),
+            pending_sensor_ends: s.pending_sensor_ends,
             scratch: Scratch::default(),
         })
     }

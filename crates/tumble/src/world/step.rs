@@ -320,7 +320,7 @@ impl World {
         // bodies are only read (no copies of the shapes on the hot path).
         let (shapes, bodies, awake) = (&self.shapes, &self.bodies, &self.awake);
         let fat_boxes = &self.fat_boxes;
-        let max_speed = self.settings.max_linear_speed;
+        let max_speed = self.max_speed();
         let kernel = |c: &mut Contact| {
             if fat_boxes[c.shape_a as usize].overlaps(fat_boxes[c.shape_b as usize]) {
                 let (sa, sb) = (&shapes[c.shape_a], &shapes[c.shape_b]);
@@ -453,7 +453,7 @@ impl World {
             linear_slop: self.slop(),
             max_push_out_speed: MAX_PUSH_OUT_SPEED * lu,
             max_joint_push_speed: MAX_JOINT_PUSH_SPEED * lu,
-            max_speed: self.settings.max_linear_speed,
+            max_speed: self.max_speed(),
             max_spin: MAX_ROTATION_PER_STEP / dt,
             settings,
             soft: Softness::new(hertz, zeta, h),
@@ -675,7 +675,7 @@ impl World {
                 let what = proxy_move(
                     &self.bodies[bi],
                     (&self.shapes, &self.fat_boxes),
-                    (self.last_dt, self.settings.max_linear_speed),
+                    (self.last_dt, self.max_speed()),
                     most,
                 );
                 self.move_proxies(bi, what);
@@ -683,7 +683,7 @@ impl World {
             return;
         }
         let (bodies, shapes, dt) = (&self.bodies, &self.shapes, self.last_dt);
-        let (fat_boxes, max_speed) = (&self.fat_boxes, self.settings.max_linear_speed);
+        let (fat_boxes, max_speed) = (&self.fat_boxes, self.max_speed());
         let slots = self.solver.slots();
         let moves = &mut self.scratch.proxy_moves;
         moves.clear();
