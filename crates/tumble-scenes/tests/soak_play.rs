@@ -264,14 +264,18 @@ impl Play {
                 let origin = inside(&mut self.rng, 1.0);
                 let angle = self.rng.range(0.0, TAU);
                 let reach = 50.0 * Vec2::new(angle.cos(), angle.sin());
-                let _ = self.world.ray_cast_closest(origin, reach, QueryFilter::default());
+                self.world
+                    .ray_cast_closest(origin, reach, QueryFilter::default())
+                    .unwrap();
                 let mut out = Vec::new();
                 let c = inside(&mut self.rng, 3.0);
-                self.world.overlap_aabb(
-                    tumble::Aabb::new(c - Vec2::splat(2.0), c + Vec2::splat(2.0)),
-                    QueryFilter::default(),
-                    &mut out,
-                );
+                self.world
+                    .overlap_aabb(
+                        tumble::Aabb::new(c - Vec2::splat(2.0), c + Vec2::splat(2.0)),
+                        QueryFilter::default(),
+                        &mut out,
+                    )
+                    .unwrap();
             }
             _ => {
                 let angle = self.rng.range(-PI / 4.0, PI / 4.0);

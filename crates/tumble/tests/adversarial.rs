@@ -1997,10 +1997,7 @@ fn random_call_sequences_keep_every_promise() {
     let options = Options { trace: false };
     if let Some(seed) = env_u64("TUMBLE_ADVERSARIAL_REPLAY") {
         let (setup, ops) = generate(seed, None);
-        let trace = Options {
-            trace: true,
-            ..options
-        };
+        let trace = Options { trace: true };
         match run(&setup, &ops, trace) {
             Ok(_) => println!("sequence {seed:#x}: no failure"),
             Err(f) => {

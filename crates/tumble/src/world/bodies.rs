@@ -9,8 +9,7 @@ use crate::contact::NO_COLOR;
 use crate::error::BodyError;
 use crate::island;
 use crate::joint::body_joints;
-use crate::math::{cross, is_finite_vec, within_extent, Transform, Vec2};
-use crate::settings::WORLD_EXTENT;
+use crate::math::{cross, is_finite_vec, Transform, Vec2};
 use crate::shapes::{combine_mass, MassData};
 
 impl World {
@@ -287,18 +286,6 @@ impl World {
                 let si = self.bodies[bi].shapes[k];
                 self.broadphase.touch_proxy(self.shapes[si].proxy);
             }
-        }
-        Ok(())
-    }
-
-    /// Checks a body position given by the user: finite and within the
-    /// [`WORLD_EXTENT`](crate::settings::WORLD_EXTENT).
-    fn check_position(&self, p: Vec2) -> Result<(), BodyError> {
-        if !is_finite_vec(p) {
-            return Err(BodyError::NonFinite("position"));
-        }
-        if !within_extent(p, WORLD_EXTENT * self.settings.length_units_per_meter) {
-            return Err(BodyError::OutOfRange("position"));
         }
         Ok(())
     }

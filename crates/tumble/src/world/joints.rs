@@ -7,13 +7,14 @@
 //! their contacts are destroyed when the joint is made, and found again by
 //! the next step once it is removed.
 
+use super::checks::{check_frames, finite_frame};
 use super::{BodyId, World};
 use crate::body::edges;
 use crate::body::BodyType;
 use crate::error::JointError;
 use crate::island;
 use crate::joint::{body_joints, Joint, JointKind};
-use crate::math::{is_finite_vec, Transform, Vec2};
+use crate::math::{Transform, Vec2};
 use crate::store::Key;
 
 /// A handle to a joint, like [`BodyId`]: a handle to a removed joint is
@@ -478,20 +479,4 @@ fn normalized(frame: Transform) -> Transform {
             q: crate::math::Rot::IDENTITY,
         }
     }
-}
-
-/// Whether every number of `frame` is finite.
-fn finite_frame(frame: &Transform) -> bool {
-    is_finite_vec(frame.p) && frame.q.c.is_finite() && frame.q.s.is_finite()
-}
-
-/// Both frames are finite, or the error names the first that is not.
-pub(super) fn check_frames(frame_a: Transform, frame_b: Transform) -> Result<(), JointError> {
-    if !finite_frame(&frame_a) {
-        return Err(JointError::NonFinite("frame a"));
-    }
-    if !finite_frame(&frame_b) {
-        return Err(JointError::NonFinite("frame b"));
-    }
-    Ok(())
 }

@@ -17,13 +17,14 @@ use crate::math::{is_finite_vec, Aabb, Vec2};
 use crate::parallel::Workers;
 use crate::settings::{
     SolverSettings, WorldSettings, AABB_MARGIN, LENGTH_UNITS_RANGE, LINEAR_SLOP, MAX_STEP_SPLITS_LIMIT,
-    MAX_WORKERS, MIN_STEP,
+    MAX_WORKERS,
 };
 use crate::solver::Solver;
 use crate::store::{BitSet, Key, Store};
 use pair_map::PairMap;
 
 mod bodies;
+mod checks;
 mod contacts;
 mod draw;
 mod joints;
@@ -296,10 +297,10 @@ impl World {
         }
         settings.workers = settings.workers.clamp(1, MAX_WORKERS);
         let defaults = WorldSettings::default();
-        if check_max_linear_speed(settings.max_linear_speed).is_err() {
+        if checks::check_max_linear_speed(settings.max_linear_speed).is_err() {
             settings.max_linear_speed = defaults.max_linear_speed;
         }
-        if check_max_step(settings.max_step, 1).is_err() {
+        if checks::check_max_step(settings.max_step, 1).is_err() {
             settings.max_step = defaults.max_step;
         }
         settings.max_step_splits = settings.max_step_splits.clamp(1, MAX_STEP_SPLITS_LIMIT);
@@ -378,7 +379,7 @@ impl World {
     /// (metres per second, scaled by the length unit). A body faster than
     /// it is slowed to it at the next step.
     pub fn set_max_linear_speed(&mut self, speed: f32) -> Result<(), BodyError> {
-        check_max_linear_speed(speed)?;
+        checks::check_max_linear_speed(speed)?;
         self.settings.max_linear_speed = speed;
         Ok(())
     }
@@ -389,7 +390,7 @@ impl World {
     /// most steps one call runs (1 to
     /// [`MAX_STEP_SPLITS_LIMIT`](crate::settings::MAX_STEP_SPLITS_LIMIT)).
     pub fn set_max_step(&mut self, max_step: f32, max_splits: u32) -> Result<(), BodyError> {
-        check_max_step(max_step, max_splits)?;
+        checks::check_max_step(max_step, max_splits)?;
         self.settings.max_step = max_step;
         self.settings.max_step_splits = max_splits;
         Ok(())
@@ -479,32 +480,6 @@ impl World {
     fn max_speed(&self) -> f32 {
         self.settings.max_linear_speed * self.settings.length_units_per_meter
     }
-}
-
-/// Whether `speed` can be [`WorldSettings::max_linear_speed`].
-fn check_max_linear_speed(speed: f32) -> Result<(), BodyError> {
-    if !speed.is_finite() {
-        return Err(BodyError::NonFinite("max linear speed"));
-    }
-    if speed <= 0.0 {
-        return Err(BodyError::OutOfRange("max linear speed"));
-    }
-    Ok(())
-}
-
-/// Whether `max_step` and `max_splits` can be [`WorldSettings::max_step`]
-/// and [`WorldSettings::max_step_splits`].
-fn check_max_step(max_step: f32, max_splits: u32) -> Result<(), BodyError> {
-    if !max_step.is_finite() {
-        return Err(BodyError::NonFinite("max step"));
-    }
-    if max_step < MIN_STEP {
-        return Err(BodyError::OutOfRange("max step"));
-    }
-    if !(1..=MAX_STEP_SPLITS_LIMIT).contains(&max_splits) {
-        return Err(BodyError::OutOfRange("max step splits"));
-    }
-    Ok(())
 }
 
 #[cfg(feature = "serde")]

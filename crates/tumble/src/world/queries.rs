@@ -434,51 +434,7 @@ impl World {
     }
 }
 
-impl World {
-    /// Checks a point a query starts from or looks at: finite and within
-    /// the world extent. `what` names it in the error.
-    pub(super) fn check_query_point(&self, p: Vec2, what: &'static str) -> Result<(), BodyError> {
-        if !is_finite_vec(p) {
-            return Err(BodyError::NonFinite(what));
-        }
-        if !self.within_extent(p) {
-            return Err(BodyError::OutOfRange(what));
-        }
-        Ok(())
-    }
-
-    /// Checks a query's translation: finite, and no longer on an axis than
-    /// the world is wide (twice the extent), so its end stays where `f32`
-    /// still resolves a hit.
-    pub(super) fn check_query_translation(&self, t: Vec2, what: &'static str) -> Result<(), BodyError> {
-        if !is_finite_vec(t) {
-            return Err(BodyError::NonFinite(what));
-        }
-        if t.abs().max_element() > 2.0 * self.world_extent() {
-            return Err(BodyError::OutOfRange(what));
-        }
-        Ok(())
-    }
-
-    /// Checks a shape the user placed for a query: its geometry and reach
-    /// as [`World::add_shape`] checks them, and its transform finite and
-    /// within the world extent.
-    pub(super) fn check_placed(&self, shape: &Shape, xf: Transform) -> Result<(), Error> {
-        shape.validate()?;
-        self.check_reach(shape)?;
-        let (c, s) = (xf.q.c, xf.q.s);
-        if !(c.is_finite() && s.is_finite()) {
-            return Err(BodyError::NonFinite("transform").into());
-        }
-        // A hand-built rotation must be one: a longer one would scale the
-        // shape, a shorter one shrink it.
-        if (c * c + s * s - 1.0).abs() > 1e-3 {
-            return Err(BodyError::OutOfRange("transform rotation").into());
-        }
-        self.check_query_point(xf.p, "transform")?;
-        Ok(())
-    }
-}
+impl World {}
 
 /// The width of `shape` placed at `xf` seen along `direction` (a unit
 /// vector): its extent across it.

@@ -1,15 +1,16 @@
 //! The shape API: attach, remove, read and change shapes, and keep their
 //! broadphase proxies where their bodies are.
 
+use super::checks::check_shape;
 use super::{BodyId, ShapeId, World};
 use crate::body::{Body, BodyType};
 use crate::broadphase::predictive_fat_aabb;
 use crate::contact::{body_contacts, ContactOptions};
 use crate::error::{BodyError, Error};
 use crate::filter::Filter;
-use crate::math::{is_finite_vec, limit_length, Aabb, Vec2};
+use crate::math::{limit_length, Aabb, Vec2};
 use crate::settings::{AABB_MARGIN, AABB_MARGIN_FRACTION, SPECULATIVE_DISTANCE};
-use crate::shapes::{chain_segments, combine_mass, decompose_concave, MassData, Shape, ShapeError};
+use crate::shapes::{chain_segments, decompose_concave, MassData, Shape, ShapeError};
 use crate::store::Store;
 
 /// How many steps of motion ahead a moving shape's re-built fat box
@@ -186,22 +187,6 @@ impl World {
         self.check_reach(&shape)?;
         self.check_body_mass(bi, &[shape.mass(def.density)])?;
         Ok(self.add_shape_unchecked(bi, shape, def))
-    }
-
-    /// Refuses parts whose masses, each finite, would overflow the body's
-    /// total (its mass, centre or inertia) together with its shapes'.
-    fn check_body_mass(&self, bi: u32, new: &[MassData]) -> Result<(), ShapeError> {
-        let mut parts: Vec<MassData> = self.bodies[bi]
-            .shapes
-            .iter()
-            .map(|&si| self.shapes[si].shape.mass(self.shapes[si].def.density))
-            .collect();
-        parts.extend_from_slice(new);
-        let md = combine_mass(&parts);
-        if !(md.mass.is_finite() && md.inertia.is_finite() && is_finite_vec(md.center)) {
-            return Err(ShapeError::MassOverflow);
-        }
-        Ok(())
     }
 
     fn add_shape_unchecked(&mut self, bi: u32, shape: Shape, def: &ShapeDef) -> ShapeId {
@@ -439,32 +424,6 @@ impl World {
         }
     }
 
-    /// The world extent in the world's length unit
-    /// ([`WORLD_EXTENT`](crate::settings::WORLD_EXTENT)).
-    pub(super) fn world_extent(&self) -> f32 {
-        crate::settings::WORLD_EXTENT * self.settings.length_units_per_meter
-    }
-
-    /// Whether point `p` lies within the world extent on both axes (a NaN
-    /// does not).
-    pub(super) fn within_extent(&self, p: Vec2) -> bool {
-        p.x.abs() <= self.world_extent() && p.y.abs() <= self.world_extent()
-    }
-
-    /// Refuses a shape reaching farther from its body's origin than the
-    /// world extent: added to a body placed within the extent, its far
-    /// side stays where `f32` still resolves a contact, and no bounding
-    /// box, mass or distance computed from it overflows.
-    pub(super) fn check_reach(&self, shape: &Shape) -> Result<(), ShapeError> {
-        let local = shape.aabb(crate::math::Transform::IDENTITY);
-        let reach = local.min.abs().max(local.max.abs()).max_element();
-        if reach <= self.world_extent() {
-            Ok(())
-        } else {
-            Err(ShapeError::TooFar)
-        }
-    }
-
     /// The farthest a moving shape's re-built fat box reaches past the
     /// next step along its velocity (see [`look_ahead`]): the fat margin
     /// Box2D gives every shape.
@@ -605,23 +564,4 @@ impl World {
         }
         self.fat_boxes[si] = self.broadphase.fat_aabb(self.shapes[si as u32].proxy);
     }
-}
-
-/// Checks a shape before it joins a body: its geometry (its fields are
-/// public, so it may not have come from a constructor) and that its mass
-/// and inertia at the shape's density fit in `f32`.
-pub(super) fn check_shape(shape: &Shape, def: &ShapeDef) -> Result<(), ShapeError> {
-    shape.validate()?;
-    let md = shape.mass(def.density);
-    if !(md.mass.is_finite() && md.inertia.is_finite() && is_finite_vec(md.center)) {
-        return Err(ShapeError::MassOverflow);
-    }
-    // So light (a subnormal density, a speck) that the solver's inverse
-    // mass or inertia would be infinite. Parts only add to a body's mass
-    // and (about its centre) inertia, so a body of such parts is safe too.
-    let inverse_overflows = |x: f32| x > 0.0 && !(1.0 / x).is_finite();
-    if inverse_overflows(md.mass) || inverse_overflows(md.inertia) {
-        return Err(ShapeError::MassOverflow);
-    }
-    Ok(())
 }

@@ -29,7 +29,7 @@
 //! sum (a damaged one is refused, saying so), then the links between the
 //! stores.
 
-use super::joints::check_frames;
+use super::checks::check_frames;
 use super::sensors::Sensor;
 use super::{Awake, BodyId, PairMap, Scratch, ShapeSlot, World};
 use crate::body::{edges, Body, BodyType, NULL};
@@ -291,8 +291,8 @@ impl World {
             return Err("the solver settings are out of range");
         }
         let world = &s.settings;
-        if super::check_max_linear_speed(world.max_linear_speed).is_err()
-            || super::check_max_step(world.max_step, world.max_step_splits).is_err()
+        if super::checks::check_max_linear_speed(world.max_linear_speed).is_err()
+            || super::checks::check_max_step(world.max_step, world.max_step_splits).is_err()
         {
             return Err("the speed limit or the longest step is out of range");
         }
