@@ -2,8 +2,8 @@
 //! last step, returned as slices ([`World::contact_events`](crate::World::contact_events))
 //! that stay valid until the next step. No callbacks.
 
+use crate::id::{BodyId, ShapeId};
 use crate::math::Vec2;
-use crate::world::{BodyId, ShapeId};
 
 /// Two shapes whose contact began touching (gained its first manifold
 /// point: touching, or within the speculative distance) or stopped (lost

@@ -28,8 +28,8 @@
 //! ```
 
 use crate::collision::Manifold;
+use crate::id::{BodyId, ShapeId};
 use crate::math::Vec2;
-use crate::world::{BodyId, ShapeId};
 
 /// The two shapes of a contact (or a pair about to get one), their bodies
 /// and the shapes' user data. The contact normal points from A to B.

@@ -233,6 +233,8 @@ pub mod filter;
 #[forbid(unsafe_code)]
 pub mod hooks;
 #[forbid(unsafe_code)]
+mod id;
+#[forbid(unsafe_code)]
 mod island;
 #[forbid(unsafe_code)]
 pub mod joint;
@@ -264,8 +266,8 @@ pub use hooks::{ContactHooks, ContactMaterial, NoHooks, OneWayPlatforms, ShapePa
 pub use joint::{DistanceJoint, JointKind, MotorJoint, PrismaticJoint, RevoluteJoint, WeldJoint, WheelJoint};
 pub use math::{Aabb, Rot, Transform, Vec2};
 pub use settings::{Coloring, PositionCorrection, SolverSettings, Sweep, WorldSettings};
-pub use shapes::{Capsule, ChainSegment, Circle, MassData, Polygon, Segment, Shape, ShapeError};
+pub use shapes::{Capsule, ChainSegment, Circle, MassData, Polygon, Segment, Shape, ShapeDef, ShapeError};
 pub use world::{
     draw_shape, BodyId, CharacterController, CharacterMove, ContactView, Explosion, FixedStepper, JointDef,
-    JointId, MemoryUsage, RayHit, ShapeCastHit, ShapeDef, ShapeId, StepProfile, World,
+    JointId, MemoryUsage, RayHit, ShapeCastHit, ShapeId, StepProfile, World,
 };

@@ -5,10 +5,12 @@
 //! combination of its shapes' [`MassData`].
 
 mod decompose;
+mod def;
 mod hull;
 mod segment;
 
 pub use decompose::decompose_concave;
+pub use def::ShapeDef;
 pub use hull::convex_hull;
 pub use segment::{chain_segments, ChainSegment, Segment};
 

@@ -5,6 +5,7 @@
 use super::tests::DT;
 use super::*;
 use crate::body::BodyDef;
+use crate::shapes::ShapeDef;
 use crate::shapes::{Circle, Polygon, Segment};
 
 /// Slides a 1 m box at 8 m/s along a floor at y = 0 made by `floor`, for

@@ -4,11 +4,11 @@
 //! call changes anything, so a refused call leaves the world as it was
 //! and the step never meets a number it cannot compute with.
 
-use super::shapes::ShapeDef;
 use super::World;
 use crate::error::{BodyError, Error, JointError};
 use crate::math::{is_finite_vec, Transform, Vec2};
 use crate::settings::{MAX_STEP_SPLITS_LIMIT, MIN_STEP, WORLD_EXTENT};
+use crate::shapes::ShapeDef;
 use crate::shapes::{combine_mass, MassData, Shape, ShapeError};
 
 impl World {

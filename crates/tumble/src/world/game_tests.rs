@@ -8,6 +8,7 @@ use crate::body::BodyDef;
 use crate::collision::Manifold;
 use crate::filter::Filter;
 use crate::hooks::{ContactHooks, ContactMaterial, OneWayPlatforms, ShapePair};
+use crate::shapes::ShapeDef;
 use crate::shapes::{Circle, Polygon, Shape};
 use std::collections::BTreeSet;
 

@@ -10,6 +10,7 @@ use crate::joint::{
     DistanceJoint, JointKind, MotorJoint, PrismaticJoint, RevoluteJoint, WeldJoint, WheelJoint,
 };
 use crate::math::Transform;
+use crate::shapes::ShapeDef;
 use crate::shapes::{Capsule, Circle, Polygon};
 use std::f32::consts::PI;
 

@@ -8,39 +8,13 @@
 //! the next step once it is removed.
 
 use super::checks::{check_frames, finite_frame};
-use super::{BodyId, World};
+use super::{BodyId, JointId, World};
 use crate::body::edges;
 use crate::body::BodyType;
 use crate::error::JointError;
 use crate::island;
 use crate::joint::{body_joints, Joint, JointKind};
 use crate::math::{Transform, Vec2};
-use crate::store::Key;
-
-/// A handle to a joint, like [`BodyId`]: a handle to a removed joint is
-/// detected ([`JointError::StaleHandle`]) even after its slot is reused.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct JointId {
-    index: u32,
-    generation: u32,
-}
-
-impl JointId {
-    /// The slot index (stable while the joint lives; reused after removal).
-    pub fn index(self) -> u32 {
-        self.index
-    }
-}
-
-impl From<Key> for JointId {
-    fn from(k: Key) -> JointId {
-        JointId {
-            index: k.index,
-            generation: k.generation,
-        }
-    }
-}
 
 /// Everything needed to create a joint: the two bodies, a frame on each
 /// (in that body's own coordinates, about its origin) and what the joint

@@ -9,6 +9,7 @@ use super::*;
 use crate::body::BodyDef;
 use crate::collision::Manifold;
 use crate::hooks::{ContactHooks, ContactMaterial, ShapePair};
+use crate::shapes::ShapeDef;
 use crate::shapes::{Circle, Polygon};
 use crate::{BodyType, JointDef, PositionCorrection, RevoluteJoint, SolverSettings};
 use std::sync::atomic::{AtomicU32, Ordering};

@@ -20,7 +20,7 @@ use crate::settings::{
     MAX_WORKERS,
 };
 use crate::solver::Solver;
-use crate::store::{BitSet, Key, Store};
+use crate::store::{BitSet, Store};
 use pair_map::PairMap;
 
 mod bodies;
@@ -40,64 +40,15 @@ mod stepper;
 
 pub use contacts::ContactView;
 pub use draw::draw_shape;
-pub use joints::{JointDef, JointId};
+pub use joints::JointDef;
 pub use mover::{CharacterController, CharacterMove};
 pub use profile::StepProfile;
 pub use queries::{Explosion, RayHit, ShapeCastHit};
-pub use shapes::ShapeDef;
 pub use stepper::FixedStepper;
 
 use shapes::ShapeSlot;
 
-/// A handle to a body: a slot index plus the slot's generation, so a handle
-/// to a removed body is detected ([`BodyError::StaleHandle`]) even after its
-/// slot is reused.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct BodyId {
-    index: u32,
-    generation: u32,
-}
-
-impl BodyId {
-    /// The slot index (stable while the body lives; reused after removal).
-    pub fn index(self) -> u32 {
-        self.index
-    }
-}
-
-impl From<Key> for BodyId {
-    fn from(k: Key) -> BodyId {
-        BodyId {
-            index: k.index,
-            generation: k.generation,
-        }
-    }
-}
-
-/// A handle to a shape, like [`BodyId`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct ShapeId {
-    index: u32,
-    generation: u32,
-}
-
-impl ShapeId {
-    /// The slot index.
-    pub fn index(self) -> u32 {
-        self.index
-    }
-}
-
-impl From<Key> for ShapeId {
-    fn from(k: Key) -> ShapeId {
-        ShapeId {
-            index: k.index,
-            generation: k.generation,
-        }
-    }
-}
+pub use crate::id::{BodyId, JointId, ShapeId};
 
 /// Heap memory a [`World`] holds, in bytes, by part. Figures are buffer
 /// capacities (what is allocated), not lengths.

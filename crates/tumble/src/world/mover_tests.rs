@@ -3,6 +3,7 @@
 use super::tests::DT;
 use super::*;
 use crate::body::BodyDef;
+use crate::shapes::ShapeDef;
 use crate::shapes::{Capsule, Polygon, Shape};
 
 const GRAVITY: f32 = 10.0;

@@ -9,6 +9,7 @@ use super::*;
 use crate::body::BodyDef;
 use crate::collision::Manifold;
 use crate::hooks::{ContactHooks, ContactMaterial, OneWayPlatforms, ShapePair};
+use crate::shapes::ShapeDef;
 use crate::shapes::{Circle, Polygon};
 
 /// Every body's pose and velocity finite, or the body frozen in a finite

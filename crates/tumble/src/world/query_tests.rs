@@ -8,6 +8,7 @@ use crate::body::BodyDef;
 use crate::collision::{ray_cast, shape_distance, time_of_impact};
 use crate::filter::{Filter, QueryFilter};
 use crate::math::Aabb;
+use crate::shapes::ShapeDef;
 use crate::shapes::{Capsule, Circle, Polygon, Shape};
 use crate::Transform;
 use proptest::prelude::*;

@@ -7,6 +7,7 @@ use crate::body::BodyDef;
 use crate::collision::collide;
 use crate::math::Transform;
 use crate::settings::{CONTACT_RECYCLE_DISTANCE, SPECULATIVE_DISTANCE};
+use crate::shapes::ShapeDef;
 use crate::shapes::{Capsule, Circle, Polygon};
 
 /// A world with recycling on or off (and sleeping off: these bodies are

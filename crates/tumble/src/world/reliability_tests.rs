@@ -7,6 +7,7 @@ use crate::body::BodyDef;
 use crate::error::Error;
 use crate::math::Transform;
 use crate::settings::MAX_POLYGON_VERTICES;
+use crate::shapes::ShapeDef;
 use crate::shapes::{Capsule, Circle, Polygon};
 use crate::shapes::{MassData, Shape, ShapeError};
 

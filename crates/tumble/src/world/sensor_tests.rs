@@ -6,6 +6,7 @@ use super::*;
 use crate::body::BodyDef;
 use crate::error::BodyError;
 use crate::filter::Filter;
+use crate::shapes::ShapeDef;
 use crate::shapes::{Circle, Polygon, Shape};
 
 fn sensor_def() -> ShapeDef {

@@ -8,6 +8,7 @@ use crate::debug_draw::{Color, DebugDraw, DrawOptions};
 use crate::error::BodyError;
 use crate::math::Vec2;
 use crate::settings::{WorldSettings, TIME_TO_SLEEP};
+use crate::shapes::ShapeDef;
 use crate::shapes::{Circle, Polygon};
 
 /// Steps until `body` is asleep; returns the steps taken, or panics after

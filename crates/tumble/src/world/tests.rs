@@ -5,6 +5,7 @@ use crate::body::BodyDef;
 use crate::error::Error;
 use crate::filter::QueryFilter;
 use crate::settings::Coloring;
+use crate::shapes::ShapeDef;
 use crate::shapes::{Capsule, Circle, Polygon};
 use crate::shapes::{Shape, ShapeError};
 
