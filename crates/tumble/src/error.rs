@@ -1,7 +1,6 @@
 //! Errors. Every fallible call names what was wrong and leaves the world as
 //! it was.
 
-use crate::shapes::ShapeError;
 use std::fmt;
 
 /// Why a call on a body (or a shape's body) failed.
@@ -37,14 +36,76 @@ impl fmt::Display for BodyError {
 
 impl std::error::Error for BodyError {}
 
-/// Why a shape could not be attached to a body, or a query (a ray or
-/// shape cast, an overlap test, a character move) was refused.
+/// Why a shape could not be built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShapeError {
+    /// Fewer than three distinct points were given for a polygon.
+    TooFewPoints,
+    /// The points are all on one line (or the outline has no area).
+    Collinear,
+    /// A coordinate, radius or density is NaN or infinite.
+    NonFinite,
+    /// The convex hull has more than [`MAX_POLYGON_VERTICES`](crate::settings::MAX_POLYGON_VERTICES) vertices.
+    TooManyVertices,
+    /// A circle or capsule radius is zero or negative, or a polygon's rounding
+    /// radius is negative.
+    NonPositiveRadius,
+    /// A capsule's two centres coincide: use a circle.
+    DegenerateCapsule,
+    /// A concave outline crosses itself, so it has no well-defined inside.
+    SelfIntersecting,
+    /// A shape's density is zero or negative (a dynamic body needs mass).
+    NonPositiveDensity,
+    /// Friction is negative, or restitution is negative.
+    InvalidMaterial,
+    /// A polygon built by hand (its fields are public) is not strictly
+    /// convex and counter-clockwise, or its stored normals do not match its
+    /// edges. Build polygons with [`Polygon::new`](crate::Polygon::new) to avoid this.
+    NotConvex,
+    /// The shape is so large (or its density so high) that its area, edge
+    /// normals, centroid, mass or rotational inertia overflow `f32`; or, added
+    /// to a body, so light that the inverse of its mass or inertia does.
+    MassOverflow,
+    /// The shape reaches farther from its body's origin than the world
+    /// extent ([`WORLD_EXTENT`](crate::settings::WORLD_EXTENT) times the
+    /// length unit), or a query's shape is placed beyond it.
+    TooFar,
+}
+
+impl fmt::Display for ShapeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let msg = match self {
+            ShapeError::TooFewPoints => "a polygon needs at least 3 distinct points",
+            ShapeError::Collinear => "the points are collinear: the polygon has no area",
+            ShapeError::NonFinite => "a coordinate or size is NaN or infinite",
+            ShapeError::TooManyVertices => "the convex hull has more than 8 vertices",
+            ShapeError::NonPositiveRadius => "a radius must be positive (a rounding radius >= 0)",
+            ShapeError::DegenerateCapsule => "the capsule's two centres coincide: use a circle",
+            ShapeError::SelfIntersecting => "the outline crosses itself",
+            ShapeError::NonPositiveDensity => "density must be positive",
+            ShapeError::InvalidMaterial => "friction and restitution must be finite and >= 0",
+            ShapeError::NotConvex => "the polygon is not convex and counter-clockwise",
+            ShapeError::MassOverflow => "the shape's mass or inertia overflows f32",
+            ShapeError::TooFar => "the shape reaches beyond the world extent (1e5 m times the length unit)",
+        };
+        f.write_str(msg)
+    }
+}
+
+impl std::error::Error for ShapeError {}
+
+/// Any of the engine's errors: what a call that can fail for more than
+/// one family of reasons returns (attaching a shape: its geometry, or its
+/// body's handle; a query: its shape, or its numbers), and what every
+/// error converts into, so `?` carries any of them up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Error {
     /// The geometry or material is invalid.
     Shape(ShapeError),
-    /// The body handle or a number is invalid.
+    /// A body or shape handle, or a number given for one, is invalid.
     Body(BodyError),
+    /// A joint handle, or a joint's definition, is invalid.
+    Joint(JointError),
 }
 
 impl fmt::Display for Error {
@@ -52,6 +113,7 @@ impl fmt::Display for Error {
         match self {
             Error::Shape(e) => e.fmt(f),
             Error::Body(e) => e.fmt(f),
+            Error::Joint(e) => e.fmt(f),
         }
     }
 }
@@ -120,3 +182,9 @@ impl fmt::Display for JointError {
 }
 
 impl std::error::Error for JointError {}
+
+impl From<JointError> for Error {
+    fn from(e: JointError) -> Error {
+        Error::Joint(e)
+    }
+}

@@ -163,6 +163,7 @@
 //! | [`JointError::MotorOff`] | [`World::set_motor_speed`] on a joint whose motor is off (turn it on with [`World::set_joint_kind`]) |
 //! | [`Error::Shape`] | [`World::add_shape`], [`World::add_concave`], [`World::add_chain`], [`World::set_friction`] and [`World::set_restitution`] refused the geometry or material, or a query ([`World::overlap_shape`], [`World::shape_cast`], [`World::move_character`]) its shape |
 //! | [`Error::Body`] | the same calls were given a stale handle; a query (every `ray_cast*`, `overlap_*`, [`World::shape_cast`], [`World::move_character`]) refused a number |
+//! | [`Error::Joint`] | a [`JointError`] carried up by `?` into an [`Error`] (every error converts into one) |
 //!
 //! A few inputs are repaired rather than refused, and say so in their docs:
 //! [`World::new`] (a bad length scale or gravity falls back to the default,
@@ -259,14 +260,14 @@ mod world;
 
 pub use body::{BodyDef, BodyType, MotionLocks};
 pub use debug_draw::{Color, DebugDraw, DrawOptions};
-pub use error::{BodyError, Error, JointError};
+pub use error::{BodyError, Error, JointError, ShapeError};
 pub use events::{ContactEvents, ContactHit, ContactTouch, SensorEvents, SensorOverlap};
 pub use filter::{Filter, QueryFilter};
 pub use hooks::{ContactHooks, ContactMaterial, NoHooks, OneWayPlatforms, ShapePair};
 pub use joint::{DistanceJoint, JointKind, MotorJoint, PrismaticJoint, RevoluteJoint, WeldJoint, WheelJoint};
 pub use math::{Aabb, Rot, Transform, Vec2};
 pub use settings::{Coloring, PositionCorrection, SolverSettings, Sweep, WorldSettings};
-pub use shapes::{Capsule, ChainSegment, Circle, MassData, Polygon, Segment, Shape, ShapeDef, ShapeError};
+pub use shapes::{Capsule, ChainSegment, Circle, MassData, Polygon, Segment, Shape, ShapeDef};
 pub use world::{
     draw_shape, BodyId, CharacterController, CharacterMove, ContactView, Explosion, FixedStepper, JointDef,
     JointId, MemoryUsage, RayHit, ShapeCastHit, ShapeId, StepProfile, World,

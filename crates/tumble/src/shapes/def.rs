@@ -21,7 +21,7 @@ pub struct ShapeDef {
     /// A value of the user's.
     pub user_data: u64,
     /// Which shapes this one collides with (category, mask, group); see
-    /// [`Filter`]. Changed at run time with [`World::set_filter`].
+    /// [`Filter`]. Changed at run time with [`World::set_filter`](crate::World::set_filter).
     pub filter: Filter,
     /// A sensor detects the shapes that overlap it and pushes nothing: no
     /// contact is made with it, and its overlaps are reported as sensor

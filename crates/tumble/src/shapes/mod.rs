@@ -14,67 +14,10 @@ pub use def::ShapeDef;
 pub use hull::convex_hull;
 pub use segment::{chain_segments, ChainSegment, Segment};
 
+pub use crate::error::ShapeError;
+
 use crate::math::{cross, is_finite_vec, right_perp, Aabb, Transform, Vec2};
 use crate::settings::MAX_POLYGON_VERTICES;
-use std::fmt;
-
-/// Why a shape could not be built.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ShapeError {
-    /// Fewer than three distinct points were given for a polygon.
-    TooFewPoints,
-    /// The points are all on one line (or the outline has no area).
-    Collinear,
-    /// A coordinate, radius or density is NaN or infinite.
-    NonFinite,
-    /// The convex hull has more than [`MAX_POLYGON_VERTICES`] vertices.
-    TooManyVertices,
-    /// A circle or capsule radius is zero or negative, or a polygon's rounding
-    /// radius is negative.
-    NonPositiveRadius,
-    /// A capsule's two centres coincide: use a circle.
-    DegenerateCapsule,
-    /// A concave outline crosses itself, so it has no well-defined inside.
-    SelfIntersecting,
-    /// A shape's density is zero or negative (a dynamic body needs mass).
-    NonPositiveDensity,
-    /// Friction is negative, or restitution is negative.
-    InvalidMaterial,
-    /// A polygon built by hand (its fields are public) is not strictly
-    /// convex and counter-clockwise, or its stored normals do not match its
-    /// edges. Build polygons with [`Polygon::new`] to avoid this.
-    NotConvex,
-    /// The shape is so large (or its density so high) that its area, edge
-    /// normals, centroid, mass or rotational inertia overflow `f32`; or, added
-    /// to a body, so light that the inverse of its mass or inertia does.
-    MassOverflow,
-    /// The shape reaches farther from its body's origin than the world
-    /// extent ([`WORLD_EXTENT`](crate::settings::WORLD_EXTENT) times the
-    /// length unit), or a query's shape is placed beyond it.
-    TooFar,
-}
-
-impl fmt::Display for ShapeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let msg = match self {
-            ShapeError::TooFewPoints => "a polygon needs at least 3 distinct points",
-            ShapeError::Collinear => "the points are collinear: the polygon has no area",
-            ShapeError::NonFinite => "a coordinate or size is NaN or infinite",
-            ShapeError::TooManyVertices => "the convex hull has more than 8 vertices",
-            ShapeError::NonPositiveRadius => "a radius must be positive (a rounding radius >= 0)",
-            ShapeError::DegenerateCapsule => "the capsule's two centres coincide: use a circle",
-            ShapeError::SelfIntersecting => "the outline crosses itself",
-            ShapeError::NonPositiveDensity => "density must be positive",
-            ShapeError::InvalidMaterial => "friction and restitution must be finite and >= 0",
-            ShapeError::NotConvex => "the polygon is not convex and counter-clockwise",
-            ShapeError::MassOverflow => "the shape's mass or inertia overflows f32",
-            ShapeError::TooFar => "the shape reaches beyond the world extent (1e5 m times the length unit)",
-        };
-        f.write_str(msg)
-    }
-}
-
-impl std::error::Error for ShapeError {}
 
 /// Mass properties of a shape or a body.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]

@@ -437,7 +437,7 @@ fn a_controller_with_bad_numbers_is_refused() {
             controller.validate(),
             err.map_err(|e| match e {
                 Error::Body(b) => b,
-                Error::Shape(_) => unreachable!(),
+                Error::Shape(_) | Error::Joint(_) => unreachable!(),
             })
         );
         assert_eq!(

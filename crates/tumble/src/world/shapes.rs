@@ -88,9 +88,9 @@ impl World {
     /// Errors: a stale body handle, a non-positive or non-finite density, a
     /// negative friction or restitution, a hand-built shape that breaks the
     /// constructors' rules ([`Shape::validate`]), a shape whose mass
-    /// overflows ([`ShapeError::MassOverflow`]), or one reaching farther
+    /// overflows ([`ShapeError::MassOverflow`](crate::ShapeError::MassOverflow)), or one reaching farther
     /// from the body's origin than the world extent
-    /// ([`ShapeError::TooFar`]).
+    /// ([`ShapeError::TooFar`](crate::ShapeError::TooFar)).
     pub fn add_shape(
         &mut self,
         body: BodyId,
@@ -177,7 +177,7 @@ impl World {
     /// Errors: a stale body handle, a bad material, fewer than 2 points (3
     /// for a loop), a non-finite point, two consecutive points closer
     /// than the weld distance, or a point farther from the body's origin
-    /// than the world extent ([`ShapeError::TooFar`]).
+    /// than the world extent ([`ShapeError::TooFar`](crate::ShapeError::TooFar)).
     pub fn add_chain(
         &mut self,
         body: BodyId,
