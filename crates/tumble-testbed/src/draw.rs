@@ -261,7 +261,7 @@ impl Style {
     pub fn density_weight(&self, c: Color) -> f32 {
         let shaded = Color::DYNAMIC.with_alpha(c.a) == c || Color::SLEEPING.with_alpha(c.a) == c;
         if shaded {
-            c.a / tumble::debug_draw::density_alpha(1.0)
+            c.a / tumble::density_alpha(1.0)
         } else {
             1.0
         }
@@ -547,7 +547,7 @@ mod tests {
     #[test]
     fn denser_bodies_are_filled_more_strongly() {
         let style = Style::default();
-        let alpha = tumble::debug_draw::density_alpha;
+        let alpha = tumble::density_alpha;
         let weight = |d: f32| style.density_weight(Color::DYNAMIC.with_alpha(alpha(d)));
         assert_eq!(weight(1.0), 1.0);
         assert!(
@@ -591,7 +591,7 @@ mod tests {
                 Vec2::new(-1.0, 1.0),
             ],
             radius: 0.0,
-            color: Color::DYNAMIC.with_alpha(tumble::debug_draw::density_alpha(1.0)),
+            color: Color::DYNAMIC.with_alpha(tumble::density_alpha(1.0)),
         }];
         let mut ops = Vec::new();
         paint_ops(&items, &cam, vp, &style, &mut ops);

@@ -1,26 +1,24 @@
 //! Collision filtering: which pairs of shapes may collide ([`Filter`], per
 //! shape) and which shapes a query sees ([`QueryFilter`]).
-//!
-//! The rule is Box2D's: two shapes in the same non-zero group always
-//! collide if the group is positive and never if it is negative; otherwise
-//! each shape's category must be in the other's mask.
-//!
-//! ```
-//! use tumble::Filter;
-//!
-//! const PLAYER: u64 = 1 << 1;
-//! const BULLET: u64 = 1 << 2;
-//! // The player's bullets pass through the player (and each other).
-//! let player = Filter { category: PLAYER, mask: !BULLET, group: 0 };
-//! let bullet = Filter { category: BULLET, mask: !(PLAYER | BULLET), group: 0 };
-//! assert!(!player.should_collide(&bullet));
-//! assert!(!bullet.should_collide(&bullet));
-//! assert!(bullet.should_collide(&Filter::default())); // walls
-//! ```
 
-/// Which shapes a shape collides with: see the [module docs](self) for the
-/// rule. The default (category 1, every mask bit, group 0) collides with
-/// everything that does not exclude it.
+/// Which shapes a shape collides with, by Box2D's rule: two shapes in the
+/// same non-zero group always collide if the group is positive and never
+/// if it is negative; otherwise each shape's category must be in the
+/// other's mask. The default (category 1, every mask bit, group 0)
+/// collides with everything that does not exclude it.
+///
+/// ```
+/// use tumble::Filter;
+///
+/// const PLAYER: u64 = 1 << 1;
+/// const BULLET: u64 = 1 << 2;
+/// // The player's bullets pass through the player (and each other).
+/// let player = Filter { category: PLAYER, mask: !BULLET, group: 0 };
+/// let bullet = Filter { category: BULLET, mask: !(PLAYER | BULLET), group: 0 };
+/// assert!(!player.should_collide(&bullet));
+/// assert!(!bullet.should_collide(&bullet));
+/// assert!(bullet.should_collide(&Filter::default())); // walls
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Filter {

@@ -3,29 +3,6 @@
 //! that opt in are asked ([`ShapeDef::custom_filter`](crate::ShapeDef::custom_filter),
 //! [`ShapeDef::pre_solve`](crate::ShapeDef::pre_solve)), so a world with
 //! hooks pays for them only where they are used.
-//!
-//! A conveyor belt: what lies on the belt is carried at 2 m/s (the belt's
-//! shape sets [`ShapeDef::pre_solve`](crate::ShapeDef::pre_solve)).
-//! [`OneWayPlatforms`] is a ready-made hook for platforms a body jumps up
-//! through and lands on.
-//!
-//! ```
-//! use tumble::collision::Manifold;
-//! use tumble::{ContactHooks, ContactMaterial, ShapeId, ShapePair};
-//!
-//! struct Conveyor {
-//!     belt: ShapeId,
-//! }
-//!
-//! impl ContactHooks for Conveyor {
-//!     fn pre_solve(&self, pair: &ShapePair, _: &Manifold, material: &mut ContactMaterial) -> bool {
-//!         if pair.shape_a == self.belt || pair.shape_b == self.belt {
-//!             material.tangent_speed = 2.0;
-//!         }
-//!         true
-//!     }
-//! }
-//! ```
 
 use crate::collision::Manifold;
 use crate::id::{BodyId, ShapeId};
@@ -70,6 +47,29 @@ pub struct ContactMaterial {
 /// change nothing, so a hook implements only what it needs. They must be
 /// `Sync`: the step may call them from several threads at once, in any
 /// order, so they read the game's state and do not change it.
+///
+/// A conveyor belt: what lies on the belt is carried at 2 m/s (the belt's
+/// shape sets [`ShapeDef::pre_solve`](crate::ShapeDef::pre_solve)).
+/// [`OneWayPlatforms`] is a ready-made hook for platforms a body jumps up
+/// through and lands on.
+///
+/// ```
+/// use tumble::collision::Manifold;
+/// use tumble::{ContactHooks, ContactMaterial, ShapeId, ShapePair};
+///
+/// struct Conveyor {
+///     belt: ShapeId,
+/// }
+///
+/// impl ContactHooks for Conveyor {
+///     fn pre_solve(&self, pair: &ShapePair, _: &Manifold, material: &mut ContactMaterial) -> bool {
+///         if pair.shape_a == self.belt || pair.shape_b == self.belt {
+///             material.tangent_speed = 2.0;
+///         }
+///         true
+///     }
+/// }
+/// ```
 pub trait ContactHooks: Sync {
     /// Whether two shapes whose bounding boxes just began to overlap, and
     /// that pass their [`Filter`](crate::Filter)s, may collide. Asked once,

@@ -27,7 +27,7 @@
 //! ```
 //!
 //! The crate's pieces, from the step down: [`World::step`] runs named
-//! stages in order (see its docs): the [`broadphase`] (a dynamic AABB tree)
+//! stages in order (see its docs): the broadphase (a dynamic AABB tree)
 //! finds new pairs; the narrowphase in [`collision`] (SAT with face
 //! clipping for polygons and capsules, closed forms for circles, GJK/EPA
 //! for queries and deep overlaps) updates every awake contact, or keeps its
@@ -81,7 +81,7 @@
 //! - Events: [`ContactEvents`] (begin, end, [`ContactHit`]), enabled per
 //!   shape.
 //! - Contact hooks: [`World::step_with_hooks`] with a [`ContactHooks`] (or the ready-made [`OneWayPlatforms`])
-//!   (one-way platforms, conveyor belts; see [`hooks`]).
+//!   (one-way platforms, conveyor belts).
 //! - Motion locks: [`MotionLocks`].
 //! - Segments and smooth one-sided chains: [`Segment`],
 //!   [`World::add_chain`].
@@ -216,29 +216,29 @@
 #![warn(missing_docs)]
 
 #[forbid(unsafe_code)]
-pub mod body;
+mod body;
 #[forbid(unsafe_code)]
-pub mod broadphase;
+mod broadphase;
 #[forbid(unsafe_code)]
 pub mod collision;
 #[forbid(unsafe_code)]
 mod contact;
 #[forbid(unsafe_code)]
-pub mod debug_draw;
+mod debug_draw;
 #[forbid(unsafe_code)]
-pub mod error;
+mod error;
 #[forbid(unsafe_code)]
-pub mod events;
+mod events;
 #[forbid(unsafe_code)]
-pub mod filter;
+mod filter;
 #[forbid(unsafe_code)]
-pub mod hooks;
+mod hooks;
 #[forbid(unsafe_code)]
 mod id;
 #[forbid(unsafe_code)]
 mod island;
 #[forbid(unsafe_code)]
-pub mod joint;
+mod joint;
 #[forbid(unsafe_code)]
 pub mod math;
 #[forbid(unsafe_code)]
@@ -246,7 +246,7 @@ mod parallel;
 #[forbid(unsafe_code)]
 pub mod settings;
 #[forbid(unsafe_code)]
-pub mod shapes;
+mod shapes;
 #[forbid(unsafe_code)]
 mod solver;
 #[forbid(unsafe_code)]
@@ -259,15 +259,18 @@ mod threads;
 mod world;
 
 pub use body::{BodyDef, BodyType, MotionLocks};
-pub use debug_draw::{Color, DebugDraw, DrawOptions};
+pub use debug_draw::{density_alpha, Color, DebugDraw, DrawOptions};
 pub use error::{BodyError, Error, JointError, ShapeError};
 pub use events::{ContactEvents, ContactHit, ContactTouch, SensorEvents, SensorOverlap};
-pub use filter::{Filter, QueryFilter};
+pub use filter::{Filter, QueryFilter, DEFAULT_CATEGORY};
 pub use hooks::{ContactHooks, ContactMaterial, NoHooks, OneWayPlatforms, ShapePair};
 pub use joint::{DistanceJoint, JointKind, MotorJoint, PrismaticJoint, RevoluteJoint, WeldJoint, WheelJoint};
 pub use math::{Aabb, Rot, Transform, Vec2};
 pub use settings::{Coloring, PositionCorrection, SolverSettings, Sweep, WorldSettings};
-pub use shapes::{Capsule, ChainSegment, Circle, MassData, Polygon, Segment, Shape, ShapeDef};
+pub use shapes::{
+    chain_segments, convex_hull, decompose_concave, Capsule, ChainSegment, Circle, MassData, Polygon,
+    Segment, Shape, ShapeDef,
+};
 pub use world::{
     draw_shape, BodyId, CharacterController, CharacterMove, ContactView, Explosion, FixedStepper, JointDef,
     JointId, MemoryUsage, RayHit, ShapeCastHit, ShapeId, StepProfile, World,

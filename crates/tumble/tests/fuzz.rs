@@ -12,7 +12,7 @@
 
 use proptest::prelude::*;
 use tumble::collision::{collide, Manifold};
-use tumble::shapes::{chain_segments, convex_hull, decompose_concave};
+use tumble::{chain_segments, convex_hull, decompose_concave};
 use tumble::{Capsule, ChainSegment, Circle, Polygon, Segment, Shape, Transform, Vec2};
 
 fn config() -> ProptestConfig {

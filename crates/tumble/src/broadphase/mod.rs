@@ -16,19 +16,13 @@
 
 mod tree;
 
-pub use tree::{DynamicTree, NULL_NODE};
+pub use tree::DynamicTree;
 
 use crate::math::{Aabb, Vec2};
 use crate::settings::AABB_MARGIN;
 
 /// A key for an unordered pair of ids: the smaller in the high 32 bits, the
 /// larger in the low 32, so `pair_key(a, b) == pair_key(b, a)`.
-///
-/// ```
-/// # use tumble::broadphase::pair_key;
-/// assert_eq!(pair_key(7, 3), (3u64 << 32) | 7);
-/// assert_eq!(pair_key(3, 7), pair_key(7, 3));
-/// ```
 #[inline]
 pub fn pair_key(a: u32, b: u32) -> u64 {
     let (low, high) = if a < b { (a, b) } else { (b, a) };
@@ -40,20 +34,6 @@ pub fn pair_key(a: u32, b: u32) -> u64 {
 ///
 /// User values are the caller's ids for the shapes (they are what
 /// `update_pairs` reports) and should be unique.
-///
-/// ```
-/// # use tumble::broadphase::BroadPhase;
-/// # use tumble::{Aabb, Vec2};
-/// let mut broadphase = BroadPhase::new(0.1);
-/// broadphase.create_proxy(Aabb::new(Vec2::ZERO, Vec2::ONE), 20);
-/// broadphase.create_proxy(Aabb::new(Vec2::new(1.1, 0.0), Vec2::new(2.0, 1.0)), 10);
-/// let mut pairs = Vec::new();
-/// broadphase.update_pairs(&mut pairs);
-/// assert_eq!(pairs, [(10, 20)]); // the fat boxes overlap
-/// pairs.clear();
-/// broadphase.update_pairs(&mut pairs);
-/// assert!(pairs.is_empty()); // nothing moved since
-/// ```
 #[derive(Clone, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BroadPhase {
@@ -163,20 +143,23 @@ impl BroadPhase {
         self.margin
     }
 
-    /// The tree of fat boxes, for queries and debug drawing.
+    /// The tree of fat boxes (for a snapshot's checks and the tests).
     #[inline]
+    #[cfg(any(test, feature = "serde"))]
     pub fn tree(&self) -> &DynamicTree {
         &self.tree
     }
 
     /// Number of live proxies.
     #[inline]
+    #[cfg(test)]
     pub fn proxy_count(&self) -> usize {
         self.tree.proxy_count()
     }
 
     /// Adds a proxy for a shape whose tight box is `aabb`; returns its id.
     /// The proxy is buffered, so the next `update_pairs` reports its pairs.
+    #[cfg(test)]
     pub fn create_proxy(&mut self, aabb: Aabb, user: u32) -> u32 {
         self.create_proxy_with_margin(aabb, user, (self.margin, u64::MAX))
     }
@@ -217,6 +200,7 @@ impl BroadPhase {
     /// # Panics
     ///
     /// If `proxy_id` is not a live proxy.
+    #[cfg(test)]
     pub fn move_proxy(&mut self, proxy_id: u32, tight_aabb: Aabb) -> bool {
         self.move_proxy_with_margin(proxy_id, tight_aabb, self.margin)
     }
@@ -226,6 +210,7 @@ impl BroadPhase {
     /// # Panics
     ///
     /// If `proxy_id` is not a live proxy.
+    #[cfg(test)]
     pub fn move_proxy_with_margin(&mut self, proxy_id: u32, tight_aabb: Aabb, margin: f32) -> bool {
         self.move_proxy_predictive(proxy_id, tight_aabb, margin, Vec2::ZERO)
     }
@@ -306,6 +291,7 @@ impl BroadPhase {
 
     /// True when the two proxies' fat boxes overlap.
     #[inline]
+    #[cfg(test)]
     pub fn test_overlap(&self, proxy_a: u32, proxy_b: u32) -> bool {
         self.tree.fat_aabb(proxy_a).overlaps(self.tree.fat_aabb(proxy_b))
     }
@@ -341,6 +327,7 @@ impl BroadPhase {
 
     /// Number of proxies waiting for the next `update_pairs`.
     #[inline]
+    #[cfg(test)]
     pub fn move_count(&self) -> usize {
         self.move_buffer.len()
     }
@@ -380,6 +367,7 @@ impl BroadPhase {
     /// already have a contact are reported again; the caller filters them.
     /// Nothing is allocated once `out` and the internal buffers have grown
     /// to their working size.
+    #[cfg(test)]
     pub fn update_pairs(&mut self, out: &mut Vec<(u32, u32)>) {
         self.update_pairs_where(out, |_, _| true);
     }
@@ -389,18 +377,7 @@ impl BroadPhase {
     /// finds are ones the caller already knows (its contacts), and dropping
     /// them here, before they are sorted, is what keeps this cheap when many
     /// proxies move.
-    ///
-    /// ```
-    /// # use tumble::broadphase::BroadPhase;
-    /// # use tumble::{Aabb, Vec2};
-    /// let mut broadphase = BroadPhase::new(0.1);
-    /// for (user, x) in [(1, 0.0), (2, 0.5), (3, 1.0)] {
-    ///     broadphase.create_proxy(Aabb::new(Vec2::new(x, 0.0), Vec2::new(x + 0.6, 1.0)), user);
-    /// }
-    /// let mut pairs = Vec::new();
-    /// broadphase.update_pairs_where(&mut pairs, |a, b| (a, b) != (1, 2));
-    /// assert_eq!(pairs, [(2, 3)]); // (1, 2) overlaps too, but was not kept
-    /// ```
+    #[cfg(test)]
     pub fn update_pairs_where(&mut self, out: &mut Vec<(u32, u32)>, keep: impl FnMut(u32, u32) -> bool) {
         self.tree.rebuild();
         self.search_pairs(out, (&|_| u64::MAX, &|_, _| {}), keep);
@@ -561,6 +538,30 @@ mod tests {
         }
         pairs.sort_unstable();
         pairs
+    }
+
+    #[test]
+    fn two_overlapping_proxies_pair_once_until_one_moves() {
+        let mut broadphase = BroadPhase::new(0.1);
+        broadphase.create_proxy(Aabb::new(Vec2::ZERO, Vec2::ONE), 20);
+        broadphase.create_proxy(Aabb::new(Vec2::new(1.1, 0.0), Vec2::new(2.0, 1.0)), 10);
+        let mut pairs = Vec::new();
+        broadphase.update_pairs(&mut pairs);
+        assert_eq!(pairs, [(10, 20)]); // the fat boxes overlap
+        pairs.clear();
+        broadphase.update_pairs(&mut pairs);
+        assert!(pairs.is_empty()); // nothing moved since
+    }
+
+    #[test]
+    fn update_pairs_where_keeps_only_what_it_is_told() {
+        let mut broadphase = BroadPhase::new(0.1);
+        for (user, x) in [(1, 0.0), (2, 0.5), (3, 1.0)] {
+            broadphase.create_proxy(Aabb::new(Vec2::new(x, 0.0), Vec2::new(x + 0.6, 1.0)), user);
+        }
+        let mut pairs = Vec::new();
+        broadphase.update_pairs_where(&mut pairs, |a, b| (a, b) != (1, 2));
+        assert_eq!(pairs, [(2, 3)]); // (1, 2) overlaps too, but was not kept
     }
 
     #[test]

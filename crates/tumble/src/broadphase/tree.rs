@@ -105,6 +105,7 @@ struct Node {
 
 /// Every category: what a proxy made by [`DynamicTree::create_proxy`]
 /// belongs to.
+#[cfg(test)]
 const EVERY_CATEGORY: u64 = u64::MAX;
 
 impl Node {
@@ -224,21 +225,6 @@ impl NodeStack {
 ///
 /// Proxy ids are node indices. An id stays the same for the life of its
 /// proxy, and is reused after the proxy is destroyed.
-///
-/// ```
-/// # use tumble::broadphase::DynamicTree;
-/// # use tumble::{Aabb, Vec2};
-/// let mut tree = DynamicTree::new();
-/// let a = tree.create_proxy(Aabb::new(Vec2::ZERO, Vec2::ONE), 7);
-/// let mut found = Vec::new();
-/// tree.query(Aabb::new(Vec2::splat(0.5), Vec2::splat(2.0)), |id| {
-///     found.push(tree.user_data(id));
-///     true // keep going
-/// });
-/// assert_eq!(found, [7]);
-/// tree.destroy_proxy(a);
-/// assert_eq!(tree.proxy_count(), 0);
-/// ```
 #[derive(Clone, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct DynamicTree {
@@ -277,6 +263,7 @@ impl DynamicTree {
 
     /// Adds a proxy with box `aabb` and user value `user`, in every
     /// category; returns its id.
+    #[cfg(test)]
     pub fn create_proxy(&mut self, aabb: Aabb, user: u32) -> u32 {
         self.create_proxy_in(aabb, user, EVERY_CATEGORY)
     }
@@ -314,6 +301,7 @@ impl DynamicTree {
     /// # Panics
     ///
     /// If `proxy_id` is not a live proxy of this tree.
+    #[cfg(test)]
     pub fn move_proxy(&mut self, proxy_id: u32, aabb: Aabb) {
         self.assert_proxy(proxy_id);
         self.remove_leaf(proxy_id);
@@ -507,6 +495,7 @@ impl DynamicTree {
 
     /// Height of the tree: 0 when empty or holding a single proxy, otherwise
     /// the number of internal nodes on the longest root-to-leaf path.
+    #[cfg(test)]
     pub fn height(&self) -> u32 {
         if self.root == NULL_NODE {
             0
@@ -516,12 +505,14 @@ impl DynamicTree {
     }
 
     /// The box around every proxy, or `None` when the tree is empty.
+    #[cfg(test)]
     pub fn bounds(&self) -> Option<Aabb> {
         (self.root != NULL_NODE).then(|| self.nodes[self.root as usize].aabb)
     }
 
     /// Sum of the perimeters of all internal nodes: the surface-area
     /// heuristic's measure of how much work queries do. Lower is better.
+    #[cfg(test)]
     pub fn internal_perimeter(&self) -> f32 {
         self.nodes
             .iter()
@@ -652,6 +643,7 @@ impl DynamicTree {
     /// # Panics
     ///
     /// With a description of the first broken invariant.
+    #[cfg(test)]
     pub fn validate(&self) {
         let mut reachable = 0usize;
         let mut leaves = 0usize;
@@ -1237,6 +1229,20 @@ pub(crate) fn segment_entry_fraction(
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn a_proxy_is_found_by_a_query_until_destroyed() {
+        let mut tree = DynamicTree::new();
+        let a = tree.create_proxy(Aabb::new(Vec2::ZERO, Vec2::ONE), 7);
+        let mut found = Vec::new();
+        tree.query(Aabb::new(Vec2::splat(0.5), Vec2::splat(2.0)), |id| {
+            found.push(tree.user_data(id));
+            true // keep going
+        });
+        assert_eq!(found, [7]);
+        tree.destroy_proxy(a);
+        assert_eq!(tree.proxy_count(), 0);
+    }
 
     fn square(x: f32, y: f32, half: f32) -> Aabb {
         Aabb::new(Vec2::new(x - half, y - half), Vec2::new(x + half, y + half))

@@ -137,16 +137,6 @@ pub struct Simplex {
 }
 
 impl Simplex {
-    /// Number of points, 1..=3.
-    pub fn len(&self) -> usize {
-        self.count
-    }
-
-    /// True for a simplex with no points (never produced by GJK).
-    pub fn is_empty(&self) -> bool {
-        self.count == 0
-    }
-
     fn used(&self) -> &[SimplexVertex] {
         &self.vertices[..self.count]
     }

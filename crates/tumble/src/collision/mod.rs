@@ -6,27 +6,29 @@
 //!
 //! | pair | algorithm |
 //! |---|---|
-//! | polygon / capsule with polygon / capsule | [`sat`]: separating axes, then the incident edge clipped to the reference face (two points for a flat rest) |
-//! | circle with anything | [`circles`]: closed form, one point |
-//! | fallback, queries | [`gjk`] on the cores, [`epa`] when they overlap, radii folded back in ([`distance`]) |
+//! | polygon / capsule with polygon / capsule | separating axes, then the incident edge clipped to the reference face (two points for a flat rest): [`collide_polygons`], [`collide_polygon_capsule`], [`collide_capsules`] |
+//! | circle with anything | closed form, one point: [`collide_circles`], [`collide_polygon_circle`], [`collide_capsule_circle`] |
+//! | fallback, queries | GJK on the cores, EPA when they overlap, radii folded back in: [`shape_distance`] |
 //!
-//! Ray casts ([`ray`]) and the time of impact for continuous collision
-//! ([`toi`]) live here too.
+//! Ray casts ([`ray_cast`]) and the time of impact for continuous
+//! collision ([`time_of_impact`]) live here too.
 
 mod chain;
-pub mod circles;
-pub mod distance;
-pub mod epa;
-pub mod gjk;
-pub mod ray;
-pub mod sat;
-pub mod toi;
+pub(crate) mod circles;
+pub(crate) mod distance;
+pub(crate) mod epa;
+pub(crate) mod gjk;
+pub(crate) mod ray;
+pub(crate) mod sat;
+pub(crate) mod toi;
 
 #[cfg(test)]
 mod proptests;
 
+pub use circles::{collide_capsule_circle, collide_circles, collide_polygon_circle};
 pub use distance::{shape_distance, DistanceOutput};
 pub use ray::{ray_cast, RayHit};
+pub use sat::{collide_capsules, collide_polygon_capsule, collide_polygons};
 pub use toi::time_of_impact;
 
 use crate::math::{Transform, Vec2};

@@ -31,6 +31,12 @@ use crate::math::{Transform, Vec2};
 use crate::store::Store;
 
 /// What a joint holds, with the kind's parameters.
+///
+/// Every joint is defined by a frame (a point and an axis) on each body,
+/// given in that body's own coordinates. What a kind holds is stated
+/// between the frames: a hinge keeps their origins together, a slider
+/// keeps frame B's origin on frame A's x axis, a weld keeps the frames
+/// together.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum JointKind {

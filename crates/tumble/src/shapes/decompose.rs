@@ -41,7 +41,7 @@ const STRAIGHT_TOLERANCE: f32 = 0.05 * LINEAR_SLOP;
 /// edges that do not share a corner cross or touch.
 ///
 /// ```
-/// # use tumble::shapes::decompose_concave;
+/// # use tumble::decompose_concave;
 /// # use tumble::Vec2;
 /// // An L: two arms of a 2 x 2 square with one quarter cut away.
 /// let l_shape = [

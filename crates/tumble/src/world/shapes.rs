@@ -345,7 +345,7 @@ impl World {
     /// next step along its velocity (see [`look_ahead`]): the fat margin
     /// Box2D gives every shape.
     pub(super) fn max_look_ahead(&self) -> f32 {
-        AABB_MARGIN * self.settings.length_units_per_meter
+        self.broadphase.margin()
     }
 
     /// The fat-box margin of a shape on a body of this type.
