@@ -267,11 +267,13 @@ impl Play {
                 let _ = self.world.ray_cast_closest(origin, reach, QueryFilter::default());
                 let mut out = Vec::new();
                 let c = inside(&mut self.rng, 3.0);
-                self.world.overlap_aabb(
-                    tumble::Aabb::new(c - Vec2::splat(2.0), c + Vec2::splat(2.0)),
-                    QueryFilter::default(),
-                    &mut out,
-                );
+                self.world
+                    .overlap_aabb(
+                        tumble::Aabb::new(c - Vec2::splat(2.0), c + Vec2::splat(2.0)),
+                        QueryFilter::default(),
+                        &mut out,
+                    )
+                    .unwrap();
             }
             _ => {
                 let angle = self.rng.range(-PI / 4.0, PI / 4.0);
