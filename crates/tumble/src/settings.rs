@@ -114,8 +114,11 @@ pub const MIN_STEP: f32 = 1.0e-6;
 /// bodies, step after step, until the world blows up. A gap of a few
 /// centimetres, all a hinge or weld opens under load, is closed at the
 /// full rate (under 0.07 m at the default 60 Hz); a larger one at this
-/// speed, over several steps. Springs are not capped: their pull is the
-/// user's.
+/// speed, over several steps. Every rigid row whose drift is a length is
+/// capped alike: a hinge's or weld's point, a slider's line (prismatic
+/// and wheel) and its limits, a rod's length and a distance joint's
+/// limits. Angles are not (a turn moves each body about its own
+/// centre), nor springs: their pull is the user's.
 pub const MAX_JOINT_PUSH_SPEED: f32 = 5.0;
 
 /// How the solver removes overlap that the velocity solve left behind.

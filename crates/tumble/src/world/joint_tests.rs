@@ -754,6 +754,88 @@ fn a_jointed_body_teleported_away_is_pulled_back_at_a_bounded_speed() {
     }
 }
 
+/// How far joint `j` of `world` is from holding: a slider's frame B off
+/// frame A's axis line and past its limits, a rod's length off its own.
+fn violation(world: &World, j: JointId) -> f32 {
+    let (fa, fb) = world.joint_world_frames(j).unwrap();
+    let d = fb.p - fa.p;
+    let axis = fa.q.x_axis();
+    let offset = crate::math::left_perp(axis).dot(d).abs();
+    match world.joint_kind(j).unwrap() {
+        JointKind::Prismatic(p) => {
+            let along = axis.dot(d);
+            let past = (p.lower_translation - along)
+                .max(along - p.upper_translation)
+                .max(0.0);
+            offset.max(past)
+        }
+        JointKind::Wheel(_) => offset,
+        JointKind::Distance(r) => (world.joint_length(j).unwrap() - r.length).abs(),
+        other => panic!("no violation measured for {other:?}"),
+    }
+}
+
+#[test]
+fn a_slider_or_rod_teleported_away_is_pulled_back_at_a_bounded_speed() {
+    // A ball on a slider with limits, on a wheel (no spring: only its
+    // line holds), and on a rod, from a fixed anchor, each teleported
+    // 40 m off its joint, along the slider's axis and across it. Their
+    // drift corrections (the slider's line and limits, the wheel's line,
+    // the rod's length) pull it back no faster than
+    // MAX_JOINT_PUSH_SPEED, as the hinge's point does; at the soft
+    // step's rate alone the ball would leave at the engine's speed limit
+    // and, with the anchor's arm 40 m long, the relax pass would keep
+    // part of that speed. The gap closes all the same, within a few times
+    // 40 m / MAX_JOINT_PUSH_SPEED.
+    let push = crate::settings::MAX_JOINT_PUSH_SPEED;
+    let closing = (40.0 / push / DT) as u32;
+    let kinds: [JointKind; 3] = [
+        PrismaticJoint::default().with_limits(-1.0, 1.0).into(),
+        WheelJoint {
+            enable_spring: false,
+            ..WheelJoint::default()
+        }
+        .into(),
+        DistanceJoint::rod(1.0).into(),
+    ];
+    for kind in kinds {
+        for away in [Vec2::new(40.0, 0.0), Vec2::new(1.0, 40.0)] {
+            let mut world = zero_gravity();
+            let base = anchor(&mut world);
+            let bob = ball(&mut world, Vec2::new(1.0, 0.0), 0.5);
+            let def = JointDef::new(base, bob, kind);
+            let def = match kind {
+                JointKind::Distance(_) => def.with_world_anchors(&world, Vec2::ZERO, Vec2::new(1.0, 0.0)),
+                _ => def.at(&world, Vec2::new(0.5, 0.0)),
+            };
+            let j = world.create_joint(&def.unwrap()).unwrap();
+            world.set_transform(bob, away, 0.0).unwrap();
+            if violation(&world, j) < 1.0 {
+                // (Along the wheel's axis, the wheel holds already.)
+                continue;
+            }
+            let mut took = None;
+            for k in 1..=4 * closing {
+                world.step(DT);
+                let v = world.linear_velocity(bob).unwrap().length();
+                assert!(
+                    v <= 2.0 * push,
+                    "{kind:?} from {away}: step {k} at {v} m/s, faster than {}",
+                    2.0 * push
+                );
+                if took.is_none() && violation(&world, j) < 0.01 {
+                    took = Some(k);
+                }
+            }
+            let took = took.unwrap_or_else(|| panic!("{kind:?} from {away}: the gap is still open"));
+            assert!(
+                took > closing / 2,
+                "{kind:?} from {away}: closed in {took} steps, too fast"
+            );
+        }
+    }
+}
+
 /// Every body's state and every contact's impulses are finite.
 fn all_finite(world: &World) -> bool {
     world.bodies().all(|b| {

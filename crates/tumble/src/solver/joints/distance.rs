@@ -39,12 +39,14 @@ pub(super) fn solve(
     let c = length - d.length;
     // A spring of 0 Hz pulls with no force: only the limits hold it.
     if !d.enable_spring || d.hertz > 0.0 {
-        let soft = if d.enable_spring {
-            j.spring
+        // A rod's length is corrected no faster than the hinge's point
+        // (see `drift_bias`); a spring pulls as hard as it was made to.
+        let (soft, push) = if d.enable_spring {
+            (j.spring, f32::INFINITY)
         } else {
-            rigid(ctx, bias)
+            (rigid(ctx, bias), ctx.max_joint_push_speed)
         };
-        let impulse = soft_impulse(soft, c, speed(m), mass, &mut j.impulses.linear.x);
+        let impulse = soft_impulse(soft, (c, push), speed(m), mass, &mut j.impulses.linear.x);
         m.apply_linear(j, ra, rb, impulse * axis);
     }
     if d.enable_motor {
@@ -54,10 +56,27 @@ pub(super) fn solve(
     }
     if d.enable_limit {
         let i = &mut j.impulses;
-        let lower = limit_impulse(length - d.min_length, speed(m), mass, &mut i.lower, ctx, bias);
+        let most = ctx.max_joint_push_speed;
+        let lower = limit_impulse(
+            length - d.min_length,
+            speed(m),
+            mass,
+            &mut i.lower,
+            ctx,
+            bias,
+            most,
+        );
         m.apply_linear(j, ra, rb, lower * axis);
         let i = &mut j.impulses;
-        let upper = limit_impulse(d.max_length - length, -speed(m), mass, &mut i.upper, ctx, bias);
+        let upper = limit_impulse(
+            d.max_length - length,
+            -speed(m),
+            mass,
+            &mut i.upper,
+            ctx,
+            bias,
+            most,
+        );
         m.apply_linear(j, ra, rb, -upper * axis);
     }
 }

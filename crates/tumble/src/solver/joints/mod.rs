@@ -403,11 +403,23 @@ pub(super) fn rigid(ctx: &StepContext, bias: bool) -> Softness {
     }
 }
 
+/// The velocity at which a drift `c` along one axis is corrected at
+/// `rate`: `rate * c`, no faster than `max_push` either way (see
+/// [`drift_bias`]; infinite for a spring or an angle).
+#[inline]
+pub(super) fn drift_rate(rate: f32, c: f32, max_push: f32) -> f32 {
+    clamp_symmetric(rate * c, max_push)
+}
+
 /// One side of a limit on position `c` (positive while the limit is not
 /// reached) with relative velocity `cdot` along it and effective mass
 /// `mass`: the change of the accumulated impulse `acc` (kept at least 0).
 /// A limit not reached yet lets the gap close within the substep; one
-/// passed is pushed back softly in the biased pass.
+/// passed is pushed back softly in the biased pass, no faster than
+/// `max_push` (a slider's or a rod's limit: see
+/// [`crate::settings::MAX_JOINT_PUSH_SPEED`]; infinite for a hinge's
+/// angle, which turns each body about its own centre).
+#[allow(clippy::too_many_arguments)]
 #[inline]
 pub(super) fn limit_impulse(
     c: f32,
@@ -416,12 +428,13 @@ pub(super) fn limit_impulse(
     acc: &mut f32,
     ctx: &StepContext,
     bias: bool,
+    max_push: f32,
 ) -> f32 {
     let (rate, soft) = if c > 0.0 {
         (c * ctx.inv_h(), Softness::RIGID)
     } else {
         let soft = rigid(ctx, bias);
-        (soft.bias_rate * c, soft)
+        (drift_rate(soft.bias_rate, c, max_push), soft)
     };
     let impulse = -soft.mass_scale * mass * (cdot + rate) - soft.impulse_scale * *acc;
     let new = (*acc + impulse).max(0.0);
@@ -439,12 +452,19 @@ pub(super) fn motor_impulse(cdot: f32, mass: f32, max: f32, acc: &mut f32) -> f3
     *acc - old
 }
 
-/// A soft constraint's impulse along one axis: position error `c`,
-/// velocity `cdot`, effective mass `mass`, accumulated impulse `acc`
-/// (updated).
+/// A soft constraint's impulse along one axis: position error `c`
+/// corrected no faster than `max_push` (see [`drift_rate`]), velocity
+/// `cdot`, effective mass `mass`, accumulated impulse `acc` (updated).
 #[inline]
-pub(super) fn soft_impulse(soft: Softness, c: f32, cdot: f32, mass: f32, acc: &mut f32) -> f32 {
-    let impulse = -soft.mass_scale * mass * (cdot + soft.bias_rate * c) - soft.impulse_scale * *acc;
+pub(super) fn soft_impulse(
+    soft: Softness,
+    (c, max_push): (f32, f32),
+    cdot: f32,
+    mass: f32,
+    acc: &mut f32,
+) -> f32 {
+    let bias = drift_rate(soft.bias_rate, c, max_push);
+    let impulse = -soft.mass_scale * mass * (cdot + bias) - soft.impulse_scale * *acc;
     *acc += impulse;
     impulse
 }
@@ -499,10 +519,27 @@ impl Slide {
     ) {
         let speed = |m: &Motion| Slide::speed(m, self.axis, self.axial_arms);
         let i = &mut j.impulses;
-        let push = limit_impulse(self.translation - lower, speed(m), mass, &mut i.lower, ctx, bias);
+        let most = ctx.max_joint_push_speed;
+        let push = limit_impulse(
+            self.translation - lower,
+            speed(m),
+            mass,
+            &mut i.lower,
+            ctx,
+            bias,
+            most,
+        );
         m.apply_axial(j, self.axis, self.axial_arms, push);
         let i = &mut j.impulses;
-        let pull = limit_impulse(upper - self.translation, -speed(m), mass, &mut i.upper, ctx, bias);
+        let pull = limit_impulse(
+            upper - self.translation,
+            -speed(m),
+            mass,
+            &mut i.upper,
+            ctx,
+            bias,
+            most,
+        );
         m.apply_axial(j, self.axis, self.axial_arms, -pull);
     }
 

@@ -2,7 +2,7 @@
 //! limits; then across it and in angle together (a 2x2 block), so the
 //! slider neither drifts off its line nor twists.
 
-use super::{motor_impulse, rigid, soft_impulse, solve_2x2, JointConstraint, Motion, Slide};
+use super::{drift_rate, motor_impulse, rigid, soft_impulse, solve_2x2, JointConstraint, Motion, Slide};
 use crate::joint::PrismaticJoint;
 use crate::solver::types::StepContext;
 
@@ -27,7 +27,13 @@ pub(super) fn solve(
     let speed = |m: &Motion| Slide::speed(m, s.axis, s.axial_arms);
     if p.enable_spring && p.hertz > 0.0 {
         let c = s.translation - p.target_translation;
-        let impulse = soft_impulse(j.spring, c, speed(m), mass, &mut j.impulses.spring);
+        let impulse = soft_impulse(
+            j.spring,
+            (c, f32::INFINITY),
+            speed(m),
+            mass,
+            &mut j.impulses.spring,
+        );
         m.apply_axial(j, s.axis, s.axial_arms, impulse);
     }
     if p.enable_motor {
@@ -47,9 +53,14 @@ pub(super) fn solve(
     // not make the block singular.
     let k22 = if ia + ib > 0.0 { ia + ib } else { 1.0 };
     let soft = rigid(ctx, bias);
-    let c = crate::math::Vec2::new(s.offset, m.angle(j));
+    // The offset's correction is capped as the hinge's point is (see
+    // `drift_bias`); the angle's turns each body about its own centre.
+    let bias = crate::math::Vec2::new(
+        drift_rate(soft.bias_rate, s.offset, ctx.max_joint_push_speed),
+        soft.bias_rate * m.angle(j),
+    );
     let cdot = crate::math::Vec2::new(Slide::speed(m, s.perp, s.perp_arms), m.b.w - m.a.w);
-    let x = solve_2x2(k11, k12, k22, cdot + soft.bias_rate * c);
+    let x = solve_2x2(k11, k12, k22, cdot + bias);
     let impulse = -soft.mass_scale * x - soft.impulse_scale * j.impulses.linear;
     j.impulses.linear += impulse;
     m.apply_axial(j, s.perp, s.perp_arms, impulse.x);

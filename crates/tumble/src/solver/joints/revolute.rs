@@ -34,7 +34,14 @@ pub(super) fn solve(
     };
     if r.enable_spring && r.hertz > 0.0 {
         let c = unwind(angle - r.target_angle);
-        let impulse = soft_impulse(j.spring, c, m.b.w - m.a.w, axial_mass, &mut j.impulses.spring);
+        let (spring, push) = (j.spring, f32::INFINITY);
+        let impulse = soft_impulse(
+            spring,
+            (c, push),
+            m.b.w - m.a.w,
+            axial_mass,
+            &mut j.impulses.spring,
+        );
         m.apply_angular(j, impulse);
     }
     if r.enable_motor {
@@ -52,6 +59,7 @@ pub(super) fn solve(
             &mut i.lower,
             ctx,
             bias,
+            f32::INFINITY,
         );
         m.apply_angular(j, lower);
         let i = &mut j.impulses;
@@ -62,6 +70,7 @@ pub(super) fn solve(
             &mut i.upper,
             ctx,
             bias,
+            f32::INFINITY,
         );
         m.apply_angular(j, -upper);
     }

@@ -23,7 +23,7 @@ pub(super) fn solve(j: &mut JointConstraint, m: &mut Motion, ctx: &StepContext, 
     let c = m.angle(j);
     let impulse = soft_impulse(
         angular,
-        c,
+        (c, f32::INFINITY),
         m.b.w - m.a.w,
         inverse(ia + ib),
         &mut j.impulses.angular,

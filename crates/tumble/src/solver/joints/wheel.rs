@@ -26,7 +26,8 @@ pub(super) fn solve(j: &mut JointConstraint, w: &WheelJoint, m: &mut Motion, ctx
     let mass = Slide::mass(j, s.axial_arms);
     let speed = |m: &Motion| Slide::speed(m, s.axis, s.axial_arms);
     if w.enable_spring && w.hertz > 0.0 {
-        let impulse = soft_impulse(j.spring, s.translation, speed(m), mass, &mut j.impulses.spring);
+        let c = (s.translation, f32::INFINITY);
+        let impulse = soft_impulse(j.spring, c, speed(m), mass, &mut j.impulses.spring);
         m.apply_axial(j, s.axis, s.axial_arms, impulse);
     }
     if w.enable_limit {
@@ -34,6 +35,7 @@ pub(super) fn solve(j: &mut JointConstraint, w: &WheelJoint, m: &mut Motion, ctx
     }
     let mass = Slide::mass(j, s.perp_arms);
     let cdot = Slide::speed(m, s.perp, s.perp_arms);
-    let impulse = soft_impulse(rigid(ctx, bias), s.offset, cdot, mass, &mut j.impulses.linear.x);
+    let c = (s.offset, ctx.max_joint_push_speed);
+    let impulse = soft_impulse(rigid(ctx, bias), c, cdot, mass, &mut j.impulses.linear.x);
     m.apply_axial(j, s.perp, s.perp_arms, impulse);
 }
