@@ -70,11 +70,11 @@ mod tests {
     fn figures_grow_with_the_world_and_add_up() {
         let mut world = World::default();
         let ground = world
-            .create_body(&BodyDef::fixed().at(Vec2::new(0.0, -1.0)))
+            .create_body(&BodyDef::static_body().at(Vec2::new(0.0, -1.0)))
             .unwrap();
         let def = ShapeDef::default();
         world
-            .add_shape(ground, Polygon::new_box(50.0, 1.0).unwrap(), &def)
+            .create_shape(ground, Polygon::new_box(50.0, 1.0).unwrap(), &def)
             .unwrap();
         let empty = footprint(&world).total;
         for i in 0..100 {
@@ -82,7 +82,7 @@ mod tests {
                 .create_body(&BodyDef::dynamic().at(Vec2::new(i as f32 * 1.1, 0.5)))
                 .unwrap();
             world
-                .add_shape(b, Polygon::new_box(0.5, 0.5).unwrap(), &def)
+                .create_shape(b, Polygon::new_box(0.5, 0.5).unwrap(), &def)
                 .unwrap();
         }
         world.step(1.0 / 60.0);

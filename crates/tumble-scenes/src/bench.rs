@@ -826,7 +826,7 @@ pub fn tumble_filter(filter: FilterSpec) -> Filter {
 
 fn add_body(world: &mut World, spec: &BodySpec) -> BodyId {
     let def = match spec.motion {
-        Motion::Static => BodyDef::fixed(),
+        Motion::Static => BodyDef::static_body(),
         Motion::Kinematic => BodyDef::kinematic(),
         Motion::Dynamic => BodyDef::dynamic(),
     };
@@ -847,7 +847,7 @@ fn add_body(world: &mut World, spec: &BodySpec) -> BodyId {
             ..ShapeDef::default()
         };
         world
-            .add_shape(id, tumble_shape(shape), &material)
+            .create_shape(id, tumble_shape(shape), &material)
             .expect("bench shapes are valid");
     }
     id

@@ -217,7 +217,7 @@ impl Platformer {
 /// The platformer: hilly chain terrain, one-way platforms, coins (sensors),
 /// a lift, crates that flash when hit hard, and a character.
 pub fn platformer(world: &mut World) -> Game {
-    let ground = world.create_body(&BodyDef::fixed()).expect("finite");
+    let ground = world.create_body(&BodyDef::static_body()).expect("finite");
     // Hills from x = 30 down to x = -30 (right to left: solid from above),
     // every 0.5 m, walled at both ends.
     let hills: Vec<Vec2> = (0..=120)
@@ -230,7 +230,7 @@ pub fn platformer(world: &mut World) -> Game {
     outline.extend(hills);
     outline.push(Vec2::new(-30.0, 8.0));
     world
-        .add_chain(ground, &outline, false, &ShapeDef::default())
+        .create_chain(ground, &outline, false, &ShapeDef::default())
         .expect("a valid outline");
     // One-way platforms.
     let mut hooks = OneWayPlatforms::default();
@@ -240,10 +240,10 @@ pub fn platformer(world: &mut World) -> Game {
     };
     for (x, y) in [(-8.0, 4.5), (-3.0, 6.5), (4.0, 5.0)] {
         let b = world
-            .create_body(&BodyDef::fixed().at(Vec2::new(x, y)))
+            .create_body(&BodyDef::static_body().at(Vec2::new(x, y)))
             .expect("finite");
         let s = world
-            .add_shape(b, Polygon::new_box(2.0, 0.1).expect("a box"), &one_way)
+            .create_shape(b, Polygon::new_box(2.0, 0.1).expect("a box"), &one_way)
             .expect("valid");
         hooks.platforms.push(s);
     }
@@ -256,7 +256,7 @@ pub fn platformer(world: &mut World) -> Game {
         )
         .expect("finite");
     world
-        .add_shape(
+        .create_shape(
             lift,
             Polygon::new_box(1.5, 0.15).expect("a box"),
             &ShapeDef::default(),
@@ -276,9 +276,9 @@ pub fn platformer(world: &mut World) -> Game {
         (12.0, 10.5),
         (20.0, 4.0),
     ] {
-        let b = world.create_body(&BodyDef::fixed()).expect("finite");
+        let b = world.create_body(&BodyDef::static_body()).expect("finite");
         let c = Circle::new(Vec2::new(at.0, at.1), 0.3).expect("a circle");
-        coins.push(world.add_shape(b, c, &coin).expect("valid"));
+        coins.push(world.create_shape(b, c, &coin).expect("valid"));
     }
     // Crates that report hard landings.
     let crate_def = ShapeDef {
@@ -290,7 +290,7 @@ pub fn platformer(world: &mut World) -> Game {
             .create_body(&BodyDef::dynamic().at(Vec2::new(-20.0 + 1.3 * k as f32, 6.0 + 1.5 * k as f32)))
             .expect("finite");
         world
-            .add_shape(b, Polygon::new_box(0.4, 0.4).expect("a box"), &crate_def)
+            .create_shape(b, Polygon::new_box(0.4, 0.4).expect("a box"), &crate_def)
             .expect("valid");
     }
     let capsule = Capsule::new(Vec2::new(0.0, -0.45), Vec2::new(0.0, 0.45), 0.35).expect("a capsule");
@@ -298,7 +298,7 @@ pub fn platformer(world: &mut World) -> Game {
         .create_body(&BodyDef::kinematic().at(Vec2::new(-24.0, 4.0)))
         .expect("finite");
     world
-        .add_shape(character, capsule, &ShapeDef::default())
+        .create_shape(character, capsule, &ShapeDef::default())
         .expect("valid");
     Game {
         kind: Kind::Platformer(Box::new(Platformer {
@@ -317,11 +317,11 @@ pub fn platformer(world: &mut World) -> Game {
 
 /// Balls poured through a funnel and three sensor zones below it.
 pub fn sensors(world: &mut World) -> Game {
-    let ground = world.create_body(&BodyDef::fixed()).expect("finite");
+    let ground = world.create_body(&BodyDef::static_body()).expect("finite");
     let wall = ShapeDef::default();
     for (center, angle) in [(Vec2::new(-3.2, 9.0), -0.7f32), (Vec2::new(3.2, 9.0), 0.7)] {
         let p = Polygon::new_offset_box(3.0, 0.15, center, angle).expect("a box");
-        world.add_shape(ground, p, &wall).expect("valid");
+        world.create_shape(ground, p, &wall).expect("valid");
     }
     let zone = ShapeDef {
         sensor: true,
@@ -331,13 +331,13 @@ pub fn sensors(world: &mut World) -> Game {
     for (k, y) in [6.0f32, 4.0, 2.0].into_iter().enumerate() {
         let half = Vec2::new(1.0 + 1.5 * k as f32, 0.6);
         let p = Polygon::new_offset_box(half.x, half.y, Vec2::new(0.0, y), 0.0).expect("a box");
-        zones.push(world.add_shape(ground, p, &zone).expect("valid"));
+        zones.push(world.create_shape(ground, p, &zone).expect("valid"));
     }
     for k in 0..80 {
         let at = Vec2::new(-3.5 + 0.5 * (k % 15) as f32, 13.0 + 0.55 * (k / 15) as f32);
         let b = world.create_body(&BodyDef::dynamic().at(at)).expect("finite");
         let c = Circle::new(Vec2::ZERO, 0.2).expect("a circle");
-        world.add_shape(b, c, &ShapeDef::default()).expect("valid");
+        world.create_shape(b, c, &ShapeDef::default()).expect("valid");
     }
     Game::of(Kind::Sensors(Sensors {
         entered: vec![0; zones.len()],
@@ -373,7 +373,7 @@ pub fn filtering(world: &mut World) -> Game {
                 let b = world
                     .create_body(&BodyDef::dynamic().at(at).with_angle(angle))
                     .expect("finite");
-                let shape = world.add_shape(b, Polygon::new_box(0.5, 0.5).expect("a box"), &def);
+                let shape = world.create_shape(b, Polygon::new_box(0.5, 0.5).expect("a box"), &def);
                 shapes.push((shape.expect("valid"), color));
             }
         }

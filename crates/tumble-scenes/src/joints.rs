@@ -17,7 +17,7 @@ use crate::game::Input;
 fn body(world: &mut World, def: BodyDef, shape: impl Into<Shape>, material: &ShapeDef) -> BodyId {
     let b = world.create_body(&def).expect("scene bodies are finite");
     world
-        .add_shape(b, shape, material)
+        .create_shape(b, shape, material)
         .expect("scene shapes are valid");
     b
 }
@@ -281,7 +281,7 @@ pub fn door(world: &mut World, ground: BodyId) {
     // A frame post above the hinge.
     body(
         world,
-        BodyDef::fixed().at(hinge + Vec2::new(0.0, 0.5)),
+        BodyDef::static_body().at(hinge + Vec2::new(0.0, 0.5)),
         Polygon::new_box(0.2, 0.5).expect("a box"),
         &ShapeDef::default(),
     );
@@ -334,7 +334,7 @@ fn donut(world: &mut World, center: Vec2, radius: f32, count: u32, group: i32) {
 pub fn soft_bodies(world: &mut World) {
     body(
         world,
-        BodyDef::fixed().at(Vec2::new(4.0, 1.0)),
+        BodyDef::static_body().at(Vec2::new(4.0, 1.0)),
         Polygon::new_box(3.0, 1.0).expect("a box"),
         &ShapeDef::default(),
     );
@@ -387,7 +387,7 @@ pub(crate) fn car(world: &mut World, ground: BodyId) -> Car {
         })
         .collect();
     world
-        .add_chain(ground, &hills, false, &ShapeDef::default())
+        .create_chain(ground, &hills, false, &ShapeDef::default())
         .expect("a valid outline");
     let chassis = world
         .create_body(&BodyDef::dynamic().at(Vec2::new(-10.0, 3.0)))
@@ -402,7 +402,7 @@ pub(crate) fn car(world: &mut World, ground: BodyId) -> Car {
     ])
     .expect("a convex hull");
     world
-        .add_shape(chassis, hull, &ShapeDef::default())
+        .create_shape(chassis, hull, &ShapeDef::default())
         .expect("valid");
     let tyre = ShapeDef {
         friction: 1.5,

@@ -247,11 +247,11 @@ pub fn new_world(solver: SolverSettings) -> World {
 /// Adds the ground: a static box whose top face is y = 0.
 pub fn add_ground(world: &mut World) -> BodyId {
     let ground = world
-        .create_body(&BodyDef::fixed().at(Vec2::new(0.0, -1.0)))
+        .create_body(&BodyDef::static_body().at(Vec2::new(0.0, -1.0)))
         .expect("finite ground position");
     let shape = Polygon::new_box(GROUND_HALF_WIDTH, 1.0).expect("valid ground box");
     world
-        .add_shape(ground, shape, &default_material())
+        .create_shape(ground, shape, &default_material())
         .expect("valid ground material");
     ground
 }
@@ -259,7 +259,7 @@ pub fn add_ground(world: &mut World) -> BodyId {
 fn add_body(world: &mut World, def: BodyDef, shape: impl Into<Shape>, material: &ShapeDef) -> BodyId {
     let body = world.create_body(&def).expect("scene bodies are finite");
     world
-        .add_shape(body, shape, material)
+        .create_shape(body, shape, material)
         .expect("scene shapes are valid");
     body
 }
@@ -385,7 +385,7 @@ fn sleepers(world: &mut World) -> Vec<BodyId> {
                 .create_body(&BodyDef::dynamic().at(p + Vec2::new(x, 0.0)))
                 .expect("finite position");
             world
-                .add_shape(b, Polygon::new_box(0.5, 0.5).expect("valid box"), &m)
+                .create_shape(b, Polygon::new_box(0.5, 0.5).expect("valid box"), &m)
                 .expect("valid material");
             out.push(b);
         }
@@ -515,10 +515,10 @@ fn ramp(world: &mut World) -> Vec<BodyId> {
         let half_thickness = 0.5;
         let ramp_center = foot + along * (0.5 * RAMP_LENGTH) - up * half_thickness;
         let ramp = world
-            .create_body(&BodyDef::fixed().at(ramp_center).with_angle(RAMP_ANGLE))
+            .create_body(&BodyDef::static_body().at(ramp_center).with_angle(RAMP_ANGLE))
             .expect("finite ramp");
         world
-            .add_shape(
+            .create_shape(
                 ramp,
                 Polygon::new_box(0.5 * RAMP_LENGTH, half_thickness).expect("valid ramp"),
                 &material,
@@ -576,10 +576,10 @@ pub fn add_pile_walls(world: &mut World) {
     let m = default_material();
     for side in [-1.0f32, 1.0] {
         let wall = world
-            .create_body(&BodyDef::fixed().at(Vec2::new(side * (PILE_HALF_WIDTH + 0.5), 10.0)))
+            .create_body(&BodyDef::static_body().at(Vec2::new(side * (PILE_HALF_WIDTH + 0.5), 10.0)))
             .expect("finite wall");
         world
-            .add_shape(wall, Polygon::new_box(0.5, 10.0).expect("valid wall"), &m)
+            .create_shape(wall, Polygon::new_box(0.5, 10.0).expect("valid wall"), &m)
             .expect("valid wall material");
     }
 }

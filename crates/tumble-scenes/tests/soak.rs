@@ -39,10 +39,10 @@ fn closed_box() -> World {
     add_ground(&mut world);
     add_pile_walls(&mut world);
     let lid = world
-        .create_body(&BodyDef::fixed().at(Vec2::new(0.0, LID_Y + 0.5)))
+        .create_body(&BodyDef::static_body().at(Vec2::new(0.0, LID_Y + 0.5)))
         .unwrap();
     let shape = Polygon::new_box(INSIDE_HALF_WIDTH + 1.0, 0.5).unwrap();
-    world.add_shape(lid, shape, &default_material()).unwrap();
+    world.create_shape(lid, shape, &default_material()).unwrap();
     world
 }
 
@@ -83,7 +83,7 @@ fn pour(seed: u64, steps: u64) {
                 .with_velocity(Vec2::new(rng.range(-3.0, 3.0), rng.range(-5.0, 0.0)));
             let body = world.create_body(&def).unwrap();
             world
-                .add_shape(body, random_shape(&mut rng), &default_material())
+                .create_shape(body, random_shape(&mut rng), &default_material())
                 .unwrap();
             live.push_back(body);
             spawned += 1;

@@ -123,7 +123,7 @@ impl Play {
         let mut rng = Rng::new(seed);
         let m = default_material();
         // The box: floor, two walls and a lid, 1 m thick, on one body.
-        let walls = world.create_body(&BodyDef::fixed()).unwrap();
+        let walls = world.create_body(&BodyDef::static_body()).unwrap();
         let t = 0.5;
         for (hx, hy, c) in [
             (HALF_WIDTH + 2.0 * t, t, Vec2::new(0.0, -t)),
@@ -132,7 +132,7 @@ impl Play {
             (t, 0.5 * HEIGHT, Vec2::new(HALF_WIDTH + t, 0.5 * HEIGHT)),
         ] {
             let wall = Polygon::new_offset_box(hx, hy, c, 0.0).unwrap();
-            world.add_shape(walls, wall, &m).unwrap();
+            world.create_shape(walls, wall, &m).unwrap();
         }
         let mut movable = Vec::new();
         // The chains, hanging straight down from their anchors.
@@ -140,10 +140,10 @@ impl Play {
         for i in 0..CHAINS {
             let x = -HALF_WIDTH + 1.0 + (i as f32 + 0.5) * spacing;
             let anchor = world
-                .create_body(&BodyDef::fixed().at(Vec2::new(x, ANCHOR_Y)))
+                .create_body(&BodyDef::static_body().at(Vec2::new(x, ANCHOR_Y)))
                 .unwrap();
             world
-                .add_shape(anchor, Polygon::new_box(0.2, 0.2).unwrap(), &m)
+                .create_shape(anchor, Polygon::new_box(0.2, 0.2).unwrap(), &m)
                 .unwrap();
             let mut above = anchor;
             for k in 0..LINKS {
@@ -153,7 +153,7 @@ impl Play {
                     .unwrap();
                 let capsule =
                     Capsule::new(Vec2::new(0.0, -LINK_HALF), Vec2::new(0.0, LINK_HALF), LINK_RADIUS).unwrap();
-                world.add_shape(link, capsule, &m).unwrap();
+                world.create_shape(link, capsule, &m).unwrap();
                 let hinge = JointDef::new(above, link, RevoluteJoint::default())
                     .at(&world, Vec2::new(x, top))
                     .unwrap();
@@ -170,7 +170,7 @@ impl Play {
             let p = Vec2::new(-78.0 + 2.0 * col, 2.0 + 6.0 * row);
             let def = BodyDef::dynamic().at(p).with_angle(rng.range(0.0, PI));
             let body = world.create_body(&def).unwrap();
-            world.add_shape(body, loose_shape(&mut rng), &m).unwrap();
+            world.create_shape(body, loose_shape(&mut rng), &m).unwrap();
             if i % 10 == 1 {
                 let prev = *movable.last().unwrap();
                 let def = random_joint(&world, &mut rng, prev, body);
@@ -200,7 +200,7 @@ impl Play {
                     let def = BodyDef::dynamic().at(p).with_angle(self.rng.range(0.0, PI));
                     let body = self.world.create_body(&def).unwrap();
                     let shape = loose_shape(&mut self.rng);
-                    self.world.add_shape(body, shape, &default_material()).unwrap();
+                    self.world.create_shape(body, shape, &default_material()).unwrap();
                     self.movable.push(body);
                 }
             }

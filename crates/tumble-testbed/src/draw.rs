@@ -527,15 +527,15 @@ mod tests {
     #[test]
     fn the_world_draws_one_primitive_per_shape() {
         let mut world = World::default();
-        let ground = world.create_body(&BodyDef::fixed()).unwrap();
+        let ground = world.create_body(&BodyDef::static_body()).unwrap();
         world
-            .add_shape(ground, Polygon::new_box(5.0, 0.5).unwrap(), &ShapeDef::default())
+            .create_shape(ground, Polygon::new_box(5.0, 0.5).unwrap(), &ShapeDef::default())
             .unwrap();
         let ball = world
             .create_body(&BodyDef::dynamic().at(Vec2::new(0.0, 3.0)))
             .unwrap();
         world
-            .add_shape(ball, Circle::new(Vec2::ZERO, 0.5).unwrap(), &ShapeDef::default())
+            .create_shape(ball, Circle::new(Vec2::ZERO, 0.5).unwrap(), &ShapeDef::default())
             .unwrap();
         let mut list = DrawList::new();
         world.debug_draw(&mut list, &tumble::DrawOptions::default());

@@ -533,7 +533,7 @@ impl Testbed {
                     self.drag = Drag::None;
                     return;
                 };
-                let Ok(anchor) = world.create_body(&BodyDef::fixed()) else {
+                let Ok(anchor) = world.create_body(&BodyDef::static_body()) else {
                     return;
                 };
                 let max_force = GRAB_MAX_FORCE_PER_WEIGHT * md.mass * self.gravity.length().max(10.0);
@@ -625,7 +625,7 @@ impl Testbed {
             .with_velocity(velocity);
         let body = world.create_body(&def).ok()?;
         if world
-            .add_shape(body, shape, &tumble_scenes::default_material())
+            .create_shape(body, shape, &tumble_scenes::default_material())
             .is_err()
         {
             let _ = world.remove_body(body);

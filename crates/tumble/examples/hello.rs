@@ -9,12 +9,12 @@ fn main() -> Result<(), tumble::Error> {
     let mut world = World::default(); // gravity (0, -10)
 
     // The ground: a static box whose top face is y = 0.
-    let ground = world.create_body(&BodyDef::fixed().at(Vec2::new(0.0, -1.0)))?;
-    world.add_shape(ground, Polygon::new_box(50.0, 1.0)?, &ShapeDef::default())?;
+    let ground = world.create_body(&BodyDef::static_body().at(Vec2::new(0.0, -1.0)))?;
+    world.create_shape(ground, Polygon::new_box(50.0, 1.0)?, &ShapeDef::default())?;
 
     // A 1 m box dropped from 4 m.
     let body = world.create_body(&BodyDef::dynamic().at(Vec2::new(0.0, 4.0)))?;
-    world.add_shape(body, Polygon::new_box(0.5, 0.5)?, &ShapeDef::default())?;
+    world.create_shape(body, Polygon::new_box(0.5, 0.5)?, &ShapeDef::default())?;
 
     for step in 0..=120 {
         if step % 10 == 0 {

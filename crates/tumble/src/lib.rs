@@ -9,12 +9,12 @@
 //! let mut world = World::default(); // gravity (0, -10)
 //!
 //! // The ground: a static box whose top face is y = 0.
-//! let ground = world.create_body(&BodyDef::fixed().at(Vec2::new(0.0, -1.0))).unwrap();
-//! world.add_shape(ground, Polygon::new_box(50.0, 1.0).unwrap(), &ShapeDef::default()).unwrap();
+//! let ground = world.create_body(&BodyDef::static_body().at(Vec2::new(0.0, -1.0))).unwrap();
+//! world.create_shape(ground, Polygon::new_box(50.0, 1.0).unwrap(), &ShapeDef::default()).unwrap();
 //!
 //! // A 1 m box dropped from 4 m.
 //! let body = world.create_body(&BodyDef::dynamic().at(Vec2::new(0.0, 4.0))).unwrap();
-//! world.add_shape(body, Polygon::new_box(0.5, 0.5).unwrap(), &ShapeDef::default()).unwrap();
+//! world.create_shape(body, Polygon::new_box(0.5, 0.5).unwrap(), &ShapeDef::default()).unwrap();
 //!
 //! for step in 0..120 {
 //!     world.step(1.0 / 60.0);
@@ -84,7 +84,7 @@
 //!   (one-way platforms, conveyor belts).
 //! - Motion locks: [`MotionLocks`].
 //! - Segments and smooth one-sided chains: [`Segment`],
-//!   [`World::add_chain`].
+//!   [`World::create_chain`].
 //! - Queries with a [`QueryFilter`]: [`World::ray_cast`] (and `_closest`,
 //!   `_all`), [`World::shape_cast`], [`World::overlap_point`],
 //!   [`World::overlap_aabb`], [`World::overlap_shape`], and
@@ -108,9 +108,9 @@
 //! use tumble::{BodyDef, Circle, JointDef, RevoluteJoint, ShapeDef, Vec2, World};
 //!
 //! let mut world = World::default();
-//! let pivot = world.create_body(&BodyDef::fixed().at(Vec2::new(0.0, 10.0))).unwrap();
+//! let pivot = world.create_body(&BodyDef::static_body().at(Vec2::new(0.0, 10.0))).unwrap();
 //! let bob = world.create_body(&BodyDef::dynamic().at(Vec2::new(2.0, 10.0))).unwrap();
-//! world.add_shape(bob, Circle::new(Vec2::ZERO, 0.1).unwrap(), &ShapeDef::default()).unwrap();
+//! world.create_shape(bob, Circle::new(Vec2::ZERO, 0.1).unwrap(), &ShapeDef::default()).unwrap();
 //! // A hinge where the pivot is now: the bob swings on a 2 m arm.
 //! let def = JointDef::new(pivot, bob, RevoluteJoint::default())
 //!     .at(&world, Vec2::new(0.0, 10.0))
@@ -143,7 +143,7 @@
 //! | [`ShapeError::SelfIntersecting`] | a concave outline crosses or touches itself |
 //! | [`ShapeError::NonPositiveDensity`] | a [`ShapeDef`] density is <= 0 |
 //! | [`ShapeError::InvalidMaterial`] | friction or restitution is negative |
-//! | [`ShapeError::NotConvex`] | a hand-built [`Polygon`] given to [`World::add_shape`] is not strictly convex and counter-clockwise, or its normals do not match its edges |
+//! | [`ShapeError::NotConvex`] | a hand-built [`Polygon`] given to [`World::create_shape`] is not strictly convex and counter-clockwise, or its normals do not match its edges |
 //! | [`ShapeError::MassOverflow`] | a shape is so large (or dense) that its area, centroid, mass or inertia overflows `f32`, or so light (a subnormal density, a speck) that the inverse of its mass or inertia does |
 //! | [`ShapeError::TooFar`] | a shape (or a chain point, or a concave part, or a query's shape) reaches farther from its body's (or its own) origin than the world extent ([`settings::WORLD_EXTENT`], 100 km times the length unit) |
 //! | [`BodyError::StaleHandle`] | a [`BodyId`] or [`ShapeId`] refers to a removed body or shape (also a shape of a removed body), even after its slot was reused |
@@ -161,7 +161,7 @@
 //! | [`JointError::WrongKind`] | [`World::set_joint_kind`] given another kind, or [`World::set_motor_speed`] a joint with no motor |
 //! | [`JointError::NoDynamicBody`] | [`World::create_joint`] between two bodies neither of which is dynamic (static or kinematic) |
 //! | [`JointError::MotorOff`] | [`World::set_motor_speed`] on a joint whose motor is off (turn it on with [`World::set_joint_kind`]) |
-//! | [`Error::Shape`] | [`World::add_shape`], [`World::add_concave`], [`World::add_chain`], [`World::set_friction`] and [`World::set_restitution`] refused the geometry or material, or a query ([`World::overlap_shape`], [`World::shape_cast`], [`World::move_character`]) its shape |
+//! | [`Error::Shape`] | [`World::create_shape`], [`World::create_concave`], [`World::create_chain`], [`World::set_friction`] and [`World::set_restitution`] refused the geometry or material, or a query ([`World::overlap_shape`], [`World::shape_cast`], [`World::move_character`]) its shape |
 //! | [`Error::Body`] | the same calls were given a stale handle; a query (every `ray_cast*`, `overlap_*`, [`World::shape_cast`], [`World::move_character`]) refused a number |
 //! | [`Error::Joint`] | a [`JointError`] carried up by `?` into an [`Error`] (every error converts into one) |
 //!

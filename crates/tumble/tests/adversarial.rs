@@ -786,7 +786,7 @@ fn generate(seed: u64, calls: Option<u64>) -> (Setup, Vec<Op>) {
     let n = calls.unwrap_or_else(|| MIN_CALLS + g.rng.below(MAX_CALLS - MIN_CALLS + 1));
     let mut ops = Vec::with_capacity(n as usize);
     if g.rng.chance(0.8) {
-        ops.push(Op::CreateBody(BodyDef::fixed().at(Vec2::new(0.0, -1.0))));
+        ops.push(Op::CreateBody(BodyDef::static_body().at(Vec2::new(0.0, -1.0))));
         ops.push(Op::AddShape(
             H::Live(0),
             ShapeSpec::Box(20.0, 1.0),
@@ -1219,7 +1219,7 @@ fn apply(world: &mut World, lane: usize, op: &Op, ids: &Ids) -> (Outcome, Made, 
         Op::RemoveBody(_) => outcome(world.remove_body(b(0))),
         Op::AddShape(_, spec, def) => match spec.build() {
             Ok(shape) => {
-                let r = world.add_shape(b(0), shape, def);
+                let r = world.create_shape(b(0), shape, def);
                 if let Ok(id) = r {
                     made.shapes.push(id);
                 }
@@ -1228,14 +1228,14 @@ fn apply(world: &mut World, lane: usize, op: &Op, ids: &Ids) -> (Outcome, Made, 
             Err(e) => Outcome::Err(format!("constructor: {e:?}")),
         },
         Op::AddConcave(_, outline, def) => {
-            let r = world.add_concave(b(0), outline, def);
+            let r = world.create_concave(b(0), outline, def);
             if let Ok(v) = &r {
                 made.shapes.extend(v);
             }
             outcome(r)
         }
         Op::AddChain(_, points, closed, def) => {
-            let r = world.add_chain(b(0), points, *closed, def);
+            let r = world.create_chain(b(0), points, *closed, def);
             if let Ok(v) = &r {
                 made.shapes.extend(v);
             }

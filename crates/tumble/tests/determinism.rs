@@ -87,9 +87,9 @@ fn world_on(workers: usize, solver: tumble::SolverSettings, half_width: f32) -> 
         world.worker_threads(),
         if cfg!(feature = "parallel") { workers } else { 1 }
     );
-    let ground = world.create_body(&BodyDef::fixed()).unwrap();
+    let ground = world.create_body(&BodyDef::static_body()).unwrap();
     let floor = Polygon::new_box(half_width, 0.5).unwrap();
-    world.add_shape(ground, floor, &ShapeDef::default()).unwrap();
+    world.create_shape(ground, floor, &ShapeDef::default()).unwrap();
     world
 }
 
@@ -104,7 +104,7 @@ fn pyramid(world: &mut World, rows: u32, y: f32) -> Vec<(tumble::BodyId, u32, u3
             let x = (col as f32 - (rows - 1 - row) as f32 * 0.5) * 1.05;
             let at = Vec2::new(x, y + row as f32);
             let body = world.create_body(&BodyDef::dynamic().at(at)).unwrap();
-            world.add_shape(body, block, &ShapeDef::default()).unwrap();
+            world.create_shape(body, block, &ShapeDef::default()).unwrap();
             boxes.push((body, row, col));
         }
     }
@@ -128,11 +128,11 @@ fn rain_on_pyramid(workers: usize, solver: tumble::SolverSettings, steps: u32) -
                 .unwrap();
             if k % 2 == 0 {
                 world
-                    .add_shape(body, Polygon::new_box(0.7, 0.3).unwrap(), &ShapeDef::default())
+                    .create_shape(body, Polygon::new_box(0.7, 0.3).unwrap(), &ShapeDef::default())
                     .unwrap();
             } else {
                 let ball = Circle::new(Vec2::ZERO, 0.6).unwrap();
-                world.add_shape(body, ball, &ShapeDef::default()).unwrap();
+                world.create_shape(body, ball, &ShapeDef::default()).unwrap();
             }
         }
         if step % 50 == 49 {
@@ -251,7 +251,7 @@ fn platforms_and_switches(workers: usize, solver: tumble::SolverSettings, steps:
             ..ShapeDef::default()
         };
         world
-            .add_shape(platform, Polygon::new_box(3.0, 0.5).unwrap(), &def)
+            .create_shape(platform, Polygon::new_box(3.0, 0.5).unwrap(), &def)
             .unwrap();
     }
     let mut boxes = Vec::new();
@@ -356,7 +356,7 @@ fn a_world_of_many_bodies_moves_them_the_same_on_any_worker_count() {
             for col in 0..130 {
                 let at = Vec2::new(-40.0 + col as f32 * 0.6, 0.76 + row as f32 * 0.51);
                 let body = world.create_body(&BodyDef::dynamic().at(at)).unwrap();
-                world.add_shape(body, block, &ShapeDef::default()).unwrap();
+                world.create_shape(body, block, &ShapeDef::default()).unwrap();
                 bodies.push(body);
             }
         }

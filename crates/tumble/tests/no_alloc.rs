@@ -74,10 +74,10 @@ fn pyramid(sleeping: bool) -> World {
 fn pyramid_of(rows: usize, settings: WorldSettings) -> World {
     let mut world = World::new(settings);
     let ground = world
-        .create_body(&BodyDef::fixed().at(Vec2::new(0.0, -1.0)))
+        .create_body(&BodyDef::static_body().at(Vec2::new(0.0, -1.0)))
         .unwrap();
     world
-        .add_shape(ground, Polygon::new_box(50.0, 1.0).unwrap(), &ShapeDef::default())
+        .create_shape(ground, Polygon::new_box(50.0, 1.0).unwrap(), &ShapeDef::default())
         .unwrap();
     for r in 0..rows {
         for i in 0..rows - r {
@@ -86,7 +86,7 @@ fn pyramid_of(rows: usize, settings: WorldSettings) -> World {
                 .create_body(&BodyDef::dynamic().at(Vec2::new(x, 0.5 + r as f32)))
                 .unwrap();
             world
-                .add_shape(b, Polygon::new_box(0.5, 0.5).unwrap(), &ShapeDef::default())
+                .create_shape(b, Polygon::new_box(0.5, 0.5).unwrap(), &ShapeDef::default())
                 .unwrap();
         }
     }
@@ -113,13 +113,13 @@ fn a_swinging_chain_and_a_welded_beam_step_without_allocating() {
     use tumble::{Circle, DistanceJoint, JointDef, RevoluteJoint, WeldJoint};
     let _alone = ALONE.lock().unwrap_or_else(|e| e.into_inner());
     let mut world = pyramid(false);
-    let anchor = world.create_body(&BodyDef::fixed()).unwrap();
+    let anchor = world.create_body(&BodyDef::static_body()).unwrap();
     let mut prev = anchor;
     for k in 0..20 {
         let at = Vec2::new(10.0 + k as f32 * 0.5, 15.0);
         let link = world.create_body(&BodyDef::dynamic().at(at)).unwrap();
         let ball = Circle::new(Vec2::ZERO, 0.2).unwrap();
-        world.add_shape(link, ball, &ShapeDef::default()).unwrap();
+        world.create_shape(link, ball, &ShapeDef::default()).unwrap();
         let kind = if k % 2 == 0 {
             tumble::JointKind::from(RevoluteJoint::default().with_limits(-1.0, 1.0))
         } else {
@@ -143,7 +143,7 @@ fn a_swinging_chain_and_a_welded_beam_step_without_allocating() {
         ..ShapeDef::default()
     };
     world
-        .add_shape(ball, Circle::new(Vec2::ZERO, 0.5).unwrap(), &heavy)
+        .create_shape(ball, Circle::new(Vec2::ZERO, 0.5).unwrap(), &heavy)
         .unwrap();
     let def = JointDef::new(prev, ball, RevoluteJoint::default())
         .at(&world, end)

@@ -154,28 +154,28 @@ fn damaged_snapshots_are_errors_not_panics() {
 fn small_world() -> World {
     use tumble::{BodyDef, Circle, JointDef, Polygon, RevoluteJoint, ShapeDef, Vec2};
     let mut world = World::default();
-    let ground = world.create_body(&BodyDef::fixed()).unwrap();
+    let ground = world.create_body(&BodyDef::static_body()).unwrap();
     world
-        .add_shape(ground, Polygon::new_box(5.0, 0.5).unwrap(), &ShapeDef::default())
+        .create_shape(ground, Polygon::new_box(5.0, 0.5).unwrap(), &ShapeDef::default())
         .unwrap();
     let sensor = ShapeDef {
         sensor: true,
         ..ShapeDef::default()
     };
     world
-        .add_shape(ground, Circle::new(Vec2::new(3.0, 1.0), 0.5).unwrap(), &sensor)
+        .create_shape(ground, Circle::new(Vec2::new(3.0, 1.0), 0.5).unwrap(), &sensor)
         .unwrap();
     let a = world
         .create_body(&BodyDef::dynamic().at(Vec2::new(0.0, 1.0)))
         .unwrap();
     world
-        .add_shape(a, Polygon::new_box(0.5, 0.5).unwrap(), &ShapeDef::default())
+        .create_shape(a, Polygon::new_box(0.5, 0.5).unwrap(), &ShapeDef::default())
         .unwrap();
     let b = world
         .create_body(&BodyDef::dynamic().at(Vec2::new(1.2, 1.0)))
         .unwrap();
     world
-        .add_shape(b, Circle::new(Vec2::ZERO, 0.4).unwrap(), &ShapeDef::default())
+        .create_shape(b, Circle::new(Vec2::ZERO, 0.4).unwrap(), &ShapeDef::default())
         .unwrap();
     let hinge = JointDef::new(a, b, RevoluteJoint::default())
         .at(&world, Vec2::new(0.6, 1.0))
@@ -250,14 +250,14 @@ fn sensors_and_their_overlaps_survive_a_snapshot() {
     use tumble::{BodyDef, Circle, Filter, Polygon, ShapeDef, Vec2};
     let mut world = build_pile(60);
     let zone = world
-        .create_body(&BodyDef::fixed().at(Vec2::new(0.0, 2.0)))
+        .create_body(&BodyDef::static_body().at(Vec2::new(0.0, 2.0)))
         .unwrap();
     let sensor = ShapeDef {
         sensor: true,
         ..ShapeDef::default()
     };
     world
-        .add_shape(zone, Polygon::new_box(3.0, 1.0).unwrap(), &sensor)
+        .create_shape(zone, Polygon::new_box(3.0, 1.0).unwrap(), &sensor)
         .unwrap();
     let odd = ShapeDef {
         hit_events: true,
@@ -272,7 +272,7 @@ fn sensors_and_their_overlaps_survive_a_snapshot() {
             .create_body(&BodyDef::dynamic().at(Vec2::new(k as f32 - 2.5, 6.0 + k as f32)))
             .unwrap();
         world
-            .add_shape(b, Circle::new(Vec2::ZERO, 0.3).unwrap(), &odd)
+            .create_shape(b, Circle::new(Vec2::ZERO, 0.3).unwrap(), &odd)
             .unwrap();
     }
     let events = |w: &World| (w.sensor_events().clone(), w.contact_events().hit.clone());
@@ -387,7 +387,9 @@ fn edit(world: &mut World, switch: bool) {
     }
     if s % 70 == 25 {
         let shape = Polygon::new_box(0.1, 0.1).unwrap();
-        world.add_shape(dynamic[6], shape, &ShapeDef::default()).unwrap();
+        world
+            .create_shape(dynamic[6], shape, &ShapeDef::default())
+            .unwrap();
     }
     if switch {
         match s % 80 {
@@ -478,16 +480,16 @@ fn ends_caused_between_steps_are_reported_after_a_restore() {
     // the ball removed between steps: the next step reports both ends,
     // whether or not the world went through a snapshot in between.
     let mut world = World::default();
-    let ground = world.create_body(&BodyDef::fixed()).unwrap();
+    let ground = world.create_body(&BodyDef::static_body()).unwrap();
     let floor = world
-        .add_shape(ground, Polygon::new_box(10.0, 0.5).unwrap(), &ShapeDef::default())
+        .create_shape(ground, Polygon::new_box(10.0, 0.5).unwrap(), &ShapeDef::default())
         .unwrap();
     let sensor_def = ShapeDef {
         sensor: true,
         ..ShapeDef::default()
     };
     world
-        .add_shape(
+        .create_shape(
             ground,
             Circle::new(Vec2::new(5.0, 3.0), 1.0).unwrap(),
             &sensor_def,
@@ -497,7 +499,7 @@ fn ends_caused_between_steps_are_reported_after_a_restore() {
         .create_body(&BodyDef::dynamic().at(Vec2::new(0.0, 1.0)))
         .unwrap();
     world
-        .add_shape(crate_, Polygon::new_box(0.5, 0.5).unwrap(), &ShapeDef::default())
+        .create_shape(crate_, Polygon::new_box(0.5, 0.5).unwrap(), &ShapeDef::default())
         .unwrap();
     let floater = BodyDef {
         gravity_scale: 0.0,
@@ -505,7 +507,7 @@ fn ends_caused_between_steps_are_reported_after_a_restore() {
     };
     let ball = world.create_body(&floater).unwrap();
     world
-        .add_shape(ball, Circle::new(Vec2::ZERO, 0.2).unwrap(), &ShapeDef::default())
+        .create_shape(ball, Circle::new(Vec2::ZERO, 0.2).unwrap(), &ShapeDef::default())
         .unwrap();
     for _ in 0..30 {
         world.step(DT);

@@ -149,12 +149,12 @@ fn add_body(world: &mut World, foundation: &Foundation, spec: &BodySpec, sleepin
     let id = world.create_body(def).expect("a Box2D body");
     let mut body = world.body(id).expect("the body just made");
     for shape in &spec.shapes {
-        add_shape(&mut body, shape);
+        create_shape(&mut body, shape);
     }
     id
 }
 
-fn add_shape(body: &mut boxdd::Body<'_>, shape: &ShapeSpec) {
+fn create_shape(body: &mut boxdd::Body<'_>, shape: &ShapeSpec) {
     let material = SurfaceMaterial::new()
         .with_friction(shape.friction)
         .and_then(|m| m.with_restitution(shape.restitution))

@@ -130,12 +130,18 @@ impl BodyDef {
         BodyDef::default()
     }
 
-    /// A static body at the origin.
-    pub fn fixed() -> BodyDef {
+    /// A static body at the origin: it never moves and has infinite mass.
+    pub fn static_body() -> BodyDef {
         BodyDef {
             body_type: BodyType::Static,
             ..BodyDef::default()
         }
+    }
+
+    /// Renamed [`BodyDef::static_body`], to match [`BodyType::Static`].
+    #[deprecated(since = "0.2.0", note = "renamed to `static_body`")]
+    pub fn fixed() -> BodyDef {
+        BodyDef::static_body()
     }
 
     /// A kinematic body at the origin.

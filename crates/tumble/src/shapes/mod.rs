@@ -319,7 +319,7 @@ pub enum Shape {
     Segment(Segment),
     /// One segment of a chain: solid from one side, smooth across the
     /// joints with its neighbours. Made by
-    /// [`World::add_chain`](crate::World::add_chain). No area, no mass.
+    /// [`World::create_chain`](crate::World::create_chain). No area, no mass.
     ChainSegment(ChainSegment),
 }
 
@@ -500,9 +500,9 @@ pub fn combine_mass(parts: &[MassData]) -> MassData {
 impl Shape {
     /// Checks a shape that may have been built by hand (every field is
     /// public): the same rules the constructors enforce, plus a polygon's
-    /// vertex count, convexity and normals. [`World::add_shape`] calls it.
+    /// vertex count, convexity and normals. [`World::create_shape`] calls it.
     ///
-    /// [`World::add_shape`]: crate::World::add_shape
+    /// [`World::create_shape`]: crate::World::create_shape
     pub fn validate(&self) -> Result<(), ShapeError> {
         match self {
             Shape::Circle(c) => Circle::new(c.center, c.radius).map(|_| ()),

@@ -1,5 +1,5 @@
 //! Line segments: a two-sided [`Segment`], and the one-sided
-//! [`ChainSegment`] that [`World::add_chain`](crate::World::add_chain)
+//! [`ChainSegment`] that [`World::create_chain`](crate::World::create_chain)
 //! makes of a polyline or a loop, with its neighbours' far points (ghost
 //! vertices) so a body sliding across the joint between two segments meets
 //! one smooth surface.

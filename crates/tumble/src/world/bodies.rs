@@ -25,7 +25,7 @@ impl World {
         self.bodies.key(index).into()
     }
 
-    /// Creates a body with no shapes (add them with [`World::add_shape`]).
+    /// Creates a body with no shapes (add them with [`World::create_shape`]).
     /// Errors name any non-finite number, a position past the
     /// [`WORLD_EXTENT`](crate::settings::WORLD_EXTENT), negative damping or
     /// a negative sleep threshold. A non-static body created with

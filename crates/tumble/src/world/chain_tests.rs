@@ -13,7 +13,7 @@ use crate::shapes::{Circle, Polygon, Segment};
 /// velocity.
 fn slide(friction: f32, floor: impl FnOnce(&mut World, BodyId, &ShapeDef)) -> (f32, f32, f32) {
     let mut world = World::default();
-    let ground = world.create_body(&BodyDef::fixed()).unwrap();
+    let ground = world.create_body(&BodyDef::static_body()).unwrap();
     let def = ShapeDef {
         friction,
         ..ShapeDef::default()
@@ -27,7 +27,7 @@ fn slide(friction: f32, floor: impl FnOnce(&mut World, BodyId, &ShapeDef)) -> (f
         )
         .unwrap();
     world
-        .add_shape(b, Polygon::new_box(0.5, 0.5).unwrap(), &def)
+        .create_shape(b, Polygon::new_box(0.5, 0.5).unwrap(), &def)
         .unwrap();
     // Settle onto the floor first: one step.
     world.step(DT);
@@ -44,13 +44,13 @@ fn slide(friction: f32, floor: impl FnOnce(&mut World, BodyId, &ShapeDef)) -> (f
 /// solid from above).
 fn chain_floor(world: &mut World, ground: BodyId, def: &ShapeDef) {
     let points: Vec<Vec2> = (0..=26).map(|k| Vec2::new(20.0 - k as f32, 0.0)).collect();
-    let ids = world.add_chain(ground, &points, false, def).unwrap();
+    let ids = world.create_chain(ground, &points, false, def).unwrap();
     assert_eq!(ids.len(), 26);
 }
 
 fn long_segment_floor(world: &mut World, ground: BodyId, def: &ShapeDef) {
     world
-        .add_shape(
+        .create_shape(
             ground,
             Segment::new(Vec2::new(-6.0, 0.0), Vec2::new(20.0, 0.0)).unwrap(),
             def,
@@ -81,10 +81,10 @@ fn a_box_sliding_over_a_chain_of_short_segments_feels_one_smooth_surface() {
 #[test]
 fn a_chain_is_solid_from_its_front_only() {
     let mut world = World::default();
-    let ground = world.create_body(&BodyDef::fixed()).unwrap();
+    let ground = world.create_body(&BodyDef::static_body()).unwrap();
     // Right to left: the front is up.
     world
-        .add_chain(
+        .create_chain(
             ground,
             &[Vec2::new(5.0, 0.0), Vec2::new(-5.0, 0.0)],
             false,
@@ -95,7 +95,7 @@ fn a_chain_is_solid_from_its_front_only() {
         .create_body(&BodyDef::dynamic().at(Vec2::new(-2.0, 2.0)))
         .unwrap();
     world
-        .add_shape(
+        .create_shape(
             from_above,
             Polygon::new_box(0.5, 0.5).unwrap(),
             &ShapeDef::default(),
@@ -109,7 +109,7 @@ fn a_chain_is_solid_from_its_front_only() {
         )
         .unwrap();
     world
-        .add_shape(
+        .create_shape(
             from_below,
             Polygon::new_box(0.5, 0.5).unwrap(),
             &ShapeDef::default(),
@@ -133,9 +133,9 @@ fn a_segment_is_solid_from_both_sides() {
         gravity: Vec2::ZERO,
         ..WorldSettings::default()
     });
-    let wall = world.create_body(&BodyDef::fixed()).unwrap();
+    let wall = world.create_body(&BodyDef::static_body()).unwrap();
     world
-        .add_shape(
+        .create_shape(
             wall,
             Segment::new(Vec2::new(0.0, -3.0), Vec2::new(0.0, 3.0)).unwrap(),
             &ShapeDef::default(),
@@ -150,7 +150,7 @@ fn a_segment_is_solid_from_both_sides() {
             )
             .unwrap();
         world
-            .add_shape(ball, Circle::new(Vec2::ZERO, 0.5).unwrap(), &ShapeDef::default())
+            .create_shape(ball, Circle::new(Vec2::ZERO, 0.5).unwrap(), &ShapeDef::default())
             .unwrap();
         for _ in 0..60 {
             world.step(DT);
@@ -174,13 +174,13 @@ fn roll_over_arc(r: f32, segments: u32) -> (f32, f32) {
         center + radius * Vec2::new(a.sin(), a.cos())
     };
     let mut world = World::default();
-    let ground = world.create_body(&BodyDef::fixed()).unwrap();
+    let ground = world.create_body(&BodyDef::static_body()).unwrap();
     // Right to left: solid from above.
     let points: Vec<Vec2> = (0..=segments)
         .map(|k| on_arc(30.0 - 60.0 * k as f32 / segments as f32))
         .collect();
     world
-        .add_chain(ground, &points, false, &ShapeDef::default())
+        .create_chain(ground, &points, false, &ShapeDef::default())
         .unwrap();
     let start = -20f32.to_radians();
     let up = Vec2::new(start.sin(), start.cos());
@@ -194,7 +194,7 @@ fn roll_over_arc(r: f32, segments: u32) -> (f32, f32) {
     };
     let ball = world.create_body(&def).unwrap();
     world
-        .add_shape(ball, Circle::new(Vec2::ZERO, r).unwrap(), &ShapeDef::default())
+        .create_shape(ball, Circle::new(Vec2::ZERO, r).unwrap(), &ShapeDef::default())
         .unwrap();
     let (mut worst_gap, mut speed_at_top): (f32, f32) = (0.0, 0.0);
     for _ in 0..120 {

@@ -92,7 +92,7 @@ impl World {
     }
 
     /// Checks a shape the user placed for a query: its geometry and reach
-    /// as [`World::add_shape`] checks them, and its transform finite and
+    /// as [`World::create_shape`] checks them, and its transform finite and
     /// within the world extent.
     pub(super) fn check_placed(&self, shape: &Shape, xf: Transform) -> Result<(), Error> {
         shape.validate()?;

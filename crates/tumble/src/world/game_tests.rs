@@ -20,7 +20,7 @@ fn body(
     shape_def: &ShapeDef,
 ) -> (BodyId, ShapeId) {
     let b = world.create_body(def).unwrap();
-    let s = world.add_shape(b, shape, shape_def).unwrap();
+    let s = world.create_shape(b, shape, shape_def).unwrap();
     (b, s)
 }
 
@@ -205,7 +205,7 @@ fn the_custom_filter_hook_refuses_pairs_of_shapes_that_ask_for_it() {
     };
     let (_, floor) = body(
         &mut world,
-        &BodyDef::fixed().at(Vec2::new(0.0, -1.0)),
+        &BodyDef::static_body().at(Vec2::new(0.0, -1.0)),
         Polygon::new_box(50.0, 1.0).unwrap(),
         &seven,
     );
@@ -231,7 +231,7 @@ fn the_custom_filter_hook_refuses_pairs_of_shapes_that_ask_for_it() {
     let mut plain = World::default();
     body(
         &mut plain,
-        &BodyDef::fixed().at(Vec2::new(0.0, -1.0)),
+        &BodyDef::static_body().at(Vec2::new(0.0, -1.0)),
         Polygon::new_box(50.0, 1.0).unwrap(),
         &seven,
     );
@@ -255,7 +255,7 @@ fn one_way_world() -> (World, OneWayPlatforms) {
     };
     let (_, platform) = body(
         &mut world,
-        &BodyDef::fixed().at(Vec2::new(0.0, 2.9)),
+        &BodyDef::static_body().at(Vec2::new(0.0, 2.9)),
         Polygon::new_box(3.0, 0.1).unwrap(),
         &def,
     );
@@ -340,7 +340,7 @@ fn a_conveyor_belt_carries_a_box_at_its_speed_whichever_shape_is_first() {
             pre_solve: true,
             ..ShapeDef::default()
         };
-        let belt_body = BodyDef::fixed().at(Vec2::new(0.0, -1.0));
+        let belt_body = BodyDef::static_body().at(Vec2::new(0.0, -1.0));
         let place_box = |world: &mut World| {
             body(
                 world,
@@ -394,7 +394,7 @@ fn a_pre_solve_hook_can_change_restitution() {
     };
     body(
         &mut world,
-        &BodyDef::fixed().at(Vec2::new(0.0, -1.0)),
+        &BodyDef::static_body().at(Vec2::new(0.0, -1.0)),
         Polygon::new_box(50.0, 1.0).unwrap(),
         &floor,
     );
@@ -523,7 +523,7 @@ fn touch_events_can_be_turned_off_per_shape() {
     };
     let (_, floor) = body(
         &mut world,
-        &BodyDef::fixed().at(Vec2::new(0.0, -1.0)),
+        &BodyDef::static_body().at(Vec2::new(0.0, -1.0)),
         Polygon::new_box(50.0, 1.0).unwrap(),
         &quiet,
     );
@@ -676,7 +676,7 @@ fn a_translation_lock_holds_its_axis_against_gravity_and_contacts() {
     use crate::body::MotionLocks;
     let mut world = World::default();
     // A 30 degree ramp through the origin.
-    let ramp = BodyDef::fixed().with_angle(30f32.to_radians());
+    let ramp = BodyDef::static_body().with_angle(30f32.to_radians());
     body(
         &mut world,
         &ramp,

@@ -16,7 +16,7 @@ use std::f32::consts::PI;
 
 /// A static body with no shape at the origin: what joints hang from.
 fn anchor(world: &mut World) -> BodyId {
-    world.create_body(&BodyDef::fixed()).unwrap()
+    world.create_body(&BodyDef::static_body()).unwrap()
 }
 
 /// A small ball (radius `r`, density 1) at `at`.
@@ -309,7 +309,7 @@ fn a_ball_170_times_a_links_mass_swings_on_a_chain_that_holds_within_5_cm() {
         let b = world
             .create_body(&BodyDef::dynamic().at(Vec2::new(x, 15.0)))
             .unwrap();
-        world.add_shape(b, link, &dense).unwrap();
+        world.create_shape(b, link, &dense).unwrap();
         let def = JointDef::new(prev, b, friction)
             .at(&world, Vec2::new(x - 0.5, 15.0))
             .unwrap();
@@ -320,7 +320,7 @@ fn a_ball_170_times_a_links_mass_swings_on_a_chain_that_holds_within_5_cm() {
         .create_body(&BodyDef::dynamic().at(Vec2::new(34.0, 15.0)))
         .unwrap();
     world
-        .add_shape(ball, Circle::new(Vec2::ZERO, 4.0).unwrap(), &dense)
+        .create_shape(ball, Circle::new(Vec2::ZERO, 4.0).unwrap(), &dense)
         .unwrap();
     let def = JointDef::new(prev, ball, friction)
         .at(&world, Vec2::new(30.0, 15.0))

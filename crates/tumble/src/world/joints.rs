@@ -23,7 +23,7 @@ use crate::math::{Transform, Vec2};
 /// ```
 /// # use tumble::{BodyDef, JointDef, RevoluteJoint, Vec2, World};
 /// let mut world = World::default();
-/// let ground = world.create_body(&BodyDef::fixed()).unwrap();
+/// let ground = world.create_body(&BodyDef::static_body()).unwrap();
 /// let bob = world.create_body(&BodyDef::dynamic().at(Vec2::new(1.0, 0.0))).unwrap();
 /// // A hinge where the two meet now: at the origin.
 /// let def = JointDef::new(ground, bob, RevoluteJoint::default())

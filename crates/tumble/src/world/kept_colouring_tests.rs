@@ -72,7 +72,7 @@ fn scene(correction: PositionCorrection) -> (World, Vec<BodyId>) {
         ..ShapeDef::default()
     };
     world
-        .add_shape(ball, Circle::new(Vec2::ZERO, 0.3).unwrap(), &def)
+        .create_shape(ball, Circle::new(Vec2::ZERO, 0.3).unwrap(), &def)
         .unwrap();
     (world, boxes)
 }
@@ -98,7 +98,7 @@ fn edit(world: &mut World, boxes: &[BodyId], step: u32) {
                 ..ShapeDef::default()
             };
             let far = Circle::new(Vec2::new(0.0, 100.0), radius).unwrap();
-            world.add_shape(boxes[1], far, &def).unwrap();
+            world.create_shape(boxes[1], far, &def).unwrap();
         }
         170 => world.set_body_type(boxes[9], BodyType::Static).unwrap(),
         190 => {
@@ -113,7 +113,7 @@ fn edit(world: &mut World, boxes: &[BodyId], step: u32) {
                 .create_body(&BodyDef::dynamic().at(Vec2::new(-6.0, 0.5)))
                 .unwrap();
             world
-                .add_shape(b, Polygon::new_box(0.5, 0.5).unwrap(), &ShapeDef::default())
+                .create_shape(b, Polygon::new_box(0.5, 0.5).unwrap(), &ShapeDef::default())
                 .unwrap();
         }
         215 => {

@@ -28,11 +28,11 @@ use crate::shapes::Shape;
 /// use tumble::{BodyDef, Capsule, CharacterController, Polygon, ShapeDef, Vec2, World};
 ///
 /// let mut world = World::default();
-/// let ground = world.create_body(&BodyDef::fixed().at(Vec2::new(0.0, -1.0))).unwrap();
-/// world.add_shape(ground, Polygon::new_box(50.0, 1.0).unwrap(), &ShapeDef::default()).unwrap();
+/// let ground = world.create_body(&BodyDef::static_body().at(Vec2::new(0.0, -1.0))).unwrap();
+/// world.create_shape(ground, Polygon::new_box(50.0, 1.0).unwrap(), &ShapeDef::default()).unwrap();
 /// let capsule = Capsule::new(Vec2::new(0.0, -0.5), Vec2::new(0.0, 0.5), 0.3).unwrap();
 /// let body = world.create_body(&BodyDef::kinematic().at(Vec2::new(0.0, 2.0))).unwrap();
-/// world.add_shape(body, capsule, &ShapeDef::default()).unwrap();
+/// world.create_shape(body, capsule, &ShapeDef::default()).unwrap();
 ///
 /// let controller = CharacterController::default();
 /// let (dt, walk) = (1.0 / 60.0, 3.0);

@@ -21,7 +21,7 @@ impl Character {
     fn new(world: &mut World, at: Vec2) -> Character {
         let capsule = Capsule::new(Vec2::new(0.0, -0.5), Vec2::new(0.0, 0.5), 0.3).unwrap();
         let body = world.create_body(&BodyDef::kinematic().at(at)).unwrap();
-        world.add_shape(body, capsule, &ShapeDef::default()).unwrap();
+        world.create_shape(body, capsule, &ShapeDef::default()).unwrap();
         Character {
             body,
             shape: capsule.into(),
@@ -56,9 +56,9 @@ impl Character {
 /// floor's body.
 fn world_with_floor() -> (World, BodyId) {
     let mut world = World::default();
-    let g = world.create_body(&BodyDef::fixed()).unwrap();
+    let g = world.create_body(&BodyDef::static_body()).unwrap();
     let floor = Polygon::new_offset_box(30.0, 1.0, Vec2::new(0.0, -1.0), 0.0).unwrap();
-    world.add_shape(g, floor, &ShapeDef::default()).unwrap();
+    world.create_shape(g, floor, &ShapeDef::default()).unwrap();
     (world, g)
 }
 
@@ -73,7 +73,7 @@ fn world_with_ramp(degrees: f32) -> World {
         Vec2::new(12.0, 10.0 * slope),
     ])
     .unwrap();
-    world.add_shape(g, ramp, &ShapeDef::default()).unwrap();
+    world.create_shape(g, ramp, &ShapeDef::default()).unwrap();
     world
 }
 
@@ -124,9 +124,9 @@ fn the_character_stops_at_a_50_degree_slope() {
 #[test]
 fn the_character_slides_down_a_wall_it_pushes_into_without_sticking() {
     let mut world = World::default();
-    let g = world.create_body(&BodyDef::fixed()).unwrap();
+    let g = world.create_body(&BodyDef::static_body()).unwrap();
     world
-        .add_shape(
+        .create_shape(
             g,
             Polygon::new_offset_box(0.5, 10.0, Vec2::new(1.0, 10.0), 0.0).unwrap(),
             &ShapeDef::default(),
@@ -154,7 +154,7 @@ fn the_character_steps_up_a_low_stair_but_not_a_high_one() {
     for (height, climbs) in [(0.2f32, true), (0.4, false)] {
         let (mut world, g) = world_with_floor();
         let step = Polygon::new_offset_box(5.0, 0.5 * height, Vec2::new(7.0, 0.5 * height), 0.0).unwrap();
-        world.add_shape(g, step, &ShapeDef::default()).unwrap();
+        world.create_shape(g, step, &ShapeDef::default()).unwrap();
         let mut c = Character::new(&mut world, Vec2::new(0.0, 0.81));
         for _ in 0..120 {
             c.frame(&mut world, 2.0);
@@ -178,7 +178,7 @@ fn the_character_steps_up_a_low_stair_but_not_a_high_one() {
 fn the_character_never_tunnels_through_a_thin_wall_at_20_m_per_s() {
     let (mut world, g) = world_with_floor();
     world
-        .add_shape(
+        .create_shape(
             g,
             Polygon::new_offset_box(0.025, 2.0, Vec2::new(5.0, 2.0), 0.0).unwrap(),
             &ShapeDef::default(),
@@ -211,7 +211,7 @@ fn the_character_rides_a_moving_platform() {
             )
             .unwrap();
         world
-            .add_shape(
+            .create_shape(
                 platform,
                 Polygon::new_box(3.0, 0.1).unwrap(),
                 &ShapeDef::default(),
@@ -248,7 +248,7 @@ fn a_closing_door_pushes_the_character_along_the_floor_not_into_it() {
         )
         .unwrap();
     world
-        .add_shape(door, Polygon::new_box(0.2, 1.5).unwrap(), &ShapeDef::default())
+        .create_shape(door, Polygon::new_box(0.2, 1.5).unwrap(), &ShapeDef::default())
         .unwrap();
     let mut c = Character::new(&mut world, Vec2::new(0.0, 0.81));
     for _ in 0..120 {
@@ -273,7 +273,7 @@ fn a_closing_door_pushes_the_character_along_the_floor_not_into_it() {
 fn world_with_a_corner() -> World {
     let mut world = World::default();
     let ground = world
-        .create_body(&BodyDef::fixed().at(Vec2::new(0.0, -1.0)))
+        .create_body(&BodyDef::static_body().at(Vec2::new(0.0, -1.0)))
         .unwrap();
     let capsule = Capsule::new(
         Vec2::new(57767.992, 0.13678336),
@@ -281,7 +281,7 @@ fn world_with_a_corner() -> World {
         1.9551864,
     );
     world
-        .add_shape(ground, capsule.unwrap(), &ShapeDef::default())
+        .create_shape(ground, capsule.unwrap(), &ShapeDef::default())
         .unwrap();
     let hexagon = Polygon::new(&[
         Vec2::new(-1.6690967, 0.7712053),
@@ -292,7 +292,7 @@ fn world_with_a_corner() -> World {
         Vec2::new(-0.12803811, -0.11852473),
     ]);
     world
-        .add_shape(ground, hexagon.unwrap(), &ShapeDef::default())
+        .create_shape(ground, hexagon.unwrap(), &ShapeDef::default())
         .unwrap();
     world
 }

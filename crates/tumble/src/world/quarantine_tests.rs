@@ -120,10 +120,10 @@ fn hooks_and_materials_of_any_finite_size_neither_panic_nor_spoil_a_body() {
                 ..ShapeDef::default()
             };
             let g = world
-                .create_body(&BodyDef::fixed().at(Vec2::new(0.0, -1.0)))
+                .create_body(&BodyDef::static_body().at(Vec2::new(0.0, -1.0)))
                 .unwrap();
             world
-                .add_shape(g, Polygon::new_box(50.0, 1.0).unwrap(), &def)
+                .create_shape(g, Polygon::new_box(50.0, 1.0).unwrap(), &def)
                 .unwrap();
             for k in 0..400 {
                 let b = world
@@ -133,7 +133,7 @@ fn hooks_and_materials_of_any_finite_size_neither_panic_nor_spoil_a_body() {
                     )))
                     .unwrap();
                 world
-                    .add_shape(b, Polygon::new_box(0.5, 0.5).unwrap(), &def)
+                    .create_shape(b, Polygon::new_box(0.5, 0.5).unwrap(), &def)
                     .unwrap();
             }
             let platforms = OneWayPlatforms {
@@ -180,7 +180,7 @@ fn an_impulse_whose_velocity_overflows_is_refused_and_changes_nothing() {
         ..ShapeDef::default()
     };
     world
-        .add_shape(light, Circle::new(Vec2::ZERO, 0.01).unwrap(), &def)
+        .create_shape(light, Circle::new(Vec2::ZERO, 0.01).unwrap(), &def)
         .unwrap();
     // Too much for the light body's velocity; for the box's spin.
     assert_eq!(
@@ -236,10 +236,10 @@ fn a_fast_bullet_is_held_to_the_documented_speed_limit_from_its_first_step() {
     });
     let max = world.settings().max_linear_speed;
     let wall = world
-        .create_body(&BodyDef::fixed().at(Vec2::new(30.0, 0.0)))
+        .create_body(&BodyDef::static_body().at(Vec2::new(30.0, 0.0)))
         .unwrap();
     world
-        .add_shape(wall, Polygon::new_box(0.5, 10.0).unwrap(), &ShapeDef::default())
+        .create_shape(wall, Polygon::new_box(0.5, 10.0).unwrap(), &ShapeDef::default())
         .unwrap();
     let bullet = world.create_body(&BodyDef::dynamic().at(Vec2::ZERO)).unwrap();
     let def = ShapeDef {
@@ -247,7 +247,7 @@ fn a_fast_bullet_is_held_to_the_documented_speed_limit_from_its_first_step() {
         ..ShapeDef::default()
     };
     world
-        .add_shape(bullet, Circle::new(Vec2::ZERO, 0.05).unwrap(), &def)
+        .create_shape(bullet, Circle::new(Vec2::ZERO, 0.05).unwrap(), &def)
         .unwrap();
     world
         .set_linear_velocity(bullet, Vec2::new(2.5 * max, 0.0))
@@ -383,7 +383,7 @@ fn a_velocity_set_absurdly_high_stretches_no_box_past_the_speed_limit() {
                 .create_body(&BodyDef::dynamic().at(Vec2::new((k % 20) as f32 * 2.0, (k / 20) as f32 * 2.0)))
                 .unwrap();
             world
-                .add_shape(b, Circle::new(Vec2::ZERO, 0.25).unwrap(), &ShapeDef::default())
+                .create_shape(b, Circle::new(Vec2::ZERO, 0.25).unwrap(), &ShapeDef::default())
                 .unwrap();
             b
         })
@@ -419,7 +419,7 @@ fn a_shape_added_off_centre_to_a_wildly_spinning_body_leaves_it_finite() {
         Vec2::new(-1.1, 0.2),
     ];
     world
-        .add_concave(spinner, &outline, &ShapeDef::default())
+        .create_concave(spinner, &outline, &ShapeDef::default())
         .unwrap();
     assert_finite_or_frozen(&world);
     world.step(DT);
@@ -428,7 +428,7 @@ fn a_shape_added_off_centre_to_a_wildly_spinning_body_leaves_it_finite() {
     let b = world.create_body(&BodyDef::dynamic().at(Vec2::ZERO)).unwrap();
     world.set_angular_velocity(b, 2.0).unwrap();
     world
-        .add_shape(
+        .create_shape(
             b,
             Circle::new(Vec2::new(1.0, 0.0), 0.5).unwrap(),
             &ShapeDef::default(),

@@ -44,7 +44,7 @@ fn random_scene(seed: u64) -> World {
     let mut world = World::default();
     for _ in 0..30 {
         let def = match rng.range(0.0, 3.0) as u32 {
-            0 => BodyDef::fixed(),
+            0 => BodyDef::static_body(),
             1 => BodyDef::kinematic(),
             _ => BodyDef::dynamic(),
         };
@@ -59,7 +59,7 @@ fn random_scene(seed: u64) -> World {
             },
             ..ShapeDef::default()
         };
-        world.add_shape(b, rng.shape(), &shape_def).unwrap();
+        world.create_shape(b, rng.shape(), &shape_def).unwrap();
     }
     world
 }
@@ -172,11 +172,11 @@ fn the_ray_callback_can_ignore_clip_and_stop() {
     let mut boxes = Vec::new();
     for x in [2.0, 4.0, 6.0] {
         let b = world
-            .create_body(&BodyDef::fixed().at(Vec2::new(x, 0.0)))
+            .create_body(&BodyDef::static_body().at(Vec2::new(x, 0.0)))
             .unwrap();
         boxes.push(
             world
-                .add_shape(b, Polygon::new_box(0.5, 0.5).unwrap(), &ShapeDef::default())
+                .create_shape(b, Polygon::new_box(0.5, 0.5).unwrap(), &ShapeDef::default())
                 .unwrap(),
         );
     }
@@ -282,7 +282,7 @@ fn an_explosion_pushes_bodies_away_with_falloff() {
             .create_body(&BodyDef::dynamic().at(Vec2::new(x, 0.0)))
             .unwrap();
         world
-            .add_shape(b, Circle::new(Vec2::ZERO, 1.0).unwrap(), &ShapeDef::default())
+            .create_shape(b, Circle::new(Vec2::ZERO, 1.0).unwrap(), &ShapeDef::default())
             .unwrap();
         b
     };
@@ -431,9 +431,9 @@ fn shape_cast_hits_are_always_finite() {
     for seed in 0..8u64 {
         let mut world = random_scene(seed + 1);
         // A ground reaching to the extent on either side.
-        let g = world.create_body(&BodyDef::fixed()).unwrap();
+        let g = world.create_body(&BodyDef::static_body()).unwrap();
         let wide = Polygon::new_offset_box(WORLD_EXTENT - 1.0, 1.0, Vec2::new(0.0, -20.0), 0.0).unwrap();
-        world.add_shape(g, wide, &ShapeDef::default()).unwrap();
+        world.create_shape(g, wide, &ShapeDef::default()).unwrap();
         for _ in 0..200 {
             let cast = rng.shape();
             let scale = [10.0, 1e3, WORLD_EXTENT][rng.range(0.0, 3.0) as usize];
@@ -471,7 +471,7 @@ fn a_refused_explosion_pushes_nothing() {
             .create_body(&BodyDef::dynamic().at(Vec2::new(2.0 * k as f32 - 3.0, 0.5)))
             .unwrap();
         world
-            .add_shape(b, Polygon::new_box(0.4, 0.4).unwrap(), &ShapeDef::default())
+            .create_shape(b, Polygon::new_box(0.4, 0.4).unwrap(), &ShapeDef::default())
             .unwrap();
     }
     // A feather: each push on it is finite, its speed after them is not.
@@ -483,7 +483,7 @@ fn a_refused_explosion_pushes_nothing() {
         ..ShapeDef::default()
     };
     world
-        .add_shape(feather, Circle::new(Vec2::ZERO, 1.0).unwrap(), &light)
+        .create_shape(feather, Circle::new(Vec2::ZERO, 1.0).unwrap(), &light)
         .unwrap();
     world.step(DT);
     let before = state_bytes(&world);

@@ -155,7 +155,7 @@ fn a_slowly_creeping_pair_stays_within_the_recycle_distance() {
         .create_body(&BodyDef::dynamic().at(Vec2::new(-2.0, 0.2)))
         .unwrap();
     let capsule = Capsule::new(Vec2::new(-0.5, 0.0), Vec2::new(0.5, 0.0), 0.2).unwrap();
-    world.add_shape(rod, capsule, &ShapeDef::default()).unwrap();
+    world.create_shape(rod, capsule, &ShapeDef::default()).unwrap();
     for s in [world.body_shapes(g).unwrap(), world.body_shapes(rod).unwrap()].concat() {
         world.set_friction(s, 0.0).unwrap();
     }
@@ -218,7 +218,7 @@ fn a_ball_against_a_corner_is_collided_every_step() {
     ground(&mut world);
     let step = body_with(
         &mut world,
-        &BodyDef::fixed().at(Vec2::new(0.0, 0.25)),
+        &BodyDef::static_body().at(Vec2::new(0.0, 0.25)),
         Polygon::new_box(1.0, 0.25).unwrap(),
     );
     // On the step's top right corner, offset outwards: the corner is the
@@ -253,7 +253,7 @@ fn a_tiny_turn_of_a_long_body_still_counts() {
     let mut world = zero_gravity();
     body_with(
         &mut world,
-        &BodyDef::fixed().at(Vec2::new(140.0, 0.0)),
+        &BodyDef::static_body().at(Vec2::new(140.0, 0.0)),
         Polygon::new_box(0.5, 0.5).unwrap(),
     );
     let y = 0.5 + 0.05 + 0.025;
@@ -261,7 +261,7 @@ fn a_tiny_turn_of_a_long_body_still_counts() {
         .create_body(&BodyDef::dynamic().at(Vec2::new(0.0, y)))
         .unwrap();
     world
-        .add_shape(
+        .create_shape(
             plank,
             Polygon::new_box(150.0, 0.05).unwrap(),
             &ShapeDef::default(),
@@ -295,7 +295,7 @@ fn a_circle_kept_on_a_side_is_dropped_when_its_centre_may_have_left_it() {
     );
     body_with(
         &mut world,
-        &BodyDef::fixed().at(Vec2::new(0.085, 1.1)),
+        &BodyDef::static_body().at(Vec2::new(0.085, 1.1)),
         Circle::new(Vec2::ZERO, 1.0).unwrap(),
     );
     world.step(DT);

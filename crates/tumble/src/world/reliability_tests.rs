@@ -59,10 +59,10 @@ fn shapes_beyond_the_world_extent_are_refused() {
     use crate::settings::WORLD_EXTENT;
     use crate::shapes::Segment;
     let mut world = World::default();
-    let fixed = world.create_body(&BodyDef::fixed()).unwrap();
+    let fixed = world.create_body(&BodyDef::static_body()).unwrap();
     let b = world.create_body(&BodyDef::dynamic()).unwrap();
     world
-        .add_shape(b, Circle::new(Vec2::ZERO, 0.5).unwrap(), &ShapeDef::default())
+        .create_shape(b, Circle::new(Vec2::ZERO, 0.5).unwrap(), &ShapeDef::default())
         .unwrap();
     world.step(DT);
     let before = state_bytes(&world);
@@ -72,34 +72,34 @@ fn shapes_beyond_the_world_extent_are_refused() {
     // x = 3.4e38, on a static body; and the same on a dynamic one.
     for body in [fixed, b] {
         let far_circle = Circle::new(Vec2::new(3.4e38, 0.0), 1.0).unwrap();
-        assert_eq!(world.add_shape(body, far_circle, &def), Err(too_far));
+        assert_eq!(world.create_shape(body, far_circle, &def), Err(too_far));
         let far_segment = Segment::new(Vec2::ZERO, Vec2::new(3.4e38, 0.0)).unwrap();
-        assert_eq!(world.add_shape(body, far_segment, &def), Err(too_far));
+        assert_eq!(world.create_shape(body, far_segment, &def), Err(too_far));
         let past = Polygon::new_offset_box(1.0, 1.0, Vec2::new(0.0, -WORLD_EXTENT), 0.0).unwrap();
-        assert_eq!(world.add_shape(body, past, &def), Err(too_far));
+        assert_eq!(world.create_shape(body, past, &def), Err(too_far));
         let chain = [Vec2::ZERO, Vec2::X, Vec2::new(2.0 * WORLD_EXTENT, 1.0)];
-        assert_eq!(world.add_chain(body, &chain, false, &def), Err(too_far));
+        assert_eq!(world.create_chain(body, &chain, false, &def), Err(too_far));
         let outline = [
             Vec2::ZERO,
             Vec2::new(2.0 * WORLD_EXTENT, 0.0),
             Vec2::new(1.0, 1.0),
             Vec2::new(0.0, 2.0),
         ];
-        assert_eq!(world.add_concave(body, &outline, &def), Err(too_far));
+        assert_eq!(world.create_concave(body, &outline, &def), Err(too_far));
     }
     assert_eq!(state_bytes(&world), before);
     assert!(ShapeError::TooFar.to_string().contains("world extent"));
     // At the extent, accepted.
     let edge = Circle::new(Vec2::new(WORLD_EXTENT - 1.0, 0.0), 1.0).unwrap();
-    assert!(world.add_shape(fixed, edge, &def).is_ok());
+    assert!(world.create_shape(fixed, edge, &def).is_ok());
     // The extent is in the world's length unit.
     let mut pixels = World::new(WorldSettings {
         length_units_per_meter: 100.0,
         ..WorldSettings::default()
     });
-    let p = pixels.create_body(&BodyDef::fixed()).unwrap();
+    let p = pixels.create_body(&BodyDef::static_body()).unwrap();
     let far = Circle::new(Vec2::new(50.0 * WORLD_EXTENT, 0.0), 1.0).unwrap();
-    assert!(pixels.add_shape(p, far, &def).is_ok());
+    assert!(pixels.create_shape(p, far, &def).is_ok());
 }
 
 #[test]
@@ -116,7 +116,7 @@ fn hand_built_shapes_that_break_the_rules_are_refused_by_name() {
         radius: -1.0,
     };
     assert_eq!(
-        world.add_shape(b, negative, &def),
+        world.create_shape(b, negative, &def),
         Err(Error::Shape(ShapeError::NonPositiveRadius))
     );
     let nan_capsule = Capsule {
@@ -125,7 +125,7 @@ fn hand_built_shapes_that_break_the_rules_are_refused_by_name() {
         radius: 0.1,
     };
     assert_eq!(
-        world.add_shape(b, nan_capsule, &def),
+        world.create_shape(b, nan_capsule, &def),
         Err(Error::Shape(ShapeError::NonFinite))
     );
 
@@ -135,38 +135,38 @@ fn hand_built_shapes_that_break_the_rules_are_refused_by_name() {
         ..square
     };
     assert_eq!(
-        world.add_shape(b, too_many, &def),
+        world.create_shape(b, too_many, &def),
         Err(Error::Shape(ShapeError::TooManyVertices))
     );
     let too_few = Polygon { count: 2, ..square };
     assert_eq!(
-        world.add_shape(b, too_few, &def),
+        world.create_shape(b, too_few, &def),
         Err(Error::Shape(ShapeError::TooFewPoints))
     );
     // Clockwise: the same corners in reverse order.
     let mut clockwise = square;
     clockwise.vertices[..4].reverse();
     assert_eq!(
-        world.add_shape(b, clockwise, &def),
+        world.create_shape(b, clockwise, &def),
         Err(Error::Shape(ShapeError::NotConvex))
     );
     // Right corners, wrong normals.
     let mut bad_normals = square;
     bad_normals.normals[0] = -bad_normals.normals[0];
     assert_eq!(
-        world.add_shape(b, bad_normals, &def),
+        world.create_shape(b, bad_normals, &def),
         Err(Error::Shape(ShapeError::NotConvex))
     );
 
     // Valid geometry whose mass overflows f32 at this density.
     let dense = ShapeDef { density: 1e37, ..def };
     assert_eq!(
-        world.add_shape(b, Polygon::new_box(10.0, 10.0).unwrap(), &dense),
+        world.create_shape(b, Polygon::new_box(10.0, 10.0).unwrap(), &dense),
         Err(Error::Shape(ShapeError::MassOverflow))
     );
     let huge_circle = Circle::new(Vec2::ZERO, 1e30).unwrap();
     assert_eq!(
-        world.add_shape(b, huge_circle, &def),
+        world.create_shape(b, huge_circle, &def),
         Err(Error::Shape(ShapeError::MassOverflow))
     );
 
@@ -397,7 +397,7 @@ fn removed_body_leaves_stale_shape_handles_and_no_contacts() {
     let a = unit_box(&mut world, Vec2::new(-1.0, 0.5));
     let b = unit_box(&mut world, Vec2::new(0.02, 0.5));
     let extra = world
-        .add_shape(
+        .create_shape(
             b,
             Circle::new(Vec2::new(0.0, 0.5), 0.3).unwrap(),
             &ShapeDef::default(),
@@ -426,7 +426,7 @@ fn removed_body_leaves_stale_shape_handles_and_no_contacts() {
     assert_eq!(world.body_shapes(b), Err(BodyError::StaleHandle));
     assert_eq!(
         world
-            .add_shape(b, Circle::new(Vec2::ZERO, 1.0).unwrap(), &ShapeDef::default())
+            .create_shape(b, Circle::new(Vec2::ZERO, 1.0).unwrap(), &ShapeDef::default())
             .err(),
         Some(Error::Body(BodyError::StaleHandle))
     );
@@ -581,13 +581,13 @@ fn a_shape_too_light_for_its_inverse_mass_is_refused() {
         ..ShapeDef::default()
     };
     assert_eq!(
-        world.add_shape(b, Polygon::new_box(1.8, 1.2).unwrap(), &feather),
+        world.create_shape(b, Polygon::new_box(1.8, 1.2).unwrap(), &feather),
         Err(Error::Shape(ShapeError::MassOverflow))
     );
     // A speck: a finite density on a radius whose area is subnormal.
     let speck = Circle::new(Vec2::ZERO, 1e-20).unwrap();
     assert_eq!(
-        world.add_shape(b, speck, &ShapeDef::default()),
+        world.create_shape(b, speck, &ShapeDef::default()),
         Err(Error::Shape(ShapeError::MassOverflow))
     );
     assert_eq!(fingerprint(&world), before);
@@ -597,7 +597,7 @@ fn a_shape_too_light_for_its_inverse_mass_is_refused() {
         ..ShapeDef::default()
     };
     world
-        .add_shape(b, Polygon::new_box(1.0, 1.0).unwrap(), &light)
+        .create_shape(b, Polygon::new_box(1.0, 1.0).unwrap(), &light)
         .unwrap();
     world.apply_angular_impulse(b, 1e-30).unwrap();
     assert!(world.angular_velocity(b).unwrap().is_finite());
@@ -618,7 +618,7 @@ fn parts_whose_inertia_underflows_make_a_body_that_does_not_turn_not_one_that_sp
         "{combined:?}"
     );
     for speck in specks {
-        world.add_shape(b, speck, &ShapeDef::default()).unwrap();
+        world.create_shape(b, speck, &ShapeDef::default()).unwrap();
     }
     assert_eq!(world.mass_data(b).unwrap().inertia, 0.0);
     world.apply_angular_impulse(b, 1.0).unwrap();
@@ -649,7 +649,7 @@ fn parts_whose_masses_overflow_only_together_are_refused() {
         // Each convex part's mass is finite; their sum is not (the
         // body's centre was NaN).
         assert_eq!(
-            world.add_concave(b, &outline, &dense),
+            world.create_concave(b, &outline, &dense),
             Err(Error::Shape(ShapeError::MassOverflow))
         );
         // One shape at a time, the same: the second overflows the total.
@@ -658,10 +658,10 @@ fn parts_whose_masses_overflow_only_together_are_refused() {
             density: 2e38,
             ..ShapeDef::default()
         };
-        world.add_shape(b, half, &heavy).unwrap();
+        world.create_shape(b, half, &heavy).unwrap();
         let one = fingerprint(&world);
         assert_eq!(
-            world.add_shape(b, half, &heavy),
+            world.create_shape(b, half, &heavy),
             Err(Error::Shape(ShapeError::MassOverflow))
         );
         assert_eq!(fingerprint(&world), one);

@@ -18,16 +18,16 @@ fn sensor_def() -> ShapeDef {
 
 /// A static sensor box of half-size `half` centred at `at`.
 fn zone(world: &mut World, at: Vec2, half: Vec2) -> ShapeId {
-    let b = world.create_body(&BodyDef::fixed().at(at)).unwrap();
+    let b = world.create_body(&BodyDef::static_body().at(at)).unwrap();
     world
-        .add_shape(b, Polygon::new_box(half.x, half.y).unwrap(), &sensor_def())
+        .create_shape(b, Polygon::new_box(half.x, half.y).unwrap(), &sensor_def())
         .unwrap()
 }
 
 fn ball(world: &mut World, def: &BodyDef, radius: f32) -> (BodyId, ShapeId) {
     let b = world.create_body(def).unwrap();
     let s = world
-        .add_shape(b, Circle::new(Vec2::ZERO, radius).unwrap(), &ShapeDef::default())
+        .create_shape(b, Circle::new(Vec2::ZERO, radius).unwrap(), &ShapeDef::default())
         .unwrap();
     (b, s)
 }
@@ -147,9 +147,9 @@ fn a_sensor_sees_moving_shapes_of_other_bodies_that_ask_and_pass_its_filter() {
     // A sensor on a dynamic body, with a solid shape of its own.
     let carrier = world.create_body(&BodyDef::dynamic()).unwrap();
     let sensor_shape = Polygon::new_box(2.0, 2.0).unwrap();
-    let sensor = world.add_shape(carrier, sensor_shape, &sensor_def()).unwrap();
+    let sensor = world.create_shape(carrier, sensor_shape, &sensor_def()).unwrap();
     world
-        .add_shape(
+        .create_shape(
             carrier,
             Circle::new(Vec2::ZERO, 0.2).unwrap(),
             &ShapeDef::default(),
@@ -158,7 +158,7 @@ fn a_sensor_sees_moving_shapes_of_other_bodies_that_ask_and_pass_its_filter() {
     let add = |world: &mut World, def: BodyDef, shape_def: ShapeDef| {
         let b = world.create_body(&def).unwrap();
         let shape: Shape = Circle::new(Vec2::ZERO, 0.2).unwrap().into();
-        world.add_shape(b, shape, &shape_def).unwrap()
+        world.create_shape(b, shape, &shape_def).unwrap()
     };
     let at = |x: f32| BodyDef::dynamic().at(Vec2::new(x, 1.0));
     let seen = add(&mut world, at(-1.0), ShapeDef::default());
@@ -185,7 +185,7 @@ fn a_sensor_sees_moving_shapes_of_other_bodies_that_ask_and_pass_its_filter() {
     );
     let wall = add(
         &mut world,
-        BodyDef::fixed().at(Vec2::new(1.0, 1.0)),
+        BodyDef::static_body().at(Vec2::new(1.0, 1.0)),
         ShapeDef::default(),
     );
     let seen_too = add(&mut world, at(1.5), ShapeDef::default());
@@ -208,10 +208,10 @@ fn a_sensor_sees_moving_shapes_of_other_bodies_that_ask_and_pass_its_filter() {
         sensor_detects_static: true,
         ..sensor_def()
     };
-    let sensor = world2.add_shape(carrier, sensor_shape, &def).unwrap();
+    let sensor = world2.create_shape(carrier, sensor_shape, &def).unwrap();
     let wall = add(
         &mut world2,
-        BodyDef::fixed().at(Vec2::new(1.0, 1.0)),
+        BodyDef::static_body().at(Vec2::new(1.0, 1.0)),
         ShapeDef::default(),
     );
     world2.step(DT);
@@ -231,7 +231,7 @@ fn pass_through(speed: f32, start_x: f32, steps: u32) -> (Vec<u32>, Vec<u32>) {
         .create_body(&BodyDef::dynamic().at(Vec2::new(start_x, 0.0)))
         .unwrap();
     let s = world
-        .add_shape(b, Polygon::new_box(0.5, 0.5).unwrap(), &ShapeDef::default())
+        .create_shape(b, Polygon::new_box(0.5, 0.5).unwrap(), &ShapeDef::default())
         .unwrap();
     world.set_linear_velocity(b, Vec2::new(speed, 0.0)).unwrap();
     let (mut begins, mut ends) = (Vec::new(), Vec::new());

@@ -91,7 +91,7 @@ impl World {
     /// overflows ([`ShapeError::MassOverflow`](crate::ShapeError::MassOverflow)), or one reaching farther
     /// from the body's origin than the world extent
     /// ([`ShapeError::TooFar`](crate::ShapeError::TooFar)).
-    pub fn add_shape(
+    pub fn create_shape(
         &mut self,
         body: BodyId,
         shape: impl Into<Shape>,
@@ -103,10 +103,10 @@ impl World {
         check_shape(&shape, def)?;
         self.check_reach(&shape)?;
         self.check_body_mass(bi, &[shape.mass(def.density)])?;
-        Ok(self.add_shape_unchecked(bi, shape, def))
+        Ok(self.create_shape_unchecked(bi, shape, def))
     }
 
-    fn add_shape_unchecked(&mut self, bi: u32, shape: Shape, def: &ShapeDef) -> ShapeId {
+    fn create_shape_unchecked(&mut self, bi: u32, shape: Shape, def: &ShapeDef) -> ShapeId {
         let aabb = shape.aabb(self.bodies[bi].xf);
         let part = self.bodies[bi].shapes.len() as u32;
         let margin = self.proxy_margin(&shape, self.bodies[bi].body_type);
@@ -142,9 +142,9 @@ impl World {
 
     /// Splits a concave outline (a simple polygon, either winding) into
     /// convex parts and attaches them all to the body. Errors as
-    /// [`World::add_shape`], and those of [`decompose_concave`]; on an
+    /// [`World::create_shape`], and those of [`decompose_concave`]; on an
     /// error no part is attached.
-    pub fn add_concave(
+    pub fn create_concave(
         &mut self,
         body: BodyId,
         outline: &[Vec2],
@@ -161,7 +161,7 @@ impl World {
         self.check_body_mass(bi, &masses)?;
         Ok(parts
             .into_iter()
-            .map(|p| self.add_shape_unchecked(bi, Shape::Polygon(p), def))
+            .map(|p| self.create_shape_unchecked(bi, Shape::Polygon(p), def))
             .collect())
     }
 
@@ -178,7 +178,7 @@ impl World {
     /// for a loop), a non-finite point, two consecutive points closer
     /// than the weld distance, or a point farther from the body's origin
     /// than the world extent ([`ShapeError::TooFar`](crate::ShapeError::TooFar)).
-    pub fn add_chain(
+    pub fn create_chain(
         &mut self,
         body: BodyId,
         points: &[Vec2],
@@ -193,7 +193,7 @@ impl World {
         }
         Ok(segments
             .into_iter()
-            .map(|c| self.add_shape_unchecked(bi, Shape::ChainSegment(c), def))
+            .map(|c| self.create_shape_unchecked(bi, Shape::ChainSegment(c), def))
             .collect())
     }
 
@@ -480,5 +480,43 @@ impl World {
             self.fat_boxes.resize(si + 1, Aabb::default());
         }
         self.fat_boxes[si] = self.broadphase.fat_aabb(self.shapes[si as u32].proxy);
+    }
+}
+
+/// The names of one release before: the world's calls that make an object
+/// are `create_*` (and those that delete one `remove_*`).
+impl World {
+    /// Renamed [`World::create_shape`].
+    #[deprecated(since = "0.2.0", note = "renamed to `create_shape`")]
+    pub fn add_shape(
+        &mut self,
+        body: BodyId,
+        shape: impl Into<Shape>,
+        def: &ShapeDef,
+    ) -> Result<ShapeId, Error> {
+        self.create_shape(body, shape, def)
+    }
+
+    /// Renamed [`World::create_concave`].
+    #[deprecated(since = "0.2.0", note = "renamed to `create_concave`")]
+    pub fn add_concave(
+        &mut self,
+        body: BodyId,
+        outline: &[Vec2],
+        def: &ShapeDef,
+    ) -> Result<Vec<ShapeId>, Error> {
+        self.create_concave(body, outline, def)
+    }
+
+    /// Renamed [`World::create_chain`].
+    #[deprecated(since = "0.2.0", note = "renamed to `create_chain`")]
+    pub fn add_chain(
+        &mut self,
+        body: BodyId,
+        points: &[Vec2],
+        closed: bool,
+        def: &ShapeDef,
+    ) -> Result<Vec<ShapeId>, Error> {
+        self.create_chain(body, points, closed, def)
     }
 }

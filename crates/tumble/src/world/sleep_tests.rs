@@ -187,13 +187,13 @@ fn every_call_that_moves_a_body_wakes_it() {
             w.set_body_type(b, BodyType::Kinematic).unwrap()
         }),
         ("set_gravity_scale", |w, b| w.set_gravity_scale(b, 2.0).unwrap()),
-        ("add_shape", |w, b| {
+        ("create_shape", |w, b| {
             let c = Circle::new(Vec2::new(0.3, 0.0), 0.2).unwrap();
-            w.add_shape(b, c, &ShapeDef::default()).unwrap();
+            w.create_shape(b, c, &ShapeDef::default()).unwrap();
         }),
         ("remove_shape", |w, b| {
             let c = Circle::new(Vec2::new(0.3, 0.0), 0.2).unwrap();
-            let extra = w.add_shape(b, c, &ShapeDef::default()).unwrap();
+            let extra = w.create_shape(b, c, &ShapeDef::default()).unwrap();
             w.set_awake(b, false).unwrap();
             w.remove_shape(extra).unwrap();
         }),

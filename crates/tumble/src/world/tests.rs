@@ -14,14 +14,14 @@ pub(super) const DT: f32 = 1.0 / 60.0;
 /// A body made from `def` with one shape of the default material.
 pub(super) fn body_with(world: &mut World, def: &BodyDef, shape: impl Into<Shape>) -> BodyId {
     let b = world.create_body(def).unwrap();
-    world.add_shape(b, shape, &ShapeDef::default()).unwrap();
+    world.create_shape(b, shape, &ShapeDef::default()).unwrap();
     b
 }
 
 pub(super) fn ground(world: &mut World) -> BodyId {
     body_with(
         world,
-        &BodyDef::fixed().at(Vec2::new(0.0, -1.0)),
+        &BodyDef::static_body().at(Vec2::new(0.0, -1.0)),
         Polygon::new_box(50.0, 1.0).unwrap(),
     )
 }
@@ -46,7 +46,7 @@ pub(super) fn zero_gravity() -> World {
 fn thin_wall(world: &mut World, x: f32) {
     body_with(
         world,
-        &BodyDef::fixed().at(Vec2::new(x, 0.0)),
+        &BodyDef::static_body().at(Vec2::new(x, 0.0)),
         Polygon::new_box(0.05, 5.0).unwrap(),
     );
 }
@@ -66,7 +66,7 @@ fn free_fall_matches_the_integrators_closed_form() {
         )
         .unwrap();
     world
-        .add_shape(b, Circle::new(Vec2::ZERO, 0.5).unwrap(), &ShapeDef::default())
+        .create_shape(b, Circle::new(Vec2::ZERO, 0.5).unwrap(), &ShapeDef::default())
         .unwrap();
     let n = 90;
     for _ in 0..n {
@@ -218,7 +218,7 @@ fn bad_input_is_named_and_leaves_the_world_unchanged() {
     };
     let circle = Circle::new(Vec2::ZERO, 1.0).unwrap();
     assert_eq!(
-        world.add_shape(b, circle, &bad_density),
+        world.create_shape(b, circle, &bad_density),
         Err(Error::Shape(ShapeError::NonPositiveDensity))
     );
     assert_eq!(
@@ -230,7 +230,7 @@ fn bad_input_is_named_and_leaves_the_world_unchanged() {
         Err(BodyError::NonFinite("force"))
     );
     assert!(world
-        .add_concave(b, &[Vec2::ZERO, Vec2::X], &ShapeDef::default())
+        .create_concave(b, &[Vec2::ZERO, Vec2::X], &ShapeDef::default())
         .is_err());
     let after = (
         world.body_count(),
@@ -247,8 +247,8 @@ fn compound_body_mass_and_spin_about_its_centre() {
     let b = world.create_body(&BodyDef::dynamic()).unwrap();
     let left = Polygon::new_offset_box(0.5, 0.5, Vec2::new(1.5, 0.0), 0.0).unwrap();
     let right = Polygon::new_offset_box(0.5, 0.5, Vec2::new(2.5, 0.0), 0.0).unwrap();
-    world.add_shape(b, left, &ShapeDef::default()).unwrap();
-    world.add_shape(b, right, &ShapeDef::default()).unwrap();
+    world.create_shape(b, left, &ShapeDef::default()).unwrap();
+    world.create_shape(b, right, &ShapeDef::default()).unwrap();
     let md = world.mass_data(b).unwrap();
     assert!((md.mass - 2.0).abs() < 1e-5);
     assert!((md.center - Vec2::new(2.0, 0.0)).length() < 1e-5);
@@ -290,7 +290,7 @@ fn capsule_lying_on_ground_rests_without_rocking() {
         .create_body(&BodyDef::dynamic().at(Vec2::new(0.0, 0.3)))
         .unwrap();
     world
-        .add_shape(
+        .create_shape(
             b,
             Capsule::new(Vec2::new(-0.5, 0.0), Vec2::new(0.5, 0.0), 0.25).unwrap(),
             &ShapeDef::default(),
@@ -380,7 +380,7 @@ fn fast_bodies_do_not_tunnel_through_a_thin_wall() {
                     .with_velocity(Vec2::new(speed, 0.0)),
             )
             .unwrap();
-        world.add_shape(b, shape, &ShapeDef::default()).unwrap();
+        world.create_shape(b, shape, &ShapeDef::default()).unwrap();
         for _ in 0..60 {
             world.step(DT);
         }
@@ -621,7 +621,7 @@ fn bouncy_box(world: &mut World, at: Vec2, v: Vec2, e: f32) -> BodyId {
         ..ShapeDef::default()
     };
     world
-        .add_shape(b, Polygon::new_box(0.5, 0.5).unwrap(), &def)
+        .create_shape(b, Polygon::new_box(0.5, 0.5).unwrap(), &def)
         .unwrap();
     b
 }
@@ -703,9 +703,9 @@ fn energy_in_a_closed_box(shape: Shape, spin: f32) -> (f32, f32) {
         (Vec2::new(-6.0, 0.0), Vec2::new(1.0, 7.0)),
         (Vec2::new(6.0, 0.0), Vec2::new(1.0, 7.0)),
     ] {
-        let wall = world.create_body(&BodyDef::fixed().at(at)).unwrap();
+        let wall = world.create_body(&BodyDef::static_body().at(at)).unwrap();
         world
-            .add_shape(wall, Polygon::new_box(half.x, half.y).unwrap(), &elastic)
+            .create_shape(wall, Polygon::new_box(half.x, half.y).unwrap(), &elastic)
             .unwrap();
     }
     let mut bodies = Vec::new();
@@ -720,7 +720,7 @@ fn energy_in_a_closed_box(shape: Shape, spin: f32) -> (f32, f32) {
                 .with_velocity(v)
         };
         let b = world.create_body(&def).unwrap();
-        world.add_shape(b, shape, &elastic).unwrap();
+        world.create_shape(b, shape, &elastic).unwrap();
         bodies.push(b);
     }
     let energy = |world: &World| -> f32 {
@@ -862,11 +862,11 @@ fn shapes_of_bodies_whose_bounding_circles_are_apart_by_the_reach_have_no_point(
                     3 => Segment::new(center, center + rng.vec(0.8)).unwrap().into(),
                     _ => Circle::new(center, rng.range(0.05, 0.4)).unwrap().into(),
                 };
-                world.add_shape(b, shape, &ShapeDef::default()).unwrap();
+                world.create_shape(b, shape, &ShapeDef::default()).unwrap();
             }
             b
         };
-        let kinds = [BodyDef::dynamic(), BodyDef::kinematic(), BodyDef::fixed()];
+        let kinds = [BodyDef::dynamic(), BodyDef::kinematic(), BodyDef::static_body()];
         let a = random_body(&mut world, &mut rng, kinds[trial % 3]);
         let b = random_body(&mut world, &mut rng, kinds[(trial / 3) % 3]);
         // B's centre of mass put just past the reach of A's circle, in a
@@ -1019,7 +1019,7 @@ fn each_shapes_fat_box_stays_its_proxys() {
         if k == 100 {
             world.set_transform(boxes[3], Vec2::new(-8.0, 6.0), 0.5).unwrap();
             world
-                .add_shape(
+                .create_shape(
                     boxes[5],
                     Circle::new(Vec2::new(0.6, 0.0), 0.3).unwrap(),
                     &ShapeDef::default(),
@@ -1051,7 +1051,7 @@ fn box_of(world: &mut World, at: Vec2, half: Vec2, density: f32) -> BodyId {
         ..ShapeDef::default()
     };
     world
-        .add_shape(b, Polygon::new_box(half.x, half.y).unwrap(), &def)
+        .create_shape(b, Polygon::new_box(half.x, half.y).unwrap(), &def)
         .unwrap();
     b
 }
@@ -1233,4 +1233,40 @@ fn switching_the_colouring_after_bodies_are_removed_steps_safely() {
     }
     let p = world.position(boxes[0]).unwrap();
     assert!((p.y - 0.5).abs() < 0.01, "the last box is at {p:?}");
+}
+
+/// The names of the release before still work, as aliases of the new ones.
+#[test]
+#[allow(deprecated)]
+fn the_names_of_the_release_before_still_work() {
+    let mut world = World::default();
+    let ground = world.create_body(&BodyDef::fixed()).unwrap();
+    assert_eq!(world.body_type(ground).unwrap(), crate::BodyType::Static);
+    world
+        .add_shape(ground, Polygon::new_box(5.0, 0.5).unwrap(), &ShapeDef::default())
+        .unwrap();
+    let outline = [
+        Vec2::new(0.0, 0.0),
+        Vec2::new(2.0, 0.0),
+        Vec2::new(2.0, 1.0),
+        Vec2::new(1.0, 1.0),
+        Vec2::new(1.0, 2.0),
+        Vec2::new(0.0, 2.0),
+    ];
+    assert!(
+        world
+            .add_concave(ground, &outline, &ShapeDef::default())
+            .unwrap()
+            .len()
+            >= 2
+    );
+    let chain = [Vec2::new(-4.0, 1.0), Vec2::new(0.0, 1.5), Vec2::new(4.0, 1.0)];
+    assert_eq!(
+        world
+            .add_chain(ground, &chain, false, &ShapeDef::default())
+            .unwrap()
+            .len(),
+        2
+    );
+    assert_eq!(world.shape_count(), 1 + 2 + 2);
 }

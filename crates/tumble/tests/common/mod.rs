@@ -34,10 +34,10 @@ fn add_piece(world: &mut World, k: u32, at: Vec2) {
     let def = ShapeDef::default();
     if k % 2 == 0 {
         let shape = Polygon::new_box(size, 0.25 + 0.2 * noise(k * 7 + 3)).expect("valid box");
-        world.add_shape(body, shape, &def).expect("valid shape");
+        world.create_shape(body, shape, &def).expect("valid shape");
     } else {
         let shape = Circle::new(Vec2::ZERO, size).expect("valid circle");
-        world.add_shape(body, shape, &def).expect("valid shape");
+        world.create_shape(body, shape, &def).expect("valid shape");
     }
 }
 
@@ -58,17 +58,17 @@ pub fn build_pile_in(count: u32, settings: WorldSettings) -> World {
     let mut world = World::new(settings);
     let fixed = ShapeDef::default();
     let ground = world
-        .create_body(&BodyDef::fixed().at(Vec2::new(0.0, -1.0)))
+        .create_body(&BodyDef::static_body().at(Vec2::new(0.0, -1.0)))
         .expect("finite ground");
     world
-        .add_shape(ground, Polygon::new_box(10.0, 1.0).expect("valid ground"), &fixed)
+        .create_shape(ground, Polygon::new_box(10.0, 1.0).expect("valid ground"), &fixed)
         .expect("valid ground shape");
     for side in [-1.0f32, 1.0] {
         let wall = world
-            .create_body(&BodyDef::fixed().at(Vec2::new(side * 6.5, 8.0)))
+            .create_body(&BodyDef::static_body().at(Vec2::new(side * 6.5, 8.0)))
             .expect("finite wall");
         world
-            .add_shape(wall, Polygon::new_box(0.5, 8.0).expect("valid wall"), &fixed)
+            .create_shape(wall, Polygon::new_box(0.5, 8.0).expect("valid wall"), &fixed)
             .expect("valid wall shape");
     }
     for k in 0..count {
@@ -171,7 +171,7 @@ pub fn run_sleeping(steps: u32) -> World {
         .create_body(&BodyDef::dynamic().at(Vec2::new(8.5, 0.5)))
         .expect("finite body");
     world
-        .add_shape(
+        .create_shape(
             lone,
             Polygon::new_box(0.5, 0.5).expect("valid box"),
             &ShapeDef::default(),
@@ -204,10 +204,10 @@ pub fn joint_scene(workers: usize) -> World {
         },
         ..WorldSettings::default()
     });
-    let ground = world.create_body(&BodyDef::fixed()).unwrap();
+    let ground = world.create_body(&BodyDef::static_body()).unwrap();
     let def = ShapeDef::default();
     world
-        .add_shape(ground, Polygon::new_box(60.0, 0.5).unwrap(), &def)
+        .create_shape(ground, Polygon::new_box(60.0, 0.5).unwrap(), &def)
         .unwrap();
     // A bed of boxes, four deep.
     for row in 0..4 {
@@ -215,7 +215,7 @@ pub fn joint_scene(workers: usize) -> World {
             let at = Vec2::new(-45.0 + col as f32 * 0.6, 0.8 + row as f32 * 0.55);
             let body = world.create_body(&BodyDef::dynamic().at(at)).unwrap();
             world
-                .add_shape(body, Polygon::new_box(0.25, 0.25).unwrap(), &def)
+                .create_shape(body, Polygon::new_box(0.25, 0.25).unwrap(), &def)
                 .unwrap();
         }
     }
@@ -226,7 +226,7 @@ pub fn joint_scene(workers: usize) -> World {
         for i in 0..12 {
             let at = Vec2::new(x0 + 0.5 + i as f32, 12.0);
             let body = world.create_body(&BodyDef::dynamic().at(at)).unwrap();
-            world.add_shape(body, link, &def).unwrap();
+            world.create_shape(body, link, &def).unwrap();
             let hinge = RevoluteJoint::default().with_motor(0.0, 2.0);
             let joint = JointDef::new(prev, body, hinge)
                 .at(&world, at - Vec2::new(0.5, 0.0))
@@ -244,7 +244,7 @@ pub fn joint_scene(workers: usize) -> World {
             ..ShapeDef::default()
         };
         world
-            .add_shape(ball, Circle::new(Vec2::ZERO, 0.8).unwrap(), &heavy)
+            .create_shape(ball, Circle::new(Vec2::ZERO, 0.8).unwrap(), &heavy)
             .unwrap();
         let limited = RevoluteJoint::default()
             .with_limits(-0.5, 0.5)
@@ -258,7 +258,7 @@ pub fn joint_scene(workers: usize) -> World {
             .create_body(&BodyDef::dynamic().at(Vec2::new(x0 + 3.0, 8.0)))
             .unwrap();
         world
-            .add_shape(bob, Circle::new(Vec2::ZERO, 0.3).unwrap(), &def)
+            .create_shape(bob, Circle::new(Vec2::ZERO, 0.3).unwrap(), &def)
             .unwrap();
         let spring = JointDef::new(ground, bob, DistanceJoint::spring(3.0, 1.5, 0.2))
             .with_world_anchors(&world, Vec2::new(x0 + 3.0, 11.0), Vec2::new(x0 + 3.0, 8.0))
@@ -268,7 +268,7 @@ pub fn joint_scene(workers: usize) -> World {
             .create_body(&BodyDef::dynamic().at(Vec2::new(x0 + 4.0, 8.0)))
             .unwrap();
         world
-            .add_shape(weighted, Polygon::new_box(0.4, 0.2).unwrap(), &def)
+            .create_shape(weighted, Polygon::new_box(0.4, 0.2).unwrap(), &def)
             .unwrap();
         let weld = JointDef::new(bob, weighted, WeldJoint::soft(4.0, 0.7))
             .at(&world, Vec2::new(x0 + 3.5, 8.0))
@@ -283,7 +283,7 @@ pub fn joint_scene(workers: usize) -> World {
             .create_body(&BodyDef::dynamic().at(Vec2::new(x0 + 7.0, 6.0)))
             .unwrap();
         world
-            .add_shape(slider, Polygon::new_box(0.3, 0.3).unwrap(), &def)
+            .create_shape(slider, Polygon::new_box(0.3, 0.3).unwrap(), &def)
             .unwrap();
         let axis = PrismaticJoint::default()
             .with_limits(-1.0, 1.0)
@@ -312,13 +312,13 @@ pub fn joint_scene(workers: usize) -> World {
         .create_body(&BodyDef::dynamic().at(Vec2::new(-44.0, 4.0)))
         .unwrap();
     world
-        .add_shape(chassis, Polygon::new_box(1.2, 0.25).unwrap(), &def)
+        .create_shape(chassis, Polygon::new_box(1.2, 0.25).unwrap(), &def)
         .unwrap();
     for dx in [-0.8f32, 0.8] {
         let at = Vec2::new(-44.0 + dx, 3.4);
         let wheel = world.create_body(&BodyDef::dynamic().at(at)).unwrap();
         world
-            .add_shape(wheel, Circle::new(Vec2::ZERO, 0.45).unwrap(), &def)
+            .create_shape(wheel, Circle::new(Vec2::ZERO, 0.45).unwrap(), &def)
             .unwrap();
         let axle = WheelJoint::default().with_motor(-6.0, 40.0);
         let joint = JointDef::new(chassis, wheel, axle)
@@ -331,7 +331,7 @@ pub fn joint_scene(workers: usize) -> World {
         .create_body(&BodyDef::dynamic().at(Vec2::new(30.0, 6.0)))
         .unwrap();
     world
-        .add_shape(towed, Polygon::new_box(0.5, 0.5).unwrap(), &def)
+        .create_shape(towed, Polygon::new_box(0.5, 0.5).unwrap(), &def)
         .unwrap();
     let tow = MotorJoint {
         linear_velocity: Vec2::new(-0.5, 0.0),
