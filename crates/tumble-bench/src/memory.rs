@@ -106,7 +106,7 @@ mod tests {
         scene.world.step(1.0 / 60.0);
         let f = footprint(&scene.world);
         // The grid's 180 joints, less those between its fixed top-row
-        // circles, which Tumble refuses (they would hold nothing).
+        // circles, which the spec leaves out (they would hold nothing).
         let between_fixed = crate::spec::JOINT_GRID_FIXED as usize - 1;
         assert_eq!((f.bodies, f.joints, f.contacts), (100, 180 - between_fixed, 0));
         // A joint holds at least its two bodies and two frames.

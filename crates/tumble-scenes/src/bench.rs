@@ -755,10 +755,7 @@ pub struct BenchWorld {
     pub world: World,
     /// One handle per spec body, in the spec's order.
     pub bodies: Vec<BodyId>,
-    /// One handle per spec joint, in the spec's order, but for a joint
-    /// between two bodies neither of which is dynamic (the fixed top row
-    /// of the joint grid): Tumble refuses one, as it would hold nothing
-    /// (Box2D keeps it and never solves it).
+    /// One handle per spec joint, in the spec's order.
     pub joints: Vec<JointId>,
 }
 
@@ -778,11 +775,6 @@ pub fn build_world(spec: &Spec) -> BenchWorld {
     let joints = spec
         .joints
         .iter()
-        .filter(|j| {
-            [j.body_a, j.body_b]
-                .iter()
-                .any(|&b| spec.bodies[b].motion == Motion::Dynamic)
-        })
         .map(|j| add_joint(&mut world, &bodies, j))
         .collect();
     BenchWorld {

@@ -22,8 +22,11 @@ const GRID_CATEGORY: u64 = 2;
 
 /// Box2D's `joint_grid` benchmark: a 100 x 100 grid of circles of radius
 /// 0.4 m on a 1 m pitch, each hinged to its left and its upper
-/// neighbour (19 800 joints), hanging from the seven circles in the
-/// middle of the top row, which are static. The circles do not collide
+/// neighbour, hanging from the seven circles in the middle of the top
+/// row, which are static. Box2D also hinges those seven to each other;
+/// a joint between two static bodies holds nothing (Box2D never solves
+/// it, Tumble refuses it), so the spec leaves those six out and every
+/// engine builds the same 19 794 joints. The circles do not collide
 /// with each other and there is no ground: the net falls and swings
 /// from its fixed middle, and only the joints hold it together.
 pub fn joint_grid() -> Spec {
@@ -59,7 +62,11 @@ pub fn joint_grid_of(size: u32) -> Spec {
                 joints.push(JointSpec::revolute(index - 1, index, at + V2::new(0.0, 0.5)));
             }
             if k > 0 {
-                joints.push(JointSpec::revolute(index - n, index, at - V2::new(0.5, 0.0)));
+                let left = index - n;
+                let both_fixed = motion == Motion::Static && bodies[left].motion == Motion::Static;
+                if !both_fixed {
+                    joints.push(JointSpec::revolute(left, index, at - V2::new(0.5, 0.0)));
+                }
             }
         }
     }
@@ -330,7 +337,9 @@ mod tests {
     fn the_joint_grid_has_box2ds_sizes_and_layout() {
         let spec = joint_grid();
         assert_eq!(spec.bodies.len(), 10_000);
-        assert_eq!(spec.joints.len(), 19_800);
+        // Box2D's 19 800 less the six between the fixed circles.
+        let between_fixed = JOINT_GRID_FIXED as usize - 1;
+        assert_eq!(spec.joints.len(), 19_800 - between_fixed);
         assert_eq!(count(&spec, Motion::Static), 7);
         for (index, body) in spec.bodies.iter().enumerate() {
             let (k, i) = (index / 100, index % 100);
@@ -423,10 +432,10 @@ mod tests {
     fn a_hanging_grid_makes_no_contacts_in_tumble_and_its_filter_keeps_circles_apart() {
         let grid = joint_grid_of(20);
         let mut scene = build_world(&grid);
-        // The joints between the fixed circles of the top row hold nothing:
-        // Tumble refuses them.
+        // Every joint of the spec, which leaves out the six between the
+        // fixed circles of the top row.
         let between_fixed = JOINT_GRID_FIXED as usize - 1;
-        assert_eq!(scene.joints.len(), grid.joints.len() - between_fixed);
+        assert_eq!(scene.joints.len(), grid.joints.len());
         assert_eq!(scene.world.joint_count(), 2 * 20 * 19 - between_fixed);
         for _ in 0..60 {
             scene.world.step(crate::DT);
