@@ -53,7 +53,7 @@ fn decode(bytes: &[u8]) -> PyResult<tumble::World> {
         Ok((fields, [])) => fields,
         _ => {
             return Err(invalid(
-                "not a tumble snapshot: the bytes do not hold its three fields",
+                "the snapshot is damaged (or not a snapshot): its bytes do not hold a version, a checksum and a state",
             ))
         }
     };
