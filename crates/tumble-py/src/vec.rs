@@ -4,13 +4,13 @@
 
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyZeroDivisionError};
 use pyo3::prelude::*;
-use pyo3::types::{PySequence, PyTuple};
+use pyo3::types::{PyBool, PySequence, PyTuple};
 
 /// An immutable 2D vector. It unpacks like a tuple (`x, y = v`), indexes
 /// (`v[0]`), compares equal to a tuple or list of the same numbers, and
 /// supports `+`, `-`, `*` and `/` by a number. Every function that takes a
 /// vector accepts any pair of numbers instead.
-#[pyclass(module = "tumble", frozen)]
+#[pyclass(module = "tumble", frozen, sequence)]
 #[derive(Clone, Copy)]
 pub struct Vec2 {
     /// The x component.
@@ -61,10 +61,16 @@ impl Vec2 {
         PyTuple::new(py, [self.x, self.y])?.try_iter()
     }
 
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> Py<PyAny> {
+        let py = other.py();
         match pair(other) {
-            Some((x, y)) => x == self.x && y == self.y,
-            None => false,
+            Some((x, y)) => PyBool::new(py, x == self.x && y == self.y)
+                .to_owned()
+                .into_any()
+                .unbind(),
+            // Not a pair of numbers: the other operand decides (as
+            // pytest.approx does).
+            None => py.NotImplemented(),
         }
     }
 
@@ -73,35 +79,45 @@ impl Vec2 {
         PyTuple::new(py, [self.x, self.y])?.hash()
     }
 
-    fn __add__(&self, other: &Bound<'_, PyAny>) -> Option<Vec2> {
-        pair(other).map(|(x, y)| Vec2::of(self.x + x, self.y + y))
+    fn __add__(&self, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        result(
+            other.py(),
+            pair(other).map(|(x, y)| Vec2::of(self.x + x, self.y + y)),
+        )
     }
 
-    fn __radd__(&self, other: &Bound<'_, PyAny>) -> Option<Vec2> {
+    fn __radd__(&self, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         self.__add__(other)
     }
 
-    fn __sub__(&self, other: &Bound<'_, PyAny>) -> Option<Vec2> {
-        pair(other).map(|(x, y)| Vec2::of(self.x - x, self.y - y))
+    fn __sub__(&self, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        result(
+            other.py(),
+            pair(other).map(|(x, y)| Vec2::of(self.x - x, self.y - y)),
+        )
     }
 
-    fn __rsub__(&self, other: &Bound<'_, PyAny>) -> Option<Vec2> {
-        pair(other).map(|(x, y)| Vec2::of(x - self.x, y - self.y))
+    fn __rsub__(&self, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        result(
+            other.py(),
+            pair(other).map(|(x, y)| Vec2::of(x - self.x, y - self.y)),
+        )
     }
 
-    fn __mul__(&self, k: &Bound<'_, PyAny>) -> Option<Vec2> {
-        k.extract::<f64>().ok().map(|k| Vec2::of(self.x * k, self.y * k))
+    fn __mul__(&self, k: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let product = number(k).map(|k| Vec2::of(self.x * k, self.y * k));
+        result(k.py(), product)
     }
 
-    fn __rmul__(&self, k: &Bound<'_, PyAny>) -> Option<Vec2> {
+    fn __rmul__(&self, k: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         self.__mul__(k)
     }
 
-    fn __truediv__(&self, k: &Bound<'_, PyAny>) -> PyResult<Option<Vec2>> {
-        match k.extract::<f64>() {
-            Ok(0.0) => Err(PyZeroDivisionError::new_err("Vec2 division by zero")),
-            Ok(k) => Ok(Some(Vec2::of(self.x / k, self.y / k))),
-            Err(_) => Ok(None),
+    fn __truediv__(&self, k: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        match number(k) {
+            Some(0.0) => Err(PyZeroDivisionError::new_err("Vec2 division by zero")),
+            Some(d) => result(k.py(), Some(Vec2::of(self.x / d, self.y / d))),
+            None => result(k.py(), None),
         }
     }
 
@@ -158,6 +174,24 @@ impl Vec2 {
     fn perpendicular(&self) -> Vec2 {
         Vec2::of(-self.y, self.x)
     }
+}
+
+/// A binary operator's answer: the vector, or `NotImplemented` so that
+/// Python tries the other operand.
+fn result(py: Python<'_>, v: Option<Vec2>) -> PyResult<Py<PyAny>> {
+    match v {
+        Some(v) => Ok(Py::new(py, v)?.into_any()),
+        None => Ok(py.NotImplemented()),
+    }
+}
+
+/// A plain number (not a vector or a numpy array, which scale elementwise
+/// themselves).
+fn number(k: &Bound<'_, PyAny>) -> Option<f64> {
+    if k.cast::<Vec2>().is_ok() || k.hasattr("__len__").unwrap_or(true) {
+        return None;
+    }
+    k.extract().ok()
 }
 
 /// Two numbers from a 2-sequence, or `None` if `obj` is not one.
