@@ -128,7 +128,7 @@ impl World {
         sleep_threshold = None,
         motion_locks = None,
         user_data = None,
-    ))]
+    ), text_signature = "(self, type=\"dynamic\", position=(0, 0), angle=0.0, *, linear_velocity=(0, 0), angular_velocity=0.0, linear_damping=0.0, angular_damping=0.0, gravity_scale=1.0, awake=True, can_sleep=True, sleep_threshold=None, motion_locks=None, user_data=None)")]
     fn create_body(
         slf: &Bound<'_, Self>,
         r#type: String,

@@ -99,6 +99,7 @@ impl World {
         Ok((slf.get_type().into_any(), PyTuple::empty(py), state))
     }
 
+    /// Restores a pickled world: its snapshot and its user data.
     fn __setstate__(
         &mut self,
         py: Python<'_>,

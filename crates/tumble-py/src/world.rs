@@ -126,7 +126,7 @@ impl World {
         max_step = None,
         max_step_splits = None,
         solver = None,
-    ))]
+    ), text_signature = "(gravity=(0, -10), *, sleeping=True, workers=1, length_units_per_meter=1.0, hit_event_threshold=None, max_linear_speed=None, max_step=None, max_step_splits=None, solver=None)")]
     fn new(
         py: Python<'_>,
         gravity: V2,
