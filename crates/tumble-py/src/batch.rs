@@ -1,0 +1,344 @@
+//! Batch access with numpy: the state of all bodies (or of a given array of
+//! them) in one call, velocities and impulses from arrays, and the events
+//! as arrays. Bodies are named by their keys (`Body.key`, `uint64`).
+//! Arrays of the engine's numbers are `float32`, its own precision, so they
+//! equal what the per-body getters return.
+
+use crate::body::Body;
+use crate::errors::{invalid, Check};
+use crate::keys::{handle, key};
+use crate::world::{read, write, World};
+use numpy::ndarray::{Array1, Array2};
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use tumble::{BodyError, BodyId, BodyType};
+
+/// The bodies an argument names: all of the world's (in slot order) for
+/// `None`, else an array of keys or a sequence of `Body` objects or keys.
+/// Every one must be live (else `StaleHandleError`, before anything is
+/// done).
+fn bodies(w: &World, arg: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<BodyId>> {
+    let Some(arg) = arg.filter(|a| !a.is_none()) else {
+        return Ok(w.inner.bodies().collect());
+    };
+    let keys: Vec<u64> = if let Ok(a) = arg.extract::<PyReadonlyArray1<'_, u64>>() {
+        a.as_array().iter().copied().collect()
+    } else {
+        let mut keys = Vec::new();
+        for item in arg.try_iter()? {
+            let item = item?;
+            keys.push(match item.cast::<Body>() {
+                Ok(b) => key(b.get().id),
+                Err(_) => item.extract::<u64>()?,
+            });
+        }
+        keys
+    };
+    keys.into_iter()
+        .map(
+            |k| match handle::<BodyId>(k).filter(|&id| w.inner.contains_body(id)) {
+                Some(id) => Ok(id),
+                None => Err::<BodyId, _>(BodyError::StaleHandle).check(),
+            },
+        )
+        .collect()
+}
+
+fn pairs<'py>(py: Python<'py>, values: Vec<f32>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+    let n = values.len() / 2;
+    let a = Array2::from_shape_vec((n, 2), values).map_err(|e| invalid(e.to_string()))?;
+    Ok(a.into_pyarray(py))
+}
+
+/// A `(n, 2)` float array argument as pairs, `n` checked against `count`.
+fn vectors(arr: &PyReadonlyArray2<'_, f32>, count: usize, what: &str) -> PyResult<Vec<tumble::Vec2>> {
+    let a = arr.as_array();
+    if a.shape() != [count, 2] {
+        return Err(invalid(format!(
+            "{what} must have the shape ({count}, 2), one row per body, not {:?}",
+            a.shape()
+        )));
+    }
+    Ok(a.rows()
+        .into_iter()
+        .map(|r| tumble::Vec2::new(r[0], r[1]))
+        .collect())
+}
+
+#[pymethods]
+impl World {
+    /// The keys of all live bodies, in slot order (``uint64``): the order
+    /// of every batch getter called without ``bodies``.
+    fn body_ids<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u64>> {
+        let keys: Vec<u64> = self.inner.bodies().map(key).collect();
+        Array1::from(keys).into_pyarray(py)
+    }
+
+    /// The positions of ``bodies`` (all when ``None``; else an array of
+    /// keys or a sequence of bodies), a ``(n, 2)`` ``float32`` array.
+    #[pyo3(signature = (bodies = None))]
+    fn get_positions<'py>(
+        slf: &Bound<'py, Self>,
+        bodies: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let w = read(slf)?;
+        let ids = self::bodies(&w, bodies)?;
+        let mut out = Vec::with_capacity(2 * ids.len());
+        for id in ids {
+            let p = w.inner.position(id).check()?;
+            out.extend([p.x, p.y]);
+        }
+        pairs(slf.py(), out)
+    }
+
+    /// The angles of ``bodies``, a ``(n,)`` ``float32`` array.
+    #[pyo3(signature = (bodies = None))]
+    fn get_angles<'py>(
+        slf: &Bound<'py, Self>,
+        bodies: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        let w = read(slf)?;
+        let ids = self::bodies(&w, bodies)?;
+        let out: Vec<f32> = ids
+            .into_iter()
+            .map(|id| w.inner.angle(id))
+            .collect::<Result<_, _>>()
+            .check()?;
+        Ok(Array1::from(out).into_pyarray(slf.py()))
+    }
+
+    /// The linear velocities of ``bodies``, a ``(n, 2)`` ``float32`` array.
+    #[pyo3(signature = (bodies = None))]
+    fn get_linear_velocities<'py>(
+        slf: &Bound<'py, Self>,
+        bodies: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let w = read(slf)?;
+        let ids = self::bodies(&w, bodies)?;
+        let mut out = Vec::with_capacity(2 * ids.len());
+        for id in ids {
+            let v = w.inner.linear_velocity(id).check()?;
+            out.extend([v.x, v.y]);
+        }
+        pairs(slf.py(), out)
+    }
+
+    /// The angular velocities of ``bodies``, a ``(n,)`` ``float32`` array.
+    #[pyo3(signature = (bodies = None))]
+    fn get_angular_velocities<'py>(
+        slf: &Bound<'py, Self>,
+        bodies: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        let w = read(slf)?;
+        let ids = self::bodies(&w, bodies)?;
+        let out: Vec<f32> = ids
+            .into_iter()
+            .map(|id| w.inner.angular_velocity(id))
+            .collect::<Result<_, _>>()
+            .check()?;
+        Ok(Array1::from(out).into_pyarray(slf.py()))
+    }
+
+    /// Sets the linear velocities of ``bodies`` from a ``(n, 2)`` array
+    /// (any float dtype is cast to ``float32``). Every body and number is
+    /// checked before any is set, so on an error nothing changed.
+    fn set_linear_velocities(
+        slf: &Bound<'_, Self>,
+        bodies: &Bound<'_, PyAny>,
+        velocities: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let arr = as_f32_2d(velocities)?;
+        let mut w = write(slf)?;
+        let ids = self::bodies(&w, Some(bodies))?;
+        let vs = vectors(&arr, ids.len(), "velocities")?;
+        if vs.iter().any(|v| !v.is_finite()) {
+            return Err::<(), _>(BodyError::NonFinite("linear velocity")).check();
+        }
+        for (id, v) in ids.into_iter().zip(vs) {
+            w.inner.set_linear_velocity(id, v).check()?;
+        }
+        Ok(())
+    }
+
+    /// Sets the angular velocities of ``bodies`` from a ``(n,)`` array.
+    /// Checked first, as :meth:`set_linear_velocities`.
+    fn set_angular_velocities(
+        slf: &Bound<'_, Self>,
+        bodies: &Bound<'_, PyAny>,
+        velocities: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let arr = as_f32_1d(velocities)?;
+        let mut w = write(slf)?;
+        let ids = self::bodies(&w, Some(bodies))?;
+        let ws = arr.as_array();
+        if ws.len() != ids.len() {
+            return Err(invalid(format!(
+                "velocities must have the shape ({},), one per body, not ({},)",
+                ids.len(),
+                ws.len()
+            )));
+        }
+        if ws.iter().any(|w| !w.is_finite()) {
+            return Err::<(), _>(BodyError::NonFinite("angular velocity")).check();
+        }
+        for (id, &v) in ids.into_iter().zip(ws.iter()) {
+            w.inner.set_angular_velocity(id, v).check()?;
+        }
+        Ok(())
+    }
+
+    /// Applies an impulse at the centre of mass of each of ``bodies``, a
+    /// row each of a ``(n, 2)`` array. Checked first: a body, a number or a
+    /// resulting velocity the engine would refuse raises before any
+    /// impulse is applied.
+    fn apply_impulses(
+        slf: &Bound<'_, Self>,
+        bodies: &Bound<'_, PyAny>,
+        impulses: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let arr = as_f32_2d(impulses)?;
+        let mut w = write(slf)?;
+        let ids = self::bodies(&w, Some(bodies))?;
+        let js = vectors(&arr, ids.len(), "impulses")?;
+        // The engine's checks, made for all before any is applied (a
+        // body named twice is checked with both impulses summed).
+        let mut after: std::collections::BTreeMap<BodyId, tumble::Vec2> = Default::default();
+        for (&id, &j) in ids.iter().zip(&js) {
+            if !j.is_finite() {
+                return Err::<(), _>(BodyError::NonFinite("impulse")).check();
+            }
+            if w.inner.body_type(id).check()? == BodyType::Dynamic {
+                let mass = w.inner.mass_data(id).check()?.mass;
+                let v = match after.get(&id) {
+                    Some(&v) => v,
+                    None => w.inner.linear_velocity(id).check()?,
+                };
+                let v = v + (1.0 / mass) * j;
+                if !v.is_finite() {
+                    return Err::<(), _>(BodyError::OutOfRange("impulse")).check();
+                }
+                after.insert(id, v);
+            }
+        }
+        for (id, j) in ids.into_iter().zip(js) {
+            w.inner.apply_linear_impulse_to_center(id, j).check()?;
+        }
+        Ok(())
+    }
+
+    /// The contact events of the last step as arrays, in a dict:
+    /// ``begin_shapes``, ``begin_bodies``, ``end_shapes``, ``end_bodies``,
+    /// ``hit_shapes``, ``hit_bodies`` (``(n, 2)`` ``uint64`` keys, A then
+    /// B), ``hit_points``, ``hit_normals`` (``(n, 2)`` ``float32``) and
+    /// ``hit_speeds`` (``(n,)`` ``float32``).
+    fn contact_event_arrays<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let e = self.inner.contact_events();
+        let d = PyDict::new(py);
+        let keys = |rows: Vec<[u64; 2]>| -> PyResult<Bound<'py, PyArray2<u64>>> {
+            let n = rows.len();
+            let flat: Vec<u64> = rows.into_iter().flatten().collect();
+            Ok(Array2::from_shape_vec((n, 2), flat)
+                .map_err(|e| invalid(e.to_string()))?
+                .into_pyarray(py))
+        };
+        for (name, list) in [("begin", &e.begin), ("end", &e.end)] {
+            d.set_item(
+                format!("{name}_shapes"),
+                keys(list.iter().map(|t| [key(t.shape_a), key(t.shape_b)]).collect())?,
+            )?;
+            d.set_item(
+                format!("{name}_bodies"),
+                keys(list.iter().map(|t| [key(t.body_a), key(t.body_b)]).collect())?,
+            )?;
+        }
+        d.set_item(
+            "hit_shapes",
+            keys(e.hit.iter().map(|h| [key(h.shape_a), key(h.shape_b)]).collect())?,
+        )?;
+        d.set_item(
+            "hit_bodies",
+            keys(e.hit.iter().map(|h| [key(h.body_a), key(h.body_b)]).collect())?,
+        )?;
+        d.set_item(
+            "hit_points",
+            pairs(py, e.hit.iter().flat_map(|h| [h.point.x, h.point.y]).collect())?,
+        )?;
+        d.set_item(
+            "hit_normals",
+            pairs(py, e.hit.iter().flat_map(|h| [h.normal.x, h.normal.y]).collect())?,
+        )?;
+        let speeds: Vec<f32> = e.hit.iter().map(|h| h.approach_speed).collect();
+        d.set_item("hit_speeds", Array1::from(speeds).into_pyarray(py))?;
+        Ok(d)
+    }
+
+    /// The sensor events of the last step as arrays, in a dict:
+    /// ``begin`` and ``end``, each ``(n, 3)`` ``uint64``: the sensor shape's
+    /// key, its body's and the visitor shape's.
+    fn sensor_event_arrays<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let e = self.inner.sensor_events();
+        let d = PyDict::new(py);
+        for (name, list) in [("begin", &e.begin), ("end", &e.end)] {
+            let flat: Vec<u64> = list
+                .iter()
+                .flat_map(|o| [key(o.sensor), key(o.sensor_body), key(o.visitor)])
+                .collect();
+            let a = Array2::from_shape_vec((list.len(), 3), flat).map_err(|e| invalid(e.to_string()))?;
+            d.set_item(name, a.into_pyarray(py))?;
+        }
+        Ok(d)
+    }
+
+    /// The points of every contact now (touching, or about to), as
+    /// arrays: ``(points, normals, separations)``, ``(m, 2)``, ``(m, 2)``
+    /// and ``(m,)`` ``float32``, each point with its contact's normal
+    /// (from shape A to shape B). What the pygame drawing uses to show
+    /// contacts.
+    #[allow(clippy::type_complexity)]
+    fn contact_points<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(
+        Bound<'py, PyArray2<f32>>,
+        Bound<'py, PyArray2<f32>>,
+        Bound<'py, PyArray1<f32>>,
+    )> {
+        let (mut points, mut normals, mut seps) = (Vec::new(), Vec::new(), Vec::new());
+        for c in self.inner.contacts() {
+            let n = c.manifold.normal;
+            for p in c.manifold.points() {
+                points.extend([p.point.x, p.point.y]);
+                normals.extend([n.x, n.y]);
+                seps.push(p.separation);
+            }
+        }
+        Ok((
+            pairs(py, points)?,
+            pairs(py, normals)?,
+            Array1::from(seps).into_pyarray(py),
+        ))
+    }
+}
+
+/// Any 2D array-like as `float32` (a list of pairs, a `float64` array).
+fn as_f32_2d<'py>(obj: &Bound<'py, PyAny>) -> PyResult<PyReadonlyArray2<'py, f32>> {
+    let np = obj.py().import("numpy")?;
+    let arr = np.call_method1("ascontiguousarray", (obj, "float32"))?;
+    arr.extract::<PyReadonlyArray2<'py, f32>>().map_err(|_| {
+        invalid(format!(
+            "expected a 2D array, one row per body, not {}-dimensional",
+            arr.getattr("ndim")
+                .and_then(|n| n.extract::<usize>())
+                .unwrap_or(0)
+        ))
+    })
+}
+
+/// Any 1D array-like as `float32`.
+fn as_f32_1d<'py>(obj: &Bound<'py, PyAny>) -> PyResult<PyReadonlyArray1<'py, f32>> {
+    let np = obj.py().import("numpy")?;
+    let arr = np.call_method1("ascontiguousarray", (obj, "float32"))?;
+    arr.extract::<PyReadonlyArray1<'py, f32>>()
+        .map_err(|_| invalid("expected a 1D array, one number per body"))
+}

@@ -1,0 +1,251 @@
+//! The world's queries (rays, shape casts, overlaps) and explosions.
+
+use crate::body::Body;
+use crate::errors::Check;
+use crate::geometry;
+use crate::shape::{query_filter, QueryFilter, Shape};
+use crate::vec::{Vec2, V2};
+use crate::world::{body_obj, read, shape_obj, World};
+use pyo3::prelude::*;
+use tumble::{Aabb, Explosion, Transform};
+
+/// What a ray hit: the ``shape`` (and its ``body``), the ``point`` and the
+/// surface ``normal`` there, and the ``fraction`` of the ray's
+/// translation at which it hit.
+#[pyclass(module = "tumble", frozen, get_all)]
+pub struct RayHit {
+    /// The shape hit.
+    pub shape: Py<Shape>,
+    /// Its body.
+    pub body: Py<Body>,
+    /// Where the ray hit it.
+    pub point: Py<Vec2>,
+    /// The surface normal there.
+    pub normal: Py<Vec2>,
+    /// How far along the translation, 0 to 1.
+    pub fraction: f32,
+}
+
+#[pymethods]
+impl RayHit {
+    fn __repr__(&self, py: Python<'_>) -> String {
+        let (p, n) = (self.point.get(), self.normal.get());
+        format!(
+            "RayHit(shape={}, point=({:?}, {:?}), normal=({:?}, {:?}), fraction={:?})",
+            self.shape
+                .bind(py)
+                .repr()
+                .map(|r| r.to_string())
+                .unwrap_or_default(),
+            p.x,
+            p.y,
+            n.x,
+            n.y,
+            self.fraction
+        )
+    }
+}
+
+/// What a shape cast met first: the ``shape`` (and its ``body``), the
+/// ``fraction`` of the translation at which they touch, the ``point`` of
+/// touch and the ``normal`` of the surface met.
+#[pyclass(module = "tumble", frozen, get_all)]
+pub struct ShapeCastHit {
+    /// The shape met.
+    pub shape: Py<Shape>,
+    /// Its body.
+    pub body: Py<Body>,
+    /// How far along the translation they touch, 0 to 1.
+    pub fraction: f32,
+    /// Where they touch.
+    pub point: Py<Vec2>,
+    /// The normal of the surface met.
+    pub normal: Py<Vec2>,
+}
+
+#[pymethods]
+impl ShapeCastHit {
+    fn __repr__(&self, py: Python<'_>) -> String {
+        let p = self.point.get();
+        format!(
+            "ShapeCastHit(shape={}, fraction={:?}, point=({:?}, {:?}))",
+            self.shape
+                .bind(py)
+                .repr()
+                .map(|r| r.to_string())
+                .unwrap_or_default(),
+            self.fraction,
+            p.x,
+            p.y
+        )
+    }
+}
+
+fn ray_hit(world: &Bound<'_, World>, w: &World, h: &tumble::RayHit) -> PyResult<RayHit> {
+    let py = world.py();
+    Ok(RayHit {
+        shape: Py::new(py, shape_obj(world, w, h.shape))?,
+        body: Py::new(py, body_obj(world, w, h.body))?,
+        point: Py::new(py, Vec2::from(h.point))?,
+        normal: Py::new(py, Vec2::from(h.normal))?,
+        fraction: h.fraction,
+    })
+}
+
+fn shapes(world: &Bound<'_, World>, w: &World, ids: Vec<tumble::ShapeId>) -> Vec<Shape> {
+    ids.into_iter().map(|id| shape_obj(world, w, id)).collect()
+}
+
+#[pymethods]
+impl World {
+    /// The first shape hit by the ray from ``origin`` along
+    /// ``translation`` (its end is ``origin + translation``), or ``None``.
+    /// ``filter`` is a :class:`QueryFilter`.
+    #[pyo3(signature = (origin, translation, filter = None))]
+    fn ray_cast(
+        slf: &Bound<'_, Self>,
+        origin: V2,
+        translation: V2,
+        filter: Option<PyRef<'_, QueryFilter>>,
+    ) -> PyResult<Option<RayHit>> {
+        let w = read(slf)?;
+        let hit = w
+            .inner
+            .ray_cast_closest(origin.0, translation.0, query_filter(filter))
+            .check()?;
+        hit.map(|h| ray_hit(slf, &w, &h)).transpose()
+    }
+
+    /// Every shape hit by the ray, nearest first.
+    #[pyo3(signature = (origin, translation, filter = None))]
+    fn ray_cast_all(
+        slf: &Bound<'_, Self>,
+        origin: V2,
+        translation: V2,
+        filter: Option<PyRef<'_, QueryFilter>>,
+    ) -> PyResult<Vec<RayHit>> {
+        let w = read(slf)?;
+        let mut out = Vec::new();
+        w.inner
+            .ray_cast_all(origin.0, translation.0, query_filter(filter), &mut out)
+            .check()?;
+        out.iter().map(|h| ray_hit(slf, &w, h)).collect()
+    }
+
+    /// Moves ``geometry`` (a :class:`Circle`, :class:`Capsule`,
+    /// :class:`Polygon` or :class:`Segment`) placed at ``position`` turned
+    /// by ``angle`` along ``translation`` without turning, and returns the
+    /// first shape it would touch (a :class:`ShapeCastHit`) or ``None``.
+    #[pyo3(signature = (geometry, position, translation, angle = 0.0, filter = None))]
+    fn shape_cast(
+        slf: &Bound<'_, Self>,
+        geometry: &Bound<'_, PyAny>,
+        position: V2,
+        translation: V2,
+        angle: f32,
+        filter: Option<PyRef<'_, QueryFilter>>,
+    ) -> PyResult<Option<ShapeCastHit>> {
+        let shape = geometry::from_py(geometry)?;
+        let w = read(slf)?;
+        let hit = w
+            .inner
+            .shape_cast(
+                &shape,
+                Transform::new(position.0, angle),
+                translation.0,
+                query_filter(filter),
+            )
+            .check()?;
+        let py = slf.py();
+        hit.map(|h| {
+            Ok(ShapeCastHit {
+                shape: Py::new(py, shape_obj(slf, &w, h.shape))?,
+                body: Py::new(py, body_obj(slf, &w, h.body))?,
+                fraction: h.fraction,
+                point: Py::new(py, Vec2::from(h.point))?,
+                normal: Py::new(py, Vec2::from(h.normal))?,
+            })
+        })
+        .transpose()
+    }
+
+    /// The shapes containing the world point ``point``.
+    #[pyo3(signature = (point, filter = None))]
+    fn overlap_point(
+        slf: &Bound<'_, Self>,
+        point: V2,
+        filter: Option<PyRef<'_, QueryFilter>>,
+    ) -> PyResult<Vec<Shape>> {
+        let w = read(slf)?;
+        let mut out = Vec::new();
+        w.inner
+            .overlap_point(point.0, query_filter(filter), &mut out)
+            .check()?;
+        Ok(shapes(slf, &w, out))
+    }
+
+    /// The shapes whose bounding boxes overlap the box from ``lower`` to
+    /// ``upper``.
+    #[pyo3(signature = (lower, upper, filter = None))]
+    fn overlap_aabb(
+        slf: &Bound<'_, Self>,
+        lower: V2,
+        upper: V2,
+        filter: Option<PyRef<'_, QueryFilter>>,
+    ) -> PyResult<Vec<Shape>> {
+        let w = read(slf)?;
+        let mut out = Vec::new();
+        w.inner
+            .overlap_aabb(Aabb::new(lower.0, upper.0), query_filter(filter), &mut out)
+            .check()?;
+        Ok(shapes(slf, &w, out))
+    }
+
+    /// The shapes that overlap ``geometry`` placed at ``position`` turned
+    /// by ``angle``.
+    #[pyo3(signature = (geometry, position, angle = 0.0, filter = None))]
+    fn overlap_shape(
+        slf: &Bound<'_, Self>,
+        geometry: &Bound<'_, PyAny>,
+        position: V2,
+        angle: f32,
+        filter: Option<PyRef<'_, QueryFilter>>,
+    ) -> PyResult<Vec<Shape>> {
+        let shape = geometry::from_py(geometry)?;
+        let w = read(slf)?;
+        let mut out = Vec::new();
+        w.inner
+            .overlap_shape(
+                &shape,
+                Transform::new(position.0, angle),
+                query_filter(filter),
+                &mut out,
+            )
+            .check()?;
+        Ok(shapes(slf, &w, out))
+    }
+
+    /// Pushes every dynamic body with a shape within ``radius +
+    /// falloff`` of ``center`` away from it: each shape gets an impulse of
+    /// ``impulse_per_length`` times its width facing the blast, full
+    /// within ``radius`` and fading to nothing at ``radius + falloff``.
+    #[pyo3(signature = (center, radius, impulse_per_length, falloff = 0.0, filter = None))]
+    fn explode(
+        &mut self,
+        center: V2,
+        radius: f32,
+        impulse_per_length: f32,
+        falloff: f32,
+        filter: Option<PyRef<'_, QueryFilter>>,
+    ) -> PyResult<()> {
+        self.inner
+            .explode(&Explosion {
+                center: center.0,
+                radius,
+                falloff,
+                impulse_per_length,
+                filter: query_filter(filter),
+            })
+            .check()
+    }
+}

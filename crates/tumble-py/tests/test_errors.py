@@ -1,0 +1,161 @@
+"""Every kind of engine error raises its exception with the engine's
+message, and the world is unchanged after it."""
+
+import math
+
+import pytest
+import tumble
+from conftest import make_ground
+
+NAN = math.nan
+INF = math.inf
+
+
+def unchanged(world, call, error, match=None):
+    """Runs `call`, which must raise `error`, and checks that the world's
+    snapshot did not change."""
+    before = world.to_bytes()
+    with pytest.raises(error, match=match):
+        call()
+    assert world.to_bytes() == before
+
+
+def test_exception_hierarchy():
+    assert issubclass(tumble.InvalidValueError, tumble.TumbleError)
+    assert issubclass(tumble.InvalidValueError, ValueError)
+    assert issubclass(tumble.StaleHandleError, tumble.TumbleError)
+    assert issubclass(tumble.StaleHandleError, KeyError)
+
+
+def test_bad_values_raise_invalid_value_error(scene):
+    box = next(b for b in scene.bodies if b.type == "dynamic")
+    shape = box.shapes[0]
+    cases = [
+        (lambda: box.apply_force((NAN, 0)), "force is NaN"),
+        (lambda: box.apply_impulse((0, INF)), "impulse is NaN"),
+        (lambda: box.apply_torque(NAN), "torque"),
+        (lambda: setattr(box, "position", (1e9, 0)), "position is out of range"),
+        (lambda: setattr(box, "linear_velocity", (NAN, 0)), "linear velocity"),
+        (lambda: box.set_damping(-1, 0), "damping"),
+        (lambda: setattr(shape, "friction", -1), "friction and restitution"),
+        (lambda: box.add_circle(-1), "radius"),
+        (lambda: box.add_box(0, 1), None),
+        (lambda: box.add_polygon([(0, 0), (1, 0), (2, 0)]), None),
+        (lambda: box.add_circle(1, density=0), "density"),
+        (lambda: box.add_concave([(0, 0), (2, 2), (2, 0), (0, 2)]), None),
+        (lambda: setattr(scene, "workers", 0), "workers"),
+        (lambda: setattr(scene, "gravity", (NAN, 0)), "gravity"),
+        (lambda: scene.ray_cast((NAN, 0), (1, 0)), "ray origin"),
+        (lambda: scene.explode((0, 0), -1, 1), "out of range"),
+        (lambda: scene.create_body(position=(0, 0), linear_damping=-1), "damping"),
+        (lambda: scene.create_body("wobbly"), "body type"),
+        (lambda: shape.overlaps(), "not a sensor"),
+    ]
+    for call, match in cases:
+        unchanged(scene, call, tumble.InvalidValueError, match)
+
+
+def test_solver_settings_are_checked_on_assignment(scene):
+    s = scene.solver
+    s.iterations = 99
+    unchanged(scene, lambda: setattr(scene, "solver", s), tumble.InvalidValueError, "iterations")
+    with pytest.raises(tumble.InvalidValueError, match="position_correction"):
+        s.position_correction = "magic"
+
+
+def test_joint_errors(world):
+    ground = make_ground(world)
+    a = world.create_body(position=(0, 2))
+    a.add_box(1, 1)
+    unchanged(
+        world,
+        lambda: world.add_joint(a, a, tumble.WeldJoint()),
+        tumble.InvalidValueError,
+        "two different",
+    )
+    unchanged(
+        world,
+        lambda: world.add_joint(
+            ground, a, tumble.RevoluteJoint(enable_limit=True, lower_angle=1, upper_angle=0)
+        ),
+        tumble.InvalidValueError,
+        "lower limit",
+    )
+    unchanged(
+        world,
+        lambda: world.add_joint(ground, a, tumble.DistanceJoint(length=-1)),
+        tumble.InvalidValueError,
+        "out of range",
+    )
+    static = world.create_body("static")
+    unchanged(
+        world,
+        lambda: world.add_joint(ground, static, tumble.WeldJoint()),
+        tumble.InvalidValueError,
+        "dynamic",
+    )
+    hinge = world.add_joint(ground, a, tumble.RevoluteJoint(), anchor=(0, 2))
+    unchanged(world, lambda: hinge.set_motor_speed(1.0), tumble.InvalidValueError, "motor is off")
+    unchanged(
+        world,
+        lambda: setattr(hinge, "params", tumble.WeldJoint()),
+        tumble.InvalidValueError,
+        "kind",
+    )
+
+
+def test_stale_handles_raise_stale_handle_error(scene):
+    box = next(b for b in scene.bodies if b.type == "dynamic")
+    shape = box.shapes[0]
+    hinge = scene.joints[0]
+    key = box.key
+    box.remove()
+    hinge.remove()
+    assert not box.alive and not shape.alive and not hinge.alive
+    calls = [
+        lambda: box.position,
+        lambda: setattr(box, "angle", 1.0),
+        lambda: box.apply_impulse((1, 0)),
+        lambda: box.add_circle(1),
+        lambda: box.user_data,
+        lambda: shape.friction,
+        lambda: shape.remove(),
+        lambda: hinge.angle,
+        lambda: scene.body(key),
+        lambda: scene.get_positions([key]),
+    ]
+    for call in calls:
+        unchanged(scene, call, tumble.StaleHandleError, "stale handle")
+    # A KeyError prints its key quoted; this one prints the message.
+    with pytest.raises(KeyError) as raised:
+        _ = box.position
+    assert str(raised.value) == "stale handle: the body or shape was removed"
+
+
+def test_wrong_types_raise_type_error(world):
+    b = world.create_body()
+    for call in [
+        lambda: b.add_circle("big"),
+        lambda: b.apply_force("ab"),
+        lambda: b.apply_force((1, 2, 3)),
+        lambda: b.add_circle(1, colour="red"),
+        lambda: world.add_joint(b, b, "hinge"),
+        lambda: world.shape_cast("circle", (0, 0), (1, 0)),
+    ]:
+        unchanged(world, call, TypeError)
+
+
+def test_a_hook_cannot_call_its_world_and_its_error_is_raised(world):
+    make_ground(world)
+    box = world.create_body(position=(0, 0.5))
+    box.add_box(1, 1, pre_solve=True)
+    world.step(1 / 60)
+
+    class Hooks:
+        def pre_solve(self, contact):
+            return contact.body_b.position  # the world is being stepped
+
+    with pytest.raises(tumble.TumbleError, match="busy"):
+        world.step(1 / 60, hooks=Hooks())
+    # The step itself completed.
+    assert world.step_count == 2

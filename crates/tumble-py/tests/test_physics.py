@@ -1,0 +1,69 @@
+"""Physics through Python, against closed forms."""
+
+import math
+
+import tumble
+from conftest import make_ground, pyramid_positions
+
+
+def test_free_fall_matches_the_integrator_and_the_closed_form():
+    world = tumble.World(gravity=(0, -10))
+    ball = world.create_body(position=(0, 100))
+    ball.add_circle(0.5)
+    dt, steps = 1 / 60, 120
+    substeps = world.solver.substeps
+    for _ in range(steps):
+        world.step(dt)
+    t = steps * dt
+    # Semi-implicit Euler over n substeps of h: y = y0 - g h^2 n (n + 1) / 2.
+    n, h = steps * substeps, dt / substeps
+    discrete = 100 - 10 * h * h * n * (n + 1) / 2
+    assert abs(ball.position.y - discrete) < 1e-3
+    # The closed form differs from it by g h t / 2, no more.
+    closed = 100 - 0.5 * 10 * t * t
+    assert abs(ball.position.y - closed) <= 0.5 * 10 * h * t + 1e-3
+    assert abs(ball.linear_velocity.y - (-10 * t)) < 1e-3
+    assert ball.position.x == 0.0
+
+
+def test_the_21_box_pyramid_stands_still():
+    world = tumble.World(sleeping=False)
+    make_ground(world)
+    boxes = []
+    for x, y in pyramid_positions(6):
+        b = world.create_body(position=(x, y))
+        b.add_box(1, 1)
+        boxes.append(b)
+    assert len(boxes) == 21
+    start = [b.position for b in boxes]
+    for _ in range(600):
+        world.step(1 / 60)
+    moved = max(abs(b.position - p) for b, p in zip(boxes, start))
+    speed = max(abs(b.linear_velocity) for b in boxes)
+    assert moved < 0.02, f"a box moved {moved} m"
+    assert speed < 0.01, f"a box still moves at {speed} m/s"
+    assert max(abs(b.angle) for b in boxes) < 0.01
+
+
+def test_small_swing_pendulum_period():
+    length, g = 2.0, 10.0
+    world = tumble.World(gravity=(0, -g))
+    pivot = world.create_body("static", position=(0, 10))
+    theta0 = 0.05
+    bob = world.create_body(position=(length * math.sin(theta0), 10 - length * math.cos(theta0)))
+    bob.add_circle(0.02, density=1000)
+    world.add_joint(pivot, bob, tumble.RevoluteJoint(), anchor=(0, 10))
+    dt = 1 / 240
+    crossings, prev_x, t = [], bob.position.x, 0.0
+    while len(crossings) < 7 and t < 20:
+        world.step(dt)
+        t += dt
+        x = bob.position.x
+        if prev_x > 0 >= x or prev_x < 0 <= x:
+            # Linear interpolation of the time the bob crossed x = 0.
+            crossings.append(t - dt * x / (x - prev_x))
+        prev_x = x
+    assert len(crossings) == 7
+    period = (crossings[-1] - crossings[0]) / 3  # six half periods
+    expected = 2 * math.pi * math.sqrt(length / g)
+    assert abs(period - expected) / expected < 0.01, (period, expected)
