@@ -258,8 +258,15 @@ impl Solver {
     /// joint but a filter, unless neither body can move, each with its two
     /// solver bodies and its colouring key. Call after
     /// [`Solver::end_bodies`]; [`Solver::colour`] builds their
-    /// constraints.
-    pub fn pick_joints(&mut self, joints: &Store<Joint>, awake: impl Iterator<Item = u32>) {
+    /// constraints. Each joint's anchors bound its bodies' spin so that
+    /// no anchor moves faster than `max_speed` (see
+    /// [`SolverBody::max_spin`](types::SolverBody)).
+    pub fn pick_joints(
+        &mut self,
+        (joints, body_store): (&Store<Joint>, &Store<Body>),
+        awake: impl Iterator<Item = u32>,
+        max_speed: f32,
+    ) {
         self.picked_joints.clear();
         self.joint_keys.clear();
         self.joint_slots.clear();
@@ -278,12 +285,27 @@ impl Solver {
             if ba.inv_mass + bb.inv_mass + ba.inv_inertia + bb.inv_inertia == 0.0 {
                 continue;
             }
+            let (dynamic_a, dynamic_b) = (ba.dynamic, bb.dynamic);
+            // Each end's anchor turns with its body: its spin is held so
+            // that the anchor moves no faster than the speed limit (see
+            // `SolverBody::max_spin`).
+            for (k, slot, frame) in [(a, joint.body_a, joint.frame_a), (b, joint.body_b, joint.frame_b)] {
+                let body = &mut self.bodies[k as usize];
+                if body.dynamic {
+                    let reach = (frame.p - body_store[slot].local_center).length();
+                    let most = max_speed / reach;
+                    if most < body.max_spin {
+                        body.max_spin = most;
+                        body.w = body.w.clamp(-most, most);
+                    }
+                }
+            }
             self.picked_joints.push((a, b));
             self.joint_slots.push(ji);
             self.joint_keys.push(ColourKey {
                 item: ji,
-                a: held(joint.body_a, ba.dynamic),
-                b: held(joint.body_b, bb.dynamic),
+                a: held(joint.body_a, dynamic_a),
+                b: held(joint.body_b, dynamic_b),
                 color: joint.color,
                 // A hinge may take a lane of a hinge batch.
                 kind: if matches!(joint.kind, JointKind::Revolute(_)) {
@@ -896,7 +918,8 @@ fn integrate_position(b: &SolverBody, (cell, pseudo): (&StateCell, Option<&State
         if s.v.length_squared() > limits.max_speed_squared {
             s.v = crate::math::limit_length(s.v, limits.max_speed);
         }
-        s.w = s.w.clamp(-limits.max_spin, limits.max_spin);
+        let spin = limits.max_spin.min(b.max_spin);
+        s.w = s.w.clamp(-spin, spin);
     }
     let (pv, pw) = pseudo.map_or((Vec2::ZERO, 0.0), StateCell::velocity);
     let h = limits.h;
@@ -930,7 +953,7 @@ fn integrate_four(
         return;
     }
     let w = lane(|s| s.w);
-    let spin = Fw::splat(limits.max_spin);
+    let spin = Fw::from_fn(|l| limits.max_spin.min(bodies[l].max_spin));
     let w = dynamic.select(w.clamp(-spin, spin), w);
     let zero = Fw::splat(0.0);
     let (pvx, pvy, pw) = match pseudo {

@@ -33,6 +33,13 @@ pub(crate) struct SolverBody {
     /// the body's bookkeeping. Zero on the shared static body, which
     /// stands for every static body: theirs are read from the bodies.
     pub center: Vec2,
+    /// The fastest this body may spin: the speed limit over its reach
+    /// (the farthest point of its shapes, the farthest anchor of its
+    /// solved joints), so that no point that moves with it, and no point
+    /// a joint holds to it, moves faster than the speed limit. Infinite
+    /// when nothing reaches from its centre; the step's spin limit holds
+    /// besides.
+    pub max_spin: f32,
 }
 
 /// What the solve takes of an awake body, as the world gathers it (see
@@ -74,6 +81,7 @@ impl Default for SolverBody {
             angular_decay: 1.0,
             dynamic: false,
             center: Vec2::ZERO,
+            max_spin: f32::INFINITY,
         }
     }
 }

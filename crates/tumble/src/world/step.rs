@@ -495,7 +495,11 @@ impl World {
             );
         }
         self.solver.end_bodies();
-        self.solver.pick_joints(&self.joints, self.awake.joints.iter());
+        self.solver.pick_joints(
+            (&self.joints, &self.bodies),
+            self.awake.joints.iter(),
+            ctx.max_speed,
+        );
         // The contacts with points: the collide stage's, and any that
         // joined with an island woken since (in slot order, as they were).
         let with_points = &mut self.scratch.with_points;
@@ -889,7 +893,10 @@ fn gather_body(
         return Gathered::Skip;
     }
     let v = limit_length(b.v, max_speed);
+    // (A body's joints can bound its spin further: `Solver::pick_joints`.)
+    let reach_spin = max_speed / b.extent;
     let w = b.w.clamp(-max_spin, max_spin);
+    let w = w.clamp(-reach_spin, reach_spin);
     match b.body_type {
         BodyType::Static => Gathered::Skip,
         BodyType::Kinematic => {
@@ -921,6 +928,7 @@ fn gather_body(
                 angular_decay: 1.0 / (1.0 + h * b.angular_damping),
                 dynamic: true,
                 center: b.center,
+                max_spin: reach_spin,
             };
             if b.locks == MotionLocks::default() {
                 Gathered::Solve

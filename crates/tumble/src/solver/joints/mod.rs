@@ -124,7 +124,7 @@ pub(crate) fn prepare_joint(
         ),
         _ => (Softness::RIGID, Softness::RIGID),
     };
-    JointConstraint {
+    let mut constraint = JointConstraint {
         joint: ji,
         a,
         b,
@@ -146,6 +146,46 @@ pub(crate) fn prepare_joint(
         },
         spring,
         angular_spring,
+    };
+    let most = |s: &SolverBody| (ctx.max_speed, ctx.max_spin.min(s.max_spin));
+    bound_warm_start(&mut constraint, (most(sa), most(sb)));
+    constraint
+}
+
+/// Scales the joint's stored impulses down, all by one factor (so limits
+/// stay one-sided and motors within their force), until applying them
+/// changes neither body's velocity by more than its speed limit nor its
+/// spin by more than its spin limit (`most`: each end's `(speed, spin)`).
+/// The stored impulses are last step's answer, applied again at the
+/// anchors as they are now: a joint whose rows fight over long arms
+/// stores large impulses that nearly cancel, and once its bodies have
+/// turned they cancel no more. An impulse that alone would take a body
+/// past what the step lets it move is no guess of this step's answer.
+fn bound_warm_start(j: &mut JointConstraint, ((va, wa), (vb, wb)): ((f32, f32), (f32, f32))) {
+    let at_rest = BodyState {
+        v: Vec2::ZERO,
+        w: 0.0,
+        dp: Vec2::ZERO,
+        dq: Rot::IDENTITY,
+    };
+    let mut m = Motion {
+        a: at_rest,
+        b: at_rest,
+    };
+    warm_start_motion(j, &mut m);
+    let ratio = |change: f32, most: f32| if change > most { most / change } else { 1.0 };
+    let scale = ratio(m.a.v.length(), va)
+        .min(ratio(m.a.w.abs(), wa))
+        .min(ratio(m.b.v.length(), vb))
+        .min(ratio(m.b.w.abs(), wb));
+    if scale < 1.0 {
+        let i = &mut j.impulses;
+        i.linear *= scale;
+        i.angular *= scale;
+        i.spring *= scale;
+        i.motor *= scale;
+        i.lower *= scale;
+        i.upper *= scale;
     }
 }
 
@@ -162,16 +202,24 @@ fn uses_angle(kind: &JointKind) -> bool {
 /// Applies the accumulated impulses at the start of a substep.
 pub(crate) fn warm_start(j: &JointConstraint, states: &[StateCell]) {
     let mut m = Motion::load(j, states);
-    match j.kind {
-        JointKind::Revolute(_) => revolute::warm_start(j, &mut m),
-        JointKind::Prismatic(_) => prismatic::warm_start(j, &mut m),
-        JointKind::Distance(_) => distance::warm_start(j, &mut m),
-        JointKind::Weld(_) => weld::warm_start(j, &mut m),
-        JointKind::Wheel(_) => wheel::warm_start(j, &mut m),
-        JointKind::Motor(_) => motor::warm_start(j, &mut m),
-        JointKind::Filter => return,
+    if warm_start_motion(j, &mut m) {
+        m.store(j, states);
     }
-    m.store(j, states);
+}
+
+/// Applies the joint's accumulated impulses to `m`; false for a kind
+/// with none.
+fn warm_start_motion(j: &JointConstraint, m: &mut Motion) -> bool {
+    match j.kind {
+        JointKind::Revolute(_) => revolute::warm_start(j, m),
+        JointKind::Prismatic(_) => prismatic::warm_start(j, m),
+        JointKind::Distance(_) => distance::warm_start(j, m),
+        JointKind::Weld(_) => weld::warm_start(j, m),
+        JointKind::Wheel(_) => wheel::warm_start(j, m),
+        JointKind::Motor(_) => motor::warm_start(j, m),
+        JointKind::Filter => return false,
+    }
+    true
 }
 
 /// One iteration of the joint: the biased pass (`bias`) or the relax.
