@@ -353,6 +353,17 @@ fn ordinary_play_stays_finite_and_costs_the_same_throughout() {
                 && w.linear_velocity(b).unwrap().is_finite()
                 && w.angular_velocity(b).unwrap().is_finite();
             assert!(finite, "step {step}: {b:?} is not finite");
+            // Nor may any leave the box: a centre past a wall's thickness
+            // went through it.
+            let (lo, hi) = (
+                Vec2::new(-HALF_WIDTH - 1.0, -1.0),
+                Vec2::new(HALF_WIDTH + 1.0, HEIGHT + 1.0),
+            );
+            let p = w.center_of_mass(b).unwrap();
+            assert!(
+                p.cmpge(lo).all() && p.cmple(hi).all(),
+                "step {step}: {b:?} left the box, at {p:?}"
+            );
         }
         let contacts = w.contact_count();
         assert!(
