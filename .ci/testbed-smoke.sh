@@ -100,14 +100,14 @@ xdotool mousemove 800 400
 xdotool windowfocus "$WID" 2>/dev/null || true
 sleep 3
 
-count_colours() { convert "$1" -format %k info:; }
+count_colors() { convert "$1" -format %k info:; }
 
 echo "== testbed smoke: screenshot of the pyramid"
 import -window root "$OUT/pyramid.png"
 kill -0 "$APP_PID" 2>/dev/null || fail "the testbed died while running"
-colours=$(count_colours "$OUT/pyramid.png")
-echo "pyramid.png: $colours colours"
-((colours >= 64)) || fail "the window looks blank ($colours colours)"
+colors=$(count_colors "$OUT/pyramid.png")
+echo "pyramid.png: $colors colors"
+((colors >= 64)) || fail "the window looks blank ($colors colors)"
 
 echo "== testbed smoke: keys and a sling"
 # Warm starting off, two fewer iterations, contacts on; then sling a shape
@@ -122,9 +122,9 @@ xdotool mouseup 1
 sleep 1.5
 import -window root "$OUT/after-input.png"
 kill -0 "$APP_PID" 2>/dev/null || fail "the testbed died after input"
-colours=$(count_colours "$OUT/after-input.png")
-echo "after-input.png: $colours colours"
-((colours >= 64)) || fail "the window looks blank after input ($colours colours)"
+colors=$(count_colors "$OUT/after-input.png")
+echo "after-input.png: $colors colors"
+((colors >= 64)) || fail "the window looks blank after input ($colors colors)"
 # The view must have changed: the amber bar went dark, contacts appeared,
 # a shape was thrown.
 changed=$(compare -metric AE "$OUT/pyramid.png" "$OUT/after-input.png" null: 2>&1 >/dev/null | cut -d' ' -f1 || true)
@@ -143,10 +143,10 @@ shoot_scene() {
     sleep "$seconds"
     import -window root "$OUT/$scene.png"
     kill -0 "$APP_PID" 2>/dev/null || fail "the testbed died running $scene"
-    local colours
-    colours=$(count_colours "$OUT/$scene.png")
-    echo "$scene.png: $colours colours"
-    ((colours >= 64)) || fail "the $scene window looks blank ($colours colours)"
+    local colors
+    colors=$(count_colors "$OUT/$scene.png")
+    echo "$scene.png: $colors colors"
+    ((colors >= 64)) || fail "the $scene window looks blank ($colors colors)"
     kill "$APP_PID" 2>/dev/null && wait "$APP_PID" 2>/dev/null || true
     APP_PID=""
 }

@@ -56,7 +56,7 @@ def make_scene(rng):
 
 
 def make_crate(world, rng, pixel):
-    """A crate of random size and colour at a screen pixel, turned at
+    """A crate of random size and color at a screen pixel, turned at
     random."""
     w, h = rng.randint(40, 90), rng.randint(30, 70)
     color = (rng.randint(170, 240), rng.randint(110, 170), rng.randint(60, 110))
@@ -75,7 +75,7 @@ def crate_count(world):
 
 
 def draw_scene(screen, world, debug, options):
-    """Each body's boxes in its own colour, then (debug) the contacts."""
+    """Each body's boxes in its own color, then (debug) the contacts."""
     for body in world.bodies:
         color = body.user_data or (200, 150, 90)
         for shape in body.shapes:

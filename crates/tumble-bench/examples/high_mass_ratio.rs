@@ -41,14 +41,14 @@ fn main() {
     let mut pyramids = Vec::new();
     for j in 0..3 {
         let density = (j + 1) as f32 * scale;
-        let centre = 24.0 * extent * (j as f32 - 1.0);
+        let center = 24.0 * extent * (j as f32 - 1.0);
         let first = bodies.len();
         let rows = if on_apex { 10 } else { 9 };
         for row in 0..rows {
             let count = 10 - row;
             let y = extent * (1.0 + 2.0 * row as f32);
             for i in 0..count {
-                let x = centre + 2.0 * extent * pitch * (i as f32 - 0.5 * (count - 1) as f32);
+                let x = center + 2.0 * extent * pitch * (i as f32 - 0.5 * (count - 1) as f32);
                 bodies.push(BodySpec::new(
                     Motion::Dynamic,
                     V2::new(x, y),
@@ -60,7 +60,7 @@ fn main() {
         let y = extent * (1.0 + 2.0 * rows as f32) + drop;
         bodies.push(BodySpec::new(
             Motion::Dynamic,
-            V2::new(centre, y),
+            V2::new(center, y),
             ShapeSpec::square_box(extent, extent).with_density(density),
         ));
         pyramids.push((
@@ -84,11 +84,11 @@ fn main() {
     println!("|---|---|---|---|");
     for engine in EngineKind::ALL {
         let mut sim = engine.build(&spec);
-        let start = sim.centres();
+        let start = sim.centers();
         for _ in 0..spec.steps {
             sim.step();
         }
-        let end = sim.centres();
+        let end = sim.centers();
         for (density, p) in &pyramids {
             let worst = p
                 .light

@@ -27,7 +27,7 @@ fn register_font() {
     });
 }
 
-fn colour(engine: EngineKind) -> RGBColor {
+fn color(engine: EngineKind) -> RGBColor {
     match engine {
         EngineKind::Tumble => RGBColor(0xd9, 0x5f, 0x02),
         EngineKind::Box2d => RGBColor(0x1b, 0x9e, 0x77),
@@ -90,7 +90,7 @@ fn draw_panel(scene: &SceneRun, area: &DrawingArea<BitMapBackend<'_>, plotters::
                 (SegmentValue::Exact(i), 0.0),
                 (SegmentValue::Exact(i + 1), run.median_ms),
             ],
-            colour(run.engine).filled(),
+            color(run.engine).filled(),
         );
         bar.set_margin(0, 0, 12, 12);
         bar

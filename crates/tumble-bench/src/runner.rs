@@ -139,7 +139,7 @@ pub fn in_turns<S>(sims: &mut [S], steps: u32, chunk: u32, mut step: impl FnMut(
 /// a time, for `steps` steps each, every engine on `threads` threads.
 pub fn run_scene(spec: &Spec, engines: &[EngineKind], steps: u32, chunk: u32, threads: usize) -> SceneRun {
     let mut sims: Vec<Box<dyn Engine>> = engines.iter().map(|e| e.build_on(spec, threads)).collect();
-    let starts: Vec<Vec<V2>> = sims.iter_mut().map(|s| s.centres()).collect();
+    let starts: Vec<Vec<V2>> = sims.iter_mut().map(|s| s.centers()).collect();
     let mut times: Vec<Vec<f64>> = vec![Vec::with_capacity(steps as usize); sims.len()];
     in_turns(&mut sims, steps, chunk, |k, sim| {
         let t = Instant::now();
@@ -148,7 +148,7 @@ pub fn run_scene(spec: &Spec, engines: &[EngineKind], steps: u32, chunk: u32, th
     });
     let mut runs = Vec::new();
     for (((&engine, sim), start), mut times) in engines.iter().zip(&mut sims).zip(&starts).zip(times) {
-        let end = sim.centres();
+        let end = sim.centers();
         let joint_gaps = match spec.quality {
             Quality::JointGap => JointGaps::of(&sim.joint_gaps()),
             _ => None,

@@ -6,11 +6,11 @@ use tumble_bench::engines::EngineKind;
 use tumble_bench::runner;
 use tumble_bench::spec::{self, shape_mass, Motion, Spec, SCENES, V2};
 
-/// Centres sorted by x, then y, so engines can be compared without relying
+/// Centers sorted by x, then y, so engines can be compared without relying
 /// on any engine's body order.
-fn sorted(mut centres: Vec<V2>) -> Vec<V2> {
-    centres.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
-    centres
+fn sorted(mut centers: Vec<V2>) -> Vec<V2> {
+    centers.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
+    centers
 }
 
 fn expected_mass(spec: &Spec) -> f32 {
@@ -36,21 +36,21 @@ fn every_engine_builds_the_same_bodies_in_the_same_places() {
                 "{name}: {} body count",
                 engine.name()
             );
-            let centres = sim.centres();
-            // Every body starts where the spec puts it (a polygon's centre
+            let centers = sim.centers();
+            // Every body starts where the spec puts it (a polygon's center
             // of mass is its centroid, which the spec put on the origin).
-            for (i, (got, want)) in centres.iter().zip(&wanted).enumerate() {
+            for (i, (got, want)) in centers.iter().zip(&wanted).enumerate() {
                 assert!(
                     got.distance(*want) < 1e-4,
                     "{name}: {} body {i} starts at {got:?}, not {want:?}",
                     engine.name()
                 );
             }
-            let centres = sorted(centres);
+            let centers = sorted(centers);
             match &reference {
-                None => reference = Some(centres),
+                None => reference = Some(centers),
                 Some(first) => {
-                    for (a, b) in first.iter().zip(&centres) {
+                    for (a, b) in first.iter().zip(&centers) {
                         assert!(
                             a.distance(*b) < 1e-4,
                             "{name}: {} has {b:?} where Tumble has {a:?}",

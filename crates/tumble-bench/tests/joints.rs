@@ -74,7 +74,7 @@ fn a_short_run_keeps_every_joint_together_in_every_engine() {
         assert!(sim.contact_count() > 0, "{who}: the ragdolls are on the ground");
         // Every bone is above the floor, and none is still in the air
         // where the top row started (2 s of fall is 20 m).
-        let heights: Vec<f32> = sim.centres()[1..].iter().map(|p| p.y).collect();
+        let heights: Vec<f32> = sim.centers()[1..].iter().map(|p| p.y).collect();
         assert!(heights.iter().all(|&y| y > 0.0), "{who}: a bone under the ground");
         assert!(heights.iter().all(|&y| y < 3.0), "{who}: a bone still high up");
     }
@@ -201,7 +201,7 @@ fn hinged_bar(gravity: V2, joint: impl Fn(spec::JointSpec) -> spec::JointSpec) -
         angle: BAR_ANGLE,
         ..BodySpec::new(
             Motion::Dynamic,
-            bar_centre(BAR_ANGLE),
+            bar_center(BAR_ANGLE),
             spec::ShapeSpec::square_box(0.5, 0.05),
         )
     };
@@ -216,13 +216,13 @@ fn hinged_bar(gravity: V2, joint: impl Fn(spec::JointSpec) -> spec::JointSpec) -
     }
 }
 
-/// Where the bar's centre is when the bar is at `angle`.
-fn bar_centre(angle: f32) -> V2 {
+/// Where the bar's center is when the bar is at `angle`.
+fn bar_center(angle: f32) -> V2 {
     HINGE + V2::new(0.5, 0.0).rotated(angle)
 }
 
-/// Where each engine has the bar's centre after `steps` steps of `spec`.
-fn bar_centres_after(spec: &Spec, steps: u32) -> Vec<(EngineKind, V2)> {
+/// Where each engine has the bar's center after `steps` steps of `spec`.
+fn bar_centers_after(spec: &Spec, steps: u32) -> Vec<(EngineKind, V2)> {
     EngineKind::ALL
         .into_iter()
         .map(|engine| {
@@ -230,7 +230,7 @@ fn bar_centres_after(spec: &Spec, steps: u32) -> Vec<(EngineKind, V2)> {
             for _ in 0..steps {
                 sim.step();
             }
-            (engine, sim.centres()[1])
+            (engine, sim.centers()[1])
         })
         .collect()
 }
@@ -238,9 +238,9 @@ fn bar_centres_after(spec: &Spec, steps: u32) -> Vec<(EngineKind, V2)> {
 #[test]
 fn limits_springs_and_friction_act_alike_in_every_engine() {
     let gravity = V2::new(0.0, -10.0);
-    let start = bar_centre(BAR_ANGLE);
+    let start = bar_center(BAR_ANGLE);
     // Free, the bar swings down.
-    let free = bar_centres_after(&hinged_bar(gravity, |j| j), 60);
+    let free = bar_centers_after(&hinged_bar(gravity, |j| j), 60);
     for &(engine, at) in &free {
         assert!(
             at.distance(start) > 0.3,
@@ -249,7 +249,7 @@ fn limits_springs_and_friction_act_alike_in_every_engine() {
         );
     }
     // Limits of +-0.02 rad about the starting pose hold it where it is.
-    for (engine, at) in bar_centres_after(&hinged_bar(gravity, |j| j.with_limits(-0.02, 0.02)), 60) {
+    for (engine, at) in bar_centers_after(&hinged_bar(gravity, |j| j.with_limits(-0.02, 0.02)), 60) {
         assert!(
             at.distance(start) < 0.02,
             "{}: the limited bar moved to {at:?}",
@@ -260,7 +260,7 @@ fn limits_springs_and_friction_act_alike_in_every_engine() {
     // Box2D's motors hold it; Rapier's velocity motor lets it creep (0.14
     // rad in the second here, however stiff the motor), still a small part
     // of the free swing.
-    let braked = bar_centres_after(&hinged_bar(gravity, |j| j.with_friction(50.0)), 60);
+    let braked = bar_centers_after(&hinged_bar(gravity, |j| j.with_friction(50.0)), 60);
     for (&(engine, at), &(_, swung)) in braked.iter().zip(&free) {
         let (moved, free_moved) = (at.distance(start), swung.distance(start));
         match engine {
@@ -274,8 +274,8 @@ fn limits_springs_and_friction_act_alike_in_every_engine() {
     // Without gravity, a critically damped spring turns it to its target,
     // 0.3 rad counter-clockwise of the start.
     let sprung = hinged_bar(V2::ZERO, |j| j.with_spring(2.0, 1.0, 0.3));
-    let target = bar_centre(BAR_ANGLE + 0.3);
-    for (engine, at) in bar_centres_after(&sprung, 120) {
+    let target = bar_center(BAR_ANGLE + 0.3);
+    for (engine, at) in bar_centers_after(&sprung, 120) {
         assert!(
             at.distance(target) < 0.01,
             "{}: the sprung bar is at {at:?}, its target {target:?}",

@@ -188,7 +188,7 @@ impl World {
         Ok(())
     }
 
-    /// Applies an impulse at the centre of mass of each of ``bodies``, a
+    /// Applies an impulse at the center of mass of each of ``bodies``, a
     /// row each of a ``(n, 2)`` array. Checked first: a body, a number or a
     /// resulting velocity the engine would refuse raises before any
     /// impulse is applied.

@@ -256,19 +256,19 @@ impl Body {
             .check()
     }
 
-    /// The centre of mass in world coordinates.
+    /// The center of mass in world coordinates.
     #[getter]
     fn world_center(&self, py: Python<'_>) -> PyResult<Vec2> {
         Ok(self.world(py)?.inner.center_of_mass(self.id).check()?.into())
     }
 
-    /// The centre of mass in the body's own coordinates.
+    /// The center of mass in the body's own coordinates.
     #[getter]
     fn local_center(&self, py: Python<'_>) -> PyResult<Vec2> {
         Ok(self.world(py)?.inner.mass_data(self.id).check()?.center.into())
     }
 
-    /// The velocity of the centre of mass, length units per second.
+    /// The velocity of the center of mass, length units per second.
     #[getter]
     fn linear_velocity(&self, py: Python<'_>) -> PyResult<Vec2> {
         Ok(self.world(py)?.inner.linear_velocity(self.id).check()?.into())
@@ -300,7 +300,7 @@ impl Body {
         Ok(self.world(py)?.inner.mass_data(self.id).check()?.mass)
     }
 
-    /// The moment of inertia about the centre of mass, kg m^2.
+    /// The moment of inertia about the center of mass, kg m^2.
     #[getter]
     fn inertia(&self, py: Python<'_>) -> PyResult<f32> {
         Ok(self.world(py)?.inner.mass_data(self.id).check()?.inertia)
@@ -378,7 +378,7 @@ impl Body {
     }
 
     /// Applies a force (N) until the end of the next step, at ``point``
-    /// (world coordinates) or at the centre of mass; wakes the body.
+    /// (world coordinates) or at the center of mass; wakes the body.
     #[pyo3(signature = (force, point = None))]
     fn apply_force(&self, py: Python<'_>, force: V2, point: Option<V2>) -> PyResult<()> {
         let mut w = self.world_mut(py)?;
@@ -395,7 +395,7 @@ impl Body {
     }
 
     /// Applies an impulse (N s) at ``point`` (world coordinates) or at the
-    /// centre of mass: the velocity changes at once.
+    /// center of mass: the velocity changes at once.
     #[pyo3(signature = (impulse, point = None))]
     fn apply_impulse(&self, py: Python<'_>, impulse: V2, point: Option<V2>) -> PyResult<()> {
         let mut w = self.world_mut(py)?;

@@ -59,7 +59,7 @@ impl World {
     /// - ``("segment", p1, p2, color)``
     /// - ``("point", p, size, color)`` (``size`` in pixels)
     ///
-    /// Points are ``(x, y)`` tuples, colours ``(r, g, b, a)`` in 0..255.
+    /// Points are ``(x, y)`` tuples, colors ``(r, g, b, a)`` in 0..255.
     /// The flags choose what is drawn: shapes, joints, contact points,
     /// contact normals (``normal_length`` long) and broadphase boxes.
     #[pyo3(signature = (*, shapes = true, joints = true, contacts = false, normals = false, aabbs = false, normal_length = 0.3))]

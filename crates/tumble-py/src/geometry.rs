@@ -30,7 +30,7 @@ impl Circle {
         self.0.radius
     }
 
-    /// The centre.
+    /// The center.
     #[getter]
     fn center(&self) -> Vec2 {
         self.0.center.into()
@@ -60,13 +60,13 @@ impl Capsule {
         ))
     }
 
-    /// The first end-cap's centre.
+    /// The first end-cap's center.
     #[getter]
     fn center1(&self) -> Vec2 {
         self.0.center1.into()
     }
 
-    /// The second end-cap's centre.
+    /// The second end-cap's center.
     #[getter]
     fn center2(&self) -> Vec2 {
         self.0.center2.into()
@@ -108,7 +108,7 @@ impl Polygon {
         Ok(Polygon(tumble::Polygon::new_rounded(&pts, radius).check()?))
     }
 
-    /// A ``width`` by ``height`` rectangle centred on ``center`` and
+    /// A ``width`` by ``height`` rectangle centered on ``center`` and
     /// turned by ``angle`` (full sizes, not half).
     #[staticmethod]
     #[pyo3(signature = (width, height, center = V2(tumble::Vec2::ZERO), angle = 0.0))]

@@ -54,10 +54,10 @@ pub struct SolverSettings {
     /// The damping ratio of that pull.
     #[pyo3(get, set)]
     pub joint_damping_ratio: f32,
-    /// With several workers, the smallest graph colour they share (speed
+    /// With several workers, the smallest graph color they share (speed
     /// only, never the results).
     #[pyo3(get, set)]
-    pub min_shared_colour: u32,
+    pub min_shared_color: u32,
 }
 
 const CORRECTIONS: [(&str, PositionCorrection); 4] = [
@@ -111,7 +111,7 @@ impl SolverSettings {
             contact_damping_ratio: s.contact_damping_ratio,
             joint_hertz: s.joint_hertz,
             joint_damping_ratio: s.joint_damping_ratio,
-            min_shared_colour: s.min_shared_colour,
+            min_shared_color: s.min_shared_color,
         }
     }
 
@@ -133,7 +133,7 @@ impl SolverSettings {
             contact_damping_ratio: self.contact_damping_ratio,
             joint_hertz: self.joint_hertz,
             joint_damping_ratio: self.joint_damping_ratio,
-            min_shared_colour: self.min_shared_colour,
+            min_shared_color: self.min_shared_color,
         }
     }
 }
@@ -162,7 +162,7 @@ impl SolverSettings {
                 "contact_damping_ratio" => s.contact_damping_ratio = v.extract()?,
                 "joint_hertz" => s.joint_hertz = v.extract()?,
                 "joint_damping_ratio" => s.joint_damping_ratio = v.extract()?,
-                "min_shared_colour" => s.min_shared_colour = v.extract()?,
+                "min_shared_color" => s.min_shared_color = v.extract()?,
                 _ => {
                     return Err(pyo3::exceptions::PyTypeError::new_err(format!(
                         "SolverSettings has no field {name:?}"
@@ -199,7 +199,7 @@ impl SolverSettings {
             "SolverSettings(iterations={}, substeps={}, warm_starting={}, position_correction={:?}, \
              coloring={:?}, sweep={:?}, baumgarte={}, restitution_threshold={}, \
              contact_recycling={}, contact_hertz={}, contact_damping_ratio={}, joint_hertz={}, \
-             joint_damping_ratio={}, min_shared_colour={})",
+             joint_damping_ratio={}, min_shared_color={})",
             self.iterations,
             self.substeps,
             py_bool(self.warm_starting),
@@ -213,7 +213,7 @@ impl SolverSettings {
             self.contact_damping_ratio,
             self.joint_hertz,
             self.joint_damping_ratio,
-            self.min_shared_colour
+            self.min_shared_color
         )
     }
 }

@@ -271,7 +271,7 @@ impl Body {
         self.attach_one(py, options, c.into())
     }
 
-    /// Attaches a ``width`` by ``height`` box (full sizes) centred on
+    /// Attaches a ``width`` by ``height`` box (full sizes) centered on
     /// ``center`` and turned by ``angle`` in the body. Options as
     /// :meth:`add_shape`.
     #[pyo3(signature = (width, height, center = V2(tumble::Vec2::ZERO), angle = 0.0, **options), text_signature = "(self, width, height, center=(0, 0), angle=0.0, **options)")]

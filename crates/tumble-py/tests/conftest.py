@@ -12,7 +12,7 @@ def make_ground(world, half_width=50.0):
 
 
 def pyramid_positions(rows):
-    """The centres of a pyramid of 1 m boxes 5 cm apart, bottom row first
+    """The centers of a pyramid of 1 m boxes 5 cm apart, bottom row first
     (the Rust scenes' layout)."""
     out = []
     for r in range(rows):

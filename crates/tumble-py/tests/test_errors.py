@@ -138,7 +138,7 @@ def test_wrong_types_raise_type_error(world):
         lambda: b.add_circle("big"),
         lambda: b.apply_force("ab"),
         lambda: b.apply_force((1, 2, 3)),
-        lambda: b.add_circle(1, colour="red"),
+        lambda: b.add_circle(1, color="red"),
         lambda: world.add_joint(b, b, "hinge"),
         lambda: world.shape_cast("circle", (0, 0), (1, 0)),
     ]:

@@ -91,12 +91,12 @@ pub enum Motion {
 /// A shape's geometry in its body's frame.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Geometry {
-    /// A box of half-widths `half`, centred at `center` and turned by
+    /// A box of half-widths `half`, centered at `center` and turned by
     /// `angle` radians (`center` zero and `angle` zero for a plain box).
     Box {
         /// Half-widths along the box's own axes.
         half: V2,
-        /// Centre in the body frame.
+        /// Center in the body frame.
         center: V2,
         /// Turn in the body frame, radians.
         angle: f32,
@@ -106,16 +106,16 @@ pub enum Geometry {
         /// Radius.
         radius: f32,
     },
-    /// A capsule along the body's x axis, centred on the body origin.
+    /// A capsule along the body's x axis, centered on the body origin.
     Capsule {
-        /// Half the distance between the two cap centres.
+        /// Half the distance between the two cap centers.
         half_length: f32,
         /// Cap radius.
         radius: f32,
     },
     /// A convex polygon, counter-clockwise, 3 to 8 corners, with its area
     /// centroid on the body origin (so every engine agrees where the
-    /// centre of mass is, whatever it does with polygon vertices).
+    /// center of mass is, whatever it does with polygon vertices).
     Polygon {
         /// Corners, counter-clockwise.
         points: Vec<V2>,
@@ -381,7 +381,7 @@ pub struct Spec {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Quality {
     /// SCENES.md "worst moved": the largest distance any dynamic body's
-    /// centre moved from where it started. A standing pyramid barely
+    /// center moved from where it started. A standing pyramid barely
     /// moves; a collapsing one moves metres.
     WorstMoved,
     /// How many dynamic bodies ended outside the axis-aligned box
@@ -395,7 +395,7 @@ pub enum Quality {
     /// How many dynamic bodies ended farther than `radius` from `center`
     /// (for the turning container, whose corners sweep that circle).
     EscapedCircle {
-        /// The circle's centre.
+        /// The circle's center.
         center: V2,
         /// Its radius.
         radius: f32,
@@ -480,7 +480,7 @@ pub fn pyramid_of(rows: u32) -> Spec {
 pub const MANY_PYRAMIDS_GRID: u32 = 20;
 /// Base of each small pyramid.
 pub const MANY_PYRAMIDS_BASE: u32 = 10;
-/// Horizontal distance between neighbouring pyramids' centre lines: a
+/// Horizontal distance between neighbouring pyramids' center lines: a
 /// base-10 pyramid is 10.45 m wide, so about a metre of air between.
 pub const MANY_PYRAMIDS_PITCH: f32 = 11.5;
 /// Vertical distance between shelves: a base-10 pyramid is 10 m tall, so
@@ -568,7 +568,7 @@ pub fn tumbler() -> Spec {
         gravity: gravity(),
         bodies,
         joints: Vec::new(),
-        // The walls' inner faces are 9.5 m from the centre, so nothing
+        // The walls' inner faces are 9.5 m from the center, so nothing
         // inside ever gets farther than 9.5 * sqrt(2) from it.
         quality: Quality::EscapedCircle {
             center: TUMBLER_CENTER,
@@ -695,7 +695,7 @@ pub fn random_geometry(rng: &mut Rng) -> Geometry {
                 })
                 .collect();
             Geometry::Polygon {
-                points: centred(&points),
+                points: centered(&points),
             }
         }
         2 => Geometry::Circle { radius: size },
@@ -707,7 +707,7 @@ pub fn random_geometry(rng: &mut Rng) -> Geometry {
 }
 
 /// The polygon moved so its area centroid is on the origin.
-fn centred(points: &[V2]) -> Vec<V2> {
+fn centered(points: &[V2]) -> Vec<V2> {
     let c = area_centroid(points);
     points.iter().map(|&p| p - c).collect()
 }
@@ -886,7 +886,7 @@ mod tests {
     }
 
     #[test]
-    fn pile_polygons_are_convex_counter_clockwise_and_centred() {
+    fn pile_polygons_are_convex_counter_clockwise_and_centered() {
         let spec = pile();
         let mut polygons = 0;
         for body in &spec.bodies {

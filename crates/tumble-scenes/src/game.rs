@@ -155,7 +155,7 @@ impl Game {
         matches!(self.kind, Kind::Platformer(_) | Kind::Car(_))
     }
 
-    /// Draws what the debug draw does not: group colours, hit flashes.
+    /// Draws what the debug draw does not: group colors, hit flashes.
     pub fn draw(&self, world: &World, draw: &mut dyn DebugDraw) {
         let mut paint = |shape: ShapeId, color: Color| {
             let (Ok(s), Ok(body)) = (world.shape(shape), world.shape_body(shape)) else {

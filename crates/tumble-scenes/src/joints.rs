@@ -90,7 +90,7 @@ pub fn pendulum(world: &mut World, ground: BodyId) -> Vec<BodyId> {
 }
 
 /// The period of a physical pendulum: a ball of radius `r` on a hinge
-/// `length` above its centre, released from `amplitude` radians, under
+/// `length` above its center, released from `amplitude` radians, under
 /// gravity `g`: `2 pi sqrt((L^2 + r^2 / 2) / (g L))` for small swings,
 /// divided by the arithmetic-geometric mean of 1 and `cos(amplitude / 2)`
 /// (the exact finite-amplitude period, an elliptic integral).

@@ -212,7 +212,7 @@ pub struct Scene {
     pub world: World,
     /// The dynamic bodies the metrics follow, in creation order.
     pub tracked: Vec<BodyId>,
-    /// Where each tracked body's centre started.
+    /// Where each tracked body's center started.
     pub start: Vec<Vec2>,
     /// The top box of a tower or stack (for creep).
     pub top: Option<BodyId>,
@@ -369,7 +369,7 @@ pub const SLEEPERS_ROWS: u32 = 10;
 /// How many pyramids the sleepers scene holds.
 pub const SLEEPERS_COUNT: u32 = 5;
 
-/// Distance between the sleepers' pyramid centres, metres: a gap of about
+/// Distance between the sleepers' pyramid centers, metres: a gap of about
 /// 3.5 m between their bases.
 pub const SLEEPERS_PITCH: f32 = 14.0;
 
@@ -393,8 +393,8 @@ fn sleepers(world: &mut World) -> Vec<BodyId> {
     out
 }
 
-/// Box centres of a pyramid of `rows` rows of 1 m boxes: row r (0 at the
-/// bottom) at y = 0.5 + r, x spacing 1.05 m, each row centred on x = 0.
+/// Box centers of a pyramid of `rows` rows of 1 m boxes: row r (0 at the
+/// bottom) at y = 0.5 + r, x spacing 1.05 m, each row centered on x = 0.
 pub fn pyramid_positions(rows: u32) -> Vec<Vec2> {
     let mut out = Vec::with_capacity((rows * (rows + 1) / 2) as usize);
     for r in 0..rows {
@@ -453,7 +453,7 @@ fn card_house(world: &mut World) -> Vec<BodyId> {
     let plank = Polygon::new_box(t, l).expect("valid plank");
     let flat = Polygon::new_box(l, t).expect("valid plank");
     // A plank turned by -a (top leaning right): its lowest corner is at
-    // (t sin a + l cos a) below its centre, its rightmost point
+    // (t sin a + l cos a) below its center, its rightmost point
     // (t cos a + l sin a) right of it, its highest point
     // (t sin a + l cos a) above it.
     let half_height = t * sa + l * ca;

@@ -14,11 +14,11 @@ pub struct Metrics {
     /// Mean penetration depth over all contact points of all manifolds in
     /// the final frame, 0 where a point is not penetrating (m).
     pub mean_overlap: f32,
-    /// Largest distance any tracked body's centre moved from its start (m).
+    /// Largest distance any tracked body's center moved from its start (m).
     pub worst_moved: f32,
-    /// Largest horizontal distance any tracked body's centre moved (m).
+    /// Largest horizontal distance any tracked body's center moved (m).
     pub spread: f32,
-    /// Largest downward distance any tracked body's centre moved (m).
+    /// Largest downward distance any tracked body's center moved (m).
     pub sink: f32,
     /// Tower and stack only: horizontal distance the top box moved (m).
     pub creep: Option<f32>,

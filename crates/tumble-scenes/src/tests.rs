@@ -63,7 +63,7 @@ fn every_scene_builds_without_initial_overlap() {
 fn scene_counts_and_positions_follow_scenes_md() {
     let p = build(SceneName::Pyramid, SolverSettings::default());
     assert_eq!(p.tracked.len(), 21);
-    // Bottom row: 6 boxes centred on x = 0, 1.05 m apart, at y = 0.5.
+    // Bottom row: 6 boxes centered on x = 0, 1.05 m apart, at y = 0.5.
     for (i, s) in p.start[..6].iter().enumerate() {
         assert!((s.x - (i as f32 - 2.5) * 1.05).abs() < 1e-5);
         assert!((s.y - 0.5).abs() < 1e-6);
@@ -152,7 +152,7 @@ fn pyramid_stands_at_every_iteration_count_the_testbed_offers() {
     // Up/Down in the testbed walk the iterations 1..=16; with 4 substeps a
     // count below 8 leaves one iteration per substep, which once pumped
     // energy into the pyramid until it blew apart.
-    // Every solve path: the two colourings four lanes wide, and one
+    // Every solve path: the two colorings four lanes wide, and one
     // constraint at a time (the reference).
     for coloring in [Coloring::Bounded, Coloring::Ordered, Coloring::Off] {
         for iterations in 1..=16 {
@@ -169,15 +169,15 @@ fn pyramid_stands_at_every_iteration_count_the_testbed_offers() {
             let slide_limit = if iterations == 1 { 0.1 } else { 0.01 };
             assert!(
                 m.standing && m.residual_slide < slide_limit,
-                "{iterations} iterations, colouring {coloring:?}: {m:?}"
+                "{iterations} iterations, coloring {coloring:?}: {m:?}"
             );
         }
     }
 }
 
 #[test]
-fn coloured_and_sequential_solves_agree_on_the_tower() {
-    // The ordered colouring keeps the sequential sweep's order wherever
+fn colored_and_sequential_solves_agree_on_the_tower() {
+    // The ordered coloring keeps the sequential sweep's order wherever
     // two constraints share a body, so both paths settle the same tower.
     let run_tower = |coloring| {
         let settings = SolverSettings {

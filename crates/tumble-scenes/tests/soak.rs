@@ -94,7 +94,7 @@ fn pour(seed: u64, steps: u64) {
             }
         }
         if step % KICK_EVERY == 0 && !live.is_empty() {
-            // A kick of 20 to 60 m/s in a random direction, off centre so it
+            // A kick of 20 to 60 m/s in a random direction, off center so it
             // spins the body too.
             let body = live[rng.below(live.len() as u32) as usize];
             let mass = world.mass_data(body).unwrap().mass;
@@ -135,13 +135,13 @@ fn pour(seed: u64, steps: u64) {
         }
     }
     // Nothing tunnels out of the box, however hard it is kicked.
-    assert_eq!(outside_box, 0, "body-steps with a centre outside the box");
+    assert_eq!(outside_box, 0, "body-steps with a center outside the box");
     let expected_live = spawned.min(CAP);
     assert_eq!(live.len(), expected_live);
     assert_eq!(world.body_count(), statics + expected_live);
     println!(
         "soak (seed {seed}): {steps} steps in {:.1} s, {spawned} bodies spawned, {} live, {kicks} kicks, \
-         {} contacts at the end, {outside_box} body-steps with a centre outside the box",
+         {} contacts at the end, {outside_box} body-steps with a center outside the box",
         start.elapsed().as_secs_f64(),
         world.body_count(),
         world.contact_count(),

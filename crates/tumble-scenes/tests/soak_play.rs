@@ -290,7 +290,7 @@ impl Play {
 /// capsule of half-size 0.4 reaches 0.4 + 0.2 m.
 const LARGEST_REACH: f32 = 0.6;
 /// The smallest area of a shape: a capsule of half-size 0.15 (0.3 m
-/// between its centres, radius 0.075); a chain link is larger.
+/// between its centers, radius 0.075); a chain link is larger.
 const SMALLEST_AREA: f32 = 0.3 * 0.15 + PI * 0.075 * 0.075;
 
 /// The most contacts a world of `shapes` shapes that do not overlap can
@@ -353,7 +353,7 @@ fn ordinary_play_stays_finite_and_costs_the_same_throughout() {
                 && w.linear_velocity(b).unwrap().is_finite()
                 && w.angular_velocity(b).unwrap().is_finite();
             assert!(finite, "step {step}: {b:?} is not finite");
-            // Nor may any leave the box: a centre past a wall's thickness
+            // Nor may any leave the box: a center past a wall's thickness
             // went through it.
             let (lo, hi) = (
                 Vec2::new(-HALF_WIDTH - 1.0, -1.0),

@@ -9,10 +9,10 @@ pub const MIN_ZOOM: f32 = 2.0;
 /// Closest the camera may zoom in, pixels per metre.
 pub const MAX_ZOOM: f32 = 400.0;
 
-/// A 2D camera: the world point at the centre of the view and the scale.
+/// A 2D camera: the world point at the center of the view and the scale.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Camera {
-    /// World point shown at the centre of the viewport.
+    /// World point shown at the center of the viewport.
     pub center: Vec2,
     /// Pixels per metre.
     pub zoom: f32,

@@ -22,18 +22,18 @@ pub enum Primitive {
         points: Vec<Vec2>,
         /// Rounding radius (0 for sharp corners).
         radius: f32,
-        /// The engine's colour for it.
+        /// The engine's color for it.
         color: Color,
     },
     /// A solid circle; `axis` shows its rotation.
     Circle {
-        /// Centre.
+        /// Center.
         center: Vec2,
         /// Radius.
         radius: f32,
         /// Unit vector along the body's x axis.
         axis: Vec2,
-        /// The engine's colour.
+        /// The engine's color.
         color: Color,
     },
     /// A solid capsule: the segment `p1`-`p2` grown by `radius`.
@@ -44,7 +44,7 @@ pub enum Primitive {
         p2: Vec2,
         /// Radius.
         radius: f32,
-        /// The engine's colour.
+        /// The engine's color.
         color: Color,
     },
     /// A line segment.
@@ -53,7 +53,7 @@ pub enum Primitive {
         p1: Vec2,
         /// End.
         p2: Vec2,
-        /// Colour.
+        /// Color.
         color: Color,
     },
     /// A dot `size` pixels across.
@@ -62,7 +62,7 @@ pub enum Primitive {
         p: Vec2,
         /// Diameter in pixels.
         size: f32,
-        /// Colour.
+        /// Color.
         color: Color,
     },
 }
@@ -120,7 +120,7 @@ pub enum PaintOp {
     Fill {
         /// Corners.
         points: Vec<Pos2>,
-        /// Fill colour.
+        /// Fill color.
         color: Color32,
     },
     /// A polyline of `width` pixels.
@@ -131,16 +131,16 @@ pub enum PaintOp {
         closed: bool,
         /// Line width in pixels.
         width: f32,
-        /// Colour.
+        /// Color.
         color: Color32,
     },
     /// A filled disc.
     Dot {
-        /// Centre.
+        /// Center.
         center: Pos2,
         /// Radius in pixels.
         radius: f32,
-        /// Colour.
+        /// Color.
         color: Color32,
     },
     /// A line of text.
@@ -153,7 +153,7 @@ pub enum PaintOp {
         text: String,
         /// Height of the font in pixels.
         size: f32,
-        /// Colour.
+        /// Color.
         color: Color32,
     },
 }
@@ -177,7 +177,7 @@ pub struct Style {
     pub frozen: Color32,
     /// Sleeping bodies: the dynamic teal, greyed.
     pub sleeping: Color32,
-    /// How much of the outline colour goes into a moving body's fill (0..=1,
+    /// How much of the outline color goes into a moving body's fill (0..=1,
     /// the rest is background).
     pub fill_strength: f32,
     /// The same for static bodies: darker, so the ground and walls recede
@@ -217,7 +217,7 @@ impl Default for Style {
     }
 }
 
-/// An engine colour as an egui colour.
+/// An engine color as an egui color.
 pub fn color32(c: Color) -> Color32 {
     let byte = |v: f32| (v.clamp(0.0, 1.0) * 255.0).round() as u8;
     Color32::from_rgba_unmultiplied(byte(c.r), byte(c.g), byte(c.b), byte(c.a))
@@ -231,11 +231,11 @@ pub fn mix(a: Color32, b: Color32, t: f32) -> Color32 {
 }
 
 impl Style {
-    /// The outline colour for an engine body colour: the engine names the
-    /// body type by its colour constant, the testbed picks its own softer
+    /// The outline color for an engine body color: the engine names the
+    /// body type by its color constant, the testbed picks its own softer
     /// palette for each.
     pub fn outline(&self, c: Color) -> Color32 {
-        // (By colour alone: a dynamic body's alpha is its density, see
+        // (By color alone: a dynamic body's alpha is its density, see
         // `density_weight`.)
         let is = |named: Color| named.with_alpha(c.a) == c;
         if is(Color::DYNAMIC) {
@@ -255,9 +255,9 @@ impl Style {
 
     /// How strongly a body drawn in `c` is filled, relative to one of
     /// density 1: the world shades dynamic bodies by density
-    /// ([`tumble::DrawOptions::density_shading`]) in their colour's alpha,
+    /// ([`tumble::DrawOptions::density_shading`]) in their color's alpha,
     /// and a body ten times as dense is filled twice as strongly, a tenth
-    /// as dense half as strongly. Other colours: 1.
+    /// as dense half as strongly. Other colors: 1.
     pub fn density_weight(&self, c: Color) -> f32 {
         let shaded = Color::DYNAMIC.with_alpha(c.a) == c || Color::SLEEPING.with_alpha(c.a) == c;
         if shaded {
@@ -267,7 +267,7 @@ impl Style {
         }
     }
 
-    /// The fill colour of a body whose outline is `outline`, filled
+    /// The fill color of a body whose outline is `outline`, filled
     /// `weight` times as strongly as usual (see [`Style::density_weight`]).
     pub fn fill(&self, outline: Color32, weight: f32) -> Color32 {
         let strength = if outline == self.fixed {
@@ -447,7 +447,7 @@ fn visible_any(points: &[Vec2], radius: f32, visible: tumble::Aabb) -> bool {
 }
 
 /// Below this size on screen (pixels, the larger side of its box) a body
-/// is drawn as one fill in its outline colour, shrunk by a pixel so its
+/// is drawn as one fill in its outline color, shrunk by a pixel so its
 /// neighbours stay apart, instead of a fill and an outline: the outline's
 /// thin triangles are what a software renderer spends its time on (the
 /// 100-row pyramid, paused, drew at 14 frames per second with outlines and
@@ -604,7 +604,7 @@ mod tests {
             other => panic!("expected a fill, got {other:?}"),
         }
         assert!(matches!(&ops[1], PaintOp::Stroke { closed: true, color, .. } if *color == style.dynamic));
-        // Small on screen (10 px): one fill in the outline colour, a little
+        // Small on screen (10 px): one fill in the outline color, a little
         // inside the box so neighbours stay apart.
         let small = Camera { zoom: 5.0, ..cam };
         ops.clear();

@@ -180,9 +180,9 @@ pub fn quality(opts: &MeasureOptions) -> Vec<Row> {
 }
 
 /// The solvers the solver study sets beside the default (the soft step
-/// with the bounded colouring): split impulses with the order-preserving
-/// colouring (the default until the soft step threaded), split impulses
-/// with the bounded colouring, and the soft step with the ordered one.
+/// with the bounded coloring): split impulses with the order-preserving
+/// coloring (the default until the soft step threaded), split impulses
+/// with the bounded coloring, and the soft step with the ordered one.
 pub const OTHER_SOLVERS: [(PositionCorrection, Coloring); 3] = [
     (PositionCorrection::SplitImpulse, Coloring::Ordered),
     (PositionCorrection::SplitImpulse, Coloring::Bounded),
@@ -483,7 +483,7 @@ pub fn to_markdown(rows: &[Row]) -> String {
     // The quality study runs at the defaults: name the default sweep.
     let defaults = tumble::SolverSettings::default();
     let quality_title = format!(
-        "Quality at the default settings ({} iterations over {} substeps, warm starting, {}, {} colouring, {} sweep, contact recycling {})",
+        "Quality at the default settings ({} iterations over {} substeps, warm starting, {}, {} coloring, {} sweep, contact recycling {})",
         defaults.iterations,
         defaults.substeps,
         defaults.position_correction.name(),
@@ -502,7 +502,7 @@ pub fn to_markdown(rows: &[Row]) -> String {
         ("recycling", "Contact recycling on and off (defaults otherwise)"),
         (
             "solvers",
-            "The other solvers: position correction and colouring (stacking scenes, defaults otherwise)",
+            "The other solvers: position correction and coloring (stacking scenes, defaults otherwise)",
         ),
         ("joints", "Joints against closed forms (defaults)"),
     ];

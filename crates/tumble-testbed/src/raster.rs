@@ -3,7 +3,7 @@
 //!
 //! Every op becomes one or more convex polygons. A convex polygon is the
 //! intersection of its edges' half-planes, so the signed distance from a
-//! pixel centre to it is (inside exactly, outside closely enough) the largest
+//! pixel center to it is (inside exactly, outside closely enough) the largest
 //! of the distances to the edge lines; half a pixel either side of the edge
 //! fades the coverage from 1 to 0, which is the anti-aliasing.
 
@@ -323,7 +323,7 @@ mod tests {
     }
 
     #[test]
-    fn translucent_colours_blend_over_the_background() {
+    fn translucent_colors_blend_over_the_background() {
         let mut c = Canvas::new(4, 4, Color32::BLACK);
         let half_white = Color32::from_rgba_unmultiplied(255, 255, 255, 128);
         c.fill_convex(

@@ -21,7 +21,7 @@ pub const PHYSICS_HZ: f32 = 60.0;
 /// time rather than falling further and further behind.
 pub const MAX_STEPS_PER_FRAME: u32 = 4;
 
-/// Bodies whose centre falls below this height (metres) are recycled.
+/// Bodies whose center falls below this height (metres) are recycled.
 pub const RECYCLE_BELOW: f32 = -20.0;
 
 /// Bodies farther than this (metres) beyond the scene's sides are recycled.
@@ -900,8 +900,8 @@ impl Testbed {
     }
 }
 
-/// A segment in an egui colour (the sling ghost and the spring use the
-/// testbed's palette, not an engine colour).
+/// A segment in an egui color (the sling ghost and the spring use the
+/// testbed's palette, not an engine color).
 trait SegmentColored {
     fn draw_segment_colored(&mut self, a: Vec2, b: Vec2, c: egui::Color32);
 }

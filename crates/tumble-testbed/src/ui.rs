@@ -120,7 +120,7 @@ fn stroke_segment(mesh: &mut egui::Mesh, a: Pos2, b: Pos2, width: f32, color: Co
     mesh.add_triangle(base, base + 2, base + 3);
 }
 
-/// Sets egui's dark look with the view's background colour.
+/// Sets egui's dark look with the view's background color.
 pub fn setup_style(ctx: &egui::Context) {
     ctx.set_visuals(egui::Visuals::dark());
 }
@@ -290,7 +290,7 @@ fn side_panel(ui: &mut egui::Ui, tb: &mut Testbed) {
             .on_hover_text("worker threads the step runs on: the same results on any count");
     });
     ui.horizontal(|ui| {
-        ui.label("colours");
+        ui.label("colors");
         let coloring = &mut tb.solver.coloring;
         ui.radio_value(coloring, Coloring::Bounded, "bounded");
         ui.radio_value(coloring, Coloring::Ordered, "ordered");

@@ -3,7 +3,7 @@
 
 use crate::math::Vec2;
 
-/// An RGBA colour, 0..=1 per channel.
+/// An RGBA color, 0..=1 per channel.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Color {
     /// Red.
@@ -17,7 +17,7 @@ pub struct Color {
 }
 
 impl Color {
-    /// A colour from 0xRRGGBB, opaque.
+    /// A color from 0xRRGGBB, opaque.
     pub const fn hex(rgb: u32) -> Color {
         Color {
             r: ((rgb >> 16) & 0xff) as f32 / 255.0,
@@ -27,7 +27,7 @@ impl Color {
         }
     }
 
-    /// The same colour with alpha `a`.
+    /// The same color with alpha `a`.
     pub const fn with_alpha(self, a: f32) -> Color {
         Color { a, ..self }
     }
@@ -38,7 +38,7 @@ impl Color {
     pub const KINEMATIC: Color = Color::hex(0x7fb3d5);
     /// Dynamic bodies.
     pub const DYNAMIC: Color = Color::hex(0xe8b04b);
-    /// A dynamic or kinematic body that is asleep: the dynamic colour
+    /// A dynamic or kinematic body that is asleep: the dynamic color
     /// greyed.
     pub const SLEEPING: Color = Color::hex(0x8c8577);
     /// A body frozen after its state became non-finite.
@@ -53,7 +53,7 @@ impl Color {
     pub const NORMAL: Color = Color::hex(0x9ccc65);
     /// Bounding boxes.
     pub const AABB: Color = Color::hex(0xb388ff);
-    /// Joints: the lines from each body's centre to its frame, and the
+    /// Joints: the lines from each body's center to its frame, and the
     /// anchors.
     pub const JOINT: Color = Color::hex(0x80deea);
     /// A joint's axis and the limits along it or about it.
@@ -65,18 +65,18 @@ impl Color {
 pub struct DrawOptions {
     /// Shapes.
     pub shapes: bool,
-    /// Contact points (persisted ones in one colour, new ones in another).
+    /// Contact points (persisted ones in one color, new ones in another).
     pub contacts: bool,
     /// Contact normals, scaled by `normal_length`.
     pub normals: bool,
     /// Shapes' fat bounding boxes in the broadphase.
     pub aabbs: bool,
-    /// Joints: each body's centre joined to its frame, the anchors, a
+    /// Joints: each body's center joined to its frame, the anchors, a
     /// slider's or wheel's axis with its limits, a hinge's limits.
     pub joints: bool,
     /// Length of a drawn normal, in world units.
     pub normal_length: f32,
-    /// Shade dynamic bodies by their shapes' density: the colour's alpha
+    /// Shade dynamic bodies by their shapes' density: the color's alpha
     /// becomes [`density_alpha`] of it, so heavier bodies draw more
     /// solid. Off by default (alpha 1).
     pub density_shading: bool,

@@ -50,7 +50,7 @@ pub enum ShapeError {
     /// A circle or capsule radius is zero or negative, or a polygon's rounding
     /// radius is negative.
     NonPositiveRadius,
-    /// A capsule's two centres coincide: use a circle.
+    /// A capsule's two centers coincide: use a circle.
     DegenerateCapsule,
     /// A concave outline crosses itself, so it has no well-defined inside.
     SelfIntersecting,
@@ -80,7 +80,7 @@ impl fmt::Display for ShapeError {
             ShapeError::NonFinite => "a coordinate or size is NaN or infinite",
             ShapeError::TooManyVertices => "the convex hull has more than 8 vertices",
             ShapeError::NonPositiveRadius => "a radius must be positive (a rounding radius >= 0)",
-            ShapeError::DegenerateCapsule => "the capsule's two centres coincide: use a circle",
+            ShapeError::DegenerateCapsule => "the capsule's two centers coincide: use a circle",
             ShapeError::SelfIntersecting => "the outline crosses itself",
             ShapeError::NonPositiveDensity => "density must be positive",
             ShapeError::InvalidMaterial => "friction and restitution must be finite and >= 0",

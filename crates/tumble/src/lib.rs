@@ -34,7 +34,7 @@
 //! manifold when the pair hardly moved (see
 //! [`SolverSettings::contact_recycling`]); the warm-started
 //! sequential-impulse solver (the soft step, [`PositionCorrection`], over
-//! the graph colours of [`Coloring`]) moves the awake bodies; and islands
+//! the graph colors of [`Coloring`]) moves the awake bodies; and islands
 //! of resting bodies fall asleep. Every tuning constant lives in
 //! [`settings`] with the reason it exists.
 //!
@@ -43,7 +43,7 @@
 //! With the `parallel` feature (on by default), a world built with
 //! [`WorldSettings::workers`] above 1, or given [`World::set_workers`],
 //! splits its step's independent work between that many threads: the
-//! pair search, the collision of each contact, and each graph colour's
+//! pair search, the collision of each contact, and each graph color's
 //! constraints. The results are the same bits whatever the count:
 //!
 //! ```
@@ -100,7 +100,7 @@
 //! ([`DistanceJoint`]), a weld ([`WeldJoint`], rigid or soft), a wheel on
 //! a sprung axis ([`WheelJoint`]), a drive towards a pose
 //! ([`MotorJoint`]) and a filter that only stops two bodies colliding
-//! ([`JointKind::Filter`]). Joints are solved in the graph colours with
+//! ([`JointKind::Filter`]). Joints are solved in the graph colors with
 //! the contacts (so they thread), warm started, saved in snapshots, and
 //! link their bodies' islands. A pendulum:
 //!
@@ -139,7 +139,7 @@
 //! | [`ShapeError::NonFinite`] | a coordinate, radius, angle, density, friction or restitution is NaN or infinite |
 //! | [`ShapeError::TooManyVertices`] | a convex hull (or a hand-built polygon) has more than 8 vertices |
 //! | [`ShapeError::NonPositiveRadius`] | a circle or capsule radius is <= 0, or a polygon's rounding radius is < 0 |
-//! | [`ShapeError::DegenerateCapsule`] | a capsule's two centres coincide (within the weld distance) |
+//! | [`ShapeError::DegenerateCapsule`] | a capsule's two centers coincide (within the weld distance) |
 //! | [`ShapeError::SelfIntersecting`] | a concave outline crosses or touches itself |
 //! | [`ShapeError::NonPositiveDensity`] | a [`ShapeDef`] density is <= 0 |
 //! | [`ShapeError::InvalidMaterial`] | friction or restitution is negative |
@@ -150,7 +150,7 @@
 //! | [`BodyError::NonFinite`] | a position, angle, velocity, force, torque, impulse, point, damping, gravity (scale), sleep threshold, solver float or step rate is NaN or infinite; a query's point, box, translation or transform, or a [`CharacterController`] field is; an [`Explosion`]'s impulse, or a body's velocity after it, overflows; the string names it |
 //! | [`BodyError::NegativeDamping`] | linear or angular damping is negative |
 //! | [`BodyError::NotASensor`] | [`World::sensor_overlaps`] was given a shape that is not a sensor |
-//! | [`BodyError::OutOfRange`] | a finite number outside its range: [`World::set_solver_settings`] (iterations 1..=16, substeps 1..=8, baumgarte 0..=1, restitution threshold >= 0), a negative [`BodyDef::sleep_threshold`], [`FixedStepper::try_new`] (rate > 0, at least one step), a negative [`Explosion`] radius, falloff or impulse or its centre beyond the world extent, a query's start (ray origin, point, placed shape) beyond the world extent or its translation longer on an axis than twice the extent, a query transform's rotation not of unit length, a [`CharacterController`] with a zero `up` or a negative length; the string names it |
+//! | [`BodyError::OutOfRange`] | a finite number outside its range: [`World::set_solver_settings`] (iterations 1..=16, substeps 1..=8, baumgarte 0..=1, restitution threshold >= 0), a negative [`BodyDef::sleep_threshold`], [`FixedStepper::try_new`] (rate > 0, at least one step), a negative [`Explosion`] radius, falloff or impulse or its center beyond the world extent, a query's start (ray origin, point, placed shape) beyond the world extent or its translation longer on an axis than twice the extent, a query transform's rotation not of unit length, a [`CharacterController`] with a zero `up` or a negative length; the string names it |
 //! | [`JointError::StaleHandle`] | a [`JointId`] refers to a removed joint (also a joint of a removed body) |
 //! | [`JointError::StaleBody`] | a [`JointDef`] names a removed body |
 //! | [`JointError::SameBody`] | both ends of a joint are one body |

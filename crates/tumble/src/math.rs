@@ -344,7 +344,7 @@ impl Aabb {
         2.0 * ((self.max.x - self.min.x) + (self.max.y - self.min.y))
     }
 
-    /// Centre point.
+    /// Center point.
     #[inline]
     pub fn center(self) -> Vec2 {
         0.5 * (self.min + self.max)

@@ -4,7 +4,7 @@
 //! many threads, and runs each step inside it as one team's region (see
 //! [`crate::threads::with_team`]): the step's loops over independent
 //! items (the bodies to integrate, the contacts to collide, a graph
-//! colour's lane batches) are then split between the workers, and every
+//! color's lane batches) are then split between the workers, and every
 //! other line of the step runs on one of them as before. A loop called
 //! with `parallel` outside such a region, or inside another loop's item,
 //! runs in order on its thread. Each item is computed the same way

@@ -118,7 +118,7 @@ pub const MIN_STEP: f32 = 1.0e-6;
 /// capped alike: a hinge's or weld's point, a slider's line (prismatic
 /// and wheel) and its limits, a rod's length and a distance joint's
 /// limits. Angles are not (a turn moves each body about its own
-/// centre), nor springs: their pull is the user's.
+/// center), nor springs: their pull is the user's.
 pub const MAX_JOINT_PUSH_SPEED: f32 = 5.0;
 
 /// How the solver removes overlap that the velocity solve left behind.
@@ -192,30 +192,30 @@ impl Sweep {
     }
 }
 
-/// How the solver groups its constraints into colours: sets in which no
-/// dynamic body appears twice, so that a colour's constraints can be
+/// How the solver groups its constraints into colors: sets in which no
+/// dynamic body appears twice, so that a color's constraints can be
 /// solved at the same time (four lanes wide, and split over the worker
 /// threads) with the same result as one after the other.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Coloring {
-    /// At most [`GRAPH_COLORS`] colours, kept from step to step (as Box2D
+    /// At most [`GRAPH_COLORS`] colors, kept from step to step (as Box2D
     /// v3 does): a contact or joint that begins (or wakes) takes the first
-    /// colour free for both its dynamic bodies (those with a static body
-    /// search from the last colour down, so they are solved after the
+    /// color free for both its dynamic bodies (those with a static body
+    /// search from the last color down, so they are solved after the
     /// contacts between moving bodies) and keeps it until it ends (or
-    /// sleeps); what finds no colour goes to an overflow solved one at a
-    /// time, and tries again each step. Few colours means few thread
+    /// sleeps); what finds no color goes to an overflow solved one at a
+    /// time, and tries again each step. Few colors means few thread
     /// barriers and full lanes. The default.
     Bounded,
-    /// Colours in constraint order: a constraint's colour is one more than
-    /// the last colour either of its dynamic bodies took, so sweeping the
-    /// colours is exactly the sequential sweep in contact order, only
-    /// several constraints at a time. The colour count grows with the
+    /// Colors in constraint order: a constraint's color is one more than
+    /// the last color either of its dynamic bodies took, so sweeping the
+    /// colors is exactly the sequential sweep in contact order, only
+    /// several constraints at a time. The color count grows with the
     /// scene (about 126 on a 40-row pyramid), so it threads poorly; kept
     /// for the solver study.
     Ordered,
-    /// No colours: every constraint is solved one at a time, in contact
+    /// No colors: every constraint is solved one at a time, in contact
     /// order, on one thread (the reference path).
     Off,
 }
@@ -231,14 +231,14 @@ impl Coloring {
     }
 }
 
-/// The most colours [`Coloring::Bounded`] uses (Box2D v3's count): enough
+/// The most colors [`Coloring::Bounded`] uses (Box2D v3's count): enough
 /// for any body touching up to about twenty others. Constraints that fit
 /// in none go to the overflow.
 pub const GRAPH_COLORS: usize = 24;
 
-/// The colours a contact between two dynamic bodies may take (the first
+/// The colors a contact between two dynamic bodies may take (the first
 /// ones): the last few are kept for contacts with a static body, which
-/// need a colour free on one body only and are many on a ground.
+/// need a color free on one body only and are many on a ground.
 pub const DYNAMIC_GRAPH_COLORS: usize = GRAPH_COLORS - 4;
 
 /// Solver options, all switchable at run time through
@@ -302,27 +302,27 @@ pub struct SolverSettings {
     /// pulled back together does not ring).
     #[cfg_attr(feature = "serde", serde(default = "joint_damping_default"))]
     pub joint_damping_ratio: f32,
-    /// With several workers, the smallest colour of the constraint graph
+    /// With several workers, the smallest color of the constraint graph
     /// they share, in lane batches of four one-point contacts (a batch of
-    /// two-point contacts counts two, a joint one); a smaller colour is
+    /// two-point contacts counts two, a joint one); a smaller color is
     /// solved by one thread while the others wait (100, measured on 2
-    /// cores: see the README). Handing a colour over costs 0.2 to 0.4
+    /// cores: see the README). Handing a color over costs 0.2 to 0.4
     /// microseconds (2 to 8 blocks), what 15 to 25 one-point batches take
-    /// to solve, and half of the colour's bodies were last written on
+    /// to solve, and half of the color's bodies were last written on
     /// the other core: below about a hundred batches sharing gains
     /// nothing. For the same
-    /// reason the workers share the substeps only when the colours this
+    /// reason the workers share the substeps only when the colors this
     /// big hold at least three quarters of the solver's work; otherwise
-    /// one thread solves them all. 0 shares every colour. Only the speed
+    /// one thread solves them all. 0 shares every color. Only the speed
     /// depends on it, never the results.
-    #[cfg_attr(feature = "serde", serde(default = "min_shared_colour_default"))]
-    pub min_shared_colour: u32,
+    #[cfg_attr(feature = "serde", serde(default = "min_shared_color_default"))]
+    pub min_shared_color: u32,
 }
 
-/// Serde's value for a missing `min_shared_colour`: the default.
+/// Serde's value for a missing `min_shared_color`: the default.
 #[cfg(feature = "serde")]
-fn min_shared_colour_default() -> u32 {
-    SolverSettings::default().min_shared_colour
+fn min_shared_color_default() -> u32 {
+    SolverSettings::default().min_shared_color
 }
 
 /// Serde's value for a missing `joint_hertz`: the default.
@@ -371,7 +371,7 @@ impl Default for SolverSettings {
             contact_damping_ratio: 10.0,
             joint_hertz: 60.0,
             joint_damping_ratio: 2.0,
-            min_shared_colour: 100,
+            min_shared_color: 100,
         }
     }
 }
@@ -497,9 +497,9 @@ pub struct WorldSettings {
     /// Threads the step runs on, 1 to [`MAX_WORKERS`] (default 1): with
     /// more, the world keeps a pool of that many threads (with the
     /// `parallel` feature, on by default) and splits the collide stage,
-    /// the bodies' integration and each graph colour's batches between
+    /// the bodies' integration and each graph color's batches between
     /// them. The results are the same bits for every count; the speed-up
-    /// needs [`Coloring::Bounded`], whose few colours are few waits.
+    /// needs [`Coloring::Bounded`], whose few colors are few waits.
     /// Changed at run time with
     /// [`World::set_workers`](crate::World::set_workers).
     #[cfg_attr(feature = "serde", serde(default = "workers_default"))]

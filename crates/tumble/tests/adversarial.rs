@@ -559,10 +559,10 @@ impl Gen {
         s.contact_damping_ratio = maybe(self, d.contact_damping_ratio);
         s.joint_hertz = maybe(self, d.joint_hertz);
         s.joint_damping_ratio = maybe(self, d.joint_damping_ratio);
-        s.min_shared_colour = if self.rng.chance(0.3) {
+        s.min_shared_color = if self.rng.chance(0.3) {
             self.rng.pick(&[0, 1, 2, 64, u32::MAX])
         } else {
-            d.min_shared_colour
+            d.min_shared_color
         };
         s
     }

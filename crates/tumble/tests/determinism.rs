@@ -94,7 +94,7 @@ fn world_on(workers: usize, solver: tumble::SolverSettings, half_width: f32) -> 
 }
 
 /// A pyramid of `rows` rows of 1 m boxes, 5 cm apart, its bottom row's
-/// centres at height `y`: each box with its row and column.
+/// centers at height `y`: each box with its row and column.
 fn pyramid(world: &mut World, rows: u32, y: f32) -> Vec<(tumble::BodyId, u32, u32)> {
     use tumble::{BodyDef, Polygon, ShapeDef};
     let block = Polygon::new_box(0.5, 0.5).unwrap();
@@ -152,12 +152,12 @@ fn every_worker_count_gives_the_same_bits() {
         (Coloring::Bounded, PositionCorrection::SoftStep),
         (Coloring::Ordered, PositionCorrection::SplitImpulse),
     ] {
-        // Every colour shared, however small: the scene's colours are
-        // smaller than the default `min_shared_colour`.
+        // Every color shared, however small: the scene's colors are
+        // smaller than the default `min_shared_color`.
         let solver = SolverSettings {
             coloring,
             position_correction,
-            min_shared_colour: 0,
+            min_shared_color: 0,
             ..SolverSettings::default()
         };
         let one = world_hash(&rain_on_pyramid(1, solver, 240));
@@ -168,9 +168,9 @@ fn every_worker_count_gives_the_same_bits() {
                 "{coloring:?}, {position_correction:?}: 1 worker gives {one:#018x}, {workers} give {many:#018x}"
             );
         }
-        // Which colours are shared changes the speed only.
+        // Which colors are shared changes the speed only.
         let some = SolverSettings {
-            min_shared_colour: 100,
+            min_shared_color: 100,
             ..solver
         };
         assert_eq!(one, world_hash(&rain_on_pyramid(2, some, 240)));
@@ -291,7 +291,7 @@ fn platforms_locks_hooks_and_type_switches_give_the_same_bits_on_any_worker_coun
         let solver = SolverSettings {
             coloring,
             position_correction,
-            min_shared_colour: 0,
+            min_shared_color: 0,
             ..SolverSettings::default()
         };
         let one = platforms_and_switches(1, solver, 200);

@@ -154,7 +154,7 @@ fn a_swinging_chain_and_a_welded_beam_step_without_allocating() {
     }
     // Still swinging (new contacts come and go): the joint buffers are
     // kept too. A swing may still reach a new high-water mark (more
-    // contacts at once than ever before, a new colour), and a buffer then
+    // contacts at once than ever before, a new color), and a buffer then
     // grows; but a step that allocates must have grown what the world
     // holds: none frees and allocates again.
     for k in 0..60 {

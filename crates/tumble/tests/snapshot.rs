@@ -325,7 +325,7 @@ fn a_snapshot_of_a_world_with_joints_continues_bit_identically() {
 /// copy makes the same ones): body types switched both ways, a teleport,
 /// a rotation lock set and cleared, a joint made and removed, a shape
 /// added to a body in contact, a force that freezes a body and a teleport
-/// that frees it, and (with `switch`) the colouring switched to the
+/// that frees it, and (with `switch`) the coloring switched to the
 /// ordered one and back.
 fn edit(world: &mut World, switch: bool) {
     use tumble::{BodyType, Coloring, JointDef, MotionLocks, Polygon, RevoluteJoint, ShapeDef, Vec2};
@@ -343,7 +343,7 @@ fn edit(world: &mut World, switch: bool) {
             .skip(skip)
             .find(|&b| world.body_type(b) == Ok(kind))
     };
-    let colouring = |world: &mut World, coloring: Coloring| {
+    let coloring = |world: &mut World, coloring: Coloring| {
         let settings = tumble::SolverSettings {
             coloring,
             ..*world.solver_settings()
@@ -393,8 +393,8 @@ fn edit(world: &mut World, switch: bool) {
     }
     if switch {
         match s % 80 {
-            50 => colouring(world, Coloring::Ordered),
-            60 => colouring(world, Coloring::Bounded),
+            50 => coloring(world, Coloring::Ordered),
+            60 => coloring(world, Coloring::Bounded),
             _ => {}
         }
     }
@@ -469,7 +469,7 @@ fn a_sleeping_world_edited_between_steps_restores_anywhere_bit_identically() {
 }
 
 #[test]
-fn a_world_switching_colourings_restores_anywhere_on_two_workers() {
+fn a_world_switching_colorings_restores_anywhere_on_two_workers() {
     restored_anywhere_continues(true, true, 2);
 }
 

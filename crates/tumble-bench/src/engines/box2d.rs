@@ -245,7 +245,7 @@ impl Engine for Box2dScene {
             .collect()
     }
 
-    fn centres(&mut self) -> Vec<V2> {
+    fn centers(&mut self) -> Vec<V2> {
         let world = &mut self.world;
         self.bodies
             .iter()

@@ -33,9 +33,9 @@ pub trait Engine {
     /// on it. A hinge that holds has them together.
     fn joint_gaps(&mut self) -> Vec<f32>;
 
-    /// Every body's centre, in the order of the spec's bodies: the world
-    /// centre of mass of a dynamic body, the origin of any other.
-    fn centres(&mut self) -> Vec<V2>;
+    /// Every body's center, in the order of the spec's bodies: the world
+    /// center of mass of a dynamic body, the origin of any other.
+    fn centers(&mut self) -> Vec<V2>;
 
     /// The total mass of the dynamic bodies, as the engine computed it.
     fn dynamic_mass(&mut self) -> f32;

@@ -267,7 +267,7 @@ impl Engine for RapierScene {
             .collect()
     }
 
-    fn centres(&mut self) -> Vec<V2> {
+    fn centers(&mut self) -> Vec<V2> {
         self.bodies
             .iter()
             .map(|&h| {

@@ -9,7 +9,7 @@ use tumble::{BodyId, BodyType, JointId, SolverSettings, World};
 pub fn settings(threads: usize) -> String {
     let s = SolverSettings::default();
     format!(
-        "Tumble {} defaults: {} velocity iterations over {} substeps, {} graph colouring (4 lanes), warm starting {}, \
+        "Tumble {} defaults: {} velocity iterations over {} substeps, {} graph coloring (4 lanes), warm starting {}, \
          {:?} position correction, {:?} sweep, contact recycling {}, {threads} worker thread(s), \
          sleeping off (on in the sleep scene)",
         env!("CARGO_PKG_VERSION"),
@@ -80,7 +80,7 @@ impl Engine for TumbleScene {
             .collect()
     }
 
-    fn centres(&mut self) -> Vec<V2> {
+    fn centers(&mut self) -> Vec<V2> {
         self.bodies
             .iter()
             .map(|&id| {
@@ -126,7 +126,7 @@ impl Engine for TumbleScene {
             ("contact changes", p.contact_changes),
             ("solve", p.solve),
             ("solve: setup", p.solve_setup),
-            ("solve: colour", p.solve_colour),
+            ("solve: color", p.solve_color),
             ("solve: substeps", p.solve_substeps),
             ("solve: store", p.solve_store),
             ("finalize", p.finalize),

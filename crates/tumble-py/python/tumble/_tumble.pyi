@@ -72,7 +72,7 @@ class SolverSettings:
     contact_damping_ratio: float
     joint_hertz: float
     joint_damping_ratio: float
-    min_shared_colour: int
+    min_shared_color: int
     def __init__(self, **fields: Any) -> None: ...
 
 class MotionLocks:

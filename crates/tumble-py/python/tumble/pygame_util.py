@@ -117,7 +117,7 @@ class DrawOptions:
         draw.circle(self.surface, color[:3], c, r)
         if self.outline:
             draw.circle(self.surface, _dark(color), c, r, 1)
-        # A line from the centre along the axis shows the circle turning.
+        # A line from the center along the axis shows the circle turning.
         edge = self.to_screen((center[0] + axis[0] * radius, center[1] + axis[1] * radius))
         draw.line(self.surface, _dark(color), c, edge, 1)
 
@@ -144,5 +144,5 @@ class DrawOptions:
 
 
 def _dark(color: Color) -> Tuple[int, int, int]:
-    """The colour darkened, for outlines."""
+    """The color darkened, for outlines."""
     return (color[0] // 3, color[1] // 3, color[2] // 3)

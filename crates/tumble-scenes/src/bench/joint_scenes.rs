@@ -86,10 +86,10 @@ pub fn joint_grid_of(size: u32) -> Spec {
 pub struct RagdollBone {
     /// The bone's name.
     pub name: &'static str,
-    /// Height of the capsule's centre above the ragdoll's feet line
+    /// Height of the capsule's center above the ragdoll's feet line
     /// (its origin), metres.
     pub height: f32,
-    /// Half the distance between the capsule's cap centres.
+    /// Half the distance between the capsule's cap centers.
     pub half_length: f32,
     /// Cap radius.
     pub radius: f32,
@@ -119,8 +119,8 @@ struct Hinge {
 /// with its arms down: hip, torso, head, then the upper and lower left
 /// leg, the right leg, the upper and lower left arm and the right arm.
 /// Box2D's bones are capsules along their body's y axis, some off its
-/// origin; here each body sits on its capsule's centre, so every engine
-/// agrees where its centre of mass is. Left out: Box2D's feet (a small
+/// origin; here each body sits on its capsule's center, so every engine
+/// agrees where its center of mass is. Left out: Box2D's feet (a small
 /// rounded polygon on each lower leg that only meets the ground) and the
 /// light linear damping (0.1) of its head and forearms; every bone is one
 /// capsule.
@@ -304,8 +304,8 @@ pub fn ragdolls_of(columns: u32, rows: u32) -> Spec {
         gravity: gravity(),
         bodies,
         joints,
-        // Every bone's centre is within 0.23 m of its surface, so a bone
-        // whose centre ends 0.25 m under the ground's top is through it.
+        // Every bone's center is within 0.23 m of its surface, so a bone
+        // whose center ends 0.25 m under the ground's top is through it.
         quality: Quality::EscapedBox {
             min: V2::new(-GROUND_HALF_WIDTH, -0.25),
             max: V2::new(GROUND_HALF_WIDTH, 1000.0),
@@ -323,7 +323,7 @@ mod tests {
         spec.bodies.iter().filter(|b| b.motion == motion).count()
     }
 
-    /// The distance from a joint's anchor to the centre of each of its
+    /// The distance from a joint's anchor to the center of each of its
     /// bodies.
     fn arms(spec: &Spec, joint: &JointSpec) -> (f32, f32) {
         let (a, b) = (&spec.bodies[joint.body_a], &spec.bodies[joint.body_b]);
@@ -371,7 +371,7 @@ mod tests {
         assert_eq!(count(&spec, Motion::Static), 1, "the ground");
         assert_eq!(spec.joints.len(), 10_000);
         // Each hinge sits on both bones' capsules (within their reach
-        // from the centre: the half length plus the radius).
+        // from the center: the half length plus the radius).
         for joint in &spec.joints {
             let (a, b) = arms(&spec, joint);
             let reach = |i: usize| match spec.bodies[i].shapes[0].geometry {

@@ -183,7 +183,7 @@ fn a_drag_on_a_box_grabs_it_and_a_corner_makes_it_spin() {
         "pulled by a corner, the box spins: {max_spin} rad/s"
     );
     // Hanging from its corner it swings about, and settles towards, the
-    // angle that puts its centre below the corner: an eighth of a turn.
+    // angle that puts its center below the corner: an eighth of a turn.
     let mean = late_angles.iter().sum::<f32>() / late_angles.len() as f32;
     assert!(
         (mean - FRAC_PI_4).abs() < 0.2,
@@ -205,7 +205,7 @@ fn a_drag_on_a_box_grabs_it_and_a_corner_makes_it_spin() {
     assert!(tb.release().is_none(), "letting go throws nothing");
     assert_eq!(tb.drag, Drag::None);
 
-    // Held at its centre instead, a box is lifted without turning.
+    // Held at its center instead, a box is lifted without turning.
     let mut tb = Testbed::new(SceneName::Tower);
     let top = tb.scene.top.unwrap();
     tb.press(Vec2::new(0.0, 6.5));

@@ -91,7 +91,7 @@ pub struct BodyDef {
     /// Whether the body may fall asleep at all. Off keeps its whole island
     /// awake: for a body the game moves by forces every frame, say.
     pub can_sleep: bool,
-    /// The speed (m/s, at the body's farthest point from its centre of mass)
+    /// The speed (m/s, at the body's farthest point from its center of mass)
     /// below which the body counts as resting: once every body of its
     /// island has rested for [`TIME_TO_SLEEP`](crate::settings::TIME_TO_SLEEP),
     /// the island falls asleep. Default
@@ -175,7 +175,7 @@ impl BodyDef {
 /// Its slot, generation and liveness are the store's.
 ///
 /// Laid out in declaration order (`repr(C)`), what the collide stage
-/// reads of a body first: its transform, centre, velocities and extent,
+/// reads of a body first: its transform, center, velocities and extent,
 /// 40 bytes, in one cache line or two, where the compiler's own order
 /// spread them over 112 bytes (three lines) of the 168; the rest of the
 /// first 64 bytes is what the gathering and the finalize read beside
@@ -186,19 +186,19 @@ impl BodyDef {
 pub(crate) struct Body {
     /// Transform of the body origin.
     pub xf: Transform,
-    /// Centre of mass in the world.
+    /// Center of mass in the world.
     pub center: Vec2,
-    /// Linear velocity of the centre of mass.
+    /// Linear velocity of the center of mass.
     pub v: Vec2,
     /// Angular velocity.
     pub w: f32,
-    /// Farthest distance from the centre of mass to any point of the
+    /// Farthest distance from the center of mass to any point of the
     /// body's shapes (a bound from their local bounding boxes): how far a
     /// point of the body can move per radian of rotation, and (with the
-    /// centre of mass) the bounding circle the collide stage skips far
+    /// center of mass) the bounding circle the collide stage skips far
     /// pairs by.
     pub extent: f32,
-    /// Centre of mass in the body frame.
+    /// Center of mass in the body frame.
     pub local_center: Vec2,
     pub force: Vec2,
     pub torque: f32,
@@ -208,7 +208,7 @@ pub(crate) struct Body {
     pub linear_damping: f32,
     pub angular_damping: f32,
     pub mass: f32,
-    /// Inertia about the centre of mass.
+    /// Inertia about the center of mass.
     pub inertia: f32,
     pub body_type: BodyType,
     /// Set when the body's state stopped being finite; it is then frozen.
@@ -291,14 +291,14 @@ impl Body {
         }
     }
 
-    /// The fastest any point of the body moves: the centre's speed plus
+    /// The fastest any point of the body moves: the center's speed plus
     /// the spin times the farthest point's distance from it.
     #[inline]
     pub(crate) fn max_point_speed(&self) -> f32 {
         self.v.length() + self.w.abs() * self.extent
     }
 
-    /// Recomputes the origin transform from the centre of mass and rotation.
+    /// Recomputes the origin transform from the center of mass and rotation.
     #[inline]
     pub(crate) fn sync_origin(&mut self, q: Rot) {
         self.xf.q = q;

@@ -42,7 +42,7 @@
 //! then re-arranges just the enlarged part: it frees the enlarged internal
 //! nodes, keeps what hangs below them (single leaves and untouched subtrees)
 //! as building blocks, and builds a new top over those blocks, splitting
-//! them in two again and again at the middle of their centres' spread
+//! them in two again and again at the middle of their centers' spread
 //! along its longer axis (where that leaves one side with under a fifth of
 //! the blocks, at their median instead). A surface-area split, binned,
 //! made trees no better to query in the bench scenes and cost twice as
@@ -128,7 +128,7 @@ impl Node {
     }
 }
 
-/// A rebuild splits a set of blocks at the middle of their centres only
+/// A rebuild splits a set of blocks at the middle of their centers only
 /// when the smaller side gets at least one in this many of them;
 /// otherwise at their median. One fifth leaves the two halves a factor
 /// four apart at most: about two levels, what the balance allows.
@@ -139,8 +139,8 @@ const MIN_SIDE_PART: usize = 5;
 /// splits, which move blocks about, move little.
 #[derive(Clone, Copy, Debug)]
 struct Block {
-    /// Twice the centre of the node's box (`min + max`): only the order
-    /// and spread of the centres matter.
+    /// Twice the center of the node's box (`min + max`): only the order
+    /// and spread of the centers matter.
     center: Vec2,
     node: u32,
 }
@@ -357,7 +357,7 @@ impl DynamicTree {
     /// [`enlarge_proxy`](Self::enlarge_proxy) loosened, so queries are fast
     /// again. The internal nodes marked as enlarged are taken apart; the
     /// leaves and untouched subtrees below them are re-assembled top-down,
-    /// each set split in two at the middle of its centres' spread along
+    /// each set split in two at the middle of its centers' spread along
     /// its longer axis (at their median when that leaves one side a fifth
     /// or less). Afterwards every box is again the union
     /// of its children and the height bound of an insertion-built tree holds.
@@ -1102,12 +1102,12 @@ impl DynamicTree {
 /// Reorders `blocks` (at least two) into two groups to build a subtree over
 /// each, and returns the size of the first, in `1..blocks.len()`.
 ///
-/// The cut is across the axis on which the blocks' centres spread most, at
-/// the middle of that spread: each centre goes to the side it lies on, in
+/// The cut is across the axis on which the blocks' centers spread most, at
+/// the middle of that spread: each center goes to the side it lies on, in
 /// one pass that swaps the misplaced ones (Hoare's partition). When that
 /// leaves the smaller side with under one in [`MIN_SIDE_PART`] of the
 /// blocks (a crowd on one side, a few far off on the other), they are cut
-/// at their median along the axis instead. Blocks whose centres all
+/// at their median along the axis instead. Blocks whose centers all
 /// coincide (or are not finite) are cut in half as they lie.
 fn split_blocks(blocks: &mut [Block]) -> usize {
     let count = blocks.len();
@@ -1446,7 +1446,7 @@ mod tests {
             closest = Some(tree.user_data(id));
             fraction
         });
-        // The box centred at x = 1 is the first along the ray.
+        // The box centered at x = 1 is the first along the ray.
         assert_eq!(closest, Some(9));
         assert!(calls <= 10);
     }
@@ -1580,8 +1580,8 @@ mod tests {
         assert_eq!(found(&tree, 1 << 5), sorted(&rows[0]));
     }
 
-    fn blocks_at(centres: &[(f32, f32)]) -> Vec<Block> {
-        centres
+    fn blocks_at(centers: &[(f32, f32)]) -> Vec<Block> {
+        centers
             .iter()
             .enumerate()
             .map(|(i, &(x, y))| Block {
@@ -1620,9 +1620,9 @@ mod tests {
     fn a_crowd_and_a_straggler_split_at_the_median() {
         // Nine blocks near 0 and one at 100: the middle cut would leave the
         // straggler alone, so the blocks are cut at their median instead.
-        let mut centres: Vec<(f32, f32)> = (0..9).map(|i| (i as f32 * 0.1, 0.0)).collect();
-        centres.push((100.0, 0.0));
-        let mut blocks = blocks_at(&centres);
+        let mut centers: Vec<(f32, f32)> = (0..9).map(|i| (i as f32 * 0.1, 0.0)).collect();
+        centers.push((100.0, 0.0));
+        let mut blocks = blocks_at(&centers);
         let split = split_blocks(&mut blocks);
         assert_eq!(split, 5);
         let below_max = blocks[..split]
@@ -1637,8 +1637,8 @@ mod tests {
     }
 
     #[test]
-    fn coinciding_or_nan_centres_still_split_into_two_non_empty_groups() {
-        for centres in [
+    fn coinciding_or_nan_centers_still_split_into_two_non_empty_groups() {
+        for centers in [
             vec![(1.0, 1.0); 7],
             vec![
                 (f32::NAN, 0.0),
@@ -1649,9 +1649,9 @@ mod tests {
             ],
             vec![(f32::INFINITY, 0.0), (0.0, 0.0), (1.0, 0.0)],
         ] {
-            let mut blocks = blocks_at(&centres);
+            let mut blocks = blocks_at(&centers);
             let split = split_blocks(&mut blocks);
-            assert!(split > 0 && split < centres.len(), "{centres:?} split at {split}");
+            assert!(split > 0 && split < centers.len(), "{centers:?} split at {split}");
         }
     }
 

@@ -135,7 +135,7 @@ pub(crate) fn collide_chain_segment(
 }
 
 /// A circle against the face of the segment from `p1` to `p2` (frame
-/// `xf_a`): one point along the face normal, if its centre is beside the
+/// `xf_a`): one point along the face normal, if its center is beside the
 /// segment.
 fn circle_on_face(
     p1: Vec2,

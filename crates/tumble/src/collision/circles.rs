@@ -12,17 +12,17 @@ use super::{feature_id, Manifold, ManifoldPoint};
 use crate::math::{right_perp, Transform, Vec2};
 use crate::shapes::{Capsule, Circle, Polygon};
 
-/// Below this distance two centres (or a centre and a core) coincide and
+/// Below this distance two centers (or a center and a core) coincide and
 /// their difference has no usable direction.
 const COINCIDENT_DISTANCE: f32 = 1.0e-6;
 
 /// The one-point manifold between a core point `core_a` of radius `radius_a`
-/// and a circle centre `centre_b` of radius `radius_b`, along `normal`
+/// and a circle center `center_b` of radius `radius_b`, along `normal`
 /// (unit, from A to B), with the core distance `distance` along it.
 fn disc_contact(
     core_a: Vec2,
     radius_a: f32,
-    centre_b: Vec2,
+    center_b: Vec2,
     radius_b: f32,
     normal: Vec2,
     distance: f32,
@@ -35,7 +35,7 @@ fn disc_contact(
     };
     if separation <= speculative && separation.is_finite() {
         let surface_a = core_a + radius_a * normal;
-        let surface_b = centre_b - radius_b * normal;
+        let surface_b = center_b - radius_b * normal;
         manifold.points[0] = ManifoldPoint {
             point: 0.5 * (surface_a + surface_b),
             separation,
@@ -55,8 +55,8 @@ pub fn collide_circles(
     xf_b: Transform,
     speculative: f32,
 ) -> Manifold {
-    let centre_b = xf_a.inv_mul(xf_b).apply(b.center);
-    let offset = centre_b - a.center;
+    let center_b = xf_a.inv_mul(xf_b).apply(b.center);
+    let offset = center_b - a.center;
     let distance = offset.length();
     // Concentric circles have no preferred direction: push B up.
     let normal = if distance > COINCIDENT_DISTANCE {
@@ -67,7 +67,7 @@ pub fn collide_circles(
     disc_contact(
         a.center,
         a.radius,
-        centre_b,
+        center_b,
         b.radius,
         normal,
         distance,
@@ -111,7 +111,7 @@ fn margin_along(p: Vec2, q: Vec2, point: Vec2) -> f32 {
 }
 
 /// [`collide_capsule_circle`], and when the circle rests on the capsule's
-/// side (not a cap), how far its centre is from the side's nearer end.
+/// side (not a cap), how far its center is from the side's nearer end.
 pub(crate) fn collide_capsule_circle_beside(
     a: &Capsule,
     xf_a: Transform,
@@ -119,24 +119,24 @@ pub(crate) fn collide_capsule_circle_beside(
     xf_b: Transform,
     speculative: f32,
 ) -> (Manifold, Option<f32>) {
-    let centre_b = xf_a.inv_mul(xf_b).apply(b.center);
-    let nearest = closest_point_on_segment(a.center1, a.center2, centre_b);
-    let offset = centre_b - nearest;
+    let center_b = xf_a.inv_mul(xf_b).apply(b.center);
+    let nearest = closest_point_on_segment(a.center1, a.center2, center_b);
+    let offset = center_b - nearest;
     let distance = offset.length();
-    // A centre on the segment leaves soonest sideways, across the segment.
+    // A center on the segment leaves soonest sideways, across the segment.
     let normal = if distance > COINCIDENT_DISTANCE {
         offset / distance
     } else {
         let across = right_perp(a.center2 - a.center1);
-        let centre_offset = centre_b - 0.5 * (a.center1 + a.center2);
-        normal_or_fallback(across, centre_offset)
+        let center_offset = center_b - 0.5 * (a.center1 + a.center2);
+        normal_or_fallback(across, center_offset)
     };
-    let margin = margin_along(a.center1, a.center2, centre_b);
+    let margin = margin_along(a.center1, a.center2, center_b);
     let beside = (distance > COINCIDENT_DISTANCE && margin > 0.0).then_some(margin);
     let manifold = disc_contact(
         nearest,
         a.radius,
-        centre_b,
+        center_b,
         b.radius,
         normal,
         distance,
@@ -147,7 +147,7 @@ pub(crate) fn collide_capsule_circle_beside(
 }
 
 /// Contact between a (possibly rounded) polygon (A) and a circle (B). When
-/// the centre is inside the polygon the face of least penetration wins;
+/// the center is inside the polygon the face of least penetration wins;
 /// outside, the nearest point of the polygon's boundary.
 pub fn collide_polygon_circle(
     a: &Polygon,
@@ -160,7 +160,7 @@ pub fn collide_polygon_circle(
 }
 
 /// [`collide_polygon_circle`], and when the circle rests on a face (not a
-/// corner), how far its centre is from the face's nearer end.
+/// corner), how far its center is from the face's nearer end.
 pub(crate) fn collide_polygon_circle_beside(
     a: &Polygon,
     xf_a: Transform,
@@ -168,28 +168,28 @@ pub(crate) fn collide_polygon_circle_beside(
     xf_b: Transform,
     speculative: f32,
 ) -> (Manifold, Option<f32>) {
-    let centre_b = xf_a.inv_mul(xf_b).apply(b.center);
+    let center_b = xf_a.inv_mul(xf_b).apply(b.center);
     let n = a.count;
 
-    // The face the centre is farthest in front of.
-    let (best_face, best_separation) = point_max_separation(a, centre_b);
+    // The face the center is farthest in front of.
+    let (best_face, best_separation) = point_max_separation(a, center_b);
     let radius = a.radius + b.radius;
     if best_separation - radius > speculative {
         return (Manifold::default(), None);
     }
     let next = if best_face + 1 < n { best_face + 1 } else { 0 };
     let (v1, v2) = (a.vertices[best_face], a.vertices[next]);
-    let margin = margin_along(v1, v2, centre_b);
+    let margin = margin_along(v1, v2, center_b);
 
     if best_separation <= 0.0 {
-        // Centre inside the core: leave through the face of least
+        // Center inside the core: leave through the face of least
         // penetration.
         let normal = a.normals[best_face];
-        let on_face = centre_b - best_separation * normal;
+        let on_face = center_b - best_separation * normal;
         let manifold = disc_contact(
             on_face,
             a.radius,
-            centre_b,
+            center_b,
             b.radius,
             normal,
             best_separation,
@@ -198,13 +198,13 @@ pub(crate) fn collide_polygon_circle_beside(
         return (manifold.transformed(xf_a), (margin > 0.0).then_some(margin));
     }
 
-    // Centre outside: the nearest point of the core is on the face it is
+    // Center outside: the nearest point of the core is on the face it is
     // farthest in front of. (Beside that face the distance to it is the
     // separation, which bounds every other face's; in a corner's region
     // the corner's two faces have the normals nearest the offset, and the
     // corner is on both.)
-    let nearest = closest_point_on_segment(v1, v2, centre_b);
-    let offset = centre_b - nearest;
+    let nearest = closest_point_on_segment(v1, v2, center_b);
+    let offset = center_b - nearest;
     let distance = offset.length();
     let normal = if distance > COINCIDENT_DISTANCE {
         offset / distance
@@ -214,7 +214,7 @@ pub(crate) fn collide_polygon_circle_beside(
     let manifold = disc_contact(
         nearest,
         a.radius,
-        centre_b,
+        center_b,
         b.radius,
         normal,
         distance,
@@ -238,7 +238,7 @@ mod tests {
 
     #[test]
     fn circle_circle_depth() {
-        // Radii 1 and 0.5, centres 1.2 apart: depth 0.3 along +x.
+        // Radii 1 and 0.5, centers 1.2 apart: depth 0.3 along +x.
         let m = collide_circles(&circle(1.0), at(2.0, 3.0), &circle(0.5), at(3.2, 3.0), 0.0);
         assert_eq!(m.count, 1);
         assert!((m.points[0].separation + 0.3).abs() < 1e-6);
@@ -268,7 +268,7 @@ mod tests {
     fn circle_resting_on_box() {
         let ground = Polygon::new_box(5.0, 0.5).unwrap();
         let ball = circle(0.5);
-        // Ball centre at y = 0.999: 0.001 into the ground's top at y = 0.5.
+        // Ball center at y = 0.999: 0.001 into the ground's top at y = 0.5.
         let m = collide_polygon_circle(&ground, at(0.0, 0.0), &ball, at(1.0, 0.999), 0.0);
         assert_eq!(m.count, 1);
         assert!((m.normal - Vec2::Y).length() < 1e-6);
@@ -286,7 +286,7 @@ mod tests {
     }
 
     #[test]
-    fn circle_centre_inside_box_leaves_by_nearest_face() {
+    fn circle_center_inside_box_leaves_by_nearest_face() {
         let b = Polygon::new_box(2.0, 1.0).unwrap();
         let m = collide_polygon_circle(&b, at(0.0, 0.0), &circle(0.25), at(1.5, 0.2), 0.0);
         // Right face is 0.5 away, top 0.8: leave through the right.
@@ -323,7 +323,7 @@ mod tests {
         let m = collide_capsule_circle(&cap, at(0.0, 0.0), &circle(0.5), at(1.9, 0.0), 0.0);
         assert!((m.normal - Vec2::X).length() < 1e-6);
         assert!((m.points[0].separation + 0.1).abs() < 1e-6);
-        // Centre on the segment: pushed across it.
+        // Center on the segment: pushed across it.
         let m = collide_capsule_circle(&cap, at(0.0, 0.0), &circle(0.5), at(0.2, 0.0), 0.0);
         assert!((m.normal.dot(Vec2::Y)).abs() > 0.999, "{m:?}");
         assert!((m.points[0].separation + 1.0).abs() < 1e-6);

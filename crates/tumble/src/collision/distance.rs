@@ -47,8 +47,8 @@ pub fn shape_distance(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform) 
     let relative = xf_a.inv_mul(*xf_b);
     let proxy_a = ShapeProxy::from_shape(a);
     let proxy_b = ShapeProxy::from_shape(b).transformed(relative);
-    let centre_offset = relative.apply(b.centroid()) - a.centroid();
-    let contact = rounded_contact(&proxy_a, &proxy_b, centre_offset);
+    let center_offset = relative.apply(b.centroid()) - a.centroid();
+    let contact = rounded_contact(&proxy_a, &proxy_b, center_offset);
     DistanceOutput {
         distance: contact.separation,
         point_a: xf_a.apply(contact.surface_a),
@@ -76,10 +76,10 @@ pub(crate) struct RoundedContact {
 }
 
 /// A usable unit normal: `n` if it has a direction, else the offset between
-/// the shape centres, else straight up.
-pub(crate) fn normal_or_fallback(n: Vec2, centre_offset: Vec2) -> Vec2 {
+/// the shape centers, else straight up.
+pub(crate) fn normal_or_fallback(n: Vec2, center_offset: Vec2) -> Vec2 {
     let tiny = f32::MIN_POSITIVE.sqrt();
-    [n, centre_offset]
+    [n, center_offset]
         .into_iter()
         .filter(|v| is_finite_vec(*v) && v.length() > tiny)
         .map(|v| v.normalize())
@@ -88,9 +88,9 @@ pub(crate) fn normal_or_fallback(n: Vec2, centre_offset: Vec2) -> Vec2 {
 }
 
 /// GJK, then EPA if the cores overlap, then the radii: the signed distance
-/// and surface points of two rounded cores. `centre_offset` (B's centre minus
+/// and surface points of two rounded cores. `center_offset` (B's center minus
 /// A's) orients the normal when the geometry gives none.
-pub(crate) fn rounded_contact(a: &ShapeProxy, b: &ShapeProxy, centre_offset: Vec2) -> RoundedContact {
+pub(crate) fn rounded_contact(a: &ShapeProxy, b: &ShapeProxy, center_offset: Vec2) -> RoundedContact {
     let gjk = gjk_distance(a, b);
     let (normal, core_separation, core_a, core_b) =
         if !gjk.overlapping && gjk.distance > CORE_TOUCHING_DISTANCE {
@@ -100,7 +100,7 @@ pub(crate) fn rounded_contact(a: &ShapeProxy, b: &ShapeProxy, centre_offset: Vec
             let pen = epa(a, b, &gjk.simplex);
             (pen.normal, -pen.depth, pen.point_a, pen.point_b)
         };
-    let normal = normal_or_fallback(normal, centre_offset);
+    let normal = normal_or_fallback(normal, center_offset);
     RoundedContact {
         normal,
         separation: core_separation - a.radius - b.radius,

@@ -92,13 +92,13 @@ pub(crate) enum Keep {
     /// gap.
     Nearest,
     /// A circle (shape B when `circle_is_b`) resting on a flat side: keep
-    /// it while the centre stays beside that side, `margin` from its nearer
-    /// end, with the circle's end found from its centre (a rolling circle
+    /// it while the center stays beside that side, `margin` from its nearer
+    /// end, with the circle's end found from its center (a rolling circle
     /// has no fixed contact point).
     Circle {
         /// Whether the circle is shape B.
         circle_is_b: bool,
-        /// How far the centre is from the end of the side.
+        /// How far the center is from the end of the side.
         margin: f32,
         /// The circle's radius.
         radius: f32,
@@ -126,7 +126,7 @@ impl Keep {
 /// [`collide`], and how long its manifold may be kept ([`Keep`]): the one
 /// dispatch on the shape pair. Two circles, or a circle at a corner or a
 /// capsule's cap, are collided every step: exact and cheap, and their
-/// normal follows the centres, not a side.
+/// normal follows the centers, not a side.
 pub(crate) fn collide_recyclable(
     a: &Shape,
     xf_a: Transform,

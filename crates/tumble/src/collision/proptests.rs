@@ -238,16 +238,16 @@ proptest! {
     }
 
     #[test]
-    fn rays_towards_the_centre_hit_the_surface(
+    fn rays_towards_the_center_hit_the_surface(
         s in shape(), xf in transform(), dir_angle in float(-3.2, 3.2), reach in float(0.5, 6.0),
     ) {
-        let centre = xf.apply(s.centroid());
-        let origin = centre + reach * Vec2::new(dir_angle.cos(), dir_angle.sin())
+        let center = xf.apply(s.centroid());
+        let origin = center + reach * Vec2::new(dir_angle.cos(), dir_angle.sin())
             + 4.0 * Vec2::new(dir_angle.cos(), dir_angle.sin());
         if s.contains_point(xf, origin) {
             return Ok(());
         }
-        let hit = ray_cast(&s, xf, origin, 2.0 * (centre - origin));
+        let hit = ray_cast(&s, xf, origin, 2.0 * (center - origin));
         prop_assert!(hit.is_some());
         let hit = hit.unwrap();
         prop_assert!((0.0..=0.5 + 1e-4).contains(&hit.fraction), "{hit:?}");

@@ -77,8 +77,8 @@ fn ray_segment(p1: Vec2, p2: Vec2, o: Vec2, d: Vec2, one_sided: bool) -> Option<
 }
 
 /// Entry of the ray `o + t d` into a disc.
-fn ray_circle(centre: Vec2, radius: f32, o: Vec2, d: Vec2) -> Option<(f32, Vec2)> {
-    let p = o - centre;
+fn ray_circle(center: Vec2, radius: f32, o: Vec2, d: Vec2) -> Option<(f32, Vec2)> {
+    let p = o - center;
     let c = p.length_squared() - radius * radius;
     let b = p.dot(d);
     if c <= 0.0 || b >= 0.0 {

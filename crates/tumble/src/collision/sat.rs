@@ -987,7 +987,7 @@ mod tests {
     #[test]
     fn box_tilted_on_a_corner_gets_one_point() {
         // The lowest corner of a unit box turned 30 degrees is
-        // 0.5 (cos 30 + sin 30) below its centre.
+        // 0.5 (cos 30 + sin 30) below its center.
         let drop = 0.5 * (FRAC_PI_6.cos() + FRAC_PI_6.sin());
         let y = 0.5 + drop - 0.001;
         let m = collide_polygons(
@@ -1034,7 +1034,7 @@ mod tests {
     #[test]
     fn capsule_end_against_box_corner_uses_the_line_between_them() {
         // Cores apart diagonally: the capsule's end cap faces the box's
-        // corner, so the normal runs corner to cap centre, not along a face.
+        // corner, so the normal runs corner to cap center, not along a face.
         let capsule = Capsule::new(Vec2::new(0.0, 0.0), Vec2::new(2.0, 2.0), 0.5).unwrap();
         let corner = Vec2::new(0.5, 0.5);
         let offset = Vec2::new(0.3, 0.4);

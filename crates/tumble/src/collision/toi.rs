@@ -90,7 +90,7 @@ fn shape_reach(shape: &Shape) -> f32 {
 /// let still = (Transform::IDENTITY, Transform::IDENTITY);
 /// let fly = (Transform::new(Vec2::new(-10.0, 0.0), 0.0), Transform::new(Vec2::new(10.0, 0.0), 0.0));
 /// let t = time_of_impact(&wall, still, &ball, fly, 0.0).unwrap();
-/// // Touches when the ball's centre reaches x = -0.6, 9.4 of the 20 travelled.
+/// // Touches when the ball's center reaches x = -0.6, 9.4 of the 20 travelled.
 /// assert!((t - 0.47).abs() < 1e-3);
 /// ```
 pub fn time_of_impact(
@@ -143,7 +143,7 @@ mod tests {
         let b: Shape = Polygon::new_box(0.5, 0.5).unwrap().into();
         let still = (at(0.0, 0.0, 0.0), at(0.0, 0.0, 0.0));
         let fly = (at(-5.0, 0.0, 0.0), at(5.0, 0.0, 0.0));
-        // Faces meet when B's centre reaches x = -1: 4 of the 10 travelled.
+        // Faces meet when B's center reaches x = -1: 4 of the 10 travelled.
         let t = time_of_impact(&b, still, &b, fly, 0.0).unwrap();
         assert!((t - 0.4).abs() < 1e-3, "{t}");
         // With a target of 0.1 they stop 0.1 earlier: 3.9 of 10.
@@ -194,7 +194,7 @@ mod tests {
 
     #[test]
     fn spinning_stick_hits_a_ball() {
-        // A capsule of half length 2 spins a quarter turn about its centre;
+        // A capsule of half length 2 spins a quarter turn about its center;
         // a ball sits at (0, 1.5): the stick's end sweeps into it.
         let stick: Shape = Capsule::new(Vec2::new(-2.0, 0.0), Vec2::new(2.0, 0.0), 0.1)
             .unwrap()

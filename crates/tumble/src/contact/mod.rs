@@ -21,7 +21,7 @@ use crate::math::cross_sv;
 use crate::shapes::Shape;
 use crate::store::Store;
 
-/// [`Contact::color`] of a contact that has no colour yet.
+/// [`Contact::color`] of a contact that has no color yet.
 pub(crate) const NO_COLOR: u8 = u8::MAX;
 
 /// A contact between two shapes, kept while their fat AABBs overlap.
@@ -46,10 +46,10 @@ pub(crate) struct Contact {
     /// Began touching and has not pushed since: its first push is its hit
     /// (see [`crate::ContactHit`]). Only for contacts with hit events.
     pub hit_pending: bool,
-    /// The colour the solver's bounded colouring gave this contact
+    /// The color the solver's bounded coloring gave this contact
     /// ([`crate::Coloring::Bounded`]) while it is solved step after step;
     /// [`NO_COLOR`] when it was not solved last step (it has not touched
-    /// yet, stopped touching, or sleeps). A loaded world's colouring is
+    /// yet, stopped touching, or sleeps). A loaded world's coloring is
     /// rebuilt from these.
     pub color: u8,
     /// What the contact reports and asks (from its shapes' flags).
@@ -311,7 +311,7 @@ impl Contact {
         (speculative, dt, reach): (f32, f32, f32),
         limits: Option<RecycleLimits>,
     ) {
-        // Two bodies whose bounding circles (about their centres of mass,
+        // Two bodies whose bounding circles (about their centers of mass,
         // of radius their extents) are farther apart than the reach have
         // no point, found for the price of a square root rather than a
         // shape test; the circles' gap bounds the surfaces' from below, as
@@ -344,7 +344,7 @@ impl Contact {
             // at least that far apart, so while the pair moves less than
             // the gap, none of them can touch.
             (Some(l), Keep::Nearest) => (l.distance.min(nearest.unwrap_or(0.0)), None),
-            // While the centre cannot have passed the end of its side.
+            // While the center cannot have passed the end of its side.
             (Some(l), Keep::Circle { margin, radius, .. }) => (l.distance.min(margin), Some(radius)),
         };
         if limit > 0.0 {
@@ -376,7 +376,7 @@ impl Contact {
 edges::impl_linked!(Contact, contacts);
 
 /// The gap between the bounding circles of bodies `a` and `b` (about
-/// their centres of mass, of radius their extents): a lower bound on the
+/// their centers of mass, of radius their extents): a lower bound on the
 /// distance between any of their shapes.
 #[inline]
 fn bounding_gap(a: &Body, b: &Body) -> f32 {

@@ -25,28 +25,28 @@ pub(crate) struct ManifoldCache {
     /// this step; it stops counting at `u32::MAX`).
     pub age: u32,
     /// When one shape is a circle resting on a side, its radius. The circle
-    /// is the shape the normal does not belong to; its end is its centre
+    /// is the shape the normal does not belong to; its end is its center
     /// less the radius along the normal, and the point is found from it.
     pub circle: Option<f32>,
-    /// Each point's offset from A's centre of mass when the manifold was
+    /// Each point's offset from A's center of mass when the manifold was
     /// computed, in world axes: the solve's levers on A while it is kept
     /// (see [`Contact::kept_levers`]).
     pub levers_a: [Vec2; 2],
-    /// Each point's offset from B's centre of mass, likewise.
+    /// Each point's offset from B's center of mass, likewise.
     pub levers_b: [Vec2; 2],
     // (What `Contact::kept_levers` reads, above, leads: see
     // `contact::SOLVER_BYTES`.)
-    /// B's centre of mass in A's centre-of-mass frame.
+    /// B's center of mass in A's center-of-mass frame.
     pub offset_in_a: Vec2,
-    /// A's centre of mass in B's centre-of-mass frame.
+    /// A's center of mass in B's center-of-mass frame.
     pub offset_in_b: Vec2,
     /// The normal in the frame of the body whose feature it is.
     pub normal: Vec2,
     /// Each point's end on A's surface, in A's body frame (for a circle,
-    /// its centre).
+    /// its center).
     pub anchors_a: [Vec2; 2],
     /// Each point's end on B's surface, in B's body frame (for a circle,
-    /// its centre).
+    /// its center).
     pub anchors_b: [Vec2; 2],
     /// A's and B's rotations when the manifold was computed (B's relative
     /// to A's is `orientations[0].inv_mul(orientations[1])`).
@@ -75,7 +75,7 @@ pub(crate) struct RecycleLimits {
     pub empty: f32,
 }
 
-/// `other`'s centre of mass in `frame`'s centre-of-mass frame (the
+/// `other`'s center of mass in `frame`'s center-of-mass frame (the
 /// cache's `offset_in_a` is B's in A's, `offset_in_b` A's in B's).
 #[inline]
 fn offset_in(frame: &Body, other: &Body) -> Vec2 {
@@ -87,7 +87,7 @@ fn offset_in(frame: &Body, other: &Body) -> Vec2 {
 /// turn with it (see [`Contact::kept_levers`]). Box2D v3 allows about 11.
 const MAX_KEPT_TURN: f32 = 0.1;
 
-/// How far a point at unit distance from a body's centre of mass moves
+/// How far a point at unit distance from a body's center of mass moves
 /// when the body turns by `turn`: `|R' - R| = sqrt(s^2 + (1 - c)^2)` (not
 /// sqrt(2 - 2c): for turns under 2.4e-4 rad, c rounds to 1 and that form
 /// says 0).
@@ -117,7 +117,7 @@ impl Contact {
     /// Records the pose the manifold was just computed at, with its points
     /// split into their two surface ends fixed in the two bodies. For a
     /// circle of radius `circle` on a side, the circle's anchor is its
-    /// centre.
+    /// center.
     pub(super) fn remember(&mut self, a: &Body, b: &Body, limit: f32, circle: Option<f32>) {
         let (offset_in_a, offset_in_b) = (offset_in(a, b), offset_in(b, a));
         let m = &self.manifold;
@@ -137,7 +137,7 @@ impl Contact {
         for (i, p) in m.points().iter().enumerate() {
             // The point is midway between the surfaces, `separation` apart
             // along the normal; a circle's surface is its radius from its
-            // centre.
+            // center.
             let half = 0.5 * p.separation * m.normal;
             let (end_a, end_b) = (p.point - half, p.point + half);
             cache.anchors_a[i] = a.xf.inv_apply(end_a - circle_a * m.normal);
@@ -149,7 +149,7 @@ impl Contact {
     }
 
     /// The levers `(ra, rb)` the solve takes for point `i` of a kept
-    /// manifold: its offsets from the two centres of mass as they were
+    /// manifold: its offsets from the two centers of mass as they were
     /// when it was computed, in world axes, as Box2D v3's recycled contacts
     /// keep their anchors. `None` for a manifold computed this step (its
     /// point is where the levers meet), a circle's (its point rolls), or
@@ -203,7 +203,7 @@ impl Contact {
         }
         let cache = &self.cache;
         let rotation = a.xf.q.inv_mul(b.xf.q);
-        // A point at distance r from its centre of mass turns by the
+        // A point at distance r from its center of mass turns by the
         // relative rotation through a chord of r |R' - R| (see `chord`).
         let [from_a, from_b] = cache.orientations;
         let turn = chord(from_a.inv_mul(from_b).inv_mul(rotation));
@@ -211,7 +211,7 @@ impl Contact {
         // any two material points of the pair have moved apart or
         // together, so the smaller serves (the second is found only when
         // the first is not within the limit). Not for a circle on a side:
-        // what must stay put is its centre beside the side, a position in
+        // what must stay put is its center beside the side, a position in
         // the side's frame, which only that frame's view bounds.
         let moved_b = || (offset_in(a, b) - cache.offset_in_a).length() + b.extent * turn;
         let moved_a = || (offset_in(b, a) - cache.offset_in_b).length() + a.extent * turn;
@@ -241,7 +241,7 @@ impl Contact {
         let m = &mut self.manifold;
         m.normal = normal;
         for (i, p) in m.points_mut().iter_mut().enumerate() {
-            // A circle's end is where its centre is now, less the radius;
+            // A circle's end is where its center is now, less the radius;
             // the point lies across from it, not midway to where the side's
             // end was (a rolling circle has no fixed contact point).
             let end_a = a.xf.apply(cache.anchors_a[i]) + circle_a * normal;

@@ -199,7 +199,7 @@ pub(crate) struct Joint {
     /// The joint's places on body A's (`edges[0]`) and body B's
     /// (`edges[1]`) joint lists.
     pub edges: [Edge; 2],
-    /// The colour the solver's bounded colouring gave the joint while it
+    /// The color the solver's bounded coloring gave the joint while it
     /// was solved ([`crate::Coloring::Bounded`]), [`NO_COLOR`] when it is
     /// not (see the contacts' `color`).
     pub color: u8,

@@ -698,7 +698,7 @@ mod tests {
         assert_eq!(big.len(), 2);
     }
 
-    /// A star-shaped outline: corners at increasing angles round a centre,
+    /// A star-shaped outline: corners at increasing angles round a center,
     /// each at its own distance from it.
     fn arb_star_shape() -> impl Strategy<Value = Vec<Vec2>> {
         (3usize..=24).prop_flat_map(|n| {

@@ -1,7 +1,7 @@
 //! Collision shapes and their mass properties.
 //!
 //! Shapes are expressed in their body's local frame. A body may carry several
-//! shapes (a compound body); its mass, centre of mass and inertia are the
+//! shapes (a compound body); its mass, center of mass and inertia are the
 //! combination of its shapes' [`MassData`].
 
 mod decompose;
@@ -25,9 +25,9 @@ use crate::settings::MAX_POLYGON_VERTICES;
 pub struct MassData {
     /// Mass in kilograms.
     pub mass: f32,
-    /// Centre of mass in the body's local frame.
+    /// Center of mass in the body's local frame.
     pub center: Vec2,
-    /// Rotational inertia about the centre of mass, kg m^2.
+    /// Rotational inertia about the center of mass, kg m^2.
     pub inertia: f32,
 }
 
@@ -35,14 +35,14 @@ pub struct MassData {
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Circle {
-    /// Centre in the body frame.
+    /// Center in the body frame.
     pub center: Vec2,
     /// Radius, positive.
     pub radius: f32,
 }
 
 impl Circle {
-    /// A circle of `radius` centred at `center` in the body frame.
+    /// A circle of `radius` centered at `center` in the body frame.
     pub fn new(center: Vec2, radius: f32) -> Result<Circle, ShapeError> {
         if !is_finite_vec(center) || !radius.is_finite() {
             return Err(ShapeError::NonFinite);
@@ -60,7 +60,7 @@ impl Circle {
         MassData {
             mass,
             center: self.center,
-            // A disc about its own centre: m r^2 / 2.
+            // A disc about its own center: m r^2 / 2.
             inertia: 0.5 * mass * rr,
         }
     }
@@ -70,16 +70,16 @@ impl Circle {
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Capsule {
-    /// First end-cap centre, body frame.
+    /// First end-cap center, body frame.
     pub center1: Vec2,
-    /// Second end-cap centre, body frame.
+    /// Second end-cap center, body frame.
     pub center2: Vec2,
     /// Radius, positive.
     pub radius: f32,
 }
 
 impl Capsule {
-    /// A capsule between two cap centres.
+    /// A capsule between two cap centers.
     pub fn new(center1: Vec2, center2: Vec2, radius: f32) -> Result<Capsule, ShapeError> {
         if !is_finite_vec(center1) || !is_finite_vec(center2) || !radius.is_finite() {
             return Err(ShapeError::NonFinite);
@@ -105,7 +105,7 @@ impl Capsule {
         let box_mass = density * (2.0 * r) * length;
         let circle_mass = density * std::f32::consts::PI * rr;
         let mass = box_mass + circle_mass;
-        // Rectangle of length l and width 2r about its centre.
+        // Rectangle of length l and width 2r about its center.
         let box_inertia = box_mass * (4.0 * rr + length * length) / 12.0;
         // Two half discs make one disc; each half's centroid sits 4r/(3 pi)
         // beyond the segment end, so move its inertia there by parallel axis.
@@ -123,7 +123,7 @@ impl Capsule {
 /// A convex polygon of 3 to 8 vertices in counter-clockwise order, with an
 /// optional rounding radius (a rounded polygon is the polygon swept by a
 /// disc). Vertices are in the body frame; the centroid is stored so mass
-/// properties and the solver work about the centre of mass.
+/// properties and the solver work about the center of mass.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Polygon {
@@ -187,13 +187,13 @@ impl Polygon {
         }
     }
 
-    /// An axis-aligned box of half-widths `hx`, `hy` centred on the body
+    /// An axis-aligned box of half-widths `hx`, `hy` centered on the body
     /// origin.
     pub fn new_box(hx: f32, hy: f32) -> Result<Polygon, ShapeError> {
         Polygon::new_offset_box(hx, hy, Vec2::ZERO, 0.0)
     }
 
-    /// A box of half-widths `hx`, `hy` centred at `center` in the body frame
+    /// A box of half-widths `hx`, `hy` centered at `center` in the body frame
     /// and turned by `angle` radians: one part of a compound body.
     pub fn new_offset_box(hx: f32, hy: f32, center: Vec2, angle: f32) -> Result<Polygon, ShapeError> {
         if !hx.is_finite() || !hy.is_finite() || !is_finite_vec(center) || !angle.is_finite() {
@@ -478,7 +478,7 @@ impl Shape {
 }
 
 /// Combines the mass properties of several parts of one body: masses add,
-/// centres average by mass, inertias move to the common centre by the
+/// centers average by mass, inertias move to the common center by the
 /// parallel-axis theorem.
 pub fn combine_mass(parts: &[MassData]) -> MassData {
     let mass: f32 = parts.iter().map(|m| m.mass).sum();

@@ -1,17 +1,17 @@
-//! The constraint graph: the step's constraints sorted into colours, each
-//! colour's constraints sharing no dynamic body, packed into lane-wide
+//! The constraint graph: the step's constraints sorted into colors, each
+//! color's constraints sharing no dynamic body, packed into lane-wide
 //! batches.
 
 use super::joints::hinges::HingeBatch;
 use super::joints::{self, JointConstraint};
-use super::kept_colours::{KeptColours, NOT_HELD};
+use super::kept_colors::{KeptColors, NOT_HELD};
 use super::lanes::{self, Fw};
 use super::scalar::{
     current_separation, solve_constraint, solve_pseudo_constraint, solve_soft_constraint, store_impulses,
     warm_start_constraint,
 };
 use super::types::StateCell;
-use super::types::{ColourKey, ContactConstraint, LaneKind, SolverBody, StepContext};
+use super::types::{ColorKey, ContactConstraint, LaneKind, SolverBody, StepContext};
 use super::wide;
 use crate::contact::Contact;
 use crate::parallel::{for_each_indexed_mut, for_each_slot_mut};
@@ -23,10 +23,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// The fewest lane batches a worker fills at a time (while packing).
 const CHUNK: usize = 32;
 
-/// One colour of the constraint graph: no dynamic body appears twice in it,
+/// One color of the constraint graph: no dynamic body appears twice in it,
 /// so its constraints can be solved in any order, or several at once.
 #[derive(Clone, Debug, Default)]
-struct Colour {
+struct Color {
     /// Its two-point block constraints, [`lanes::W`] to a batch: a range
     /// of [`Graph::pairs`].
     pairs: std::ops::Range<usize>,
@@ -43,12 +43,12 @@ struct Colour {
     /// array: how many.
     hinge_joints: usize,
     /// Its joints: a range of the joint array, which the solver builds in
-    /// colour order ([`Graph::joint_order`]), the hinges first.
+    /// color order ([`Graph::joint_order`]), the hinges first.
     joints: std::ops::Range<usize>,
 }
 
-impl Colour {
-    /// The colour's work, in one-point batches (see [`PAIR_WORK`]).
+impl Color {
+    /// The color's work, in one-point batches (see [`PAIR_WORK`]).
     #[inline]
     fn work(&self) -> usize {
         PAIR_WORK * self.pairs.len()
@@ -69,27 +69,27 @@ impl Colour {
         self.joints.start + packed..self.joints.end
     }
 
-    /// The team to share the colour's batches and joints with: none (its
-    /// driver alone) when the colour's work is under the settings'
-    /// [`min_shared_colour`](crate::SolverSettings::min_shared_colour).
+    /// The team to share the color's batches and joints with: none (its
+    /// driver alone) when the color's work is under the settings'
+    /// [`min_shared_color`](crate::SolverSettings::min_shared_color).
     #[inline]
     fn team<'t>(&self, team: Option<&'t Team>, ctx: &StepContext) -> Option<&'t Team> {
         team.filter(|_| self.shared(ctx))
     }
 
-    /// Whether a team shares the colour: its work is at least the
-    /// settings' `min_shared_colour`.
+    /// Whether a team shares the color: its work is at least the
+    /// settings' `min_shared_color`.
     #[inline]
     fn shared(&self, ctx: &StepContext) -> bool {
-        self.work() >= ctx.settings.min_shared_colour as usize
+        self.work() >= ctx.settings.min_shared_color as usize
     }
 
-    /// The colour's two-point batches, one-point batches, hinge batches
+    /// The color's two-point batches, one-point batches, hinge batches
     /// and other joints, in
     /// runs for `team`: runs of about equal work, four per thread, so that
     /// the share of the runs each thread starts with (see
     /// [`crate::threads`]) is its share of the work, whatever the mix. (A
-    /// colour of a few batches and thousands of joints, as the ragdolls'
+    /// color of a few batches and thousands of joints, as the ragdolls'
     /// first, would otherwise give one thread all the batches and the
     /// other all the joints.)
     #[inline]
@@ -118,29 +118,29 @@ impl Colour {
     }
 }
 
-/// The constraints of a step sorted into colours, each colour's two-point
+/// The constraints of a step sorted into colors, each color's two-point
 /// blocks and single points packed into lane-wide batches. Kept from step
 /// to step so its buffers are reused (no allocation in steady state).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Graph {
-    /// The colours in use this step, in order; `colours[count..]` are
+    /// The colors in use this step, in order; `colors[count..]` are
     /// spare (empty, with their capacity kept).
-    colours: Vec<Colour>,
-    /// How many colours are in use.
+    colors: Vec<Color>,
+    /// How many colors are in use.
     count: usize,
-    /// The two-point batches of all colours, colour by colour (one buffer,
-    /// so a colour with a few blocks holds no spare capacity of its own).
+    /// The two-point batches of all colors, color by color (one buffer,
+    /// so a color with a few blocks holds no spare capacity of its own).
     /// Only the first `pair_count` are in use: the rest are last steps'
     /// batches, kept so that packing refills them in place.
     pairs: Vec<wide::PairBatch>,
     /// How many of `pairs` are in use this step.
     pair_count: usize,
-    /// The one-point batches of all colours, colour by colour; the first
+    /// The one-point batches of all colors, color by color; the first
     /// `single_count` are in use.
     singles: Vec<wide::PointBatch>,
     /// How many of `singles` are in use this step.
     single_count: usize,
-    /// The hinge batches of all colours, colour by colour; the first
+    /// The hinge batches of all colors, color by color; the first
     /// `hinge_count` are in use.
     hinges: Vec<HingeBatch>,
     /// Per hinge batch in use, its run of the joint array (while
@@ -148,32 +148,32 @@ pub(crate) struct Graph {
     hinge_places: Vec<std::ops::Range<u32>>,
     /// How many of `hinges` are in use this step.
     hinge_count: usize,
-    /// Constraints solved one at a time after the colours, in constraint
-    /// order: all of them when colouring is off.
+    /// Constraints solved one at a time after the colors, in constraint
+    /// order: all of them when coloring is off.
     overflow: Vec<u32>,
-    /// The joints that fit no colour (all of them when colouring is off):
-    /// the end of the joint array, solved on one thread after the colours.
+    /// The joints that fit no color (all of them when coloring is off):
+    /// the end of the joint array, solved on one thread after the colors.
     joint_overflow: std::ops::Range<usize>,
-    /// Per joint key, this step: its colour ([`JOINT_OVERFLOW`] for the
+    /// Per joint key, this step: its color ([`JOINT_OVERFLOW`] for the
     /// overflow).
-    joint_colours: Vec<u32>,
-    /// Per colour, while ordering the joints: where its run starts.
+    joint_colors: Vec<u32>,
+    /// Per color, while ordering the joints: where its run starts.
     joint_starts: Vec<u32>,
-    /// Per place of the joint array in colour order, the joint that goes
+    /// Per place of the joint array in color order, the joint that goes
     /// there (see [`Graph::joint_order`]).
     joint_order: Vec<u32>,
-    /// Per body slot: one past the last colour it took while colouring
+    /// Per body slot: one past the last color it took while coloring
     /// ([`Coloring::Ordered`]).
     last: Vec<u32>,
-    /// The bounded colouring, kept from step to step
+    /// The bounded coloring, kept from step to step
     /// ([`Coloring::Bounded`]).
-    kept: KeptColours,
+    kept: KeptColors,
     /// Per body, for [`Graph::footprints_are_disjoint`].
     marks: Vec<u32>,
-    /// The last colour pass of [`Graph::footprints_are_disjoint`].
+    /// The last color pass of [`Graph::footprints_are_disjoint`].
     pass: u32,
-    /// The two-point block constraints of every colour, colour by
-    /// colour, each colour's run padded with [`NO_CONSTRAINT`] to whole
+    /// The two-point block constraints of every color, color by
+    /// color, each color's run padded with [`NO_CONSTRAINT`] to whole
     /// batches: batch `k` of [`Graph::pairs`] holds entries `W k..W (k+1)`.
     blocks: Vec<u32>,
     /// The one-point constraints, likewise for [`Graph::singles`].
@@ -196,12 +196,12 @@ pub(crate) struct Graph {
     pair_split: Vec<wide::Split<2>>,
     /// Likewise for the one-point batches.
     single_split: Vec<wide::Split<1>>,
-    /// Whether the colours' lists (and the joints' order) are a bounded
-    /// colouring of the keys the bounded colouring holds: then a step
+    /// Whether the colors' lists (and the joints' order) are a bounded
+    /// coloring of the keys the bounded coloring holds: then a step
     /// whose keys are all as they were reuses them.
     reusable: bool,
-    /// Whether the last step kept the colouring whole (every key as the
-    /// step before coloured it): then the next step tries to as well,
+    /// Whether the last step kept the coloring whole (every key as the
+    /// step before colored it): then the next step tries to as well,
     /// building its constraints straight into the batches (see
     /// [`Graph::may_keep`]); after a step that changed it, it does not.
     kept_last: bool,
@@ -237,69 +237,69 @@ impl Pass<'_> {
 }
 
 impl Graph {
-    /// Sorts the constraints into colours by `coloring` (each dynamic body
-    /// at most once per colour; static and kinematic bodies are never
-    /// written by the solve and so never conflict), lists each colour's
+    /// Sorts the constraints into colors by `coloring` (each dynamic body
+    /// at most once per color; static and kinematic bodies are never
+    /// written by the solve and so never conflict), lists each color's
     /// two-point blocks and single points by lane batch, and orders the
-    /// joints by colour ([`Graph::joint_order`]: the caller builds the
+    /// joints by color ([`Graph::joint_order`]: the caller builds the
     /// joint array in that order). `keys` and `joint_keys` are what the
-    /// colouring reads of the constraints and joints, in slot order; with
-    /// [`Coloring::Bounded`] each one's colour is written to its key's
+    /// coloring reads of the constraints and joints, in slot order; with
+    /// [`Coloring::Bounded`] each one's color is written to its key's
     /// `color`, for the contact or joint to keep. `body_slots` is the
     /// world's body slot count. The caller then fills the batches: from
     /// the constraints ([`Graph::fill`]) or straight from their sources
-    /// ([`Graph::refill_with`], bounded colouring only).
+    /// ([`Graph::refill_with`], bounded coloring only).
     pub(super) fn build(
         &mut self,
-        keys: &mut [ColourKey],
-        joint_keys: &mut [ColourKey],
+        keys: &mut [ColorKey],
+        joint_keys: &mut [ColorKey],
         body_slots: usize,
         coloring: Coloring,
     ) {
         self.kept_last =
             coloring == Coloring::Bounded && self.reusable && self.kept.keeps_all(joint_keys, keys);
         if self.kept_last {
-            // Every constraint and joint is as it was coloured last step
+            // Every constraint and joint is as it was colored last step
             // (the resting pyramids, the joint grid: nearly every step):
-            // the colours' lists and the joints' order stand, and only the
+            // the colors' lists and the joints' order stand, and only the
             // batches are filled again.
             self.unpack_hinges();
             return;
         }
-        for colour in &mut self.colours[..self.count] {
-            colour.scalar.clear();
+        for color in &mut self.colors[..self.count] {
+            color.scalar.clear();
         }
         self.pair_count = 0;
         self.single_count = 0;
         self.count = 0;
         self.overflow.clear();
-        self.joint_colours.clear();
+        self.joint_colors.clear();
         if coloring != Coloring::Bounded {
             self.kept.forget();
         }
         match coloring {
             Coloring::Off => {
                 self.overflow.extend(0..keys.len() as u32);
-                self.joint_colours.resize(joint_keys.len(), JOINT_OVERFLOW);
+                self.joint_colors.resize(joint_keys.len(), JOINT_OVERFLOW);
             }
-            Coloring::Ordered => self.colour_ordered(joint_keys, keys, body_slots),
-            Coloring::Bounded => self.colour_bounded(joint_keys, keys, body_slots),
+            Coloring::Ordered => self.color_ordered(joint_keys, keys, body_slots),
+            Coloring::Bounded => self.color_bounded(joint_keys, keys, body_slots),
         }
         self.order_joints(joint_keys);
-        // (Uncoloured, there is nothing to pack, but each constraint
+        // (Uncolored, there is nothing to pack, but each constraint
         // still learns that it is solved on its own.)
         self.pack(keys);
         self.reusable = coloring == Coloring::Bounded;
     }
 
-    /// Orders the joints by their colour, each colour's hinges first (a
+    /// Orders the joints by their color, each color's hinges first (a
     /// counting sort, stable: within those they keep their order), so
-    /// each colour's joints are one run of the joint array starting with
+    /// each color's joints are one run of the joint array starting with
     /// its hinges (for [`Graph::pack_hinges`]), and the overflow the last:
-    /// finds each colour's run, and [`Graph::joint_order`].
-    fn order_joints(&mut self, joint_keys: &[ColourKey]) {
+    /// finds each color's run, and [`Graph::joint_order`].
+    fn order_joints(&mut self, joint_keys: &[ColorKey]) {
         let count = self.count;
-        // Two runs a colour, its hinges (keys of `LaneKind::Single`) and
+        // Two runs a color, its hinges (keys of `LaneKind::Single`) and
         // then its other joints; the overflow last, in key order (its
         // joints share bodies, so their order is the solve's).
         let slot = |k: usize, c: u32| {
@@ -311,41 +311,41 @@ impl Graph {
         };
         self.joint_starts.clear();
         self.joint_starts.resize(2 * count + 2, 0);
-        for (k, &c) in self.joint_colours.iter().enumerate() {
+        for (k, &c) in self.joint_colors.iter().enumerate() {
             self.joint_starts[slot(k, c) + 1] += 1;
         }
         for k in 1..self.joint_starts.len() {
             self.joint_starts[k] += self.joint_starts[k - 1];
         }
         let starts = &self.joint_starts;
-        for (k, colour) in self.colours[..count].iter_mut().enumerate() {
-            colour.joints = starts[2 * k] as usize..starts[2 * k + 2] as usize;
-            colour.hinge_joints = (starts[2 * k + 1] - starts[2 * k]) as usize;
+        for (k, color) in self.colors[..count].iter_mut().enumerate() {
+            color.joints = starts[2 * k] as usize..starts[2 * k + 2] as usize;
+            color.hinge_joints = (starts[2 * k + 1] - starts[2 * k]) as usize;
         }
         self.unpack_hinges();
-        self.joint_overflow = self.joint_starts[2 * count] as usize..self.joint_colours.len();
+        self.joint_overflow = self.joint_starts[2 * count] as usize..self.joint_colors.len();
         self.joint_order.clear();
-        self.joint_order.resize(self.joint_colours.len(), 0);
-        for (k, &c) in self.joint_colours.iter().enumerate() {
+        self.joint_order.resize(self.joint_colors.len(), 0);
+        for (k, &c) in self.joint_colors.iter().enumerate() {
             let at = &mut self.joint_starts[slot(k, c)];
             self.joint_order[*at as usize] = k as u32;
             *at += 1;
         }
     }
 
-    /// Packs each colour's hinges, built in the joint array `joints`,
-    /// into [`HingeBatch`]es (the last of a colour perhaps not full, its
+    /// Packs each color's hinges, built in the joint array `joints`,
+    /// into [`HingeBatch`]es (the last of a color perhaps not full, its
     /// spare lanes on the dummy body state `dummy`), and leaves the
-    /// colour's other joints to be solved one at a time. Until it is
+    /// color's other joints to be solved one at a time. Until it is
     /// called, every joint is. The batches are filled independently,
     /// split between the workers when `parallel`.
     pub(super) fn pack_hinges(&mut self, joints: &[JointConstraint], dummy: u32, parallel: bool) {
         // Serially, each batch's run of the joint array; then the fills.
         let places = &mut self.hinge_places;
         places.clear();
-        for colour in &mut self.colours[..self.count] {
-            let start = colour.joints.start;
-            let hinges = start..start + colour.hinge_joints;
+        for color in &mut self.colors[..self.count] {
+            let start = color.joints.start;
+            let hinges = start..start + color.hinge_joints;
             let first = places.len();
             places.extend(
                 hinges
@@ -353,7 +353,7 @@ impl Graph {
                     .step_by(lanes::W)
                     .map(|chunk| chunk as u32..(chunk + lanes::W).min(hinges.end) as u32),
             );
-            colour.hinges = first..places.len();
+            color.hinges = first..places.len();
         }
         let count = places.len();
         if self.hinges.len() < count {
@@ -370,8 +370,8 @@ impl Graph {
     /// No hinge packed: every joint is solved one at a time (until
     /// [`Graph::pack_hinges`]).
     fn unpack_hinges(&mut self) {
-        for colour in &mut self.colours[..self.count] {
-            colour.hinges = 0..0;
+        for color in &mut self.colors[..self.count] {
+            color.hinges = 0..0;
         }
         self.hinge_count = 0;
     }
@@ -384,7 +384,7 @@ impl Graph {
         }
     }
 
-    /// Per place of the joint array in colour order, the joint (an index
+    /// Per place of the joint array in color order, the joint (an index
     /// of this step's joint keys) that goes there. The joints are built
     /// straight into their places: sorting built ones moved 4 MB a step
     /// on the joint grid.
@@ -393,34 +393,34 @@ impl Graph {
     }
 
     /// The condition the workers' sharing of the body states rests on (see
-    /// [`crate::threads`]): within each colour, a body some batch writes is
-    /// dynamic, and no other lane of the colour's batches touches it. (The
-    /// colour's scalar constraints run after its batches, on one thread.)
+    /// [`crate::threads`]): within each color, a body some batch writes is
+    /// dynamic, and no other lane of the color's batches touches it. (The
+    /// color's scalar constraints run after its batches, on one thread.)
     pub(super) fn footprints_are_disjoint(
         &mut self,
         bodies: &[SolverBody],
         joints: &[JointConstraint],
     ) -> bool {
-        // Per body: the colour pass that last touched it, times two, plus
+        // Per body: the color pass that last touched it, times two, plus
         // one if that touch wrote it.
         self.marks.resize(bodies.len() + 1, 0);
-        for colour in &self.colours[..self.count] {
+        for color in &self.colors[..self.count] {
             self.pass = self.pass.wrapping_add(1);
             let pass = self.pass;
-            let lanes = self.pairs[colour.pairs.clone()]
+            let lanes = self.pairs[color.pairs.clone()]
                 .iter()
                 .flat_map(|b| b.footprint())
                 .chain(
-                    self.singles[colour.singles.clone()]
+                    self.singles[color.singles.clone()]
                         .iter()
                         .flat_map(|b| b.footprint()),
                 )
                 .chain(
-                    self.hinges[colour.hinges.clone()]
+                    self.hinges[color.hinges.clone()]
                         .iter()
                         .flat_map(|b| b.footprint()),
                 )
-                .chain(joints[colour.lone_joints()].iter().map(joints::footprint));
+                .chain(joints[color.lone_joints()].iter().map(joints::footprint));
             for (a, writes_a, b, writes_b) in lanes {
                 for (body, writes) in [(a, writes_a), (b, writes_b)] {
                     let i = body as usize;
@@ -438,85 +438,85 @@ impl Graph {
         true
     }
 
-    /// Order-preserving colouring ([`Coloring::Ordered`]): a constraint's
-    /// colour is one more than the last colour either of its dynamic
+    /// Order-preserving coloring ([`Coloring::Ordered`]): a constraint's
+    /// color is one more than the last color either of its dynamic
     /// bodies took. Two constraints that share a body keep their order,
-    /// and those that share none commute, so sweeping the colours in order
+    /// and those that share none commute, so sweeping the colors in order
     /// is the sequential sweep in constraint order (load carried up a
     /// stack in one pass), only several constraints at a time.
-    fn colour_ordered(&mut self, joint_keys: &[ColourKey], keys: &[ColourKey], body_slots: usize) {
+    fn color_ordered(&mut self, joint_keys: &[ColorKey], keys: &[ColorKey], body_slots: usize) {
         let mut last = std::mem::take(&mut self.last);
         last.clear();
         last.resize(body_slots, 0);
         // The joints first: they go before the contacts in the sweep.
         for j in joint_keys {
-            let colour = ordered_colour(&mut last, j);
-            self.open(colour);
-            self.joint_colours.push(colour as u32);
+            let color = ordered_color(&mut last, j);
+            self.open(color);
+            self.joint_colors.push(color as u32);
         }
         for (i, c) in keys.iter().enumerate() {
-            let colour = ordered_colour(&mut last, c);
-            self.park(colour, i as u32);
+            let color = ordered_color(&mut last, c);
+            self.park(color, i as u32);
         }
         self.last = last;
     }
 
-    /// Bounded colouring ([`Coloring::Bounded`]), kept from step to step
-    /// (see [`KeptColours::colour`]): at most [`GRAPH_COLORS`] colours,
+    /// Bounded coloring ([`Coloring::Bounded`]), kept from step to step
+    /// (see [`KeptColors::color`]): at most [`GRAPH_COLORS`] colors,
     /// and an overflow solved on one thread after them.
-    fn colour_bounded(&mut self, joint_keys: &mut [ColourKey], keys: &mut [ColourKey], body_slots: usize) {
-        self.kept.colour(joint_keys, keys, body_slots);
+    fn color_bounded(&mut self, joint_keys: &mut [ColorKey], keys: &mut [ColorKey], body_slots: usize) {
+        self.kept.color(joint_keys, keys, body_slots);
         for j in joint_keys.iter() {
-            let colour = j.color as usize;
-            if colour < GRAPH_COLORS {
-                self.open(colour);
-                self.joint_colours.push(colour as u32);
+            let color = j.color as usize;
+            if color < GRAPH_COLORS {
+                self.open(color);
+                self.joint_colors.push(color as u32);
             } else {
-                self.joint_colours.push(JOINT_OVERFLOW);
+                self.joint_colors.push(JOINT_OVERFLOW);
             }
         }
         for (i, c) in keys.iter().enumerate() {
-            let colour = c.color as usize;
-            if colour < GRAPH_COLORS {
-                self.park(colour, i as u32);
+            let color = c.color as usize;
+            if color < GRAPH_COLORS {
+                self.park(color, i as u32);
             } else {
                 self.overflow.push(i as u32);
             }
         }
     }
 
-    /// Puts constraint `i` in colour `colour` (its blocks and single points
+    /// Puts constraint `i` in color `color` (its blocks and single points
     /// are parked in `scalar` until [`Graph::pack`] moves them to batches).
     #[inline]
-    fn park(&mut self, colour: usize, i: u32) {
-        self.open(colour);
-        self.colours[colour].scalar.push(i);
+    fn park(&mut self, color: usize, i: u32) {
+        self.open(color);
+        self.colors[color].scalar.push(i);
     }
 
-    /// Makes colour `colour` one of those in use.
+    /// Makes color `color` one of those in use.
     #[inline]
-    fn open(&mut self, colour: usize) {
-        if self.colours.len() <= colour {
-            self.colours.resize_with(colour + 1, Colour::default);
+    fn open(&mut self, color: usize) {
+        if self.colors.len() <= color {
+            self.colors.resize_with(color + 1, Color::default);
         }
-        self.count = self.count.max(colour + 1);
+        self.count = self.count.max(color + 1);
     }
 
-    /// Lists each colour's two-point blocks and single points by lane
-    /// batch (each colour's run padded to whole batches), leaving in
+    /// Lists each color's two-point blocks and single points by lane
+    /// batch (each color's run padded to whole batches), leaving in
     /// `scalar` what cannot go into one, and notes in [`Graph::lanes`]
     /// where each constraint's impulses are kept. Every batch is then
     /// filled from its own [`lanes::W`] entries, independently.
-    fn pack(&mut self, keys: &[ColourKey]) {
+    fn pack(&mut self, keys: &[ColorKey]) {
         self.blocks.clear();
         self.points.clear();
         self.lanes.clear();
         self.lanes.resize(keys.len(), ON_ITS_OWN);
-        for colour in &mut self.colours[..self.count] {
+        for color in &mut self.colors[..self.count] {
             let mut k = 0;
             let (blocks_start, points_start) = (self.blocks.len(), self.points.len());
-            for j in 0..colour.scalar.len() {
-                let i = colour.scalar[j];
+            for j in 0..color.scalar.len() {
+                let i = color.scalar[j];
                 match keys[i as usize].kind {
                     LaneKind::Pair => {
                         self.lanes[i as usize] = IN_PAIRS | self.blocks.len() as u32;
@@ -527,14 +527,14 @@ impl Graph {
                         self.points.push(i);
                     }
                     LaneKind::Alone => {
-                        colour.scalar[k] = i;
+                        color.scalar[k] = i;
                         k += 1;
                     }
                 }
             }
-            colour.scalar.truncate(k);
-            colour.pairs = pad_to_batches(&mut self.blocks, blocks_start);
-            colour.singles = pad_to_batches(&mut self.points, points_start);
+            color.scalar.truncate(k);
+            color.pairs = pad_to_batches(&mut self.blocks, blocks_start);
+            color.singles = pad_to_batches(&mut self.points, points_start);
         }
         self.pair_count = self.blocks.len() / lanes::W;
         self.single_count = self.points.len() / lanes::W;
@@ -560,22 +560,22 @@ impl Graph {
         );
     }
 
-    /// Whether this step should try to keep last step's colouring whole:
-    /// last step kept the one before, the lists are a bounded colouring
-    /// of the keys the colouring holds, and this step's joints
-    /// (`joint_keys`) are all as they were coloured. Then, if every
+    /// Whether this step should try to keep last step's coloring whole:
+    /// last step kept the one before, the lists are a bounded coloring
+    /// of the keys the coloring holds, and this step's joints
+    /// (`joint_keys`) are all as they were colored. Then, if every
     /// contact is too, the step's constraints can be built straight into
     /// the batches ([`Graph::refill_with`]).
-    pub(super) fn may_keep(&self, coloring: Coloring, joint_keys: &[ColourKey]) -> bool {
+    pub(super) fn may_keep(&self, coloring: Coloring, joint_keys: &[ColorKey]) -> bool {
         self.kept_last && coloring == Coloring::Bounded && self.reusable && self.kept.holds_joints(joint_keys)
     }
 
     /// Refills every batch in use with the constraints `refill` builds
     /// into it (given their indices and their keys as kept: see
-    /// [`Refill`]), in colour order, instead of reading constraints built
+    /// [`Refill`]), in color order, instead of reading constraints built
     /// beforehand in slot order (which [`Graph::fill`] then reads back
     /// scattered). Returns false once `refill` refuses one: the step is
-    /// then not as coloured, and must be built and coloured the usual way
+    /// then not as colored, and must be built and colored the usual way
     /// (which fills every batch again). Call only when
     /// [`Graph::may_keep`]; the constraints solved one at a time
     /// ([`Graph::lone_constraints`]) are the caller's to build.
@@ -597,50 +597,50 @@ impl Graph {
     }
 
     /// The constraints solved one at a time (outside the batches: each
-    /// colour's, then the overflow), each with its key as kept.
-    pub(super) fn lone_constraints(&self) -> impl Iterator<Item = (u32, &ColourKey)> + '_ {
+    /// color's, then the overflow), each with its key as kept.
+    pub(super) fn lone_constraints(&self) -> impl Iterator<Item = (u32, &ColorKey)> + '_ {
         let keys = self.kept.contact_keys();
-        self.colours[..self.count]
+        self.colors[..self.count]
             .iter()
-            .flat_map(|colour| colour.scalar.iter())
+            .flat_map(|color| color.scalar.iter())
             .chain(&self.overflow)
             .map(move |&i| (i, &keys[i as usize]))
     }
 
-    /// Constraint `i`'s key as kept from last step's colouring.
-    pub(super) fn kept_key(&self, i: u32) -> &ColourKey {
+    /// Constraint `i`'s key as kept from last step's coloring.
+    pub(super) fn kept_key(&self, i: u32) -> &ColorKey {
         &self.kept.contact_keys()[i as usize]
     }
 
-    /// Takes this step as coloured last step, every colour, list and
+    /// Takes this step as colored last step, every color, list and
     /// order kept, after [`Graph::refill_with`] refilled the batches.
-    pub(super) fn keep_colouring(&mut self) {
+    pub(super) fn keep_coloring(&mut self) {
         self.kept.keep();
         self.kept_last = true;
         self.unpack_hinges();
     }
 
-    /// Makes the next step colour its constraints the usual way, as if
-    /// this one had changed the colouring (for the tests).
+    /// Makes the next step color its constraints the usual way, as if
+    /// this one had changed the coloring (for the tests).
     #[cfg(test)]
-    pub(super) fn forget_kept_colouring(&mut self) {
+    pub(super) fn forget_kept_coloring(&mut self) {
         self.kept_last = false;
     }
 
-    /// Whether the last step kept its colouring whole (for the tests).
+    /// Whether the last step kept its coloring whole (for the tests).
     #[cfg(test)]
     pub(super) fn kept_last(&self) -> bool {
         self.kept_last
     }
 
-    /// Whether a team should share the substeps: whether the colours it
-    /// would share (see [`Colour::team`]) hold at least
+    /// Whether a team should share the substeps: whether the colors it
+    /// would share (see [`Color::team`]) hold at least
     /// [`MIN_SHARED_PART`] of the work, the overflow's constraints and
-    /// joints counting one each. If not, every colour is solved, and
+    /// joints counting one each. If not, every color is solved, and
     /// every body integrated, by one thread.
-    pub(super) fn shares_the_colours(&self, ctx: &StepContext) -> bool {
+    pub(super) fn shares_the_colors(&self, ctx: &StepContext) -> bool {
         let overflow = self.overflow.len() + self.joint_overflow.len();
-        let (shared, alone) = self.colours[..self.count]
+        let (shared, alone) = self.colors[..self.count]
             .iter()
             .fold((0, overflow), |(shared, alone), c| {
                 if c.shared(ctx) {
@@ -653,58 +653,58 @@ impl Graph {
         shared > 0 && shared * whole >= (shared + alone) * part
     }
 
-    /// The constraints whose colour this step's colouring changed (the
+    /// The constraints whose color this step's coloring changed (the
     /// others kept their contact's): the contacts to tell.
-    pub(super) fn recoloured(&self) -> &[u32] {
-        self.kept.recoloured()
+    pub(super) fn recolored(&self) -> &[u32] {
+        self.kept.recolored()
     }
 
-    /// Whether the bounded colouring's state stands for the colours the
-    /// contacts and joints remember (see [`KeptColours::prime`]).
-    pub(super) fn colours_primed(&self) -> bool {
+    /// Whether the bounded coloring's state stands for the colors the
+    /// contacts and joints remember (see [`KeptColors::prime`]).
+    pub(super) fn colors_primed(&self) -> bool {
         self.kept.is_primed()
     }
 
-    /// Rebuilds the bounded colouring's state from the colours the
-    /// contacts and joints remember (see [`KeptColours::prime`]).
-    pub(super) fn prime_colours(
+    /// Rebuilds the bounded coloring's state from the colors the
+    /// contacts and joints remember (see [`KeptColors::prime`]).
+    pub(super) fn prime_colors(
         &mut self,
-        joints: impl Iterator<Item = ColourKey>,
-        contacts: impl Iterator<Item = ColourKey>,
+        joints: impl Iterator<Item = ColorKey>,
+        contacts: impl Iterator<Item = ColorKey>,
         body_slots: usize,
     ) {
         self.kept.prime(joints, contacts, body_slots);
-        // (The lists stand for no colouring of these keys yet.)
+        // (The lists stand for no coloring of these keys yet.)
         self.reusable = false;
         self.kept_last = false;
     }
 
-    /// The joint keys whose colour this step's colouring changed.
-    pub(super) fn recoloured_joints(&self) -> &[u32] {
-        self.kept.recoloured_joints()
+    /// The joint keys whose color this step's coloring changed.
+    pub(super) fn recolored_joints(&self) -> &[u32] {
+        self.kept.recolored_joints()
     }
 
-    /// The contacts that left the bounded colouring this step (slots):
-    /// they forget their colours.
+    /// The contacts that left the bounded coloring this step (slots):
+    /// they forget their colors.
     pub(super) fn left_contacts(&self) -> &[u32] {
         self.kept.left_contacts()
     }
 
-    /// The joints that left the bounded colouring this step (slots).
+    /// The joints that left the bounded coloring this step (slots).
     pub(super) fn left_joints(&self) -> &[u32] {
         self.kept.left_joints()
     }
 
-    /// Heap bytes held by the colouring's reused buffers (capacities).
+    /// Heap bytes held by the coloring's reused buffers (capacities).
     pub(crate) fn memory_bytes(&self) -> usize {
         use std::mem::size_of;
-        let colours: usize = self
-            .colours
+        let colors: usize = self
+            .colors
             .iter()
             .map(|c| c.scalar.capacity() * size_of::<u32>())
             .sum();
-        colours
-            + self.colours.capacity() * size_of::<Colour>()
+        colors
+            + self.colors.capacity() * size_of::<Color>()
             + self.pairs.capacity() * size_of::<wide::PairBatch>()
             + self.singles.capacity() * size_of::<wide::PointBatch>()
             + self.hinges.capacity() * size_of::<HingeBatch>()
@@ -715,7 +715,7 @@ impl Graph {
                 + self.points.capacity()
                 + self.lanes.capacity())
                 * size_of::<u32>()
-            + (self.joint_colours.capacity() + self.joint_starts.capacity() + self.joint_order.capacity())
+            + (self.joint_colors.capacity() + self.joint_starts.capacity() + self.joint_order.capacity())
                 * size_of::<u32>()
             + self.kept.memory_bytes()
             + (self.states.capacity() + self.pseudo.capacity()) * size_of::<StateCell>()
@@ -780,8 +780,8 @@ impl Graph {
                 smallest = smallest.min(cp.separation);
             }
         };
-        for colour in &mut self.colours[..self.count] {
-            for &i in &colour.scalar {
+        for color in &mut self.colors[..self.count] {
+            for &i in &color.scalar {
                 update(&mut constraints[i as usize]);
             }
         }
@@ -798,15 +798,15 @@ impl Graph {
         (states, team): (&[StateCell], Option<&Team>),
         ctx: &StepContext,
     ) {
-        for colour in &self.colours[..self.count] {
-            let team = colour.team(team, ctx);
-            let (pairs, singles, hinges, joints) = colour.runs(
+        for color in &self.colors[..self.count] {
+            let team = color.team(team, ctx);
+            let (pairs, singles, hinges, joints) = color.runs(
                 team,
                 (
-                    &mut self.pairs[colour.pairs.clone()],
-                    &mut self.singles[colour.singles.clone()],
-                    &mut self.hinges[colour.hinges.clone()],
-                    &mut joints[colour.lone_joints()],
+                    &mut self.pairs[color.pairs.clone()],
+                    &mut self.singles[color.singles.clone()],
+                    &mut self.hinges[color.hinges.clone()],
+                    &mut joints[color.lone_joints()],
                 ),
             );
             for_each4(
@@ -818,7 +818,7 @@ impl Graph {
                     run.iter().for_each(|j| joints::warm_start(j, states))
                 }),
             );
-            for &i in &colour.scalar {
+            for &i in &color.scalar {
                 warm_start_constraint(&constraints[i as usize], states);
             }
         }
@@ -830,8 +830,8 @@ impl Graph {
         }
     }
 
-    /// One iteration over every constraint: the colours in order (reversed
-    /// when `reverse`, and the overflow then first), each colour's batches
+    /// One iteration over every constraint: the colors in order (reversed
+    /// when `reverse`, and the overflow then first), each color's batches
     /// lane-wide beside its joints, and its other constraints one at a
     /// time. In a velocity pass with `pseudo`, each contact also takes its
     /// split-impulse iteration right after its velocity one: the two never
@@ -848,7 +848,7 @@ impl Graph {
         reverse: bool,
         pass: Pass<'_>,
     ) {
-        let colours = &self.colours[..self.count];
+        let colors = &self.colors[..self.count];
         let (pairs, singles) = (&mut self.pairs, &mut self.singles);
         let overflow = (&self.overflow[..], self.joint_overflow.clone());
         if reverse {
@@ -861,16 +861,16 @@ impl Graph {
                 pass,
             );
         }
-        let order: &mut dyn Iterator<Item = &Colour> = if reverse {
-            &mut colours.iter().rev()
+        let order: &mut dyn Iterator<Item = &Color> = if reverse {
+            &mut colors.iter().rev()
         } else {
-            &mut colours.iter()
+            &mut colors.iter()
         };
         let hinges = &mut self.hinges;
         let split = (&self.pair_split[..], &self.single_split[..]);
         for c in order {
             let joints = &mut joints[c.lone_joints()];
-            solve_colour(
+            solve_color(
                 c,
                 (pairs, singles, hinges),
                 split,
@@ -965,8 +965,8 @@ impl Graph {
         constraints: &mut [ContactConstraint],
         mut f: impl FnMut(&mut ContactConstraint),
     ) {
-        for colour in &self.colours[..self.count] {
-            for &i in &colour.scalar {
+        for color in &self.colors[..self.count] {
+            for &i in &color.scalar {
                 f(&mut constraints[i as usize]);
             }
         }
@@ -976,17 +976,17 @@ impl Graph {
     }
 }
 
-/// The order-preserving colour of the constraint between `key`'s
-/// bodies: one more than the last colour either dynamic one took
+/// The order-preserving color of the constraint between `key`'s
+/// bodies: one more than the last color either dynamic one took
 /// (`last`, per body slot), which both then take.
 #[inline]
-fn ordered_colour(last: &mut [u32], key: &ColourKey) -> usize {
+fn ordered_color(last: &mut [u32], key: &ColorKey) -> usize {
     let held = [key.a, key.b].map(|body| (body != NOT_HELD).then_some(body as usize));
-    let colour = held.iter().flatten().map(|&i| last[i]).max().unwrap_or(0);
+    let color = held.iter().flatten().map(|&i| last[i]).max().unwrap_or(0);
     for i in held.into_iter().flatten() {
-        last[i] = colour + 1;
+        last[i] = color + 1;
     }
-    colour as usize
+    color as usize
 }
 
 /// A constraint's entry in [`Graph::lanes`]: in a two-point batch, at
@@ -1001,7 +1001,7 @@ const ON_ITS_OWN: u32 = 0;
 /// The bits of an entry of [`Graph::lanes`] that say where.
 const LANE: u32 = (1 << 30) - 1;
 
-/// A joint's entry in [`Graph::joint_colours`] when it fits no colour.
+/// A joint's entry in [`Graph::joint_colors`] when it fits no color.
 const JOINT_OVERFLOW: u32 = u32::MAX;
 
 /// An unused lane's entry in [`Graph::blocks`] and [`Graph::points`].
@@ -1020,7 +1020,7 @@ fn pad_to_batches(list: &mut Vec<u32>, start: usize) -> std::ops::Range<usize> {
 /// Fills the first `count` of `batches` (made up to that many) from
 /// `list`, [`lanes::W`] entries each, split between the workers when
 /// `parallel`: `fill` packs one batch from its entries in use, told those
-/// of the batch after next too (in colour order the constraints lie
+/// of the batch after next too (in color order the constraints lie
 /// scattered: it asks for those while this one is filled). Once `fill`
 /// refuses a batch (returns false), the batches not yet begun are left as
 /// they were, and this returns false.
@@ -1080,7 +1080,7 @@ fn fill_from<const N: usize, const M: usize>(
 fn refill_from<const N: usize, const M: usize>(
     batches: &mut Vec<wide::Batch<N, M>>,
     (count, list): (usize, &[u32]),
-    keys: &[ColourKey],
+    keys: &[ColorKey],
     refill: &impl Refill,
     parallel: bool,
 ) -> bool
@@ -1097,18 +1097,18 @@ where
 
 /// What [`Graph::refill_with`] builds the batches with: each batch's
 /// constraints straight into its lanes, given their indices and their
-/// keys as the colouring holds them.
+/// keys as the coloring holds them.
 pub(super) trait Refill: Sync {
     /// Builds the constraints `used` (at most [`lanes::W`] indices, each
     /// with its key as held in `keys`) into `batch`, its other lanes
     /// padding; returns false, with nothing built usable, if it finds
-    /// any one's key (or anything else the colouring depends on) not as
+    /// any one's key (or anything else the coloring depends on) not as
     /// held.
     fn batch<const N: usize, const M: usize>(
         &self,
         batch: &mut wide::Batch<N, M>,
         used: &[u32],
-        keys: &[ColourKey],
+        keys: &[ColorKey],
     ) -> bool
     where
         wide::Batch<N, M>: wide::Normal<N>;
@@ -1167,14 +1167,14 @@ fn solve_overflow(
     }
 }
 
-/// One iteration of one colour: its two-point batches, its one-point
+/// One iteration of one color: its two-point batches, its one-point
 /// batches, its hinge batches (the batches' ranges index `pairs`,
 /// `singles` and `hinges`) and its other joints, split between the team's
 /// threads, then its scalar constraints.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn solve_colour(
-    colour: &Colour,
+fn solve_color(
+    color: &Color,
     (pairs, singles, hinges): (&mut [wide::PairBatch], &mut [wide::PointBatch], &mut [HingeBatch]),
     (pair_split, single_split): (&[wide::Split<2>], &[wide::Split<1>]),
     (constraints, joints): (&mut [ContactConstraint], &mut [JointConstraint]),
@@ -1183,13 +1183,13 @@ fn solve_colour(
     reverse: bool,
     pass: Pass<'_>,
 ) {
-    let team = colour.team(team, ctx);
-    let (pairs, singles, hinges, joints) = colour.runs(
+    let team = color.team(team, ctx);
+    let (pairs, singles, hinges, joints) = color.runs(
         team,
         (
-            &mut pairs[colour.pairs.clone()],
-            &mut singles[colour.singles.clone()],
-            &mut hinges[colour.hinges.clone()],
+            &mut pairs[color.pairs.clone()],
+            &mut singles[color.singles.clone()],
+            &mut hinges[color.hinges.clone()],
             joints,
         ),
     );
@@ -1208,13 +1208,13 @@ fn solve_colour(
         joints,
         &solve_joints as &(dyn Fn(usize, &mut [JointConstraint]) + Sync),
     );
-    // The choice of kernel is made once for the colour.
+    // The choice of kernel is made once for the color.
     match pass {
         Pass::Velocity { pseudo: Some(pseudo) } => {
             // Each batch's split impulses, where its run starts.
             let (pair_split, single_split) = (
-                &pair_split[colour.pairs.clone()],
-                &single_split[colour.singles.clone()],
+                &pair_split[color.pairs.clone()],
+                &single_split[color.singles.clone()],
             );
             for_each4(
                 team,
@@ -1262,24 +1262,24 @@ fn solve_colour(
     // After the stage, on this thread alone: the scalar kernels write both
     // bodies, static ones included, so they must never run beside the
     // batches.
-    for &i in &colour.scalar {
+    for &i in &color.scalar {
         solve_one(&mut constraints[i as usize], states, ctx, reverse, pass);
     }
 }
 
 /// The least part of a step's solver work, as (numerator,
-/// denominator), that the colours big enough to share must hold for a
-/// team to share the substeps. Each colour solved by one thread reads
-/// the bodies the shared colour before it left in the other threads'
+/// denominator), that the colors big enough to share must hold for a
+/// team to share the substeps. Each color solved by one thread reads
+/// the bodies the shared color before it left in the other threads'
 /// caches, and the team's integration of the bodies scatters them every
-/// substep: when those colours weigh much, the substeps ran slower on
+/// substep: when those colors weigh much, the substeps ran slower on
 /// two threads than on one. Measured on the smash
-/// (`tumble-bench --scaling`), whose colours shrink below
-/// `min_shared_colour` (600 then) one by one as the grid flies apart: substeps 2.07
-/// ms on one thread against 2.46 on two with any shared colour
+/// (`tumble-bench --scaling`), whose colors shrink below
+/// `min_shared_color` (600 then) one by one as the grid flies apart: substeps 2.07
+/// ms on one thread against 2.46 on two with any shared color
 /// sharing, 2.17 with three quarters; its step 3% to 6% faster on two
 /// threads (two series of interleaved runs, 7 and 5 each: 7.60 against
-/// 7.35 ms, 7.86 against 7.42; a half and 95% measure the same). Scenes whose colours are all big or all small (the
+/// 7.35 ms, 7.86 against 7.42; a half and 95% measure the same). Scenes whose colors are all big or all small (the
 /// pyramids, the joint scenes, the pile) are not affected.
 const MIN_SHARED_PART: (usize, usize) = (3, 4);
 
@@ -1381,9 +1381,9 @@ mod tests {
         matches!(j.kind, JointKind::Revolute(_))
     }
 
-    /// Each colour's constraints (batched or not), and the overflow.
+    /// Each color's constraints (batched or not), and the overflow.
     fn members(graph: &Graph) -> (Vec<Vec<u32>>, Vec<u32>) {
-        let colours = graph.colours[..graph.count]
+        let colors = graph.colors[..graph.count]
             .iter()
             .map(|c| {
                 let mut m: Vec<u32> = c.scalar.clone();
@@ -1397,10 +1397,10 @@ mod tests {
                 m
             })
             .collect();
-        (colours, graph.overflow.clone())
+        (colors, graph.overflow.clone())
     }
 
-    /// A body's entry in a colouring key (the tests' solver bodies are
+    /// A body's entry in a coloring key (the tests' solver bodies are
     /// their own slots).
     fn held(bodies: &[SolverBody], i: u32) -> u32 {
         if bodies[i as usize].dynamic {
@@ -1410,21 +1410,21 @@ mod tests {
         }
     }
 
-    /// The colouring keys of `constraints` (constraint `i` of contact
-    /// slot `i`) of contacts not yet coloured, as the prepare makes them.
-    fn keys(constraints: &[ContactConstraint], bodies: &[SolverBody]) -> Vec<ColourKey> {
+    /// The coloring keys of `constraints` (constraint `i` of contact
+    /// slot `i`) of contacts not yet colored, as the prepare makes them.
+    fn keys(constraints: &[ContactConstraint], bodies: &[SolverBody]) -> Vec<ColorKey> {
         (0..)
             .zip(constraints)
-            .map(|(i, c)| ColourKey::of(c, i, NO_COLOR, (held(bodies, c.a), held(bodies, c.b)), true))
+            .map(|(i, c)| ColorKey::of(c, i, NO_COLOR, (held(bodies, c.a), held(bodies, c.b)), true))
             .collect()
     }
 
-    /// The colouring keys of `joints` (in slot order), not yet coloured,
+    /// The coloring keys of `joints` (in slot order), not yet colored,
     /// a hinge's marked as `pick_joints` marks it.
-    fn joint_keys(joints: &[JointConstraint], bodies: &[SolverBody]) -> Vec<ColourKey> {
+    fn joint_keys(joints: &[JointConstraint], bodies: &[SolverBody]) -> Vec<ColorKey> {
         joints
             .iter()
-            .map(|j| ColourKey {
+            .map(|j| ColorKey {
                 item: j.joint,
                 a: held(bodies, j.a),
                 b: held(bodies, j.b),
@@ -1438,20 +1438,20 @@ mod tests {
             .collect()
     }
 
-    /// [`Graph::build`] on one thread, then the joints put in colour
+    /// [`Graph::build`] on one thread, then the joints put in color
     /// order (from slot order, as the solver builds them); `keys` and
-    /// `joint_keys` keep their colours for the next call, as the contacts
+    /// `joint_keys` keep their colors for the next call, as the contacts
     /// and joints do from step to step.
     fn build(
         graph: &mut Graph,
-        (constraints, keys): (&[ContactConstraint], &mut [ColourKey]),
-        (joints, joint_keys): (&mut Vec<JointConstraint>, &mut [ColourKey]),
+        (constraints, keys): (&[ContactConstraint], &mut [ColorKey]),
+        (joints, joint_keys): (&mut Vec<JointConstraint>, &mut [ColorKey]),
         bodies: &[SolverBody],
         coloring: Coloring,
     ) {
         joints.sort_by_key(|j| j.joint);
-        if !graph.colours_primed() {
-            graph.prime_colours(std::iter::empty(), std::iter::empty(), bodies.len());
+        if !graph.colors_primed() {
+            graph.prime_colors(std::iter::empty(), std::iter::empty(), bodies.len());
         }
         graph.build(keys, joint_keys, bodies.len(), coloring);
         graph.fill(constraints, bodies, false);
@@ -1459,16 +1459,16 @@ mod tests {
     }
 
     /// The keys of a random graph's constraints, its joints and their keys.
-    type Coloured = (Vec<ColourKey>, Vec<JointConstraint>, Vec<ColourKey>);
+    type Colored = (Vec<ColorKey>, Vec<JointConstraint>, Vec<ColorKey>);
 
     /// A random graph of `bodies` bodies, `pairs` constraints and `joints`
-    /// joints (see [`random_graph`], [`random_joints`]), coloured once by
+    /// joints (see [`random_graph`], [`random_joints`]), colored once by
     /// `coloring`.
-    fn random_coloured(
+    fn random_colored(
         rng: &mut Rng,
         (bodies, pairs, joints): (usize, usize, usize),
         coloring: Coloring,
-    ) -> (Graph, Vec<SolverBody>, Vec<ContactConstraint>, Coloured) {
+    ) -> (Graph, Vec<SolverBody>, Vec<ContactConstraint>, Colored) {
         let (bodies, constraints) = random_graph(rng, bodies, pairs);
         let mut keys = keys(&constraints, &bodies);
         let mut joints = random_joints(rng, &bodies, joints);
@@ -1484,66 +1484,66 @@ mod tests {
         (graph, bodies, constraints, (keys, joints, joint_keys))
     }
 
-    /// The substeps are shared exactly when the colours at or above the
+    /// The substeps are shared exactly when the colors at or above the
     /// threshold hold three quarters of the work (the overflow's
-    /// constraints and joints one each): every colour shared at 0, none
+    /// constraints and joints one each): every color shared at 0, none
     /// above the largest, and both answers met between.
     #[test]
-    fn the_substeps_are_shared_only_when_the_shared_colours_hold_most_of_the_work() {
+    fn the_substeps_are_shared_only_when_the_shared_colors_hold_most_of_the_work() {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
         let mut ctx = StepContext::for_tests();
         let (mut shared_seen, mut alone_seen) = (false, false);
         for _ in 0..20 {
-            let (graph, ..) = random_coloured(&mut rng, (120, 400, 40), Coloring::Bounded);
-            let works: Vec<usize> = graph.colours[..graph.count].iter().map(Colour::work).collect();
+            let (graph, ..) = random_colored(&mut rng, (120, 400, 40), Coloring::Bounded);
+            let works: Vec<usize> = graph.colors[..graph.count].iter().map(Color::work).collect();
             let extra = graph.overflow.len() + graph.joint_overflow.len();
-            let largest = *works.iter().max().expect("a coloured graph");
+            let largest = *works.iter().max().expect("a colored graph");
             for threshold in works.iter().copied().chain([0, largest + 1]) {
-                ctx.settings.min_shared_colour = threshold as u32;
+                ctx.settings.min_shared_color = threshold as u32;
                 let shared: usize = works.iter().filter(|&&w| w >= threshold).sum();
                 let all = works.iter().sum::<usize>() + extra;
                 let expected = shared > 0 && 4 * shared >= 3 * all;
                 assert_eq!(
-                    graph.shares_the_colours(&ctx),
+                    graph.shares_the_colors(&ctx),
                     expected,
                     "threshold {threshold}, works {works:?}"
                 );
                 if threshold == 0 {
-                    assert!(expected, "at 0 every colour is shared");
+                    assert!(expected, "at 0 every color is shared");
                 }
                 if threshold > largest {
-                    assert!(!expected, "no colour is that big");
+                    assert!(!expected, "no color is that big");
                 }
                 shared_seen |= expected;
                 alone_seen |= !expected && shared > 0;
             }
         }
-        assert!(shared_seen && alone_seen, "both answers with some colour shared");
+        assert!(shared_seen && alone_seen, "both answers with some color shared");
     }
 
     #[test]
-    fn each_colours_hinges_are_packed_once_and_its_other_joints_left_alone() {
+    fn each_colors_hinges_are_packed_once_and_its_other_joints_left_alone() {
         let mut rng = Rng(0x2545_f491_4f6c_dd1d);
         for coloring in [Coloring::Bounded, Coloring::Ordered, Coloring::Off] {
             for _ in 0..30 {
                 let (mut graph, bodies, _, (_, mut joints, _)) =
-                    random_coloured(&mut rng, (40, 60, 60), coloring);
+                    random_colored(&mut rng, (40, 60, 60), coloring);
                 let before = joints.clone();
                 graph.pack_hinges(&joints, bodies.len() as u32, false);
                 assert!(graph.footprints_are_disjoint(&bodies, &joints));
-                // Each hinge of a colour in one lane of that colour's
+                // Each hinge of a color in one lane of that color's
                 // batches; its other joints, and no hinge, left alone.
                 let mut placed = vec![0; joints.len()];
                 let mut in_batch = vec![false; joints.len()];
-                for colour in &graph.colours[..graph.count] {
-                    for batch in &graph.hinges[colour.hinges.clone()] {
+                for color in &graph.colors[..graph.count] {
+                    for batch in &graph.hinges[color.hinges.clone()] {
                         for &place in batch.places() {
                             placed[place as usize] += 1;
                             in_batch[place as usize] = true;
                             assert!(is_hinge(&joints[place as usize]));
                         }
                     }
-                    for place in colour.lone_joints() {
+                    for place in color.lone_joints() {
                         placed[place] += 1;
                         assert!(!is_hinge(&joints[place]), "a hinge left unpacked");
                     }
@@ -1576,18 +1576,18 @@ mod tests {
         }
     }
 
-    /// What a colouring built: the colours, their lists and batches, the
-    /// joints' order, and the bounded colouring's held state.
+    /// What a coloring built: the colors, their lists and batches, the
+    /// joints' order, and the bounded coloring's held state.
     fn built(graph: &Graph) -> String {
         format!(
             "{:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
-            &graph.colours[..graph.count],
+            &graph.colors[..graph.count],
             &graph.pairs[..graph.pair_count],
             &graph.singles[..graph.single_count],
             &graph.hinges[..graph.hinge_count],
             graph.overflow,
             graph.joint_overflow,
-            graph.joint_colours,
+            graph.joint_colors,
             graph.joint_order,
             graph.blocks,
             graph.points,
@@ -1598,19 +1598,19 @@ mod tests {
     }
 
     #[test]
-    fn a_step_with_every_key_as_it_was_coloured_reuses_the_lists_and_refills_the_batches() {
+    fn a_step_with_every_key_as_it_was_colored_reuses_the_lists_and_refills_the_batches() {
         let mut rng = Rng(0x3c6e_f372_fe94_f82b);
         let (mut reused, mut overflowed) = (0, 0);
         for round in 0..40 {
             let bounded = Coloring::Bounded;
-            // Crowded graphs now and then, so some colourings overflow.
+            // Crowded graphs now and then, so some colorings overflow.
             let size = if round % 4 == 0 {
                 (12, 150, 20)
             } else {
                 (40, 120, 30)
             };
             let (mut graph, bodies, mut constraints, (mut keys, mut joints, mut joint_keys)) =
-                random_coloured(&mut rng, size, bounded);
+                random_colored(&mut rng, size, bounded);
             // The next step: the same contacts and joints with new numbers
             // (the batches must carry this step's).
             for c in &mut constraints {
@@ -1620,7 +1620,7 @@ mod tests {
             for j in &mut joints {
                 j.impulses.linear = rng.vec(1.0);
             }
-            // The step as the full colouring does it, and as reused.
+            // The step as the full coloring does it, and as reused.
             let mut full = graph.clone();
             full.reusable = false;
             let (mut full_keys, mut full_joints, mut full_joint_keys) =
@@ -1647,15 +1647,15 @@ mod tests {
             full.pack_hinges(&full_joints, dummy, false);
             assert_eq!((&keys, &joint_keys), (&full_keys, &full_joint_keys));
             assert_eq!(built(&graph), built(&full));
-            // Nothing took a new colour: the full colouring only tried the
+            // Nothing took a new color: the full coloring only tried the
             // overflow's members again, in vain.
-            assert!(graph.recoloured().is_empty() && graph.recoloured_joints().is_empty());
+            assert!(graph.recolored().is_empty() && graph.recolored_joints().is_empty());
             assert!(full
-                .recoloured()
+                .recolored()
                 .iter()
                 .all(|&k| keys[k as usize].color as usize >= GRAPH_COLORS));
             assert!(full
-                .recoloured_joints()
+                .recolored_joints()
                 .iter()
                 .all(|&k| joint_keys[k as usize].color as usize >= GRAPH_COLORS));
             for (j, f) in joints.iter().zip(&full_joints) {
@@ -1664,42 +1664,42 @@ mod tests {
             overflowed += usize::from(!graph.overflow.is_empty());
         }
         assert_eq!(reused, 40);
-        assert!(overflowed > 0, "no colouring overflowed");
+        assert!(overflowed > 0, "no coloring overflowed");
     }
 
     #[test]
-    fn bounded_colours_hold_each_dynamic_body_once_and_keep_their_colours() {
+    fn bounded_colors_hold_each_dynamic_body_once_and_keep_their_colors() {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
         for _ in 0..50 {
             let bounded = Coloring::Bounded;
             let (mut graph, bodies, constraints, (mut keys, mut joints, mut joint_keys)) =
-                random_coloured(&mut rng, (40, 120, 30), bounded);
+                random_colored(&mut rng, (40, 120, 30), bounded);
             assert!(graph.footprints_are_disjoint(&bodies, &joints));
-            // The joints were sorted by colour, none lost.
+            // The joints were sorted by color, none lost.
             let mut ids: Vec<u32> = joints.iter().map(|j| j.joint).collect();
             ids.sort_unstable();
             assert_eq!(ids, (0..30).collect::<Vec<u32>>());
-            let coloured: usize = graph.colours[..graph.count].iter().map(|c| c.joints.len()).sum();
-            assert_eq!(coloured + graph.joint_overflow.len(), joints.len());
-            let (colours, overflow) = members(&graph);
-            assert!(colours.len() <= GRAPH_COLORS);
+            let colored: usize = graph.colors[..graph.count].iter().map(|c| c.joints.len()).sum();
+            assert_eq!(colored + graph.joint_overflow.len(), joints.len());
+            let (colors, overflow) = members(&graph);
+            assert!(colors.len() <= GRAPH_COLORS);
             let mut seen = vec![false; constraints.len()];
-            for (k, colour) in colours.iter().enumerate() {
+            for (k, color) in colors.iter().enumerate() {
                 let mut used = vec![false; bodies.len()];
-                for &i in colour {
+                for &i in color {
                     let c = &constraints[i as usize];
                     assert!(!seen[i as usize], "constraint {i} twice");
                     seen[i as usize] = true;
                     assert_eq!(keys[i as usize].color as usize, k);
                     let both = bodies[c.a as usize].dynamic && bodies[c.b as usize].dynamic;
                     if both {
-                        assert!(k < DYNAMIC_GRAPH_COLORS, "a moving pair in colour {k}");
+                        assert!(k < DYNAMIC_GRAPH_COLORS, "a moving pair in color {k}");
                     } else {
-                        assert!(k >= 1, "a contact with a static body in colour 0");
+                        assert!(k >= 1, "a contact with a static body in color 0");
                     }
                     for body in [c.a, c.b] {
                         if bodies[body as usize].dynamic {
-                            assert!(!used[body as usize], "body {body} twice in colour {k}");
+                            assert!(!used[body as usize], "body {body} twice in color {k}");
                             used[body as usize] = true;
                         }
                     }
@@ -1712,11 +1712,11 @@ mod tests {
             }
             assert!(
                 seen.iter().all(|&s| s),
-                "every constraint is coloured or overflows"
+                "every constraint is colored or overflows"
             );
-            // The next step, from the kept colours: the same colours,
-            // and nothing recoloured.
-            let before = (colours, overflow);
+            // The next step, from the kept colors: the same colors,
+            // and nothing recolored.
+            let before = (colors, overflow);
             build(
                 &mut graph,
                 (&constraints, &mut keys),
@@ -1726,13 +1726,13 @@ mod tests {
             );
             assert_eq!(members(&graph), before);
             let overflowed = keys.iter().filter(|k| k.color as usize == GRAPH_COLORS).count();
-            assert_eq!(graph.recoloured().len(), overflowed);
+            assert_eq!(graph.recolored().len(), overflowed);
         }
     }
 
     #[test]
-    fn a_body_touching_more_than_the_colours_overflows() {
-        // Body 0 touches 30 others: at most one of its contacts per colour.
+    fn a_body_touching_more_than_the_colors_overflows() {
+        // Body 0 touches 30 others: at most one of its contacts per color.
         let mut bodies = vec![
             SolverBody {
                 dynamic: true,
@@ -1754,13 +1754,13 @@ mod tests {
         let no_joints = (&mut Vec::new(), &mut [][..]);
         let bounded = Coloring::Bounded;
         build(&mut graph, (&constraints, &mut keys), no_joints, &bodies, bounded);
-        let (colours, overflow) = members(&graph);
+        let (colors, overflow) = members(&graph);
         assert_eq!(
-            colours.iter().filter(|c| !c.is_empty()).count(),
+            colors.iter().filter(|c| !c.is_empty()).count(),
             DYNAMIC_GRAPH_COLORS
         );
         assert_eq!(overflow.len(), 30 - DYNAMIC_GRAPH_COLORS);
-        // The colours ten contacts leave are taken by the overflow: with
+        // The colors ten contacts leave are taken by the overflow: with
         // the first ten gone, all fit, and the others kept theirs.
         let before = keys.clone();
         let no_joints = (&mut Vec::new(), &mut [][..]);
@@ -1774,22 +1774,22 @@ mod tests {
         assert!(members(&graph).1.is_empty());
         for (k, was) in keys.iter().zip(&before).skip(10) {
             if (was.color as usize) < GRAPH_COLORS {
-                assert_eq!(k.color, was.color, "a kept contact was recoloured");
+                assert_eq!(k.color, was.color, "a kept contact was recolored");
             }
         }
     }
 
     #[test]
-    fn the_footprint_check_passes_both_colourings_and_catches_a_shared_body() {
+    fn the_footprint_check_passes_both_colorings_and_catches_a_shared_body() {
         let mut rng = Rng(0x5851_f42d_4c95_7f2d);
         for coloring in [Coloring::Bounded, Coloring::Ordered] {
             for _ in 0..20 {
                 let (mut graph, bodies, _, (_, joints, _)) =
-                    random_coloured(&mut rng, (60, 200, 50), coloring);
+                    random_colored(&mut rng, (60, 200, 50), coloring);
                 assert!(graph.footprints_are_disjoint(&bodies, &joints), "{coloring:?}");
             }
         }
-        // Two constraints on dynamic body 0 forced into one colour.
+        // Two constraints on dynamic body 0 forced into one color.
         let dynamic = SolverBody {
             dynamic: true,
             ..SolverBody::default()
@@ -1810,12 +1810,12 @@ mod tests {
         graph.pack(&keys(&constraints, &bodies));
         graph.fill(&constraints, &bodies, false);
         assert!(!graph.footprints_are_disjoint(&bodies, &[]));
-        // A joint on body 0 beside a contact on it, forced into one colour.
+        // A joint on body 0 beside a contact on it, forced into one color.
         let mut graph = Graph::default();
         graph.park(0, 0);
         graph.pack(&keys(&constraints[..1], &bodies));
         graph.fill(&constraints[..1], &bodies, false);
-        graph.colours[0].joints = 0..1;
+        graph.colors[0].joints = 0..1;
         let joint = JointConstraint {
             a: 0,
             b: 2,

@@ -16,7 +16,7 @@
 //! substep integrates gravity, warm starts, iterates, corrects positions
 //! and moves the bodies, tracking each contact's separation from the bodies'
 //! motion since the step began. The contacts and joints ([`joints`]) are
-//! graph-coloured ([`graph`]) and each colour's lane batches and joints
+//! graph-colored ([`graph`]) and each color's lane batches and joints
 //! are split between the world's worker threads; the body states they
 //! share are [`types::StateCell`]s (see [`crate::threads`]). Smaller
 //! substeps carry load through a tall stack far better than the same
@@ -26,8 +26,8 @@
 //! and [`Solver::end_bodies`] gather the awake bodies into dense arrays (a
 //! sleeping or static body has no row; static bodies share one state at
 //! rest), then [`Solver::pick_joints`], [`Solver::prepare_contacts`]
-//! (straight into last step's colouring when the step is as that was
-//! coloured), [`Solver::colour`] (which also builds the joints'
+//! (straight into last step's coloring when the step is as that was
+//! colored), [`Solver::color`] (which also builds the joints'
 //! constraints), [`Solver::solve`] (the substeps),
 //! [`Solver::store_impulses`] and [`Solver::store_joints`] (the warm
 //! start of the next step), [`Solver::apply_restitution`], and the world
@@ -38,7 +38,7 @@ mod graph;
 #[forbid(unsafe_code)]
 mod joints;
 #[forbid(unsafe_code)]
-mod kept_colours;
+mod kept_colors;
 #[forbid(unsafe_code)]
 mod lanes;
 #[forbid(unsafe_code)]
@@ -62,10 +62,10 @@ use crate::store::Store;
 use crate::threads::{block_size, for_each_range, with_team, Team};
 use graph::{Graph, Pass};
 use joints::JointConstraint;
-use kept_colours::held;
+use kept_colors::held;
 use scalar::{bounce_constraint, store_impulses};
 use std::sync::atomic::{AtomicBool, Ordering};
-use types::{BodyState, ColourKey, ContactConstraint, LaneKind, Lock, StateCell};
+use types::{BodyState, ColorKey, ContactConstraint, LaneKind, Lock, StateCell};
 
 /// The solver's buffers, kept from step to step so that a steady scene
 /// allocates nothing.
@@ -81,8 +81,8 @@ pub(crate) struct Solver {
     index_of: Vec<u32>,
     /// One constraint per touching manifold.
     constraints: Vec<ContactConstraint>,
-    /// What the colouring reads of each constraint.
-    keys: Vec<ColourKey>,
+    /// What the coloring reads of each constraint.
+    keys: Vec<ColorKey>,
     /// The contact of each constraint, and those with restitution, picked
     /// for this step.
     picked: prepare::Picked,
@@ -100,24 +100,24 @@ pub(crate) struct Solver {
     /// the float range (slots, ascending): the world freezes them.
     non_finite: Vec<u32>,
     /// One constraint per awake joint, in joint slot order (then sorted
-    /// by colour).
+    /// by color).
     joints: Vec<JointConstraint>,
     /// The joints to solve this step, picked in slot order: their two
     /// solver bodies.
     picked_joints: Vec<(u32, u32)>,
-    /// What the colouring reads of each picked joint, in the same order.
-    joint_keys: Vec<ColourKey>,
+    /// What the coloring reads of each picked joint, in the same order.
+    joint_keys: Vec<ColorKey>,
     /// Each picked joint's slot, in the same order (ascending).
     joint_slots: Vec<u32>,
     /// Each picked joint's place in [`Solver::joints`] (while storing).
     joint_places: Vec<u32>,
-    /// The colouring, its lane batches and the body states.
+    /// The coloring, its lane batches and the body states.
     graph: Graph,
     /// The joint trees solved exactly, this step.
     trees: joints::tree::JointTrees,
     /// Whether this step's constraints were built straight into the
-    /// batches of last step's colouring ([`prepare::prepare_as_coloured`]).
-    as_coloured: bool,
+    /// batches of last step's coloring ([`prepare::prepare_as_colored`]).
+    as_colored: bool,
 }
 
 impl Solver {
@@ -221,12 +221,12 @@ impl Solver {
 
     /// Builds the constraints of the touching contacts among `candidates`
     /// (contact slots, ascending): straight into the batches of last
-    /// step's colouring when the step is as that was coloured (see
-    /// [`prepare::prepare_as_coloured`]; a scene at rest, nearly every
-    /// step), else their colouring keys for [`Solver::colour`] to colour,
+    /// step's coloring when the step is as that was colored (see
+    /// [`prepare::prepare_as_colored`]; a scene at rest, nearly every
+    /// step), else their coloring keys for [`Solver::color`] to color,
     /// with their constraints (in the soft step with the bounded
-    /// colouring, only the tracked ones': the batches are then built
-    /// straight from the contacts, see [`prepare::build_as_coloured`]).
+    /// coloring, only the tracked ones': the batches are then built
+    /// straight from the contacts, see [`prepare::build_as_colored`]).
     /// Call after [`Solver::pick_joints`].
     pub fn prepare_contacts(
         &mut self,
@@ -236,14 +236,14 @@ impl Solver {
         ctx: &StepContext,
     ) {
         let sources = sources((&self.bodies, &self.index_of), contacts, bodies, ctx);
-        self.as_coloured = self.graph.may_keep(ctx.settings.coloring, &self.joint_keys)
-            && prepare::prepare_as_coloured(
+        self.as_colored = self.graph.may_keep(ctx.settings.coloring, &self.joint_keys)
+            && prepare::prepare_as_colored(
                 (&mut self.constraints, &self.picked),
                 &mut self.graph,
                 candidates,
                 &sources,
             );
-        if !self.as_coloured {
+        if !self.as_colored {
             prepare::prepare_contacts(
                 (&mut self.constraints, &mut self.keys),
                 &mut self.picked,
@@ -256,8 +256,8 @@ impl Solver {
 
     /// Picks the solved joints among `awake` (joint slots, in order): every
     /// joint but a filter, unless neither body can move, each with its two
-    /// solver bodies and its colouring key. Call after
-    /// [`Solver::end_bodies`]; [`Solver::colour`] builds their
+    /// solver bodies and its coloring key. Call after
+    /// [`Solver::end_bodies`]; [`Solver::color`] builds their
     /// constraints. Each joint's anchors bound its bodies' spin so that
     /// no anchor moves faster than `max_speed` (see
     /// [`SolverBody::max_spin`](types::SolverBody)).
@@ -302,7 +302,7 @@ impl Solver {
             }
             self.picked_joints.push((a, b));
             self.joint_slots.push(ji);
-            self.joint_keys.push(ColourKey {
+            self.joint_keys.push(ColorKey {
                 item: ji,
                 a: held(joint.body_a, dynamic_a),
                 b: held(joint.body_b, dynamic_b),
@@ -317,37 +317,37 @@ impl Solver {
         }
     }
 
-    /// Sorts the prepared contacts and the picked joints into colours and
+    /// Sorts the prepared contacts and the picked joints into colors and
     /// packs the contacts into lane batches (see [`Graph::build`]: from
     /// their constraints, or straight from the contacts in the soft step
-    /// with the bounded colouring; or keeps last step's colouring whole
+    /// with the bounded coloring; or keeps last step's coloring whole
     /// when [`Solver::prepare_contacts`] built the contacts straight into
     /// its batches), builds the joints' constraints straight into
-    /// colour order (independently, split between the workers), and finds
+    /// color order (independently, split between the workers), and finds
     /// the joint trees that need an exact solve. Call before
     /// [`Solver::solve`].
-    pub fn colour(
+    pub fn color(
         &mut self,
         (contacts, joints, bodies): (&Store<Contact>, &Store<Joint>, &Store<Body>),
         ctx: &StepContext,
     ) {
         let graph = &mut self.graph;
-        if self.as_coloured {
-            // The batches are filled: the rest of the colouring stands.
-            graph.keep_colouring();
-        } else if ctx.settings.coloring == Coloring::Bounded && !graph.colours_primed() {
-            // A world just loaded (or one that ran another colouring):
-            // the colouring's state, from what was coloured last step.
+        if self.as_colored {
+            // The batches are filled: the rest of the coloring stands.
+            graph.keep_coloring();
+        } else if ctx.settings.coloring == Coloring::Bounded && !graph.colors_primed() {
+            // A world just loaded (or one that ran another coloring):
+            // the coloring's state, from what was colored last step.
             // (The bodies the solve writes: dynamic and not frozen.)
             let writes = |slot: u32| bodies[slot].body_type == BodyType::Dynamic && !bodies[slot].frozen;
-            let key = |item: u32, (a, b): (u32, u32), color: u8| ColourKey {
+            let key = |item: u32, (a, b): (u32, u32), color: u8| ColorKey {
                 item,
                 a: held(a, writes(a)),
                 b: held(b, writes(b)),
                 color,
                 kind: LaneKind::Alone,
             };
-            graph.prime_colours(
+            graph.prime_colors(
                 joints
                     .iter()
                     .filter(|(_, j)| j.color != NO_COLOR)
@@ -359,7 +359,7 @@ impl Solver {
                 self.index_of.len(),
             );
         }
-        if !self.as_coloured {
+        if !self.as_colored {
             graph.build(
                 &mut self.keys,
                 &mut self.joint_keys,
@@ -369,7 +369,7 @@ impl Solver {
             if lanes_later(ctx) {
                 let sources = sources((&self.bodies, &self.index_of), contacts, bodies, ctx);
                 let built =
-                    prepare::build_as_coloured((&mut self.constraints, &self.picked), graph, &sources, false);
+                    prepare::build_as_colored((&mut self.constraints, &self.picked), graph, &sources, false);
                 debug_assert!(built, "an unchecked build refuses nothing");
             } else {
                 graph.fill(&self.constraints, &self.bodies, ctx.parallel);
@@ -414,10 +414,10 @@ impl Solver {
     /// position integration). The body states hold each body's velocity
     /// and its motion over the step afterwards.
     ///
-    /// Every pass goes colour by colour (the colours of
-    /// [`Solver::colour`]), solving each colour's two-point blocks and
+    /// Every pass goes color by color (the colors of
+    /// [`Solver::color`]), solving each color's two-point blocks and
     /// single points [`lanes::W`] at a time, split between the workers when
-    /// the step is parallel; an alternating sweep reverses the colour
+    /// the step is parallel; an alternating sweep reverses the color
     /// order on odd iterations.
     pub fn solve(&mut self, ctx: &StepContext) {
         let (graph, constraints, bodies, locks) =
@@ -448,15 +448,15 @@ impl Solver {
         }
         let mut trees = (!self.trees.is_empty()).then_some(&mut self.trees);
         // The substeps run as one parallel region: the stages below hand
-        // their loops to the team's waiting threads. When the colours
+        // their loops to the team's waiting threads. When the colors
         // big enough to share hold too little of the work, the substeps
         // run on this thread alone: had the team integrated the bodies,
         // every substep would move half of their states to the other
-        // threads' caches and back for the colours (the pile, whose
-        // largest colour is a sixth of the threshold: 3% off its step on
+        // threads' caches and back for the colors (the pile, whose
+        // largest color is a sixth of the threshold: 3% off its step on
         // two threads; see `graph::MIN_SHARED_PART` for the smash).
         with_team(ctx.parallel, |team| {
-            let team = team.filter(|_| graph.shares_the_colours(ctx));
+            let team = team.filter(|_| graph.shares_the_colors(ctx));
             for substep in 0..substeps {
                 let iterations = total / substeps + u32::from(substep < total % substeps);
                 if soft {
@@ -526,12 +526,12 @@ impl Solver {
             ctx.substeps as f32,
             ctx.parallel,
         );
-        // Each contact keeps its colour for the next step's colouring:
-        // only those the colouring changed need telling, and those it let
+        // Each contact keeps its color for the next step's coloring:
+        // only those the coloring changed need telling, and those it let
         // go forget theirs.
         // (By the picks: a batch's constraint may not have been built
         // outside its lanes.)
-        for &i in self.graph.recoloured() {
+        for &i in self.graph.recolored() {
             contacts[self.picked.contacts[i as usize]].color = self.keys[i as usize].color;
         }
         for &ci in self.graph.left_contacts() {
@@ -546,7 +546,7 @@ impl Solver {
     /// force and torque and its motor's impulse.
     pub fn store_joints(&mut self, joints: &mut Store<Joint>, ctx: &StepContext) {
         // Joint by joint in slot order, split between the workers: each
-        // finds its constraint by its place in colour order.
+        // finds its constraint by its place in color order.
         let places = &mut self.joint_places;
         places.resize(self.joint_slots.len(), 0);
         for (place, &k) in self.graph.joint_order().iter().enumerate() {
@@ -565,10 +565,10 @@ impl Solver {
             joint.motor_impulse = motor;
         };
         crate::parallel::for_each_slot_mut(ctx.parallel, joints.slots_mut(), slots, &mut none, 256, &store);
-        // As the contacts do, each joint keeps its colour (only those the
-        // colouring changed need telling), and those it let go forget
+        // As the contacts do, each joint keeps its color (only those the
+        // coloring changed need telling), and those it let go forget
         // theirs.
-        for &k in self.graph.recoloured_joints() {
+        for &k in self.graph.recolored_joints() {
             let key = &self.joint_keys[k as usize];
             joints[key.item].color = key.color;
         }
@@ -655,7 +655,7 @@ impl Solver {
         (s.v, s.w, s.dp, s.dq)
     }
 
-    /// The translation of the centre of mass and the rotation over the
+    /// The translation of the center of mass and the rotation over the
     /// last step of the body in `slot`, if it was solved in it (valid from
     /// the solve until the next step begins).
     pub fn motion_of_slot(&self, slot: u32) -> Option<(Vec2, Rot)> {
@@ -674,10 +674,10 @@ impl Solver {
                 * size_of::<u32>()
     }
 
-    /// Heap bytes of the constraints and the colouring (capacities).
+    /// Heap bytes of the constraints and the coloring (capacities).
     pub fn contact_memory_bytes(&self) -> usize {
         self.constraints.capacity() * std::mem::size_of::<ContactConstraint>()
-            + self.keys.capacity() * std::mem::size_of::<ColourKey>()
+            + self.keys.capacity() * std::mem::size_of::<ColorKey>()
             + self.joints.capacity() * std::mem::size_of::<JointConstraint>()
             + self.picked_joints.capacity() * std::mem::size_of::<(u32, u32)>()
             + (self.joint_slots.capacity() + self.joint_places.capacity()) * std::mem::size_of::<u32>()
@@ -687,26 +687,26 @@ impl Solver {
     }
 }
 
-/// What the tests of the kept colouring look at.
+/// What the tests of the kept coloring look at.
 #[cfg(test)]
 impl Solver {
-    /// Whether this step kept its colouring, so that the next one tries
+    /// Whether this step kept its coloring, so that the next one tries
     /// to as well.
-    pub(crate) fn tries_kept_colouring(&self) -> bool {
+    pub(crate) fn tries_kept_coloring(&self) -> bool {
         self.graph.kept_last()
     }
 
-    /// Makes the next step prepare and colour its constraints the usual
-    /// way, as if the colouring had changed.
-    pub(crate) fn forget_kept_colouring(&mut self) {
-        self.graph.forget_kept_colouring();
+    /// Makes the next step prepare and color its constraints the usual
+    /// way, as if the coloring had changed.
+    pub(crate) fn forget_kept_coloring(&mut self) {
+        self.graph.forget_kept_coloring();
     }
 
     /// If the last step built its constraints straight into the kept
-    /// colouring's batches: how many were tracked, and how many solved
+    /// coloring's batches: how many were tracked, and how many solved
     /// one at a time.
-    pub(crate) fn built_as_coloured(&self) -> Option<(usize, usize)> {
-        self.as_coloured
+    pub(crate) fn built_as_colored(&self) -> Option<(usize, usize)> {
+        self.as_colored
             .then(|| (self.picked.tracked.len(), self.graph.lone_constraints().count()))
     }
 
@@ -717,10 +717,10 @@ impl Solver {
     }
 }
 
-/// Whether a step that colours its contacts afresh builds its batches
-/// straight from the contacts once coloured, having found only their keys
+/// Whether a step that colors its contacts afresh builds its batches
+/// straight from the contacts once colored, having found only their keys
 /// (and the tracked ones' constraints) before: in the soft step with the
-/// bounded colouring (see [`prepare::build_as_coloured`]). Else the
+/// bounded coloring (see [`prepare::build_as_colored`]). Else the
 /// batches are filled from the constraints.
 fn lanes_later(ctx: &StepContext) -> bool {
     ctx.soft_step() && ctx.settings.coloring == Coloring::Bounded

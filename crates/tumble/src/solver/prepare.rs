@@ -1,10 +1,10 @@
 //! Building the step's contact constraints from the manifolds.
 
 use super::graph::{Graph, Refill};
-use super::kept_colours::held;
+use super::kept_colors::held;
 use super::lanes::Mask;
 use super::types::{
-    block_determinant, ColourKey, ConstraintPoint, ContactConstraint, LaneKind, SolverBody, StepContext,
+    block_determinant, ColorKey, ConstraintPoint, ContactConstraint, LaneKind, SolverBody, StepContext,
 };
 use super::wide::{self, LaneSource, Normal, PointSource};
 use crate::body::Body;
@@ -72,7 +72,7 @@ impl Picked {
 /// What building a contact's constraint reads: the contacts, the step's
 /// solver bodies (`index_of` maps a body slot to its solver body, or to
 /// the last, the shared static one, when the body is not simulated), the
-/// world's bodies (for a static body's centre) and the step's constants.
+/// world's bodies (for a static body's center) and the step's constants.
 pub(crate) struct Sources<'a, F> {
     /// The world's contacts.
     pub contacts: &'a Store<Contact>,
@@ -94,7 +94,7 @@ const BOUNCY: u8 = 2;
 const TRACK: u8 = 4;
 
 /// Builds one constraint per manifold with points among `candidates`
-/// (contact slots, ascending), and its [`ColourKey`]: both bodies'
+/// (contact slots, ascending), and its [`ColorKey`]: both bodies'
 /// masses, the anchors, the effective masses. Impulses in the manifolds
 /// are per step; the solver works per substep. Which candidates to solve (those with points and a body
 /// with mass) is found for each independently, and its constraint built
@@ -105,12 +105,12 @@ const TRACK: u8 = 4;
 /// on memory). Then they are picked serially, in order, into `picked`,
 /// the constraints of any candidates left out closed up behind them.
 ///
-/// With `lanes_later` (the soft step's bounded colouring, whose batches
-/// are then built straight from the contacts: [`build_as_coloured`]),
+/// With `lanes_later` (the soft step's bounded coloring, whose batches
+/// are then built straight from the contacts: [`build_as_colored`]),
 /// only the tracked ones' constraints are built here, the others' keys
 /// found without them (see [`contact_key`]).
 pub(crate) fn prepare_contacts(
-    (constraints, keys): (&mut Vec<ContactConstraint>, &mut Vec<ColourKey>),
+    (constraints, keys): (&mut Vec<ContactConstraint>, &mut Vec<ColorKey>),
     picked: &mut Picked,
     candidates: &[u32],
     sources: &Sources<impl Fn(u32) -> u32 + Sync>,
@@ -135,7 +135,7 @@ pub(crate) fn prepare_contacts(
     constraints.truncate(count);
     constraints.resize(count, ContactConstraint::default());
     keys.truncate(count);
-    keys.resize(count, ColourKey::default());
+    keys.resize(count, ColorKey::default());
     flags.clear();
     flags.resize(count, 0);
     crate::parallel::for_each_triple_mut(
@@ -178,25 +178,25 @@ pub(crate) fn prepare_contacts(
 }
 
 /// Builds this step's constraints as [`prepare_contacts`] would, straight
-/// into the batches of the colouring kept from last step
-/// ([`Graph::refill_with`]), when the step is as last step was coloured:
+/// into the batches of the coloring kept from last step
+/// ([`Graph::refill_with`]), when the step is as last step was colored:
 /// the same candidates, each picked or left out as it was, with the same
-/// flags, and every constraint's [`ColourKey`] as kept. The constraints
+/// flags, and every constraint's [`ColorKey`] as kept. The constraints
 /// solved one at a time and the tracked ones (whose results are read
 /// from their constraints after the solve) are built into `constraints`
 /// too; the others' entries are left as they were, unread. `picked` is
 /// last step's, and so this step's. Returns false as soon as anything is
 /// not as it was: then nothing built is usable, and the step is prepared
-/// and coloured the usual way.
+/// and colored the usual way.
 ///
 /// This saves the step's largest memory traffic outside the substeps in
 /// a scene at rest: each constraint written in slot order and read back
-/// scattered, in colour order, to fill the batches. Built in colour order,
+/// scattered, in color order, to fill the batches. Built in color order,
 /// the contacts are read scattered instead (each asked for two batches
 /// ahead), and each batch is built lane-wide from what was read of its
 /// contacts ([`wide::Batch::prepare`]), with no constraint built in
 /// between.
-pub(crate) fn prepare_as_coloured(
+pub(crate) fn prepare_as_colored(
     (constraints, picked): (&mut [ContactConstraint], &Picked),
     graph: &mut Graph,
     candidates: &[u32],
@@ -212,26 +212,26 @@ pub(crate) fn prepare_as_coloured(
     {
         return false;
     }
-    build_as_coloured((constraints, picked), graph, sources, true)
+    build_as_colored((constraints, picked), graph, sources, true)
 }
 
-/// Builds the picked constraints as `graph`'s bounded colouring holds
+/// Builds the picked constraints as `graph`'s bounded coloring holds
 /// them (its lists and its keys): each batch's straight into its lanes,
 /// from the contacts, and the ones solved one at a time and the tracked
 /// ones into `constraints`. With `check`, for a step taken to be as the
-/// last was coloured ([`prepare_as_coloured`]), each one's flags and key
-/// are checked to be as the colouring holds them, and the first that is
-/// not stops the build: returns false. Without, for a step just coloured
+/// last was colored ([`prepare_as_colored`]), each one's flags and key
+/// are checked to be as the coloring holds them, and the first that is
+/// not stops the build: returns false. Without, for a step just colored
 /// from the keys [`prepare_contacts`] found (with `lanes_later`), it
-/// builds them all and returns true. Only the colours' lists and the
+/// builds them all and returns true. Only the colors' lists and the
 /// picks are read: the contacts are read afresh.
-pub(crate) fn build_as_coloured(
+pub(crate) fn build_as_colored(
     (constraints, picked): (&mut [ContactConstraint], &Picked),
     graph: &mut Graph,
     sources: &Sources<impl Fn(u32) -> u32 + Sync>,
     check: bool,
 ) -> bool {
-    let again = AsColoured {
+    let again = AsColored {
         picked,
         sources,
         check,
@@ -250,10 +250,10 @@ pub(crate) fn build_as_coloured(
                 .all(|&i| again.constraint(i, graph.kept_key(i), &mut constraints[i as usize])))
 }
 
-/// Builds the picked constraints as coloured ([`build_as_coloured`]):
+/// Builds the picked constraints as colored ([`build_as_colored`]):
 /// with `check`, each one checked to be as it was (its flags and its key
 /// as kept), else refused.
-struct AsColoured<'a, F> {
+struct AsColored<'a, F> {
     /// The step's picks.
     picked: &'a Picked,
     /// What the constraints are built from.
@@ -262,7 +262,7 @@ struct AsColoured<'a, F> {
     check: bool,
 }
 
-impl<F: Fn(u32) -> u32> AsColoured<'_, F> {
+impl<F: Fn(u32) -> u32> AsColored<'_, F> {
     /// Constraint `i`'s contact (its slot, and the contact).
     #[inline(always)]
     fn contact(&self, i: u32) -> (u32, &Contact) {
@@ -272,24 +272,24 @@ impl<F: Fn(u32) -> u32> AsColoured<'_, F> {
 
     /// Builds constraint `i` into `constraint` if it is as it was
     /// (`kept` its key as kept); else returns false.
-    fn constraint(&self, i: u32, kept: &ColourKey, constraint: &mut ContactConstraint) -> bool {
+    fn constraint(&self, i: u32, kept: &ColorKey, constraint: &mut ContactConstraint) -> bool {
         let (ci, c) = self.contact(i);
         if self.check && flag(c, self.sources) != self.picked.chosen_flags[i as usize] {
             return false;
         }
-        let mut key = ColourKey::default();
+        let mut key = ColorKey::default();
         prepare_one(c, ci, self.sources, (constraint, &mut key));
         !self.check || key == *kept
     }
 }
 
-impl<F: Fn(u32) -> u32 + Sync> Refill for AsColoured<'_, F> {
+impl<F: Fn(u32) -> u32 + Sync> Refill for AsColored<'_, F> {
     #[inline(always)]
     fn batch<const N: usize, const M: usize>(
         &self,
         batch: &mut wide::Batch<N, M>,
         used: &[u32],
-        keys: &[ColourKey],
+        keys: &[ColorKey],
     ) -> bool
     where
         wide::Batch<N, M>: wide::Normal<N>,
@@ -414,7 +414,7 @@ fn read_contact<'a, const N: usize>(
     let per_substep = 1.0 / ctx.substeps as f32;
     let (ia, ib) = (index_of(c.body_a), index_of(c.body_b));
     let (ba, bb) = (&solver_bodies[ia as usize], &solver_bodies[ib as usize]);
-    // The shared static body (last) has no centre: a static body's own.
+    // The shared static body (last) has no center: a static body's own.
     let fixed = solver_bodies.len() as u32 - 1;
     let center = |i: u32, body: &SolverBody, slot: u32| {
         if i == fixed {
@@ -467,13 +467,13 @@ fn read_contact<'a, const N: usize>(
 
 /// Builds into `cc` the constraint of contact `ci` (`c`), which has
 /// points and a body with mass, in place (returned, its 176 bytes were
-/// built on the stack and copied); its colouring key goes to `key`.
+/// built on the stack and copied); its coloring key goes to `key`.
 #[inline(always)]
 fn prepare_one(
     c: &Contact,
     ci: u32,
     sources: &Sources<impl Fn(u32) -> u32>,
-    (cc, key): (&mut ContactConstraint, &mut ColourKey),
+    (cc, key): (&mut ContactConstraint, &mut ColorKey),
 ) {
     let ctx = sources.ctx;
     let dt = ctx.h * ctx.substeps as f32;
@@ -567,13 +567,13 @@ fn bodies_of<'a>(c: &Contact, sources: &'a Sources<impl Fn(u32) -> u32>) -> [&'a
     [c.body_a, c.body_b].map(|slot| &solver_bodies[index_of(slot) as usize])
 }
 
-/// The colouring key of contact `ci` (`c`), whose bodies the solve
+/// The coloring key of contact `ci` (`c`), whose bodies the solve
 /// writes or not (`writes`), a well-conditioned block or not (`block`:
 /// which decides nothing in the soft step, `soft`, where a two-point
 /// manifold goes in a two-point batch either way).
 #[inline(always)]
-fn contact_key(c: &Contact, ci: u32, (write_a, write_b): (bool, bool), block: bool, soft: bool) -> ColourKey {
-    ColourKey {
+fn contact_key(c: &Contact, ci: u32, (write_a, write_b): (bool, bool), block: bool, soft: bool) -> ColorKey {
+    ColorKey {
         item: ci,
         a: held(c.body_a, write_a),
         b: held(c.body_b, write_b),

@@ -1,5 +1,5 @@
 //! The scalar kernels: one constraint at a time. They solve what the
-//! colouring could not put in a lane batch, and are the reference the
+//! coloring could not put in a lane batch, and are the reference the
 //! lane-wide kernels in [`super::wide`] are tested against.
 
 use super::types::StateCell;
@@ -54,7 +54,7 @@ pub(super) fn apply_impulse(
 /// linear complementarity problem `vn = K x + b >= target`, `x >= 0`,
 /// `x . (vn - target) = 0`, by trying its four cases in turn (both points
 /// pushing, only the first, only the second, neither). The scalar twin of
-/// the lane-wide kernel in [`super::wide`], for constraints the colouring
+/// the lane-wide kernel in [`super::wide`], for constraints the coloring
 /// left over. With `pseudo`, the split impulses on the pseudo-velocities
 /// `states`.
 pub(super) fn solve_normal_block(
@@ -340,7 +340,7 @@ fn soft_terms(s: f32, bias: bool, softness: Softness, ctx: &StepContext) -> (f32
 /// (It used to scale the whole matrix instead, `dx = -K^-1 (m vn + bias)
 /// - i x`: the compliance `K i / m`, coupled. Resting on two offset
 /// boxes, as every box of a pyramid does, a box's two points both lie to
-/// one side of its centre, `k12` is nearly `k11` and each point's
+/// one side of its center, `k12` is nearly `k11` and each point's
 /// overlap came out as `(K x)_i`, the other point's load added in: the
 /// 100-row pyramid sank 1.17 m where Box2D's sinks 0.78. A square box on
 /// the ground, whose `k12` is negative, sank 20% less than Box2D's.)

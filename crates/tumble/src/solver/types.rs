@@ -28,7 +28,7 @@ pub(crate) struct SolverBody {
     /// Whether velocities integrate (dynamic) or stay as set (kinematic,
     /// static).
     pub dynamic: bool,
-    /// The centre of mass at the start of the step (the contacts' anchors
+    /// The center of mass at the start of the step (the contacts' anchors
     /// are measured from it), so building a constraint reads this and not
     /// the body's bookkeeping. Zero on the shared static body, which
     /// stands for every static body: theirs are read from the bodies.
@@ -37,7 +37,7 @@ pub(crate) struct SolverBody {
     /// (the farthest point of its shapes, the farthest anchor of its
     /// solved joints), so that no point that moves with it, and no point
     /// a joint holds to it, moves faster than the speed limit. Infinite
-    /// when nothing reaches from its centre; the step's spin limit holds
+    /// when nothing reaches from its center; the step's spin limit holds
     /// besides.
     pub max_spin: f32,
 }
@@ -88,9 +88,9 @@ impl Default for SolverBody {
 
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct ConstraintPoint {
-    /// Anchor relative to body A's centre of mass at the start of the step.
+    /// Anchor relative to body A's center of mass at the start of the step.
     pub(crate) ra: Vec2,
-    /// Anchor relative to body B's centre of mass.
+    /// Anchor relative to body B's center of mass.
     pub(crate) rb: Vec2,
     /// Separation at the start of the step less `(rb - ra) . n`: adding the
     /// current anchor gap along the normal gives the current separation.
@@ -165,7 +165,7 @@ pub(crate) enum LaneKind {
     Pair,
     /// In a one-point lane batch.
     Single,
-    /// Alone, after its colour's batches: a conveyor belt's contact (the
+    /// Alone, after its color's batches: a conveyor belt's contact (the
     /// lanes carry no tangent speed), or, with split impulses, an
     /// ill-conditioned pair (their lanes solve the block only).
     #[default]
@@ -192,21 +192,21 @@ impl LaneKind {
     }
 }
 
-/// What the colouring reads of a contact constraint (or a joint), in an
-/// array of its own beside the constraints: the serial colouring and
+/// What the coloring reads of a contact constraint (or a joint), in an
+/// array of its own beside the constraints: the serial coloring and
 /// packing then stream 16 bytes a constraint instead of reading two cache
-/// lines of each one, the second time in colour order.
+/// lines of each one, the second time in color order.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub(crate) struct ColourKey {
+pub(crate) struct ColorKey {
     /// The contact's (or joint's) slot.
     pub item: u32,
     /// Body A's slot if it is dynamic, else
-    /// [`NOT_HELD`](super::kept_colours::NOT_HELD): only a body the solve
-    /// writes takes a colour.
+    /// [`NOT_HELD`](super::kept_colors::NOT_HELD): only a body the solve
+    /// writes takes a color.
     pub a: u32,
     /// Body B's slot if it is dynamic, else `NOT_HELD`.
     pub b: u32,
-    /// The colour the contact (or joint) remembers
+    /// The color the contact (or joint) remembers
     /// ([`crate::contact::NO_COLOR`] if none), then this step's
     /// ([`crate::settings::GRAPH_COLORS`] for the overflow).
     pub color: u8,
@@ -214,15 +214,15 @@ pub(crate) struct ColourKey {
     pub kind: LaneKind,
 }
 
-impl ColourKey {
+impl ColorKey {
     /// The key of constraint `c` of contact slot `contact`, which
-    /// remembers colour `color`; `(a, b)` are its bodies' entries (see
-    /// [`ColourKey::a`]), `soft` the soft step's (see [`LaneKind::of`]).
-    /// For the tests, which colour constraints with no contacts (the
+    /// remembers color `color`; `(a, b)` are its bodies' entries (see
+    /// [`ColorKey::a`]), `soft` the soft step's (see [`LaneKind::of`]).
+    /// For the tests, which color constraints with no contacts (the
     /// solver keys a contact by `prepare::contact_key`).
     #[cfg(test)]
-    pub fn of(c: &ContactConstraint, contact: u32, color: u8, (a, b): (u32, u32), soft: bool) -> ColourKey {
-        ColourKey {
+    pub fn of(c: &ContactConstraint, contact: u32, color: u8, (a, b): (u32, u32), soft: bool) -> ColorKey {
+        ColorKey {
             item: contact,
             a,
             b,
@@ -400,7 +400,7 @@ pub(crate) struct BodyState {
     pub(crate) v: Vec2,
     /// Angular velocity.
     pub(crate) w: f32,
-    /// Translation of the centre of mass since the step began.
+    /// Translation of the center of mass since the step began.
     pub(crate) dp: Vec2,
     /// Rotation since the step began.
     pub(crate) dq: Rot,

@@ -1,8 +1,8 @@
-//! The lane-wide contact kernel: [`W`] constraints of one graph colour
+//! The lane-wide contact kernel: [`W`] constraints of one graph color
 //! solved at once, in structure-of-arrays form, either two-point blocks
 //! ([`PairBatch`]) or single points ([`PointBatch`]).
 //!
-//! Within a colour no dynamic body appears twice, so the constraints of a
+//! Within a color no dynamic body appears twice, so the constraints of a
 //! batch are independent: each lane gathers its two bodies' states, every
 //! lane runs the same friction and normal arithmetic (for a block, the 2x2
 //! LCP, whose four cases become selects instead of branches; for a single
@@ -41,7 +41,7 @@ fn lanes<S>(cs: &[&S; W], f: impl Fn(&S) -> f32) -> Fw {
 /// One contact point of a batch, per lane.
 #[derive(Clone, Copy, Debug, Default)]
 struct PointLanes {
-    /// Anchor on body A relative to its centre of mass at the step start.
+    /// Anchor on body A relative to its center of mass at the step start.
     rax: Fw,
     /// Anchor on A, y.
     ray: Fw,
@@ -113,7 +113,7 @@ pub(super) struct LaneSource<const N: usize> {
 /// What building one point of a lane reads (see [`LaneSource`]).
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct PointSource {
-    /// The point's lever on A (from A's centre of mass).
+    /// The point's lever on A (from A's center of mass).
     pub(super) ra: Vec2,
     /// Its lever on B.
     pub(super) rb: Vec2,
@@ -144,7 +144,7 @@ impl<const N: usize> LaneSource<N> {
     }
 }
 
-/// Up to [`W`] constraints of one colour with `N` points each, lane by
+/// Up to [`W`] constraints of one color with `N` points each, lane by
 /// lane, and `M` lanes of normal mass data. Unused lanes have zero masses
 /// and impulses, so they compute zeros and are never scattered.
 #[derive(Clone, Debug)]
@@ -646,7 +646,7 @@ where
     }
 
     /// Applies an impulse `lambda` along the direction `(dx, dy)`, whose
-    /// angular levers about A's and B's centres are `(ra, rb)`: minus to
+    /// angular levers about A's and B's centers are `(ra, rb)`: minus to
     /// A, plus to B.
     #[inline(always)]
     fn apply(&self, g: &mut Velocities, lambda: Fw, (dx, dy): (Fw, Fw), (ra, rb): (Fw, Fw)) {

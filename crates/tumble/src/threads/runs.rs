@@ -131,7 +131,7 @@ pub(crate) type Part<'a, 'f, T> = (Blocks<'a, T>, &'f (dyn Fn(usize, &mut [T]) +
 /// Calls `fa` on the runs of `a`, `fb` on those of `b`, and so on for
 /// `c` and `d`: in that order on this thread without a team, or split
 /// between the team's threads, run by run, in one stage. (One stage, not
-/// four: the slices are a colour's two-point batches, one-point batches,
+/// four: the slices are a color's two-point batches, one-point batches,
 /// hinge batches and other joints, which share no dynamic body.)
 pub(crate) fn for_each4<A: Send, B: Send, C: Send, D: Send>(
     team: Option<&Team>,

@@ -1,15 +1,15 @@
 //! The body states the solve's workers share ([`SharedCell`]).
 //!
-//! The solve's workers take a graph colour's batches and joints between
+//! The solve's workers take a graph color's batches and joints between
 //! them, and every batch or joint reads and writes the states of its own
-//! bodies. The colouring (`solver::graph`) is what makes that
-//! safe: within a colour no dynamic body appears twice, and static and
+//! bodies. The coloring (`solver::graph`) is what makes that
+//! safe: within a color no dynamic body appears twice, and static and
 //! kinematic bodies (which many batches and joints read) are never
-//! written. So during a colour's pass each state is written by at most
+//! written. So during a color's pass each state is written by at most
 //! one worker and then read by no other, and between passes the workers
 //! wait for each other (the [`Team`](super::Team)'s stage barrier, which
 //! orders their memory). `Graph::footprints_are_disjoint` tests exactly
-//! that condition (the solve asserts it in debug builds, the colouring's
+//! that condition (the solve asserts it in debug builds, the coloring's
 //! tests on random graphs), and the scalar kernels, which write both
 //! bodies of a constraint, run only between the parallel passes.
 //!
@@ -32,7 +32,7 @@ use std::cell::UnsafeCell;
 pub(crate) struct SharedCell<T>(UnsafeCell<T>);
 
 // SAFETY: a `&SharedCell` reaches several threads only inside a solve
-// pass over one graph colour, in which (see the module comment, and
+// pass over one graph color, in which (see the module comment, and
 // `Graph::footprints_are_disjoint`) each cell is written by at most one
 // thread and a cell that is written is touched by no other thread (a
 // batch's split impulses: by the thread that holds the batch): there

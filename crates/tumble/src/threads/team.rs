@@ -18,7 +18,7 @@
 //! others'. Each claim is a compare-exchange on the home's word, which
 //! only a thread that has run out of its own work ever shares. So a
 //! thread mostly works alone on its own cache line, and it gets the same
-//! part of every colour every substep: the bodies it wrote in the last
+//! part of every color every substep: the bodies it wrote in the last
 //! pass are still in its cache. This is how Box2D v3 runs its solver
 //! stages (`b2ExecuteMainStage` in its `solver.c`: each worker starts at
 //! its own share of the blocks).

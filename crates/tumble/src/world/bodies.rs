@@ -144,8 +144,8 @@ impl World {
             .collect();
         for &ji in &joints {
             self.unlink_joint_from_island(ji);
-            // Its body takes or drops a colour of its own: the joint is
-            // coloured afresh, as a new one would be.
+            // Its body takes or drops a color of its own: the joint is
+            // colored afresh, as a new one would be.
             self.joints[ji].color = NO_COLOR;
         }
         self.leave_island(bi);
@@ -212,12 +212,12 @@ impl World {
         Ok(self.transform(id)?.q.angle())
     }
 
-    /// The centre of mass in world coordinates.
+    /// The center of mass in world coordinates.
     pub fn center_of_mass(&self, id: BodyId) -> Result<Vec2, BodyError> {
         Ok(self.bodies[self.body_index(id)?].center)
     }
 
-    /// Velocity of the centre of mass.
+    /// Velocity of the center of mass.
     pub fn linear_velocity(&self, id: BodyId) -> Result<Vec2, BodyError> {
         Ok(self.bodies[self.body_index(id)?].v)
     }
@@ -233,7 +233,7 @@ impl World {
         Ok(b.v + crate::math::cross_sv(b.w, point - b.center))
     }
 
-    /// Mass, centre (body frame) and inertia about the centre of mass.
+    /// Mass, center (body frame) and inertia about the center of mass.
     pub fn mass_data(&self, id: BodyId) -> Result<MassData, BodyError> {
         let b = &self.bodies[self.body_index(id)?];
         Ok(MassData {
@@ -290,7 +290,7 @@ impl World {
         Ok(())
     }
 
-    /// Sets the velocity of the centre of mass and wakes the body (ignored
+    /// Sets the velocity of the center of mass and wakes the body (ignored
     /// for static bodies).
     pub fn set_linear_velocity(&mut self, id: BodyId, v: Vec2) -> Result<(), BodyError> {
         let bi = self.body_index(id)?;
@@ -349,7 +349,7 @@ impl World {
     }
 
     /// Applies a force (N) at a world point until the end of the next step,
-    /// and wakes the body. Off-centre, it also applies a torque. Forces
+    /// and wakes the body. Off-center, it also applies a torque. Forces
     /// add up until the step; one whose sum (or torque) overflows `f32` is
     /// refused ([`BodyError::OutOfRange`]`("force")`). A sum that would
     /// make the velocity overflow in the step freezes the body (see
@@ -378,7 +378,7 @@ impl World {
         Ok(())
     }
 
-    /// Applies a force at the centre of mass.
+    /// Applies a force at the center of mass.
     pub fn apply_force_to_center(&mut self, id: BodyId, force: Vec2) -> Result<(), BodyError> {
         let c = self.center_of_mass(id)?;
         self.apply_force(id, force, c)
@@ -433,7 +433,7 @@ impl World {
         Ok(())
     }
 
-    /// Applies an impulse at the centre of mass.
+    /// Applies an impulse at the center of mass.
     pub fn apply_linear_impulse_to_center(&mut self, id: BodyId, impulse: Vec2) -> Result<(), BodyError> {
         let c = self.center_of_mass(id)?;
         self.apply_linear_impulse(id, impulse, c)
@@ -470,7 +470,7 @@ impl World {
         &self.frozen
     }
 
-    /// Recomputes mass, centre of mass and inertia from the body's shapes.
+    /// Recomputes mass, center of mass and inertia from the body's shapes.
     pub(super) fn update_mass(&mut self, bi: u32) {
         let parts: Vec<MassData> = self.bodies[bi]
             .shapes
@@ -518,8 +518,8 @@ impl World {
                 .max((local.max - b.local_center).abs());
             b.extent = b.extent.max(corner.length());
         }
-        // Keep the velocity of the material points: the centre moved. (A
-        // spin so fast that the new centre's speed overflows keeps the old
+        // Keep the velocity of the material points: the center moved. (A
+        // spin so fast that the new center's speed overflows keeps the old
         // velocity: the step holds both to their limits anyway.)
         let v = b.v + crate::math::cross_sv(b.w, b.center - old_center);
         if is_finite_vec(v) {

@@ -163,7 +163,7 @@ fn a_segment_is_solid_from_both_sides() {
     }
 }
 
-/// A ball of radius `r` rolling over the arc of radius 10 m centred at
+/// A ball of radius `r` rolling over the arc of radius 10 m centered at
 /// (0, -9) made of `segments` chain segments between -30 and 30 degrees,
 /// started at -20 degrees rolling uphill at 4 m/s. Returns the largest
 /// distance it got from the arc and its speed at the top.

@@ -51,7 +51,7 @@ impl World {
     }
 
     /// Refuses parts whose masses, each finite, would overflow the body's
-    /// total (its mass, centre or inertia) together with its shapes'.
+    /// total (its mass, center or inertia) together with its shapes'.
     pub(super) fn check_body_mass(&self, bi: u32, new: &[MassData]) -> Result<(), ShapeError> {
         let mut parts: Vec<MassData> = self.bodies[bi]
             .shapes
@@ -122,7 +122,7 @@ pub(super) fn check_shape(shape: &Shape, def: &ShapeDef) -> Result<(), ShapeErro
     }
     // So light (a subnormal density, a speck) that the solver's inverse
     // mass or inertia would be infinite. Parts only add to a body's mass
-    // and (about its centre) inertia, so a body of such parts is safe too.
+    // and (about its center) inertia, so a body of such parts is safe too.
     let inverse_overflows = |x: f32| x > 0.0 && !(1.0 / x).is_finite();
     if inverse_overflows(md.mass) || inverse_overflows(md.inertia) {
         return Err(ShapeError::MassOverflow);

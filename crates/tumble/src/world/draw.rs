@@ -75,7 +75,7 @@ impl World {
 }
 
 impl World {
-    /// Draws joint `j`: lines from each moving body's centre of mass to
+    /// Draws joint `j`: lines from each moving body's center of mass to
     /// its frame, the two anchors (apart when the joint has come apart), and
     /// by kind a slider's axis between its limits, a hinge's limits as two
     /// spokes, a distance joint's line.
@@ -84,7 +84,7 @@ impl World {
         let (fa, fb) = (ba.xf * j.frame_a, bb.xf * j.frame_b);
         let solved = j.is_solved();
         if solved {
-            // (A static body's centre says nothing: often the ground's.)
+            // (A static body's center says nothing: often the ground's.)
             for (b, f) in [(ba, fa), (bb, fb)] {
                 if b.body_type != BodyType::Static {
                     draw.draw_segment(b.center, f.p, Color::JOINT);

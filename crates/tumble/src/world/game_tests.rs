@@ -620,7 +620,7 @@ fn touch_events_on_a_settling_pile_match_the_contacts_that_start_and_stop_touchi
 }
 
 #[test]
-fn a_rotation_locked_body_stays_upright_when_struck_off_centre() {
+fn a_rotation_locked_body_stays_upright_when_struck_off_center() {
     use crate::body::MotionLocks;
     let mut world = World::new(WorldSettings {
         gravity: Vec2::ZERO,
@@ -644,7 +644,7 @@ fn a_rotation_locked_body_stays_upright_when_struck_off_centre() {
         tall,
         &ShapeDef::default(),
     );
-    // The same off-centre impulse on both.
+    // The same off-center impulse on both.
     for b in [locked, free] {
         let top = world.position(b).unwrap() + Vec2::new(0.0, 0.9);
         world.apply_linear_impulse(b, Vec2::new(1.0, 0.0), top).unwrap();
@@ -710,7 +710,7 @@ fn a_translation_lock_holds_its_axis_against_gravity_and_contacts() {
     assert_eq!(p.x, 2.0, "no x motion at all");
     // Free to turn, it comes to rest on the ramp: lying on its face, or on
     // its lower corner, where friction (the line from the corner to the
-    // centre is 18 degrees off the ramp's normal, inside the 31 degree
+    // center is 18 degrees off the ramp's normal, inside the 31 degree
     // cone of friction 0.6) and the lock (which takes the push along x)
     // hold it. Which one depends on the landing: with friction solved
     // after the normal impulses (as in Box2D's soft step) it stays on the

@@ -714,7 +714,7 @@ fn a_jointed_body_teleported_away_is_pulled_back_at_a_bounded_speed() {
     // link (a mass ratio of 100: the tree's exact solve), each teleported
     // 40 m from its joint. The drift correction pulls each back no faster
     // than MAX_JOINT_PUSH_SPEED (the ball turns about the frame, half a
-    // metre off its centre, so its centre may move a little faster); at
+    // metre off its center, so its center may move a little faster); at
     // the soft step's rate alone it would be 60 to 70 times the gap, the
     // engine's speed limit. The gap closes all the same, within a few
     // times 40 m / MAX_JOINT_PUSH_SPEED (the tree, whose light link turns

@@ -67,8 +67,8 @@ pub struct MemoryUsage {
     pub joints: usize,
     /// The solver's per-body scratch rows, reused every step.
     pub solver_bodies: usize,
-    /// The solver's per-contact and per-joint scratch rows (constraints), its colouring's
-    /// buffers (colours, lane batches, body states) and the new-pair buffer,
+    /// The solver's per-contact and per-joint scratch rows (constraints), its coloring's
+    /// buffers (colors, lane batches, body states) and the new-pair buffer,
     /// reused every step.
     pub solver_contacts: usize,
 }
@@ -443,7 +443,7 @@ mod game_tests;
 #[cfg(test)]
 mod joint_tests;
 #[cfg(test)]
-mod kept_colouring_tests;
+mod kept_coloring_tests;
 #[cfg(test)]
 mod mover_tests;
 #[cfg(test)]

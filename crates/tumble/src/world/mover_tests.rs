@@ -86,7 +86,7 @@ fn the_character_walks_up_a_30_degree_slope() {
         grounded += usize::from(c.frame(&mut world, 3.0).grounded);
     }
     let p = c.position(&world);
-    // Its bottom (0.3 below the lower cap's centre, 0.8 below the body)
+    // Its bottom (0.3 below the lower cap's center, 0.8 below the body)
     // rests on the ramp's surface: y = tan 30 (x - 2) + 0.3 / cos 30 + 0.5.
     let on_ramp = 30f32.to_radians().tan() * (p.x - 2.0) + 0.3 / 30f32.to_radians().cos() + 0.5;
     assert!(p.x > 6.0, "it climbed: {p:?}");

@@ -16,14 +16,14 @@ pub struct StepProfile {
     pub solve: f32,
     /// Part of `solve`: gathering the awake bodies and contacts into the
     /// solver's rows, and picking the joints. In a step whose contacts
-    /// and joints are all as last step coloured them (a scene at rest),
-    /// the contacts' rows are built straight into the kept colouring's
-    /// lane batches here, and `solve_colour` has only the joints left.
+    /// and joints are all as last step colored them (a scene at rest),
+    /// the contacts' rows are built straight into the kept coloring's
+    /// lane batches here, and `solve_color` has only the joints left.
     pub solve_setup: f32,
-    /// Part of `solve`: sorting the constraints into graph colours,
+    /// Part of `solve`: sorting the constraints into graph colors,
     /// packing the contacts into lane batches and building the joints'
-    /// rows in colour order.
-    pub solve_colour: f32,
+    /// rows in color order.
+    pub solve_color: f32,
     /// Part of `solve`: the substeps (the solver's iterations and the
     /// bodies' integration).
     pub solve_substeps: f32,
@@ -71,7 +71,7 @@ impl StepProfile {
             contact_changes,
             solve,
             solve_setup,
-            solve_colour,
+            solve_color,
             solve_substeps,
             solve_store,
             finalize,
@@ -86,7 +86,7 @@ impl StepProfile {
             contact_changes,
             solve,
             solve_setup,
-            solve_colour,
+            solve_color,
             solve_substeps,
             solve_store,
             finalize,

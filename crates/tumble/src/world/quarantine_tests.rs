@@ -403,8 +403,8 @@ fn a_velocity_set_absurdly_high_stretches_no_box_past_the_speed_limit() {
 }
 
 #[test]
-fn a_shape_added_off_centre_to_a_wildly_spinning_body_leaves_it_finite() {
-    // The centre of mass moves with the new shape; the velocity of the
+fn a_shape_added_off_center_to_a_wildly_spinning_body_leaves_it_finite() {
+    // The center of mass moves with the new shape; the velocity of the
     // material points is kept unless that speed overflows f32.
     let mut world = World::default();
     let def = BodyDef {

@@ -66,7 +66,7 @@ pub struct ShapeCastHit {
 pub struct Explosion {
     /// Where it goes off.
     pub center: Vec2,
-    /// Within this distance of the centre, the full impulse.
+    /// Within this distance of the center, the full impulse.
     pub radius: f32,
     /// Beyond `radius`, the impulse falls off linearly to zero over this
     /// distance.
@@ -320,16 +320,16 @@ impl World {
     }
 
     /// Pushes every awake or sleeping dynamic body with a shape (passing
-    /// the explosion's filter) within `radius + falloff` of the centre away
+    /// the explosion's filter) within `radius + falloff` of the center away
     /// from it, waking it: each such shape gets an impulse at its point
-    /// nearest the centre, of `impulse_per_length` times its width facing
+    /// nearest the center, of `impulse_per_length` times its width facing
     /// the blast, scaled from 1 at `radius` down to 0 at `radius +
     /// falloff`. Shapes are pushed in slot order.
     ///
     /// Errors, decided before any body is pushed (so the world is then
     /// unchanged): a non-finite number ([`BodyError::NonFinite`]); a
     /// negative radius, falloff or impulse (an explosion pushes out, never
-    /// in), or a centre beyond the world extent
+    /// in), or a center beyond the world extent
     /// ([`BodyError::OutOfRange`]); an impulse or a body's new velocity
     /// that overflows `f32` ([`BodyError::NonFinite`]`("impulse")`).
     pub fn explode(&mut self, explosion: &Explosion) -> Result<(), BodyError> {
@@ -419,7 +419,7 @@ impl World {
             } else {
                 1.0 - (distance - radius) / falloff
             };
-            // Away from the centre; from inside the shape, towards its body.
+            // Away from the center; from inside the shape, towards its body.
             let direction = if d.distance > 0.0 {
                 d.normal
             } else {

@@ -276,7 +276,7 @@ fn an_explosion_pushes_bodies_away_with_falloff() {
         ..WorldSettings::default()
     });
     // Unit circles (mass pi, width 2) whose nearest points are 1, 3 and 5 m
-    // from the centre.
+    // from the center.
     let mut ball = |x: f32| {
         let b = world
             .create_body(&BodyDef::dynamic().at(Vec2::new(x, 0.0)))
@@ -320,7 +320,7 @@ fn an_explosion_pushes_bodies_away_with_falloff() {
     assert_eq!(
         world.angular_velocity(near).unwrap(),
         0.0,
-        "pushed through its centre"
+        "pushed through its center"
     );
     let bad = Explosion {
         center: Vec2::ZERO,

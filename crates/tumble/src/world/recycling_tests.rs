@@ -120,7 +120,7 @@ fn a_sliding_box_gets_a_fresh_manifold_whenever_it_has_moved() {
         assert_eq!(world.recycled_contact_count(), 0);
         let c = world.contacts().next().expect("the box rests on the ground");
         let mid = 0.5 * (c.manifold.points[0].point.x + c.manifold.points[1].point.x);
-        assert!((mid - x).abs() < 0.01, "contact centre {mid} under a box at {x}");
+        assert!((mid - x).abs() < 0.01, "contact center {mid} under a box at {x}");
     }
 }
 
@@ -176,8 +176,8 @@ fn a_slowly_creeping_pair_stays_within_the_recycle_distance() {
 fn a_rolling_ball_keeps_its_manifold_and_its_contact_stays_under_it() {
     // A ball rolling at 3 cm/s (half a millimetre a step) on the ground:
     // the pair is kept for several steps at a time, and whether kept or fresh, the
-    // contact is right under the ball's centre with the exact separation
-    // (a kept circle contact follows the centre, not a point of the
+    // contact is right under the ball's center with the exact separation
+    // (a kept circle contact follows the center, not a point of the
     // rolling surface).
     let mut world = world_with(true);
     ground(&mut world);
@@ -194,7 +194,7 @@ fn a_rolling_ball_keeps_its_manifold_and_its_contact_stays_under_it() {
     let mut kept = 0;
     for _ in 0..120 {
         let x = world.position(ball).unwrap().x;
-        // (A fresh collide takes the normal from the centre's offset, which
+        // (A fresh collide takes the normal from the center's offset, which
         // rounds to a few 1e-5 rad; a kept one holds the face's.)
         step_and_compare(&mut world, 1e-5, 1e-4);
         kept += world.recycled_contact_count();
@@ -212,7 +212,7 @@ fn a_rolling_ball_keeps_its_manifold_and_its_contact_stays_under_it() {
 #[test]
 fn a_ball_against_a_corner_is_collided_every_step() {
     // A ball on the top corner of a step touches a vertex, and that
-    // contact's normal follows the centre, not a side: it is collided
+    // contact's normal follows the center, not a side: it is collided
     // every step.
     let mut world = world_with(true);
     ground(&mut world);
@@ -280,11 +280,11 @@ fn a_tiny_turn_of_a_long_body_still_counts() {
 }
 
 #[test]
-fn a_circle_kept_on_a_side_is_dropped_when_its_centre_may_have_left_it() {
-    // A static ball of radius 1 resting on a 0.2 m box, its centre 15 mm
+fn a_circle_kept_on_a_side_is_dropped_when_its_center_may_have_left_it() {
+    // A static ball of radius 1 resting on a 0.2 m box, its center 15 mm
     // inside the end of the box's top face. Turning the box by 0.02 rad
-    // about its centre moves the face's end some 20 mm under the ball:
-    // judged from the box, the ball's centre may have left the face, so
+    // about its center moves the face's end some 20 mm under the ball:
+    // judged from the box, the ball's center may have left the face, so
     // the pair is collided again (judged from the ball, the box barely
     // moved, which is the wrong frame for this question).
     let mut world = zero_gravity();
@@ -322,7 +322,7 @@ fn turn_together(world: &mut World, bodies: [(BodyId, Vec2); 2], degrees: f32) {
 
 #[test]
 fn a_pair_turning_together_is_collided_again_once_it_has_turned_six_degrees() {
-    // Two boxes face to face, turned together about the first's centre,
+    // Two boxes face to face, turned together about the first's center,
     // so the pair does not move relative to itself. A kept manifold's
     // levers do not turn with its bodies (see `Contact::kept_levers`), so
     // once either has turned about 6 degrees (a chord of 0.1) since the

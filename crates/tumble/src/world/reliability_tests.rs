@@ -608,7 +608,7 @@ fn parts_whose_inertia_underflows_make_a_body_that_does_not_turn_not_one_that_sp
     let mut world = World::default();
     let b = world.create_body(&crate::body::BodyDef::dynamic()).unwrap();
     // Two circles of 1e-30 kg each (their own inertias underflow to zero)
-    // 2e-5 m apart: about their common centre, an inertia of 1e-40, a
+    // 2e-5 m apart: about their common center, an inertia of 1e-40, a
     // subnormal whose inverse is infinite.
     let radius = (1e-30f32 / std::f32::consts::PI).sqrt();
     let specks = [-1e-5, 1e-5].map(|x| Circle::new(Vec2::new(x, 0.0), radius).unwrap());
@@ -647,7 +647,7 @@ fn parts_whose_masses_overflow_only_together_are_refused() {
         let b = world.create_body(&def).unwrap();
         let before = fingerprint(&world);
         // Each convex part's mass is finite; their sum is not (the
-        // body's centre was NaN).
+        // body's center was NaN).
         assert_eq!(
             world.create_concave(b, &outline, &dense),
             Err(Error::Shape(ShapeError::MassOverflow))

@@ -16,7 +16,7 @@ fn sensor_def() -> ShapeDef {
     }
 }
 
-/// A static sensor box of half-size `half` centred at `at`.
+/// A static sensor box of half-size `half` centered at `at`.
 fn zone(world: &mut World, at: Vec2, half: Vec2) -> ShapeId {
     let b = world.create_body(&BodyDef::static_body().at(at)).unwrap();
     world

@@ -81,8 +81,8 @@ impl World {
     ///    (and wake) islands, those that stopped mark theirs for a split,
     ///    and the begin and end events are recorded
     ///    ([`World::contact_events`]);
-    /// 4. the solve: `gather_and_colour`, the awake bodies, touching
-    ///    contacts and joints gathered and the contacts coloured, then
+    /// 4. the solve: `gather_and_color`, the awake bodies, touching
+    ///    contacts and joints gathered and the contacts colored, then
     ///    `solve_substeps`, the substeps (gravity and forces,
     ///    warm start, the soft solve, integration, the relax; or velocity
     ///    iterations with split impulses), the impulses stored for the
@@ -166,7 +166,7 @@ impl World {
         // finds the same pairs, a little slower (Box2D's order too).
         // Beside the substeps, not the narrowphase or the gathering: those
         // share their items evenly between the workers, where a scene
-        // whose colours are too small to share runs its substeps on one
+        // whose colors are too small to share runs its substeps on one
         // thread while the others wait (measured on two threads,
         // interleaved runs against the rebuild beside the collide: the
         // smash's step 7% faster, its collide from 1.23 times its
@@ -181,7 +181,7 @@ impl World {
         p.collide = clock.lap();
         self.apply_contact_changes();
         p.contact_changes = clock.lap();
-        let ctx = self.gather_and_colour(dt, parallel, &mut p);
+        let ctx = self.gather_and_color(dt, parallel, &mut p);
         if parallel {
             let mut tree = self.broadphase.lend_tree();
             let ((), rebuild) = crate::parallel::join(
@@ -471,11 +471,11 @@ impl World {
 
     /// Stage 4, first part: gathers the awake bodies (in slot order) and
     /// the touching awake contacts into the solver's dense arrays and
-    /// colours them; returns the step's solver constants for
+    /// colors them; returns the step's solver constants for
     /// [`World::solve_substeps`]. A body whose gravity and forces would
     /// make its velocity non-finite is frozen here, before it reaches any
     /// contact. The parts' times go into `profile`.
-    fn gather_and_colour(&mut self, dt: f32, parallel: bool, profile: &mut StepProfile) -> StepContext {
+    fn gather_and_color(&mut self, dt: f32, parallel: bool, profile: &mut StepProfile) -> StepContext {
         let mut clock = Stopwatch::start();
         let ctx = self.step_context(dt, parallel);
         let gravity = self.settings.gravity;
@@ -512,8 +512,8 @@ impl World {
         with_points.clear();
         profile.solve_setup = clock.lap();
         self.solver
-            .colour((&self.contacts, &self.joints, &self.bodies), &ctx);
-        profile.solve_colour = clock.lap();
+            .color((&self.contacts, &self.joints, &self.bodies), &ctx);
+        profile.solve_color = clock.lap();
         ctx
     }
 

@@ -42,7 +42,7 @@ pub(super) fn zero_gravity() -> World {
     })
 }
 
-/// A static wall 0.1 m thick and 10 m tall centred at (`x`, 0).
+/// A static wall 0.1 m thick and 10 m tall centered at (`x`, 0).
 fn thin_wall(world: &mut World, x: f32) {
     body_with(
         world,
@@ -242,7 +242,7 @@ fn bad_input_is_named_and_leaves_the_world_unchanged() {
 }
 
 #[test]
-fn compound_body_mass_and_spin_about_its_centre() {
+fn compound_body_mass_and_spin_about_its_center() {
     let mut world = zero_gravity();
     let b = world.create_body(&BodyDef::dynamic()).unwrap();
     let left = Polygon::new_offset_box(0.5, 0.5, Vec2::new(1.5, 0.0), 0.0).unwrap();
@@ -254,7 +254,7 @@ fn compound_body_mass_and_spin_about_its_centre() {
     assert!((md.center - Vec2::new(2.0, 0.0)).length() < 1e-5);
     // A 2 x 1 box: m (w^2 + h^2) / 12 = 2 * 5 / 12.
     assert!((md.inertia - 10.0 / 12.0).abs() < 1e-4);
-    // Spinning, it turns about its centre of mass, which stays put.
+    // Spinning, it turns about its center of mass, which stays put.
     world.set_angular_velocity(b, 3.0).unwrap();
     for _ in 0..100 {
         world.step(DT);
@@ -529,7 +529,7 @@ fn a_soft_contact_gives_like_a_spring_of_its_frequency() {
     // Resting on the ground, a box sinks until the soft contacts' push
     // balances its weight. Each of its two points is a spring as stiff as
     // that point's own effective mass allows (omega^2 / k, k = 1 / m +
-    // w^2 / I at a corner w = 0.5 m from the centre), carrying half the
+    // w^2 / I at a corner w = 0.5 m from the center), carrying half the
     // weight: each sinks k (m g / 2) / omega^2 = (1 + m w^2 / I) g /
     // (2 omega^2), 1.25 g / omega^2 for a square. Box2D's box sinks the
     // same (8.79e-5 m in Box2D v3.2 at its defaults, as here).
@@ -748,7 +748,7 @@ fn energy_in_a_closed_box(shape: Shape, spin: f32) -> (f32, f32) {
 #[test]
 fn elastic_circles_in_a_closed_box_gain_no_energy() {
     // (Circles meet walls and each other at one point, through their
-    // centres: the bounce never spins them. Boxes, below, are the harder
+    // centers: the bounce never spins them. Boxes, below, are the harder
     // case.)
     let (start, most) = energy_in_a_closed_box(Circle::new(Vec2::ZERO, 0.4).unwrap().into(), 0.0);
     assert!(
@@ -828,7 +828,7 @@ fn a_contact_keeps_only_the_points_its_pair_can_reach_in_the_step() {
 #[test]
 fn shapes_of_bodies_whose_bounding_circles_are_apart_by_the_reach_have_no_point() {
     // The collide kernel skips the shape test of a pair whose bodies'
-    // bounding circles (about the centres of mass, of radius the bodies'
+    // bounding circles (about the centers of mass, of radius the bodies'
     // extents) are farther apart than the reach. That holds only if
     // every shape of a body lies within its extent: random dynamic,
     // kinematic and static bodies of one to three offset polygons
@@ -869,7 +869,7 @@ fn shapes_of_bodies_whose_bounding_circles_are_apart_by_the_reach_have_no_point(
         let kinds = [BodyDef::dynamic(), BodyDef::kinematic(), BodyDef::static_body()];
         let a = random_body(&mut world, &mut rng, kinds[trial % 3]);
         let b = random_body(&mut world, &mut rng, kinds[(trial / 3) % 3]);
-        // B's centre of mass put just past the reach of A's circle, in a
+        // B's center of mass put just past the reach of A's circle, in a
         // random direction.
         let (ea, eb) = (world.bodies[a.index].extent, world.bodies[b.index].extent);
         let gap = reach + rng.range(0.0, 0.1);
@@ -1204,12 +1204,12 @@ fn a_pyramid_of_ten_holds_a_box_300_times_as_dense_on_its_apex() {
 }
 
 #[test]
-fn switching_the_colouring_after_bodies_are_removed_steps_safely() {
-    // A stack's first step colours every contact anew (the bounded
-    // colouring lists them all as recoloured); then the ordered colouring
+fn switching_the_coloring_after_bodies_are_removed_steps_safely() {
+    // A stack's first step colors every contact anew (the bounded
+    // coloring lists them all as recolored); then the ordered coloring
     // takes over with most bodies removed. Its step must not act on those
     // lists, which index the last step's constraints; and the bounded
-    // colouring, back again, colours afresh.
+    // coloring, back again, colors afresh.
     let mut world = awake_world_on_ground();
     let boxes: Vec<BodyId> = (0..20)
         .map(|k| unit_box(&mut world, Vec2::new(0.0, 0.5 + k as f32)))

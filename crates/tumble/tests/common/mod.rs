@@ -197,9 +197,9 @@ pub fn joint_scene(workers: usize) -> World {
     let mut world = World::new(WorldSettings {
         sleeping: false,
         workers,
-        // Every colour shared with the workers, however small.
+        // Every color shared with the workers, however small.
         solver: tumble::SolverSettings {
-            min_shared_colour: 0,
+            min_shared_color: 0,
             ..tumble::SolverSettings::default()
         },
         ..WorldSettings::default()

@@ -1,4 +1,4 @@
-//! Revolute joints four at a time: [`W`] hinges of one graph colour
+//! Revolute joints four at a time: [`W`] hinges of one graph color
 //! (no dynamic body twice, so they are independent) packed into a
 //! [`HingeBatch`] once a step, in structure-of-arrays form as the
 //! contacts' batches are, then warm started and solved lane-wide every
@@ -29,7 +29,7 @@ use crate::solver::types::{Softness, StepContext};
 /// A pair of lanes: the x and y of four vectors.
 type Lanes2 = (Fw, Fw);
 
-/// Up to [`W`] hinges of one colour, lane by lane. Unused lanes sit on
+/// Up to [`W`] hinges of one color, lane by lane. Unused lanes sit on
 /// the dummy body state (at rest, never written) with zero masses, so
 /// their arithmetic yields zeros that are never scattered.
 #[derive(Clone, Debug)]
@@ -48,12 +48,12 @@ pub(crate) struct HingeBatch {
     ia: Fw,
     mb: Fw,
     ib: Fw,
-    /// Frame A's origin relative to body A's centre of mass at the step
+    /// Frame A's origin relative to body A's center of mass at the step
     /// start, world axes.
     anchor_a: Lanes2,
     /// Frame B's origin relative to body B's.
     anchor_b: Lanes2,
-    /// Body B's centre of mass less body A's at the step start.
+    /// Body B's center of mass less body A's at the step start.
     delta_center: Lanes2,
     /// The point's accumulated impulse.
     linear: Lanes2,
@@ -524,7 +524,7 @@ mod tests {
         let mut batch = HingeBatch::empty();
         batch.fill(0..n, &wide, dummy);
         // A lane writes exactly the bodies its joint can move, and a
-        // spare lane none (the colouring's guarantee rests on it).
+        // spare lane none (the coloring's guarantee rests on it).
         for (l, (a, writes_a, b, writes_b)) in batch.footprint().enumerate() {
             let moves = |m: [f32; 2]| m[0] != 0.0 || m[1] != 0.0;
             if l < n {

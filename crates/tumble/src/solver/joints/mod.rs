@@ -1,13 +1,13 @@
 //! Joint constraints: each awake joint prepared for the step
 //! ([`prepare_joint`]), then, every substep, warm started and solved
-//! (the soft step's biased pass and its relax pass) in the graph colours
+//! (the soft step's biased pass and its relax pass) in the graph colors
 //! beside the contacts, and its impulses stored for the next step. One
 //! file per kind holds its kernels; each writes only the bodies that can
 //! move ([`footprint`]).
 //!
 //! Each kind is a set of velocity constraints between the two frames,
 //! written in the quantities the step tracks: the anchors relative to
-//! each body's centre of mass (turned with the body since the step
+//! each body's center of mass (turned with the body since the step
 //! began) and each body's motion since the step began. The rigid parts
 //! (a hinge's point, a weld's angle) are soft-step constraints: rigid in
 //! velocity, with a soft correction of their drift in the biased pass
@@ -43,12 +43,12 @@ pub(crate) struct JointConstraint {
     pub b: u32,
     /// Inverse masses and inertias `[ma, ia, mb, ib]`.
     pub masses: [f32; 4],
-    /// Frame A's origin relative to body A's centre of mass, world axes,
+    /// Frame A's origin relative to body A's center of mass, world axes,
     /// at the start of the step.
     pub anchor_a: Vec2,
-    /// Frame B's origin relative to body B's centre of mass.
+    /// Frame B's origin relative to body B's center of mass.
     pub anchor_b: Vec2,
-    /// Body B's centre of mass less body A's, at the start of the step.
+    /// Body B's center of mass less body A's, at the start of the step.
     pub delta_center: Vec2,
     /// Frame B's angle less frame A's, at the start of the step (left at
     /// 0 for the kinds that never read it, see `uses_angle`).
@@ -466,7 +466,7 @@ pub(super) fn drift_rate(rate: f32, c: f32, max_push: f32) -> f32 {
 /// passed is pushed back softly in the biased pass, no faster than
 /// `max_push` (a slider's or a rod's limit: see
 /// [`crate::settings::MAX_JOINT_PUSH_SPEED`]; infinite for a hinge's
-/// angle, which turns each body about its own centre).
+/// angle, which turns each body about its own center).
 #[allow(clippy::too_many_arguments)]
 #[inline]
 pub(super) fn limit_impulse(

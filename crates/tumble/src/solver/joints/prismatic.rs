@@ -54,7 +54,7 @@ pub(super) fn solve(
     let k22 = if ia + ib > 0.0 { ia + ib } else { 1.0 };
     let soft = rigid(ctx, bias);
     // The offset's correction is capped as the hinge's point is (see
-    // `drift_bias`); the angle's turns each body about its own centre.
+    // `drift_bias`); the angle's turns each body about its own center.
     let bias = crate::math::Vec2::new(
         drift_rate(soft.bias_rate, s.offset, ctx.max_joint_push_speed),
         soft.bias_rate * m.angle(j),

@@ -1,8 +1,8 @@
-//! The colouring kept from step to step: a step whose contacts and joints
-//! are all as last step coloured them builds its constraints straight
-//! into the kept batches (`solver::prepare::prepare_as_coloured`), and
+//! The coloring kept from step to step: a step whose contacts and joints
+//! are all as last step colored them builds its constraints straight
+//! into the kept batches (`solver::prepare::prepare_as_colored`), and
 //! must move every body exactly as the usual way (constraints built, then
-//! coloured, then packed) would.
+//! colored, then packed) would.
 
 use super::tests::{ground, unit_box, DT};
 use super::*;
@@ -78,7 +78,7 @@ fn scene(correction: PositionCorrection) -> (World, Vec<BodyId>) {
 }
 
 /// Edits between steps that change the constraints' values but not their
-/// colouring (a push), and ones that change the colouring (a box made to
+/// coloring (a push), and ones that change the coloring (a box made to
 /// turn like a 100 m pole, which with split impulses takes its manifold
 /// out of its two-point batch; a body made static, a joint made, a box
 /// added on the ground, then frozen by a force that overflows, so that
@@ -87,7 +87,7 @@ fn edit(world: &mut World, boxes: &[BodyId], step: u32) {
     match step {
         150 => world.set_linear_velocity(boxes[17], Vec2::new(0.3, 0.0)).unwrap(),
         // A box on the ground given a second shape as heavy as itself
-        // 100 m above it: its inertia about its centre of mass, 2500 times
+        // 100 m above it: its inertia about its center of mass, 2500 times
         // its mass, makes its two-point manifold's K too ill-conditioned
         // to solve as a block, which with split impulses takes it out of
         // its two-point batch.
@@ -164,12 +164,12 @@ fn kept_and_usual_agree(correction: PositionCorrection) {
             edit(world, &boxes, step);
             hooks.step.store(step, Ordering::Relaxed);
         }
-        let tried = kept.solver.tries_kept_colouring();
-        usual.solver.forget_kept_colouring();
+        let tried = kept.solver.tries_kept_coloring();
+        usual.solver.forget_kept_coloring();
         kept.step_with_hooks(DT, &kept_hooks);
         usual.step_with_hooks(DT, &usual_hooks);
-        assert!(usual.solver.built_as_coloured().is_none());
-        match kept.solver.built_as_coloured() {
+        assert!(usual.solver.built_as_colored().is_none());
+        match kept.solver.built_as_colored() {
             Some((t, l)) => {
                 built += 1;
                 tracked += usize::from(t > 0);
@@ -179,28 +179,25 @@ fn kept_and_usual_agree(correction: PositionCorrection) {
         }
         assert!(
             bits(&kept) == bits(&usual),
-            "{correction:?}, step {step}: the kept colouring moved the bodies otherwise"
+            "{correction:?}, step {step}: the kept coloring moved the bodies otherwise"
         );
         assert_eq!(
             kept.solver.picked(),
             usual.solver.picked(),
-            "{correction:?}, step {step}: the kept colouring picked the contacts otherwise"
+            "{correction:?}, step {step}: the kept coloring picked the contacts otherwise"
         );
     }
-    // Most steps keep the colouring; the script's changes make some
+    // Most steps keep the coloring; the script's changes make some
     // refuse it; and it was kept with the ball's tracked contacts and
     // with the belt's contacts solved one at a time.
-    assert!(
-        built > 150,
-        "built straight into the kept colouring {built} times"
-    );
+    assert!(built > 150, "built straight into the kept coloring {built} times");
     assert!(refused >= 3, "refused {refused} times");
     assert!(tracked > 20, "with tracked constraints {tracked} times");
     assert!(lone > 20, "with constraints solved one at a time {lone} times");
 }
 
 #[test]
-fn steps_built_straight_into_the_kept_colouring_move_every_body_as_the_usual_way() {
+fn steps_built_straight_into_the_kept_coloring_move_every_body_as_the_usual_way() {
     kept_and_usual_agree(PositionCorrection::SoftStep);
 }
 
