@@ -305,12 +305,10 @@ pub struct SolverSettings {
     /// With several workers, the smallest color of the constraint graph
     /// they share, in lane batches of four one-point contacts (a batch of
     /// two-point contacts counts two, a joint one); a smaller color is
-    /// solved by one thread while the others wait (100, measured on 2
-    /// cores: see the README). Handing a color over costs 0.2 to 0.4
-    /// microseconds (2 to 8 blocks), what 15 to 25 one-point batches take
-    /// to solve, and half of the color's bodies were last written on
-    /// the other core: below about a hundred batches sharing gains
-    /// nothing. For the same
+    /// solved by one thread while the others wait (default 100). Handing
+    /// a color over costs about what a few dozen one-point batches take to
+    /// solve, and half of the color's bodies were last written on the
+    /// other core: below about a hundred batches sharing gains nothing. For the same
     /// reason the workers share the substeps only when the colors this
     /// big hold at least three quarters of the solver's work; otherwise
     /// one thread solves them all. 0 shares every color. Only the speed

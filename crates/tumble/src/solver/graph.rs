@@ -1272,19 +1272,15 @@ fn solve_color(
 /// team to share the substeps. Each color solved by one thread reads
 /// the bodies the shared color before it left in the other threads'
 /// caches, and the team's integration of the bodies scatters them every
-/// substep: when those colors weigh much, the substeps ran slower on
-/// two threads than on one. Measured on the smash
-/// (`tumble-bench --scaling`), whose colors shrink below
-/// `min_shared_color` (600 then) one by one as the grid flies apart: substeps 2.07
-/// ms on one thread against 2.46 on two with any shared color
-/// sharing, 2.17 with three quarters; its step 3% to 6% faster on two
-/// threads (two series of interleaved runs, 7 and 5 each: 7.60 against
-/// 7.35 ms, 7.86 against 7.42; a half and 95% measure the same). Scenes whose colors are all big or all small (the
-/// pyramids, the joint scenes, the pile) are not affected.
+/// substep: when those colors weigh much, the substeps run slower on two
+/// threads than on one (the smash, whose colors shrink below
+/// `min_shared_color` one by one as its grid flies apart, shows it with
+/// `tumble-bench --scaling`). Scenes whose colors are all big or all
+/// small (the pyramids, the joint scenes, the pile) are not affected.
 const MIN_SHARED_PART: (usize, usize) = (3, 4);
 
 /// What a two-point batch costs to solve, in one-point batches (about
-/// twice: 28 ns a pass on the large pyramid, all two-point batches).
+/// twice: it solves two points and their 2x2 block).
 const PAIR_WORK: usize = 2;
 
 /// What a hinge batch costs to solve, in one-point batches (about twice,

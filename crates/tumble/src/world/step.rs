@@ -26,20 +26,16 @@ use crate::store::Store;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The fewest awake contacts and joints for which a world with several
-/// workers hands its step to them (measured: a step of a few hundred
-/// contacts is over before the workers are awake).
+/// workers hands its step to them: a step of a few hundred contacts is
+/// over before the workers are awake (`tumble-bench --scaling` measures
+/// the split).
 const PARALLEL_CONTACTS: usize = 1024;
 
 /// The fewest awake bodies for which the workers share moving the bodies
 /// and their proxies (stages 5 and 6): each body is a few nanoseconds of
-/// work, so splitting a short list does not pay. Measured on 2 threads
-/// (`tumble-bench --scaling`, two runs each): since these loops are
-/// stages of the step's spinning team, the large pyramid's 5 051 bodies
-/// move in 0.076-0.081 ms shared against 0.097 on one thread, and their
-/// proxies in 0.105 against 0.151-0.156; the tumbler's 2 026 in 0.038
-/// against 0.047 and 0.143 against 0.164; the pile's 2 003 level. (On
-/// the rayon pool, before the team, 5 000 to 11 000 bodies ran them 1.05
-/// to 2 times slower shared: a sleeping worker woke too late.)
+/// work, so a short list is over before a second thread could help; from
+/// a thousand on, the step's spinning team (already awake between the
+/// stages) shares them at a gain.
 const PARALLEL_BODIES: usize = 1024;
 
 /// How much of the position correction's motion counts towards a body's
@@ -167,11 +163,7 @@ impl World {
         // Beside the substeps, not the narrowphase or the gathering: those
         // share their items evenly between the workers, where a scene
         // whose colors are too small to share runs its substeps on one
-        // thread while the others wait (measured on two threads,
-        // interleaved runs against the rebuild beside the collide: the
-        // smash's step 7% faster, its collide from 1.23 times its
-        // one-thread speed to 1.62-1.66 and its solve from 1.00 to 1.09;
-        // the pile's 6.5%; the others level).
+        // thread while the others wait, and the rebuild fills that wait.
         if !parallel {
             self.broadphase.rebuild();
         }
