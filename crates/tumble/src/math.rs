@@ -246,6 +246,12 @@ pub fn is_finite_vec(v: Vec2) -> bool {
 /// huge velocity is slowed to the limit, not lost to `inf / inf`.
 #[inline]
 pub(crate) fn limit_length(v: Vec2, max: f32) -> Vec2 {
+    // The square first: no root for a vector within the limit (every body
+    // of a sane scene, every step). A square within the rounded square of
+    // the limit has a root within the limit.
+    if v.length_squared() <= max * max {
+        return v;
+    }
     let length = v.length();
     if length <= max {
         v

@@ -5,7 +5,7 @@ pub(crate) mod edges;
 
 pub(crate) use edges::EdgeList;
 
-use crate::math::{Rot, Transform, Vec2};
+use crate::math::{Transform, Vec2};
 
 /// How a body moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -296,13 +296,6 @@ impl Body {
     #[inline]
     pub(crate) fn max_point_speed(&self) -> f32 {
         self.v.length() + self.w.abs() * self.extent
-    }
-
-    /// Recomputes the origin transform from the center of mass and rotation.
-    #[inline]
-    pub(crate) fn sync_origin(&mut self, q: Rot) {
-        self.xf.q = q;
-        self.xf.p = self.center - q.rotate(self.local_center);
     }
 }
 

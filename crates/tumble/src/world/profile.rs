@@ -63,37 +63,23 @@ impl StepProfile {
         copy.fields_mut().map(|x| *x)
     }
 
-    /// Every time, mutably, in the order of the fields.
+    /// Every time, mutably, in the order of the fields (a test checks
+    /// that the list covers every field).
     fn fields_mut(&mut self) -> [&mut f32; 13] {
-        let StepProfile {
-            update_pairs,
-            collide,
-            contact_changes,
-            solve,
-            solve_setup,
-            solve_color,
-            solve_substeps,
-            solve_store,
-            finalize,
-            update_broadphase,
-            rebuild_tree,
-            sleep,
-            total,
-        } = self;
         [
-            update_pairs,
-            collide,
-            contact_changes,
-            solve,
-            solve_setup,
-            solve_color,
-            solve_substeps,
-            solve_store,
-            finalize,
-            update_broadphase,
-            rebuild_tree,
-            sleep,
-            total,
+            &mut self.update_pairs,
+            &mut self.collide,
+            &mut self.contact_changes,
+            &mut self.solve,
+            &mut self.solve_setup,
+            &mut self.solve_color,
+            &mut self.solve_substeps,
+            &mut self.solve_store,
+            &mut self.finalize,
+            &mut self.update_broadphase,
+            &mut self.rebuild_tree,
+            &mut self.sleep,
+            &mut self.total,
         ]
     }
 
@@ -144,5 +130,27 @@ impl Stopwatch {
         {
             0.0
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::StepProfile;
+
+    #[test]
+    fn adding_profiles_adds_every_field() {
+        // Every field is an f32 in the list `add` walks.
+        assert_eq!(
+            std::mem::size_of::<StepProfile>(),
+            13 * std::mem::size_of::<f32>()
+        );
+        let mut a = StepProfile::default();
+        let mut b = StepProfile::default();
+        for (k, x) in b.fields_mut().into_iter().enumerate() {
+            *x = k as f32 + 1.0;
+        }
+        a.add(&b);
+        a.add(&b);
+        assert_eq!(a.fields(), b.fields().map(|x| 2.0 * x));
     }
 }

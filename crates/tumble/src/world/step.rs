@@ -16,7 +16,7 @@ use crate::events::ContactHit;
 use crate::hooks::{ContactHooks, ContactMaterial, NoHooks, ShapePair};
 use crate::island;
 use crate::joint::joint_forbids_collision;
-use crate::math::{clamp_symmetric, is_finite_vec, limit_length, within_extent, Rot, Vec2};
+use crate::math::{clamp_symmetric, is_finite_vec, limit_length, within_extent, Rot, Transform, Vec2};
 use crate::settings::{
     CONTACT_RECYCLE_DISTANCE, MAX_JOINT_PUSH_SPEED, MAX_PUSH_OUT_SPEED, MAX_ROTATION_PER_STEP, MIN_STEP,
     SPECULATIVE_DISTANCE, TIME_TO_SLEEP, WORLD_EXTENT,
@@ -836,7 +836,8 @@ fn finalize_body(
         c: q.c / mag,
         s: q.s / mag,
     };
-    if !within_extent(center - q.rotate(b.local_center), extent) {
+    let origin = center - q.rotate(b.local_center);
+    if !within_extent(origin, extent) {
         return Moved::default();
     }
     b.force = Vec2::ZERO;
@@ -844,7 +845,7 @@ fn finalize_body(
     b.v = v;
     b.w = w;
     b.center = center;
-    b.sync_origin(q);
+    b.xf = Transform { p: origin, q };
     if sleeping {
         let moved = dp.length() + dq.s.abs() * b.extent;
         if resting(b, moved / dt) {
