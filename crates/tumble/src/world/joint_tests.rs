@@ -712,15 +712,14 @@ fn close_gap(world: &mut World, j: JointId, most: f32, limit: u32) -> u32 {
 fn a_jointed_body_teleported_away_is_pulled_back_at_a_bounded_speed() {
     // A ball on a hinge, on a rigid weld, and on a hinge below a light
     // link (a mass ratio of 100: the tree's exact solve), each teleported
-    // 40 m from its joint. The drift correction pulls each back no faster
+    // 100 m from its joint. The drift correction pulls each back no faster
     // than MAX_JOINT_PUSH_SPEED (the ball turns about the frame, half a
     // metre off its center, so its center may move a little faster); at
     // the soft step's rate alone it would be 60 to 70 times the gap, the
     // engine's speed limit. The gap closes all the same, within a few
-    // times 40 m / MAX_JOINT_PUSH_SPEED (the tree, whose light link turns
-    // as it pulls, closes at about half the cap).
+    // times 100 m / MAX_JOINT_PUSH_SPEED.
     let push = crate::settings::MAX_JOINT_PUSH_SPEED;
-    let closing = (40.0 / push / DT) as u32;
+    let closing = (100.0 / push / DT) as u32;
     for case in 0..3 {
         let mut world = zero_gravity();
         let base = anchor(&mut world);
@@ -744,9 +743,17 @@ fn a_jointed_body_teleported_away_is_pulled_back_at_a_bounded_speed() {
             .at(&world, Vec2::new(start - 0.5, 0.0))
             .unwrap();
         let j = world.create_joint(&def).unwrap();
-        world.set_transform(bob, Vec2::new(start, 40.0), 0.0).unwrap();
-        let took = close_gap(&mut world, j, 2.0 * push, 4 * closing);
-        assert!(took < 4 * closing, "case {case}: the gap is still open");
+        world.set_transform(bob, Vec2::new(start, 100.0), 0.0).unwrap();
+        // The ball below the light link swings about it as it is pulled
+        // in (the link turns, the ball orbits): it takes longer, within
+        // twenty seconds.
+        let limit = if case == 2 {
+            (20.0 / DT) as u32
+        } else {
+            4 * closing
+        };
+        let took = close_gap(&mut world, j, 2.0 * push, limit);
+        assert!(took < limit, "case {case}: the gap is still open");
         assert!(
             took > closing / 2,
             "case {case}: closed in {took} steps, too fast"
