@@ -9,10 +9,9 @@ use tumble::{BodyId, BodyType, JointId, SolverSettings, World};
 pub fn settings(threads: usize) -> String {
     let s = SolverSettings::default();
     format!(
-        "Tumble {} defaults: {} velocity iterations over {} substeps, {} graph coloring (4 lanes), warm starting {}, \
+        "Tumble defaults: {} velocity iterations over {} substeps, {} graph coloring (4 lanes), warm starting {}, \
          {:?} position correction, {:?} sweep, contact recycling {}, {threads} worker thread(s), \
          sleeping off (on in the sleep scene)",
-        env!("CARGO_PKG_VERSION"),
         s.iterations,
         s.substeps,
         s.coloring.name(),
