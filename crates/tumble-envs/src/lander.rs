@@ -1,0 +1,680 @@
+//! gymnasium's `LunarLander-v3`, ported: a lander with two sprung legs
+//! over random moon terrain, landed on a pad with a main and two side
+//! engines.
+//!
+//! Every number and rule is gymnasium 1.4's (`gymnasium/envs/box2d/
+//! lunar_lander.py`): the geometry in its pixels over `SCALE`, the
+//! densities, frictions and collision categories, the legs' motors and
+//! limits (the legs start outside their limits, as there), the engines'
+//! impulses with their dispersion (and the side engine's 17-over-14
+//! lever), the wind, the observation, the shaped reward and the landing
+//! bonus given when the lander falls asleep. The random draws come in
+//! gymnasium's order from numpy's stream, so a seed gives gymnasium's
+//! terrain and initial push.
+
+use crate::canvas::{Canvas, Rgb};
+use crate::{Env, EnvError, Pcg64, Step};
+use tumble::{
+    BodyDef, BodyId, Filter, JointDef, Polygon, RevoluteJoint, Segment, ShapeDef, ShapeId, Vec2, World,
+};
+
+/// Steps a second; each step is one physics step of `1 / FPS` s.
+pub(crate) const FPS: f64 = 50.0;
+/// Pixels per metre: gymnasium's geometry is given in pixels.
+const SCALE: f64 = 30.0;
+const MAIN_ENGINE_POWER: f64 = 13.0;
+const SIDE_ENGINE_POWER: f64 = 0.6;
+/// The largest initial push, in newtons along each axis.
+const INITIAL_RANDOM: f64 = 1000.0;
+/// The hull's outline, in pixels about its origin.
+const LANDER_POLY: [(f64, f64); 6] = [
+    (-14.0, 17.0),
+    (-17.0, 0.0),
+    (-17.0, -10.0),
+    (17.0, -10.0),
+    (17.0, 0.0),
+    (14.0, 17.0),
+];
+const LEG_AWAY: f64 = 20.0;
+const LEG_DOWN: f64 = 18.0;
+const LEG_W: f64 = 2.0;
+const LEG_H: f64 = 8.0;
+const LEG_SPRING_TORQUE: f32 = 40.0;
+const SIDE_ENGINE_HEIGHT: f64 = 14.0;
+const SIDE_ENGINE_AWAY: f64 = 12.0;
+const MAIN_ENGINE_Y_LOCATION: f64 = 4.0;
+const VIEWPORT_W: usize = 600;
+const VIEWPORT_H: usize = 400;
+/// The field's width and height in metres.
+const W: f64 = VIEWPORT_W as f64 / SCALE;
+const H: f64 = VIEWPORT_H as f64 / SCALE;
+const CHUNKS: usize = 11;
+/// Collision categories: the ground, the hull, the legs. Hull and legs
+/// collide with the ground only.
+const GROUND: u64 = 0x0001;
+const HULL: u64 = 0x0010;
+const LEG: u64 = 0x0020;
+/// gymnasium's `TimeLimit` for `LunarLander-v3`.
+const MAX_EPISODE_STEPS: u32 = 1000;
+
+/// The environment's options, gymnasium's keyword arguments.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LanderConfig {
+    /// Two continuous throttles (main, side) instead of four discrete
+    /// actions.
+    pub continuous: bool,
+    /// Gravity along y, in (-12, 0) m/s².
+    pub gravity: f64,
+    /// Push the lander sideways and turn it with a gust pattern while
+    /// neither leg touches.
+    pub enable_wind: bool,
+    /// The gusts' largest force (N).
+    pub wind_power: f64,
+    /// The gusts' largest torque (N m).
+    pub turbulence_power: f64,
+    /// Keep the engines' exhaust particles for drawing (gymnasium makes
+    /// them only when it renders; they never touch the lander).
+    pub particles: bool,
+}
+
+impl Default for LanderConfig {
+    fn default() -> Self {
+        LanderConfig {
+            continuous: false,
+            gravity: -10.0,
+            enable_wind: false,
+            wind_power: 15.0,
+            turbulence_power: 1.5,
+            particles: false,
+        }
+    }
+}
+
+/// A puff of engine exhaust, drawn only: it flies and fades.
+#[derive(Clone, Copy, Debug)]
+struct Particle {
+    position: Vec2,
+    velocity: Vec2,
+    /// Life left; it fades as this falls and is dropped below zero.
+    ttl: f32,
+}
+
+/// The bodies and joints of one episode's world.
+#[derive(Clone, Debug)]
+struct Parts {
+    world: World,
+    lander: BodyId,
+    legs: [BodyId; 2],
+    leg_shapes: [ShapeId; 2],
+}
+
+/// gymnasium's `LunarLander-v3` (see the module's doc).
+#[derive(Clone, Debug)]
+pub struct LunarLander {
+    config: LanderConfig,
+    rng: Pcg64,
+    parts: Option<Parts>,
+    helipad_x1: f64,
+    helipad_x2: f64,
+    helipad_y: f64,
+    /// The terrain's 11 points, left to right (metres).
+    terrain: [Vec2; CHUNKS],
+    game_over: bool,
+    leg_contact: [bool; 2],
+    prev_shaping: Option<f64>,
+    wind_idx: i64,
+    torque_idx: i64,
+    /// The hull's angle, counted on through whole turns as Box2D's is.
+    angle: f64,
+    particles: Vec<Particle>,
+}
+
+impl LunarLander {
+    /// A lander with `config`, to be [`Env::reset`] before stepping.
+    /// Gravity must lie in (-12, 0), as gymnasium asserts; wind and
+    /// turbulence powers must be finite.
+    pub fn new(config: LanderConfig) -> Result<LunarLander, EnvError> {
+        if !(config.gravity > -12.0 && config.gravity < 0.0) {
+            return Err(EnvError::Setting("gravity", "must lie between -12 and 0"));
+        }
+        if !config.wind_power.is_finite() || !config.turbulence_power.is_finite() {
+            return Err(EnvError::Setting("wind and turbulence powers", "must be finite"));
+        }
+        Ok(LunarLander {
+            config,
+            rng: Pcg64::from_seed(0),
+            parts: None,
+            helipad_x1: 0.0,
+            helipad_x2: 0.0,
+            helipad_y: 0.0,
+            terrain: [Vec2::ZERO; CHUNKS],
+            game_over: false,
+            leg_contact: [false; 2],
+            prev_shaping: None,
+            wind_idx: 0,
+            torque_idx: 0,
+            angle: 0.0,
+            particles: Vec::new(),
+        })
+    }
+
+    /// The options it was made with.
+    pub fn config(&self) -> LanderConfig {
+        self.config
+    }
+
+    /// The world of the running episode (None before the first reset).
+    pub fn world(&self) -> Option<&World> {
+        self.parts.as_ref().map(|p| &p.world)
+    }
+
+    /// The landing pad: its left and right x and its height (metres).
+    pub fn helipad(&self) -> (f64, f64, f64) {
+        (self.helipad_x1, self.helipad_x2, self.helipad_y)
+    }
+
+    /// The terrain's points, left to right (metres).
+    pub fn terrain(&self) -> &[Vec2] {
+        &self.terrain
+    }
+
+    /// Whether the lander is awake (asleep: landed and at rest).
+    pub fn lander_awake(&self) -> bool {
+        self.parts
+            .as_ref()
+            .is_some_and(|p| p.world.is_awake(p.lander).unwrap_or(false))
+    }
+
+    /// Builds the episode's world, drawing the terrain and the push.
+    fn build(&mut self) -> Parts {
+        let settings = crate::physics::world_settings(self.config.gravity as f32);
+        let mut world = World::new(settings);
+
+        // Terrain: 12 random heights (the last unused but drawn), the
+        // pad's five flattened, smoothed over neighbours.
+        let mut height = [0.0f64; CHUNKS + 1];
+        for h in &mut height {
+            *h = self.rng.uniform(0.0, H / 2.0);
+        }
+        let chunk_x: [f64; CHUNKS] = std::array::from_fn(|i| W / (CHUNKS - 1) as f64 * i as f64);
+        self.helipad_x1 = chunk_x[CHUNKS / 2 - 1];
+        self.helipad_x2 = chunk_x[CHUNKS / 2 + 1];
+        self.helipad_y = H / 4.0;
+        for h in &mut height[CHUNKS / 2 - 2..=CHUNKS / 2 + 2] {
+            *h = self.helipad_y;
+        }
+        // gymnasium's h[i - 1] at i = 0 is Python's h[-1]: the 12th value.
+        let smooth: [f64; CHUNKS] = std::array::from_fn(|i| {
+            let before = if i == 0 { height[CHUNKS] } else { height[i - 1] };
+            0.33 * (before + height[i] + height[i + 1])
+        });
+        self.terrain = std::array::from_fn(|i| Vec2::new(chunk_x[i] as f32, smooth[i] as f32));
+
+        let ground = world
+            .create_body(&BodyDef::static_body())
+            .expect("a static body at the origin");
+        let ground_def = |friction: f32| ShapeDef {
+            friction,
+            ..ShapeDef::default()
+        };
+        let floor = Segment::new(Vec2::ZERO, Vec2::new(W as f32, 0.0)).expect("the floor");
+        world
+            .create_shape(ground, floor, &ground_def(0.2))
+            .expect("the floor fits");
+        for pair in self.terrain.windows(2) {
+            // A flat run of the pad is one segment like any other.
+            let edge = Segment::new(pair[0], pair[1]).expect("terrain points are distinct");
+            world
+                .create_shape(ground, edge, &ground_def(0.1))
+                .expect("the terrain fits");
+        }
+
+        let start = Vec2::new((W / 2.0) as f32, H as f32);
+        let lander = world
+            .create_body(&BodyDef::dynamic().at(start))
+            .expect("the lander");
+        let hull: Vec<Vec2> = LANDER_POLY
+            .iter()
+            .map(|&(x, y)| Vec2::new((x / SCALE) as f32, (y / SCALE) as f32))
+            .collect();
+        let hull_def = ShapeDef {
+            density: 5.0,
+            friction: 0.1,
+            restitution: 0.0,
+            filter: Filter {
+                category: HULL,
+                mask: GROUND,
+                group: 0,
+            },
+            ..ShapeDef::default()
+        };
+        world
+            .create_shape(
+                lander,
+                Polygon::new(&hull).expect("the hull is convex"),
+                &hull_def,
+            )
+            .expect("the hull fits");
+        let push = Vec2::new(
+            self.rng.uniform(-INITIAL_RANDOM, INITIAL_RANDOM) as f32,
+            self.rng.uniform(-INITIAL_RANDOM, INITIAL_RANDOM) as f32,
+        );
+        world.apply_force_to_center(lander, push).expect("a finite push");
+        if self.config.enable_wind {
+            self.wind_idx = self.rng.integers(-9999, 9999);
+            self.torque_idx = self.rng.integers(-9999, 9999);
+        }
+
+        let leg_def = ShapeDef {
+            density: 1.0,
+            friction: 0.2,
+            restitution: 0.0,
+            filter: Filter {
+                category: LEG,
+                mask: GROUND,
+                group: 0,
+            },
+            ..ShapeDef::default()
+        };
+        let mut legs = Vec::with_capacity(2);
+        let mut leg_shapes = Vec::with_capacity(2);
+        for side in [-1.0f64, 1.0] {
+            let at = Vec2::new((W / 2.0 - side * LEG_AWAY / SCALE) as f32, H as f32);
+            let leg = world
+                .create_body(&BodyDef::dynamic().at(at).with_angle((side * 0.05) as f32))
+                .expect("a leg");
+            let bar = Polygon::new_box((LEG_W / SCALE) as f32, (LEG_H / SCALE) as f32).expect("a box");
+            leg_shapes.push(world.create_shape(leg, bar, &leg_def).expect("the leg fits"));
+            // The limits hold each leg splayed; the motor's slow spring
+            // pushes it out against them. Frames unturned: the joint angle
+            // starts at the leg's tilt, outside its limit (as in gymnasium).
+            let (lower, upper) = if side < 0.0 {
+                (0.9 - 0.5, 0.9)
+            } else {
+                (-0.9, -0.9 + 0.5)
+            };
+            let hinge = RevoluteJoint::default()
+                .with_motor((0.3 * side) as f32, LEG_SPRING_TORQUE)
+                .with_limits(lower, upper);
+            let def = JointDef::new(lander, leg, hinge).with_local_anchors(
+                Vec2::ZERO,
+                Vec2::new((side * LEG_AWAY / SCALE) as f32, (LEG_DOWN / SCALE) as f32),
+            );
+            world.create_joint(&def).expect("a hinge between two bodies");
+            legs.push(leg);
+        }
+        Parts {
+            world,
+            lander,
+            legs: [legs[0], legs[1]],
+            leg_shapes: [leg_shapes[0], leg_shapes[1]],
+        }
+    }
+
+    /// One step's physics and bookkeeping for an action already checked.
+    fn advance(&mut self, action: &[f32], observation: &mut [f32]) -> Step {
+        let config = self.config;
+        let parts = self.parts.as_mut().expect("reset before stepping");
+        let world = &mut parts.world;
+        let lander = parts.lander;
+
+        if config.enable_wind && !(self.leg_contact[0] || self.leg_contact[1]) {
+            // tanh(sin(2 k x) + sin(pi k x)) with k = 0.01: never periodic.
+            let gust = |idx: i64| {
+                let x = idx as f64;
+                ((0.02 * x).sin() + (std::f64::consts::PI * 0.01 * x).sin()).tanh()
+            };
+            let wind = gust(self.wind_idx) * config.wind_power;
+            self.wind_idx += 1;
+            world
+                .apply_force_to_center(lander, Vec2::new(wind as f32, 0.0))
+                .expect("a finite gust");
+            let torque = gust(self.torque_idx) * config.turbulence_power;
+            self.torque_idx += 1;
+            world
+                .apply_torque(lander, torque as f32)
+                .expect("a finite torque");
+        }
+
+        let (sin, cos) = (self.angle.sin(), self.angle.cos());
+        let tip = (sin, cos);
+        let side = (-tip.1, tip.0);
+        let dispersion = [
+            self.rng.uniform(-1.0, 1.0) / SCALE,
+            self.rng.uniform(-1.0, 1.0) / SCALE,
+        ];
+        let position = world.position(lander).expect("the lander");
+        let (px, py) = (f64::from(position.x), f64::from(position.y));
+
+        let mut m_power = 0.0;
+        let main_on = if config.continuous {
+            action[0] > 0.0
+        } else {
+            action[0] == 2.0
+        };
+        if main_on {
+            m_power = if config.continuous {
+                (f64::from(action[0]).clamp(0.0, 1.0) + 1.0) * 0.5
+            } else {
+                1.0
+            };
+            // 4 pixels below the hull's origin, +-2 for randomness.
+            let reach = MAIN_ENGINE_Y_LOCATION / SCALE + 2.0 * dispersion[0];
+            let ox = tip.0 * reach + side.0 * dispersion[1];
+            let oy = -tip.1 * reach - side.1 * dispersion[1];
+            let at = (px + ox, py + oy);
+            let impulse = (
+                -ox * MAIN_ENGINE_POWER * m_power,
+                -oy * MAIN_ENGINE_POWER * m_power,
+            );
+            push(world, lander, impulse, at);
+            if config.particles {
+                self.particles
+                    .push(exhaust(at, (-impulse.0, -impulse.1), 3.5, m_power));
+            }
+        }
+
+        let mut s_power = 0.0;
+        let side_on = if config.continuous {
+            action[1].abs() > 0.5
+        } else {
+            action[0] == 1.0 || action[0] == 3.0
+        };
+        if side_on {
+            let direction;
+            (direction, s_power) = if config.continuous {
+                (
+                    f64::from(action[1].signum()),
+                    f64::from(action[1].abs()).clamp(0.5, 1.0),
+                )
+            } else {
+                (f64::from(action[0]) - 2.0, 1.0)
+            };
+            let lever = 3.0 * dispersion[1] + direction * SIDE_ENGINE_AWAY / SCALE;
+            let ox = tip.0 * dispersion[0] + side.0 * lever;
+            let oy = -tip.1 * dispersion[0] - side.1 * lever;
+            // gymnasium's 17 where SIDE_ENGINE_HEIGHT (14) was meant: the
+            // thrust's point, and so its torque, depends on the tilt. Kept.
+            let at = (
+                px + ox - tip.0 * 17.0 / SCALE,
+                py + oy + tip.1 * SIDE_ENGINE_HEIGHT / SCALE,
+            );
+            let impulse = (
+                -ox * SIDE_ENGINE_POWER * s_power,
+                -oy * SIDE_ENGINE_POWER * s_power,
+            );
+            push(world, lander, impulse, at);
+            if config.particles {
+                self.particles
+                    .push(exhaust(at, (-impulse.0, -impulse.1), 0.7, s_power));
+            }
+        }
+
+        let old_angle = world.angle(lander).expect("the lander");
+        world.step((1.0 / FPS) as f32);
+        let new_angle = world.angle(lander).expect("the lander");
+        self.angle += f64::from(wrap_angle(new_angle - old_angle));
+
+        let events = world.contact_events();
+        for touch in &events.begin {
+            if touch.body_a == lander || touch.body_b == lander {
+                self.game_over = true;
+            }
+            for (k, &shape) in parts.leg_shapes.iter().enumerate() {
+                if touch.shape_a == shape || touch.shape_b == shape {
+                    self.leg_contact[k] = true;
+                }
+            }
+        }
+        for touch in &events.end {
+            for (k, &shape) in parts.leg_shapes.iter().enumerate() {
+                if touch.shape_a == shape || touch.shape_b == shape {
+                    self.leg_contact[k] = false;
+                }
+            }
+        }
+        let position = world.position(lander).expect("the lander");
+        let velocity = world.linear_velocity(lander).expect("the lander");
+        let omega = world.angular_velocity(lander).expect("the lander");
+        let state = [
+            (f64::from(position.x) - W / 2.0) / (W / 2.0),
+            (f64::from(position.y) - (self.helipad_y + LEG_DOWN / SCALE)) / (H / 2.0),
+            f64::from(velocity.x) * (W / 2.0) / FPS,
+            f64::from(velocity.y) * (H / 2.0) / FPS,
+            self.angle,
+            20.0 * f64::from(omega) / FPS,
+            if self.leg_contact[0] { 1.0 } else { 0.0 },
+            if self.leg_contact[1] { 1.0 } else { 0.0 },
+        ];
+        for (o, s) in observation.iter_mut().zip(state) {
+            *o = s as f32;
+        }
+
+        // Closer, slower, level and standing is better; each leg down is 10.
+        let shaping =
+            -100.0 * state[0].hypot(state[1]) - 100.0 * state[2].hypot(state[3]) - 100.0 * state[4].abs()
+                + 10.0 * state[6]
+                + 10.0 * state[7];
+        let mut reward = self.prev_shaping.map_or(0.0, |prev| shaping - prev);
+        self.prev_shaping = Some(shaping);
+        reward -= m_power * 0.30;
+        reward -= s_power * 0.03;
+
+        let mut terminated = false;
+        if self.game_over || state[0].abs() >= 1.0 {
+            terminated = true;
+            reward = -100.0;
+        }
+        // At rest: the lander's island fell asleep.
+        if !world.is_awake(lander).expect("the lander") {
+            terminated = true;
+            reward = 100.0;
+        }
+        self.fly_particles();
+        Step { reward, terminated }
+    }
+
+    /// Moves and fades the exhaust (gymnasium fades it at each render
+    /// by 0.15; here at each step, the same at one frame a step).
+    fn fly_particles(&mut self) {
+        if self.particles.is_empty() {
+            return;
+        }
+        let dt = (1.0 / FPS) as f32;
+        let g = Vec2::new(0.0, self.config.gravity as f32);
+        for p in &mut self.particles {
+            p.velocity += g * dt;
+            p.position += p.velocity * dt;
+            if p.position.y < 0.0 {
+                p.position.y = 0.0;
+                p.velocity.y *= -0.3;
+            }
+            p.ttl -= 0.15;
+        }
+        self.particles.retain(|p| p.ttl >= 0.0);
+    }
+}
+
+/// gymnasium's heuristic pilot for the lander (its `heuristic(env, s)`):
+/// a PD controller that tilts toward the pad and holds a hover height
+/// proportional to the distance from it, then only brakes once a leg is
+/// down. Returns the action for `observation`: in `[0]` the discrete
+/// action's index, or the two continuous throttles.
+pub fn heuristic(observation: &[f32], continuous: bool) -> [f32; 2] {
+    let s: [f64; 8] = std::array::from_fn(|i| f64::from(observation[i]));
+    // Point toward the pad, but never more than 0.4 rad (22 degrees).
+    let angle_targ = (s[0] * 0.5 + s[2] * 1.0).clamp(-0.4, 0.4);
+    let hover_targ = 0.55 * s[0].abs();
+    let mut angle_todo = (angle_targ - s[4]) * 0.5 - s[5] * 1.0;
+    let mut hover_todo = (hover_targ - s[1]) * 0.5 - s[3] * 0.5;
+    if s[6] != 0.0 || s[7] != 0.0 {
+        // Down on a leg: only slow the fall.
+        angle_todo = 0.0;
+        hover_todo = -s[3] * 0.5;
+    }
+    if continuous {
+        [
+            (hover_todo * 20.0 - 1.0).clamp(-1.0, 1.0) as f32,
+            (-angle_todo * 20.0).clamp(-1.0, 1.0) as f32,
+        ]
+    } else {
+        let action = if hover_todo > angle_todo.abs() && hover_todo > 0.05 {
+            2.0
+        } else if angle_todo < -0.05 {
+            3.0
+        } else if angle_todo > 0.05 {
+            1.0
+        } else {
+            0.0
+        };
+        [action, 0.0]
+    }
+}
+
+/// Applies an engine's impulse at a world point (both in f64 from the
+/// engine's arithmetic).
+fn push(world: &mut World, body: BodyId, impulse: (f64, f64), at: (f64, f64)) {
+    let impulse = Vec2::new(impulse.0 as f32, impulse.1 as f32);
+    let at = Vec2::new(at.0 as f32, at.1 as f32);
+    world
+        .apply_linear_impulse(body, impulse, at)
+        .expect("a finite impulse");
+}
+
+/// The exhaust particle gymnasium makes for an engine firing: a 2-pixel
+/// disc of `density` at `at`, thrown by `impulse`, living `power`.
+fn exhaust(at: (f64, f64), impulse: (f64, f64), density: f64, power: f64) -> Particle {
+    let radius = 2.0 / SCALE;
+    let mass = density * std::f64::consts::PI * radius * radius;
+    Particle {
+        position: Vec2::new(at.0 as f32, at.1 as f32),
+        velocity: Vec2::new((impulse.0 / mass) as f32, (impulse.1 / mass) as f32),
+        ttl: power as f32,
+    }
+}
+
+/// An angle change brought into (-pi, pi]: a step never turns a body
+/// half a turn.
+fn wrap_angle(a: f32) -> f32 {
+    use std::f32::consts::{PI, TAU};
+    if a > PI {
+        a - TAU
+    } else if a <= -PI {
+        a + TAU
+    } else {
+        a
+    }
+}
+
+impl Env for LunarLander {
+    fn observation_len(&self) -> usize {
+        8
+    }
+
+    fn action_len(&self) -> usize {
+        if self.config.continuous {
+            2
+        } else {
+            1
+        }
+    }
+
+    fn max_episode_steps(&self) -> u32 {
+        MAX_EPISODE_STEPS
+    }
+
+    fn check_action(&self, action: &[f32]) -> Result<(), EnvError> {
+        if action.len() != self.action_len() {
+            return Err(EnvError::ActionLength(self.action_len(), action.len()));
+        }
+        if action.iter().any(|a| !a.is_finite()) {
+            return Err(EnvError::NonFiniteAction);
+        }
+        if !self.config.continuous && !matches!(action[0], 0.0 | 1.0 | 2.0 | 3.0) {
+            return Err(EnvError::UnknownAction(action[0]));
+        }
+        Ok(())
+    }
+
+    fn reset(&mut self, rng: Pcg64, observation: &mut [f32]) {
+        self.rng = rng;
+        self.game_over = false;
+        self.leg_contact = [false; 2];
+        self.prev_shaping = None;
+        self.angle = 0.0;
+        self.particles.clear();
+        self.parts = Some(self.build());
+        // gymnasium's reset ends with one step doing nothing.
+        self.advance(&[0.0, 0.0][..self.action_len()], observation);
+    }
+
+    fn step(&mut self, action: &[f32], observation: &mut [f32]) -> Result<Step, EnvError> {
+        self.check_action(action)?;
+        if self.parts.is_none() {
+            return Err(EnvError::NotReset);
+        }
+        Ok(self.advance(action, observation))
+    }
+
+    fn rng(&self) -> Pcg64 {
+        self.rng
+    }
+
+    fn render_size(&self) -> (usize, usize) {
+        (VIEWPORT_W, VIEWPORT_H)
+    }
+
+    fn render(&self, canvas: &mut Canvas) {
+        const SKY: Rgb = [0, 0, 0];
+        const MOON: Rgb = [255, 255, 255];
+        const BODY_FILL: Rgb = [128, 102, 230];
+        const BODY_EDGE: Rgb = [77, 77, 128];
+        const FLAG: Rgb = [204, 204, 0];
+        let px = |p: Vec2| [(f64::from(p.x) * SCALE) as f32, (f64::from(p.y) * SCALE) as f32];
+        canvas.clear(MOON);
+        for pair in self.terrain.windows(2) {
+            let sky = [
+                px(pair[0]),
+                px(pair[1]),
+                px(Vec2::new(pair[1].x, H as f32)),
+                px(Vec2::new(pair[0].x, H as f32)),
+            ];
+            canvas.fill_polygon(&sky, SKY);
+            canvas.outline(&sky, SKY);
+        }
+        for p in &self.particles {
+            let t = p.ttl;
+            let color = [
+                (0.2f32.max(0.15 + t) * 255.0) as u8,
+                (0.2f32.max(0.5 * t) * 255.0) as u8,
+                (0.2f32.max(0.5 * t) * 255.0) as u8,
+            ];
+            canvas.fill_circle(px(p.position), 2.0, color);
+        }
+        if let Some(parts) = &self.parts {
+            for body in [parts.lander, parts.legs[0], parts.legs[1]] {
+                let xf = parts.world.transform(body).expect("the lander's bodies");
+                for shape in parts.world.body_shapes(body).expect("the lander's bodies") {
+                    if let Ok(tumble::Shape::Polygon(poly)) = parts.world.shape(shape) {
+                        let path: Vec<[f32; 2]> = poly.points().iter().map(|&v| px(xf.apply(v))).collect();
+                        canvas.fill_polygon(&path, BODY_FILL);
+                        canvas.outline(&path, BODY_EDGE);
+                    }
+                }
+            }
+        }
+        for x in [self.helipad_x1, self.helipad_x2] {
+            let x = (x * SCALE) as f32;
+            let y1 = (self.helipad_y * SCALE) as f32;
+            let y2 = y1 + 50.0;
+            canvas.line([x, y1], [x, y2], MOON);
+            let flag = [[x, y2], [x, y2 - 10.0], [x + 25.0, y2 - 5.0]];
+            canvas.fill_polygon(&flag, FLAG);
+            canvas.outline(&flag, FLAG);
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "lander_tests.rs"]
+mod tests;

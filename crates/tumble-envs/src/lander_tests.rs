@@ -1,0 +1,201 @@
+use super::*;
+
+/// Runs one episode from `seed` with the heuristic pilot, returning the
+/// return, the steps and the last step's reward.
+fn fly(config: LanderConfig, seed: u64) -> (f64, u32, f64) {
+    let mut env = LunarLander::new(config).unwrap();
+    let mut obs = [0.0f32; 8];
+    env.reset(Pcg64::from_seed(seed), &mut obs);
+    let (mut total, mut last) = (0.0, 0.0);
+    for steps in 1..=MAX_EPISODE_STEPS {
+        let a = heuristic(&obs, config.continuous);
+        let step = env.step(&a[..env.action_len()], &mut obs).unwrap();
+        total += step.reward;
+        last = step.reward;
+        if step.terminated {
+            return (total, steps, last);
+        }
+    }
+    (total, MAX_EPISODE_STEPS, last)
+}
+
+#[test]
+fn the_terrain_is_gymnasiums_draws_with_a_flat_pad() {
+    let mut env = LunarLander::new(LanderConfig::default()).unwrap();
+    let mut obs = [0.0f32; 8];
+    let rng = Pcg64::from_seed(11);
+    env.reset(rng, &mut obs);
+    let mut draws = rng;
+    let h: Vec<f64> = (0..12).map(|_| draws.uniform(0.0, H / 2.0)).collect();
+    let (x1, x2, y) = env.helipad();
+    assert_eq!((x1, x2, y), (W / 10.0 * 4.0, W / 10.0 * 6.0, H / 4.0));
+    for (i, p) in env.terrain().iter().enumerate() {
+        let mut hh = h.clone();
+        hh[3..=7].iter_mut().for_each(|v| *v = H / 4.0);
+        let before = if i == 0 { hh[11] } else { hh[i - 1] };
+        assert_eq!(p.y, (0.33 * (before + hh[i] + hh[i + 1])) as f32, "point {i}");
+    }
+    // The pad's three points are level: 0.99 of the pad's height.
+    let pad = &env.terrain()[4..=6];
+    assert!(pad.iter().all(|p| p.y == pad[0].y));
+}
+
+#[test]
+fn the_first_step_carries_the_push_and_gravity_as_momentum() {
+    // Joints only move momentum between hull and legs: after the reset's
+    // step the three bodies' momentum is (F + M g) dt, F the drawn push.
+    let rng = Pcg64::from_seed(5);
+    let mut env = LunarLander::new(LanderConfig::default()).unwrap();
+    let mut obs = [0.0f32; 8];
+    env.reset(rng, &mut obs);
+    let mut draws = rng;
+    (0..12).for_each(|_| {
+        draws.uniform(0.0, 1.0);
+    });
+    let f = (draws.uniform(-1000.0, 1000.0), draws.uniform(-1000.0, 1000.0));
+    let parts = env.parts.as_ref().unwrap();
+    let (mut px, mut py, mut mass) = (0.0f64, 0.0f64, 0.0f64);
+    for b in [parts.lander, parts.legs[0], parts.legs[1]] {
+        let m = f64::from(parts.world.mass_data(b).unwrap().mass);
+        let v = parts.world.linear_velocity(b).unwrap();
+        px += m * f64::from(v.x);
+        py += m * f64::from(v.y);
+        mass += m;
+    }
+    let dt = 1.0 / FPS;
+    let want = (f.0 * dt, (f.1 - 10.0 * mass) * dt);
+    assert!(
+        (px - want.0).abs() < 1e-3 * (1.0 + want.0.abs()),
+        "{px} vs {}",
+        want.0
+    );
+    assert!(
+        (py - want.1).abs() < 1e-3 * (1.0 + want.1.abs()),
+        "{py} vs {}",
+        want.1
+    );
+}
+
+#[test]
+fn a_seed_and_actions_give_the_same_episode_bit_for_bit() {
+    let config = LanderConfig {
+        continuous: true,
+        enable_wind: true,
+        ..LanderConfig::default()
+    };
+    let run = || {
+        let mut env = LunarLander::new(config).unwrap();
+        let mut obs = [0.0f32; 8];
+        let mut trace = Vec::new();
+        let mut actions = Pcg64::from_seed(99);
+        for episode in 0..2 {
+            env.reset(Pcg64::from_seed(3 + episode), &mut obs);
+            for _ in 0..200 {
+                let a = [
+                    actions.uniform(-1.0, 1.0) as f32,
+                    actions.uniform(-1.0, 1.0) as f32,
+                ];
+                let step = env.step(&a, &mut obs).unwrap();
+                trace.extend(obs.iter().map(|v| v.to_bits()));
+                trace.push(step.reward.to_bits() as u32);
+                if step.terminated {
+                    break;
+                }
+            }
+        }
+        trace
+    };
+    assert_eq!(run(), run());
+}
+
+#[test]
+fn the_heuristic_lands_discrete_and_continuous() {
+    for continuous in [false, true] {
+        let config = LanderConfig {
+            continuous,
+            ..LanderConfig::default()
+        };
+        let runs: Vec<(f64, u32, f64)> = (0..10).map(|seed| fly(config, seed)).collect();
+        let mean = runs.iter().map(|r| r.0).sum::<f64>() / runs.len() as f64;
+        assert!(
+            mean >= 200.0,
+            "continuous {continuous}: mean return {mean}: {runs:?}"
+        );
+        // Landings end asleep, with the +100, not at the time limit.
+        let rested = runs.iter().filter(|r| r.2 == 100.0).count();
+        assert!(
+            rested >= 8,
+            "continuous {continuous}: {rested} of 10 came to rest: {runs:?}"
+        );
+    }
+}
+
+#[test]
+fn a_crash_ends_the_episode_with_minus_100() {
+    // Full main engine never fires: the lander falls onto the moon. With
+    // the left engine held it tumbles and its hull strikes the ground.
+    let mut env = LunarLander::new(LanderConfig::default()).unwrap();
+    let mut obs = [0.0f32; 8];
+    env.reset(Pcg64::from_seed(2), &mut obs);
+    let mut last = None;
+    for _ in 0..MAX_EPISODE_STEPS {
+        let step = env.step(&[1.0], &mut obs).unwrap();
+        if step.terminated {
+            last = Some(step);
+            break;
+        }
+    }
+    assert_eq!(last.map(|s| s.reward), Some(-100.0));
+}
+
+#[test]
+fn bad_actions_and_settings_are_refused_and_change_nothing() {
+    let mut env = LunarLander::new(LanderConfig::default()).unwrap();
+    let mut obs = [0.0f32; 8];
+    assert_eq!(env.step(&[0.0], &mut obs), Err(EnvError::NotReset));
+    env.reset(Pcg64::from_seed(1), &mut obs);
+    let before = (env.rng(), obs);
+    assert_eq!(env.step(&[4.0], &mut obs), Err(EnvError::UnknownAction(4.0)));
+    assert_eq!(env.step(&[0.5], &mut obs), Err(EnvError::UnknownAction(0.5)));
+    assert_eq!(env.step(&[f32::NAN], &mut obs), Err(EnvError::NonFiniteAction));
+    assert_eq!(env.step(&[0.0, 1.0], &mut obs), Err(EnvError::ActionLength(1, 2)));
+    assert_eq!((env.rng(), obs), before);
+    for g in [0.0, -12.0, 3.0, f64::NAN] {
+        let config = LanderConfig {
+            gravity: g,
+            ..LanderConfig::default()
+        };
+        assert!(LunarLander::new(config).is_err(), "gravity {g}");
+    }
+}
+
+#[test]
+fn the_render_shows_sky_moon_lander_and_flags() {
+    let mut env = LunarLander::new(LanderConfig {
+        particles: true,
+        ..LanderConfig::default()
+    })
+    .unwrap();
+    let mut obs = [0.0f32; 8];
+    env.reset(Pcg64::from_seed(4), &mut obs);
+    for k in 0..25 {
+        env.step(&[if k < 20 { 0.0 } else { 2.0 }], &mut obs).unwrap();
+    }
+    let (w, h) = env.render_size();
+    let mut canvas = Canvas::new(w, h);
+    env.render(&mut canvas);
+    if let Ok(path) = std::env::var("TUMBLE_ENVS_FRAME") {
+        let mut ppm = format!("P6 {w} {h} 255\n").into_bytes();
+        ppm.extend_from_slice(canvas.pixels());
+        std::fs::write(path, ppm).unwrap();
+    }
+    let count = |c: [u8; 3]| canvas.pixels().chunks_exact(3).filter(|p| *p == c).count();
+    assert!(count([0, 0, 0]) > w * h / 3, "the sky");
+    assert!(count([255, 255, 255]) > w * h / 20, "the moon");
+    assert!(count([128, 102, 230]) > 300, "the lander");
+    assert!(count([204, 204, 0]) > 150, "two flags");
+    // The pad's flags stand at x = 240 and 360 px.
+    let flag_row = h - (env.helipad().2 * SCALE) as usize - 45;
+    assert_eq!(canvas.pixel(242, flag_row), [204, 204, 0]);
+    assert_eq!(canvas.pixel(362, flag_row), [204, 204, 0]);
+}
