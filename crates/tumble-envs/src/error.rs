@@ -17,6 +17,8 @@ pub enum EnvError {
     NotReset,
     /// An array of the wrong size: (which, expected, given).
     Size(&'static str, usize, usize),
+    /// No environment has this id.
+    UnknownEnv(String),
 }
 
 impl fmt::Display for EnvError {
@@ -32,6 +34,7 @@ impl fmt::Display for EnvError {
             EnvError::Size(name, want, got) => {
                 write!(f, "{name} has {got} values; expected {want}")
             }
+            EnvError::UnknownEnv(id) => write!(f, "no environment {id:?} (LunarLander-v3, BipedalWalker-v3)"),
         }
     }
 }

@@ -34,6 +34,57 @@ pub use error::EnvError;
 pub use lander::{heuristic as lander_heuristic, LanderConfig, LunarLander};
 pub use rng::Pcg64;
 
+/// The keyword arguments of the environments, by gymnasium's names; each
+/// environment reads those it has.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Options {
+    /// LunarLander: continuous throttles instead of four actions.
+    pub continuous: bool,
+    /// LunarLander: gravity along y, in (-12, 0).
+    pub gravity: f64,
+    /// LunarLander: gusts and turbulence while neither leg touches.
+    pub enable_wind: bool,
+    /// LunarLander: the gusts' largest force.
+    pub wind_power: f64,
+    /// LunarLander: the turbulence's largest torque.
+    pub turbulence_power: f64,
+    /// BipedalWalker: stumps, stairs and pits.
+    pub hardcore: bool,
+    /// Keep what only drawing needs (the lander's exhaust).
+    pub render: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        let lander = LanderConfig::default();
+        Options {
+            continuous: lander.continuous,
+            gravity: lander.gravity,
+            enable_wind: lander.enable_wind,
+            wind_power: lander.wind_power,
+            turbulence_power: lander.turbulence_power,
+            hardcore: false,
+            render: false,
+        }
+    }
+}
+
+/// The environment gymnasium registers as `id` (`"LunarLander-v3"`),
+/// made with `options`.
+pub fn make(id: &str, options: &Options) -> Result<Box<dyn Env>, EnvError> {
+    match id {
+        "LunarLander-v3" => Ok(Box::new(LunarLander::new(LanderConfig {
+            continuous: options.continuous,
+            gravity: options.gravity,
+            enable_wind: options.enable_wind,
+            wind_power: options.wind_power,
+            turbulence_power: options.turbulence_power,
+            particles: options.render,
+        })?)),
+        _ => Err(EnvError::UnknownEnv(id.to_string())),
+    }
+}
+
 /// What one step of an environment returns besides its observation.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Step {
