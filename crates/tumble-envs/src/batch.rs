@@ -41,6 +41,9 @@ pub struct Batch<E: Env> {
     observation_len: usize,
     action_len: usize,
     reset_done: bool,
+    /// Steps after which an episode is truncated (None: each
+    /// environment's own [`Env::max_episode_steps`]).
+    time_limit: Option<u32>,
 }
 
 impl<E: Env> Batch<E> {
@@ -86,7 +89,18 @@ impl<E: Env> Batch<E> {
             observation_len,
             action_len,
             reset_done: false,
+            time_limit: None,
         })
+    }
+
+    /// Truncates episodes after `steps` steps instead of the environment's
+    /// own limit (gymnasium's `max_episode_steps`); `None` restores it.
+    pub fn set_time_limit(&mut self, steps: Option<u32>) -> Result<(), EnvError> {
+        if steps == Some(0) {
+            return Err(EnvError::Setting("max_episode_steps", "must be at least 1"));
+        }
+        self.time_limit = steps;
+        Ok(())
     }
 
     /// The number of environments.
@@ -185,6 +199,7 @@ impl<E: Env> Batch<E> {
         for (slot, action) in self.slots.iter().zip(actions.chunks(self.action_len)) {
             slot.env.check_action(action)?;
         }
+        let time_limit = self.time_limit;
         self.for_each(
             observations,
             actions,
@@ -200,7 +215,7 @@ impl<E: Env> Batch<E> {
                 }
                 let step = slot.env.step(action, obs).expect("actions checked above");
                 slot.steps += 1;
-                let truncated = slot.steps >= slot.env.max_episode_steps();
+                let truncated = slot.steps >= time_limit.unwrap_or_else(|| slot.env.max_episode_steps());
                 slot.ended = step.terminated || truncated;
                 *result = BatchStep {
                     reward: step.reward,

@@ -97,7 +97,7 @@ pub struct Step {
 
 /// An environment: reset from a random stream, stepped with an action,
 /// drawn onto a [`Canvas`].
-pub trait Env: Send {
+pub trait Env: Send + Sync {
     /// The number of observation values.
     fn observation_len(&self) -> usize;
 

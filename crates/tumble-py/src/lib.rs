@@ -15,6 +15,7 @@
 mod batch;
 mod body;
 mod draw;
+mod envs;
 mod errors;
 mod events;
 mod geometry;
@@ -69,6 +70,9 @@ fn _tumble(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<hooks::OneWayPlatforms>()?;
     m.add_class::<hooks::ShapePair>()?;
     m.add_class::<hooks::PreSolveContact>()?;
+    m.add_class::<envs::EnvCore>()?;
+    m.add_class::<envs::VecCore>()?;
+    m.add_function(wrap_pyfunction!(envs::lander_heuristic, m)?)?;
     m.add("ALL_BITS", shape::ALL_BITS)?;
     m.add_function(wrap_pyfunction!(world::_handle, m)?)?;
     Ok(())

@@ -681,3 +681,66 @@ class World:
     ) -> Tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.float32]]: ...
 
 def _handle(world: World, kind: str, key: int) -> Any: ...
+
+NumpyState: TypeAlias = Tuple[int, int, bool, int]
+
+class EnvCore:
+    """One reinforcement-learning environment stepped in Rust (the core of
+    ``tumble.envs.LunarLander`` and ``tumble.envs.BipedalWalker``)."""
+
+    def __init__(
+        self,
+        env_id: str,
+        *,
+        continuous: bool = False,
+        gravity: float = -10.0,
+        enable_wind: bool = False,
+        wind_power: float = 15.0,
+        turbulence_power: float = 1.5,
+        hardcore: bool = False,
+        render: bool = False,
+    ) -> None: ...
+    @property
+    def observation_len(self) -> int: ...
+    @property
+    def action_len(self) -> int: ...
+    @property
+    def max_episode_steps(self) -> int: ...
+    def reset(self, rng: Optional[NumpyState] = None) -> npt.NDArray[np.float32]: ...
+    def step(self, action: Any) -> Tuple[npt.NDArray[np.float32], float, bool]: ...
+    def rng_state(self) -> NumpyState: ...
+    def render(self) -> npt.NDArray[np.uint8]: ...
+
+class VecCore:
+    """Many environments stepped together over worker threads, with
+    gymnasium's next-step autoreset (the core of ``tumble.envs.VectorEnv``)."""
+
+    def __init__(
+        self,
+        env_id: str,
+        num_envs: int,
+        workers: int = 1,
+        *,
+        max_episode_steps: Optional[int] = None,
+        continuous: bool = False,
+        gravity: float = -10.0,
+        enable_wind: bool = False,
+        wind_power: float = 15.0,
+        turbulence_power: float = 1.5,
+        hardcore: bool = False,
+        render: bool = False,
+    ) -> None: ...
+    @property
+    def num_envs(self) -> int: ...
+    def reset(self, rngs: Sequence[Optional[NumpyState]]) -> npt.NDArray[np.float32]: ...
+    def step(
+        self, actions: npt.ArrayLike
+    ) -> Tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.float64],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+    ]: ...
+    def render(self, index: int) -> npt.NDArray[np.uint8]: ...
+
+def lander_heuristic(s: Sequence[float], continuous: bool) -> Any: ...

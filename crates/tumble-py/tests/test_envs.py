@@ -1,0 +1,174 @@
+"""The reinforcement-learning environments: gymnasium's checks, seeding,
+the vectorised form against the single one, the heuristic, rendering and
+errors."""
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import tumble
+import tumble.envs
+from tumble.envs.lunar_lander import heuristic as lander_heuristic
+
+
+@pytest.mark.parametrize("continuous", [False, True])
+def test_the_lander_passes_gymnasiums_checker(continuous):
+    env = gym.make("tumble/LunarLander-v3", continuous=continuous)
+    check_env(env.unwrapped, skip_render_check=True)
+    assert env.spec.max_episode_steps == 1000
+
+
+def test_numpy_draws_are_gymnasiums():
+    # After reset, np_random stands where the core's draws left it: 12
+    # terrain heights, 2 push components, 2 dispersions of the first step,
+    # drawn from the seed's stream as gymnasium draws them.
+    env = gym.make("tumble/LunarLander-v3").unwrapped
+    env.reset(seed=42)
+    g = np.random.default_rng(42)
+    g.uniform(size=16)
+    assert env.np_random.bit_generator.state == g.bit_generator.state
+
+
+def test_the_first_observations_match_gymnasiums_lander():
+    # The same seed gives the same terrain and push: after reset and a few
+    # idle steps the lander is where gymnasium's is (free flight: the
+    # engines' physics agree to float precision; the legs' first snap
+    # into their limits differs a little).
+    pytest.importorskip("Box2D")
+    ours = gym.make("tumble/LunarLander-v3")
+    theirs = gym.make("LunarLander-v3")
+    for seed in range(5):
+        a, b = ours.reset(seed=seed)[0], theirs.reset(seed=seed)[0]
+        for _ in range(20):
+            a = ours.step(0)[0]
+            b = theirs.step(0)[0]
+        assert np.allclose(a[:4], b[:4], atol=0.02), (seed, a, b)
+
+
+def run(env, seed, actions):
+    obs = [env.reset(seed=seed)[0]]
+    for a in actions:
+        o, r, te, tr, _ = env.step(a)
+        obs.append(o)
+        if te or tr:
+            break
+    return np.array(obs)
+
+
+def test_a_seed_and_actions_give_the_same_episode_on_every_reset():
+    env = gym.make("tumble/LunarLander-v3", continuous=True, enable_wind=True)
+    actions = np.random.default_rng(0).uniform(-1, 1, size=(300, 2)).astype(np.float32)
+    first = run(env, 7, actions)
+    run(env, 8, actions)
+    assert np.array_equal(first, run(env, 7, actions))
+
+
+def test_the_vectorised_form_runs_the_single_episodes():
+    n, seed = 4, 100
+    vec = tumble.envs.make_vec("LunarLander-v3", num_envs=n, workers=2)
+    obs, _ = vec.reset(seed=seed)
+    singles = [gym.make("tumble/LunarLander-v3") for _ in range(n)]
+    single_obs = [e.reset(seed=seed + i)[0] for i, e in enumerate(singles)]
+    assert np.array_equal(obs, np.array(single_obs))
+    rng = np.random.default_rng(1)
+    done = np.zeros(n, dtype=bool)
+    for _ in range(400):
+        actions = rng.integers(0, 4, size=n)
+        obs, rew, term, trunc, _ = vec.step(actions)
+        for i, e in enumerate(singles):
+            if done[i]:
+                continue
+            o, r, te, tr, _ = e.step(int(actions[i]))
+            assert np.array_equal(obs[i], o) and rew[i] == r and term[i] == te
+            done[i] = te or tr
+    assert done.any(), "some episode of random play ended"
+
+
+def test_vector_autoreset_is_next_step():
+    vec = gym.make_vec("tumble/LunarLander-v3", num_envs=2, workers=1)
+    assert isinstance(vec, tumble.envs.VectorEnv)
+    vec.reset(seed=3)
+    ended = None
+    for _ in range(1000):
+        obs, rew, term, trunc, _ = vec.step(np.array([1, 3]))
+        if term[0] or trunc[0]:
+            ended = obs[0]
+            break
+    assert ended is not None
+    obs, rew, term, trunc, _ = vec.step(np.array([1, 3]))
+    assert rew[0] == 0 and not term[0] and not trunc[0]
+    fresh = gym.make("tumble/LunarLander-v3").unwrapped
+    # The new episode continues the environment's own stream: not the
+    # seed's first episode.
+    assert not np.array_equal(obs[0], fresh.reset(seed=3)[0])
+
+
+def test_vector_time_limit_truncates():
+    vec = tumble.envs.make_vec("LunarLander-v3", num_envs=1, max_episode_steps=5)
+    vec.reset(seed=0)
+    flags = [vec.step(np.array([0]))[3][0] for _ in range(5)]
+    assert flags == [False] * 4 + [True]
+
+
+def test_the_heuristic_lands():
+    for continuous in (False, True):
+        env = gym.make("tumble/LunarLander-v3", continuous=continuous)
+        returns = []
+        for seed in range(10):
+            s, _ = env.reset(seed=seed)
+            total = 0.0
+            while True:
+                s, r, te, tr, _ = env.step(lander_heuristic(env, s))
+                total += r
+                if te or tr:
+                    break
+            returns.append(total)
+        assert np.mean(returns) >= 200, (continuous, returns)
+
+
+def test_rgb_array_frames_show_the_scene():
+    env = gym.make("tumble/LunarLander-v3", render_mode="rgb_array")
+    env.reset(seed=0)
+    for _ in range(30):
+        env.step(0)
+    frame = env.render()
+    assert frame.shape == (400, 600, 3) and frame.dtype == np.uint8
+    colors = {tuple(c) for c in frame.reshape(-1, 3)[::7]}
+    assert (0, 0, 0) in colors and (255, 255, 255) in colors
+    assert (128, 102, 230) in colors, "the lander is drawn"
+    vec = tumble.envs.make_vec("LunarLander-v3", num_envs=2, render_mode="rgb_array")
+    vec.reset(seed=0)
+    frames = vec.render()
+    assert len(frames) == 2 and frames[0].shape == (400, 600, 3)
+
+
+def test_human_rendering_opens_a_window():
+    env = gym.make("tumble/LunarLander-v3", render_mode="human")
+    env.reset(seed=0)
+    env.step(2)
+    env.close()
+
+
+def test_bad_input_raises_and_steps_nothing():
+    env = gym.make("tumble/LunarLander-v3").unwrapped
+    obs, _ = env.reset(seed=1)
+    state = env._core.rng_state()
+    for bad in (4, -1, 2.5, float("nan")):
+        with pytest.raises(ValueError):
+            env.step(bad)
+    assert env._core.rng_state() == state
+    with pytest.raises(tumble.InvalidValueError):
+        gym.make("tumble/LunarLander-v3", continuous=True).unwrapped.step([0.0, 0.0])
+    cont = gym.make("tumble/LunarLander-v3", continuous=True).unwrapped
+    cont.reset(seed=0)
+    with pytest.raises(ValueError, match="2 values, not 3"):
+        cont.step([0.0, 0.0, 0.0])
+    with pytest.raises(ValueError):
+        gym.make("tumble/LunarLander-v3", gravity=-20.0)
+    vec = tumble.envs.make_vec("LunarLander-v3", num_envs=3)
+    vec.reset(seed=0)
+    with pytest.raises(tumble.InvalidValueError, match="expected 3"):
+        vec.step(np.array([0, 1]))
+    with pytest.raises(ValueError):
+        tumble.envs.make_vec("Pong-v5", num_envs=1)
