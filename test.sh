@@ -11,7 +11,7 @@ if [ ! -x .venv/bin/python ]; then
 fi
 py=.venv/bin/python
 "$py" -m pip install --quiet --upgrade pip
-"$py" -m pip install --quiet maturin pytest numpy pygame gymnasium
+"$py" -m pip install --quiet maturin pytest numpy pygame gymnasium ray
 "$py" -m pip install --quiet --force-reinstall --no-deps ./crates/tumble-py
 
 cargo test --workspace --release --features tumble/serde

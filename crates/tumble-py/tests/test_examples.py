@@ -66,3 +66,32 @@ def test_tumbling_crates_click_reset_and_debug(monkeypatch):
     d = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_d, mod=0, unicode="d", scancode=0)
     world = crates.main(frames=40, script={5: click, 10: [key], 15: [d]})
     assert crates.crate_count(world) == 4
+
+
+def test_ray_rollouts_collect_episodes_on_a_local_cluster():
+    # A local Ray cluster of two CPUs: the heuristic lands, random play
+    # crashes, and every episode asked for comes back.
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(EXAMPLES / "ray_rollouts.py"),
+            "--tasks",
+            "2",
+            "--episodes",
+            "3",
+            "--num-cpus",
+            "2",
+        ],
+        env=HEADLESS,
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stderr
+    lines = {ln.split(":")[0].strip(): ln for ln in out.stdout.splitlines() if ":" in ln}
+    mean = {
+        p: float(lines[p].split("mean return")[1].split(",")[0]) for p in ("heuristic", "random")
+    }
+    assert "6 episodes" in lines["heuristic"] and "6 episodes" in lines["random"]
+    assert mean["heuristic"] >= 100 > mean["random"], mean

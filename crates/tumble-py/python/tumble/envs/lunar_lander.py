@@ -99,7 +99,12 @@ def action_space(continuous: bool) -> spaces.Space:
 
 def heuristic(env: Any, s: Any) -> Any:
     """gymnasium's heuristic pilot: the action for observation ``s`` of
-    ``env`` (a lander, wrapped or not): an int, or two throttles for a
-    continuous lander. It lands gymnasium's lander, and this one, from
-    nearly every start."""
-    return lander_heuristic(np.asarray(s, dtype=np.float32), env.unwrapped.continuous)
+    ``env`` (a lander, wrapped or not, or a vector of landers and one
+    row of its observations): an int, or two throttles for a continuous
+    lander. It lands gymnasium's lander, and this one, from nearly every
+    start."""
+    inner = env.unwrapped
+    continuous = getattr(inner, "continuous", None)
+    if continuous is None:
+        continuous = bool(getattr(inner, "env_kwargs", {}).get("continuous", False))
+    return lander_heuristic(np.asarray(s, dtype=np.float32), continuous)

@@ -64,6 +64,8 @@ class VectorEnv(gym.vector.VectorEnv):
         )
         self.num_envs = num_envs
         self.workers = workers
+        #: The environment's own keyword arguments (``continuous=True``, ...).
+        self.env_kwargs = dict(kwargs)
         self.single_observation_space = module.observation_space()
         if "continuous" in kwargs:
             self.single_action_space = module.action_space(kwargs["continuous"])
