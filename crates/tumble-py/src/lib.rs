@@ -18,6 +18,7 @@ mod draw;
 mod errors;
 mod events;
 mod geometry;
+mod handles;
 mod hooks;
 mod joint;
 mod keys;
