@@ -9,18 +9,18 @@ use crate::errors::{invalid, Check};
 use crate::keys::{handle, key};
 use crate::world::{read, write, World};
 use numpy::ndarray::{Array1, Array2};
-use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
+use numpy::{Element, IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use tumble::{BodyError, BodyId, BodyType};
 
-/// The bodies an argument names: all of the world's (in slot order) for
-/// `None`, else an array of keys or a sequence of `Body` objects or keys.
-/// Every one must be live (else `StaleHandleError`, before anything is
-/// done).
-fn bodies(w: &World, arg: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<BodyId>> {
+/// The bodies an argument names: `None` for all of the world's (in slot
+/// order), else those of an array of keys or a sequence of `Body` objects
+/// or keys. Every one must be live (else `StaleHandleError`, before
+/// anything is done).
+fn named(w: &World, arg: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Vec<BodyId>>> {
     let Some(arg) = arg.filter(|a| !a.is_none()) else {
-        return Ok(w.inner.bodies().collect());
+        return Ok(None);
     };
     let keys: Vec<u64> = if let Ok(a) = arg.extract::<PyReadonlyArray1<'_, u64>>() {
         a.as_array().iter().copied().collect()
@@ -42,13 +42,51 @@ fn bodies(w: &World, arg: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<BodyId>> {
                 None => Err::<BodyId, _>(BodyError::StaleHandle).check(),
             },
         )
-        .collect()
+        .collect::<PyResult<_>>()
+        .map(Some)
 }
 
-fn pairs<'py>(py: Python<'py>, values: Vec<f32>) -> PyResult<Bound<'py, PyArray2<f32>>> {
-    let n = values.len() / 2;
-    let a = Array2::from_shape_vec((n, 2), values).map_err(|e| invalid(e.to_string()))?;
+/// The bodies an argument names, as [`named`], all of them listed.
+fn bodies(w: &World, arg: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<BodyId>> {
+    Ok(named(w, arg)?.unwrap_or_else(|| w.inner.bodies().collect()))
+}
+
+/// `N` numbers of each body `arg` names (as [`named`]), read by `get`, one
+/// after another. The engine is read with the GIL released, as `step`
+/// runs: other Python threads go on meanwhile, and the world stays
+/// borrowed, so none of them can change it.
+fn gather<const N: usize>(
+    slf: &Bound<'_, World>,
+    arg: Option<&Bound<'_, PyAny>>,
+    get: impl Fn(&tumble::World, BodyId) -> Result<[f32; N], BodyError> + Send,
+) -> PyResult<Vec<f32>> {
+    let w = read(slf)?;
+    let named = named(&w, arg)?;
+    let inner = &w.inner;
+    slf.py()
+        .detach(move || {
+            let count = named.as_ref().map_or(inner.body_count(), Vec::len);
+            let mut out = Vec::with_capacity(N * count);
+            let mut push = |id| get(inner, id).map(|v| out.extend(v));
+            match named {
+                Some(ids) => ids.into_iter().try_for_each(&mut push),
+                None => inner.bodies().try_for_each(&mut push),
+            }?;
+            Ok::<_, BodyError>(out)
+        })
+        .check()
+}
+
+/// A flat vector as an array of `width` columns: `(n, width)`.
+fn table<T: Element>(py: Python<'_>, flat: Vec<T>, width: usize) -> PyResult<Bound<'_, PyArray2<T>>> {
+    let n = flat.len() / width;
+    let a = Array2::from_shape_vec((n, width), flat).map_err(|e| invalid(e.to_string()))?;
     Ok(a.into_pyarray(py))
+}
+
+/// A vector as a `(n,)` array.
+fn column<T: Element>(py: Python<'_>, values: Vec<T>) -> Bound<'_, PyArray1<T>> {
+    Array1::from(values).into_pyarray(py)
 }
 
 /// A `(n, 2)` float array argument as pairs, `n` checked against `count`.
@@ -71,8 +109,8 @@ impl World {
     /// The keys of all live bodies, in slot order (``uint64``): the order
     /// of every batch getter called without ``bodies``.
     fn body_ids<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u64>> {
-        let keys: Vec<u64> = self.inner.bodies().map(key).collect();
-        Array1::from(keys).into_pyarray(py)
+        let inner = &self.inner;
+        column(py, py.detach(|| inner.bodies().map(key).collect()))
     }
 
     /// The positions of ``bodies`` (all when ``None``; else an array of
@@ -82,14 +120,8 @@ impl World {
         slf: &Bound<'py, Self>,
         bodies: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray2<f32>>> {
-        let w = read(slf)?;
-        let ids = self::bodies(&w, bodies)?;
-        let mut out = Vec::with_capacity(2 * ids.len());
-        for id in ids {
-            let p = w.inner.position(id).check()?;
-            out.extend([p.x, p.y]);
-        }
-        pairs(slf.py(), out)
+        let flat = gather(slf, bodies, |w, id| w.position(id).map(|p| [p.x, p.y]))?;
+        table(slf.py(), flat, 2)
     }
 
     /// The angles of ``bodies``, a ``(n,)`` ``float32`` array.
@@ -98,14 +130,8 @@ impl World {
         slf: &Bound<'py, Self>,
         bodies: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray1<f32>>> {
-        let w = read(slf)?;
-        let ids = self::bodies(&w, bodies)?;
-        let out: Vec<f32> = ids
-            .into_iter()
-            .map(|id| w.inner.angle(id))
-            .collect::<Result<_, _>>()
-            .check()?;
-        Ok(Array1::from(out).into_pyarray(slf.py()))
+        let flat = gather(slf, bodies, |w, id| w.angle(id).map(|a| [a]))?;
+        Ok(column(slf.py(), flat))
     }
 
     /// The linear velocities of ``bodies``, a ``(n, 2)`` ``float32`` array.
@@ -114,14 +140,8 @@ impl World {
         slf: &Bound<'py, Self>,
         bodies: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray2<f32>>> {
-        let w = read(slf)?;
-        let ids = self::bodies(&w, bodies)?;
-        let mut out = Vec::with_capacity(2 * ids.len());
-        for id in ids {
-            let v = w.inner.linear_velocity(id).check()?;
-            out.extend([v.x, v.y]);
-        }
-        pairs(slf.py(), out)
+        let flat = gather(slf, bodies, |w, id| w.linear_velocity(id).map(|v| [v.x, v.y]))?;
+        table(slf.py(), flat, 2)
     }
 
     /// The angular velocities of ``bodies``, a ``(n,)`` ``float32`` array.
@@ -130,14 +150,8 @@ impl World {
         slf: &Bound<'py, Self>,
         bodies: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray1<f32>>> {
-        let w = read(slf)?;
-        let ids = self::bodies(&w, bodies)?;
-        let out: Vec<f32> = ids
-            .into_iter()
-            .map(|id| w.inner.angular_velocity(id))
-            .collect::<Result<_, _>>()
-            .check()?;
-        Ok(Array1::from(out).into_pyarray(slf.py()))
+        let flat = gather(slf, bodies, |w, id| w.angular_velocity(id).map(|a| [a]))?;
+        Ok(column(slf.py(), flat))
     }
 
     /// Sets the linear velocities of ``bodies`` from a ``(n, 2)`` array
@@ -234,42 +248,31 @@ impl World {
     /// ``hit_speeds`` (``(n,)`` ``float32``).
     fn contact_event_arrays<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let e = self.inner.contact_events();
+        let (keys, points, normals, speeds) = py.detach(|| {
+            let mut keys: Vec<(String, Vec<u64>)> = Vec::new();
+            for (name, list) in [("begin", &e.begin), ("end", &e.end)] {
+                let shapes = list.iter().flat_map(|t| [key(t.shape_a), key(t.shape_b)]);
+                keys.push((format!("{name}_shapes"), shapes.collect()));
+                let bodies = list.iter().flat_map(|t| [key(t.body_a), key(t.body_b)]);
+                keys.push((format!("{name}_bodies"), bodies.collect()));
+            }
+            let hit = &e.hit;
+            let shapes = hit.iter().flat_map(|h| [key(h.shape_a), key(h.shape_b)]);
+            keys.push(("hit_shapes".into(), shapes.collect()));
+            let bodies = hit.iter().flat_map(|h| [key(h.body_a), key(h.body_b)]);
+            keys.push(("hit_bodies".into(), bodies.collect()));
+            let points: Vec<f32> = hit.iter().flat_map(|h| [h.point.x, h.point.y]).collect();
+            let normals: Vec<f32> = hit.iter().flat_map(|h| [h.normal.x, h.normal.y]).collect();
+            let speeds: Vec<f32> = hit.iter().map(|h| h.approach_speed).collect();
+            (keys, points, normals, speeds)
+        });
         let d = PyDict::new(py);
-        let keys = |rows: Vec<[u64; 2]>| -> PyResult<Bound<'py, PyArray2<u64>>> {
-            let n = rows.len();
-            let flat: Vec<u64> = rows.into_iter().flatten().collect();
-            Ok(Array2::from_shape_vec((n, 2), flat)
-                .map_err(|e| invalid(e.to_string()))?
-                .into_pyarray(py))
-        };
-        for (name, list) in [("begin", &e.begin), ("end", &e.end)] {
-            d.set_item(
-                format!("{name}_shapes"),
-                keys(list.iter().map(|t| [key(t.shape_a), key(t.shape_b)]).collect())?,
-            )?;
-            d.set_item(
-                format!("{name}_bodies"),
-                keys(list.iter().map(|t| [key(t.body_a), key(t.body_b)]).collect())?,
-            )?;
+        for (name, flat) in keys {
+            d.set_item(name, table(py, flat, 2)?)?;
         }
-        d.set_item(
-            "hit_shapes",
-            keys(e.hit.iter().map(|h| [key(h.shape_a), key(h.shape_b)]).collect())?,
-        )?;
-        d.set_item(
-            "hit_bodies",
-            keys(e.hit.iter().map(|h| [key(h.body_a), key(h.body_b)]).collect())?,
-        )?;
-        d.set_item(
-            "hit_points",
-            pairs(py, e.hit.iter().flat_map(|h| [h.point.x, h.point.y]).collect())?,
-        )?;
-        d.set_item(
-            "hit_normals",
-            pairs(py, e.hit.iter().flat_map(|h| [h.normal.x, h.normal.y]).collect())?,
-        )?;
-        let speeds: Vec<f32> = e.hit.iter().map(|h| h.approach_speed).collect();
-        d.set_item("hit_speeds", Array1::from(speeds).into_pyarray(py))?;
+        d.set_item("hit_points", table(py, points, 2)?)?;
+        d.set_item("hit_normals", table(py, normals, 2)?)?;
+        d.set_item("hit_speeds", column(py, speeds))?;
         Ok(d)
     }
 
@@ -278,14 +281,18 @@ impl World {
     /// key, its body's and the visitor shape's.
     fn sensor_event_arrays<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let e = self.inner.sensor_events();
+        let lists = py.detach(|| {
+            [("begin", &e.begin), ("end", &e.end)].map(|(name, list)| {
+                let flat: Vec<u64> = list
+                    .iter()
+                    .flat_map(|o| [key(o.sensor), key(o.sensor_body), key(o.visitor)])
+                    .collect();
+                (name, flat)
+            })
+        });
         let d = PyDict::new(py);
-        for (name, list) in [("begin", &e.begin), ("end", &e.end)] {
-            let flat: Vec<u64> = list
-                .iter()
-                .flat_map(|o| [key(o.sensor), key(o.sensor_body), key(o.visitor)])
-                .collect();
-            let a = Array2::from_shape_vec((list.len(), 3), flat).map_err(|e| invalid(e.to_string()))?;
-            d.set_item(name, a.into_pyarray(py))?;
+        for (name, flat) in lists {
+            d.set_item(name, table(py, flat, 3)?)?;
         }
         Ok(d)
     }
@@ -304,20 +311,20 @@ impl World {
         Bound<'py, PyArray2<f32>>,
         Bound<'py, PyArray1<f32>>,
     )> {
-        let (mut points, mut normals, mut seps) = (Vec::new(), Vec::new(), Vec::new());
-        for c in self.inner.contacts() {
-            let n = c.manifold.normal;
-            for p in c.manifold.points() {
-                points.extend([p.point.x, p.point.y]);
-                normals.extend([n.x, n.y]);
-                seps.push(p.separation);
+        let inner = &self.inner;
+        let (points, normals, seps) = py.detach(|| {
+            let (mut points, mut normals, mut seps) = (Vec::new(), Vec::new(), Vec::new());
+            for c in inner.contacts() {
+                let n = c.manifold.normal;
+                for p in c.manifold.points() {
+                    points.extend([p.point.x, p.point.y]);
+                    normals.extend([n.x, n.y]);
+                    seps.push(p.separation);
+                }
             }
-        }
-        Ok((
-            pairs(py, points)?,
-            pairs(py, normals)?,
-            Array1::from(seps).into_pyarray(py),
-        ))
+            (points, normals, seps)
+        });
+        Ok((table(py, points, 2)?, table(py, normals, 2)?, column(py, seps)))
     }
 }
 

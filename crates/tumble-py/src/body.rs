@@ -3,13 +3,13 @@
 //! in `shape.rs`.
 
 use crate::errors::{invalid, Check};
+use crate::handles::{handle, Handle};
 use crate::keys::key;
 use crate::settings::py_bool;
 use crate::vec::{Vec2, V2};
 use crate::world::{body_obj, joint_obj, read, shape_obj, write, World};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use pyo3::{PyTraverseError, PyVisit};
 use tumble::{BodyDef, BodyId, BodyType, MotionLocks as RustLocks};
 
 /// A rigid body of a :class:`World`, made by :meth:`World.create_body`.
@@ -172,15 +172,7 @@ impl World {
     }
 }
 
-impl Body {
-    fn world<'py>(&self, py: Python<'py>) -> PyResult<PyRef<'py, World>> {
-        read(self.world.bind(py))
-    }
-
-    fn world_mut<'py>(&self, py: Python<'py>) -> PyResult<PyRefMut<'py, World>> {
-        write(self.world.bind(py))
-    }
-}
+handle!(Body, "body", |w, id| w.body_type(id));
 
 #[pymethods]
 impl Body {
@@ -323,32 +315,6 @@ impl Body {
         self.world_mut(py)?.inner.wake(self.id).check()
     }
 
-    /// Any Python object of the game's (``None`` until set). It is kept
-    /// with the world, pickled with it, and dropped when the body is
-    /// removed.
-    #[getter]
-    fn user_data(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        // Read from the shared dict, so that a contact hook can read it
-        // while the world steps.
-        if let Some(v) = self.data.bind(py).get_item(key(self.id))? {
-            return Ok(v.unbind());
-        }
-        if let Ok(w) = self.world(py) {
-            w.inner.body_type(self.id).check()?;
-        }
-        Ok(py.None())
-    }
-
-    #[setter]
-    fn set_user_data(&self, py: Python<'_>, data: Option<Bound<'_, PyAny>>) -> PyResult<()> {
-        self.world(py)?.inner.body_type(self.id).check()?;
-        let d = self.data.bind(py);
-        match data {
-            Some(v) if !v.is_none() => d.set_item(key(self.id), v),
-            _ => d.del_item(key(self.id)).or(Ok(())),
-        }
-    }
-
     /// The degrees of freedom held still (a :class:`MotionLocks`).
     #[getter]
     fn motion_locks(&self, py: Python<'_>) -> PyResult<MotionLocks> {
@@ -478,16 +444,6 @@ impl Body {
         Ok(())
     }
 
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other
-            .cast::<Body>()
-            .is_ok_and(|o| o.get().id == self.id && o.get().world.is(&self.world))
-    }
-
-    fn __hash__(&self) -> u64 {
-        key(self.id) ^ (self.world.as_ptr() as u64).rotate_left(17)
-    }
-
     fn __repr__(&self, py: Python<'_>) -> String {
         let k = key(self.id);
         let Ok(w) = self.world(py) else {
@@ -497,15 +453,5 @@ impl Body {
             (Ok(t), Ok(p)) => format!("<tumble.Body {k} {} at ({:?}, {:?})>", type_name(t), p.x, p.y),
             _ => format!("<tumble.Body {k} (removed)>"),
         }
-    }
-
-    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<crate::world::Reduced<'py>> {
-        let restore = py.import("tumble._tumble")?.getattr("_handle")?;
-        Ok((restore, (self.world.clone_ref(py), "body", key(self.id))))
-    }
-
-    fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
-        visit.call(&self.world)?;
-        visit.call(&self.data)
     }
 }

@@ -192,7 +192,8 @@ impl Contact {
     }
 }
 
-fn repr(obj: &Bound<'_, PyAny>) -> String {
+/// An object's `repr()`, or nothing if it raised.
+pub fn repr(obj: &Bound<'_, PyAny>) -> String {
     obj.repr().map(|r| r.to_string()).unwrap_or_default()
 }
 

@@ -3,6 +3,7 @@
 
 use crate::body::Body;
 use crate::errors::Check;
+use crate::handles::{handle, Handle};
 use crate::keys::key;
 use crate::settings::py_bool;
 use crate::vec::{Vec2, V2};
@@ -10,7 +11,6 @@ use crate::world::{body_obj, joint_obj, read, write, World};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use pyo3::{PyTraverseError, PyVisit};
 use tumble::{JointDef, JointId, JointKind, Transform};
 
 /// A value Python prints as it reads it back.
@@ -388,15 +388,7 @@ pub struct Joint {
     pub(crate) id: JointId,
 }
 
-impl Joint {
-    fn world<'py>(&self, py: Python<'py>) -> PyResult<PyRef<'py, World>> {
-        read(self.world.bind(py))
-    }
-
-    fn world_mut<'py>(&self, py: Python<'py>) -> PyResult<PyRefMut<'py, World>> {
-        write(self.world.bind(py))
-    }
-}
+handle!(Joint, "joint", |w, id| w.joint_kind(id));
 
 #[pymethods]
 impl Joint {
@@ -531,44 +523,12 @@ impl Joint {
         self.world(py)?.inner.joint_collide_connected(self.id).check()
     }
 
-    /// Any Python object of the game's (``None`` until set).
-    #[getter]
-    fn user_data(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        if let Some(v) = self.data.bind(py).get_item(key(self.id))? {
-            return Ok(v.unbind());
-        }
-        if let Ok(w) = self.world(py) {
-            w.inner.joint_kind(self.id).check()?;
-        }
-        Ok(py.None())
-    }
-
-    #[setter]
-    fn set_user_data(&self, py: Python<'_>, data: Option<Bound<'_, PyAny>>) -> PyResult<()> {
-        self.world(py)?.inner.joint_kind(self.id).check()?;
-        let d = self.data.bind(py);
-        match data {
-            Some(v) if !v.is_none() => d.set_item(key(self.id), v),
-            _ => d.del_item(key(self.id)).or(Ok(())),
-        }
-    }
-
     /// Removes the joint; its bodies wake and collide again.
     fn remove(&self, py: Python<'_>) -> PyResult<()> {
         let mut w = self.world_mut(py)?;
         w.inner.remove_joint(self.id).check()?;
         let _ = w.data.joints.bind(py).del_item(key(self.id));
         Ok(())
-    }
-
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other
-            .cast::<Joint>()
-            .is_ok_and(|o| o.get().id == self.id && o.get().world.is(&self.world))
-    }
-
-    fn __hash__(&self) -> u64 {
-        key(self.id) ^ (self.world.as_ptr() as u64).rotate_left(17)
     }
 
     fn __repr__(&self, py: Python<'_>) -> String {
@@ -581,15 +541,5 @@ impl Joint {
             Ok(Err(_)) => format!("<tumble.Joint {k} (removed)>"),
             Err(_) => format!("<tumble.Joint {k}>"),
         }
-    }
-
-    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<crate::world::Reduced<'py>> {
-        let restore = py.import("tumble._tumble")?.getattr("_handle")?;
-        Ok((restore, (self.world.clone_ref(py), "joint", key(self.id))))
-    }
-
-    fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
-        visit.call(&self.world)?;
-        visit.call(&self.data)
     }
 }

@@ -19,6 +19,7 @@ mod envs;
 mod errors;
 mod events;
 mod geometry;
+mod handles;
 mod hooks;
 mod joint;
 mod keys;

@@ -2,12 +2,13 @@
 
 use crate::body::Body;
 use crate::errors::Check;
+use crate::events::repr;
 use crate::geometry;
 use crate::shape::{query_filter, QueryFilter, Shape};
 use crate::vec::{Vec2, V2};
 use crate::world::{body_obj, read, shape_obj, World};
 use pyo3::prelude::*;
-use tumble::{Aabb, Explosion, Transform};
+use tumble::{Aabb, BodyId, Explosion, ShapeId, Transform};
 
 /// What a ray hit: the ``shape`` (and its ``body``), the ``point`` and the
 /// surface ``normal`` there, and the ``fraction`` of the ray's
@@ -32,11 +33,7 @@ impl RayHit {
         let (p, n) = (self.point.get(), self.normal.get());
         format!(
             "RayHit(shape={}, point=({:?}, {:?}), normal=({:?}, {:?}), fraction={:?})",
-            self.shape
-                .bind(py)
-                .repr()
-                .map(|r| r.to_string())
-                .unwrap_or_default(),
+            repr(self.shape.bind(py)),
             p.x,
             p.y,
             n.x,
@@ -69,11 +66,7 @@ impl ShapeCastHit {
         let p = self.point.get();
         format!(
             "ShapeCastHit(shape={}, fraction={:?}, point=({:?}, {:?}))",
-            self.shape
-                .bind(py)
-                .repr()
-                .map(|r| r.to_string())
-                .unwrap_or_default(),
+            repr(self.shape.bind(py)),
             self.fraction,
             p.x,
             p.y
@@ -81,19 +74,56 @@ impl ShapeCastHit {
     }
 }
 
-fn ray_hit(world: &Bound<'_, World>, w: &World, h: &tumble::RayHit) -> PyResult<RayHit> {
+/// The Python objects of what a ray or a shape cast met: the shape, its
+/// body, the point and the normal.
+type Met = (Py<Shape>, Py<Body>, Py<Vec2>, Py<Vec2>);
+
+fn met(
+    world: &Bound<'_, World>,
+    w: &World,
+    (shape, body, point, normal): (ShapeId, BodyId, tumble::Vec2, tumble::Vec2),
+) -> PyResult<Met> {
     let py = world.py();
+    Ok((
+        Py::new(py, shape_obj(world, w, shape))?,
+        Py::new(py, body_obj(world, w, body))?,
+        Py::new(py, Vec2::from(point))?,
+        Py::new(py, Vec2::from(normal))?,
+    ))
+}
+
+fn ray_hit(world: &Bound<'_, World>, w: &World, h: &tumble::RayHit) -> PyResult<RayHit> {
+    let (shape, body, point, normal) = met(world, w, (h.shape, h.body, h.point, h.normal))?;
     Ok(RayHit {
-        shape: Py::new(py, shape_obj(world, w, h.shape))?,
-        body: Py::new(py, body_obj(world, w, h.body))?,
-        point: Py::new(py, Vec2::from(h.point))?,
-        normal: Py::new(py, Vec2::from(h.normal))?,
+        shape,
+        body,
+        point,
+        normal,
         fraction: h.fraction,
     })
 }
 
-fn shapes(world: &Bound<'_, World>, w: &World, ids: Vec<tumble::ShapeId>) -> Vec<Shape> {
-    ids.into_iter().map(|id| shape_obj(world, w, id)).collect()
+fn cast_hit(world: &Bound<'_, World>, w: &World, h: &tumble::ShapeCastHit) -> PyResult<ShapeCastHit> {
+    let (shape, body, point, normal) = met(world, w, (h.shape, h.body, h.point, h.normal))?;
+    Ok(ShapeCastHit {
+        shape,
+        body,
+        fraction: h.fraction,
+        point,
+        normal,
+    })
+}
+
+/// The shapes an overlap query of the engine lists (`query` fills the
+/// list it is given).
+fn overlaps(
+    slf: &Bound<'_, World>,
+    query: impl FnOnce(&tumble::World, &mut Vec<ShapeId>) -> Result<(), tumble::Error>,
+) -> PyResult<Vec<Shape>> {
+    let w = read(slf)?;
+    let mut out = Vec::new();
+    query(&w.inner, &mut out).check()?;
+    Ok(out.into_iter().map(|id| shape_obj(slf, &w, id)).collect())
 }
 
 #[pymethods]
@@ -156,17 +186,7 @@ impl World {
                 query_filter(filter),
             )
             .check()?;
-        let py = slf.py();
-        hit.map(|h| {
-            Ok(ShapeCastHit {
-                shape: Py::new(py, shape_obj(slf, &w, h.shape))?,
-                body: Py::new(py, body_obj(slf, &w, h.body))?,
-                fraction: h.fraction,
-                point: Py::new(py, Vec2::from(h.point))?,
-                normal: Py::new(py, Vec2::from(h.normal))?,
-            })
-        })
-        .transpose()
+        hit.map(|h| cast_hit(slf, &w, &h)).transpose()
     }
 
     /// The shapes containing the world point ``point``.
@@ -176,12 +196,8 @@ impl World {
         point: V2,
         filter: Option<PyRef<'_, QueryFilter>>,
     ) -> PyResult<Vec<Shape>> {
-        let w = read(slf)?;
-        let mut out = Vec::new();
-        w.inner
-            .overlap_point(point.0, query_filter(filter), &mut out)
-            .check()?;
-        Ok(shapes(slf, &w, out))
+        let filter = query_filter(filter);
+        overlaps(slf, |w, out| w.overlap_point(point.0, filter, out))
     }
 
     /// The shapes whose bounding boxes overlap the box from ``lower`` to
@@ -193,12 +209,8 @@ impl World {
         upper: V2,
         filter: Option<PyRef<'_, QueryFilter>>,
     ) -> PyResult<Vec<Shape>> {
-        let w = read(slf)?;
-        let mut out = Vec::new();
-        w.inner
-            .overlap_aabb(Aabb::new(lower.0, upper.0), query_filter(filter), &mut out)
-            .check()?;
-        Ok(shapes(slf, &w, out))
+        let (aabb, filter) = (Aabb::new(lower.0, upper.0), query_filter(filter));
+        overlaps(slf, |w, out| w.overlap_aabb(aabb, filter, out))
     }
 
     /// The shapes that overlap ``geometry`` placed at ``position`` turned
@@ -212,17 +224,8 @@ impl World {
         filter: Option<PyRef<'_, QueryFilter>>,
     ) -> PyResult<Vec<Shape>> {
         let shape = geometry::from_py(geometry)?;
-        let w = read(slf)?;
-        let mut out = Vec::new();
-        w.inner
-            .overlap_shape(
-                &shape,
-                Transform::new(position.0, angle),
-                query_filter(filter),
-                &mut out,
-            )
-            .check()?;
-        Ok(shapes(slf, &w, out))
+        let (xf, filter) = (Transform::new(position.0, angle), query_filter(filter));
+        overlaps(slf, |w, out| w.overlap_shape(&shape, xf, filter, out))
     }
 
     /// Pushes every dynamic body with a shape within ``radius +

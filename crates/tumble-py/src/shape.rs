@@ -5,13 +5,13 @@
 use crate::body::Body;
 use crate::errors::Check;
 use crate::geometry;
+use crate::handles::{handle, Handle};
 use crate::keys::key;
 use crate::vec::{Vec2, V2};
 use crate::world::{body_obj, read, shape_obj, write, World};
 use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use pyo3::{PyTraverseError, PyVisit};
 use tumble::{ShapeDef, ShapeId};
 
 /// Every bit set: a mask that lets everything through.
@@ -362,18 +362,43 @@ pub struct Shape {
     pub(crate) id: ShapeId,
 }
 
+handle!(Shape, "shape", |w, id| w.shape_body(id));
+
 impl Shape {
-    fn world<'py>(&self, py: Python<'py>) -> PyResult<PyRef<'py, World>> {
-        read(self.world.bind(py))
-    }
-
-    fn world_mut<'py>(&self, py: Python<'py>) -> PyResult<PyRefMut<'py, World>> {
-        write(self.world.bind(py))
-    }
-
     fn def(&self, py: Python<'_>) -> PyResult<ShapeDef> {
         Ok(*self.world(py)?.inner.shape_def(self.id).check()?)
     }
+}
+
+/// The flags a shape can change once added: each a getter reading its
+/// `ShapeDef` and a setter through the engine's call of the same name.
+macro_rules! flags {
+    ($($(#[doc = $doc:literal])+ $name:ident, $set:ident;)+) => {
+        #[pymethods]
+        impl Shape {
+            $(
+                $(#[doc = $doc])+
+                #[getter]
+                fn $name(&self, py: Python<'_>) -> PyResult<bool> {
+                    Ok(self.def(py)?.$name)
+                }
+
+                #[setter]
+                fn $set(&self, py: Python<'_>, on: bool) -> PyResult<()> {
+                    self.world_mut(py)?.inner.$set(self.id, on).check()
+                }
+            )+
+        }
+    };
+}
+
+flags! {
+    /// Whether its contacts report begin and end events.
+    contact_events, set_contact_events;
+    /// Whether its contacts report hits.
+    hit_events, set_hit_events;
+    /// Whether the step's ``pre_solve`` hook is asked about its contacts.
+    pre_solve, set_pre_solve;
 }
 
 #[pymethods]
@@ -471,66 +496,11 @@ impl Shape {
         Ok(self.def(py)?.sensor_events)
     }
 
-    /// Whether its contacts report begin and end events.
-    #[getter]
-    fn contact_events(&self, py: Python<'_>) -> PyResult<bool> {
-        Ok(self.def(py)?.contact_events)
-    }
-
-    #[setter]
-    fn set_contact_events(&self, py: Python<'_>, on: bool) -> PyResult<()> {
-        self.world_mut(py)?.inner.set_contact_events(self.id, on).check()
-    }
-
-    /// Whether its contacts report hits.
-    #[getter]
-    fn hit_events(&self, py: Python<'_>) -> PyResult<bool> {
-        Ok(self.def(py)?.hit_events)
-    }
-
-    #[setter]
-    fn set_hit_events(&self, py: Python<'_>, on: bool) -> PyResult<()> {
-        self.world_mut(py)?.inner.set_hit_events(self.id, on).check()
-    }
-
-    /// Whether the step's ``pre_solve`` hook is asked about its contacts.
-    #[getter]
-    fn pre_solve(&self, py: Python<'_>) -> PyResult<bool> {
-        Ok(self.def(py)?.pre_solve)
-    }
-
-    #[setter]
-    fn set_pre_solve(&self, py: Python<'_>, on: bool) -> PyResult<()> {
-        self.world_mut(py)?.inner.set_pre_solve(self.id, on).check()
-    }
-
     /// Whether the step's ``should_collide`` hook is asked about its new
     /// pairs (fixed when added).
     #[getter]
     fn custom_filter(&self, py: Python<'_>) -> PyResult<bool> {
         Ok(self.def(py)?.custom_filter)
-    }
-
-    /// Any Python object of the game's (``None`` until set).
-    #[getter]
-    fn user_data(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        if let Some(v) = self.data.bind(py).get_item(key(self.id))? {
-            return Ok(v.unbind());
-        }
-        if let Ok(w) = self.world(py) {
-            w.inner.shape_body(self.id).check()?;
-        }
-        Ok(py.None())
-    }
-
-    #[setter]
-    fn set_user_data(&self, py: Python<'_>, data: Option<Bound<'_, PyAny>>) -> PyResult<()> {
-        self.world(py)?.inner.shape_body(self.id).check()?;
-        let d = self.data.bind(py);
-        match data {
-            Some(v) if !v.is_none() => d.set_item(key(self.id), v),
-            _ => d.del_item(key(self.id)).or(Ok(())),
-        }
     }
 
     /// The shape's bounding box in the world now, ``(lower, upper)``.
@@ -568,16 +538,6 @@ impl Shape {
         Ok(())
     }
 
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other
-            .cast::<Shape>()
-            .is_ok_and(|o| o.get().id == self.id && o.get().world.is(&self.world))
-    }
-
-    fn __hash__(&self) -> u64 {
-        key(self.id) ^ (self.world.as_ptr() as u64).rotate_left(17)
-    }
-
     fn __repr__(&self, py: Python<'_>) -> String {
         let k = key(self.id);
         match self.world(py).map(|w| w.inner.shape(self.id).map(geometry::kind)) {
@@ -585,15 +545,5 @@ impl Shape {
             Ok(Err(_)) => format!("<tumble.Shape {k} (removed)>"),
             Err(_) => format!("<tumble.Shape {k}>"),
         }
-    }
-
-    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<crate::world::Reduced<'py>> {
-        let restore = py.import("tumble._tumble")?.getattr("_handle")?;
-        Ok((restore, (self.world.clone_ref(py), "shape", key(self.id))))
-    }
-
-    fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
-        visit.call(&self.world)?;
-        visit.call(&self.data)
     }
 }
