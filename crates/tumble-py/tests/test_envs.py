@@ -19,6 +19,16 @@ def test_the_lander_passes_gymnasiums_checker(continuous):
     assert env.spec.max_episode_steps == 1000
 
 
+def test_the_continuous_id_is_registered_as_gymnasiums():
+    env = gym.make("tumble/LunarLanderContinuous-v3")
+    assert env.action_space.shape == (2,) and env.spec.max_episode_steps == 1000
+    vec = gym.make_vec("tumble/LunarLanderContinuous-v3", num_envs=2)
+    assert vec.single_action_space.shape == (2,)
+    vec.reset(seed=0)
+    obs = vec.step(np.zeros((2, 2), dtype=np.float32))[0]
+    assert obs.shape == (2, 8)
+
+
 def test_numpy_draws_are_gymnasiums():
     # After reset, np_random stands where the core's draws left it: 12
     # terrain heights, 2 push components, 2 dispersions of the first step,

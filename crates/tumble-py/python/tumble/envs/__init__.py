@@ -43,3 +43,11 @@ def _register(env_id: str, entry_point: str, max_episode_steps: int, **kwargs) -
 
 if "tumble/LunarLander-v3" not in gymnasium.registry:
     _register("LunarLander-v3", "tumble.envs.lunar_lander:LunarLander", 1000, reward_threshold=200)
+    gymnasium.register(
+        id="tumble/LunarLanderContinuous-v3",
+        entry_point="tumble.envs.lunar_lander:LunarLander",
+        vector_entry_point=_vector_entry("LunarLander-v3"),
+        max_episode_steps=1000,
+        reward_threshold=200,
+        kwargs={"continuous": True},
+    )
