@@ -34,7 +34,10 @@ impl fmt::Display for EnvError {
             EnvError::Size(name, want, got) => {
                 write!(f, "{name} has {got} values; expected {want}")
             }
-            EnvError::UnknownEnv(id) => write!(f, "no environment {id:?} (LunarLander-v3, BipedalWalker-v3)"),
+            EnvError::UnknownEnv(id) => write!(
+                f,
+                "no environment {id:?} (LunarLander-v3, BipedalWalker-v3, BipedalWalkerHardcore-v3)"
+            ),
         }
     }
 }

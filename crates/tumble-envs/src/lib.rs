@@ -1,7 +1,7 @@
 //! Reinforcement-learning environments on Tumble.
 //!
 //! Faithful ports of gymnasium's Box2D environments, `LunarLander-v3`
-//! ([`LunarLander`]) and `BipedalWalker-v3`, whose whole step (physics,
+//! ([`LunarLander`]) and `BipedalWalker-v3` ([`BipedalWalker`]), whose whole step (physics,
 //! engines, lidar, observation, reward, termination) runs in Rust, and a
 //! [`Batch`] that steps many of them at once over worker threads with
 //! gymnasium's autoreset rule. The Python module binds them as
@@ -27,12 +27,14 @@ mod error;
 mod lander;
 mod physics;
 mod rng;
+mod walker;
 
 pub use batch::{Batch, BatchStep};
 pub use canvas::Canvas;
 pub use error::EnvError;
 pub use lander::{heuristic as lander_heuristic, LanderConfig, LunarLander};
 pub use rng::Pcg64;
+pub use walker::{BipedalWalker, WalkerConfig, WalkerHeuristic};
 
 /// The keyword arguments of the environments, by gymnasium's names; each
 /// environment reads those it has.
@@ -69,8 +71,9 @@ impl Default for Options {
     }
 }
 
-/// The environment gymnasium registers as `id` (`"LunarLander-v3"`),
-/// made with `options`.
+/// The environment gymnasium registers as `id` (`"LunarLander-v3"`,
+/// `"BipedalWalker-v3"`, `"BipedalWalkerHardcore-v3"`), made with
+/// `options`, with the time limit of that registration.
 pub fn make(id: &str, options: &Options) -> Result<Box<dyn Env>, EnvError> {
     match id {
         "LunarLander-v3" => Ok(Box::new(LunarLander::new(LanderConfig {
@@ -81,6 +84,13 @@ pub fn make(id: &str, options: &Options) -> Result<Box<dyn Env>, EnvError> {
             turbulence_power: options.turbulence_power,
             particles: options.render,
         })?)),
+        "BipedalWalker-v3" => Ok(Box::new(
+            BipedalWalker::new(WalkerConfig {
+                hardcore: options.hardcore,
+            })
+            .with_max_episode_steps(1600),
+        )),
+        "BipedalWalkerHardcore-v3" => Ok(Box::new(BipedalWalker::new(WalkerConfig { hardcore: true }))),
         _ => Err(EnvError::UnknownEnv(id.to_string())),
     }
 }

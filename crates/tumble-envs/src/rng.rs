@@ -83,10 +83,15 @@ impl Pcg64 {
     }
 
     /// numpy's `Generator.integers(low, high)` (int64, `high` excluded)
-    /// for a span below 2^32: Lemire's multiply-and-reject on 32-bit draws.
+    /// for a span up to 2^32: Lemire's multiply-and-reject on 32-bit
+    /// draws. A span of one value draws nothing, as in numpy
+    /// (gymnasium's hardcore walker asks `integers(4, 5)` for its stairs).
     pub fn integers(&mut self, low: i64, high: i64) -> i64 {
         debug_assert!(high > low && high - low <= 1 << 32);
         let span = (high - low) as u64;
+        if span == 1 {
+            return low;
+        }
         let mut product = u64::from(self.next_u32()) * span;
         if (product as u32 as u64) < span {
             let threshold = (u64::from(u32::MAX) - (span - 1)) % span;
@@ -201,6 +206,15 @@ mod tests {
                 "seed {seed}"
             );
         }
+    }
+
+    /// numpy: `g = np.random.default_rng(1); g.integers(4, 5)` leaves
+    /// `g.random()` what it is on a fresh generator.
+    #[test]
+    fn a_single_value_draws_nothing() {
+        let mut g = Pcg64::from_seed(1);
+        assert_eq!(g.integers(4, 5), 4);
+        assert_eq!(g.next_f64(), Pcg64::from_seed(1).next_f64());
     }
 
     #[test]
