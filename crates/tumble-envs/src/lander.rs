@@ -13,9 +13,11 @@
 //! terrain and initial push.
 
 use crate::canvas::{Canvas, Rgb};
+use crate::start;
 use crate::{Env, EnvError, Pcg64, Step};
 use tumble::{
-    BodyDef, BodyId, Filter, JointDef, Polygon, RevoluteJoint, Segment, ShapeDef, ShapeId, Vec2, World,
+    BodyDef, BodyId, Filter, JointDef, Polygon, RevoluteJoint, Segment, ShapeDef, ShapeId, Transform, Vec2,
+    World,
 };
 
 /// Steps a second; each step is one physics step of `1 / FPS` s.
@@ -259,7 +261,6 @@ impl LunarLander {
             self.rng.uniform(-INITIAL_RANDOM, INITIAL_RANDOM) as f32,
             self.rng.uniform(-INITIAL_RANDOM, INITIAL_RANDOM) as f32,
         );
-        world.apply_force_to_center(lander, push).expect("a finite push");
         if self.config.enable_wind {
             self.wind_idx = self.rng.integers(-9999, 9999);
             self.torque_idx = self.rng.integers(-9999, 9999);
@@ -277,6 +278,7 @@ impl LunarLander {
             ..ShapeDef::default()
         };
         let mut legs = Vec::with_capacity(2);
+        let mut hinges = Vec::with_capacity(2);
         let mut leg_shapes = Vec::with_capacity(2);
         for side in [-1.0f64, 1.0] {
             let at = Vec2::new((W / 2.0 - side * LEG_AWAY / SCALE) as f32, H as f32);
@@ -296,13 +298,50 @@ impl LunarLander {
             let hinge = RevoluteJoint::default()
                 .with_motor((0.3 * side) as f32, LEG_SPRING_TORQUE)
                 .with_limits(lower, upper);
-            let def = JointDef::new(lander, leg, hinge).with_local_anchors(
-                Vec2::ZERO,
-                Vec2::new((side * LEG_AWAY / SCALE) as f32, (LEG_DOWN / SCALE) as f32),
-            );
+            // pybox2d sets the reference angle to B's angle less A's: the
+            // joint angle starts at 0, with both limits on one side of it.
+            let reference = side * 0.05;
+            let anchor_b = (side * LEG_AWAY / SCALE, LEG_DOWN / SCALE);
+            let frame_b = Transform::new(Vec2::new(anchor_b.0 as f32, anchor_b.1 as f32), -reference as f32);
+            let def = JointDef {
+                frame_b,
+                ..JointDef::new(lander, leg, hinge)
+            };
             world.create_joint(&def).expect("a hinge between two bodies");
+            hinges.push(start::Hinge {
+                a: 0,
+                b: legs.len() + 1,
+                anchor_a: [0.0, 0.0],
+                anchor_b: [anchor_b.0, anchor_b.1],
+                reference,
+                lower: f64::from(lower),
+                upper: f64::from(upper),
+            });
             legs.push(leg);
         }
+        // Box2D 2.3 pulls the legs up to their hinges and into their limits
+        // with its position solver in the reset's step; the same here,
+        // before it (see `start`).
+        let mut bodies: Vec<start::Body> = [lander, legs[0], legs[1]]
+            .iter()
+            .map(|&b| {
+                let xf = world.transform(b).expect("the lander's bodies");
+                let origin = [f64::from(xf.p.x), f64::from(xf.p.y)];
+                start::Body::new(
+                    origin,
+                    f64::from(xf.q.angle()),
+                    world.mass_data(b).expect("a body"),
+                )
+            })
+            .collect();
+        start::close_hinges(&mut bodies, &hinges);
+        for (&b, placed) in [lander, legs[0], legs[1]].iter().zip(&bodies) {
+            let o = placed.origin();
+            world
+                .set_transform(b, Vec2::new(o[0] as f32, o[1] as f32), placed.angle() as f32)
+                .expect("a pose near the start");
+        }
+        world.apply_force_to_center(lander, push).expect("a finite push");
         Parts {
             world,
             lander,

@@ -27,6 +27,7 @@ mod error;
 mod lander;
 mod physics;
 mod rng;
+mod start;
 mod walker;
 
 pub use batch::{Batch, BatchStep};

@@ -19,15 +19,12 @@
 //! crouch that leaves (see the `start` module).
 
 use crate::canvas::{Canvas, Rgb};
+use crate::start::{self, SKIN};
 use crate::{Env, EnvError, Pcg64, Step};
-use start::SKIN;
 use tumble::{
     BodyDef, BodyId, Capsule, Filter, JointDef, JointId, Polygon, QueryFilter, RevoluteJoint, ShapeDef,
     Transform, Vec2, World,
 };
-
-#[path = "walker_start.rs"]
-mod start;
 
 /// Steps a second; each step is one physics step of `1 / FPS` s.
 const FPS: f64 = 50.0;

@@ -1,5 +1,5 @@
 use super::*;
-use crate::{make, Batch, Options};
+use crate::{make, Options};
 
 /// Runs one episode from `seed` with the heuristic walker, fed zeros on
 /// the first step as gymnasium's `__main__` does. Returns the return, the
@@ -405,53 +405,4 @@ fn the_heuristic_starts_on_one_leg_and_hands_over() {
     obs[11] = 0.95;
     pilot.act(&obs);
     assert_eq!((pilot.gait, pilot.moving_leg), (Gait::StayOnOneLeg, 1));
-}
-
-/// Not a check: the step's cost. Run with `cargo test --release -p
-/// tumble-envs step_cost -- --ignored --nocapture`.
-#[test]
-#[ignore]
-fn step_cost() {
-    let mut env = BipedalWalker::new(WalkerConfig::default());
-    let mut obs = [0.0f32; 24];
-    let mut actions = Pcg64::from_seed(7);
-    let (mut steps, mut episodes, mut in_episode) = (0u32, 0u64, 0u32);
-    env.reset(Pcg64::from_seed(0), &mut obs);
-    let clock = std::time::Instant::now();
-    while steps < 50_000 {
-        let a: [f32; 4] = std::array::from_fn(|_| actions.uniform(-1.0, 1.0) as f32);
-        let step = env.step(&a, &mut obs).unwrap();
-        steps += 1;
-        in_episode += 1;
-        if step.terminated || in_episode == env.max_episode_steps() {
-            episodes += 1;
-            in_episode = 0;
-            env.reset(Pcg64::from_seed(episodes), &mut obs);
-        }
-    }
-    let alone = clock.elapsed().as_secs_f64() * 1e6 / f64::from(steps);
-    println!("one walker, random actions: {alone:.1} us a step ({episodes} resets)");
-
-    let n = 16;
-    let mut batch = Batch::new(
-        (0..n)
-            .map(|_| BipedalWalker::new(WalkerConfig::default()))
-            .collect(),
-        2,
-    )
-    .unwrap();
-    let rngs: Vec<Pcg64> = (0..n as u64).map(Pcg64::from_seed).collect();
-    let mut obs = vec![0.0f32; n * 24];
-    batch.reset(&rngs, &mut obs).unwrap();
-    let rounds = 3000;
-    let mut actions_all = vec![0.0f32; n * 4];
-    let clock = std::time::Instant::now();
-    for _ in 0..rounds {
-        for a in &mut actions_all {
-            *a = actions.uniform(-1.0, 1.0) as f32;
-        }
-        batch.step(&actions_all, &mut obs).unwrap();
-    }
-    let rate = (rounds * n) as f64 / clock.elapsed().as_secs_f64();
-    println!("{n} walkers on 2 threads, random actions: {rate:.0} steps a second");
 }

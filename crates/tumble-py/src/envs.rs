@@ -375,3 +375,36 @@ pub fn lander_heuristic<'py>(py: Python<'py>, s: Vec<f32>, continuous: bool) -> 
         Ok((a[0] as i64).into_pyobject(py)?.into_any())
     }
 }
+
+/// gymnasium's heuristic walker (its ``BipedalWalkerHeuristics``): a
+/// three-phase gait (stand on one leg, put the other down, push off) with
+/// PD targets on hips and knees. It keeps its phase between calls: use one
+/// per episode.
+#[pyclass(module = "tumble._tumble")]
+pub struct WalkerHeuristic {
+    inner: Mutex<tumble_envs::WalkerHeuristic>,
+}
+
+#[pymethods]
+impl WalkerHeuristic {
+    /// A walker about to stand on its second leg and swing the first.
+    #[new]
+    fn new() -> WalkerHeuristic {
+        WalkerHeuristic {
+            inner: Mutex::new(tumble_envs::WalkerHeuristic::new()),
+        }
+    }
+
+    /// The four motor actions for observation ``s`` (24 values),
+    /// advancing the gait.
+    fn step_heuristic<'py>(&self, py: Python<'py>, s: Vec<f32>) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        if s.len() != 24 {
+            return Err(invalid(format!(
+                "a walker observation has 24 values, not {}",
+                s.len()
+            )));
+        }
+        let a = self.inner.lock().expect("not poisoned").act(&s);
+        Ok(PyArray1::from_slice(py, &a))
+    }
+}

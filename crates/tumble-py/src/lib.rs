@@ -73,6 +73,7 @@ fn _tumble(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<hooks::PreSolveContact>()?;
     m.add_class::<envs::EnvCore>()?;
     m.add_class::<envs::VecCore>()?;
+    m.add_class::<envs::WalkerHeuristic>()?;
     m.add_function(wrap_pyfunction!(envs::lander_heuristic, m)?)?;
     m.add("ALL_BITS", shape::ALL_BITS)?;
     m.add_function(wrap_pyfunction!(world::_handle, m)?)?;

@@ -182,3 +182,71 @@ def test_bad_input_raises_and_steps_nothing():
         vec.step(np.array([0, 1]))
     with pytest.raises(ValueError):
         tumble.envs.make_vec("Pong-v5", num_envs=1)
+
+
+@pytest.mark.parametrize("env_id", ["tumble/BipedalWalker-v3", "tumble/BipedalWalkerHardcore-v3"])
+def test_the_walker_passes_gymnasiums_checker(env_id):
+    env = gym.make(env_id)
+    check_env(env.unwrapped, skip_render_check=True)
+    assert env.spec.max_episode_steps == (2000 if "Hardcore" in env_id else 1600)
+
+
+def test_the_walker_starts_as_gymnasiums():
+    # The same seed gives the same terrain: the first observation's hull
+    # values and contacts are gymnasium's to within a hundredth, and the
+    # lidar's readings (fractions of its 5.3 m) to within 3%. (The legs
+    # are already in the crouch gymnasium's reach one step later: the
+    # port settles both of Box2D's first two steps before its first.)
+    pytest.importorskip("Box2D")
+    ours, theirs = gym.make("tumble/BipedalWalker-v3"), gym.make("BipedalWalker-v3")
+    for seed in range(3):
+        a, b = ours.reset(seed=seed)[0], theirs.reset(seed=seed)[0]
+        assert np.allclose(a[14:], b[14:], atol=0.03), (seed, a[14:], b[14:])
+        hull_and_contacts = [0, 1, 2, 3, 8, 13]
+        assert np.allclose(a[hull_and_contacts], b[hull_and_contacts], atol=0.01), (seed, a, b)
+
+
+def test_the_heuristic_walker_walks_forward():
+    from tumble.envs.bipedal_walker import BipedalWalkerHeuristics
+
+    env = gym.make("tumble/BipedalWalker-v3")
+    returns, lengths = [], []
+    for seed in (0, 2):
+        s, _ = env.reset(seed=seed)
+        pilot = BipedalWalkerHeuristics()
+        total, n = 0.0, 0
+        while True:
+            s, r, te, tr, _ = env.step(pilot.step_heuristic(s))
+            total, n = total + r, n + 1
+            if te or tr:
+                break
+        returns.append(total)
+        lengths.append(n)
+    # Progress pays 130 for every 30 m walked: each episode gains more
+    # than a fall costs and lasts hundreds of steps.
+    assert min(returns) > 50 and min(lengths) > 300, (returns, lengths)
+
+
+def test_the_vectorised_walker_runs_the_single_episodes():
+    n, seed = 3, 7
+    vec = tumble.envs.make_vec("BipedalWalker-v3", num_envs=n, workers=2)
+    obs, _ = vec.reset(seed=seed)
+    singles = [gym.make("tumble/BipedalWalker-v3") for _ in range(n)]
+    assert np.array_equal(obs, np.array([e.reset(seed=seed + i)[0] for i, e in enumerate(singles)]))
+    rng = np.random.default_rng(2)
+    for _ in range(100):
+        actions = rng.uniform(-1, 1, size=(n, 4)).astype(np.float32)
+        obs, rew, term, trunc, _ = vec.step(actions)
+        if term.any():
+            break
+        for i, e in enumerate(singles):
+            o, r, te, tr, _ = e.step(actions[i])
+            assert np.array_equal(obs[i], o) and rew[i] == r
+
+
+def test_walker_frames_show_the_scene():
+    env = gym.make("tumble/BipedalWalker-v3", render_mode="rgb_array")
+    env.reset(seed=0)
+    frame = env.render()
+    assert frame.shape == (400, 600, 3) and frame.dtype == np.uint8
+    assert len({tuple(c) for c in frame.reshape(-1, 3)[::11]}) > 5, "more than a blank sky"

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import gymnasium
 
+from .bipedal_walker import BipedalWalker
 from .lunar_lander import LunarLander
 from .vector import VectorEnv, make_vec
 
-__all__ = ["LunarLander", "VectorEnv", "make_vec"]
+__all__ = ["BipedalWalker", "LunarLander", "VectorEnv", "make_vec"]
 
 
 def _vector_entry(env_id: str):
@@ -50,4 +51,15 @@ if "tumble/LunarLander-v3" not in gymnasium.registry:
         max_episode_steps=1000,
         reward_threshold=200,
         kwargs={"continuous": True},
+    )
+    _register(
+        "BipedalWalker-v3", "tumble.envs.bipedal_walker:BipedalWalker", 1600, reward_threshold=300
+    )
+    gymnasium.register(
+        id="tumble/BipedalWalkerHardcore-v3",
+        entry_point="tumble.envs.bipedal_walker:BipedalWalker",
+        vector_entry_point=_vector_entry("BipedalWalkerHardcore-v3"),
+        max_episode_steps=2000,
+        reward_threshold=300,
+        kwargs={"hardcore": True},
     )

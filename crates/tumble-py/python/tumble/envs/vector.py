@@ -12,11 +12,13 @@ from gymnasium.vector.utils import batch_space
 
 from .._tumble import VecCore
 from ._core import numpy_state
-from . import lunar_lander
+from . import bipedal_walker, lunar_lander
 
-#: Each environment's spaces and time limit, by its gymnasium id.
+#: Each environment's spaces, by its gymnasium id.
 SPECS: dict[str, Any] = {
     "LunarLander-v3": lunar_lander,
+    "BipedalWalker-v3": bipedal_walker,
+    "BipedalWalkerHardcore-v3": bipedal_walker,
 }
 
 

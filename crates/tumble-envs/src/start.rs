@@ -1,5 +1,14 @@
-//! The walker's first two steps as Box2D 2.3 takes them.
+//! The first steps of gymnasium's environments as Box2D 2.3 takes them.
 //!
+//! Both environments place bodies apart from the hinges that hold them
+//! (the lander's legs 0.6 m below their hinge points and outside their
+//! limits, the walker's upper legs 0.53 m off its hips) and leave Box2D
+//! 2.3's position solver to close the gaps, which moves bodies without
+//! giving them speed. Tumble's soft step would close them through
+//! velocity, throwing the bodies; so each port closes them here, the
+//! way Box2D 2.3 does, before its first step ([`close_hinges`]).
+//!
+//! The walker:
 //! gymnasium places each upper leg with `LEG_DOWN`'s sign turned over: its
 //! hip end starts 0.53 m above the hull's, and the feet hang 0.27 m above
 //! the ground. Box2D 2.3 closes such gaps with its position solver, which
@@ -38,7 +47,7 @@ const BAUMGARTE: f64 = 0.2;
 /// gymnasium's position iterations a step.
 const POSITION_ITERATIONS: usize = 60;
 /// Box2D 2.3's skin between a polygon and an edge: 0.01 m on each.
-pub(super) const SKIN: f64 = 0.02;
+pub(crate) const SKIN: f64 = 0.02;
 
 type V = [f64; 2];
 
@@ -70,7 +79,7 @@ fn rotate(angle: f64, v: V) -> V {
 /// A body as Box2D's solver holds it: its center of mass and angle, with
 /// its inverse mass and inverse rotational inertia about that center.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) struct Body {
+pub(crate) struct Body {
     center: V,
     angle: f64,
     local_center: V,
@@ -80,7 +89,7 @@ pub(super) struct Body {
 
 impl Body {
     /// A body with its origin at `origin`, turned `angle`, of `mass`.
-    pub(super) fn new(origin: V, angle: f64, mass: MassData) -> Body {
+    pub(crate) fn new(origin: V, angle: f64, mass: MassData) -> Body {
         let local_center = [f64::from(mass.center.x), f64::from(mass.center.y)];
         Body {
             center: add(origin, rotate(angle, local_center)),
@@ -92,12 +101,12 @@ impl Body {
     }
 
     /// Its origin now.
-    pub(super) fn origin(&self) -> V {
+    pub(crate) fn origin(&self) -> V {
         sub(self.center, rotate(self.angle, self.local_center))
     }
 
     /// Its angle now.
-    pub(super) fn angle(&self) -> f64 {
+    pub(crate) fn angle(&self) -> f64 {
         self.angle
     }
 
@@ -118,17 +127,17 @@ impl Body {
 
 /// A revolute joint with its limits, as Box2D 2.3 corrects it.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) struct Hinge {
+pub(crate) struct Hinge {
     /// Indices of its two bodies.
-    pub(super) a: usize,
-    pub(super) b: usize,
+    pub(crate) a: usize,
+    pub(crate) b: usize,
     /// Its anchor on each, in that body's coordinates.
-    pub(super) anchor_a: V,
-    pub(super) anchor_b: V,
+    pub(crate) anchor_a: V,
+    pub(crate) anchor_b: V,
     /// B's angle less A's where the joint's angle is 0.
-    pub(super) reference: f64,
-    pub(super) lower: f64,
-    pub(super) upper: f64,
+    pub(crate) reference: f64,
+    pub(crate) lower: f64,
+    pub(crate) upper: f64,
 }
 
 /// Which limit a hinge rests on, decided at the start of a step.
@@ -330,20 +339,10 @@ fn clearance(body: &Body, half: (f64, f64), ground: f64) -> f64 {
         .fold(f64::INFINITY, f64::min)
 }
 
-/// Moves `bodies` (placed as gymnasium places them, at rest) to where
-/// Box2D 2.3's first two steps leave them (see the module's doc): the
-/// `hinges` shut, the `feet` (boxes of half-extents `half`) on the flat
-/// start pad of height `ground` among the `terrain`'s points.
-pub(super) fn settle(
-    bodies: &mut [Body],
-    hinges: &[Hinge],
-    feet: &[usize],
-    half: (f64, f64),
-    ground: f64,
-    terrain: &[(f64, f64)],
-) {
-    // The reset's step: the hinges alone (no foot is near the ground yet).
-    let start = bodies.to_vec();
+/// One step of Box2D 2.3's position correction of `hinges` alone: each
+/// hinge's limit (the one it rests on when the step begins) and point,
+/// in turn, until all are within slop or the step's iterations run out.
+pub(crate) fn close_hinges(bodies: &mut [Body], hinges: &[Hinge]) {
     let limits: Vec<Limit> = hinges.iter().map(|h| h.limit(bodies)).collect();
     for _ in 0..POSITION_ITERATIONS {
         let mut done = true;
@@ -354,6 +353,23 @@ pub(super) fn settle(
             break;
         }
     }
+}
+
+/// Moves `bodies` (placed as gymnasium places them, at rest) to where
+/// Box2D 2.3's first two steps leave them (see the module's doc): the
+/// `hinges` shut, the `feet` (boxes of half-extents `half`) on the flat
+/// start pad of height `ground` among the `terrain`'s points.
+pub(crate) fn settle(
+    bodies: &mut [Body],
+    hinges: &[Hinge],
+    feet: &[usize],
+    half: (f64, f64),
+    ground: f64,
+    terrain: &[(f64, f64)],
+) {
+    // The reset's step: the hinges alone (no foot is near the ground yet).
+    let start = bodies.to_vec();
+    close_hinges(bodies, hinges);
     // Continuous collision: each foot goes back along its sweep to where
     // it comes within the skin (less the slop) of the ground.
     let rest = SKIN - LINEAR_SLOP;
