@@ -6,8 +6,13 @@
 use super::{check_finite, check_limits, check_non_negative, check_spring, JointError};
 
 /// A wheel on a sprung axis: frame A's x axis is the suspension (point
-/// it up, or along the strut), the rotation is free, the motor turns the
-/// wheel.
+/// it up, or along the strut: [`JointDef::along`](crate::JointDef::along)
+/// sets it), the rotation is free, the motor turns the wheel.
+///
+/// The motor's speed is body B's spin relative to body A, positive
+/// counter-clockwise as every angle is: a wheel turning counter-clockwise
+/// rolls towards -x, so a car facing +x drives forward with a negative
+/// speed.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct WheelJoint {

@@ -6,6 +6,7 @@ use crate::body::{edges, BodyType};
 use crate::broadphase::pair_key;
 use crate::collision::Manifold;
 use crate::contact::{body_contacts, mix_friction, mix_restitution, Contact, ContactOptions};
+use crate::error::BodyError;
 use crate::events::{ContactEvents, ContactTouch};
 use crate::store::Store;
 use crate::world::shapes::ShapeSlot;
@@ -171,6 +172,76 @@ impl World {
         &self.events
     }
 
+    /// The contact events of the last step, moved out to the caller, so
+    /// that a game can change the world while it loops over them (the
+    /// world then reports none until its next step). The world's buffers
+    /// go with them and the next step makes new ones; for frames that
+    /// allocate nothing, copy into a buffer kept between frames instead:
+    /// `world.contact_events().clone_into(&mut mine)`.
+    ///
+    /// ```
+    /// # use tumble::{BodyDef, Polygon, ShapeDef, Vec2, World};
+    /// let mut world = World::default();
+    /// let ground = world.create_body(&BodyDef::static_body()).unwrap();
+    /// world.create_shape(ground, Polygon::new_box(5.0, 0.5).unwrap(), &ShapeDef::default()).unwrap();
+    /// let rock = world.create_body(&BodyDef::dynamic().at(Vec2::new(0.0, 1.0))).unwrap();
+    /// world.create_shape(rock, Polygon::new_box(0.5, 0.5).unwrap(), &ShapeDef::default()).unwrap();
+    /// let mut removed = false;
+    /// for _ in 0..60 {
+    ///     world.step(1.0 / 60.0);
+    ///     for touch in world.take_contact_events().begin {
+    ///         // The rock breaks where it lands.
+    ///         if (touch.body_a == rock || touch.body_b == rock) && world.contains_body(rock) {
+    ///             world.remove_body(rock).unwrap();
+    ///             removed = true;
+    ///         }
+    ///     }
+    /// }
+    /// assert!(removed);
+    /// ```
+    pub fn take_contact_events(&mut self) -> ContactEvents {
+        std::mem::take(&mut self.events)
+    }
+
+    /// The contacts of body `id` that have at least one manifold point
+    /// (touching or within the speculative distance), without allocating
+    /// (Box2D's `b2Body_GetContactData`): what a car's chassis touches. The
+    /// body may be either end (`body_a` or `body_b`) of each. Errors with
+    /// [`BodyError::StaleHandle`] for a removed body.
+    pub fn body_contacts(&self, id: BodyId) -> Result<impl Iterator<Item = ContactView<'_>> + '_, BodyError> {
+        let bi = self.body_index(id)?;
+        Ok(body_contacts(&self.contacts, &self.bodies[bi])
+            .map(|(ci, _)| &self.contacts[ci])
+            .filter(|c| c.manifold.count > 0)
+            .map(|c| self.view(c)))
+    }
+
+    /// The contacts of shape `id` that have at least one manifold point,
+    /// without allocating: those of its body's contacts it is an end of.
+    /// Errors with [`BodyError::StaleHandle`] for a removed shape.
+    pub fn shape_contacts(
+        &self,
+        id: ShapeId,
+    ) -> Result<impl Iterator<Item = ContactView<'_>> + '_, BodyError> {
+        let si = self.shape_index(id)?;
+        let bi = self.shapes[si].body;
+        Ok(body_contacts(&self.contacts, &self.bodies[bi])
+            .map(|(ci, _)| &self.contacts[ci])
+            .filter(move |c| c.manifold.count > 0 && (c.shape_a == si || c.shape_b == si))
+            .map(|c| self.view(c)))
+    }
+
+    /// A contact as the public view.
+    fn view<'a>(&'a self, c: &'a Contact) -> ContactView<'a> {
+        ContactView {
+            shape_a: self.shape_id(c.shape_a),
+            shape_b: self.shape_id(c.shape_b),
+            body_a: self.body_id(c.body_a),
+            body_b: self.body_id(c.body_b),
+            manifold: &c.manifold,
+        }
+    }
+
     /// Number of live contacts (pairs of shapes whose fat AABBs overlap):
     /// O(1).
     pub fn contact_count(&self) -> usize {
@@ -193,12 +264,6 @@ impl World {
         self.contacts
             .iter()
             .filter(|(_, c)| c.manifold.count > 0)
-            .map(|(_, c)| ContactView {
-                shape_a: self.shape_id(c.shape_a),
-                shape_b: self.shape_id(c.shape_b),
-                body_a: self.body_id(c.body_a),
-                body_b: self.body_id(c.body_b),
-                manifold: &c.manifold,
-            })
+            .map(|(_, c)| self.view(c))
     }
 }

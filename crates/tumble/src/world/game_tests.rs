@@ -2,7 +2,7 @@
 //! filter, pre-solve, conveyor belts), hit events and per-shape event
 //! flags.
 
-use super::tests::{ground, DT};
+use super::tests::{ground, zero_gravity, DT};
 use super::*;
 use crate::body::BodyDef;
 use crate::collision::Manifold;
@@ -739,4 +739,152 @@ fn a_translation_lock_holds_its_axis_against_gravity_and_contacts() {
     assert_eq!(world.motion_locks(floater).unwrap(), MotionLocks::default());
     run(&mut world, 10);
     assert!(world.position(floater).unwrap().y < 3.9);
+}
+
+/// A pile of boxes and circles, some bodies with two shapes, settled.
+fn settled_pile() -> World {
+    let mut world = World::default();
+    ground(&mut world);
+    for k in 0..24 {
+        let at = Vec2::new((k % 6) as f32 * 0.9 - 2.2, 0.6 + (k / 6) as f32 * 1.1);
+        let b = world.create_body(&BodyDef::dynamic().at(at)).unwrap();
+        world.create_shape(b, unit_box(), &ShapeDef::default()).unwrap();
+        if k % 3 == 0 {
+            let ball = Circle::new(Vec2::new(0.0, 0.6), 0.2).unwrap();
+            world.create_shape(b, ball, &ShapeDef::default()).unwrap();
+        }
+    }
+    for _ in 0..90 {
+        world.step(DT);
+    }
+    world
+}
+
+#[test]
+fn body_and_shape_contacts_are_the_contacts_naming_them() {
+    let world = settled_pile();
+    let key = |c: &ContactView| (c.shape_a, c.shape_b);
+    let all: Vec<ContactView> = world.contacts().collect();
+    assert!(all.len() > 24, "a pile touches: {}", all.len());
+    for body in world.bodies() {
+        let mut got: Vec<_> = world.body_contacts(body).unwrap().map(|c| key(&c)).collect();
+        let mut want: Vec<_> = all
+            .iter()
+            .filter(|c| c.body_a == body || c.body_b == body)
+            .map(key)
+            .collect();
+        got.sort();
+        want.sort();
+        assert_eq!(got, want, "body {body:?}");
+        for shape in world.body_shapes(body).unwrap() {
+            let mut got: Vec<_> = world.shape_contacts(shape).unwrap().map(|c| key(&c)).collect();
+            let mut want: Vec<_> = all
+                .iter()
+                .filter(|c| c.shape_a == shape || c.shape_b == shape)
+                .map(key)
+                .collect();
+            got.sort();
+            want.sort();
+            assert_eq!(got, want, "shape {shape:?}");
+        }
+    }
+}
+
+#[test]
+fn contacts_of_a_removed_body_or_shape_are_an_error() {
+    let mut world = settled_pile();
+    let body = world.bodies().nth(3).unwrap();
+    let shape = world.body_shapes(body).unwrap()[0];
+    world.remove_body(body).unwrap();
+    assert_eq!(world.body_contacts(body).err(), Some(BodyError::StaleHandle));
+    assert_eq!(world.shape_contacts(shape).err(), Some(BodyError::StaleHandle));
+}
+
+#[test]
+fn taken_events_leave_none_behind_and_the_next_step_reports_again() {
+    let mut world = World::default();
+    ground(&mut world);
+    let (_, _) = body(
+        &mut world,
+        &BodyDef::dynamic().at(Vec2::new(0.0, 0.6)),
+        unit_box(),
+        &ShapeDef::default(),
+    );
+    let mut began = 0;
+    for _ in 0..30 {
+        world.step(DT);
+        let events = world.take_contact_events();
+        began += events.begin.len();
+        assert!(world.contact_events().begin.is_empty());
+    }
+    assert_eq!(began, 1, "the box lands once");
+    // Taking the events changes nothing else: the contact is still there.
+    assert_eq!(world.contacts().count(), 1);
+}
+
+#[test]
+fn a_joint_along_an_axis_slides_along_it() {
+    use crate::joint::PrismaticJoint;
+    let mut world = zero_gravity();
+    let fixed = world.create_body(&BodyDef::static_body()).unwrap();
+    let (slider, _) = body(&mut world, &BodyDef::dynamic(), unit_box(), &ShapeDef::default());
+    let axis = Vec2::new(1.0, 1.0);
+    let def = JointDef::new(fixed, slider, PrismaticJoint::default())
+        .along(&world, Vec2::ZERO, axis)
+        .unwrap();
+    world.create_joint(&def).unwrap();
+    // Pushed along x, it can only go along the diagonal.
+    world.set_linear_velocity(slider, Vec2::new(2.0, 0.0)).unwrap();
+    for _ in 0..30 {
+        world.step(DT);
+    }
+    let p = world.position(slider).unwrap();
+    assert!(p.x > 0.1 && (p.x - p.y).abs() < 1e-3, "{p}");
+    for bad in [
+        Vec2::ZERO,
+        Vec2::new(f32::NAN, 1.0),
+        Vec2::new(f32::INFINITY, 0.0),
+    ] {
+        assert!(JointDef::new(fixed, slider, PrismaticJoint::default())
+            .along(&world, Vec2::ZERO, bad)
+            .is_err());
+    }
+}
+
+#[test]
+fn a_car_on_wheels_along_y_drives_forward_on_a_negative_motor_speed() {
+    use crate::joint::WheelJoint;
+    let mut world = World::default();
+    let g = world.create_body(&BodyDef::static_body()).unwrap();
+    world
+        .create_shape(g, Polygon::new_box(50.0, 0.5).unwrap(), &ShapeDef::default())
+        .unwrap();
+    let (chassis, _) = body(
+        &mut world,
+        &BodyDef::dynamic().at(Vec2::new(0.0, 1.3)),
+        Polygon::new_box(1.0, 0.2).unwrap(),
+        &ShapeDef::default(),
+    );
+    for x in [-0.8, 0.8] {
+        let at = Vec2::new(x, 0.8);
+        let (wheel, _) = body(
+            &mut world,
+            &BodyDef::dynamic().at(at),
+            Circle::new(Vec2::ZERO, 0.3).unwrap(),
+            &ShapeDef {
+                friction: 0.9,
+                ..ShapeDef::default()
+            },
+        );
+        let drive = WheelJoint::default().with_motor(-8.0, 40.0);
+        let def = JointDef::new(chassis, wheel, drive)
+            .along(&world, at, Vec2::Y)
+            .unwrap();
+        world.create_joint(&def).unwrap();
+    }
+    for _ in 0..120 {
+        world.step(DT);
+    }
+    assert!(world.linear_velocity(chassis).unwrap().x > 1.0);
+    assert!(world.position(chassis).unwrap().x > 0.5);
 }

@@ -83,6 +83,34 @@ impl JointDef {
         })
     }
 
+    /// The same joint with both frames at `anchor` (world coordinates)
+    /// where the bodies are now, their x axes along `axis`: a slider's
+    /// travel, or a wheel's suspension (pointing up from the wheel
+    /// towards the chassis, say). Errors with [`JointError::OutOfRange`]
+    /// for an axis of zero length or not finite.
+    ///
+    /// ```
+    /// # use tumble::{BodyDef, Circle, JointDef, Polygon, ShapeDef, Vec2, WheelJoint, World};
+    /// let mut world = World::default();
+    /// let chassis = world.create_body(&BodyDef::dynamic().at(Vec2::new(0.0, 1.0))).unwrap();
+    /// world.create_shape(chassis, Polygon::new_box(1.0, 0.25).unwrap(), &ShapeDef::default()).unwrap();
+    /// let wheel = world.create_body(&BodyDef::dynamic().at(Vec2::new(0.8, 0.5))).unwrap();
+    /// world.create_shape(wheel, Circle::new(Vec2::ZERO, 0.3).unwrap(), &ShapeDef::default()).unwrap();
+    /// // A suspension along the world's y, the wheel driven clockwise: forward, towards +x.
+    /// let drive = WheelJoint::default().with_motor(-10.0, 50.0);
+    /// let def = JointDef::new(chassis, wheel, drive)
+    ///     .along(&world, Vec2::new(0.8, 0.5), Vec2::Y)
+    ///     .unwrap();
+    /// world.create_joint(&def).unwrap();
+    /// ```
+    pub fn along(self, world: &World, anchor: Vec2, axis: Vec2) -> Result<JointDef, JointError> {
+        let length = axis.length();
+        if !(length.is_finite() && length > 0.0) {
+            return Err(JointError::OutOfRange("axis (finite, not zero)"));
+        }
+        self.at_frame(world, Transform::new(anchor, axis.y.atan2(axis.x)))
+    }
+
     /// The same joint with frame A at `anchor_a` and frame B at `anchor_b`
     /// (world coordinates, where the bodies are now), their x axes along
     /// the world's: the two ends of a distance joint.

@@ -56,6 +56,34 @@ impl World {
         &self.sensor_events
     }
 
+    /// The sensor events of the last step, moved out to the caller, so
+    /// that a game can remove the coin it just picked up while it loops
+    /// over them (the world then reports none until its next step; see
+    /// [`World::take_contact_events`] for the allocation-free copy).
+    ///
+    /// ```
+    /// # use tumble::{BodyDef, Circle, ShapeDef, Vec2, World};
+    /// let mut world = World::default();
+    /// let coin = world.create_body(&BodyDef::static_body()).unwrap();
+    /// let sensor = ShapeDef { sensor: true, ..ShapeDef::default() };
+    /// world.create_shape(coin, Circle::new(Vec2::ZERO, 0.5).unwrap(), &sensor).unwrap();
+    /// let player = world.create_body(&BodyDef::dynamic().at(Vec2::new(0.0, 2.0))).unwrap();
+    /// world.create_shape(player, Circle::new(Vec2::ZERO, 0.25).unwrap(), &ShapeDef::default()).unwrap();
+    /// let mut picked = 0;
+    /// for _ in 0..60 {
+    ///     world.step(1.0 / 60.0);
+    ///     for overlap in world.take_sensor_events().begin {
+    ///         world.remove_body(overlap.sensor_body).unwrap();
+    ///         picked += 1;
+    ///     }
+    /// }
+    /// assert_eq!(picked, 1);
+    /// assert!(!world.contains_body(coin));
+    /// ```
+    pub fn take_sensor_events(&mut self) -> SensorEvents {
+        std::mem::take(&mut self.sensor_events)
+    }
+
     /// The shapes overlapping sensor `sensor` at the end of the last step,
     /// sorted by handle. A shape removed since is still listed until the
     /// next step reports its end.
