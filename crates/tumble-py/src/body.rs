@@ -417,6 +417,16 @@ impl Body {
         Ok(ids.into_iter().map(|id| shape_obj(world, &w, id)).collect())
     }
 
+    /// The body's contacts with manifold points now (touching, or within
+    /// the speculative distance), each a :class:`Contact`: the body is
+    /// ``body_a`` or ``body_b`` of each. Reads only this body's contacts.
+    fn contacts(&self, py: Python<'_>) -> PyResult<Vec<crate::events::Contact>> {
+        let world = self.world.bind(py);
+        let w = read(world)?;
+        let list = w.inner.body_contacts(self.id).check()?;
+        list.map(|c| crate::events::contact(world, &w, &c)).collect()
+    }
+
     /// The joints on the body, most recent first.
     #[getter]
     fn joints(&self, py: Python<'_>) -> PyResult<Vec<crate::joint::Joint>> {

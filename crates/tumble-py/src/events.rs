@@ -205,6 +205,39 @@ struct Pair {
     body_b: Py<Body>,
 }
 
+/// A contact as the Python :class:`Contact` (its shapes, bodies, normal and
+/// points).
+pub(crate) fn contact(world: &Bound<'_, World>, w: &World, c: &tumble::ContactView<'_>) -> PyResult<Contact> {
+    let py = world.py();
+    let p = pair(world, w, (c.shape_a, c.shape_b, c.body_a, c.body_b))?;
+    let points = c
+        .manifold
+        .points()
+        .iter()
+        .map(|m| {
+            Py::new(
+                py,
+                ContactPoint {
+                    point: Py::new(py, Vec2::from(m.point))?,
+                    separation: m.separation,
+                    normal_impulse: m.normal_impulse,
+                    tangent_impulse: m.tangent_impulse,
+                    id: m.id,
+                    persisted: m.persisted,
+                },
+            )
+        })
+        .collect::<PyResult<_>>()?;
+    Ok(Contact {
+        shape_a: p.shape_a,
+        shape_b: p.shape_b,
+        body_a: p.body_a,
+        body_b: p.body_b,
+        normal: Py::new(py, Vec2::from(c.manifold.normal))?,
+        points,
+    })
+}
+
 fn pair(
     world: &Bound<'_, World>,
     w: &World,
@@ -304,38 +337,6 @@ impl World {
     /// speculative distance), each a :class:`Contact`.
     fn contacts(slf: &Bound<'_, Self>) -> PyResult<Vec<Contact>> {
         let w = read(slf)?;
-        let py = slf.py();
-        w.inner
-            .contacts()
-            .map(|c| {
-                let p = pair(slf, &w, (c.shape_a, c.shape_b, c.body_a, c.body_b))?;
-                let points = c
-                    .manifold
-                    .points()
-                    .iter()
-                    .map(|m| {
-                        Py::new(
-                            py,
-                            ContactPoint {
-                                point: Py::new(py, Vec2::from(m.point))?,
-                                separation: m.separation,
-                                normal_impulse: m.normal_impulse,
-                                tangent_impulse: m.tangent_impulse,
-                                id: m.id,
-                                persisted: m.persisted,
-                            },
-                        )
-                    })
-                    .collect::<PyResult<_>>()?;
-                Ok(Contact {
-                    shape_a: p.shape_a,
-                    shape_b: p.shape_b,
-                    body_a: p.body_a,
-                    body_b: p.body_b,
-                    normal: Py::new(py, Vec2::from(c.manifold.normal))?,
-                    points,
-                })
-            })
-            .collect()
+        w.inner.contacts().map(|c| contact(slf, &w, &c)).collect()
     }
 }

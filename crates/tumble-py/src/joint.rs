@@ -335,13 +335,16 @@ impl World {
     /// and returns it.
     ///
     /// Where it acts: with ``anchor`` (world coordinates, where the bodies
-    /// are now) both frames sit there, their x axes at ``angle`` (a
-    /// slider's or wheel's axis); with ``anchor_b`` as well, frame A sits
+    /// are now) both frames sit there, their x axes at ``angle``, or along
+    /// ``axis`` when given (a slider's travel or a wheel's suspension; a
+    /// wheel's motor turns it counter-clockwise for a positive speed, so a
+    /// car facing +x drives forward with a negative one); with
+    /// ``anchor_b`` as well, frame A sits
     /// at ``anchor`` and frame B at ``anchor_b`` (a distance joint's two
     /// ends); with neither, both frames sit at the bodies' origins. At
     /// least one body must be dynamic. The bodies stop colliding with each
     /// other unless ``collide_connected``.
-    #[pyo3(signature = (body_a, body_b, params, *, anchor = None, anchor_b = None, angle = 0.0, collide_connected = false, user_data = None))]
+    #[pyo3(signature = (body_a, body_b, params, *, anchor = None, anchor_b = None, angle = 0.0, axis = None, collide_connected = false, user_data = None))]
     fn add_joint(
         slf: &Bound<'_, Self>,
         body_a: PyRef<'_, Body>,
@@ -350,6 +353,7 @@ impl World {
         anchor: Option<V2>,
         anchor_b: Option<V2>,
         angle: f32,
+        axis: Option<V2>,
         collide_connected: bool,
         user_data: Option<Bound<'_, PyAny>>,
     ) -> PyResult<Joint> {
@@ -366,8 +370,14 @@ impl World {
         def.collide_connected = collide_connected;
         def = match (anchor, anchor_b) {
             (Some(a), Some(b)) => def.with_world_anchors(&w.inner, a.0, b.0).check()?,
-            (Some(a), None) => def.at_frame(&w.inner, Transform::new(a.0, angle)).check()?,
+            (Some(a), None) => match axis {
+                Some(axis) => def.along(&w.inner, a.0, axis.0).check()?,
+                None => def.at_frame(&w.inner, Transform::new(a.0, angle)).check()?,
+            },
             (None, Some(_)) => return Err(PyTypeError::new_err("anchor_b needs anchor (the end on body A)")),
+            (None, None) if axis.is_some() => {
+                return Err(PyTypeError::new_err("axis needs anchor (where the axis passes)"))
+            }
             (None, None) => def,
         };
         let id = w.inner.create_joint(&def).check()?;

@@ -418,6 +418,15 @@ impl Shape {
         Ok(body_obj(world, &w, b))
     }
 
+    /// The shape's contacts with manifold points now, each a
+    /// :class:`Contact`: the shape is ``shape_a`` or ``shape_b`` of each.
+    fn contacts(&self, py: Python<'_>) -> PyResult<Vec<crate::events::Contact>> {
+        let world = self.world.bind(py);
+        let w = read(world)?;
+        let list = w.inner.shape_contacts(self.id).check()?;
+        list.map(|c| crate::events::contact(world, &w, &c)).collect()
+    }
+
     /// Whether the shape still exists.
     #[getter]
     fn alive(&self, py: Python<'_>) -> PyResult<bool> {

@@ -399,3 +399,47 @@ def test_step_releases_the_gil():
     # The counting thread ran while the worlds stepped.
     assert len(ticks) > 10
     assert worlds[0].to_bytes() == worlds[1].to_bytes()
+
+
+def test_body_and_shape_contacts_are_the_worlds_contacts_naming_them():
+    world = tumble.World()
+    ground = world.create_body("static")
+    ground.add_box(20, 1)
+    boxes = []
+    for k in range(4):
+        b = world.create_body("dynamic", position=(k * 1.2 - 2, 1.0))
+        b.add_box(1, 1)
+        if k % 2:
+            b.add_circle(0.2, center=(0, 0.7))
+        boxes.append(b)
+    for _ in range(60):
+        world.step(1 / 60)
+
+    def keys(contacts):
+        return sorted((c.shape_a.key, c.shape_b.key) for c in contacts)
+
+    all_contacts = world.contacts()
+    for b in boxes + [ground]:
+        want = [c for c in all_contacts if b in (c.body_a, c.body_b)]
+        assert keys(b.contacts()) == keys(want)
+        for s in b.shapes:
+            want = [c for c in all_contacts if s in (c.shape_a, c.shape_b)]
+            assert keys(s.contacts()) == keys(want)
+    assert len(ground.contacts()) == 4
+
+
+def test_a_joint_along_an_axis_slides_along_it():
+    world = tumble.World(gravity=(0, 0))
+    fixed = world.create_body("static")
+    slider = world.create_body("dynamic")
+    slider.add_box(1, 1)
+    world.add_joint(fixed, slider, tumble.PrismaticJoint(), anchor=(0, 0), axis=(1, 1))
+    slider.linear_velocity = (2, 0)
+    for _ in range(30):
+        world.step(1 / 60)
+    x, y = slider.position
+    assert x > 0.1 and abs(x - y) < 1e-3
+    with pytest.raises(TypeError):
+        world.add_joint(fixed, slider, tumble.PrismaticJoint(), axis=(1, 0))
+    with pytest.raises(tumble.InvalidValueError):
+        world.add_joint(fixed, slider, tumble.PrismaticJoint(), anchor=(0, 0), axis=(0, 0))
