@@ -80,14 +80,11 @@ pub struct Scaling {
 
 /// The steps each world of [`scaling`] takes per turn unless told: 50.
 /// While the one-worker world takes its turn the machine's other cores
-/// sit idle, and on a virtual machine an idle core comes back slowly:
-/// measured on this project's 2-core machine, the large pyramid's first
-/// steps on two workers after 10 on one took 3.4, 2.8, 2.5, 2.2 and 1.9
-/// ms before settling at 1.86 (medians over 40 turns); with a thread
-/// spinning on the other core meanwhile, 1.8 and then 1.6 from the
-/// second. At 10 steps a turn that wake-up sets the 2-worker median (the
-/// large pyramid's speed-up 1.30 against 1.79 at 50 in the same
-/// minutes); at 50 it is a few steps of every turn.
+/// sit idle, and on a virtual machine an idle core comes back slowly: the
+/// first few steps on two workers after a turn on one run up to twice as
+/// long as the rest. At 10 steps a turn that wake-up sets the 2-worker
+/// median and understates the speed-up by a third; at 50 it is a few
+/// steps of every turn.
 pub const SCALING_CHUNK: u32 = 50;
 
 /// Steps `spec` in two Tumble worlds, one on one worker and one on

@@ -18,9 +18,9 @@
 //! solving that batch touches it, as it holds the batch itself.
 //!
 //! A relaxed atomic per float would be safe Rust without any of this, but
-//! it moves every value through an integer register: measured, 16% more
-//! instructions on the large pyramid's step. The cells below compile to
-//! the plain loads and stores of a `&mut [BodyState]`.
+//! it moves every value through an integer register, a sixth more
+//! instructions in a pile's step. The cells below compile to the plain
+//! loads and stores of a `&mut [BodyState]`.
 
 use std::cell::UnsafeCell;
 

@@ -3,11 +3,10 @@
 //! hands each parallel loop (a stage) to the others by publishing it in
 //! one atomic word, with no thread pool hand-over per loop, and one job
 //! at a time to run beside the stages ([`Team::beside`]: the broadphase
-//! tree's rebuild). Between stages the helpers spin: measured on this
-//! project's 2-core virtual machines, a rayon worker that went to sleep
-//! between two loops of 40 microseconds made each of them slower on two
-//! threads than on one (48 to 68 us against 37), where a spinning helper
-//! halved it (22 us).
+//! tree's rebuild). Between stages the helpers spin: a worker that goes
+//! to sleep between two short loops (tens of microseconds) takes longer
+//! to wake, on a virtual machine especially, than such a loop takes, so
+//! two threads would run it slower than one; a spinning helper halves it.
 //!
 //! A stage is a count of blocks and a function of the block index. The
 //! thread that drives the step publishes it ([`Team::run`]) and then
@@ -454,8 +453,8 @@ impl Drop for Aside {
 /// of a team this thread already drives, `body` gets that team (the
 /// step's region holds the solve's). The helpers spin between stages for
 /// as long as the region lasts: a worker that went to sleep between two
-/// parallel loops would take longer to wake, on a virtual machine
-/// measured at tens of microseconds, than a small loop takes.
+/// parallel loops would take longer to wake (tens of microseconds on a
+/// virtual machine) than a small loop takes.
 pub(crate) fn with_team<R: Send>(parallel: bool, body: impl FnOnce(Option<&Team>) -> R + Send) -> R {
     let threads = current_threads();
     if !parallel || threads < 2 {

@@ -12,9 +12,9 @@
 //! by union-find over the dynamic bodies (the static world is no node: the
 //! one joint of a tree on it is the tree's root, any second one would close
 //! a loop through the ground); joints that would close a loop stay in
-//! Gauss-Seidel alone, and so do the limits, motors and springs. Measured
-//! on Box2D's ball and chain: the largest gap 0.137 m in Gauss-Seidel
-//! alone, 0.030 m with this.
+//! Gauss-Seidel alone, and so do the limits, motors and springs. On
+//! Box2D's ball and chain the largest gap is 0.137 m in Gauss-Seidel
+//! alone and 0.030 m with this.
 
 use super::{point_mass_matrix, rigid, JointConstraint, Motion};
 use crate::joint::JointKind;
