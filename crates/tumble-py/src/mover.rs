@@ -14,7 +14,8 @@ use tumble::Transform;
 /// (``max_slope``, radians), the tallest step it climbs (``step_height``;
 /// 0: none) and how deep a step must be (``step_min_width``), how far below
 /// it keeps to the ground (``snap_to_ground``), which shapes it meets
-/// (``filter``) and how many slides a move takes (``max_slides``). Unset
+/// (``filter``), how many slides a move takes (``max_slides``) and which
+/// collision categories are one-way platforms (``one_way``). Unset
 /// fields take the engine's defaults; the engine checks them on use.
 #[pyclass(module = "tumble")]
 #[derive(Clone)]
@@ -42,6 +43,10 @@ pub struct CharacterController {
     /// The most slides a move takes.
     #[pyo3(get, set)]
     pub max_slides: u32,
+    /// Collision categories of one-way platforms (met only from above:
+    /// jumped up through, walked through from the side, stood on).
+    #[pyo3(get, set)]
+    pub one_way: u64,
 }
 
 impl From<&CharacterController> for tumble::CharacterController {
@@ -55,6 +60,7 @@ impl From<&CharacterController> for tumble::CharacterController {
             snap_to_ground: c.snap_to_ground,
             filter: c.filter,
             max_slides: c.max_slides,
+            one_way: c.one_way,
         }
     }
 }
@@ -62,7 +68,7 @@ impl From<&CharacterController> for tumble::CharacterController {
 #[pymethods]
 impl CharacterController {
     #[new]
-    #[pyo3(signature = (*, up = None, skin = None, max_slope = None, step_height = None, step_min_width = None, snap_to_ground = None, filter = None, max_slides = None))]
+    #[pyo3(signature = (*, up = None, skin = None, max_slope = None, step_height = None, step_min_width = None, snap_to_ground = None, filter = None, max_slides = None, one_way = None))]
     fn new(
         up: Option<V2>,
         skin: Option<f32>,
@@ -72,6 +78,7 @@ impl CharacterController {
         snap_to_ground: Option<f32>,
         filter: Option<PyRef<'_, QueryFilter>>,
         max_slides: Option<u32>,
+        one_way: Option<u64>,
     ) -> CharacterController {
         let d = tumble::CharacterController::default();
         CharacterController {
@@ -83,6 +90,7 @@ impl CharacterController {
             snap_to_ground: snap_to_ground.unwrap_or(d.snap_to_ground),
             filter: filter.map_or(d.filter, |f| f.0),
             max_slides: max_slides.unwrap_or(d.max_slides),
+            one_way: one_way.unwrap_or(d.one_way),
         }
     }
 
@@ -100,7 +108,7 @@ impl CharacterController {
     fn __repr__(&self) -> String {
         format!(
             "CharacterController(up=({:?}, {:?}), skin={:?}, max_slope={:?}, step_height={:?}, \
-             step_min_width={:?}, snap_to_ground={:?}, max_slides={:?})",
+             step_min_width={:?}, snap_to_ground={:?}, max_slides={:?}, one_way={:#x})",
             self.up.0.x,
             self.up.0.y,
             self.skin,
@@ -108,7 +116,8 @@ impl CharacterController {
             self.step_height,
             self.step_min_width,
             self.snap_to_ground,
-            self.max_slides
+            self.max_slides,
+            self.one_way
         )
     }
 }

@@ -214,6 +214,9 @@ impl Platformer {
     }
 }
 
+/// The collision category of the platformer's one-way platforms.
+const PLATFORM_CATEGORY: u64 = 0x2;
+
 /// The platformer: hilly chain terrain, one-way platforms, coins (sensors),
 /// a lift, crates that flash when hit hard, and a character.
 pub fn platformer(world: &mut World) -> Game {
@@ -232,10 +235,15 @@ pub fn platformer(world: &mut World) -> Game {
     world
         .create_chain(ground, &outline, false, &ShapeDef::default())
         .expect("a valid outline");
-    // One-way platforms.
+    // One-way platforms: held up from above for bodies by the hook, and
+    // for the character by its controller's rule for their category.
     let mut hooks = OneWayPlatforms::default();
     let one_way = ShapeDef {
         pre_solve: true,
+        filter: Filter {
+            category: PLATFORM_CATEGORY,
+            ..Filter::default()
+        },
         ..ShapeDef::default()
     };
     for (x, y) in [(-8.0, 4.5), (-3.0, 6.5), (4.0, 5.0)] {
@@ -304,7 +312,10 @@ pub fn platformer(world: &mut World) -> Game {
         kind: Kind::Platformer(Box::new(Platformer {
             character,
             shape: capsule.into(),
-            controller: CharacterController::default(),
+            controller: CharacterController {
+                one_way: PLATFORM_CATEGORY,
+                ..CharacterController::default()
+            },
             fall: 0.0,
             coins,
             collected: 0,
@@ -464,6 +475,25 @@ mod tests {
         assert!(collected >= 1, "collected {collected} coins");
         let status = scene.game.as_ref().unwrap().status();
         assert!(status[0].1.starts_with(&collected.to_string()), "{status:?}");
+    }
+
+    #[test]
+    fn the_platformer_character_jumps_up_through_a_platform_and_lands_on_it() {
+        let mut scene = build(SceneName::Platformer, tumble::SolverSettings::default());
+        let (body, _) = character_of(&scene);
+        // Under the platform at (-8, 4.5) (its top at 4.6), head already
+        // in it, jumping.
+        scene
+            .world
+            .set_transform(body, Vec2::new(-8.0, 3.9), 0.0)
+            .unwrap();
+        if let Kind::Platformer(p) = &mut scene.game.as_mut().unwrap().kind {
+            p.fall = JUMP_SPEED;
+        }
+        play(&mut scene, 90, |_| Input::default());
+        let p = scene.world.position(body).unwrap();
+        // Standing on top: feet (0.8 below the center) a skin above it.
+        assert!((p.y - 0.8 - 4.6).abs() < 0.03, "on the platform: {p:?}");
     }
 
     #[test]

@@ -583,6 +583,11 @@ impl Gen {
             } else {
                 d.max_slides
             },
+            one_way: if self.rng.chance(0.3) {
+                self.rng.pick(&[1, 2, u64::MAX])
+            } else {
+                d.one_way
+            },
         }
     }
 

@@ -474,6 +474,7 @@ class CharacterController:
     snap_to_ground: float
     filter: QueryFilter
     max_slides: int
+    one_way: int
     def __init__(
         self,
         *,
@@ -485,6 +486,7 @@ class CharacterController:
         snap_to_ground: Optional[float] = None,
         filter: Optional[QueryFilter] = None,
         max_slides: Optional[int] = None,
+        one_way: Optional[int] = None,
     ) -> None: ...
 
 class CharacterMove:

@@ -79,6 +79,14 @@ pub struct CharacterController {
     /// Most slides (cast, stop, turn along the surface) per move. Default
     /// 4; at most 16 are taken, whatever is asked.
     pub max_slides: u32,
+    /// Collision categories of one-way platforms: a shape whose filter
+    /// category has any of these bits is met only from above (along
+    /// `up`). The character jumps up through it and walks through it
+    /// from the side, and lands and stands on it, as
+    /// [`OneWayPlatforms`](crate::OneWayPlatforms) holds bodies (give the
+    /// platforms a category, and list them there for the bodies). Default
+    /// 0: no shape is one-way.
+    pub one_way: u64,
 }
 
 impl Default for CharacterController {
@@ -92,6 +100,7 @@ impl Default for CharacterController {
             snap_to_ground: 0.2,
             filter: QueryFilter::default(),
             max_slides: 4,
+            one_way: 0,
         }
     }
 }
@@ -281,6 +290,33 @@ impl Mover<'_> {
         !slot.def.sensor && Some(slot.body) != self.ignore && self.controller.filter.accepts(&slot.def.filter)
     }
 
+    /// Whether shape slot `si` is a one-way platform (see
+    /// [`CharacterController::one_way`]).
+    fn one_way(&self, si: u32) -> bool {
+        self.world.shapes[si].def.filter.category & self.controller.one_way != 0
+    }
+
+    /// The distance from the character at `p` to shape slot `si`, and the
+    /// direction from it to the character (negative: overlapping).
+    fn distance_to(&self, si: u32, p: Vec2) -> (f32, Vec2) {
+        let slot = &self.world.shapes[si];
+        let at = self.world.bodies[slot.body].xf;
+        let d = shape_distance(&slot.shape, &at, self.shape, &self.at(p));
+        (d.distance, d.normal)
+    }
+
+    /// Whether the character at `p` meets one-way platform `si` when it
+    /// moves by `motion`: only coming down onto it from clear above it
+    /// (not from inside it, as when it jumped up through it and turns to
+    /// fall).
+    fn lands_on(&self, si: u32, p: Vec2, motion: Vec2) -> bool {
+        if motion.dot(self.up) >= 0.0 {
+            return false;
+        }
+        let (distance, normal) = self.distance_to(si, p);
+        distance >= 0.0 && normal.dot(self.up) >= self.min_up
+    }
+
     /// The first thing met moving from `p` by `translation`.
     fn cast(&self, p: Vec2, translation: Vec2) -> Option<super::ShapeCastHit> {
         if translation.length_squared() <= 0.0 {
@@ -289,7 +325,7 @@ impl Mover<'_> {
         let mask = self.controller.filter.mask;
         self.world
             .cast_shape_where(self.shape, (self.at(p), translation), mask, |si, _| {
-                self.meets(si)
+                self.meets(si) && (!self.one_way(si) || self.lands_on(si, p, translation))
             })
     }
 
@@ -354,7 +390,10 @@ impl Mover<'_> {
             let slot = &self.world.shapes[si];
             let at = self.world.bodies[slot.body].xf;
             let d = shape_distance(&slot.shape, &at, self.shape, &xf);
-            if d.distance < skin && is_finite_vec(d.normal) && d.normal != Vec2::ZERO {
+            // A one-way platform holds the character up only where it
+            // stands on top of it, clear of its inside.
+            let held = !self.one_way(si) || (d.distance >= 0.0 && d.normal.dot(self.up) >= self.min_up);
+            if held && d.distance < skin && is_finite_vec(d.normal) && d.normal != Vec2::ZERO {
                 planes[count] = (d.normal, skin - d.distance);
                 count += 1;
             }

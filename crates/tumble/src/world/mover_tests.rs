@@ -457,3 +457,96 @@ fn a_controller_with_bad_numbers_is_refused() {
         .move_character(&good, &c.shape, xf, -Vec2::Y * DT, DT, Some(c.body))
         .is_ok());
 }
+
+/// The category the one-way platform tests give their platforms.
+const PLATFORM: u64 = 0x4;
+
+/// A platform 4 m wide, 0.2 m thick, its top at `top`, centred on `x`,
+/// of category [`PLATFORM`].
+fn platform(world: &mut World, floor: BodyId, x: f32, top: f32) -> ShapeId {
+    let slab = Polygon::new_offset_box(2.0, 0.1, Vec2::new(x, top - 0.1), 0.0).unwrap();
+    let def = ShapeDef {
+        filter: crate::filter::Filter {
+            category: PLATFORM,
+            ..Default::default()
+        },
+        ..ShapeDef::default()
+    };
+    world.create_shape(floor, slab, &def).unwrap()
+}
+
+/// Jumps the character at 7 m/s and runs `frames` frames; the highest
+/// its center reached.
+fn jump(world: &mut World, c: &mut Character, frames: u32) -> f32 {
+    c.fall = 7.0;
+    let mut top = f32::MIN;
+    for _ in 0..frames {
+        c.frame(world, 0.0);
+        top = top.max(c.position(world).y);
+    }
+    top
+}
+
+#[test]
+fn a_character_jumps_up_through_a_one_way_platform_and_stands_on_it() {
+    let (mut world, floor) = world_with_floor();
+    let top = 2.2;
+    let slab = platform(&mut world, floor, 0.0, top);
+    let mut c = Character::new(&mut world, Vec2::new(0.0, 0.81));
+    c.controller.one_way = PLATFORM;
+    for _ in 0..10 {
+        c.frame(&mut world, 0.0);
+    }
+    let peak = jump(&mut world, &mut c, 120);
+    // Through it (its head, 0.8 above its center, passed the slab)...
+    assert!(peak - 0.8 > top, "peak {peak}");
+    // ...and down onto it: standing, its feet a skin above the top.
+    let m = c.frame(&mut world, 0.0);
+    assert!(m.grounded && m.ground == Some(slab), "{m:?}");
+    let feet = c.position(&world).y - 0.8;
+    assert!((feet - top - c.controller.skin).abs() < 0.005, "feet at {feet}");
+    // It walks along it and off its end, back to the floor.
+    for _ in 0..120 {
+        c.frame(&mut world, 3.0);
+    }
+    let p = c.position(&world);
+    assert!(p.x > 2.5 && (p.y - 0.81).abs() < 0.01, "{p}");
+}
+
+#[test]
+fn without_the_one_way_rule_the_platform_stops_the_jump() {
+    let (mut world, floor) = world_with_floor();
+    let top = 2.2;
+    platform(&mut world, floor, 0.0, top);
+    let mut c = Character::new(&mut world, Vec2::new(0.0, 0.81));
+    for _ in 0..10 {
+        c.frame(&mut world, 0.0);
+    }
+    let peak = jump(&mut world, &mut c, 120);
+    // Its head stops a skin under the slab's underside.
+    assert!(peak + 0.8 < top - 0.2 + 0.02, "peak {peak}");
+    let p = c.position(&world);
+    assert!((p.y - 0.81).abs() < 0.01, "back on the floor: {p}");
+}
+
+#[test]
+fn a_character_walks_through_a_one_way_platform_from_the_side() {
+    let (mut world, floor) = world_with_floor();
+    // A platform at head height, to the right.
+    platform(&mut world, floor, 4.0, 1.2);
+    let mut c = Character::new(&mut world, Vec2::new(0.0, 0.81));
+    c.controller.one_way = PLATFORM;
+    for _ in 0..120 {
+        c.frame(&mut world, 3.0);
+    }
+    let p = c.position(&world);
+    assert!(p.x > 5.5 && (p.y - 0.81).abs() < 0.01, "walked through: {p}");
+    // Without the rule it is a wall.
+    let (mut world, floor) = world_with_floor();
+    platform(&mut world, floor, 4.0, 1.2);
+    let mut c = Character::new(&mut world, Vec2::new(0.0, 0.81));
+    for _ in 0..120 {
+        c.frame(&mut world, 3.0);
+    }
+    assert!(c.position(&world).x < 2.0 - 0.3 + 0.02);
+}
