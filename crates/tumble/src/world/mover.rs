@@ -201,6 +201,7 @@ impl World {
             q: xf.q,
             controller: c,
             ignore: ignore.and_then(|b| self.body_index(b).ok()),
+            carrier: None,
             up,
             min_up,
         };
@@ -211,6 +212,13 @@ impl World {
         let carry = match standing {
             Some(hit) => self.velocity_at_point(hit.body, hit.point)? * dt.max(0.0),
             None => Vec2::ZERO,
+        };
+        // The carry moves the character with what it stands on, which
+        // the step has yet to move: that body is no obstacle to it (a lift
+        // going down would stop its own passenger).
+        let carried = Mover {
+            carrier: standing.and_then(|hit| self.body_index(hit.body).ok()),
+            ..mover
         };
         let (mut p, mut grounded) = mover.slide_along(p, desired);
         // Keep to the ground: not when rising (a jump), and only onto
@@ -223,13 +231,15 @@ impl World {
                 if hit.normal.dot(up) < min_up {
                     sliding = true;
                 } else if c.snap_to_ground > 0.0 || hit.fraction * reach <= GROUND_PROBE_SKINS * c.skin {
-                    p += (hit.fraction * reach - c.skin).max(0.0) * -up;
+                    // Down onto it, or up out of the skin's width (the
+                    // frame's fall ends short of the ground, inside it).
+                    p += (hit.fraction * reach - c.skin) * -up;
                     grounded = true;
                     ground = Some(hit);
                 }
             }
         }
-        let (p, _) = mover.slide_along(p, carry);
+        let (p, _) = carried.slide_along(p, carry);
         let ground_velocity = match ground {
             Some(hit) => self.velocity_at_point(hit.body, hit.point)?,
             None => Vec2::ZERO,
@@ -267,12 +277,15 @@ fn slide(left: Vec2, n: Vec2, up: Vec2, walkable: bool) -> Vec2 {
 
 /// One move's queries: the character's shape, turned as it is, against the
 /// world.
+#[derive(Clone, Copy)]
 struct Mover<'a> {
     world: &'a World,
     shape: &'a Shape,
     q: crate::math::Rot,
     controller: &'a CharacterController,
     ignore: Option<u32>,
+    /// The body carrying the character, not met by the carry's slide.
+    carrier: Option<u32>,
     /// Which way is up (unit).
     up: Vec2,
     /// The cosine of the steepest slope it walks on.
@@ -287,7 +300,10 @@ impl Mover<'_> {
     /// Whether shape slot `si` is something the character meets.
     fn meets(&self, si: u32) -> bool {
         let slot = &self.world.shapes[si];
-        !slot.def.sensor && Some(slot.body) != self.ignore && self.controller.filter.accepts(&slot.def.filter)
+        !slot.def.sensor
+            && Some(slot.body) != self.ignore
+            && Some(slot.body) != self.carrier
+            && self.controller.filter.accepts(&slot.def.filter)
     }
 
     /// Whether shape slot `si` is a one-way platform (see

@@ -550,3 +550,47 @@ fn a_character_walks_through_a_one_way_platform_from_the_side() {
     }
     assert!(c.position(&world).x < 2.0 - 0.3 + 0.02);
 }
+
+#[test]
+fn a_character_on_a_lift_stays_a_skin_above_it_as_it_falls_and_turns() {
+    let mut world = World::new(WorldSettings {
+        sleeping: false,
+        ..WorldSettings::default()
+    });
+    let lift = world
+        .create_body(
+            &BodyDef::kinematic()
+                .at(Vec2::new(0.0, 5.0))
+                .with_velocity(Vec2::new(0.0, -1.5)),
+        )
+        .unwrap();
+    world
+        .create_shape(lift, Polygon::new_box(3.0, 0.1).unwrap(), &ShapeDef::default())
+        .unwrap();
+    let mut c = Character::new(&mut world, Vec2::new(0.0, 5.91));
+    let skin = c.controller.skin;
+    // Feet 0.8 below the center, the lift's top 0.1 above its origin.
+    let gap =
+        |world: &World, c: &Character| c.position(world).y - 0.8 - (world.position(lift).unwrap().y + 0.1);
+    for _ in 0..30 {
+        c.frame(&mut world, 0.0);
+    }
+    let x0 = c.position(&world).x - world.position(lift).unwrap().x;
+    for phase in 0..2 {
+        if phase == 1 {
+            // The game turns the lift before the frame's move.
+            world.set_linear_velocity(lift, Vec2::new(3.0, 2.0)).unwrap();
+        }
+        for k in 0..60 {
+            let m = c.frame(&mut world, 0.0);
+            assert!(m.grounded, "phase {phase}, frame {k}");
+            let g = gap(&world, &c);
+            assert!(
+                (g - skin).abs() < 0.002,
+                "phase {phase}, frame {k}: {g} above the lift"
+            );
+        }
+    }
+    let x1 = c.position(&world).x - world.position(lift).unwrap().x;
+    assert!((x1 - x0).abs() < 0.002, "carried along: {x0} -> {x1}");
+}
