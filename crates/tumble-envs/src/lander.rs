@@ -56,6 +56,8 @@ const CHUNKS: usize = 11;
 const GROUND: u64 = 0x0001;
 const HULL: u64 = 0x0010;
 const LEG: u64 = 0x0020;
+/// The largest wind or turbulence power accepted (N, N m).
+const MAX_WIND_POWER: f64 = 1e6;
 /// gymnasium's `TimeLimit` for `LunarLander-v3`.
 const MAX_EPISODE_STEPS: u32 = 1000;
 
@@ -139,8 +141,15 @@ impl LunarLander {
         if !(config.gravity > -12.0 && config.gravity < 0.0) {
             return Err(EnvError::Setting("gravity", "must lie between -12 and 0"));
         }
-        if !config.wind_power.is_finite() || !config.turbulence_power.is_finite() {
-            return Err(EnvError::Setting("wind and turbulence powers", "must be finite"));
+        // gymnasium warns outside 0..20 and 0..2; a million newtons (or
+        // newton metres) on a 5 kg lander is past any use, and keeps the
+        // gusts far inside what the engine's f32 accelerations can hold.
+        let sane = |x: f64| x.is_finite() && x.abs() <= MAX_WIND_POWER;
+        if !sane(config.wind_power) || !sane(config.turbulence_power) {
+            return Err(EnvError::Setting(
+                "wind and turbulence powers",
+                "must be finite and at most 1e6 in size",
+            ));
         }
         Ok(LunarLander {
             config,

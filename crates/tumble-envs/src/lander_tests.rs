@@ -199,3 +199,43 @@ fn the_render_shows_sky_moon_lander_and_flags() {
     assert_eq!(canvas.pixel(242, flag_row), [204, 204, 0]);
     assert_eq!(canvas.pixel(362, flag_row), [204, 204, 0]);
 }
+
+#[test]
+fn the_largest_settings_and_any_actions_never_panic() {
+    // Gusts at the largest powers, gravity at its limits, throttles at
+    // and beyond their range: every step returns, finite.
+    for (gravity, power) in [(-11.999, MAX_WIND_POWER), (-1e-6, -MAX_WIND_POWER), (-10.0, 0.0)] {
+        let config = LanderConfig {
+            continuous: true,
+            gravity,
+            enable_wind: true,
+            wind_power: power,
+            turbulence_power: power,
+            particles: true,
+        };
+        let mut env = LunarLander::new(config).unwrap();
+        let mut obs = [0.0f32; 8];
+        env.reset(Pcg64::from_seed(9), &mut obs);
+        let mut actions = Pcg64::from_seed(10);
+        for _ in 0..300 {
+            let a = [
+                actions.uniform(-1e30, 1e30) as f32,
+                actions.uniform(-2.0, 2.0) as f32,
+            ];
+            let step = env.step(&a, &mut obs).unwrap();
+            assert!(step.reward.is_finite() && obs.iter().all(|v| v.is_finite()));
+            if step.terminated {
+                env.reset(env.rng(), &mut obs);
+            }
+            let mut canvas = Canvas::new(60, 40);
+            env.render(&mut canvas);
+        }
+    }
+    for power in [1.01 * MAX_WIND_POWER, 1e39, f64::INFINITY, f64::NAN] {
+        let config = LanderConfig {
+            wind_power: power,
+            ..LanderConfig::default()
+        };
+        assert!(LunarLander::new(config).is_err(), "power {power}");
+    }
+}

@@ -176,6 +176,8 @@ def test_bad_input_raises_and_steps_nothing():
         cont.step([0.0, 0.0, 0.0])
     with pytest.raises(ValueError):
         gym.make("tumble/LunarLander-v3", gravity=-20.0)
+    with pytest.raises(ValueError, match="at most 1e6"):
+        gym.make("tumble/LunarLander-v3", enable_wind=True, wind_power=1e308)
     vec = tumble.envs.make_vec("LunarLander-v3", num_envs=3)
     vec.reset(seed=0)
     with pytest.raises(tumble.InvalidValueError, match="expected 3"):
