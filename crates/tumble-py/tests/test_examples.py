@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import pygame
+import pytest
 
 EXAMPLES = pathlib.Path(__file__).resolve().parents[3] / "examples" / "python"
 HEADLESS = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
@@ -95,3 +96,39 @@ def test_ray_rollouts_collect_episodes_on_a_local_cluster():
     }
     assert "6 episodes" in lines["heuristic"] and "6 episodes" in lines["random"]
     assert mean["heuristic"] >= 100 > mean["random"], mean
+
+
+def test_train_lander_parses_its_command_line():
+    # Training needs torch (too large for CI): only the options are checked,
+    # where stable-baselines3 is installed. Loading the script imports
+    # neither it nor torch.
+    pytest.importorskip("stable_baselines3")
+    out = subprocess.run(
+        [sys.executable, str(EXAMPLES / "train_lander.py"), "--help"],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "--engine" in out.stdout and "--timesteps" in out.stdout
+    lander = load("train_lander")
+    args = lander.parse_args(["--engine", "gymnasium", "--timesteps", "5000"])
+    assert (args.engine, args.timesteps, args.n_envs, args.eval_episodes) == (
+        "gymnasium",
+        5000,
+        16,
+        20,
+    )
+    assert lander.parse_args([]).engine == "tumble"
+    assert lander.PPO_SETTINGS == {
+        "n_steps": 1024,
+        "batch_size": 64,
+        "n_epochs": 4,
+        "gamma": 0.999,
+        "gae_lambda": 0.98,
+        "ent_coef": 0.01,
+    }
+    for bad in (["--engine", "bullet"], ["--timesteps", "0"]):
+        with pytest.raises(SystemExit):
+            lander.parse_args(bad)
