@@ -4,6 +4,23 @@
 
 use crate::{Env, EnvError, Pcg64};
 
+/// When a batch resets an environment whose episode ended: gymnasium
+/// 1.x's two autoreset modes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Autoreset {
+    /// gymnasium's default: the step on which an episode ends reports its
+    /// last observation; the next step ignores the environment's action,
+    /// resets it and reports the new first observation (reward 0, neither
+    /// flag).
+    #[default]
+    NextStep,
+    /// The step on which an episode ends resets the environment at once
+    /// and reports the new first observation with the ended episode's
+    /// reward and flags; the episode's last observation is kept
+    /// ([`Batch::final_observation`]).
+    SameStep,
+}
+
 /// One environment's result from [`Batch::step`].
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct BatchStep {
@@ -22,16 +39,19 @@ struct Slot<E> {
     steps: u32,
     /// The episode ended on the last step: the next step resets it.
     ended: bool,
+    /// The last observation of the episode that ended in the last step
+    /// ([`Autoreset::SameStep`]).
+    last: Vec<f32>,
 }
 
 /// `N` environments of one kind stepped together, each with its own
 /// random stream, over a pool of worker threads.
 ///
-/// Autoreset is gymnasium 1.x's default (`NEXT_STEP`): the step on which
-/// an episode ends reports its last observation with `terminated` or
-/// `truncated`; the next step ignores that environment's action, resets
-/// it, and reports the new episode's first observation with reward 0 and
-/// neither flag. Each environment's results are the same bits whatever the
+/// Autoreset is gymnasium 1.x's default (`NEXT_STEP`) unless set
+/// otherwise ([`Autoreset`]): the step on which an episode ends reports
+/// its last observation with `terminated` or `truncated`; the next step
+/// ignores that environment's action, resets it, and reports the new
+/// episode's first observation with reward 0 and neither flag. Each environment's results are the same bits whatever the
 /// number of workers, and the same as that environment stepped alone.
 pub struct Batch<E: Env> {
     slots: Vec<Slot<E>>,
@@ -44,6 +64,7 @@ pub struct Batch<E: Env> {
     /// Steps after which an episode is truncated (None: each
     /// environment's own [`Env::max_episode_steps`]).
     time_limit: Option<u32>,
+    autoreset: Autoreset,
 }
 
 impl<E: Env> Batch<E> {
@@ -80,6 +101,7 @@ impl<E: Env> Batch<E> {
                 env,
                 steps: 0,
                 ended: false,
+                last: vec![0.0; observation_len],
             })
             .collect();
         Ok(Batch {
@@ -90,7 +112,25 @@ impl<E: Env> Batch<E> {
             action_len,
             reset_done: false,
             time_limit: None,
+            autoreset: Autoreset::NextStep,
         })
+    }
+
+    /// Sets when an ended episode is reset (see [`Autoreset`]); the next
+    /// step uses it.
+    pub fn set_autoreset(&mut self, autoreset: Autoreset) {
+        self.autoreset = autoreset;
+    }
+
+    /// In [`Autoreset::SameStep`], the last observation of environment
+    /// `index`'s episode if it ended in the last step (its current
+    /// observation is already the next episode's first); None otherwise.
+    pub fn final_observation(&self, index: usize) -> Option<&[f32]> {
+        let ended = self
+            .results
+            .get(index)
+            .is_some_and(|r| r.terminated || r.truncated);
+        (self.autoreset == Autoreset::SameStep && ended).then(|| &self.slots[index].last[..])
     }
 
     /// Truncates episodes after `steps` steps instead of the environment's
@@ -200,6 +240,7 @@ impl<E: Env> Batch<E> {
             slot.env.check_action(action)?;
         }
         let time_limit = self.time_limit;
+        let same_step = self.autoreset == Autoreset::SameStep;
         self.for_each(
             observations,
             actions,
@@ -222,6 +263,13 @@ impl<E: Env> Batch<E> {
                     terminated: step.terminated,
                     truncated,
                 };
+                if same_step && slot.ended {
+                    slot.last.copy_from_slice(obs);
+                    let rng = slot.env.rng();
+                    slot.env.reset(rng, obs);
+                    slot.steps = 0;
+                    slot.ended = false;
+                }
             },
         );
         Ok(())

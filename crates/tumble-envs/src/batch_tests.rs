@@ -139,3 +139,45 @@ fn bad_input_is_refused_with_nothing_stepped() {
         Err(EnvError::Size("random streams", 2, 1))
     );
 }
+
+#[test]
+fn same_step_autoreset_reports_the_new_episode_and_keeps_the_last_observation() {
+    // Two batches from the same streams and actions: one resets on the
+    // next step, one on the same step. The same-step batch's final
+    // observation is the next-step batch's ending one, and its new first
+    // observation is the one the next-step batch reports a step later.
+    let n = 3;
+    let rngs: Vec<Pcg64> = (0..n as u64).map(|s| Pcg64::from_seed(s + 70)).collect();
+    let mut next = Batch::new(landers(n, false), 1).unwrap();
+    let mut same = Batch::new(landers(n, false), 2).unwrap();
+    same.set_autoreset(Autoreset::SameStep);
+    let (mut on, mut os) = (vec![0.0f32; n * 8], vec![0.0f32; n * 8]);
+    next.reset(&rngs, &mut on).unwrap();
+    same.reset(&rngs, &mut os).unwrap();
+    let left = vec![1.0f32; n];
+    for _ in 0..1000 {
+        next.step(&left, &mut on).unwrap();
+        same.step(&left, &mut os).unwrap();
+        assert_eq!(next.results(), same.results());
+        let ended: Vec<usize> = (0..n)
+            .filter(|&i| same.results()[i].terminated || same.results()[i].truncated)
+            .collect();
+        for i in 0..n {
+            if ended.contains(&i) {
+                assert_eq!(same.final_observation(i), Some(&on[i * 8..i * 8 + 8]));
+            } else {
+                assert_eq!(same.final_observation(i), None);
+                assert_eq!(&os[i * 8..i * 8 + 8], &on[i * 8..i * 8 + 8]);
+            }
+        }
+        if !ended.is_empty() {
+            // The next-step batch resets those now, whatever its action.
+            next.step(&left, &mut on).unwrap();
+            for &i in &ended {
+                assert_eq!(&os[i * 8..i * 8 + 8], &on[i * 8..i * 8 + 8]);
+            }
+            return;
+        }
+    }
+    panic!("no episode ended");
+}

@@ -30,7 +30,7 @@ mod rng;
 mod start;
 mod walker;
 
-pub use batch::{Batch, BatchStep};
+pub use batch::{Autoreset, Batch, BatchStep};
 pub use canvas::Canvas;
 pub use error::EnvError;
 pub use lander::{heuristic as lander_heuristic, LanderConfig, LunarLander};

@@ -8,7 +8,7 @@ use numpy::ndarray::{Array2, Array3};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
 use std::sync::Mutex;
-use tumble_envs::{Batch, Canvas, Env, EnvError, Options, Pcg64};
+use tumble_envs::{Autoreset, Batch, Canvas, Env, EnvError, Options, Pcg64};
 
 /// An environment error as the module's `InvalidValueError`.
 fn refused(e: EnvError) -> PyErr {
@@ -200,9 +200,10 @@ impl VecCore {
     /// A batch of ``num_envs`` environments ``env_id`` with the keyword
     /// arguments of :class:`EnvCore`, stepped by ``workers`` threads, each
     /// episode truncated after ``max_episode_steps`` (the environment's
-    /// own limit when ``None``).
+    /// own limit when ``None``), an ended episode reset on the next step
+    /// (``autoreset_mode="next_step"``) or at once (``"same_step"``).
     #[new]
-    #[pyo3(signature = (env_id, num_envs, workers = 1, *, max_episode_steps = None, continuous = false,
+    #[pyo3(signature = (env_id, num_envs, workers = 1, *, max_episode_steps = None, autoreset_mode = "next_step", continuous = false,
         gravity = -10.0, enable_wind = false, wind_power = 15.0, turbulence_power = 1.5,
         hardcore = false, render = false))]
     fn new(
@@ -210,6 +211,7 @@ impl VecCore {
         num_envs: usize,
         workers: usize,
         max_episode_steps: Option<u32>,
+        autoreset_mode: &str,
         continuous: bool,
         gravity: f64,
         enable_wind: bool,
@@ -236,6 +238,15 @@ impl VecCore {
             .map_err(refused)?;
         let mut batch = Batch::new(envs, workers).map_err(refused)?;
         batch.set_time_limit(max_episode_steps).map_err(refused)?;
+        batch.set_autoreset(match autoreset_mode {
+            "next_step" => Autoreset::NextStep,
+            "same_step" => Autoreset::SameStep,
+            other => {
+                return Err(invalid(format!(
+                    "autoreset_mode is \"next_step\" or \"same_step\", not {other:?}"
+                )))
+            }
+        });
         Ok(VecCore {
             num_envs,
             observation_len: batch.observation_len(),
@@ -316,6 +327,28 @@ impl VecCore {
             PyArray1::from_vec(py, terminated),
             PyArray1::from_vec(py, truncated),
         ))
+    }
+
+    /// With ``autoreset_mode="same_step"``: which environments' episodes
+    /// ended in the last step (a ``bool`` array) and their last
+    /// observations (an ``(num_envs, observation_len)`` ``float32`` array,
+    /// zero in the rows of the others).
+    fn final_observations<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> (Bound<'py, PyArray1<bool>>, Bound<'py, PyArray2<f32>>) {
+        let batch = self.batch.lock().expect("not poisoned");
+        let n = self.observation_len;
+        let mut mask = vec![false; self.num_envs];
+        let mut rows = vec![0.0f32; self.num_envs * n];
+        for (i, (m, row)) in mask.iter_mut().zip(rows.chunks_mut(n)).enumerate() {
+            if let Some(last) = batch.final_observation(i) {
+                *m = true;
+                row.copy_from_slice(last);
+            }
+        }
+        let rows = Array2::from_shape_vec((self.num_envs, n), rows).expect("n x len");
+        (PyArray1::from_vec(py, mask), rows.into_pyarray(py))
     }
 
     /// Environment ``index`` drawn: an ``(height, width, 3)`` ``uint8`` array.

@@ -252,3 +252,30 @@ def test_walker_frames_show_the_scene():
     frame = env.render()
     assert frame.shape == (400, 600, 3) and frame.dtype == np.uint8
     assert len({tuple(c) for c in frame.reshape(-1, 3)[::11]}) > 5, "more than a blank sky"
+
+
+def test_same_step_autoreset_matches_gymnasiums_own_vector_env():
+    # gymnasium's SyncVectorEnv over Tumble's single landers, in
+    # SAME_STEP mode, against Tumble's vector env in the same mode: the
+    # same observations, rewards, flags and final observations.
+    mode = gym.vector.AutoresetMode.SAME_STEP
+    ours = tumble.envs.make_vec("LunarLander-v3", num_envs=3, workers=2, autoreset_mode=mode)
+    assert ours.metadata["autoreset_mode"] == mode
+    theirs = gym.vector.SyncVectorEnv(
+        [lambda: gym.make("tumble/LunarLander-v3") for _ in range(3)], autoreset_mode=mode
+    )
+    a, _ = ours.reset(seed=5)
+    b, _ = theirs.reset(seed=5)
+    assert np.array_equal(a, b)
+    ended = 0
+    for _ in range(400):
+        actions = np.array([1, 3, 0])
+        a, ra, ta, ua, ia = ours.step(actions)
+        b, rb, tb, ub, ib = theirs.step(actions)
+        assert np.array_equal(a, b) and np.array_equal(ra, rb) and np.array_equal(ta, tb)
+        if "_final_obs" in ib:
+            assert np.array_equal(ia["_final_obs"], ib["_final_obs"])
+            for i in np.flatnonzero(ib["_final_obs"]):
+                assert np.array_equal(ia["final_obs"][i], ib["final_obs"][i])
+                ended += 1
+    assert ended >= 3

@@ -727,6 +727,7 @@ class VecCore:
         workers: int = 1,
         *,
         max_episode_steps: Optional[int] = None,
+        autoreset_mode: str = "next_step",
         continuous: bool = False,
         gravity: float = -10.0,
         enable_wind: bool = False,
@@ -746,6 +747,9 @@ class VecCore:
         npt.NDArray[np.bool_],
         npt.NDArray[np.bool_],
     ]: ...
+    def final_observations(
+        self,
+    ) -> Tuple[npt.NDArray[np.bool_], npt.NDArray[np.float32]]: ...
     def render(self, index: int) -> npt.NDArray[np.uint8]: ...
 
 def lander_heuristic(s: Sequence[float], continuous: bool) -> Any: ...

@@ -30,7 +30,11 @@ class VectorEnv(gym.vector.VectorEnv):
     Autoreset is gymnasium's default (``NEXT_STEP``): the step on which an
     episode ends returns its last observation with ``terminated`` or
     ``truncated`` set, and the next step ignores that environment's action
-    and returns the new episode's first observation (reward 0). Episodes
+    and returns the new episode's first observation (reward 0). With
+    ``autoreset_mode=AutoresetMode.SAME_STEP`` (or ``"same_step"``) the
+    step on which an episode ends returns the new episode's first
+    observation, the ended episode's last one in ``info["final_obs"]``
+    (masked by ``info["_final_obs"]``), as gymnasium's own do. Episodes
     are truncated after ``max_episode_steps`` (gymnasium's limit for the
     environment by default). ``reset(seed=s)`` seeds environment ``i`` with
     ``s + i``, as gymnasium's own vector environments do, so environment
@@ -47,6 +51,7 @@ class VectorEnv(gym.vector.VectorEnv):
         workers: int = 1,
         max_episode_steps: int | None = None,
         render_mode: str | None = None,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
         **kwargs: Any,
     ) -> None:
         name = env_id.split("/")[-1]
@@ -55,12 +60,20 @@ class VectorEnv(gym.vector.VectorEnv):
         if render_mode is not None and render_mode != "rgb_array":
             raise ValueError('a vector environment renders only "rgb_array"')
         module = SPECS[name]
+        if isinstance(autoreset_mode, str) and autoreset_mode.upper() in AutoresetMode.__members__:
+            autoreset_mode = AutoresetMode[autoreset_mode.upper()]
+        mode = AutoresetMode(autoreset_mode)
+        if mode not in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP):
+            raise ValueError(f"autoreset_mode {mode} is not supported (NEXT_STEP or SAME_STEP)")
+        self.metadata = {**type(self).metadata, "autoreset_mode": mode}
+        self._same_step = mode == AutoresetMode.SAME_STEP
         self.render_mode = render_mode
         self._core = VecCore(
             name,
             num_envs,
             workers,
             max_episode_steps=max_episode_steps,
+            autoreset_mode="same_step" if mode == AutoresetMode.SAME_STEP else "next_step",
             render=render_mode is not None,
             **kwargs,
         )
@@ -109,7 +122,21 @@ class VectorEnv(gym.vector.VectorEnv):
         """Steps every environment with its action: observations, rewards,
         terminated, truncated (numpy arrays) and ``{}``."""
         obs, rewards, terminated, truncated = self._core.step(actions)
-        return obs, rewards, terminated, truncated, {}
+        if not self._same_step:
+            return obs, rewards, terminated, truncated, {}
+        info: dict = {}
+        ended, last = self._core.final_observations()
+        if ended.any():
+            final = np.empty(self.num_envs, dtype=object)
+            for i in range(self.num_envs):
+                final[i] = last[i] if ended[i] else None
+            info = {
+                "final_obs": final,
+                "_final_obs": ended,
+                "final_info": {},
+                "_final_info": ended,
+            }
+        return obs, rewards, terminated, truncated, info
 
     def render(self) -> tuple[np.ndarray, ...] | None:
         """Every environment's frame (``rgb_array`` mode)."""
