@@ -567,7 +567,7 @@ def table(rows: Sequence[dict]) -> str:
     rat = {(q["scene"], q["settings"]): q for q in ratios(rows)}
 
     def ms(v):
-        return "" if v is None else f"{v:.3f}" if v < 10 else f"{v:.1f}"
+        return "" if v is None else f"{v:.3g}"
 
     head = ["scene", "settings"]
     head += [f"{e} ms" for e in engines] + (
@@ -595,7 +595,7 @@ def table(rows: Sequence[dict]) -> str:
 
     def quality(r):
         if r["worst_moved"] is not None:
-            stands = "stands" if r["worst_moved"] < STANDING else "fell"
+            stands = "stands" if r["worst_moved"] < STANDING else "moved"
             return f"{r['worst_moved']:.3f} ({stands})"
         if r["joint_gap_max_m"] is not None:
             return f"{r['joint_gap_max_m']:.4f}"

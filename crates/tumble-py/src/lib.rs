@@ -3,7 +3,7 @@
 //! The glue is thin: each Python class or method calls the engine's public
 //! API and maps its errors (`errors.rs`). Bodies, shapes and joints are small
 //! handle objects holding their world (`body.rs`, `shape.rs`,
-//! `joint.rs`);
+//! `joint.rs`, and what they share, `handles.rs`);
 //! vectors come in as any pair of numbers and go out as `Vec2` (`vec.rs`);
 //! arrays go out as numpy (`batch.rs`). The Python package around it
 //! (`python/tumble`) adds the pygame drawing and the type stubs.
