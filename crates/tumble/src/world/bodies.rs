@@ -364,7 +364,9 @@ impl World {
         if !is_finite_vec(point) {
             return Err(BodyError::NonFinite("point"));
         }
-        if self.bodies[bi].body_type == BodyType::Dynamic {
+        // A frozen body is not simulated until `set_transform` moves it: a
+        // force on it would pile up, never applied.
+        if self.bodies[bi].body_type == BodyType::Dynamic && !self.bodies[bi].frozen {
             let b = &self.bodies[bi];
             let (sum, torque) = (b.force + force, b.torque + cross(point - b.center, force));
             if !(is_finite_vec(sum) && torque.is_finite()) {
@@ -387,13 +389,14 @@ impl World {
     /// Applies a torque (N m) until the end of the next step, and wakes the
     /// body. Torques add up until the step; one whose sum overflows `f32`
     /// is refused ([`BodyError::OutOfRange`]`("torque")`), and one that
-    /// would make the spin overflow in the step freezes the body.
+    /// would make the spin overflow in the step freezes the body. A frozen
+    /// body takes no torque (nor force) until `set_transform` frees it.
     pub fn apply_torque(&mut self, id: BodyId, torque: f32) -> Result<(), BodyError> {
         let bi = self.body_index(id)?;
         if !torque.is_finite() {
             return Err(BodyError::NonFinite("torque"));
         }
-        if self.bodies[bi].body_type == BodyType::Dynamic {
+        if self.bodies[bi].body_type == BodyType::Dynamic && !self.bodies[bi].frozen {
             let sum = self.bodies[bi].torque + torque;
             if !sum.is_finite() {
                 return Err(BodyError::OutOfRange("torque"));
