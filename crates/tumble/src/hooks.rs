@@ -96,6 +96,64 @@ pub trait ContactHooks: Sync {
     }
 }
 
+/// A pair of hooks asked in turn: a pair collides only if both say so, a
+/// contact stays enabled only if both keep it (the second is not asked
+/// about a contact the first disabled), and the second sees the material
+/// as the first left it. Nest pairs, or use a slice, for more: a game's
+/// one-way platforms beside its conveyors.
+///
+/// ```
+/// use tumble::{ContactHooks, OneWayPlatforms, NoHooks};
+/// let platforms = OneWayPlatforms::default();
+/// let both = (&platforms, NoHooks);
+/// # fn step(_: &dyn ContactHooks) {}
+/// step(&both);
+/// ```
+impl<A: ContactHooks, B: ContactHooks> ContactHooks for (A, B) {
+    fn should_collide(&self, pair: &ShapePair) -> bool {
+        self.0.should_collide(pair) && self.1.should_collide(pair)
+    }
+
+    fn pre_solve(&self, pair: &ShapePair, manifold: &Manifold, material: &mut ContactMaterial) -> bool {
+        self.0.pre_solve(pair, manifold, material) && self.1.pre_solve(pair, manifold, material)
+    }
+}
+
+/// Hooks asked in order, as a pair of hooks is (see the impl for pairs):
+/// all must agree, each sees the material as the ones before it left it.
+impl<H: ContactHooks> ContactHooks for [H] {
+    fn should_collide(&self, pair: &ShapePair) -> bool {
+        self.iter().all(|h| h.should_collide(pair))
+    }
+
+    fn pre_solve(&self, pair: &ShapePair, manifold: &Manifold, material: &mut ContactMaterial) -> bool {
+        self.iter().all(|h| h.pre_solve(pair, manifold, material))
+    }
+}
+
+/// An array of hooks, asked in order as a slice is: `&[a, b]`.
+impl<H: ContactHooks, const N: usize> ContactHooks for [H; N] {
+    fn should_collide(&self, pair: &ShapePair) -> bool {
+        self.as_slice().should_collide(pair)
+    }
+
+    fn pre_solve(&self, pair: &ShapePair, manifold: &Manifold, material: &mut ContactMaterial) -> bool {
+        self.as_slice().pre_solve(pair, manifold, material)
+    }
+}
+
+/// A reference to hooks is hooks: `(&platforms, &conveyors)` composes
+/// hooks a game keeps elsewhere, and `&[&dyn ContactHooks]` mixes kinds.
+impl<H: ContactHooks + ?Sized> ContactHooks for &H {
+    fn should_collide(&self, pair: &ShapePair) -> bool {
+        (**self).should_collide(pair)
+    }
+
+    fn pre_solve(&self, pair: &ShapePair, manifold: &Manifold, material: &mut ContactMaterial) -> bool {
+        (**self).pre_solve(pair, manifold, material)
+    }
+}
+
 /// Hooks that change nothing: what [`World::step`](crate::World::step)
 /// uses.
 #[derive(Clone, Copy, Debug, Default)]

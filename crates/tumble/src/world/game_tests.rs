@@ -888,3 +888,47 @@ fn a_car_on_wheels_along_y_drives_forward_on_a_negative_motor_speed() {
     assert!(world.linear_velocity(chassis).unwrap().x > 1.0);
     assert!(world.position(chassis).unwrap().x > 0.5);
 }
+
+/// Counts the contacts it is asked about, keeping each.
+#[derive(Default)]
+struct Counter(std::sync::atomic::AtomicU32);
+
+impl ContactHooks for Counter {
+    fn pre_solve(&self, _: &ShapePair, _: &Manifold, _: &mut ContactMaterial) -> bool {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        true
+    }
+}
+
+#[test]
+fn hooks_compose_as_pairs_slices_and_arrays() {
+    // A one-way platform that is also a belt: the box jumps up through
+    // it, lands on it and is carried along it, whichever way the two
+    // hooks are put together.
+    let belt = Belt {
+        speed: 0.5,
+        bounce: 0.0,
+    };
+    let (mut world, platforms) = one_way_world();
+    let by_pair = (&platforms, &belt);
+    let mixed: [&dyn ContactHooks; 2] = [&platforms, &belt];
+    for hooks in [&by_pair as &dyn ContactHooks, &mixed, &&mixed[..]] {
+        let (mut world, _) = one_way_world();
+        let (b, highest) = jump(&mut world, hooks);
+        assert!(highest > 4.2, "through the platform: {highest}");
+        let p = world.position(b).unwrap();
+        let v = world.linear_velocity(b).unwrap();
+        assert!(
+            (p.y - 3.5).abs() < 0.02 && (v.x - 0.5).abs() < 0.01,
+            "on the belt: {p} {v}"
+        );
+    }
+    // The hooks are asked in order, and none after one that disabled the
+    // contact: a counter before the platforms hears every contact, one
+    // after them only those the platforms kept.
+    let (before, after) = (Counter::default(), Counter::default());
+    let hooks = (&before, (&platforms, &after));
+    jump(&mut world, &hooks);
+    let (all, kept) = (before.0.into_inner(), after.0.into_inner());
+    assert!(kept > 0 && all > kept, "{all} asked, {kept} kept");
+}
