@@ -648,11 +648,17 @@ impl Solver {
     }
 
     /// Solver body `k`'s velocity, angular velocity, translation and
-    /// rotation over the step, after the solve.
-    #[inline]
-    pub fn motion(&self, k: usize) -> (Vec2, f32, Vec2, Rot) {
+    /// rotation over the step, after the solve. The velocities are held
+    /// within the step's `limits`, which held them whenever the body moved
+    /// (see [`Limits::hold`]): the relax and restitution, which come after
+    /// the last move, may leave them past those (a light body struck by
+    /// a heavy elastic one leaves at twice the striker's speed), and what
+    /// the step never moved a body at is no velocity of the body's.
+    #[inline(always)]
+    pub fn motion(&self, k: usize, limits: &Limits) -> (Vec2, f32, Vec2, Rot) {
         let s = self.graph.states[k].load();
-        (s.v, s.w, s.dp, s.dq)
+        let (v, w) = limits.hold(&self.bodies[k], (s.v, s.w));
+        (v, w, s.dp, s.dq)
     }
 
     /// The translation of the center of mass and the rotation over the
@@ -862,18 +868,7 @@ fn integrate_positions(
     if let Some(pseudo) = pseudo {
         hold_locks(locks, pseudo);
     }
-    let limits = Limits {
-        h: ctx.h,
-        // The speed is compared squared first: no root (and no division)
-        // for a body within the limit, which is every body in a sane
-        // scene. A squared speed within the rounded square of the limit
-        // has a root within the limit, so the bodies clamped are exactly
-        // those whose speed exceeds it. (Capped, so that an infinite
-        // speed still counts.)
-        max_speed_squared: (ctx.max_speed * ctx.max_speed).min(f32::MAX),
-        max_speed: ctx.max_speed,
-        max_spin: ctx.max_spin,
-    };
+    let limits = Limits::of(ctx);
     let block = block_size(team, bodies.len(), MIN_BODIES);
     for_each_range(team, bodies.len(), block, |run| {
         // Four bodies at a time, lane-wide; the rest of the run one by one.
@@ -895,16 +890,54 @@ fn integrate_positions(
 }
 
 /// What [`integrate_positions`] integrates with: the substep and the
-/// speed limits.
-struct Limits {
+/// speed limits; and what the velocities a step leaves are held within
+/// ([`Solver::motion`]).
+pub(crate) struct Limits {
     /// The substep.
     h: f32,
-    /// `max_speed` squared (see [`integrate_positions`]).
+    /// `max_speed` squared (see [`Limits::of`]).
     max_speed_squared: f32,
     /// The fastest a dynamic body may move.
     max_speed: f32,
     /// The fastest a dynamic body may spin.
     max_spin: f32,
+}
+
+impl Limits {
+    /// The step's limits.
+    pub(crate) fn of(ctx: &StepContext) -> Limits {
+        Limits {
+            h: ctx.h,
+            // The speed is compared squared first: no root (and no
+            // division) for a body within the limit, which is every body
+            // in a sane scene. A squared speed within the rounded square
+            // of the limit has a root within the limit, so the bodies
+            // clamped are exactly those whose speed exceeds it. (Capped,
+            // so that an infinite speed still counts.)
+            max_speed_squared: (ctx.max_speed * ctx.max_speed).min(f32::MAX),
+            max_speed: ctx.max_speed,
+            max_spin: ctx.max_spin,
+        }
+    }
+
+    /// Body `b`'s velocity and angular velocity `(v, w)` held within the
+    /// limits, if it is dynamic: its speed within the speed limit, in the
+    /// direction it moves, and its spin within the step's and its own
+    /// (see [`SolverBody::max_spin`]).
+    #[inline(always)]
+    fn hold(&self, b: &SolverBody, (v, w): (Vec2, f32)) -> (Vec2, f32) {
+        if !b.dynamic {
+            return (v, w);
+        }
+        // Guard against absurd speeds (see the world's constants).
+        let v = if v.length_squared() > self.max_speed_squared {
+            crate::math::limit_length(v, self.max_speed)
+        } else {
+            v
+        };
+        let spin = self.max_spin.min(b.max_spin);
+        (v, w.clamp(-spin, spin))
+    }
 }
 
 /// Moves body `b` (state `cell`) over one substep: its speed and spin
@@ -913,14 +946,7 @@ struct Limits {
 #[inline(always)]
 fn integrate_position(b: &SolverBody, (cell, pseudo): (&StateCell, Option<&StateCell>), limits: &Limits) {
     let mut s = cell.load();
-    if b.dynamic {
-        // Guard against absurd speeds (see the world's constants).
-        if s.v.length_squared() > limits.max_speed_squared {
-            s.v = crate::math::limit_length(s.v, limits.max_speed);
-        }
-        let spin = limits.max_spin.min(b.max_spin);
-        s.w = s.w.clamp(-spin, spin);
-    }
+    (s.v, s.w) = limits.hold(b, (s.v, s.w));
     let (pv, pw) = pseudo.map_or((Vec2::ZERO, 0.0), StateCell::velocity);
     let h = limits.h;
     s.dp += h * (s.v + pv);

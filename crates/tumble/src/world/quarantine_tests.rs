@@ -267,6 +267,64 @@ fn a_fast_bullet_is_held_to_the_documented_speed_limit_from_its_first_step() {
 }
 
 #[test]
+fn the_velocities_a_step_leaves_are_within_the_limits_it_moved_bodies_by() {
+    // A heavy elastic ball at the speed limit strikes a light elastic one
+    // at rest head on, and another strikes the end of a light elastic
+    // bar: restitution, after the bodies last moved, sends the light
+    // ones off at up to twice the striker's speed, and the bar spinning
+    // faster than a step may turn it or its ends may move. What the step
+    // leaves is what it moves them by: within the speed limit, and a spin
+    // within the step's and the body's own (its farthest point no faster
+    // than the speed limit).
+    let mut world = World::new(WorldSettings {
+        gravity: Vec2::ZERO,
+        ..WorldSettings::default()
+    });
+    let max = world.settings().max_linear_speed;
+    let elastic = |density: f32| ShapeDef {
+        density,
+        restitution: 1.0,
+        friction: 0.0,
+        ..ShapeDef::default()
+    };
+    let ball = |world: &mut World, at: Vec2, density: f32, v: Vec2| {
+        let b = world
+            .create_body(&BodyDef::dynamic().at(at).with_velocity(v))
+            .unwrap();
+        world
+            .create_shape(b, Circle::new(Vec2::ZERO, 0.2).unwrap(), &elastic(density))
+            .unwrap();
+        b
+    };
+    let light = ball(&mut world, Vec2::new(1.0, 0.0), 1.0, Vec2::ZERO);
+    ball(&mut world, Vec2::new(0.0, 0.0), 1000.0, Vec2::new(max, 0.0));
+    let bar = world
+        .create_body(&BodyDef::dynamic().at(Vec2::new(1.0, 10.0)))
+        .unwrap();
+    world
+        .create_shape(bar, Polygon::new_box(0.1, 2.0).unwrap(), &elastic(1.0))
+        .unwrap();
+    ball(&mut world, Vec2::new(0.0, 11.8), 1000.0, Vec2::new(max, 0.0));
+    let step_spin = crate::settings::MAX_ROTATION_PER_STEP / DT;
+    for step in 0..10 {
+        world.step(DT);
+        for b in [light, bar] {
+            let v = world.linear_velocity(b).unwrap().length();
+            let w = world.angular_velocity(b).unwrap().abs();
+            let reach = world.bodies[world.body_index(b).unwrap()].extent;
+            let within = 1.0 + 1e-6;
+            assert!(v <= max * within, "step {step}: {b:?} at {v} m/s");
+            assert!(w <= step_spin * within, "step {step}: {b:?} spins at {w} rad/s");
+            assert!(
+                w * reach <= max * within,
+                "step {step}: {b:?}'s ends move at {} m/s",
+                w * reach
+            );
+        }
+    }
+}
+
+#[test]
 fn a_body_flung_past_the_world_extent_is_frozen_inside_it_and_touches_nothing() {
     let mut world = World::new(WorldSettings {
         gravity: Vec2::ZERO,

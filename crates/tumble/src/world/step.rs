@@ -21,7 +21,9 @@ use crate::settings::{
     CONTACT_RECYCLE_DISTANCE, MAX_JOINT_PUSH_SPEED, MAX_PUSH_OUT_SPEED, MAX_ROTATION_PER_STEP, MIN_STEP,
     SPECULATIVE_DISTANCE, TIME_TO_SLEEP, WORLD_EXTENT,
 };
-use crate::solver::{prefetch, Gathered, Softness, SolverBody, StepContext, BODY_RUN, PREFETCH_AHEAD};
+use crate::solver::{
+    prefetch, Gathered, Limits, Softness, SolverBody, StepContext, BODY_RUN, PREFETCH_AHEAD,
+};
 use crate::store::Store;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -86,11 +88,12 @@ impl World {
     ///    restitution, then `report_hits`: contacts that asked for hit
     ///    events and pushed for the first time since they began touching
     ///    are reported if they approached fast enough;
-    /// 5. `finalize_bodies`: transforms written
-    ///    back, sleep timers run, and a body whose new state is not finite
-    ///    or lies past the [`WORLD_EXTENT`] frozen where it was (see
-    ///    [`World::frozen_bodies`]); then `update_sensors`: each sensor finds
-    ///    what overlaps it and what crossed it during the step
+    /// 5. `finalize_bodies`: transforms and velocities (held within the
+    ///    limits the step moved the bodies by) written back, sleep timers
+    ///    run, and a body whose new state is not finite or lies past the
+    ///    [`WORLD_EXTENT`] frozen where it was (see
+    ///    [`World::frozen_bodies`]); then `update_sensors`: each sensor
+    ///    finds what overlaps it and what crossed it during the step
     ///    ([`World::sensor_events`]);
     /// 6. `update_broadphase`: moved proxies
     ///    enlarged to where their bodies are heading, the tree rebuilt;
@@ -226,7 +229,7 @@ impl World {
         self.solve_substeps(ctx, p);
         self.report_hits();
         p.solve = clock.lap();
-        self.finalize_bodies(dt, ctx.parallel);
+        self.finalize_bodies(dt, ctx);
         p.finalize = clock.lap();
     }
 
@@ -548,11 +551,12 @@ impl World {
         }
     }
 
-    /// Stage 5: moves each solved body by what the substeps integrated and
-    /// clears its forces; a body whose state stopped being finite is frozen
-    /// where it was. With sleeping on, runs each body's sleep timer and
-    /// notes the islands some body keeps awake, and the sleepiest island
-    /// that must be split before it can sleep.
+    /// Stage 5: moves each solved body by what the substeps integrated,
+    /// gives it the velocities they left (within the step's limits, see
+    /// `Solver::motion`) and clears its forces; a body whose state stopped
+    /// being finite is frozen where it was. With sleeping on, runs each
+    /// body's sleep timer and notes the islands some body keeps awake,
+    /// and the sleepiest island that must be split before it can sleep.
     ///
     /// The bodies are moved split between the workers when `parallel` and
     /// there are [`PARALLEL_BODIES`] of them (each is its own), then the
@@ -560,13 +564,14 @@ impl World {
     /// order on this thread: with sleeping off and every body finite, none
     /// does, and that walk is skipped (on the large pyramid it was about a
     /// quarter of the stage on two threads). Otherwise, both in one pass.
-    fn finalize_bodies(&mut self, dt: f32, parallel: bool) {
-        self.move_bodies(dt, parallel);
+    fn finalize_bodies(&mut self, dt: f32, ctx: &StepContext) {
+        self.move_bodies(dt, ctx);
         self.quarantine();
     }
 
     /// The body part of [`World::finalize_bodies`].
-    fn move_bodies(&mut self, dt: f32, parallel: bool) {
+    fn move_bodies(&mut self, dt: f32, ctx: &StepContext) {
+        let (parallel, limits) = (ctx.parallel, Limits::of(ctx));
         let sleeping = self.settings.sleeping;
         let extent = WORLD_EXTENT * self.settings.length_units_per_meter;
         self.scratch.keep_awake.clear();
@@ -577,7 +582,7 @@ impl World {
                 let bi = self.solver.slots()[k];
                 let m = finalize_body(
                     &mut self.bodies[bi],
-                    self.solver.motion(k),
+                    self.solver.motion(k, &limits),
                     (sleeping, dt, extent),
                 );
                 self.after_moving(bi, m, sleeping);
@@ -591,7 +596,7 @@ impl World {
         moved.resize(slots.len(), Moved::default());
         let frozen = AtomicBool::new(false);
         let finalize = |k: usize, b: &mut Body, m: &mut Moved| {
-            *m = finalize_body(b, solver.motion(k), (sleeping, dt, extent));
+            *m = finalize_body(b, solver.motion(k, &limits), (sleeping, dt, extent));
             if !m.finite {
                 frozen.store(true, Ordering::Relaxed);
             }
