@@ -458,10 +458,7 @@ impl LunarLander {
             }
         }
 
-        let old_angle = world.angle(lander).expect("the lander");
-        world.step((1.0 / FPS) as f32);
-        let new_angle = world.angle(lander).expect("the lander");
-        self.angle += f64::from(wrap_angle(new_angle - old_angle));
+        crate::physics::step_counting_turns(world, (1.0 / FPS) as f32, lander, &mut self.angle);
 
         let events = world.contact_events();
         for touch in &events.begin {
@@ -598,19 +595,6 @@ fn exhaust(at: (f64, f64), impulse: (f64, f64), density: f64, power: f64) -> Par
         position: Vec2::new(at.0 as f32, at.1 as f32),
         velocity: Vec2::new((impulse.0 / mass) as f32, (impulse.1 / mass) as f32),
         ttl: power as f32,
-    }
-}
-
-/// An angle change brought into (-pi, pi]: a step never turns a body
-/// half a turn.
-fn wrap_angle(a: f32) -> f32 {
-    use std::f32::consts::{PI, TAU};
-    if a > PI {
-        a - TAU
-    } else if a <= -PI {
-        a + TAU
-    } else {
-        a
     }
 }
 

@@ -9,7 +9,7 @@
 //! point of each body), which gives the lander's landing bonus where
 //! gymnasium gives it.
 
-use tumble::{SolverSettings, Vec2, WorldSettings};
+use tumble::{BodyId, SolverSettings, Vec2, World, WorldSettings};
 
 /// The world settings of an environment with gravity `gravity` (m/s²
 /// along y).
@@ -23,4 +23,23 @@ pub(crate) fn world_settings(gravity: f32) -> WorldSettings {
         },
         ..WorldSettings::default()
     }
+}
+
+/// Steps `world` by `dt` and adds the turn `body` made in it to `angle`:
+/// Box2D's body angle counts on through whole turns, where the engine's
+/// is kept in (-pi, pi]. A step never turns a body half a turn, so the
+/// change brought into (-pi, pi] is the turn.
+pub(crate) fn step_counting_turns(world: &mut World, dt: f32, body: BodyId, angle: &mut f64) {
+    use std::f32::consts::{PI, TAU};
+    let before = world.angle(body).expect("a body of the environment");
+    world.step(dt);
+    let turn = world.angle(body).expect("a body of the environment") - before;
+    let turn = if turn > PI {
+        turn - TAU
+    } else if turn <= -PI {
+        turn + TAU
+    } else {
+        turn
+    };
+    *angle += f64::from(turn);
 }

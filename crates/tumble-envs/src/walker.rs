@@ -543,10 +543,7 @@ impl BipedalWalker {
                 .expect("a hinge's motor");
         }
 
-        let old_angle = world.angle(hull).expect("the hull");
-        world.step((1.0 / FPS) as f32);
-        let new_angle = world.angle(hull).expect("the hull");
-        self.angle += f64::from(wrap_angle(new_angle - old_angle));
+        crate::physics::step_counting_turns(world, (1.0 / FPS) as f32, hull, &mut self.angle);
 
         let events = world.contact_events();
         let lower_legs = [parts.legs[1], parts.legs[3]];
@@ -671,19 +668,6 @@ fn sign(v: f64) -> f64 {
         -1.0
     } else {
         0.0
-    }
-}
-
-/// An angle change brought into (-pi, pi]: a step never turns a body
-/// half a turn.
-fn wrap_angle(a: f32) -> f32 {
-    use std::f32::consts::{PI, TAU};
-    if a > PI {
-        a - TAU
-    } else if a <= -PI {
-        a + TAU
-    } else {
-        a
     }
 }
 
