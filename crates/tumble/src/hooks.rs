@@ -90,6 +90,12 @@ pub trait ContactHooks: Sync {
     /// pushes nothing, counts as not touching (its events and islands
     /// follow) and starts again next step. `material` may be changed for
     /// this step.
+    ///
+    /// Also called when the step's continuous collision would stop a body
+    /// that moved far at a static shape, with the manifold the two would
+    /// have where it first meets it: returning false lets the body on (a
+    /// one-way platform passes a body rising fast through it); `material`
+    /// is then not used.
     fn pre_solve(&self, pair: &ShapePair, manifold: &Manifold, material: &mut ContactMaterial) -> bool {
         let _ = (pair, manifold, material);
         true

@@ -77,8 +77,26 @@ pub const LENGTH_UNITS_RANGE: std::ops::RangeInclusive<f32> = 1.0e-3..=1.0e4;
 /// The default [`WorldSettings::max_linear_speed`], metres per second:
 /// faster than sound, as Box2D's. At 60 Hz a body at this speed crosses
 /// 6.7 m a step; the speculative contacts still catch it against what its
-/// fat box reaches.
+/// fat box reaches, and continuous collision against the static shapes
+/// (see [`CONTINUOUS_SAFETY_FACTOR`]).
 pub const MAX_LINEAR_SPEED: f32 = 400.0;
+
+/// A dynamic body whose farthest point moves farther in a step than this
+/// fraction of its thinnest shape's min extent (the radius of the largest
+/// circle about the shape's centroid inside it) is swept from its start
+/// pose to its end pose against the static shapes and stopped where it
+/// first touches one (continuous collision): it may have passed through
+/// one that no contact had seen coming. Box2D v3's default safety
+/// factor: at half its thickness a shape cannot yet be through, and the
+/// bodies moving less, nearly all of them, cost nothing.
+pub const CONTINUOUS_SAFETY_FACTOR: f32 = 0.5;
+
+/// A shape that starts its sweep already touching a static shape (resting
+/// on it, sliding along it) is swept again as its core, a circle of this
+/// fraction of its min extent about its centroid: it may slide on, and
+/// sink as far as the contact lets it, but its core never passes through
+/// (Box2D's core fraction).
+pub const CONTINUOUS_CORE_FRACTION: f32 = 0.25;
 
 /// The largest rotation (radians) a body may turn in one step; beyond it
 /// the small-angle rotation update is meaningless (Box2D's bound too).

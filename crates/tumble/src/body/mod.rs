@@ -210,6 +210,11 @@ pub(crate) struct Body {
     pub mass: f32,
     /// Inertia about the center of mass.
     pub inertia: f32,
+    /// The smallest [`Shape::min_extent`](crate::shapes::Shape) of the
+    /// body's shapes (infinite with none): how far the body may move in
+    /// a step before it risks passing through a static shape, and is
+    /// swept against them (see `World::solve_continuous`).
+    pub min_extent: f32,
     pub body_type: BodyType,
     /// Set when the body's state stopped being finite; it is then frozen.
     pub frozen: bool,
@@ -278,6 +283,7 @@ impl Body {
             shapes: Vec::new(),
             frozen: false,
             extent: 0.0,
+            min_extent: f32::INFINITY,
             contacts: EdgeList::default(),
             joints: EdgeList::default(),
             island: NULL,

@@ -277,6 +277,16 @@ impl BroadPhase {
         self.tree.set_categories(proxy_id, categories);
     }
 
+    /// Marks a proxy static or not (see [`DynamicTree::set_static`]): the
+    /// world's continuous collision looks only among the static shapes.
+    ///
+    /// # Panics
+    ///
+    /// If `proxy_id` is not a live proxy.
+    pub fn set_proxy_static(&mut self, proxy_id: u32, holds_static: bool) {
+        self.tree.set_static(proxy_id, holds_static);
+    }
+
     /// The proxy's fat box.
     #[inline]
     pub fn fat_aabb(&self, proxy_id: u32) -> Aabb {
@@ -344,6 +354,13 @@ impl BroadPhase {
     #[inline]
     pub fn query_categories(&self, aabb: Aabb, mask: u64, callback: impl FnMut(u32) -> bool) {
         self.tree.query_categories(aabb, mask, callback);
+    }
+
+    /// [`BroadPhase::query_categories`] over the proxies marked static
+    /// only; see [`DynamicTree::query_static`].
+    #[inline]
+    pub fn query_static(&self, aabb: Aabb, mask: u64, callback: impl FnMut(u32) -> bool) {
+        self.tree.query_static(aabb, mask, callback);
     }
 
     /// Casts a segment against the fat boxes; see [`DynamicTree::ray_cast`].

@@ -101,6 +101,13 @@ struct Node {
     /// form a subtree hanging from the root.
     #[cfg_attr(feature = "serde", serde(default))]
     enlarged: bool,
+    /// Set on a leaf marked static ([`DynamicTree::set_static`]: a shape
+    /// on a static body), and on an internal node with such a leaf below
+    /// it: a query for static proxies only
+    /// ([`DynamicTree::query_static`]) skips every other branch. (It
+    /// fits beside the flag above.)
+    #[cfg_attr(feature = "serde", serde(default))]
+    holds_static: bool,
 }
 
 /// Every category: what a proxy made by [`DynamicTree::create_proxy`]
@@ -120,11 +127,19 @@ impl Node {
         height: FREE_HEIGHT,
         enlarged: false,
         categories: 0,
+        holds_static: false,
     };
 
     #[inline]
     fn is_leaf(&self) -> bool {
         self.child1 == NULL_NODE
+    }
+
+    /// What an internal node over `a` and `b` holds below it: the union
+    /// of their categories, and whether either holds a static proxy.
+    #[inline]
+    fn tags_over(a: &Node, b: &Node) -> (u64, bool) {
+        (a.categories | b.categories, a.holds_static || b.holds_static)
     }
 }
 
@@ -277,6 +292,7 @@ impl DynamicTree {
         node.child2 = user;
         node.height = 0;
         node.categories = categories;
+        node.holds_static = false;
         self.insert_leaf(leaf);
         self.proxy_count += 1;
         leaf
@@ -466,16 +482,40 @@ impl DynamicTree {
     pub fn set_categories(&mut self, proxy_id: u32, categories: u64) {
         self.assert_proxy(proxy_id);
         self.nodes[proxy_id as usize].categories = categories;
-        let mut index = self.nodes[proxy_id as usize].parent_or_next;
+        self.retag_ancestors(proxy_id);
+    }
+
+    /// Marks a proxy static or not (not, when it is made), for
+    /// [`query_static`](Self::query_static) to prune by. Its ancestors
+    /// follow.
+    ///
+    /// # Panics
+    ///
+    /// If `proxy_id` is not a live proxy of this tree.
+    pub fn set_static(&mut self, proxy_id: u32, holds_static: bool) {
+        self.assert_proxy(proxy_id);
+        self.nodes[proxy_id as usize].holds_static = holds_static;
+        self.retag_ancestors(proxy_id);
+    }
+
+    /// Brings the categories and static marks of the ancestors of leaf
+    /// `leaf`, whose own changed, up to date: each the union of its
+    /// children's.
+    fn retag_ancestors(&mut self, leaf: u32) {
+        let mut index = self.nodes[leaf as usize].parent_or_next;
         while index != NULL_NODE {
             let node = self.nodes[index as usize];
-            let union =
-                self.nodes[node.child1 as usize].categories | self.nodes[node.child2 as usize].categories;
-            if union == node.categories {
+            let (categories, holds_static) = Node::tags_over(
+                &self.nodes[node.child1 as usize],
+                &self.nodes[node.child2 as usize],
+            );
+            if (categories, holds_static) == (node.categories, node.holds_static) {
                 // Every node above is already the union of its children.
                 break;
             }
-            self.nodes[index as usize].categories = union;
+            let node = &mut self.nodes[index as usize];
+            node.categories = categories;
+            node.holds_static = holds_static;
             index = node.parent_or_next;
         }
     }
@@ -540,22 +580,35 @@ impl DynamicTree {
     pub fn query_categories(&self, aabb: Aabb, mask: u64, callback: impl FnMut(u32) -> bool) {
         // A mask of every category (the default filter's) skips no
         // branch: walk without testing the categories at all.
+        // (The box first: most nodes a query tests miss it.)
         if mask == u64::MAX {
-            self.walk::<false>(aabb, mask, callback);
+            self.walk(|node| node.aabb.overlaps(aabb), callback);
         } else {
-            self.walk::<true>(aabb, mask, callback);
+            self.walk(
+                |node| node.aabb.overlaps(aabb) && node.categories & mask != 0,
+                callback,
+            );
         }
     }
 
-    /// The walk of [`query_categories`](Self::query_categories), testing
-    /// each node's categories against `mask` only when `BY_CATEGORY`.
+    /// [`query_categories`](Self::query_categories) over the proxies
+    /// marked static only ([`set_static`](Self::set_static)), skipping
+    /// every subtree without one: a sweep that can stop only at static
+    /// shapes walks no further than the few branches holding them.
+    pub fn query_static(&self, aabb: Aabb, mask: u64, callback: impl FnMut(u32) -> bool) {
+        self.walk(
+            |node| node.holds_static && node.aabb.overlaps(aabb) && node.categories & mask != 0,
+            callback,
+        );
+    }
+
+    /// The walk of the queries: every leaf reached through nodes that are
+    /// all `wanted`, given to `callback` until it returns `false`.
     #[inline(always)]
-    fn walk<const BY_CATEGORY: bool>(&self, aabb: Aabb, mask: u64, mut callback: impl FnMut(u32) -> bool) {
+    fn walk(&self, wanted: impl Fn(&Node) -> bool, mut callback: impl FnMut(u32) -> bool) {
         if self.root == NULL_NODE {
             return;
         }
-        // (The box first: most nodes a query tests miss it.)
-        let wanted = |node: &Node| node.aabb.overlaps(aabb) && (!BY_CATEGORY || node.categories & mask != 0);
         let root = &self.nodes[self.root as usize];
         if !wanted(root) {
             return;
@@ -677,9 +730,9 @@ impl DynamicTree {
                 let (n1, n2) = (&self.nodes[c1 as usize], &self.nodes[c2 as usize]);
                 assert_eq!(node.height, 1 + n1.height.max(n2.height), "height of {index}");
                 assert_eq!(
-                    node.categories,
-                    n1.categories | n2.categories,
-                    "categories of {index}"
+                    (node.categories, node.holds_static),
+                    Node::tags_over(n1, n2),
+                    "categories and static mark of {index}"
                 );
                 assert!(
                     (n1.height as i32 - n2.height as i32).abs() <= MAX_HEIGHT_DIFFERENCE,
@@ -774,8 +827,8 @@ impl DynamicTree {
         }
     }
 
-    /// Recomputes an internal node's box, height and categories from its
-    /// children, and marks it enlarged when a child is.
+    /// Recomputes an internal node's box, height, categories and static
+    /// mark from its children, and marks it enlarged when a child is.
     #[inline]
     fn refit(&mut self, index: u32) {
         let node = self.nodes[index as usize];
@@ -786,11 +839,12 @@ impl DynamicTree {
         let aabb = n1.aabb.union(n2.aabb);
         let height = 1 + n1.height.max(n2.height);
         let enlarged_below = n1.enlarged || n2.enlarged;
-        let categories = n1.categories | n2.categories;
+        let (categories, holds_static) = Node::tags_over(n1, n2);
         let node = &mut self.nodes[index as usize];
         node.aabb = aabb;
         node.height = height;
         node.categories = categories;
+        node.holds_static = holds_static;
         // Keep the mark (the rebuild has not yet re-arranged what moved
         // below), and take it on from a child: a marked node's parent is
         // marked.
@@ -812,6 +866,8 @@ impl DynamicTree {
         // sibling and the leaf.
         let old_parent = self.nodes[sibling as usize].parent_or_next;
         let new_parent = self.allocate_node();
+        let (categories, holds_static) =
+            Node::tags_over(&self.nodes[leaf as usize], &self.nodes[sibling as usize]);
         self.nodes[new_parent as usize] = Node {
             aabb: leaf_box.union(self.aabb_of(sibling)),
             parent_or_next: old_parent,
@@ -820,7 +876,8 @@ impl DynamicTree {
             height: 1,
             // Above an enlarged sibling, so enlarged as well.
             enlarged: self.nodes[sibling as usize].enlarged,
-            categories: self.nodes[leaf as usize].categories | self.nodes[sibling as usize].categories,
+            categories,
+            holds_static,
         };
         self.replace_child(old_parent, sibling, new_parent);
         self.nodes[sibling as usize].parent_or_next = new_parent;
@@ -936,6 +993,8 @@ impl DynamicTree {
         } else {
             (sibling, short)
         };
+        let (categories, holds_static) =
+            Node::tags_over(&self.nodes[child1 as usize], &self.nodes[child2 as usize]);
         self.nodes[joined as usize] = Node {
             aabb: self.aabb_of(child1).union(self.aabb_of(child2)),
             parent_or_next: parent,
@@ -945,7 +1004,8 @@ impl DynamicTree {
                 .height
                 .max(self.nodes[child2 as usize].height),
             enlarged: false,
-            categories: self.nodes[child1 as usize].categories | self.nodes[child2 as usize].categories,
+            categories,
+            holds_static,
         };
         self.nodes[child1 as usize].parent_or_next = joined;
         self.nodes[child2 as usize].parent_or_next = joined;
@@ -1536,6 +1596,44 @@ mod tests {
             assert!(tree.aabb_of(other).max.x >= 35.0, "{:?}", tree.aabb_of(other));
             assert_eq!(tree_query(&tree, square(100.0, 0.0, 0.1)), [leaf]);
         }
+    }
+
+    #[test]
+    fn a_static_query_finds_the_static_proxies_only() {
+        // A row of boxes, every third marked static, one of them marked
+        // and unmarked again; the static query over the row finds exactly
+        // the marked ones, and the tree stays valid throughout.
+        let mut tree = DynamicTree::new();
+        let ids: Vec<u32> = (0..30)
+            .map(|i| tree.create_proxy(square(i as f32, 0.0, 0.4), i))
+            .collect();
+        for (i, &id) in ids.iter().enumerate() {
+            if i % 3 == 0 {
+                tree.set_static(id, true);
+            }
+        }
+        tree.set_static(ids[4], true);
+        tree.set_static(ids[4], false);
+        tree.rebuild();
+        tree.validate();
+        let everything = Aabb::new(Vec2::splat(-100.0), Vec2::splat(100.0));
+        let mut found = Vec::new();
+        tree.query_static(everything, u64::MAX, |id| {
+            found.push(tree.user_data(id));
+            true
+        });
+        found.sort_unstable();
+        let marked: Vec<u32> = (0..30).filter(|i| i % 3 == 0).collect();
+        assert_eq!(found, marked);
+        // Moved and re-inserted, a marked proxy keeps its mark.
+        tree.move_proxy(ids[3], square(50.0, 5.0, 0.4));
+        tree.validate();
+        let mut far = Vec::new();
+        tree.query_static(square(50.0, 5.0, 1.0), u64::MAX, |id| {
+            far.push(tree.user_data(id));
+            true
+        });
+        assert_eq!(far, vec![3]);
     }
 
     #[test]

@@ -30,6 +30,7 @@ pub use distance::{shape_distance, DistanceOutput};
 pub use ray::{ray_cast, RayHit};
 pub use sat::{collide_capsules, collide_polygon_capsule, collide_polygons};
 pub use toi::time_of_impact;
+pub(crate) use toi::{sweep_time_of_impact, Sweep};
 
 use crate::math::{Transform, Vec2};
 use crate::shapes::Shape;

@@ -1,13 +1,15 @@
 //! Time of impact by conservative advancement, for continuous collision.
 //!
-//! Each shape moves from its first transform to its second during the step,
-//! position and angle interpolated linearly. At the current time the
-//! distance between the shapes is measured; no point of either shape can
-//! close that gap faster than the relative velocity along the contact normal
-//! plus each body's spin times its reach, so the time it takes to close the
-//! gap at that bound is safe to skip. Repeating from there approaches the
-//! first moment the shapes come within the target separation from below,
-//! never jumping past it.
+//! Each shape moves with its body during the step: a point of the body
+//! (its center of mass, for the step's continuous collision; the origin,
+//! for [`time_of_impact`]) in a straight line, the body turning about it at
+//! a steady rate. At the current time the distance between the shapes is
+//! measured; no point of either shape can close that gap faster than the
+//! relative velocity along the contact normal plus each body's spin times
+//! its reach from that point, so the time it takes to close the gap at
+//! that bound is safe to skip. Repeating from there approaches the first
+//! moment the shapes come within the target separation from below, never
+//! jumping past it.
 
 use super::distance::shape_distance;
 use crate::math::{Rot, Transform, Vec2};
@@ -23,48 +25,87 @@ const TOI_TOLERANCE: f32 = 0.25 * LINEAR_SLOP;
 /// sliding past each other within a few millimetres needs dozens.
 const TOI_MAX_ITERATIONS: usize = 128;
 
-/// A shape's motion during the step: start pose, displacement, turn.
-struct Motion {
+/// A body's motion over a step, as the time of impact follows it: its
+/// point `pivot` (in the body's frame) moves in a straight line from
+/// where it is at the start to where it is at the end, and the body turns
+/// about it at a steady rate, the shorter way round.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Sweep {
+    /// The point that moves in a straight line, in the body's frame.
+    pivot: Vec2,
+    /// The body's pose at the start.
     start: Transform,
-    start_angle: f32,
+    /// Where the pivot starts, in the world.
+    from: Vec2,
+    /// How far it moves.
     displacement: Vec2,
+    /// The body's angle at the start.
+    start_angle: f32,
+    /// How far it turns.
     turn: f32,
-    /// Farthest any point of the shape's surface lies from the body origin.
+}
+
+impl Sweep {
+    /// The motion from pose `start` to pose `end` about `pivot` (in the
+    /// body's frame).
+    pub(crate) fn new(pivot: Vec2, (start, end): (Transform, Transform)) -> Sweep {
+        let from = start.apply(pivot);
+        Sweep {
+            pivot,
+            start,
+            from,
+            displacement: end.apply(pivot) - from,
+            start_angle: start.q.angle(),
+            // The shorter way round from the start rotation to the end one.
+            turn: start.q.inv_mul(end.q).angle(),
+        }
+    }
+
+    /// The body's pose at fraction `t` of the motion (its start pose, to
+    /// the bit, at 0 and before).
+    pub(crate) fn at(&self, t: f32) -> Transform {
+        if t <= 0.0 {
+            return self.start;
+        }
+        let q = Rot::from_angle(self.start_angle + t * self.turn);
+        Transform {
+            p: self.from + t * self.displacement - q.rotate(self.pivot),
+            q,
+        }
+    }
+}
+
+/// A shape's motion during the step: its body's sweep, and how far the
+/// shape reaches from the sweep's pivot.
+struct Motion {
+    sweep: Sweep,
+    /// Farthest any point of the shape's surface lies from the pivot.
     reach: f32,
 }
 
 impl Motion {
-    fn new(shape: &Shape, sweep: (Transform, Transform)) -> Motion {
-        let (start, end) = sweep;
+    fn new(shape: &Shape, sweep: Sweep) -> Motion {
         Motion {
-            start,
-            start_angle: start.q.angle(),
-            displacement: end.p - start.p,
-            // The shorter way round from the start rotation to the end one.
-            turn: start.q.inv_mul(end.q).angle(),
-            reach: shape_reach(shape),
+            sweep,
+            reach: shape_reach(shape, sweep.pivot),
         }
     }
 
     fn at(&self, t: f32) -> Transform {
-        if t <= 0.0 {
-            return self.start;
-        }
-        Transform {
-            p: self.start.p + t * self.displacement,
-            q: Rot::from_angle(self.start_angle + t * self.turn),
-        }
+        self.sweep.at(t)
     }
 }
 
-/// Farthest distance of the shape's surface from its body origin.
-fn shape_reach(shape: &Shape) -> f32 {
+/// Farthest distance of the shape's surface from `pivot` (in its body's
+/// frame).
+fn shape_reach(shape: &Shape, pivot: Vec2) -> f32 {
+    let from = |v: Vec2| v.distance(pivot);
     let core = match shape {
-        Shape::Circle(c) => c.center.length(),
-        Shape::Capsule(c) => c.center1.length().max(c.center2.length()),
-        Shape::Polygon(p) => p.points().iter().map(|v| v.length()).fold(0.0, f32::max),
+        Shape::Circle(c) => from(c.center),
+        Shape::Capsule(c) => from(c.center1).max(from(c.center2)),
+        Shape::Polygon(p) => p.points().iter().map(|&v| from(v)).fold(0.0, f32::max),
         Shape::Segment(s) | Shape::ChainSegment(ChainSegment { segment: s, .. }) => {
-            s.point1.length().max(s.point2.length())
+            from(s.point1).max(from(s.point2))
         }
     };
     core + shape.radius()
@@ -100,11 +141,23 @@ pub fn time_of_impact(
     sweep_b: (Transform, Transform),
     target_separation: f32,
 ) -> Option<f32> {
+    let sweep = |poses| Sweep::new(Vec2::ZERO, poses);
+    sweep_time_of_impact((a, sweep(sweep_a)), (b, sweep(sweep_b)), target_separation)
+}
+
+/// [`time_of_impact`] for shapes moving with their bodies' sweeps: the
+/// first fraction of the step at which shape `a` (moving by `sweep_a`) and
+/// shape `b` come within `target_separation`, with the same guarantees.
+pub(crate) fn sweep_time_of_impact(
+    (a, sweep_a): (&Shape, Sweep),
+    (b, sweep_b): (&Shape, Sweep),
+    target_separation: f32,
+) -> Option<f32> {
     let motion_a = Motion::new(a, sweep_a);
     let motion_b = Motion::new(b, sweep_b);
-    // B's displacement as seen from A.
-    let relative_displacement = motion_b.displacement - motion_a.displacement;
-    let spin_bound = motion_a.turn.abs() * motion_a.reach + motion_b.turn.abs() * motion_b.reach;
+    // B's pivot's displacement as seen from A's.
+    let relative_displacement = sweep_b.displacement - sweep_a.displacement;
+    let spin_bound = sweep_a.turn.abs() * motion_a.reach + sweep_b.turn.abs() * motion_b.reach;
 
     let mut t = 0.0;
     for _ in 0..TOI_MAX_ITERATIONS {
@@ -190,6 +243,34 @@ mod tests {
         };
         let d = shape_distance(&a, &Transform::IDENTITY, &b, &xf_b).distance;
         assert!(d > -1e-4 && d <= TOI_TOLERANCE + 1e-4, "t {t}: {d}");
+    }
+
+    #[test]
+    fn a_sweep_turns_the_body_about_its_pivot() {
+        // A ball 5 m from its body's origin, its body's center of mass,
+        // spins a quarter turn in place; a second ball sits 1.4 m from it.
+        // About the center the first ball never moves and never comes
+        // near; the same two poses swept about the origin carry it out on
+        // an arc and into the second.
+        let offset = Vec2::new(5.0, 0.0);
+        let spun: Shape = Circle::new(offset, 0.2).unwrap().into();
+        let ball: Shape = Circle::new(Vec2::ZERO, 0.2).unwrap().into();
+        let quarter = std::f32::consts::FRAC_PI_2;
+        let start = Transform::IDENTITY;
+        let end = Transform {
+            p: offset - Rot::from_angle(quarter).rotate(offset),
+            q: Rot::from_angle(quarter),
+        };
+        assert!((end.apply(offset) - offset).length() < 1e-5);
+        let at = Transform::new(offset + Vec2::new(1.0, 1.0), 0.0);
+        let still = Sweep::new(Vec2::ZERO, (at, at));
+        let about =
+            |pivot| sweep_time_of_impact((&ball, still), (&spun, Sweep::new(pivot, (start, end))), 0.0);
+        assert_eq!(about(offset), None);
+        assert!(about(Vec2::ZERO).is_some());
+        // Halfway round, the center stays where it was.
+        let half = Sweep::new(offset, (start, end)).at(0.5);
+        assert!((half.apply(offset) - offset).length() < 1e-5);
     }
 
     #[test]

@@ -90,6 +90,10 @@ impl ContactFlags {
     /// The contact touches (its manifold has points) after the collide
     /// stage: the solver's.
     pub const TOUCHING: ContactFlags = ContactFlags(16);
+    /// A static shape holds the contact's dynamic body sunk into it as
+    /// deep as a fast body moves (see `continuous::sunk_body`): it is
+    /// swept against the static shapes however slowly it moves.
+    pub const SUNK: ContactFlags = ContactFlags(32);
 
     /// Whether every flag of `other` is set.
     #[inline]
@@ -98,10 +102,16 @@ impl ContactFlags {
     }
 
     /// Whether the contact needs a structural change (a begin, an end or
-    /// its destruction); recycling alone needs none.
+    /// its destruction); recycling alone needs none, nor sinking.
     #[inline]
     pub fn is_structural(self) -> bool {
-        self.0 & !(Self::RECYCLED.0 | Self::TOUCHING.0) != 0
+        self.0 & !(Self::RECYCLED.0 | Self::TOUCHING.0 | Self::SUNK.0) != 0
+    }
+
+    /// These flags and those of `other`.
+    #[inline]
+    pub fn with(self, other: ContactFlags) -> ContactFlags {
+        ContactFlags(self.0 | other.0)
     }
 }
 

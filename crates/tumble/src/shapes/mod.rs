@@ -424,6 +424,28 @@ impl Shape {
         }
     }
 
+    /// The shortest distance from the centroid to the shape's outline:
+    /// the radius of the largest circle about the centroid inside the
+    /// shape (none for a segment). A shape is as thick as twice this in
+    /// every direction, so a step that moves it a good deal less cannot
+    /// carry it through a surface it began the step in front of.
+    pub(crate) fn min_extent(&self) -> f32 {
+        match self {
+            Shape::Circle(c) => c.radius,
+            Shape::Capsule(c) => c.radius,
+            Shape::Segment(_) | Shape::ChainSegment(_) => 0.0,
+            Shape::Polygon(p) => {
+                let near = p
+                    .points()
+                    .iter()
+                    .zip(&p.normals[..p.count])
+                    .map(|(&v, &n)| n.dot(v - p.centroid))
+                    .fold(f32::INFINITY, f32::min);
+                near.max(0.0) + p.radius
+            }
+        }
+    }
+
     /// The centroid in the body frame.
     pub fn centroid(&self) -> Vec2 {
         match self {

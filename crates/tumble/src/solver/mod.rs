@@ -671,6 +671,17 @@ impl Solver {
         }
     }
 
+    /// Sets the motion [`Solver::motion_of_slot`] reports for the body in
+    /// `slot`, if it was solved: the translation of its center of mass
+    /// `dp` and its rotation `dq` over the step.
+    pub fn set_motion_of_slot(&mut self, slot: u32, dp: Vec2, dq: Rot) {
+        if let Some(&k) = self.index_of.get(slot as usize) {
+            if k != NULL {
+                self.graph.states[k as usize].set_motion(dp, dq);
+            }
+        }
+    }
+
     /// Heap bytes of the per-body rows (capacities).
     pub fn body_memory_bytes(&self) -> usize {
         use std::mem::size_of;

@@ -431,6 +431,15 @@ impl StateCell {
     pub(crate) fn motion(&self) -> (Vec2, Rot) {
         self.read(|s| (s.dp, s.dq))
     }
+
+    /// Sets the translation and rotation since the step began.
+    #[inline(always)]
+    pub(crate) fn set_motion(&self, dp: Vec2, dq: Rot) {
+        self.write(|s| {
+            s.dp = dp;
+            s.dq = dq;
+        });
+    }
 }
 
 #[cfg(test)]

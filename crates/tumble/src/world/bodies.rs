@@ -166,7 +166,10 @@ impl World {
         for k in 0..self.bodies[bi].shapes.len() {
             let si = self.bodies[bi].shapes[k];
             self.shapes[si].margin = self.proxy_margin(&self.shapes[si].shape, body_type);
-            self.broadphase.touch_proxy(self.shapes[si].proxy);
+            let proxy = self.shapes[si].proxy;
+            self.broadphase.touch_proxy(proxy);
+            self.broadphase
+                .set_proxy_static(proxy, body_type == BodyType::Static);
         }
         Ok(())
     }
@@ -514,12 +517,15 @@ impl World {
         }
         b.center = b.xf.apply(b.local_center);
         b.extent = 0.0;
+        b.min_extent = f32::INFINITY;
         for &si in &b.shapes {
-            let local = self.shapes[si].shape.aabb(Transform::IDENTITY);
+            let shape = &self.shapes[si].shape;
+            let local = shape.aabb(Transform::IDENTITY);
             let corner = (local.min - b.local_center)
                 .abs()
                 .max((local.max - b.local_center).abs());
             b.extent = b.extent.max(corner.length());
+            b.min_extent = b.min_extent.min(shape.min_extent());
         }
         // Keep the velocity of the material points: the center moved. (A
         // spin so fast that the new center's speed overflows keeps the old

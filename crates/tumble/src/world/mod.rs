@@ -26,6 +26,7 @@ use pair_map::PairMap;
 mod bodies;
 mod checks;
 mod contacts;
+mod continuous;
 mod draw;
 mod joints;
 mod mover;
@@ -178,6 +179,12 @@ struct Scratch {
     recycled: usize,
     /// Per solver body, what moving it found (see `step::Moved`).
     moved: Vec<step::Moved>,
+    /// The bodies this step moved far enough to be swept against the
+    /// static shapes, in solver order (see `World::solve_continuous`).
+    fast: Vec<u32>,
+    /// The bodies the collide stage found sunk into a static shape as
+    /// deep as a fast body moves, swept too.
+    sunk: Vec<u32>,
     /// Per solver body, what its proxies need (see `shapes::ProxyMove`).
     proxy_moves: Vec<shapes::ProxyMove>,
     /// Islands this step found ready to sleep unless a body keeps them
@@ -382,7 +389,11 @@ impl World {
                 + self.awake.islands.memory_bytes()
                 + s.keep_awake.memory_bytes()
                 + s.split.memory_bytes()
-                + (s.created_islands.capacity() + s.sleepy.capacity()) * size_of::<u32>()
+                + (s.created_islands.capacity()
+                    + s.sleepy.capacity()
+                    + s.fast.capacity()
+                    + s.sunk.capacity())
+                    * size_of::<u32>()
                 + s.moved.capacity() * size_of::<step::Moved>()
                 + s.proxy_moves.capacity() * size_of::<shapes::ProxyMove>()
                 + self.frozen.capacity() * size_of::<BodyId>(),
@@ -438,6 +449,8 @@ mod snapshot;
 
 #[cfg(test)]
 mod chain_tests;
+#[cfg(test)]
+mod continuous_tests;
 #[cfg(test)]
 mod game_tests;
 #[cfg(test)]

@@ -120,24 +120,6 @@ impl World {
         self.sensors.remove(k);
     }
 
-    /// Where body `bi` went over the step: from where it started (its
-    /// motion undone) to where it is, if it was solved, else standing
-    /// still.
-    fn sweep_of(&self, bi: u32) -> (Transform, Transform) {
-        let b = &self.bodies[bi];
-        match self.solver.motion_of_slot(bi) {
-            Some((dp, dq)) if !b.frozen => {
-                let q = dq.inv_mul(b.xf.q);
-                let start = Transform {
-                    p: b.center - dp - q.rotate(b.local_center),
-                    q,
-                };
-                (start, b.xf)
-            }
-            _ => (b.xf, b.xf),
-        }
-    }
-
     /// The sensor stage: each sensor, in slot order, finds what overlaps
     /// it now and what crossed it during the step, and reports the change
     /// against the last step. Runs after the bodies moved and before the

@@ -128,6 +128,9 @@ impl World {
         self.shapes[si].proxy =
             self.broadphase
                 .create_proxy_with_margin(aabb, si, (margin, def.filter.category));
+        if self.bodies[bi].body_type == BodyType::Static {
+            self.broadphase.set_proxy_static(self.shapes[si].proxy, true);
+        }
         self.sync_fat_box(si);
         self.bodies[bi].shapes.push(si);
         if !self.bodies[bi].never_awake {

@@ -49,7 +49,7 @@ use std::fmt;
 
 /// Bumped whenever the saved layout changes, so an old snapshot is refused
 /// with a message instead of being misread.
-pub(super) const SNAPSHOT_VERSION: u32 = 17;
+pub(super) const SNAPSHOT_VERSION: u32 = 18;
 
 /// The name and fields of the outer struct.
 const ENVELOPE: &str = "Snapshot";

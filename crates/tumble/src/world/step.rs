@@ -4,6 +4,7 @@
 //! islands merged, split and put to sleep) runs serially after it, in slot
 //! order, so the result never depends on the order work was done in.
 
+use super::continuous::{is_fast, sunk_body};
 use super::profile::{StepProfile, Stopwatch};
 use super::shapes::{proxy_move, ProxyMove, ShapeSlot};
 use super::{BodyId, World};
@@ -92,8 +93,12 @@ impl World {
     ///    limits the step moved the bodies by) written back, sleep timers
     ///    run, and a body whose new state is not finite or lies past the
     ///    [`WORLD_EXTENT`] frozen where it was (see
-    ///    [`World::frozen_bodies`]); then `update_sensors`: each sensor
-    ///    finds what overlaps it and what crossed it during the step
+    ///    [`World::frozen_bodies`]); then `solve_continuous`: each body
+    ///    that moved far for its size, or that a static shape holds sunk
+    ///    deep, is swept from where it was to where it is against the
+    ///    static shapes and put back where it first met one (continuous
+    ///    collision); then `update_sensors`: each sensor finds what
+    ///    overlaps it and what crossed it during the step
     ///    ([`World::sensor_events`]);
     /// 6. `update_broadphase`: moved proxies
     ///    enlarged to where their bodies are heading, the tree rebuilt;
@@ -193,6 +198,7 @@ impl World {
             self.substeps_and_finalize((dt, &ctx), (&mut p, &mut clock));
         }
         let waited = clock.lap();
+        self.solve_continuous(hooks);
         self.update_sensors();
         p.finalize += clock.lap();
         self.update_broadphase(parallel);
@@ -319,13 +325,19 @@ impl World {
         let kernel = |c: &mut Contact| {
             if fat_boxes[c.shape_a as usize].overlaps(fat_boxes[c.shape_b as usize]) {
                 let (sa, sb) = (&shapes[c.shape_a], &shapes[c.shape_b]);
+                let (ba, bb) = (&bodies[c.body_a], &bodies[c.body_b]);
                 let was_touching = c.touching();
-                let flags = c.collide(&sa.shape, &bodies[c.body_a], &sb.shape, &bodies[c.body_b], &ctx);
+                let flags = c.collide(&sa.shape, ba, &sb.shape, bb, &ctx);
                 let asks = c.options.contains(ContactOptions::PRE_SOLVE) && c.touching();
                 if asks && !pre_solve(c, (shapes, bodies), hooks, max_speed) {
                     c.disable();
                 }
-                c.touch_change(was_touching, flags)
+                let flags = c.touch_change(was_touching, flags);
+                if flags.contains(ContactFlags::TOUCHING) && sunk_body(c, (ba, bb)).is_some() {
+                    flags.with(ContactFlags::SUNK)
+                } else {
+                    flags
+                }
             } else {
                 ContactFlags::DISJOINT
             }
@@ -368,8 +380,14 @@ impl World {
         changes.clear();
         with_points.clear();
         let mut recycled = 0;
+        self.scratch.sunk.clear();
         for (&ci, &flags) in list.iter().zip(&found) {
             recycled += usize::from(flags.contains(ContactFlags::RECYCLED));
+            if flags.contains(ContactFlags::SUNK) {
+                let c = &self.contacts[ci];
+                let pair = (&self.bodies[c.body_a], &self.bodies[c.body_b]);
+                self.scratch.sunk.extend(sunk_body(c, pair));
+            }
             if flags.is_structural() {
                 changes.push((ci, flags));
             }
@@ -554,16 +572,18 @@ impl World {
     /// Stage 5: moves each solved body by what the substeps integrated,
     /// gives it the velocities they left (within the step's limits, see
     /// `Solver::motion`) and clears its forces; a body whose state stopped
-    /// being finite is frozen where it was. With sleeping on, runs each
+    /// being finite is frozen where it was. Lists the bodies that moved
+    /// far enough for continuous collision. With sleeping on, runs each
     /// body's sleep timer and notes the islands some body keeps awake,
     /// and the sleepiest island that must be split before it can sleep.
     ///
     /// The bodies are moved split between the workers when `parallel` and
     /// there are [`PARALLEL_BODIES`] of them (each is its own), then the
-    /// few that need more (a freeze, the islands' sleep) are seen to in
-    /// order on this thread: with sleeping off and every body finite, none
-    /// does, and that walk is skipped (on the large pyramid it was about a
-    /// quarter of the stage on two threads). Otherwise, both in one pass.
+    /// few that need more (a freeze, the islands' sleep, a sweep against
+    /// the static shapes) are seen to in order on this thread: with
+    /// sleeping off, every body finite and none fast, none does, and that
+    /// walk is skipped (on the large pyramid it was about a quarter of the
+    /// stage on two threads). Otherwise, both in one pass.
     fn finalize_bodies(&mut self, dt: f32, ctx: &StepContext) {
         self.move_bodies(dt, ctx);
         self.quarantine();
@@ -576,6 +596,7 @@ impl World {
         let extent = WORLD_EXTENT * self.settings.length_units_per_meter;
         self.scratch.keep_awake.clear();
         self.scratch.split_candidate = None;
+        self.scratch.fast.clear();
         if !(parallel && self.solver.slots().len() >= PARALLEL_BODIES) {
             // One pass: a second would only add a walk over the list.
             for k in 0..self.solver.slots().len() {
@@ -594,15 +615,17 @@ impl World {
         let moved = &mut self.scratch.moved;
         moved.clear();
         moved.resize(slots.len(), Moved::default());
-        let frozen = AtomicBool::new(false);
+        // Whether some body froze or is fast: only then (or with
+        // sleeping on) is there serial work.
+        let serial = AtomicBool::new(false);
         let finalize = |k: usize, b: &mut Body, m: &mut Moved| {
             *m = finalize_body(b, solver.motion(k, &limits), (sleeping, dt, extent));
-            if !m.finite {
-                frozen.store(true, Ordering::Relaxed);
+            if !m.finite || m.fast {
+                serial.store(true, Ordering::Relaxed);
             }
         };
         crate::parallel::for_each_slot_mut(true, self.bodies.slots_mut(), slots, moved, BODY_RUN, &finalize);
-        if !sleeping && !frozen.into_inner() {
+        if !sleeping && !serial.into_inner() {
             return;
         }
         for k in 0..self.solver.slots().len() {
@@ -628,6 +651,9 @@ impl World {
     /// The serial part of [`World::finalize_bodies`] for body `bi`, once
     /// moved (`m`): a freeze, or its island's sleep.
     fn after_moving(&mut self, bi: u32, m: Moved, sleeping: bool) {
+        if m.fast {
+            self.scratch.fast.push(bi);
+        }
         if !m.finite {
             // Freeze it where it was rather than let NaN spread.
             freeze(
@@ -754,7 +780,7 @@ fn split_step(dt: f32, max_step: f32, max_splits: u32) -> (u32, f32) {
 }
 
 /// The pair of shapes `sa` and `sb` as a hook sees it.
-fn shape_pair(shapes: &Store<ShapeSlot>, bodies: &Store<Body>, sa: u32, sb: u32) -> ShapePair {
+pub(super) fn shape_pair(shapes: &Store<ShapeSlot>, bodies: &Store<Body>, sa: u32, sb: u32) -> ShapePair {
     let (a, b) = (&shapes[sa], &shapes[sb]);
     ShapePair {
         shape_a: shapes.key(sa).into(),
@@ -816,6 +842,9 @@ pub(super) struct Moved {
     sleep_time: f32,
     /// Its island.
     island: u32,
+    /// Whether it moved far enough to be swept against the static shapes
+    /// (see `continuous::is_fast`).
+    fast: bool,
 }
 
 /// Moves body `b` by its `motion` over the step (velocity, angular
@@ -851,8 +880,9 @@ fn finalize_body(
     b.w = w;
     b.center = center;
     b.xf = Transform { p: origin, q };
+    // How far its farthest point moved.
+    let moved = dp.length() + dq.s.abs() * b.extent;
     if sleeping {
-        let moved = dp.length() + dq.s.abs() * b.extent;
         if resting(b, moved / dt) {
             b.sleep_time += dt;
         } else {
@@ -863,6 +893,7 @@ fn finalize_body(
         finite: true,
         sleep_time: b.sleep_time,
         island: b.island,
+        fast: b.body_type == BodyType::Dynamic && is_fast(moved, b.min_extent),
     }
 }
 
