@@ -173,6 +173,59 @@ mod tests {
     }
 
     #[test]
+    fn a_box_beside_a_tall_wall_is_apart_by_the_gap_on_its_side() {
+        // A 160 m wall and a small box turned a quarter, a few millimetres
+        // from its face: the Minkowski difference has 160 m edges, and the
+        // box must read as apart, on the wall's side it is on, at every gap.
+        let wall: Shape = Polygon::new_offset_box(0.5, 80.0, Vec2::new(-80.5, 80.0), 0.0)
+            .unwrap()
+            .into();
+        let (hx, hy) = (0.39844647, 0.38000864);
+        let b: Shape = Polygon::new_box(hx, hy).unwrap().into();
+        let q = crate::math::Rot {
+            c: 0.0011893071,
+            s: 0.9999993,
+        };
+        let reach = hy * q.s + hx * q.c;
+        for gap in [0.002f32, 0.005, 0.01, 0.05] {
+            let xf = Transform {
+                p: Vec2::new(-80.0 + reach + gap, 1.3959327),
+                q,
+            };
+            let out = shape_distance(&wall, &Transform::IDENTITY, &b, &xf);
+            assert!(!out.overlapping, "gap {gap}: {out:?}");
+            assert!((out.distance - gap).abs() < 1e-4, "gap {gap}: {out:?}");
+            assert!(out.normal.x > 0.999, "gap {gap}: {out:?}");
+        }
+    }
+
+    #[test]
+    fn a_box_through_the_back_of_a_tall_wall_overlaps_it_by_its_depth() {
+        // The box pokes 6.5 cm out of the wall's back face, its other side
+        // 33.5 cm inside: the shortest way out is back through that face.
+        // (GJK once stopped at a segment of the difference 2 mm from the
+        // origin, the origin inside, and read the box as in front.)
+        let wall: Shape = Polygon::new_offset_box(0.5, 80.0, Vec2::new(-80.5, 80.0), 0.0)
+            .unwrap()
+            .into();
+        let b: Shape = Polygon::new_box(0.16378796, 0.23070173).unwrap().into();
+        let q = crate::math::Rot {
+            c: -0.9859394,
+            s: 0.16710332,
+        };
+        let reach = 0.16378796 * q.c.abs() + 0.23070173 * q.s.abs();
+        let xf = Transform {
+            p: Vec2::new(-80.86533, 1.1887925),
+            q,
+        };
+        let out = shape_distance(&wall, &Transform::IDENTITY, &b, &xf);
+        let depth = xf.p.x + reach - -81.0;
+        assert!(out.overlapping, "{out:?}");
+        assert!((out.distance + depth).abs() < 1e-4, "{out:?}, depth {depth}");
+        assert!(out.normal.x < -0.999, "{out:?}");
+    }
+
+    #[test]
     fn deep_overlap_uses_epa() {
         let a: Shape = Polygon::new_box(1.0, 1.0).unwrap().into();
         let xf_b = Transform::new(Vec2::new(0.0, 1.5), 0.3);

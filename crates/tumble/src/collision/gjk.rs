@@ -7,7 +7,7 @@
 //! overlap and [`epa`](super::epa) takes over to measure how deep. The radii
 //! are folded back in by [`distance`](super::distance).
 
-use crate::math::{Transform, Vec2};
+use crate::math::{cross, Transform, Vec2};
 use crate::settings::MAX_POLYGON_VERTICES;
 use crate::shapes::{ChainSegment, Shape};
 
@@ -165,6 +165,29 @@ impl Simplex {
         best
     }
 
+    /// The direction GJK searches along (negated: from the origin towards
+    /// the simplex) when the simplex's closest point to the origin is
+    /// `v`. For a segment, its normal on the origin's side, as Box2D's
+    /// GJK takes: `v` is the difference of two nearly equal products when
+    /// the segment is long (160 m against millimetres) and may point off
+    /// the normal by more than the gap, so that the support points tie
+    /// the wrong way and GJK stops at a point it already has, the origin
+    /// still outside its simplex (a box 5 cm into a tall wall read as
+    /// 2 mm in front of it).
+    fn search_direction(&self, v: Vec2) -> Vec2 {
+        if self.count != 2 {
+            return v;
+        }
+        let (w0, w1) = (self.vertices[0].w, self.vertices[1].w);
+        let e = w1 - w0;
+        let n = Vec2::new(-e.y, e.x);
+        match n.dot(w0) {
+            side if side > 0.0 => n,
+            side if side < 0.0 => -n,
+            _ => v,
+        }
+    }
+
     fn contains_pair(&self, index_a: usize, index_b: usize) -> bool {
         self.used()
             .iter()
@@ -216,13 +239,20 @@ impl Simplex {
     }
 
     /// Voronoi regions of a triangle, tested with dot products of its edges
-    /// against the vectors to the origin.
+    /// against the vectors to the origin. Which side of an edge the origin
+    /// lies on is the sign of the triangle's signed area times that of the
+    /// origin and the edge: `n * cross(a, b)` for the edge AB, as Ericson's
+    /// `d1 * d4 - d3 * d2` is by Lagrange's identity. Not as that
+    /// difference: of two products of lengths squared (a 160 m wall makes
+    /// them 1e9) it loses a millimetre's sign, and a box 5 mm from the wall
+    /// read as inside it.
     fn solve_triangle(&mut self) {
         let a = self.vertices[0].w;
         let b = self.vertices[1].w;
         let c = self.vertices[2].w;
         let ab = b - a;
         let ac = c - a;
+        let n = cross(ab, ac);
 
         let d1 = ab.dot(-a);
         let d2 = ac.dot(-a);
@@ -234,7 +264,7 @@ impl Simplex {
         if d3 >= 0.0 && d4 <= d3 {
             return self.keep(&[(1, 1.0)]);
         }
-        let region_c = d1 * d4 - d3 * d2;
+        let region_c = n * cross(a, b);
         if region_c <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
             let t = d1 / (d1 - d3);
             return self.keep(&[(0, 1.0 - t), (1, t)]);
@@ -244,12 +274,12 @@ impl Simplex {
         if d6 >= 0.0 && d5 <= d6 {
             return self.keep(&[(2, 1.0)]);
         }
-        let region_b = d5 * d2 - d1 * d6;
+        let region_b = n * cross(c, a);
         if region_b <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
             let t = d2 / (d2 - d6);
             return self.keep(&[(0, 1.0 - t), (2, t)]);
         }
-        let region_a = d3 * d6 - d5 * d4;
+        let region_a = n * cross(b, c);
         if region_a <= 0.0 && d4 - d3 >= 0.0 && d5 - d6 >= 0.0 {
             let t = (d4 - d3) / ((d4 - d3) + (d5 - d6));
             return self.keep(&[(1, 1.0 - t), (2, t)]);
@@ -332,8 +362,9 @@ pub fn gjk_distance(a: &ShapeProxy, b: &ShapeProxy) -> GjkOutput {
         }
         // Search from v towards the origin: B's farthest point along -v,
         // A's farthest along +v.
-        let index_a = a.support(v);
-        let index_b = b.support(-v);
+        let toward = simplex.search_direction(v);
+        let index_a = a.support(toward);
+        let index_b = b.support(-toward);
         if before.contains_pair(index_a, index_b) {
             break;
         }
