@@ -123,7 +123,9 @@ impl World {
     ///
     /// Each shape is swept whole, and a body so stopped keeps its
     /// velocity, for the next step's contact to stop it or bounce it, as
-    /// Box2D's does. A shape that starts the step already that close
+    /// Box2D's does; but one that the step leaves in front of the static
+    /// shape, or in it no deeper than its core, is left where the solver
+    /// put it (see `ends_in_front`). A shape that starts the step already that close
     /// (resting on the static shape, sliding along it) is swept again as
     /// its core, a circle of [`CONTINUOUS_CORE_FRACTION`] of its min
     /// extent about its centroid: it may slide on and sink in as far as
@@ -250,7 +252,7 @@ fn impact((still, xf): (&Shape, Transform), (shape, sweep): (&Shape, Sweep), tar
     let hit = |moving: &Shape| sweep_time_of_impact((still, fixed), (moving, sweep), target);
     let t = hit(shape)?;
     if t > 0.0 {
-        return Some(Hit { t, core: None });
+        return (!ends_in_front((still, xf), shape, sweep, t)).then_some(Hit { t, core: None });
     }
     let core = core_of(shape)?;
     let t = hit(&core)?;
@@ -266,6 +268,28 @@ fn impact((still, xf): (&Shape, Transform), (shape, sweep): (&Shape, Sweep), tar
         core: Some((normal, center)),
     })
 }
+
+/// Whether `shape`, which `sweep` brings to the static shape `still`
+/// (placed at `xf`) at fraction `t`, ends the step on the side it came
+/// from, in it no deeper than its core's radius: the solver's contact
+/// stopped it (a fast limb landing on the ground), or the next step's
+/// contact will push it out as it pushes a slow body. Put back to `t`,
+/// it would leave the step's motion behind and pull on its joints (a
+/// walker's foot held above the ground it stands on, its leg dragged
+/// out of its hip); only a shape that would end deeper, or through, or
+/// round a corner of the static shape (the side it ends on turned more
+/// than [`FRONT_TURN_COS`] from the side it met), is stopped.
+fn ends_in_front((still, xf): (&Shape, Transform), shape: &Shape, sweep: Sweep, t: f32) -> bool {
+    let came = shape_distance(still, &xf, shape, &sweep.at(t)).normal;
+    let end = shape_distance(still, &xf, shape, &sweep.at(1.0));
+    end.normal.dot(came) > FRONT_TURN_COS && end.distance >= -CONTINUOUS_CORE_FRACTION * shape.min_extent()
+}
+
+/// The cosine of the largest turn, from the side of a static shape a fast
+/// shape met to the side it ends the step on, for which [`ends_in_front`]
+/// counts it in front: 60 degrees. A shape that ends beside the slab it
+/// met, past its end, went round or through its corner.
+const FRONT_TURN_COS: f32 = 0.5;
 
 /// Takes from body `b` the velocity of its point `point` into a static
 /// shape along `normal` (the normal out of it), as an inelastic impulse

@@ -10,6 +10,7 @@ use crate::body::{BodyDef, BodyType};
 use crate::hooks::{NoHooks, OneWayPlatforms};
 use crate::joint::PrismaticJoint;
 use crate::math::Transform;
+use crate::settings::{CONTINUOUS_CORE_FRACTION, CONTINUOUS_SAFETY_FACTOR};
 use crate::shapes::{Circle, Polygon, ShapeDef};
 use crate::world::joints::JointDef;
 
@@ -304,4 +305,56 @@ fn a_fast_body_passes_a_chain_from_its_open_side() {
             );
         }
     }
+}
+
+#[test]
+fn a_fast_body_the_step_leaves_shallow_in_a_static_shape_is_left_there() {
+    // A ball a motor flings from rest (no contact looks ahead of it)
+    // ends the step a centimetre into a wall: less than its core's
+    // radius. Continuous collision leaves it where the solver put it, for
+    // the next step's contact to push out, as it would a slow body: put
+    // back to where it first touched, a limb would be pulled off the arc
+    // its joint holds it to (a sweep moves its center in a straight line)
+    // and the joint would open.
+    let radius = 0.1;
+    let speed = 6.0;
+    let fling = |world: &mut World| {
+        let (ball, rail) = flung_ball(world, radius);
+        let mass = world.mass_data(ball).unwrap().mass;
+        let substep = DT / world.solver_settings().substeps as f32;
+        let slower = PrismaticJoint {
+            enable_motor: true,
+            motor_speed: speed,
+            max_motor_force: mass * speed / substep,
+            ..PrismaticJoint::default()
+        };
+        world.set_joint_kind(rail, slower).unwrap();
+        world.step(DT);
+        (ball, rail)
+    };
+    let mut free = zero_gravity();
+    let (ball, _) = fling(&mut free);
+    let travel = free.position(ball).unwrap().x;
+    assert!(
+        travel > CONTINUOUS_SAFETY_FACTOR * radius,
+        "the ball must move fast: {travel}"
+    );
+    let depth = 0.01;
+    assert!(depth < CONTINUOUS_CORE_FRACTION * radius);
+    let face = travel + radius - depth;
+    let mut world = zero_gravity();
+    wall_at(&mut world, face);
+    let (ball, rail) = fling(&mut world);
+    assert_eq!(world.position(ball).unwrap().x, travel, "the sweep moved it");
+    world.set_joint_kind(rail, PrismaticJoint::default()).unwrap();
+    world.set_linear_velocity(ball, Vec2::ZERO).unwrap();
+    for _ in 0..60 {
+        world.step(DT);
+    }
+    let x = world.position(ball).unwrap().x;
+    assert!(
+        x + radius <= face + LINEAR_SLOP,
+        "the contact pushed it out to {}, not in front of {face}",
+        x + radius
+    );
 }
