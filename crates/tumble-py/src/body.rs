@@ -343,6 +343,30 @@ impl Body {
             .check()
     }
 
+    /// Sets the mass (kg), the moment of inertia about the center of mass
+    /// (kg m^2; 0 keeps the body from turning) and the center of mass (in
+    /// the body's coordinates; the current one if ``None``) by hand, in
+    /// place of what the shapes give. Holds until a shape is added or
+    /// removed, the body type or locks change, or
+    /// :meth:`reset_mass_data`. Dynamic bodies only; bad values raise
+    /// ``ValueError`` and change nothing.
+    #[pyo3(signature = (mass, inertia, center = None))]
+    fn set_mass_data(&self, py: Python<'_>, mass: f32, inertia: f32, center: Option<V2>) -> PyResult<()> {
+        let mut w = self.world_mut(py)?;
+        let center = match center {
+            Some(c) => c.0,
+            None => w.inner.mass_data(self.id).check()?.center,
+        };
+        let md = tumble::MassData { mass, center, inertia };
+        w.inner.set_mass_data(self.id, md).check()
+    }
+
+    /// Recomputes the mass, inertia and center of mass from the shapes'
+    /// densities, undoing :meth:`set_mass_data`.
+    fn reset_mass_data(&self, py: Python<'_>) -> PyResult<()> {
+        self.world_mut(py)?.inner.reset_mass_data(self.id).check()
+    }
+
     /// Applies a force (N) until the end of the next step, at ``point``
     /// (world coordinates) or at the center of mass; wakes the body.
     #[pyo3(signature = (force, point = None))]

@@ -2,6 +2,7 @@
 
 import math
 
+import pytest
 import tumble
 from conftest import make_ground, pyramid_positions
 
@@ -67,3 +68,24 @@ def test_small_swing_pendulum_period():
     period = (crossings[-1] - crossings[0]) / 3  # six half periods
     expected = 2 * math.pi * math.sqrt(length / g)
     assert abs(period - expected) / expected < 0.01, (period, expected)
+
+
+def test_mass_data_set_by_hand_sets_how_a_torque_turns_the_body():
+    world = tumble.World(gravity=(0, 0))
+    plank = world.create_body()
+    plank.add_box(2, 0.5)
+    own = (plank.mass, plank.inertia)
+    plank.set_mass_data(3.0, 2.5, center=(0.5, 0))
+    assert (plank.mass, plank.inertia) == (3.0, 2.5)
+    assert plank.local_center == tumble.Vec2(0.5, 0)
+    dt, steps, torque = 1 / 60, 30, 4.0
+    for _ in range(steps):
+        plank.apply_torque(torque)
+        world.step(dt)
+    want = torque * steps * dt / 2.5
+    assert abs(plank.angular_velocity - want) < 1e-4 * want
+    plank.reset_mass_data()
+    assert (plank.mass, plank.inertia) == own
+    with pytest.raises(ValueError, match="mass is out of range"):
+        plank.set_mass_data(0.0, 1.0)
+    assert (plank.mass, plank.inertia) == own

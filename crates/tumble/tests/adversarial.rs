@@ -55,9 +55,9 @@ use tumble::math::Rot;
 use tumble::{
     BodyDef, BodyId, BodyType, Capsule, ChainSegment, CharacterController, Circle, Color, Coloring,
     ContactHooks, ContactMaterial, DebugDraw, DistanceJoint, DrawOptions, Explosion, Filter, FixedStepper,
-    JointDef, JointId, JointKind, MotionLocks, MotorJoint, OneWayPlatforms, Polygon, PositionCorrection,
-    PrismaticJoint, QueryFilter, RevoluteJoint, Segment, Shape, ShapeDef, ShapeError, ShapeId, ShapePair,
-    SolverSettings, Sweep, Transform, Vec2, WeldJoint, WheelJoint, World, WorldSettings,
+    JointDef, JointId, JointKind, MassData, MotionLocks, MotorJoint, OneWayPlatforms, Polygon,
+    PositionCorrection, PrismaticJoint, QueryFilter, RevoluteJoint, Segment, Shape, ShapeDef, ShapeError,
+    ShapeId, ShapePair, SolverSettings, Sweep, Transform, Vec2, WeldJoint, WheelJoint, World, WorldSettings,
 };
 
 // ---------------------------------------------------------------------------
@@ -768,6 +768,15 @@ impl Gen {
             110 | 111 => Op::Restore,
             112..=115 => Op::Read(h(self), h(self), h(self), self.point()),
             116 => Op::DebugDraw,
+            117 => Op::SetMassData(
+                h(self),
+                MassData {
+                    mass: self.scalar(),
+                    center: self.local(),
+                    inertia: self.scalar(),
+                },
+            ),
+            118 => Op::ResetMassData(h(self)),
             _ => Op::Step(1.0 / 60.0),
         }
     }
@@ -944,6 +953,8 @@ enum Op {
     SetAngularVelocity(H, f32),
     SetDamping(H, f32, f32),
     SetGravityScale(H, f32),
+    SetMassData(H, MassData),
+    ResetMassData(H),
     SetUserData(H, u64),
     ApplyForce(H, Vec2, At),
     ApplyForceToCenter(H, Vec2),
@@ -1027,6 +1038,8 @@ impl Op {
             | Op::SetAngularVelocity(b, _)
             | Op::SetDamping(b, ..)
             | Op::SetGravityScale(b, _)
+            | Op::SetMassData(b, _)
+            | Op::ResetMassData(b)
             | Op::SetUserData(b, _)
             | Op::ApplyForce(b, ..)
             | Op::ApplyForceToCenter(b, _)
@@ -1285,6 +1298,8 @@ fn apply(world: &mut World, lane: usize, op: &Op, ids: &Ids) -> (Outcome, Made, 
         Op::SetAngularVelocity(_, w) => outcome(world.set_angular_velocity(b(0), *w)),
         Op::SetDamping(_, l, a) => outcome(world.set_damping(b(0), *l, *a)),
         Op::SetGravityScale(_, g) => outcome(world.set_gravity_scale(b(0), *g)),
+        Op::SetMassData(_, md) => outcome(world.set_mass_data(b(0), *md)),
+        Op::ResetMassData(_) => outcome(world.reset_mass_data(b(0))),
         Op::SetUserData(_, d) => outcome(world.set_user_data(b(0), *d)),
         Op::ApplyForce(_, f, at) => {
             let p = near(world, *at);

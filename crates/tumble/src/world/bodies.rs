@@ -246,6 +246,64 @@ impl World {
         })
     }
 
+    /// Sets a dynamic body's mass (kg), center of mass (in the body's
+    /// frame) and rotational inertia about that center (kg m^2) by hand,
+    /// in place of what its shapes give (Box2D's `b2Body_SetMassData`):
+    /// a car's chassis made heavy low down, a character that must not
+    /// tip. An inertia of zero, or a locked rotation, keeps the body from
+    /// turning. The velocity of its material points is kept, and it
+    /// wakes.
+    ///
+    /// The mass data holds until something recomputes it from the
+    /// shapes: adding or removing a shape, changing the body's type or
+    /// its motion locks, or [`World::reset_mass_data`].
+    ///
+    /// # Errors
+    /// [`BodyError::StaleHandle`]; [`BodyError::NonFinite`] for a NaN or
+    /// infinite value; [`BodyError::OutOfRange`] for a body that is not
+    /// dynamic (`"mass data: the body is not dynamic"`: static and
+    /// kinematic bodies have no mass), a mass that is not positive or
+    /// whose inverse overflows, a negative inertia or one whose inverse
+    /// overflows, or a center past the world extent. The body is
+    /// unchanged after an error.
+    ///
+    /// ```
+    /// # use tumble::{BodyDef, MassData, Polygon, ShapeDef, Vec2, World};
+    /// let mut world = World::default();
+    /// let cart = world.create_body(&BodyDef::dynamic())?;
+    /// world.create_shape(cart, Polygon::new_box(1.0, 0.25)?, &ShapeDef::default())?;
+    /// // Ballast: 50 kg whose center sits at the cart's bottom face.
+    /// let ballast = MassData { mass: 50.0, center: Vec2::new(0.0, -0.25), inertia: 20.0 };
+    /// world.set_mass_data(cart, ballast)?;
+    /// assert_eq!(world.mass_data(cart)?, ballast);
+    /// world.reset_mass_data(cart)?; // back to what the box gives
+    /// assert_eq!(world.mass_data(cart)?.mass, 1.0); // 2 m x 0.5 m at density 1
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn set_mass_data(&mut self, id: BodyId, md: MassData) -> Result<(), BodyError> {
+        let bi = self.body_index(id)?;
+        self.check_mass_data(&md)?;
+        if self.bodies[bi].body_type != BodyType::Dynamic {
+            return Err(BodyError::OutOfRange("mass data: the body is not dynamic"));
+        }
+        self.apply_mass(bi, md, true);
+        self.wake_body(bi);
+        Ok(())
+    }
+
+    /// Recomputes a body's mass, center of mass and inertia from its
+    /// shapes' densities, undoing [`World::set_mass_data`]
+    /// (Box2D's `b2Body_ApplyMassFromShapes`); the body wakes.
+    ///
+    /// # Errors
+    /// [`BodyError::StaleHandle`].
+    pub fn reset_mass_data(&mut self, id: BodyId) -> Result<(), BodyError> {
+        let bi = self.body_index(id)?;
+        self.update_mass(bi);
+        self.wake_body(bi);
+        Ok(())
+    }
+
     /// The user value given at creation.
     pub fn user_data(&self, id: BodyId) -> Result<u64, BodyError> {
         Ok(self.bodies[self.body_index(id)?].user_data)
@@ -486,6 +544,15 @@ impl World {
                 slot.shape.mass(slot.def.density)
             })
             .collect();
+        let md = combine_mass(&parts);
+        self.apply_mass(bi, md, !parts.is_empty());
+    }
+
+    /// Gives body `bi` the mass data `md` (a dynamic body with no mass gets
+    /// a unit mass, so it still falls; a static or kinematic body keeps
+    /// none, only the center when it has shapes), then its extents, and
+    /// keeps the velocity of its material points as its center moves.
+    fn apply_mass(&mut self, bi: u32, md: MassData, has_shapes: bool) {
         let b = &mut self.bodies[bi];
         let old_center = b.center;
         b.mass = 0.0;
@@ -494,7 +561,6 @@ impl World {
         b.inv_inertia = 0.0;
         b.local_center = Vec2::ZERO;
         if b.body_type == BodyType::Dynamic {
-            let md = combine_mass(&parts);
             if md.mass > 0.0 {
                 b.mass = md.mass;
                 b.inv_mass = 1.0 / md.mass;
@@ -512,8 +578,8 @@ impl World {
                 b.mass = 1.0;
                 b.inv_mass = 1.0;
             }
-        } else if !parts.is_empty() {
-            b.local_center = combine_mass(&parts).center;
+        } else if has_shapes {
+            b.local_center = md.center;
         }
         b.center = b.xf.apply(b.local_center);
         b.extent = 0.0;

@@ -66,6 +66,25 @@ impl World {
         Ok(())
     }
 
+    /// Checks mass data given by hand: finite; a positive mass and a
+    /// non-negative inertia whose inverses are finite (zero inertia: the
+    /// body does not turn); a center within the world extent.
+    pub(super) fn check_mass_data(&self, md: &MassData) -> Result<(), BodyError> {
+        if !(md.mass.is_finite() && md.inertia.is_finite() && is_finite_vec(md.center)) {
+            return Err(BodyError::NonFinite("mass data"));
+        }
+        if !(md.mass > 0.0 && (1.0 / md.mass).is_finite()) {
+            return Err(BodyError::OutOfRange("mass"));
+        }
+        if md.inertia < 0.0 || (md.inertia > 0.0 && !(1.0 / md.inertia).is_finite()) {
+            return Err(BodyError::OutOfRange("inertia"));
+        }
+        if !self.within_extent(md.center) {
+            return Err(BodyError::OutOfRange("center of mass"));
+        }
+        Ok(())
+    }
+
     /// Checks a point a query starts from or looks at: finite and within
     /// the world extent. `what` names it in the error.
     pub(super) fn check_query_point(&self, p: Vec2, what: &'static str) -> Result<(), BodyError> {

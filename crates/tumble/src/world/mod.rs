@@ -458,6 +458,8 @@ mod joint_tests;
 #[cfg(test)]
 mod kept_coloring_tests;
 #[cfg(test)]
+mod mass_tests;
+#[cfg(test)]
 mod mover_tests;
 #[cfg(test)]
 mod quarantine_tests;
