@@ -357,7 +357,11 @@ impl Body {
             Some(c) => c.0,
             None => w.inner.mass_data(self.id).check()?.center,
         };
-        let md = tumble::MassData { mass, center, inertia };
+        let md = tumble::MassData {
+            mass,
+            center,
+            inertia,
+        };
         w.inner.set_mass_data(self.id, md).check()
     }
 
