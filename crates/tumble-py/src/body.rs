@@ -298,6 +298,21 @@ impl Body {
         Ok(self.world(py)?.inner.mass_data(self.id).check()?.inertia)
     }
 
+    /// Whether the body takes part in the simulation. Setting ``False``
+    /// takes it out whole (not stepped, its shapes out of collisions,
+    /// queries and sensors, its contacts ended, its joints idle), keeping
+    /// its pose, velocity, shapes and joints; ``True`` brings it back
+    /// where it was.
+    #[getter]
+    fn enabled(&self, py: Python<'_>) -> PyResult<bool> {
+        self.world(py)?.inner.is_enabled(self.id).check()
+    }
+
+    #[setter]
+    fn set_enabled(&self, py: Python<'_>, enabled: bool) -> PyResult<()> {
+        self.world_mut(py)?.inner.set_enabled(self.id, enabled).check()
+    }
+
     /// Whether the body is simulated now. Setting ``False`` puts its
     /// island to sleep, ``True`` wakes it.
     #[getter]

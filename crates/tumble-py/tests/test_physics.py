@@ -89,3 +89,21 @@ def test_mass_data_set_by_hand_sets_how_a_torque_turns_the_body():
     with pytest.raises(ValueError, match="mass is out of range"):
         plank.set_mass_data(0.0, 1.0)
     assert (plank.mass, plank.inertia) == own
+
+
+def test_a_disabled_body_is_held_out_of_the_world_and_comes_back():
+    world = tumble.World()
+    make_ground(world)
+    box = world.create_body(position=(0, 5))
+    box.add_box(1, 1)
+    box.enabled = False
+    assert not box.enabled and not box.awake
+    for _ in range(60):
+        world.step(1 / 60)
+    assert box.position == tumble.Vec2(0, 5)
+    hit = world.ray_cast((0, 10), (0, -20))
+    assert hit is not None and hit.body != box
+    box.enabled = True
+    for _ in range(120):
+        world.step(1 / 60)
+    assert box.position.y < 1.0

@@ -777,6 +777,7 @@ impl Gen {
                 },
             ),
             118 => Op::ResetMassData(h(self)),
+            119 => Op::SetEnabled(h(self), self.rng.chance(0.6)),
             _ => Op::Step(1.0 / 60.0),
         }
     }
@@ -955,6 +956,7 @@ enum Op {
     SetGravityScale(H, f32),
     SetMassData(H, MassData),
     ResetMassData(H),
+    SetEnabled(H, bool),
     SetUserData(H, u64),
     ApplyForce(H, Vec2, At),
     ApplyForceToCenter(H, Vec2),
@@ -1040,6 +1042,7 @@ impl Op {
             | Op::SetGravityScale(b, _)
             | Op::SetMassData(b, _)
             | Op::ResetMassData(b)
+            | Op::SetEnabled(b, _)
             | Op::SetUserData(b, _)
             | Op::ApplyForce(b, ..)
             | Op::ApplyForceToCenter(b, _)
@@ -1300,6 +1303,7 @@ fn apply(world: &mut World, lane: usize, op: &Op, ids: &Ids) -> (Outcome, Made, 
         Op::SetGravityScale(_, g) => outcome(world.set_gravity_scale(b(0), *g)),
         Op::SetMassData(_, md) => outcome(world.set_mass_data(b(0), *md)),
         Op::ResetMassData(_) => outcome(world.reset_mass_data(b(0))),
+        Op::SetEnabled(_, e) => outcome(world.set_enabled(b(0), *e)),
         Op::SetUserData(_, d) => outcome(world.set_user_data(b(0), *d)),
         Op::ApplyForce(_, f, at) => {
             let p = near(world, *at);

@@ -140,6 +140,7 @@ class Body:
     angle: float
     linear_velocity: Vec2
     angular_velocity: float
+    enabled: bool
     awake: bool
     user_data: Any
     motion_locks: MotionLocks

@@ -218,6 +218,10 @@ pub(crate) struct Body {
     pub body_type: BodyType,
     /// Set when the body's state stopped being finite; it is then frozen.
     pub frozen: bool,
+    /// Set by `World::set_enabled(.., false)`: the body is out of the
+    /// simulation (no island, no broadphase proxies, no contacts, its
+    /// joints idle) until enabled again.
+    pub disabled: bool,
     /// See [`BodyDef::can_sleep`].
     pub can_sleep: bool,
     /// Created asleep and not woken since: shapes added to it then do not
@@ -282,6 +286,7 @@ impl Body {
             user_data: def.user_data,
             shapes: Vec::new(),
             frozen: false,
+            disabled: false,
             extent: 0.0,
             min_extent: f32::INFINITY,
             contacts: EdgeList::default(),

@@ -4,7 +4,7 @@
 //! forces, impulses, type or shapes) wakes it, with its island.
 
 use super::{BodyId, ShapeId, World};
-use crate::body::{Body, BodyDef, BodyType, MotionLocks};
+use crate::body::{Body, BodyDef, BodyType, MotionLocks, NULL};
 use crate::contact::NO_COLOR;
 use crate::error::BodyError;
 use crate::island;
@@ -75,7 +75,7 @@ impl World {
 
     /// Puts non-static body `bi` in a new island of its own, awake or
     /// asleep.
-    fn join_new_island(&mut self, bi: u32, awake: bool) {
+    pub(super) fn join_new_island(&mut self, bi: u32, awake: bool) {
         let isl = island::create(&mut self.islands, &mut self.bodies, bi);
         if awake {
             self.awake.islands.insert(isl);
@@ -89,7 +89,7 @@ impl World {
 
     /// Takes body `bi` out of its island and the awake set (its contacts
     /// must be gone).
-    fn leave_island(&mut self, bi: u32) {
+    pub(super) fn leave_island(&mut self, bi: u32) {
         if let Some(gone) = island::remove_body(&mut self.islands, &mut self.bodies, bi) {
             self.awake.islands.remove(gone);
         }
@@ -138,6 +138,13 @@ impl World {
     /// static. Its joints stay, linking its new island to what they join.
     pub fn set_body_type(&mut self, id: BodyId, body_type: BodyType) -> Result<(), BodyError> {
         let bi = self.body_index(id)?;
+        if self.bodies[bi].disabled {
+            // Out of the islands and the broadphase: only what it will
+            // come back as changes.
+            self.bodies[bi].body_type = body_type;
+            self.set_type_dependents(bi);
+            return Ok(());
+        }
         self.destroy_contacts_of_body(bi);
         let joints: Vec<u32> = body_joints(&self.joints, &self.bodies[bi])
             .map(|(ji, _)| ji)
@@ -150,28 +157,44 @@ impl World {
         }
         self.leave_island(bi);
         self.bodies[bi].body_type = body_type;
-        if body_type == BodyType::Static {
-            self.bodies[bi].v = Vec2::ZERO;
-            self.bodies[bi].w = 0.0;
-        } else {
+        if body_type != BodyType::Static {
             self.join_new_island(bi, true);
             self.bodies[bi].sleep_time = 0.0;
         }
         for &ji in &joints {
             self.link_joint(ji);
         }
+        self.set_type_dependents(bi);
+        Ok(())
+    }
+
+    /// What follows body `bi`'s type: its mass, a static body's zero
+    /// velocity, and its shapes' margins and broadphase marks (the margin
+    /// from the next time a fat box is rebuilt: a static one's never
+    /// needed room to move).
+    fn set_type_dependents(&mut self, bi: u32) {
+        let body_type = self.bodies[bi].body_type;
+        if body_type == BodyType::Static {
+            self.bodies[bi].v = Vec2::ZERO;
+            self.bodies[bi].w = 0.0;
+        }
         self.update_mass(bi);
-        // The margin follows the type from the next time the fat box is
-        // rebuilt (a static one's never needed room to move).
         for k in 0..self.bodies[bi].shapes.len() {
             let si = self.bodies[bi].shapes[k];
             self.shapes[si].margin = self.proxy_margin(&self.shapes[si].shape, body_type);
             let proxy = self.shapes[si].proxy;
-            self.broadphase.touch_proxy(proxy);
-            self.broadphase
-                .set_proxy_static(proxy, body_type == BodyType::Static);
+            if proxy != NULL {
+                self.broadphase.touch_proxy(proxy);
+                self.broadphase
+                    .set_proxy_static(proxy, body_type == BodyType::Static);
+            }
         }
-        Ok(())
+    }
+
+    /// Whether body `bi` takes forces and torques now: neither frozen
+    /// (until `set_transform` frees it) nor disabled.
+    fn simulable(&self, bi: u32) -> bool {
+        !self.bodies[bi].frozen && !self.bodies[bi].disabled
     }
 
     /// Holds or frees the body's translation along x or y and its rotation
@@ -345,7 +368,7 @@ impl World {
             self.frozen.retain(|f| *f != id);
             for k in 0..self.bodies[bi].shapes.len() {
                 let si = self.bodies[bi].shapes[k];
-                self.broadphase.touch_proxy(self.shapes[si].proxy);
+                self.touch_shape(si);
             }
         }
         Ok(())
@@ -427,7 +450,7 @@ impl World {
         }
         // A frozen body is not simulated until `set_transform` moves it: a
         // force on it would pile up, never applied.
-        if self.bodies[bi].body_type == BodyType::Dynamic && !self.bodies[bi].frozen {
+        if self.bodies[bi].body_type == BodyType::Dynamic && self.simulable(bi) {
             let b = &self.bodies[bi];
             let (sum, torque) = (b.force + force, b.torque + cross(point - b.center, force));
             if !(is_finite_vec(sum) && torque.is_finite()) {
@@ -457,7 +480,7 @@ impl World {
         if !torque.is_finite() {
             return Err(BodyError::NonFinite("torque"));
         }
-        if self.bodies[bi].body_type == BodyType::Dynamic && !self.bodies[bi].frozen {
+        if self.bodies[bi].body_type == BodyType::Dynamic && self.simulable(bi) {
             let sum = self.bodies[bi].torque + torque;
             if !sum.is_finite() {
                 return Err(BodyError::OutOfRange("torque"));
@@ -481,7 +504,7 @@ impl World {
         if !is_finite_vec(point) {
             return Err(BodyError::NonFinite("point"));
         }
-        if self.bodies[bi].body_type == BodyType::Dynamic {
+        if self.bodies[bi].body_type == BodyType::Dynamic && !self.bodies[bi].disabled {
             let b = &self.bodies[bi];
             let v = b.v + b.inv_mass * impulse;
             let w = b.w + b.inv_inertia * cross(point - b.center, impulse);
@@ -511,7 +534,7 @@ impl World {
         if !impulse.is_finite() {
             return Err(BodyError::NonFinite("angular impulse"));
         }
-        if self.bodies[bi].body_type == BodyType::Dynamic {
+        if self.bodies[bi].body_type == BodyType::Dynamic && !self.bodies[bi].disabled {
             let w = self.bodies[bi].w + self.bodies[bi].inv_inertia * impulse;
             if !w.is_finite() {
                 return Err(BodyError::OutOfRange("angular impulse"));

@@ -1,7 +1,7 @@
 //! Debug drawing of the world through a [`DebugDraw`].
 
 use super::World;
-use crate::body::BodyType;
+use crate::body::{BodyType, NULL};
 use crate::debug_draw::{Color, DebugDraw, DrawOptions};
 use crate::joint::{Joint, JointKind};
 use crate::math::{Rot, Transform, Vec2};
@@ -35,7 +35,7 @@ impl World {
             }
         }
         if options.aabbs {
-            for (_, slot) in self.shapes.iter() {
+            for (_, slot) in self.shapes.iter().filter(|(_, slot)| slot.proxy != NULL) {
                 let a = self.broadphase.fat_aabb(slot.proxy);
                 let c = [
                     a.min,

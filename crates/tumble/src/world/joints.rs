@@ -221,9 +221,11 @@ impl World {
     /// neither body is static.
     fn links_joint_islands(&self, ji: u32) -> bool {
         let j = &self.joints[ji];
-        j.is_solved()
-            && self.bodies[j.body_a].body_type != BodyType::Static
-            && self.bodies[j.body_b].body_type != BodyType::Static
+        let in_islands = |bi: u32| {
+            let b = &self.bodies[bi];
+            b.body_type != BodyType::Static && !b.disabled
+        };
+        j.is_solved() && in_islands(j.body_a) && in_islands(j.body_b)
     }
 
     /// Merges the islands joint `ji` links (waking the sleeping side if the
@@ -248,7 +250,8 @@ impl World {
     /// takes it out.
     pub(super) fn refresh_awake_joint(&mut self, ji: u32) {
         let j = &self.joints[ji];
-        if self.simulates(j.body_a) || self.simulates(j.body_b) {
+        let idle = self.bodies[j.body_a].disabled || self.bodies[j.body_b].disabled;
+        if !idle && (self.simulates(j.body_a) || self.simulates(j.body_b)) {
             self.awake.joints.insert(ji);
         } else {
             self.awake.joints.remove(ji);
@@ -282,7 +285,7 @@ impl World {
             for bi in [a, b] {
                 for k in 0..self.bodies[bi].shapes.len() {
                     let si = self.bodies[bi].shapes[k];
-                    self.broadphase.touch_proxy(self.shapes[si].proxy);
+                    self.touch_shape(si);
                 }
             }
         }

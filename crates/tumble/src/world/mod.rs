@@ -28,6 +28,7 @@ mod checks;
 mod contacts;
 mod continuous;
 mod draw;
+mod enable;
 mod joints;
 mod mover;
 mod pair_map;
@@ -451,6 +452,8 @@ mod snapshot;
 mod chain_tests;
 #[cfg(test)]
 mod continuous_tests;
+#[cfg(test)]
+mod enable_tests;
 #[cfg(test)]
 mod game_tests;
 #[cfg(test)]

@@ -145,6 +145,8 @@ impl World {
         if !sensor.def.sensor_events {
             return;
         }
+        // A disabled sensor sees nothing: its visitors leave.
+        let disabled = self.bodies[sensor.body].disabled;
         let sensor_sweep = self.sweep_of(sensor.body);
         let moved = |sweep: (Transform, Transform)| sweep.0 != sweep.1;
         let swept_box = sensor
@@ -152,10 +154,12 @@ impl World {
             .aabb(sensor_sweep.0)
             .union(sensor.shape.aabb(sensor_sweep.1));
         scratch.candidates.clear();
-        self.broadphase.query(swept_box, |proxy| {
-            scratch.candidates.push(self.broadphase.user_data(proxy));
-            true
-        });
+        if !disabled {
+            self.broadphase.query(swept_box, |proxy| {
+                scratch.candidates.push(self.broadphase.user_data(proxy));
+                true
+            });
+        }
         scratch.found.clear();
         scratch.crossed.clear();
         let previous = &self.sensors[k].overlaps;

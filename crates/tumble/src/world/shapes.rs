@@ -3,7 +3,7 @@
 
 use super::checks::check_shape;
 use super::{BodyId, ShapeId, World};
-use crate::body::{Body, BodyType};
+use crate::body::{Body, BodyType, NULL};
 use crate::broadphase::predictive_fat_aabb;
 use crate::contact::{body_contacts, ContactOptions};
 use crate::error::{BodyError, Error};
@@ -125,13 +125,11 @@ impl World {
         if def.sensor {
             self.create_sensor(si);
         }
-        self.shapes[si].proxy =
-            self.broadphase
-                .create_proxy_with_margin(aabb, si, (margin, def.filter.category));
-        if self.bodies[bi].body_type == BodyType::Static {
-            self.broadphase.set_proxy_static(self.shapes[si].proxy, true);
+        if self.bodies[bi].disabled {
+            self.shapes[si].proxy = NULL;
+        } else {
+            self.create_shape_proxy(si, aabb);
         }
-        self.sync_fat_box(si);
         self.bodies[bi].shapes.push(si);
         if !self.bodies[bi].never_awake {
             self.wake_body(bi);
@@ -218,7 +216,9 @@ impl World {
         if self.shapes[si].sensor != crate::body::NULL {
             self.destroy_sensor(si);
         }
-        self.broadphase.destroy_proxy(self.shapes[si].proxy);
+        if self.shapes[si].proxy != NULL {
+            self.broadphase.destroy_proxy(self.shapes[si].proxy);
+        }
         self.shapes.remove(si);
     }
 
@@ -288,8 +288,10 @@ impl World {
             !filter.should_collide(&shapes[other].def.filter)
         });
         let proxy = self.shapes[si].proxy;
-        self.broadphase.set_proxy_categories(proxy, filter.category);
-        self.broadphase.touch_proxy(proxy);
+        if proxy != NULL {
+            self.broadphase.set_proxy_categories(proxy, filter.category);
+            self.broadphase.touch_proxy(proxy);
+        }
         self.wake_body(bi);
         Ok(())
     }
@@ -373,6 +375,9 @@ impl World {
     /// distance cover the turn of one step for all but long, fast-spinning
     /// bodies.
     pub(super) fn predict_proxies(&mut self, bi: u32) {
+        if self.bodies[bi].disabled {
+            return;
+        }
         let most = self.max_look_ahead();
         let travel = step_travel(&self.bodies[bi], self.last_dt, self.max_speed());
         let stretch = look_ahead(travel, most);
@@ -477,6 +482,32 @@ impl World {
 impl World {
     /// Copies shape `si`'s fat box from its proxy (see
     /// [`World::fat_boxes`]): after every change of the proxy's box.
+    /// Gives shape `si` (its body enabled) a broadphase proxy around
+    /// `aabb`, with its margin, categories and static mark, and its fat
+    /// box.
+    pub(super) fn create_shape_proxy(&mut self, si: u32, aabb: Aabb) {
+        let slot = &self.shapes[si];
+        let category = slot.def.filter.category;
+        let fixed = self.bodies[slot.body].body_type == BodyType::Static;
+        let proxy = self
+            .broadphase
+            .create_proxy_with_margin(aabb, si, (slot.margin, category));
+        if fixed {
+            self.broadphase.set_proxy_static(proxy, true);
+        }
+        self.shapes[si].proxy = proxy;
+        self.sync_fat_box(si);
+    }
+
+    /// Marks shape `si`'s proxy for the next step's pair search, if it has
+    /// one (its body is enabled).
+    pub(super) fn touch_shape(&mut self, si: u32) {
+        let proxy = self.shapes[si].proxy;
+        if proxy != NULL {
+            self.broadphase.touch_proxy(proxy);
+        }
+    }
+
     fn sync_fat_box(&mut self, si: u32) {
         let si = si as usize;
         if self.fat_boxes.len() <= si {

@@ -31,7 +31,7 @@ impl World {
     /// still can be put to sleep this way.
     pub fn set_awake(&mut self, id: BodyId, awake: bool) -> Result<(), BodyError> {
         let bi = self.body_index(id)?;
-        if self.bodies[bi].body_type == BodyType::Static {
+        if self.bodies[bi].body_type == BodyType::Static || self.bodies[bi].disabled {
             return Ok(());
         }
         if awake {
@@ -65,7 +65,7 @@ impl World {
     /// sleep timer: what a user's call that moves a body does. Static
     /// bodies have no island and are left alone.
     pub(super) fn wake_body(&mut self, bi: u32) {
-        if self.bodies[bi].body_type == BodyType::Static {
+        if self.bodies[bi].body_type == BodyType::Static || self.bodies[bi].disabled {
             return;
         }
         self.bodies[bi].sleep_time = 0.0;
@@ -78,7 +78,7 @@ impl World {
     /// contacts come and go as it settles still falls asleep.
     pub(super) fn ensure_awake(&mut self, bi: u32) {
         let b = &self.bodies[bi];
-        if b.body_type != BodyType::Static && !self.awake.islands.contains(b.island) {
+        if b.body_type != BodyType::Static && !b.disabled && !self.awake.islands.contains(b.island) {
             self.wake_island(b.island);
         }
     }
@@ -110,8 +110,11 @@ impl World {
                     self.scratch.with_points_sorted = false;
                 }
             }
-            for (ji, _) in body_joints(&self.joints, &self.bodies[bi]) {
-                self.awake.joints.insert(ji);
+            for (ji, side) in body_joints(&self.joints, &self.bodies[bi]) {
+                // (A joint to a disabled body is idle.)
+                if !self.bodies[self.joints[ji].body(1 - side)].disabled {
+                    self.awake.joints.insert(ji);
+                }
             }
             bi = self.bodies[bi].island_next;
         }

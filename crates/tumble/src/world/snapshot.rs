@@ -49,7 +49,7 @@ use std::fmt;
 
 /// Bumped whenever the saved layout changes, so an old snapshot is refused
 /// with a message instead of being misread.
-pub(super) const SNAPSHOT_VERSION: u32 = 18;
+pub(super) const SNAPSHOT_VERSION: u32 = 19;
 
 /// The name and fields of the outer struct.
 const ENVELOPE: &str = "Snapshot";
@@ -306,7 +306,9 @@ impl World {
         // The shapes' fat boxes, as their proxies hold them.
         let mut fat_boxes = vec![Aabb::default(); s.shapes.slot_count()];
         for (si, slot) in s.shapes.iter() {
-            fat_boxes[si as usize] = s.broadphase.fat_aabb(slot.proxy);
+            if slot.proxy != NULL {
+                fat_boxes[si as usize] = s.broadphase.fat_aabb(slot.proxy);
+            }
         }
         let mut settings = s.settings;
         // A snapshot taken on another machine may ask for more threads
@@ -357,12 +359,13 @@ fn check_links(s: &Snapshot) -> Result<(), &'static str> {
                 return Err("a body lists a shape that is not attached to it");
             }
         }
-        let fixed = b.body_type == BodyType::Static;
+        // Static and disabled bodies belong to no island.
+        let fixed = b.body_type == BodyType::Static || b.disabled;
         if fixed != (b.island == NULL) || (!fixed && !s.islands.is_alive(b.island)) {
-            return Err("a body's island is missing, or a static body has one");
+            return Err("a body's island is missing, or a static or disabled body has one");
         }
         if fixed && s.awake.bodies.contains(bi) {
-            return Err("a static body is in the awake set");
+            return Err("a static or disabled body is in the awake set");
         }
         if !fixed && s.awake.bodies.contains(bi) != s.awake.islands.contains(b.island) {
             return Err("a body's sleep state differs from its island's");
@@ -382,11 +385,18 @@ fn check_links(s: &Snapshot) -> Result<(), &'static str> {
             return Err("a sensor shape and its sensor do not match");
         }
         let tree = s.broadphase.tree();
+        let body = &s.bodies[slot.body];
+        // A disabled body's shapes have no proxies.
+        if body.disabled {
+            if slot.proxy != NULL {
+                return Err("a disabled body's shape has a broadphase proxy");
+            }
+            continue;
+        }
         if !tree.is_proxy(slot.proxy) || tree.user_data(slot.proxy) != si {
             return Err("a shape's broadphase proxy is missing");
         }
         // (A frozen body's pose may not be finite: nothing holds it.)
-        let body = &s.bodies[slot.body];
         if !body.frozen && !tree.fat_aabb(slot.proxy).contains(slot.shape.aabb(body.xf)) {
             return Err("a shape's fat box does not hold the shape");
         }
@@ -431,7 +441,10 @@ fn check_links(s: &Snapshot) -> Result<(), &'static str> {
         if check_frames(j.frame_a, j.frame_b).and(j.kind.validate()).is_err() {
             return Err("a joint's frames or parameters are invalid");
         }
-        let awake = s.awake.bodies.contains(j.body_a) || s.awake.bodies.contains(j.body_b);
+        // A joint is awake while a body of it is, unless a body of it is
+        // disabled (it is idle then).
+        let idle = s.bodies[j.body_a].disabled || s.bodies[j.body_b].disabled;
+        let awake = !idle && (s.awake.bodies.contains(j.body_a) || s.awake.bodies.contains(j.body_b));
         if awake != s.awake.joints.contains(ji) {
             return Err("a joint's sleep state differs from its bodies'");
         }
@@ -489,7 +502,7 @@ fn check_islands(s: &Snapshot) -> Result<(), &'static str> {
     let non_static = s
         .bodies
         .iter()
-        .filter(|(_, b)| b.body_type != BodyType::Static)
+        .filter(|(_, b)| b.body_type != BodyType::Static && !b.disabled)
         .count();
     if seen != non_static {
         return Err("a body is missing from its island");
