@@ -23,6 +23,8 @@ pub mod queries {}
 pub mod joints {}
 #[doc = include_str!("../../../docs/guide/character.md")]
 pub mod character {}
+// Needs the `serde` feature, as the tests run (`./test.sh`).
+#[cfg(feature = "serde")]
 #[doc = include_str!("../../../docs/guide/snapshots.md")]
 pub mod snapshots {}
 #[doc = include_str!("../../../docs/guide/performance.md")]
