@@ -43,7 +43,7 @@ rollouts, 1 015 808 steps. Steps per second are of wall time, policy updates
 included. Training is deterministic for a seed: an earlier run of each gave
 the same returns (its times: 225.7 s, 4 501 steps/s for Tumble; 1 120.3 s, 907
 steps/s for gymnasium). Both learn to land; Tumble's lander scores lower, as
-gymnasium's heuristic pilot does on it (docs/rl.md: its light legs make
+gymnasium's heuristic pilot does on it (docs/guide/rl.md: its light legs make
 discrete-action landings harder). Tumble trains four times as fast. The
 updates cost the same on both; the steps do not: profiling two rollouts of
 the gymnasium-trained policy on each engine, Box2D's world step alone took

@@ -33,5 +33,3 @@ pub mod performance {}
 pub mod robustness {}
 #[doc = include_str!("../../../docs/guide/python.md")]
 pub mod python {}
-#[doc = include_str!("../../../docs/guide/rl.md")]
-pub mod rl {}
