@@ -27,28 +27,16 @@ exactly what SB3 expects, and each step of Tumble's still runs in Rust.
 Torch runs on one thread by default (``--torch-threads``): for this small
 network on a busy 2-core machine two threads ran training nine times slower.
 
-Results on a shared 2-core virtual machine (other builds running beside it,
-load average 4 to 6; CPU only), seed 0, evaluated over seeds 1000..1019::
+Run::
 
     python examples/python/train_lander.py --engine tumble --timesteps 1000000
     python examples/python/train_lander.py --engine gymnasium --timesteps 1000000
 
-    | engine    | timesteps | mean return ± std | >= 200 | wall time | CPU time | steps/s |
-    |-----------|----------:|------------------:|-------:|----------:|---------:|--------:|
-    | tumble    | 1 015 808 |      214.2 ± 81.4 |  17/20 |   257.3 s |  200.1 s |   3 948 |
-    | gymnasium | 1 015 808 |      257.1 ± 21.5 |  20/20 | 1 038.9 s |  745.4 s |     978 |
-
 PPO collects whole rollouts (16 x 1024 steps), so 1 000 000 asked for is 62
 rollouts, 1 015 808 steps. Steps per second are of wall time, policy updates
-included. Training is deterministic for a seed: an earlier run of each gave
-the same returns (its times: 225.7 s, 4 501 steps/s for Tumble; 1 120.3 s, 907
-steps/s for gymnasium). Both learn to land; Tumble's lander scores lower, as
-gymnasium's heuristic pilot does on it (docs/rl.md: its light legs make
-discrete-action landings harder). Tumble trains four times as fast. The
-updates cost the same on both; the steps do not: profiling two rollouts of
-the gymnasium-trained policy on each engine, Box2D's world step alone took
-0.42 ms a step against 0.02 ms for Tumble's whole step. As the policy learns,
-its episodes grow long (900 steps at times), near and on the ground.
+included. Training is deterministic for a seed. The returns, times and steps
+per second of both engines, and what they say, are in docs/guide/rl.md
+(Training).
 
 Needs ``pip install stable-baselines3 gymnasium box2d pygame ./crates/tumble-py``
 (stable-baselines3 brings torch; ``box2d`` and ``pygame`` only for ``--engine

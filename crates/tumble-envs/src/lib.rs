@@ -22,6 +22,10 @@
 //! ```
 
 mod batch;
+// The guide's page on these environments, its examples run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/guide/rl.md")]
+pub mod guide_rl {}
 mod canvas;
 mod error;
 mod lander;

@@ -231,6 +231,10 @@ mod error;
 mod events;
 #[forbid(unsafe_code)]
 mod filter;
+// The README and the guide's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[forbid(unsafe_code)]
+pub mod guide;
 #[forbid(unsafe_code)]
 mod hooks;
 #[forbid(unsafe_code)]
