@@ -74,32 +74,35 @@ impl World {
         Ok(!self.bodies[self.body_index(id)?].disabled)
     }
 
-    /// Takes body `bi` out: contacts, joints' island links and awake
-    /// marks, island, proxies, in that order (each step reads what the
-    /// ones before it leave).
+    /// Takes body `bi` out: its contacts, its joints' island links, its
+    /// island; then, marked disabled (so that waking a neighbour's island
+    /// no longer wakes the joints to it), its joints leave the awake set
+    /// and what they held wakes; last, its proxies.
     fn disable_body(&mut self, bi: u32) {
         self.destroy_contacts_of_body(bi);
         let joints: Vec<(u32, u32)> = body_joints(&self.joints, &self.bodies[bi]).collect();
-        for &(ji, side) in &joints {
+        for &(ji, _) in &joints {
             self.unlink_joint_from_island(ji);
             self.joints[ji].color = NO_COLOR;
+        }
+        if self.bodies[bi].body_type != BodyType::Static {
+            self.leave_island(bi);
+        }
+        let b = &mut self.bodies[bi];
+        b.disabled = true;
+        b.force = Vec2::ZERO;
+        b.torque = 0.0;
+        for &(ji, side) in &joints {
             self.awake.joints.remove(ji);
             // What it held moves freely now.
             let other = self.joints[ji].body(1 - side);
             self.wake_body(other);
-        }
-        if self.bodies[bi].body_type != BodyType::Static {
-            self.leave_island(bi);
         }
         for k in 0..self.bodies[bi].shapes.len() {
             let si = self.bodies[bi].shapes[k];
             self.broadphase.destroy_proxy(self.shapes[si].proxy);
             self.shapes[si].proxy = crate::body::NULL;
         }
-        let b = &mut self.bodies[bi];
-        b.disabled = true;
-        b.force = Vec2::ZERO;
-        b.torque = 0.0;
     }
 
     /// Brings body `bi` back: proxies where it is, an island of its own

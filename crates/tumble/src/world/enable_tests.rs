@@ -243,3 +243,32 @@ fn a_snapshot_with_a_disabled_body_continues_bit_for_bit() {
         postcard::to_allocvec(&copy).unwrap()
     );
 }
+
+#[test]
+fn disabling_a_body_of_a_sleeping_island_leaves_its_joints_idle() {
+    // Two boxes hinged together rest asleep on the ground. Disabling one
+    // wakes the other, whose island must not wake the hinge with it: the
+    // box then slides away freely, far past the hinge's reach.
+    let mut world = World::default();
+    ground(&mut world);
+    let a = unit_box(&mut world, Vec2::new(0.0, 0.5));
+    let b = unit_box(&mut world, Vec2::new(1.5, 0.5));
+    let hinge = JointDef::new(a, b, RevoluteJoint::default())
+        .at(&world, Vec2::new(0.75, 0.5))
+        .unwrap();
+    world.create_joint(&hinge).unwrap();
+    world.step(DT);
+    world.set_awake(b, false).unwrap();
+    assert!(!world.is_awake(a).unwrap() && !world.is_awake(b).unwrap());
+    world.set_enabled(a, false).unwrap();
+    assert!(world.is_awake(b).unwrap());
+    world.set_linear_velocity(b, Vec2::new(4.0, 0.0)).unwrap();
+    run(&mut world, 30);
+    let x = world.position(b).unwrap().x;
+    assert!(x > 2.5, "the box is held at {x}");
+    #[cfg(feature = "serde")]
+    {
+        let bytes = postcard::to_allocvec(&world).unwrap();
+        assert!(postcard::from_bytes::<World>(&bytes).is_ok());
+    }
+}
