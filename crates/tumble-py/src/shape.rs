@@ -142,7 +142,7 @@ pub fn query_filter(f: Option<PyRef<'_, QueryFilter>>) -> tumble::QueryFilter {
 }
 
 /// The shape options every `add_*` method takes as keywords.
-const OPTIONS: &str = "density=1.0, friction=0.6, restitution=0.0, filter=None, sensor=False, \
+const OPTIONS: &str = "density=1.0, friction=0.6, restitution=0.0, tangent_speed=0.0, filter=None, sensor=False, \
     sensor_events=True, sensor_detects_static=False, contact_events=True, hit_events=False, \
     pre_solve=False, custom_filter=False, user_data=None";
 
@@ -156,6 +156,7 @@ fn options(kw: Option<&Bound<'_, PyDict>>) -> PyResult<(ShapeDef, Option<Py<PyAn
             "density" => def.density = v.extract()?,
             "friction" => def.friction = v.extract()?,
             "restitution" => def.restitution = v.extract()?,
+            "tangent_speed" => def.tangent_speed = v.extract()?,
             "filter" => {
                 if !v.is_none() {
                     def.filter = v.cast::<Filter>()?.get().0;
@@ -226,12 +227,14 @@ impl Body {
     /// body's coordinates) and returns it; the body's mass is recomputed.
     ///
     /// Options: ``density`` (kg/m^2, positive), ``friction`` and
-    /// ``restitution`` (zero or more), ``filter`` (a :class:`Filter`),
+    /// ``restitution`` (zero or more), ``tangent_speed`` (m/s, the surface
+    /// moving clockwise round the shape: a conveyor belt), ``filter`` (a
+    /// :class:`Filter`),
     /// ``sensor`` (detects overlaps, pushes nothing), ``sensor_events``,
     /// ``sensor_detects_static``, ``contact_events``, ``hit_events``,
     /// ``pre_solve`` and ``custom_filter`` (ask the step's hooks), and
     /// ``user_data`` (any Python object).
-    #[pyo3(signature = (geometry, **options), text_signature = "(self, geometry, *, density=1.0, friction=0.6, restitution=0.0, filter=None, sensor=False, sensor_events=True, sensor_detects_static=False, contact_events=True, hit_events=False, pre_solve=False, custom_filter=False, user_data=None)")]
+    #[pyo3(signature = (geometry, **options), text_signature = "(self, geometry, *, density=1.0, friction=0.6, restitution=0.0, tangent_speed=0.0, filter=None, sensor=False, sensor_events=True, sensor_detects_static=False, contact_events=True, hit_events=False, pre_solve=False, custom_filter=False, user_data=None)")]
     fn add_shape(
         &self,
         py: Python<'_>,
@@ -478,6 +481,22 @@ impl Shape {
         self.world_mut(py)?
             .inner
             .set_restitution(self.id, restitution)
+            .check()
+    }
+
+    /// The speed (m/s) the surface moves at, clockwise round the shape: a
+    /// conveyor belt (a positive speed carries what lies on its top face
+    /// towards +x). Setting it applies to the shape's contacts at once.
+    #[getter]
+    fn tangent_speed(&self, py: Python<'_>) -> PyResult<f32> {
+        Ok(self.def(py)?.tangent_speed)
+    }
+
+    #[setter]
+    fn set_tangent_speed(&self, py: Python<'_>, speed: f32) -> PyResult<()> {
+        self.world_mut(py)?
+            .inner
+            .set_tangent_speed(self.id, speed)
             .check()
     }
 

@@ -107,3 +107,21 @@ def test_a_disabled_body_is_held_out_of_the_world_and_comes_back():
     for _ in range(120):
         world.step(1 / 60)
     assert box.position.y < 1.0
+
+
+def test_a_belt_by_its_tangent_speed_carries_a_box_and_switches_at_once():
+    world = tumble.World()
+    belt = make_ground(world).shapes[0]
+    belt.tangent_speed = 2.0
+    box = world.create_body(position=(0, 0.5))
+    box.add_box(1, 1)
+    for _ in range(120):
+        world.step(1 / 60)
+    assert abs(box.linear_velocity.x - 2.0) < 0.01
+    belt.tangent_speed = -1.0
+    for _ in range(60):
+        world.step(1 / 60)
+    assert abs(box.linear_velocity.x + 1.0) < 0.01
+    with pytest.raises(ValueError):
+        belt.tangent_speed = float("nan")
+    assert belt.tangent_speed == -1.0

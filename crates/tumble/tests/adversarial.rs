@@ -338,6 +338,7 @@ impl Gen {
             } else {
                 self.positive()
             },
+            tangent_speed: if self.rng.chance(0.8) { 0.0 } else { self.scalar() },
             user_data: self.rng.next(),
             filter: self.filter(),
             sensor: self.rng.chance(0.12),
@@ -649,7 +650,7 @@ impl Gen {
     /// stepping.
     fn op(&mut self) -> Op {
         let h = |g: &mut Gen| g.handle();
-        match self.rng.below(120) {
+        match self.rng.below(121) {
             0..=7 => Op::CreateBody(self.body_def()),
             8 | 9 => Op::RemoveBody(h(self)),
             10..=18 => Op::AddShape(h(self), self.shape(), self.shape_def()),
@@ -778,6 +779,7 @@ impl Gen {
             ),
             118 => Op::ResetMassData(h(self)),
             119 => Op::SetEnabled(h(self), self.rng.chance(0.6)),
+            120 => Op::SetTangentSpeed(h(self), self.scalar()),
             _ => Op::Step(1.0 / 60.0),
         }
     }
@@ -969,6 +971,7 @@ enum Op {
     SetSleeping(bool),
     SetFriction(H, f32),
     SetRestitution(H, f32),
+    SetTangentSpeed(H, f32),
     SetFilter(H, Filter),
     /// Contact events, hit events, pre-solve.
     SetShapeFlags(H, bool, bool, bool),
@@ -1055,6 +1058,7 @@ impl Op {
             Op::RemoveShape(s)
             | Op::SetFriction(s, _)
             | Op::SetRestitution(s, _)
+            | Op::SetTangentSpeed(s, _)
             | Op::SetFilter(s, _)
             | Op::SetShapeFlags(s, ..)
             | Op::Query(Query::SensorOverlaps(s)) => (none(), vec![*s], none()),
@@ -1325,6 +1329,7 @@ fn apply(world: &mut World, lane: usize, op: &Op, ids: &Ids) -> (Outcome, Made, 
         }
         Op::SetFriction(_, f) => outcome(world.set_friction(s(0), *f)),
         Op::SetRestitution(_, r) => outcome(world.set_restitution(s(0), *r)),
+        Op::SetTangentSpeed(_, v) => outcome(world.set_tangent_speed(s(0), *v)),
         Op::SetFilter(_, f) => outcome(world.set_filter(s(0), *f)),
         Op::SetShapeFlags(_, contact, hit, pre) => outcome(
             world

@@ -212,6 +212,7 @@ class Shape:
     def density(self) -> float: ...
     friction: float
     restitution: float
+    tangent_speed: float
     filter: Filter
     @property
     def sensor(self) -> bool: ...

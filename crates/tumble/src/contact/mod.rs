@@ -170,6 +170,15 @@ pub fn mix_friction(a: f32, b: f32) -> f32 {
     (a * b).sqrt()
 }
 
+/// Mixes two shapes' surface speeds ([`ShapeDef::tangent_speed`](crate::ShapeDef::tangent_speed)):
+/// each moves clockwise around its own shape, so at the contact they add
+/// along the contact's tangent. Held within `bound` (the speed limit: a
+/// belt faster than any body may move is not a belt).
+#[inline]
+pub(crate) fn mix_tangent_speed(a: f32, b: f32, bound: f32) -> f32 {
+    crate::math::clamp_symmetric(a + b, bound)
+}
+
 /// Mixes two restitutions: the bouncier wins, so a rubber ball bounces on
 /// concrete.
 #[inline]

@@ -18,6 +18,14 @@ pub struct ShapeDef {
     /// Restitution (bounciness), >= 0; 1 bounces back to the same height.
     /// Mixed as `max(a, b)`.
     pub restitution: f32,
+    /// The speed (m/s) the shape's surface moves at, clockwise around the
+    /// shape, with the shape itself still: a conveyor belt. A positive
+    /// speed carries what lies on a belt's top face towards +x (and what
+    /// presses on its bottom face towards -x, as a real belt's return run
+    /// does). Two shapes' speeds add; friction drives what touches towards
+    /// the surface's speed, as far as it grips. Zero by default; changed
+    /// at run time with [`World::set_tangent_speed`](crate::World::set_tangent_speed).
+    pub tangent_speed: f32,
     /// A value of the user's.
     pub user_data: u64,
     /// Which shapes this one collides with (category, mask, group); see
@@ -59,6 +67,7 @@ impl Default for ShapeDef {
             density: 1.0,
             friction: 0.6,
             restitution: 0.0,
+            tangent_speed: 0.0,
             user_data: 0,
             filter: Filter::default(),
             sensor: false,
@@ -76,7 +85,11 @@ impl ShapeDef {
     /// Checks the material: finite numbers, a positive density, and a
     /// friction and restitution that are not negative.
     pub(crate) fn validate(&self) -> Result<(), ShapeError> {
-        if !self.density.is_finite() || !self.friction.is_finite() || !self.restitution.is_finite() {
+        if !(self.density.is_finite()
+            && self.friction.is_finite()
+            && self.restitution.is_finite()
+            && self.tangent_speed.is_finite())
+        {
             return Err(ShapeError::NonFinite);
         }
         if self.density <= 0.0 {

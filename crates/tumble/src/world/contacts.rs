@@ -5,7 +5,9 @@ use super::World;
 use crate::body::{edges, BodyType};
 use crate::broadphase::pair_key;
 use crate::collision::Manifold;
-use crate::contact::{body_contacts, mix_friction, mix_restitution, Contact, ContactOptions};
+use crate::contact::{
+    body_contacts, mix_friction, mix_restitution, mix_tangent_speed, Contact, ContactOptions,
+};
 use crate::error::BodyError;
 use crate::events::{ContactEvents, ContactTouch};
 use crate::store::Store;
@@ -36,13 +38,14 @@ impl World {
         let (da, db) = (self.shapes[sa].def, self.shapes[sb].def);
         let part_a = self.shapes[sa].part.min(0xff) as u64;
         let part_b = self.shapes[sb].part.min(0xff) as u64;
-        let contact = Contact::new(
+        let mut contact = Contact::new(
             [(sa, ba), (sb, bb)],
             mix_friction(da.friction, db.friction),
             mix_restitution(da.restitution, db.restitution),
             (part_a << 32) | (part_b << 40),
             ContactOptions::of(&da, &db),
         );
+        contact.tangent_speed = mix_tangent_speed(da.tangent_speed, db.tangent_speed, self.max_speed());
         let ci = self.contacts.insert(contact).index;
         edges::link(&mut self.contacts, &mut self.bodies, ci);
         self.pair_map.insert(pair_key(sa, sb), ci);

@@ -23,7 +23,7 @@ use super::step::shape_pair;
 use super::World;
 use crate::body::{Body, BodyType};
 use crate::collision::{collide, shape_distance, sweep_time_of_impact, Sweep};
-use crate::contact::{mix_friction, mix_restitution, Contact};
+use crate::contact::{mix_friction, mix_restitution, mix_tangent_speed, Contact};
 use crate::hooks::{ContactHooks, ContactMaterial};
 use crate::joint::joint_forbids_collision;
 use crate::math::{cross, cross_sv, right_perp, Transform, Vec2};
@@ -221,7 +221,7 @@ impl World {
         let mut material = ContactMaterial {
             friction: mix_friction(a.def.friction, b.def.friction),
             restitution: mix_restitution(a.def.restitution, b.def.restitution),
-            tangent_speed: 0.0,
+            tangent_speed: mix_tangent_speed(a.def.tangent_speed, b.def.tangent_speed, self.max_speed()),
         };
         hooks.pre_solve(
             &shape_pair(&self.shapes, &self.bodies, low, high),

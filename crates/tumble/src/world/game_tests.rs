@@ -932,3 +932,110 @@ fn hooks_compose_as_pairs_slices_and_arrays() {
     let (all, kept) = (before.0.into_inner(), after.0.into_inner());
     assert!(kept > 0 && all > kept, "{all} asked, {kept} kept");
 }
+
+/// A 100 m static belt whose top face is y = 0, moving at `speed`, and a
+/// unit box resting on it (or, with gravity up, pressed against its
+/// bottom face); slot order (`belt_first`) decides which shape is A.
+/// Returns the box.
+fn on_belt(world: &mut World, speed: f32, belt_first: bool, under: bool) -> (BodyId, ShapeId) {
+    let belt_def = ShapeDef {
+        tangent_speed: speed,
+        ..ShapeDef::default()
+    };
+    let box_at = if under {
+        Vec2::new(0.0, -2.5)
+    } else {
+        Vec2::new(0.0, 0.5)
+    };
+    let place_box = |world: &mut World| {
+        body(
+            world,
+            &BodyDef::dynamic().at(box_at),
+            unit_box(),
+            &ShapeDef::default(),
+        )
+        .0
+    };
+    let place_belt = |world: &mut World| {
+        body(
+            world,
+            &BodyDef::static_body().at(Vec2::new(0.0, -1.0)),
+            Polygon::new_box(50.0, 1.0).unwrap(),
+            &belt_def,
+        )
+        .1
+    };
+    if belt_first {
+        let belt = place_belt(world);
+        (place_box(world), belt)
+    } else {
+        let b = place_box(world);
+        (b, place_belt(world))
+    }
+}
+
+#[test]
+fn a_belt_by_its_tangent_speed_alone_carries_a_box_at_its_speed() {
+    // No hook: the shapes' own surface speed. The top run carries the box
+    // towards +x whichever shape is first; the return run, underneath,
+    // towards -x.
+    for (under, want) in [(false, 2.0), (true, -2.0)] {
+        for belt_first in [true, false] {
+            let mut world = World::default();
+            if under {
+                world.set_gravity(Vec2::new(0.0, 10.0)).unwrap();
+            }
+            let (b, _) = on_belt(&mut world, 2.0, belt_first, under);
+            for _ in 0..120 {
+                world.step(DT);
+            }
+            let v = world.linear_velocity(b).unwrap();
+            assert!(
+                (v.x - want).abs() < 0.01 && v.y.abs() < 0.01,
+                "under {under}, belt first {belt_first}: {v:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_belt_switched_at_run_time_carries_at_its_new_speed_at_once() {
+    let mut world = World::default();
+    let (b, belt) = on_belt(&mut world, 0.0, true, false);
+    for _ in 0..60 {
+        world.step(DT);
+    }
+    assert!(world.linear_velocity(b).unwrap().x.abs() < 1e-3);
+    assert!(!world.is_awake(b).unwrap() || world.linear_velocity(b).unwrap().length() < 1e-3);
+    for (speed, steps) in [(1.5, 60), (-1.0, 60)] {
+        world.set_tangent_speed(belt, speed).unwrap();
+        for _ in 0..steps {
+            world.step(DT);
+        }
+        let vx = world.linear_velocity(b).unwrap().x;
+        assert!((vx - speed).abs() < 0.01, "{vx} vs {speed}");
+    }
+    let before = *world.shape_def(belt).unwrap();
+    assert!(world.set_tangent_speed(belt, f32::NAN).is_err());
+    assert_eq!(*world.shape_def(belt).unwrap(), before);
+}
+
+#[test]
+fn a_hook_starts_from_the_shapes_surface_speed() {
+    // A hook that only reads the material leaves the belt's speed.
+    struct Reader;
+    impl ContactHooks for Reader {
+        fn pre_solve(&self, _: &ShapePair, _: &Manifold, material: &mut ContactMaterial) -> bool {
+            assert_eq!(material.tangent_speed, 2.0);
+            true
+        }
+    }
+    let mut world = World::default();
+    let (b, belt) = on_belt(&mut world, 2.0, true, false);
+    world.set_pre_solve(belt, true).unwrap();
+    for _ in 0..120 {
+        world.step_with_hooks(DT, &Reader);
+    }
+    let vx = world.linear_velocity(b).unwrap().x;
+    assert!((vx - 2.0).abs() < 0.01, "{vx}");
+}

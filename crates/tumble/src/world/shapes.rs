@@ -5,7 +5,7 @@ use super::checks::check_shape;
 use super::{BodyId, ShapeId, World};
 use crate::body::{Body, BodyType, NULL};
 use crate::broadphase::predictive_fat_aabb;
-use crate::contact::{body_contacts, ContactOptions};
+use crate::contact::{body_contacts, mix_tangent_speed, ContactOptions};
 use crate::error::{BodyError, Error};
 use crate::filter::Filter;
 use crate::math::{limit_length, Aabb, Vec2};
@@ -265,6 +265,43 @@ impl World {
         };
         def.validate()?;
         self.shapes[si].def = def;
+        Ok(())
+    }
+
+    /// Sets the speed the shape's surface moves at (see
+    /// [`ShapeDef::tangent_speed`]): a conveyor belt switched on, off or
+    /// reversed. Unlike friction, its contacts take the new speed at once,
+    /// and its body and what touches it wake.
+    ///
+    /// # Errors
+    /// [`BodyError::StaleHandle`] (as [`Error::Body`]);
+    /// [`ShapeError::NonFinite`](crate::ShapeError::NonFinite) for a NaN or
+    /// infinite speed.
+    pub fn set_tangent_speed(&mut self, id: ShapeId, speed: f32) -> Result<(), Error> {
+        let si = self.shape_index(id)?;
+        let def = ShapeDef {
+            tangent_speed: speed,
+            ..self.shapes[si].def
+        };
+        def.validate()?;
+        self.shapes[si].def = def;
+        let bi = self.shapes[si].body;
+        let bound = self.max_speed();
+        let contacts: Vec<u32> = body_contacts(&self.contacts, &self.bodies[bi])
+            .map(|(ci, _)| ci)
+            .collect();
+        for ci in contacts {
+            let c = &self.contacts[ci];
+            if c.shape_a != si && c.shape_b != si {
+                continue;
+            }
+            let (da, db) = (&self.shapes[c.shape_a].def, &self.shapes[c.shape_b].def);
+            let mixed = mix_tangent_speed(da.tangent_speed, db.tangent_speed, bound);
+            let other = if c.body_a == bi { c.body_b } else { c.body_a };
+            self.contacts[ci].tangent_speed = mixed;
+            self.wake_body(other);
+        }
+        self.wake_body(bi);
         Ok(())
     }
 

@@ -11,7 +11,8 @@ use super::{BodyId, World};
 use crate::body::{Body, BodyType, MotionLocks};
 use crate::broadphase::pair_key;
 use crate::contact::{
-    mix_friction, mix_restitution, CollideContext, Contact, ContactFlags, ContactOptions, RecycleLimits,
+    mix_friction, mix_restitution, mix_tangent_speed, CollideContext, Contact, ContactFlags, ContactOptions,
+    RecycleLimits,
 };
 use crate::events::ContactHit;
 use crate::hooks::{ContactHooks, ContactMaterial, NoHooks, ShapePair};
@@ -808,7 +809,7 @@ fn pre_solve(
     let mut material = ContactMaterial {
         friction: mix_friction(da.friction, db.friction),
         restitution: mix_restitution(da.restitution, db.restitution),
-        tangent_speed: 0.0,
+        tangent_speed: mix_tangent_speed(da.tangent_speed, db.tangent_speed, max_speed),
     };
     let pair = shape_pair(shapes, bodies, c.shape_a, c.shape_b);
     let keep = hooks.pre_solve(&pair, &c.manifold, &mut material);
