@@ -142,7 +142,8 @@ pub fn query_filter(f: Option<PyRef<'_, QueryFilter>>) -> tumble::QueryFilter {
 }
 
 /// The shape options every `add_*` method takes as keywords.
-const OPTIONS: &str = "density=1.0, friction=0.6, restitution=0.0, tangent_speed=0.0, filter=None, sensor=False, \
+const OPTIONS: &str =
+    "density=1.0, friction=0.6, restitution=0.0, tangent_speed=0.0, rolling_resistance=0.0, filter=None, sensor=False, \
     sensor_events=True, sensor_detects_static=False, contact_events=True, hit_events=False, \
     pre_solve=False, custom_filter=False, user_data=None";
 
@@ -157,6 +158,7 @@ fn options(kw: Option<&Bound<'_, PyDict>>) -> PyResult<(ShapeDef, Option<Py<PyAn
             "friction" => def.friction = v.extract()?,
             "restitution" => def.restitution = v.extract()?,
             "tangent_speed" => def.tangent_speed = v.extract()?,
+            "rolling_resistance" => def.rolling_resistance = v.extract()?,
             "filter" => {
                 if !v.is_none() {
                     def.filter = v.cast::<Filter>()?.get().0;
@@ -228,13 +230,15 @@ impl Body {
     ///
     /// Options: ``density`` (kg/m^2, positive), ``friction`` and
     /// ``restitution`` (zero or more), ``tangent_speed`` (m/s, the surface
-    /// moving clockwise round the shape: a conveyor belt), ``filter`` (a
+    /// moving clockwise round the shape: a conveyor belt),
+    /// ``rolling_resistance`` (zero or more: the rolling torque is it
+    /// times the normal force times the radius), ``filter`` (a
     /// :class:`Filter`),
     /// ``sensor`` (detects overlaps, pushes nothing), ``sensor_events``,
     /// ``sensor_detects_static``, ``contact_events``, ``hit_events``,
     /// ``pre_solve`` and ``custom_filter`` (ask the step's hooks), and
     /// ``user_data`` (any Python object).
-    #[pyo3(signature = (geometry, **options), text_signature = "(self, geometry, *, density=1.0, friction=0.6, restitution=0.0, tangent_speed=0.0, filter=None, sensor=False, sensor_events=True, sensor_detects_static=False, contact_events=True, hit_events=False, pre_solve=False, custom_filter=False, user_data=None)")]
+    #[pyo3(signature = (geometry, **options), text_signature = "(self, geometry, *, density=1.0, friction=0.6, restitution=0.0, tangent_speed=0.0, rolling_resistance=0.0, filter=None, sensor=False, sensor_events=True, sensor_detects_static=False, contact_events=True, hit_events=False, pre_solve=False, custom_filter=False, user_data=None)")]
     fn add_shape(
         &self,
         py: Python<'_>,
@@ -482,6 +486,13 @@ impl Shape {
             .inner
             .set_restitution(self.id, restitution)
             .check()
+    }
+
+    /// The rolling resistance (see the ``rolling_resistance`` option of
+    /// :meth:`Body.add_shape`), fixed when the shape is made.
+    #[getter]
+    fn rolling_resistance(&self, py: Python<'_>) -> PyResult<f32> {
+        Ok(self.def(py)?.rolling_resistance)
     }
 
     /// The speed (m/s) the surface moves at, clockwise round the shape: a

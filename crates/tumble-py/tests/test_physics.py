@@ -125,3 +125,16 @@ def test_a_belt_by_its_tangent_speed_carries_a_box_and_switches_at_once():
     with pytest.raises(ValueError):
         belt.tangent_speed = float("nan")
     assert belt.tangent_speed == -1.0
+
+
+def test_rolling_resistance_stops_a_rolling_disc_where_the_closed_form_says():
+    # a = c g / (1 + 1/2) for a disc: from 5 m/s with c = 0.1, 18.75 m.
+    world = tumble.World()
+    make_ground(world)
+    disc = world.create_body(position=(-45, 0.5), linear_velocity=(5, 0), angular_velocity=-10)
+    disc.add_circle(0.5, rolling_resistance=0.1)
+    assert abs(disc.shapes[0].rolling_resistance - 0.1) < 1e-7
+    for _ in range(600):
+        world.step(1 / 60)
+    assert abs(disc.linear_velocity.x) < 1e-2
+    assert abs(disc.position.x + 45 - 18.75) < 0.03 * 18.75

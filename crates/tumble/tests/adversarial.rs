@@ -339,6 +339,7 @@ impl Gen {
                 self.positive()
             },
             tangent_speed: if self.rng.chance(0.8) { 0.0 } else { self.scalar() },
+            rolling_resistance: if self.rng.chance(0.8) { 0.0 } else { self.scalar() },
             user_data: self.rng.next(),
             filter: self.filter(),
             sensor: self.rng.chance(0.12),

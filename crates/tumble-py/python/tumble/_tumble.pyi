@@ -213,6 +213,8 @@ class Shape:
     friction: float
     restitution: float
     tangent_speed: float
+    @property
+    def rolling_resistance(self) -> float: ...
     filter: Filter
     @property
     def sensor(self) -> bool: ...

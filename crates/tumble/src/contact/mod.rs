@@ -65,6 +65,14 @@ pub(crate) struct Contact {
     /// The contact's places on body A's (`edges[0]`) and body B's
     /// (`edges[1]`) contact lists.
     pub edges: [Edge; 2],
+    /// The largest rolling torque per unit of normal impulse (m): the
+    /// shapes' larger rolling resistance times their larger radius (see
+    /// [`crate::ShapeDef::rolling_resistance`]). Read only when
+    /// [`ContactOptions::ROLLING`] is set, so it lies past what the
+    /// prepare asks for ahead.
+    pub rolling_resistance: f32,
+    /// The rolling impulse of the last step, for the warm start.
+    pub rolling_impulse: f32,
 }
 
 /// How many bytes at the head of a [`Contact`] hold what the solver's
@@ -128,6 +136,8 @@ impl ContactOptions {
     pub const HIT_EVENTS: ContactOptions = ContactOptions(2);
     /// The pre-solve hook.
     pub const PRE_SOLVE: ContactOptions = ContactOptions(4);
+    /// Rolling resistance (either shape's is positive).
+    pub const ROLLING: ContactOptions = ContactOptions(8);
 
     /// The options of a contact between shapes with definitions `a`, `b`.
     pub fn of(a: &crate::ShapeDef, b: &crate::ShapeDef) -> ContactOptions {
@@ -136,6 +146,7 @@ impl ContactOptions {
                 (d.contact_events, Self::TOUCH_EVENTS),
                 (d.hit_events, Self::HIT_EVENTS),
                 (d.pre_solve, Self::PRE_SOLVE),
+                (d.rolling_resistance > 0.0, Self::ROLLING),
             ]
             .iter()
             .filter(|(on, _)| *on)
@@ -220,6 +231,8 @@ impl Contact {
             manifold: Manifold::default(),
             cache: ManifoldCache::default(),
             edges: [Edge::default(); 2],
+            rolling_resistance: 0.0,
+            rolling_impulse: 0.0,
         }
     }
 

@@ -26,6 +26,15 @@ pub struct ShapeDef {
     /// the surface's speed, as far as it grips. Zero by default; changed
     /// at run time with [`World::set_tangent_speed`](crate::World::set_tangent_speed).
     pub tangent_speed: f32,
+    /// Rolling resistance, >= 0 (0 by default): the torque resisting a
+    /// round shape's rolling is this times the normal force times the
+    /// shape's radius, as a tyre's or a ball's on soft ground (Box2D
+    /// v3.1's rolling resistance). A ball rolling on level ground at `v`
+    /// then stops after `v^2 / (2 a)`, `a = c g / (1 + I / (m r^2))`.
+    /// Mixed as `max(a, b)`, over the larger of the two shapes' radii (a
+    /// circle's or a capsule's radius, a polygon's rounding): shapes with
+    /// no radius do not roll.
+    pub rolling_resistance: f32,
     /// A value of the user's.
     pub user_data: u64,
     /// Which shapes this one collides with (category, mask, group); see
@@ -68,6 +77,7 @@ impl Default for ShapeDef {
             friction: 0.6,
             restitution: 0.0,
             tangent_speed: 0.0,
+            rolling_resistance: 0.0,
             user_data: 0,
             filter: Filter::default(),
             sensor: false,
@@ -88,14 +98,15 @@ impl ShapeDef {
         if !(self.density.is_finite()
             && self.friction.is_finite()
             && self.restitution.is_finite()
-            && self.tangent_speed.is_finite())
+            && self.tangent_speed.is_finite()
+            && self.rolling_resistance.is_finite())
         {
             return Err(ShapeError::NonFinite);
         }
         if self.density <= 0.0 {
             return Err(ShapeError::NonPositiveDensity);
         }
-        if self.friction < 0.0 || self.restitution < 0.0 {
+        if self.friction < 0.0 || self.restitution < 0.0 || self.rolling_resistance < 0.0 {
             return Err(ShapeError::InvalidMaterial);
         }
         Ok(())

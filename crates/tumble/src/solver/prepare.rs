@@ -8,7 +8,7 @@ use super::types::{
 };
 use super::wide::{self, LaneSource, Normal, PointSource};
 use crate::body::Body;
-use crate::contact::{Contact, SOLVER_BYTES};
+use crate::contact::{Contact, ContactOptions, SOLVER_BYTES};
 use crate::math::{cross, cross_sv, right_perp};
 use crate::store::Store;
 use crate::threads::{prefetch_head, PREFETCH_AHEAD};
@@ -557,6 +557,16 @@ fn prepare_one(
             cc.block = true;
         }
     }
+    if c.options.contains(ContactOptions::ROLLING) {
+        // (Rare: read from the contact's cold end only here.)
+        cc.rolling_resistance = c.rolling_resistance;
+        cc.rolling_mass = if iia + iib > 0.0 { 1.0 / (iia + iib) } else { 0.0 };
+        cc.rolling_impulse = if ctx.settings.warm_starting {
+            c.rolling_impulse / ctx.substeps as f32
+        } else {
+            0.0
+        };
+    }
     *key = contact_key(c, ci, (read.write_a, read.write_b), cc.block, ctx.soft_step());
 }
 
@@ -578,7 +588,14 @@ fn contact_key(c: &Contact, ci: u32, (write_a, write_b): (bool, bool), block: bo
         a: held(c.body_a, write_a),
         b: held(c.body_b, write_b),
         color: c.color,
-        kind: LaneKind::of((c.tangent_speed, c.manifold.count, block), soft),
+        kind: LaneKind::of(
+            (
+                c.tangent_speed != 0.0 || c.options.contains(ContactOptions::ROLLING),
+                c.manifold.count,
+                block,
+            ),
+            soft,
+        ),
     }
 }
 

@@ -295,6 +295,43 @@ fn solve_friction(c: &mut ContactConstraint, states: &[StateCell], order: [usize
     }
 }
 
+/// The rolling resistance of one constraint (only one that has some):
+/// an angular impulse against the bodies' relative spin, bounded by the
+/// contact's rolling resistance times its normal impulse this iteration,
+/// as friction is by its coefficient: a torque no larger than the
+/// resistance's, which stops a rolling ball without pulling it back.
+#[inline]
+fn solve_rolling(c: &mut ContactConstraint, states: &[StateCell]) {
+    if c.rolling_resistance <= 0.0 {
+        return;
+    }
+    let (a, b) = (c.a as usize, c.b as usize);
+    let [_, ia, _, ib] = c.masses;
+    let (sa, sb) = (&states[a], &states[b]);
+    let spin = sb.velocity().1 - sa.velocity().1;
+    let normal: f32 = c.points[..c.count].iter().map(|p| p.normal_impulse).sum();
+    let most = c.rolling_resistance * normal;
+    let new_impulse = clamp_symmetric(c.rolling_impulse - c.rolling_mass * spin, most);
+    let lambda = new_impulse - c.rolling_impulse;
+    c.rolling_impulse = new_impulse;
+    apply_angular_impulse(states, (ia, ib), (a, b), lambda);
+}
+
+/// Applies the angular impulse `lambda` to body B and its opposite to A
+/// (scaled by their inverse inertias `ia`, `ib`), leaving a body that
+/// cannot turn alone.
+#[inline]
+fn apply_angular_impulse(states: &[StateCell], (ia, ib): (f32, f32), (a, b): (usize, usize), lambda: f32) {
+    if ia != 0.0 {
+        let (v, w) = states[a].velocity();
+        states[a].set_velocity(v, w - ia * lambda);
+    }
+    if ib != 0.0 {
+        let (v, w) = states[b].velocity();
+        states[b].set_velocity(v, w + ib * lambda);
+    }
+}
+
 /// The soft step's coefficients for a point at separation `s`: its bias
 /// velocity, mass scale, impulse scale and the mass scale's inverse. A point not touching yet may
 /// close its gap this substep, no more (rigid, speculative); a touching
@@ -382,6 +419,7 @@ pub(super) fn solve_soft_constraint(
     let order = point_order(c, reverse);
     solve_soft_normal(c, states, ctx, order, bias);
     solve_friction(c, states, order);
+    solve_rolling(c, states);
 }
 
 /// The normal impulses of one soft-step iteration (see
@@ -440,6 +478,7 @@ pub(super) fn solve_constraint(
     let n = c.normal;
     let order = point_order(c, reverse);
     solve_friction(c, states, order);
+    solve_rolling(c, states);
     if c.block {
         solve_normal_block(c, states, ctx, false);
         return;
@@ -497,6 +536,10 @@ pub(super) fn warm_start_constraint(c: &ContactConstraint, states: &[StateCell])
         let p = cp.normal_impulse * c.normal + cp.tangent_impulse * t;
         apply_impulse(states, c.masses, (c.a as usize, c.b as usize), (cp.ra, cp.rb), p);
     }
+    if c.rolling_impulse != 0.0 {
+        let [_, ia, _, ib] = c.masses;
+        apply_angular_impulse(states, (ia, ib), (c.a as usize, c.b as usize), c.rolling_impulse);
+    }
 }
 
 /// Writes one constraint's accumulated impulses, times `scale` (per
@@ -509,4 +552,5 @@ pub(super) fn store_impulses(c: &ContactConstraint, contact: &mut Contact, scale
         mp.normal_impulse = cp.normal_impulse * scale;
         mp.tangent_impulse = cp.tangent_impulse * scale;
     }
+    contact.rolling_impulse = c.rolling_impulse * scale;
 }

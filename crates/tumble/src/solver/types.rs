@@ -122,6 +122,13 @@ pub(crate) struct ContactConstraint {
     pub(crate) restitution: f32,
     /// The sliding speed friction drives towards (a conveyor belt).
     pub(crate) tangent_speed: f32,
+    /// The largest rolling impulse per unit of normal impulse (see
+    /// `Contact::rolling_resistance`); zero for none.
+    pub(crate) rolling_resistance: f32,
+    /// `1 / (ia + ib)`: the effective mass of the relative spin.
+    pub(crate) rolling_mass: f32,
+    /// Accumulated rolling impulse (per substep).
+    pub(crate) rolling_impulse: f32,
     /// Whether the step's per-point results (approach velocity, largest
     /// impulse) are wanted after the solve: for restitution, or for a
     /// contact's hit event.
@@ -173,14 +180,15 @@ pub(crate) enum LaneKind {
 }
 
 impl LaneKind {
-    /// How the solve takes a contact constraint with tangent speed
-    /// `tangent_speed` and `count` points, a well-conditioned block or not
-    /// (`block`), in the soft step or not (`soft`: there a two-point
-    /// manifold goes in a two-point batch even when ill-conditioned, its
-    /// lane then taking the points one after the other).
+    /// How the solve takes a contact constraint with `count` points, a
+    /// well-conditioned block or not (`block`), in the soft step or not
+    /// (`soft`: there a two-point manifold goes in a two-point batch even
+    /// when ill-conditioned, its lane then taking the points one after the
+    /// other); one with a tangent speed or rolling resistance
+    /// (`scalar_only`) is solved alone, as the lanes have neither.
     #[inline(always)]
-    pub fn of((tangent_speed, count, block): (f32, usize, bool), soft: bool) -> LaneKind {
-        if tangent_speed != 0.0 {
+    pub fn of((scalar_only, count, block): (bool, usize, bool), soft: bool) -> LaneKind {
+        if scalar_only {
             LaneKind::Alone
         } else if block || (soft && count == 2) {
             LaneKind::Pair
@@ -227,7 +235,14 @@ impl ColorKey {
             a,
             b,
             color,
-            kind: LaneKind::of((c.tangent_speed, c.count, c.block), soft),
+            kind: LaneKind::of(
+                (
+                    c.tangent_speed != 0.0 || c.rolling_resistance > 0.0,
+                    c.count,
+                    c.block,
+                ),
+                soft,
+            ),
         }
     }
 }

@@ -46,6 +46,8 @@ impl World {
             ContactOptions::of(&da, &db),
         );
         contact.tangent_speed = mix_tangent_speed(da.tangent_speed, db.tangent_speed, self.max_speed());
+        let radius = self.shapes[sa].shape.radius().max(self.shapes[sb].shape.radius());
+        contact.rolling_resistance = da.rolling_resistance.max(db.rolling_resistance) * radius;
         let ci = self.contacts.insert(contact).index;
         edges::link(&mut self.contacts, &mut self.bodies, ci);
         self.pair_map.insert(pair_key(sa, sb), ci);

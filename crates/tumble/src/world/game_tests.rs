@@ -1039,3 +1039,66 @@ fn a_hook_starts_from_the_shapes_surface_speed() {
     let vx = world.linear_velocity(b).unwrap().x;
     assert!((vx - 2.0).abs() < 0.01, "{vx}");
 }
+
+/// A 0.5 m disc rolling without slipping at `v0` along a long level
+/// ground, with rolling resistance `c` on its shape. Returns the world
+/// and the disc.
+fn rolling_disc(v0: f32, c: f32) -> (World, BodyId) {
+    let mut world = World::default();
+    body(
+        &mut world,
+        &BodyDef::static_body().at(Vec2::new(0.0, -1.0)),
+        Polygon::new_box(100.0, 1.0).unwrap(),
+        &ShapeDef::default(),
+    );
+    let r = 0.5;
+    let ball = ShapeDef {
+        rolling_resistance: c,
+        ..ShapeDef::default()
+    };
+    let def = BodyDef::dynamic()
+        .at(Vec2::new(-50.0, r))
+        .with_velocity(Vec2::new(v0, 0.0));
+    let (b, _) = body(&mut world, &def, Circle::new(Vec2::ZERO, r).unwrap(), &ball);
+    world.set_angular_velocity(b, -v0 / r).unwrap();
+    (world, b)
+}
+
+#[test]
+fn rolling_resistance_stops_a_rolling_disc_where_the_closed_form_says() {
+    // The resisting torque c N r decelerates a disc (I = m r^2 / 2)
+    // rolling without slipping at a = c g / (1 + 1/2): from 5 m/s with
+    // c = 0.1, a = 0.667 m/s^2, half speed after 3.75 s, at rest after
+    // 7.5 s, 18.75 m on.
+    let (v0, c, g) = (5.0f32, 0.1f32, 10.0f32);
+    let a = c * g / 1.5;
+    let (mut world, b) = rolling_disc(v0, c);
+    let x0 = world.position(b).unwrap().x;
+    let half_time = 0.5 * v0 / a;
+    let steps = (half_time / DT).round() as usize;
+    run(&mut world, steps);
+    let v = world.linear_velocity(b).unwrap().x;
+    assert!(
+        (v - 0.5 * v0).abs() < 0.02 * v0,
+        "{v} at half time, not {}",
+        0.5 * v0
+    );
+    run(&mut world, steps + 60);
+    let v = world.linear_velocity(b).unwrap().x;
+    assert!(v.abs() < 1e-3, "still rolling at {v}");
+    let d = world.position(b).unwrap().x - x0;
+    let want = v0 * v0 / (2.0 * a);
+    assert!((d - want).abs() < 0.03 * want, "stopped after {d} m, not {want}");
+    // At rest it stays: the resistance pulls nothing back.
+    let x = world.position(b).unwrap().x;
+    run(&mut world, 120);
+    assert!((world.position(b).unwrap().x - x).abs() < 1e-3);
+}
+
+#[test]
+fn without_rolling_resistance_a_disc_rolls_on() {
+    let (mut world, b) = rolling_disc(5.0, 0.0);
+    run(&mut world, 180);
+    let v = world.linear_velocity(b).unwrap().x;
+    assert!((v - 5.0).abs() < 0.05, "{v}");
+}
