@@ -1,5 +1,5 @@
 //! The side-by-side benchmark: Tumble, Box2D v3 (through `boxdd`) and
-//! Rapier (through `rapier2d`) build the same seven scenes (five of boxes
+//! Rapier (through `rapier2d`) build the same nine scenes (seven of boxes
 //! and shapes, two of joints) from one engine-neutral description
 //! ([`spec`], kept in `tumble-scenes` so the testbed shows the same
 //! scenes), step them in turn ([`runner`]) and report the median time per

@@ -16,20 +16,29 @@ Builds each scene in Tumble, Box2D v3 (boxdd) and Rapier (rapier2d), steps the
 three in turn (N steps each per turn, default 10) timing every step, and prints
 a markdown table per scene with the median ms per step, Tumble's ratio to each
 peer and a quality figure, then Tumble's memory per body and per contact. The
-seven comparison scenes run with sleeping off in every engine: five of boxes
-and shapes (large-pyramid to pile) and two of joints, `joint-grid` (Box2D's
-100 x 100 net of hinged circles; quality: the gap the joints open, mean in cm
-and largest in m) and `ragdolls` (1000 ragdolls of 11 bones and 10 hinges
-with limits, friction and springs, piling on the ground). Then `sleep`, the
+nine comparison scenes run with sleeping off in every engine: seven of boxes
+and shapes (large-pyramid to pile; the pyramids twice, the `-box2d` ones in
+Box2D's benchmark layout, the boxes of a row touching) and two of joints,
+`joint-grid` (Box2D's 100 x 100 net of hinged circles; quality: the gap the
+joints open, mean in cm and largest in m) and `ragdolls` (1000 ragdolls of
+11 bones and 10 hinges with limits, friction and springs, piling on the
+ground). Then `sleep`, the
 large pyramid with sleeping on: when it is all asleep, the cost of a step
 awake, asleep, and right after waking every body; and `sleep-many`, the same
 for the many pyramids.
 
+Box2D runs the SIMD path it was built with, printed at the start and in the
+settings: AVX2 (eight constraints a batch) by default on x86_64, which needs
+a processor with AVX2 (the bench checks and refuses without); build with
+`--no-default-features` for its SSE2 path (four a batch), which runs on any
+x86_64.
+
   --json           print {\"rows\": [{\"scene\", \"engine\", \"ms_per_step\", \"steps\", \"worst_moved\", \"escaped\",
                    \"joint_gap_mean_cm\", \"joint_gap_max_m\", ...}]}
                    (the sleep scene's rows: asleep_at_step, ms_awake, ms_asleep, ms_after_wake)
-  --scene NAME     run one scene: large-pyramid, many-pyramids, tumbler, smash, pile, joint-grid,
-                   ragdolls, sleep, sleep-many
+  --scene NAME     run one scene: large-pyramid, large-pyramid-box2d, many-pyramids,
+                   many-pyramids-box2d, tumbler, smash, pile, joint-grid, ragdolls, sleep,
+                   sleep-many
   --steps N        steps per engine instead of the scene's own count
   --chunk N        steps each engine takes per turn (default 10; 50 with --scaling)
   --threads N      threads every engine steps on (default 1): Tumble's workers, Box2D's
@@ -128,6 +137,16 @@ fn main() -> ExitCode {
         eprintln!("tumble-bench: a debug build; time it with `cargo run --release -p tumble-bench`");
     }
     let engines = &options.engines;
+    if engines.contains(&EngineKind::Box2d) {
+        if let Err(e) = tumble_bench::engines::box2d::check_processor() {
+            eprintln!("tumble-bench: {e}");
+            return ExitCode::FAILURE;
+        }
+        eprintln!(
+            "tumble-bench: Box2D runs its {} path",
+            tumble_bench::engines::box2d::simd_path()
+        );
+    }
     if options.scaling {
         let threads = if options.threads == 1 { 2 } else { options.threads };
         for name in &options.scenes {

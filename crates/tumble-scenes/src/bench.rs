@@ -1,9 +1,11 @@
-//! The seven scenes of the side-by-side benchmark (`tumble-bench`) as
+//! The nine scenes of the side-by-side benchmark (`tumble-bench`) as
 //! plain, engine-neutral data: the benchmark hands the same [`Spec`] to
 //! Tumble, Box2D and Rapier, so all three simulate the same bodies from
 //! the same places, and [`build_world`] fills a Tumble world from it so
-//! the testbed can show the scenes too. Five are stacks, piles and
-//! crashes; two are joints ([`joint_grid`], [`ragdolls`]).
+//! the testbed can show the scenes too. Seven are stacks, piles and
+//! crashes (the two pyramid scenes twice: in tumble-scenes' layout, 5 cm
+//! between the boxes of a row, and in Box2D's, the boxes touching); two
+//! are joints ([`joint_grid`], [`ragdolls`]).
 //!
 //! A [`Spec`] lists bodies and joints in a fixed order; each engine keeps
 //! its handles in that order, which is what lets the benchmark compare
@@ -18,12 +20,12 @@
 //! scene.world.step(bench::DT);
 //! ```
 
-use crate::{pyramid_positions, Rng, GROUND_HALF_WIDTH};
+use crate::{pyramid_positions, pyramid_positions_spaced, Rng, GROUND_HALF_WIDTH};
 pub use crate::{DT, FRICTION};
 use std::f32::consts::{PI, TAU};
 use tumble::{
-    BodyDef, BodyId, Capsule, Circle, Filter, JointDef, JointId, Polygon, RevoluteJoint, Shape, ShapeDef,
-    Vec2, World, WorldSettings,
+    BodyDef, BodyId, Capsule, Circle, Filter, JointDef, JointId, Polygon, RevoluteJoint, Segment, Shape,
+    ShapeDef, Vec2, World, WorldSettings,
 };
 
 mod joint_scenes;
@@ -119,6 +121,14 @@ pub enum Geometry {
     Polygon {
         /// Corners, counter-clockwise.
         points: Vec<V2>,
+    },
+    /// A line segment between two points of the body frame, no thickness
+    /// (for static ground only: it has no area, so no mass).
+    Segment {
+        /// One end.
+        a: V2,
+        /// The other end.
+        b: V2,
     },
 }
 
@@ -410,9 +420,11 @@ pub enum Quality {
 }
 
 /// The scenes' names, in the order a full run takes them.
-pub const SCENES: [&str; 7] = [
+pub const SCENES: [&str; 9] = [
     "large-pyramid",
+    "large-pyramid-box2d",
     "many-pyramids",
+    "many-pyramids-box2d",
     "tumbler",
     "smash",
     "pile",
@@ -424,7 +436,9 @@ pub const SCENES: [&str; 7] = [
 pub fn build(name: &str) -> Option<Spec> {
     Some(match name {
         "large-pyramid" => large_pyramid(),
+        "large-pyramid-box2d" => large_pyramid_box2d(),
         "many-pyramids" => many_pyramids(),
+        "many-pyramids-box2d" => many_pyramids_box2d(),
         "tumbler" => tumbler(),
         "smash" => smash(),
         "pile" => pile(),
@@ -508,6 +522,87 @@ pub fn many_pyramids() -> Spec {
     }
     Spec {
         name: "many-pyramids",
+        steps: 200,
+        gravity: gravity(),
+        bodies,
+        joints: Vec::new(),
+        quality: Quality::WorstMoved,
+        sleeping: false,
+    }
+}
+
+/// Half-widths of the ground box under `large-pyramid-box2d`, Box2D's own
+/// (a box 200 m wide and 2 m thick whose top face is y = 0).
+pub const BOX2D_GROUND_HALF: V2 = V2::new(100.0, 1.0);
+
+/// The large pyramid as Box2D's benchmark lays it out: 100 rows of 1 m
+/// boxes touching side by side (1.0 m between centers, where
+/// `large-pyramid` leaves 5 cm of air), each row centered on x = 0 and
+/// resting on the one below, on Box2D's 200 m ground box. Touching
+/// neighbours make a contact each, so it solves about twice the contacts
+/// of `large-pyramid` for the same 5050 boxes.
+pub fn large_pyramid_box2d() -> Spec {
+    let ground = BodySpec::new(
+        Motion::Static,
+        V2::new(0.0, -BOX2D_GROUND_HALF.y),
+        ShapeSpec::square_box(BOX2D_GROUND_HALF.x, BOX2D_GROUND_HALF.y),
+    );
+    let mut bodies = vec![ground];
+    bodies.extend(
+        pyramid_positions_spaced(100, 1.0)
+            .into_iter()
+            .map(|p| unit_box(V2::new(p.x, p.y))),
+    );
+    Spec {
+        name: "large-pyramid-box2d",
+        steps: 500,
+        gravity: gravity(),
+        bodies,
+        joints: Vec::new(),
+        quality: Quality::WorstMoved,
+        sleeping: false,
+    }
+}
+
+/// Horizontal distance between neighbouring pyramids' center lines in
+/// `many-pyramids-box2d`: a base-10 pyramid of touching boxes is 10 m
+/// wide, so a metre of air between, as in Box2D's benchmark.
+pub const BOX2D_MANY_PYRAMIDS_PITCH: f32 = 11.0;
+/// Vertical distance between the shelves of `many-pyramids-box2d`: the
+/// pyramid is 10 m tall, so a metre of air above its top box.
+pub const BOX2D_MANY_PYRAMIDS_SHELF_SPACING: f32 = 11.0;
+
+/// The many pyramids as Box2D's benchmark lays them out: 20 shelves of 20
+/// pyramids of base 10 (22 000 boxes), the boxes of a row touching, each
+/// shelf a line segment (no thickness) at y = 11 * shelf, all twenty on
+/// one static body, 220 m long, the pyramids at 11 m pitch centered on
+/// x = 0.
+pub fn many_pyramids_box2d() -> Spec {
+    let n = MANY_PYRAMIDS_GRID;
+    let shape = pyramid_positions_spaced(MANY_PYRAMIDS_BASE, 1.0);
+    let half_width = 0.5 * n as f32 * BOX2D_MANY_PYRAMIDS_PITCH;
+    let shelves = (0..n)
+        .map(|row| {
+            let y = row as f32 * BOX2D_MANY_PYRAMIDS_SHELF_SPACING;
+            ShapeSpec::new(Geometry::Segment {
+                a: V2::new(-half_width, y),
+                b: V2::new(half_width, y),
+            })
+        })
+        .collect();
+    let mut bodies = vec![BodySpec {
+        shapes: shelves,
+        ..BodySpec::new(Motion::Static, V2::ZERO, ShapeSpec::square_box(0.5, 0.5))
+    }];
+    for row in 0..n {
+        let top = row as f32 * BOX2D_MANY_PYRAMIDS_SHELF_SPACING;
+        for col in 0..n {
+            let x = (col as f32 - 0.5 * (n - 1) as f32) * BOX2D_MANY_PYRAMIDS_PITCH;
+            bodies.extend(shape.iter().map(|p| unit_box(V2::new(p.x + x, p.y + top))));
+        }
+    }
+    Spec {
+        name: "many-pyramids-box2d",
         steps: 200,
         gravity: gravity(),
         bodies,
@@ -743,6 +838,7 @@ pub fn shape_mass(shape: &ShapeSpec) -> f32 {
                 })
                 .sum::<f32>()
         }
+        Geometry::Segment { .. } => 0.0,
     };
     area * shape.density
 }
@@ -865,6 +961,7 @@ pub fn tumble_shape(shape: &ShapeSpec) -> Shape {
             let points: Vec<Vec2> = points.iter().map(|&p| vec2(p)).collect();
             Polygon::new(&points).expect("valid convex polygon").into()
         }
+        Geometry::Segment { a, b } => Segment::new(vec2(*a), vec2(*b)).expect("valid segment").into(),
     }
 }
 
@@ -877,12 +974,51 @@ mod tests {
         let dynamic = |s: &Spec| s.bodies.iter().filter(|b| b.motion == Motion::Dynamic).count();
         assert_eq!(dynamic(&large_pyramid()), 5050);
         assert_eq!(dynamic(&many_pyramids()), 22_000);
+        assert_eq!(dynamic(&large_pyramid_box2d()), 5050);
+        assert_eq!(dynamic(&many_pyramids_box2d()), 22_000);
         assert_eq!(dynamic(&tumbler()), 2025);
         assert_eq!(dynamic(&smash()), 120 * 80 + 1);
         assert_eq!(dynamic(&pile()), 2000);
         for name in SCENES {
             assert_eq!(build(name).unwrap().name, name);
         }
+    }
+
+    #[test]
+    fn box2d_layouts_put_the_boxes_of_a_row_side_by_side() {
+        // Box2D's benchmark puts the bottom row of its large pyramid from
+        // x = -49.5 to 49.5 at y = 0.5, one box per metre; the first box
+        // of its many pyramids at (-109, 0.5), the 400th pyramid's top box
+        // 19 shelves of 11 m and 19 pitches of 11 m on.
+        let boxes = |s: &Spec| -> Vec<V2> {
+            s.bodies
+                .iter()
+                .filter(|b| b.motion == Motion::Dynamic)
+                .map(|b| b.position)
+                .collect()
+        };
+        let large = boxes(&large_pyramid_box2d());
+        let bottom: Vec<f32> = large.iter().filter(|p| p.y == 0.5).map(|p| p.x).collect();
+        assert_eq!(bottom.len(), 100);
+        assert_eq!((bottom[0], bottom[99]), (-49.5, 49.5));
+        assert!(bottom.windows(2).all(|w| w[1] - w[0] == 1.0), "touching");
+        assert_eq!(large.last().copied(), Some(V2::new(0.0, 99.5)));
+        let many = boxes(&many_pyramids_box2d());
+        assert_eq!(many[0], V2::new(-109.0, 0.5));
+        assert_eq!(many[1], V2::new(-108.0, 0.5));
+        assert_eq!(
+            many.last().copied(),
+            Some(V2::new(-104.5 + 19.0 * 11.0, 9.5 + 19.0 * 11.0))
+        );
+        let ground = &many_pyramids_box2d().bodies[0];
+        assert_eq!(ground.shapes.len(), 20);
+        assert_eq!(
+            ground.shapes[19].geometry,
+            Geometry::Segment {
+                a: V2::new(-110.0, 209.0),
+                b: V2::new(110.0, 209.0)
+            }
+        );
     }
 
     #[test]

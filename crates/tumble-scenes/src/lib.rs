@@ -396,11 +396,18 @@ fn sleepers(world: &mut World) -> Vec<BodyId> {
 /// Box centers of a pyramid of `rows` rows of 1 m boxes: row r (0 at the
 /// bottom) at y = 0.5 + r, x spacing 1.05 m, each row centered on x = 0.
 pub fn pyramid_positions(rows: u32) -> Vec<Vec2> {
+    pyramid_positions_spaced(rows, 1.05)
+}
+
+/// Box centers of a pyramid of `rows` rows of 1 m boxes as
+/// [`pyramid_positions`], at `spacing` metres between neighbours' centers
+/// in a row (1.0: side by side, touching).
+pub fn pyramid_positions_spaced(rows: u32, spacing: f32) -> Vec<Vec2> {
     let mut out = Vec::with_capacity((rows * (rows + 1) / 2) as usize);
     for r in 0..rows {
         let count = rows - r;
         for i in 0..count {
-            let x = (i as f32 - 0.5 * (count - 1) as f32) * 1.05;
+            let x = (i as f32 - 0.5 * (count - 1) as f32) * spacing;
             out.push(Vec2::new(x, 0.5 + r as f32));
         }
     }

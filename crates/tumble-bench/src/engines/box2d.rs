@@ -21,12 +21,50 @@ use std::sync::{Arc, OnceLock};
 /// use.
 pub const SUBSTEPS: i32 = 4;
 
+/// Whether this build compiled Box2D with its AVX2 path: the
+/// `box2d-avx2` feature (on by default) on x86_64, the one target
+/// boxdd-sys honours it on.
+pub const AVX2_BUILD: bool = cfg!(all(feature = "box2d-avx2", target_arch = "x86_64"));
+
+/// The SIMD path Box2D's solver was built with, for the output: `AVX2`
+/// (eight constraints a batch), else the four-wide path of the target
+/// (`SSE2` on x86, `NEON` on aarch64) or its scalar stand-in elsewhere.
+pub fn simd_path() -> &'static str {
+    if AVX2_BUILD {
+        "AVX2"
+    } else if cfg!(any(target_arch = "x86_64", target_arch = "x86")) {
+        "SSE2"
+    } else if cfg!(target_arch = "aarch64") {
+        "NEON"
+    } else {
+        "scalar"
+    }
+}
+
+/// Whether this processor can run the Box2D this binary was built with:
+/// an error saying how to build the SSE2 path if Box2D was compiled for
+/// AVX2 and the processor has none (it would stop on an illegal
+/// instruction in the first step, not with a message).
+pub fn check_processor() -> Result<(), String> {
+    #[cfg(all(feature = "box2d-avx2", target_arch = "x86_64"))]
+    if !std::arch::is_x86_feature_detected!("avx2") {
+        return Err(
+            "this build compiled Box2D with its AVX2 path, and this processor has no AVX2; \
+             build Box2D's SSE2 path instead with \
+             `cargo build --release -p tumble-bench --no-default-features`"
+                .to_string(),
+        );
+    }
+    Ok(())
+}
+
 /// What the output says about how Box2D runs.
 pub fn settings(threads: usize) -> String {
     format!(
-        "Box2D v3.2 (boxdd 0.6, vendored C built by boxdd-sys): {SUBSTEPS} substeps, \
+        "Box2D v3.2 (boxdd 0.6, vendored C built by boxdd-sys, its {} path): {SUBSTEPS} substeps, \
          its default soft-step solver, contact recycling on (its default), continuous on, {threads} worker(s), \
-         sleeping off (on in the sleep scene)"
+         sleeping off (on in the sleep scene)",
+        simd_path()
     )
 }
 
@@ -53,7 +91,15 @@ fn foundation() -> &'static Foundation {
 
 impl Box2dScene {
     /// Builds the spec in a new Box2D world.
+    ///
+    /// # Panics
+    ///
+    /// On a processor without AVX2 when Box2D was built with its AVX2
+    /// path (see [`check_processor`]).
     pub fn new(spec: &Spec, threads: usize) -> Box2dScene {
+        if let Err(e) = check_processor() {
+            panic!("{e}");
+        }
         let foundation = foundation();
         let workers = WorkerCount::new(threads as u32).expect("a worker count Box2D accepts");
         let def = WorldBuilder::from(foundation.world_def())
@@ -184,6 +230,10 @@ fn create_shape(body: &mut boxdd::Body<'_>, shape: &ShapeSpec) {
                 .expect("valid convex polygon");
             body.create_polygon(&def, &polygon)
         }
+        Geometry::Segment { a, b } => body.create_segment(
+            &def,
+            &shapes::segment(point(*a), point(*b)).expect("valid segment"),
+        ),
     };
     made.expect("a Box2D shape");
 }

@@ -201,6 +201,7 @@ fn collider(shape: &ShapeSpec) -> ColliderBuilder {
             let points: Vec<Vector> = points.iter().map(|&p| vector(p)).collect();
             ColliderBuilder::convex_hull(&points).expect("valid convex polygon")
         }
+        Geometry::Segment { a, b } => ColliderBuilder::segment(vector(*a), vector(*b)),
     };
     let f = shape.filter;
     let builder = if f.group == 0 {
