@@ -21,31 +21,30 @@ def load(name):
     return module
 
 
-def test_hello_runs_and_the_box_comes_to_rest():
+def run_example(script, *args, timeout=120):
+    """Runs example ``script`` headless with ``args``; asserts it exits 0
+    and returns what it printed."""
     out = subprocess.run(
-        [sys.executable, str(EXAMPLES / "hello.py"), "--frames", "180"],
+        [sys.executable, str(EXAMPLES / script), *args],
         env=HEADLESS,
         check=False,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=timeout,
     )
     assert out.returncode == 0, out.stderr
+    return out
+
+
+def test_hello_runs_and_the_box_comes_to_rest():
+    out = run_example("hello.py", "--frames", "180")
     last = out.stdout.strip().splitlines()[-1]
     assert last.startswith("the box rests at y = ")
     assert abs(float(last.split("=")[1].split()[0]) - 0.5) < 0.01
 
 
 def test_tumbling_crates_runs_from_the_command_line():
-    out = subprocess.run(
-        [sys.executable, str(EXAMPLES / "tumbling_crates.py"), "--frames", "120"],
-        env=HEADLESS,
-        check=False,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert out.returncode == 0, out.stderr
+    out = run_example("tumbling_crates.py", "--frames", "120")
     assert "Simulated" in out.stdout and "with 4 crates" in out.stdout
 
 
@@ -72,24 +71,9 @@ def test_tumbling_crates_click_reset_and_debug(monkeypatch):
 def test_ray_rollouts_collect_episodes_on_a_local_cluster():
     # A local Ray cluster of two CPUs: the heuristic lands, random play
     # crashes, and every episode asked for comes back.
-    out = subprocess.run(
-        [
-            sys.executable,
-            str(EXAMPLES / "ray_rollouts.py"),
-            "--tasks",
-            "2",
-            "--episodes",
-            "3",
-            "--num-cpus",
-            "2",
-        ],
-        env=HEADLESS,
-        check=False,
-        capture_output=True,
-        text=True,
-        timeout=300,
+    out = run_example(
+        "ray_rollouts.py", "--tasks", "2", "--episodes", "3", "--num-cpus", "2", timeout=300
     )
-    assert out.returncode == 0, out.stderr
     lines = {ln.split(":")[0].strip(): ln for ln in out.stdout.splitlines() if ":" in ln}
     mean = {
         p: float(lines[p].split("mean return")[1].split(",")[0]) for p in ("heuristic", "random")
@@ -103,14 +87,7 @@ def test_train_lander_parses_its_command_line():
     # where stable-baselines3 is installed. Loading the script imports
     # neither it nor torch.
     pytest.importorskip("stable_baselines3")
-    out = subprocess.run(
-        [sys.executable, str(EXAMPLES / "train_lander.py"), "--help"],
-        check=False,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert out.returncode == 0, out.stderr
+    out = run_example("train_lander.py", "--help")
     assert "--engine" in out.stdout and "--timesteps" in out.stdout
     lander = load("train_lander")
     args = lander.parse_args(["--engine", "gymnasium", "--timesteps", "5000"])

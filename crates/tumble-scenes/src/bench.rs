@@ -465,6 +465,29 @@ fn unit_box(at: V2) -> BodySpec {
     BodySpec::new(Motion::Dynamic, at, ShapeSpec::square_box(0.5, 0.5))
 }
 
+/// A scene of boxes stacked on static ground: `bodies` under gravity,
+/// no joints, judged by the worst a box moved, sleeping off.
+fn stacks(name: &'static str, steps: u32, bodies: Vec<BodySpec>) -> Spec {
+    Spec {
+        name,
+        steps,
+        gravity: gravity(),
+        bodies,
+        joints: Vec::new(),
+        quality: Quality::WorstMoved,
+        sleeping: false,
+    }
+}
+
+/// The unit boxes of `n` pyramids of shape `pyramid` (box centers) side by
+/// side at `pitch`, centered on x = 0, their bottom rows on y = `top`.
+fn pyramid_row(pyramid: &[Vec2], n: u32, pitch: f32, top: f32) -> impl Iterator<Item = BodySpec> + '_ {
+    (0..n).flat_map(move |col| {
+        let x = (col as f32 - 0.5 * (n - 1) as f32) * pitch;
+        pyramid.iter().map(move |p| unit_box(V2::new(p.x + x, p.y + top)))
+    })
+}
+
 /// Box2D's own benchmark scene: a pyramid of base 100 (5050 boxes of 1 m)
 /// on the ground, laid out by tumble-scenes.
 pub fn large_pyramid() -> Spec {
@@ -479,15 +502,7 @@ pub fn pyramid_of(rows: u32) -> Spec {
             .into_iter()
             .map(|p| unit_box(V2::new(p.x, p.y))),
     );
-    Spec {
-        name: "large-pyramid",
-        steps: 500,
-        gravity: gravity(),
-        bodies,
-        joints: Vec::new(),
-        quality: Quality::WorstMoved,
-        sleeping: false,
-    }
+    stacks("large-pyramid", 500, bodies)
 }
 
 /// Rows and columns of pyramids in `many-pyramids`.
@@ -515,20 +530,9 @@ pub fn many_pyramids() -> Spec {
             V2::new(0.0, top - 0.5),
             ShapeSpec::square_box(shelf_half_width, 0.5),
         ));
-        for col in 0..n {
-            let x = (col as f32 - 0.5 * (n - 1) as f32) * MANY_PYRAMIDS_PITCH;
-            bodies.extend(shape.iter().map(|p| unit_box(V2::new(p.x + x, p.y + top))));
-        }
+        bodies.extend(pyramid_row(&shape, n, MANY_PYRAMIDS_PITCH, top));
     }
-    Spec {
-        name: "many-pyramids",
-        steps: 200,
-        gravity: gravity(),
-        bodies,
-        joints: Vec::new(),
-        quality: Quality::WorstMoved,
-        sleeping: false,
-    }
+    stacks("many-pyramids", 200, bodies)
 }
 
 /// Half-widths of the ground box under `large-pyramid-box2d`, Box2D's own
@@ -553,15 +557,7 @@ pub fn large_pyramid_box2d() -> Spec {
             .into_iter()
             .map(|p| unit_box(V2::new(p.x, p.y))),
     );
-    Spec {
-        name: "large-pyramid-box2d",
-        steps: 500,
-        gravity: gravity(),
-        bodies,
-        joints: Vec::new(),
-        quality: Quality::WorstMoved,
-        sleeping: false,
-    }
+    stacks("large-pyramid-box2d", 500, bodies)
 }
 
 /// Horizontal distance between neighbouring pyramids' center lines in
@@ -596,20 +592,9 @@ pub fn many_pyramids_box2d() -> Spec {
     }];
     for row in 0..n {
         let top = row as f32 * BOX2D_MANY_PYRAMIDS_SHELF_SPACING;
-        for col in 0..n {
-            let x = (col as f32 - 0.5 * (n - 1) as f32) * BOX2D_MANY_PYRAMIDS_PITCH;
-            bodies.extend(shape.iter().map(|p| unit_box(V2::new(p.x + x, p.y + top))));
-        }
+        bodies.extend(pyramid_row(&shape, n, BOX2D_MANY_PYRAMIDS_PITCH, top));
     }
-    Spec {
-        name: "many-pyramids-box2d",
-        steps: 200,
-        gravity: gravity(),
-        bodies,
-        joints: Vec::new(),
-        quality: Quality::WorstMoved,
-        sleeping: false,
-    }
+    stacks("many-pyramids-box2d", 200, bodies)
 }
 
 /// Where the tumbler's container turns about.

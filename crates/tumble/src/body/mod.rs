@@ -302,6 +302,13 @@ impl Body {
         }
     }
 
+    /// Whether the body belongs to an island (is linked to what touches it
+    /// and sleeps with it): neither static nor disabled.
+    #[inline]
+    pub(crate) fn in_islands(&self) -> bool {
+        self.body_type != BodyType::Static && !self.disabled
+    }
+
     /// The fastest any point of the body moves: the center's speed plus
     /// the spin times the farthest point's distance from it.
     #[inline]

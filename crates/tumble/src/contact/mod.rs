@@ -17,8 +17,9 @@ pub(crate) use recycling::{ManifoldCache, RecycleLimits};
 use crate::body::edges::{self, Edge};
 use crate::body::Body;
 use crate::collision::{collide_recyclable, Keep, Manifold};
+use crate::hooks::ContactMaterial;
 use crate::math::cross_sv;
-use crate::shapes::Shape;
+use crate::shapes::{Shape, ShapeDef};
 use crate::store::Store;
 
 /// [`Contact::color`] of a contact that has no color yet.
@@ -190,6 +191,24 @@ pub(crate) fn mix_tangent_speed(a: f32, b: f32, bound: f32) -> f32 {
     crate::math::clamp_symmetric(a + b, bound)
 }
 
+/// No friction, no bounce, no surface speed: a free slot's contact's.
+const NO_MATERIAL: ContactMaterial = ContactMaterial {
+    friction: 0.0,
+    restitution: 0.0,
+    tangent_speed: 0.0,
+};
+
+/// The material shapes of definitions `a` and `b` make at their contact
+/// before any hook changes it: their frictions, restitutions and surface
+/// speeds mixed (the surface speeds held within `max_speed`).
+pub(crate) fn mix_material(a: &ShapeDef, b: &ShapeDef, max_speed: f32) -> ContactMaterial {
+    ContactMaterial {
+        friction: mix_friction(a.friction, b.friction),
+        restitution: mix_restitution(a.restitution, b.restitution),
+        tangent_speed: mix_tangent_speed(a.tangent_speed, b.tangent_speed, max_speed),
+    }
+}
+
 /// Mixes two restitutions: the bouncier wins, so a rubber ball bounces on
 /// concrete.
 #[inline]
@@ -201,7 +220,7 @@ impl Default for Contact {
     /// A contact of slot 0 with itself, on no list: the filler of a free
     /// slot.
     fn default() -> Contact {
-        Contact::new([(0, 0), (0, 0)], 0.0, 0.0, 0, ContactOptions::default())
+        Contact::new([(0, 0), (0, 0)], NO_MATERIAL, 0, ContactOptions::default())
     }
 }
 
@@ -210,8 +229,7 @@ impl Contact {
     /// `shape_b` of body `body_b`, with no manifold and on no list yet.
     pub(crate) fn new(
         pair: [(u32, u32); 2],
-        friction: f32,
-        restitution: f32,
+        material: ContactMaterial,
         part_bits: u64,
         options: ContactOptions,
     ) -> Contact {
@@ -221,9 +239,9 @@ impl Contact {
             shape_b,
             body_a,
             body_b,
-            friction,
-            restitution,
-            tangent_speed: 0.0,
+            friction: material.friction,
+            restitution: material.restitution,
+            tangent_speed: material.tangent_speed,
             options,
             hit_pending: false,
             color: NO_COLOR,
@@ -467,7 +485,15 @@ mod tests {
     /// at most three lines' worth of the contact's five.
     #[test]
     fn what_the_prepare_reads_leads_the_contact() {
-        let c = Contact::new([(0, 1), (2, 3)], 0.5, 0.0, 0, ContactOptions::default());
+        let c = Contact::new(
+            [(0, 1), (2, 3)],
+            ContactMaterial {
+                friction: 0.5,
+                ..NO_MATERIAL
+            },
+            0,
+            ContactOptions::default(),
+        );
         let ends = |offset: usize, size: usize| offset + size;
         let cache = offset_of!(Contact, cache);
         let read = [

@@ -5,9 +5,7 @@ use super::World;
 use crate::body::{edges, BodyType};
 use crate::broadphase::pair_key;
 use crate::collision::Manifold;
-use crate::contact::{
-    body_contacts, mix_friction, mix_restitution, mix_tangent_speed, Contact, ContactOptions,
-};
+use crate::contact::{body_contacts, mix_material, Contact, ContactOptions};
 use crate::error::BodyError;
 use crate::events::{ContactEvents, ContactTouch};
 use crate::store::Store;
@@ -40,12 +38,10 @@ impl World {
         let part_b = self.shapes[sb].part.min(0xff) as u64;
         let mut contact = Contact::new(
             [(sa, ba), (sb, bb)],
-            mix_friction(da.friction, db.friction),
-            mix_restitution(da.restitution, db.restitution),
+            mix_material(&da, &db, self.max_speed()),
             (part_a << 32) | (part_b << 40),
             ContactOptions::of(&da, &db),
         );
-        contact.tangent_speed = mix_tangent_speed(da.tangent_speed, db.tangent_speed, self.max_speed());
         let radius = self.shapes[sa].shape.radius().max(self.shapes[sb].shape.radius());
         contact.rolling_resistance = da.rolling_resistance.max(db.rolling_resistance) * radius;
         let ci = self.contacts.insert(contact).index;

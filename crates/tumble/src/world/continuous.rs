@@ -19,13 +19,12 @@
 //! Static shapes only: a moving body is met by the contacts, which see
 //! both bodies move.
 
-use super::step::shape_pair;
+use super::step::{may_collide, shape_pair};
 use super::World;
 use crate::body::{Body, BodyType};
 use crate::collision::{collide, shape_distance, sweep_time_of_impact, Sweep};
-use crate::contact::{mix_friction, mix_restitution, mix_tangent_speed, Contact};
-use crate::hooks::{ContactHooks, ContactMaterial};
-use crate::joint::joint_forbids_collision;
+use crate::contact::{mix_material, Contact};
+use crate::hooks::ContactHooks;
 use crate::math::{cross, cross_sv, right_perp, Transform, Vec2};
 use crate::settings::{
     CONTINUOUS_CORE_FRACTION, CONTINUOUS_SAFETY_FACTOR, LINEAR_SLOP, SPECULATIVE_DISTANCE,
@@ -184,22 +183,14 @@ impl World {
     }
 
     /// Whether static shape `other` may stop the shape `si` of a fast
-    /// body: every test a pair passes before it gets a contact
-    /// (`World::update_pairs`), bar the pre-solve hook.
+    /// body: it is static and the two may collide (`step::may_collide`).
     fn may_stop(&self, si: u32, other: u32, hooks: &dyn ContactHooks) -> bool {
-        let (a, b) = (&self.shapes[si], &self.shapes[other]);
-        a.body != b.body
-            && self.bodies[b.body].body_type == BodyType::Static
-            && !b.def.sensor
-            && a.def.filter.should_collide(&b.def.filter)
-            && !joint_forbids_collision(&self.joints, &self.bodies, a.body, b.body)
-            && (!(a.def.custom_filter || b.def.custom_filter)
-                || hooks.should_collide(&shape_pair(
-                    &self.shapes,
-                    &self.bodies,
-                    si.min(other),
-                    si.max(other),
-                )))
+        self.bodies[self.shapes[other].body].body_type == BodyType::Static
+            && may_collide(
+                (&self.shapes, &self.bodies, &self.joints),
+                (si.min(other), si.max(other)),
+                hooks,
+            )
     }
 
     /// Whether the pre-solve hook, if either shape asks for it, keeps the
@@ -218,11 +209,7 @@ impl World {
         let manifold = collide(sa, xf(low), sb, xf(high), speculative);
         // (What the hook makes of the material is for a contact: here
         // only its answer counts.)
-        let mut material = ContactMaterial {
-            friction: mix_friction(a.def.friction, b.def.friction),
-            restitution: mix_restitution(a.def.restitution, b.def.restitution),
-            tangent_speed: mix_tangent_speed(a.def.tangent_speed, b.def.tangent_speed, self.max_speed()),
-        };
+        let mut material = mix_material(&a.def, &b.def, self.max_speed());
         hooks.pre_solve(
             &shape_pair(&self.shapes, &self.bodies, low, high),
             &manifold,

@@ -26,12 +26,31 @@ fn wall_at(world: &mut World, x: f32) -> BodyId {
     )
 }
 
+/// The radius of the flung balls.
+const BALL_RADIUS: f32 = 0.1;
+
+/// A world without gravity and a static wall (see [`wall_at`]) two
+/// [`BALL_RADIUS`] ball diameters from the origin: the world, the wall
+/// and its near face's x.
+fn walled_world() -> (World, BodyId, f32) {
+    let mut world = zero_gravity();
+    let face = 4.0 * BALL_RADIUS;
+    let wall = wall_at(&mut world, face);
+    (world, wall, face)
+}
+
 /// A light ball at rest at the origin on a rail along +x (a prismatic
 /// joint to a static body without shapes) whose motor drives it at the
 /// speed limit with a force that reaches it within the first substep: a
 /// body at rest when the step begins (so its contacts look ahead nowhere)
 /// crosses several metres in it. The ball and the rail.
 fn flung_ball(world: &mut World, radius: f32) -> (BodyId, JointId) {
+    let speed = world.settings().max_linear_speed;
+    flung_ball_at(world, radius, speed)
+}
+
+/// [`flung_ball`], its motor driving it at `speed`.
+fn flung_ball_at(world: &mut World, radius: f32, speed: f32) -> (BodyId, JointId) {
     let base = world.create_body(&BodyDef::static_body()).unwrap();
     let ball = body_with(
         world,
@@ -39,7 +58,6 @@ fn flung_ball(world: &mut World, radius: f32) -> (BodyId, JointId) {
         Circle::new(Vec2::ZERO, radius).unwrap(),
     );
     let mass = world.mass_data(ball).unwrap().mass;
-    let speed = world.settings().max_linear_speed;
     let substep = DT / world.solver_settings().substeps as f32;
     let rail = PrismaticJoint {
         enable_motor: true,
@@ -59,10 +77,8 @@ fn a_body_a_joint_flings_within_a_step_stops_at_a_thin_static_wall() {
     // step's travel thick: no contact saw it coming. The motor fires for
     // one step, a piston's kick, and the ball then rests against the
     // wall, not in it.
-    let radius = 0.1;
-    let mut world = zero_gravity();
-    let face = 4.0 * radius;
-    wall_at(&mut world, face);
+    let radius = BALL_RADIUS;
+    let (mut world, _, face) = walled_world();
     let (ball, rail) = flung_ball(&mut world, radius);
     let travel = DT * world.settings().max_linear_speed;
     assert!(
@@ -92,10 +108,8 @@ fn a_body_a_joint_keeps_driving_into_a_thin_static_wall_never_passes_it() {
     // limit within a substep is far more than the soft contact's spring
     // holds, and the ball sinks into the wall; but its center never
     // reaches the wall, step after step.
-    let radius = 0.1;
-    let mut world = zero_gravity();
-    let face = 4.0 * radius;
-    wall_at(&mut world, face);
+    let radius = BALL_RADIUS;
+    let (mut world, _, face) = walled_world();
     let (ball, _) = flung_ball(&mut world, radius);
     for step in 0..300 {
         world.step(DT);
@@ -112,10 +126,8 @@ fn a_body_a_platform_drags_against_a_wall_stays_out_and_still() {
     // ball stays in front of the wall; held there, it reports no speed
     // into the wall, which it never moves by and which the hinge would
     // otherwise hand back to the platform's side every step.
-    let radius = 0.1;
-    let mut world = zero_gravity();
-    let face = 4.0 * radius;
-    wall_at(&mut world, face);
+    let radius = BALL_RADIUS;
+    let (mut world, _, face) = walled_world();
     let speed = 0.5 * world.settings().max_linear_speed;
     let platform = world
         .create_body(&BodyDef::kinematic().with_velocity(Vec2::new(speed, 0.0)))
@@ -150,10 +162,8 @@ fn a_body_a_platform_drags_against_a_wall_stays_out_and_still() {
 fn a_wall_made_static_later_stops_a_flung_body_too() {
     // The wall is made dynamic, then static: continuous collision finds
     // the shapes of whatever is static when the step runs.
-    let radius = 0.1;
-    let mut world = zero_gravity();
-    let face = 4.0 * radius;
-    let wall = wall_at(&mut world, face);
+    let radius = BALL_RADIUS;
+    let (mut world, wall, face) = walled_world();
     world.set_body_type(wall, BodyType::Dynamic).unwrap();
     world.set_body_type(wall, BodyType::Static).unwrap();
     let (ball, _) = flung_ball(&mut world, radius);
@@ -168,10 +178,8 @@ fn a_sensor_just_behind_a_flung_body_sees_nothing_cross_it() {
     // the motion it really made, from its start away from the sensor,
     // not one as long as the motion the solver gave it and ending at the
     // wall, which would have begun behind the sensor.
-    let radius = 0.1;
-    let mut world = zero_gravity();
-    let face = 4.0 * radius;
-    wall_at(&mut world, face);
+    let radius = BALL_RADIUS;
+    let (mut world, _, face) = walled_world();
     let (ball, _) = flung_ball(&mut world, radius);
     let behind = world.create_body(&BodyDef::static_body()).unwrap();
     let def = ShapeDef {
@@ -316,19 +324,10 @@ fn a_fast_body_the_step_leaves_shallow_in_a_static_shape_is_left_there() {
     // back to where it first touched, a limb would be pulled off the arc
     // its joint holds it to (a sweep moves its center in a straight line)
     // and the joint would open.
-    let radius = 0.1;
+    let radius = BALL_RADIUS;
     let speed = 6.0;
     let fling = |world: &mut World| {
-        let (ball, rail) = flung_ball(world, radius);
-        let mass = world.mass_data(ball).unwrap().mass;
-        let substep = DT / world.solver_settings().substeps as f32;
-        let slower = PrismaticJoint {
-            enable_motor: true,
-            motor_speed: speed,
-            max_motor_force: mass * speed / substep,
-            ..PrismaticJoint::default()
-        };
-        world.set_joint_kind(rail, slower).unwrap();
+        let (ball, rail) = flung_ball_at(world, radius, speed);
         world.step(DT);
         (ball, rail)
     };

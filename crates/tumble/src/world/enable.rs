@@ -13,7 +13,6 @@
 //! in the next step.
 
 use super::{BodyId, World};
-use crate::body::BodyType;
 use crate::contact::NO_COLOR;
 use crate::error::BodyError;
 use crate::joint::body_joints;
@@ -85,7 +84,7 @@ impl World {
             self.unlink_joint_from_island(ji);
             self.joints[ji].color = NO_COLOR;
         }
-        if self.bodies[bi].body_type != BodyType::Static {
+        if self.bodies[bi].in_islands() {
             self.leave_island(bi);
         }
         let b = &mut self.bodies[bi];
@@ -114,7 +113,7 @@ impl World {
             let aabb = self.shapes[si].shape.aabb(self.bodies[bi].xf);
             self.create_shape_proxy(si, aabb);
         }
-        if self.bodies[bi].body_type != BodyType::Static {
+        if self.bodies[bi].in_islands() {
             self.bodies[bi].sleep_time = 0.0;
             self.join_new_island(bi, true);
         }

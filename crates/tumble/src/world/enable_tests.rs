@@ -2,7 +2,7 @@
 //! collided with, not found, their contacts ended and their joints idle),
 //! and back where they were when enabled.
 
-use super::tests::{body_with, ground, unit_box, DT};
+use super::tests::{body_with, ground, run, unit_box, DT};
 use super::*;
 use crate::body::{BodyDef, BodyType};
 use crate::error::BodyError;
@@ -10,12 +10,6 @@ use crate::joint::RevoluteJoint;
 use crate::shapes::{Circle, Polygon, ShapeDef};
 use crate::world::joints::JointDef;
 use crate::QueryFilter;
-
-fn run(world: &mut World, steps: usize) {
-    for _ in 0..steps {
-        world.step(DT);
-    }
-}
 
 #[test]
 fn a_disabled_body_is_not_stepped_and_takes_up_where_it_was() {

@@ -2,7 +2,7 @@
 //! filter, pre-solve, conveyor belts), hit events and per-shape event
 //! flags.
 
-use super::tests::{ground, zero_gravity, DT};
+use super::tests::{ground, run, zero_gravity, DT};
 use super::*;
 use crate::body::BodyDef;
 use crate::collision::Manifold;
@@ -36,12 +36,6 @@ fn filtered(category: u64, mask: u64, group: i32) -> ShapeDef {
             group,
         },
         ..ShapeDef::default()
-    }
-}
-
-fn run(world: &mut World, steps: usize) {
-    for _ in 0..steps {
-        world.step(DT);
     }
 }
 

@@ -221,11 +221,7 @@ impl World {
     /// neither body is static.
     fn links_joint_islands(&self, ji: u32) -> bool {
         let j = &self.joints[ji];
-        let in_islands = |bi: u32| {
-            let b = &self.bodies[bi];
-            b.body_type != BodyType::Static && !b.disabled
-        };
-        j.is_solved() && in_islands(j.body_a) && in_islands(j.body_b)
+        j.is_solved() && self.bodies[j.body_a].in_islands() && self.bodies[j.body_b].in_islands()
     }
 
     /// Merges the islands joint `ji` links (waking the sleeping side if the

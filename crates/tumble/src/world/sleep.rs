@@ -2,7 +2,6 @@
 //! contact lists.
 
 use super::{BodyId, World};
-use crate::body::BodyType;
 use crate::contact::body_contacts;
 use crate::error::BodyError;
 use crate::island;
@@ -31,7 +30,7 @@ impl World {
     /// still can be put to sleep this way.
     pub fn set_awake(&mut self, id: BodyId, awake: bool) -> Result<(), BodyError> {
         let bi = self.body_index(id)?;
-        if self.bodies[bi].body_type == BodyType::Static || self.bodies[bi].disabled {
+        if !self.bodies[bi].in_islands() {
             return Ok(());
         }
         if awake {
@@ -65,7 +64,7 @@ impl World {
     /// sleep timer: what a user's call that moves a body does. Static
     /// bodies have no island and are left alone.
     pub(super) fn wake_body(&mut self, bi: u32) {
-        if self.bodies[bi].body_type == BodyType::Static || self.bodies[bi].disabled {
+        if !self.bodies[bi].in_islands() {
             return;
         }
         self.bodies[bi].sleep_time = 0.0;
@@ -78,7 +77,7 @@ impl World {
     /// contacts come and go as it settles still falls asleep.
     pub(super) fn ensure_awake(&mut self, bi: u32) {
         let b = &self.bodies[bi];
-        if b.body_type != BodyType::Static && !b.disabled && !self.awake.islands.contains(b.island) {
+        if b.in_islands() && !self.awake.islands.contains(b.island) {
             self.wake_island(b.island);
         }
     }

@@ -32,7 +32,7 @@
 use super::checks::check_frames;
 use super::sensors::Sensor;
 use super::{Awake, BodyId, PairMap, Scratch, ShapeSlot, World};
-use crate::body::{edges, Body, BodyType, NULL};
+use crate::body::{edges, Body, NULL};
 use crate::broadphase::{pair_key, BroadPhase};
 use crate::contact::Contact;
 use crate::events::{ContactTouch, SensorOverlap};
@@ -360,7 +360,7 @@ fn check_links(s: &Snapshot) -> Result<(), &'static str> {
             }
         }
         // Static and disabled bodies belong to no island.
-        let fixed = b.body_type == BodyType::Static || b.disabled;
+        let fixed = !b.in_islands();
         if fixed != (b.island == NULL) || (!fixed && !s.islands.is_alive(b.island)) {
             return Err("a body's island is missing, or a static or disabled body has one");
         }
@@ -499,11 +499,7 @@ fn check_islands(s: &Snapshot) -> Result<(), &'static str> {
         }
         seen += count as usize;
     }
-    let non_static = s
-        .bodies
-        .iter()
-        .filter(|(_, b)| b.body_type != BodyType::Static && !b.disabled)
-        .count();
+    let non_static = s.bodies.iter().filter(|(_, b)| b.in_islands()).count();
     if seen != non_static {
         return Err("a body is missing from its island");
     }

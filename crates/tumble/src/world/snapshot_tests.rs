@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::world::tests::{ground, unit_box, DT};
-use crate::Vec2;
+use crate::{BodyType, Vec2};
 
 /// A few boxes settling on a ground, still awake, touching.
 fn pile() -> World {

@@ -10,14 +10,11 @@ use super::shapes::{proxy_move, ProxyMove, ShapeSlot};
 use super::{BodyId, World};
 use crate::body::{Body, BodyType, MotionLocks};
 use crate::broadphase::pair_key;
-use crate::contact::{
-    mix_friction, mix_restitution, mix_tangent_speed, CollideContext, Contact, ContactFlags, ContactOptions,
-    RecycleLimits,
-};
+use crate::contact::{mix_material, CollideContext, Contact, ContactFlags, ContactOptions, RecycleLimits};
 use crate::events::ContactHit;
-use crate::hooks::{ContactHooks, ContactMaterial, NoHooks, ShapePair};
+use crate::hooks::{ContactHooks, NoHooks, ShapePair};
 use crate::island;
-use crate::joint::joint_forbids_collision;
+use crate::joint::{joint_forbids_collision, Joint};
 use crate::math::{clamp_symmetric, is_finite_vec, limit_length, within_extent, Rot, Transform, Vec2};
 use crate::settings::{
     CONTACT_RECYCLE_DISTANCE, MAX_JOINT_PUSH_SPEED, MAX_PUSH_OUT_SPEED, MAX_ROTATION_PER_STEP, MIN_STEP,
@@ -276,22 +273,8 @@ impl World {
         self.broadphase.find_pairs(
             &mut pairs,
             (mask_of, hint, |sa, sb| {
-                if pair_map.contains_key(pair_key(sa, sb)) {
-                    return false;
-                }
-                let (a, b) = (&shapes[sa], &shapes[sb]);
-                let (ba, bb) = (a.body, b.body);
-                ba != bb
-                    && !bodies[ba].frozen
-                    && !bodies[bb].frozen
-                    && (bodies[ba].body_type == BodyType::Dynamic
-                        || bodies[bb].body_type == BodyType::Dynamic)
-                    && !a.def.sensor
-                    && !b.def.sensor
-                    && a.def.filter.should_collide(&b.def.filter)
-                    && !joint_forbids_collision(joints, bodies, ba, bb)
-                    && (!(a.def.custom_filter || b.def.custom_filter)
-                        || hooks.should_collide(&shape_pair(shapes, bodies, sa, sb)))
+                !pair_map.contains_key(pair_key(sa, sb))
+                    && may_collide((shapes, bodies, joints), (sa, sb), hooks)
             }),
             parallel,
         );
@@ -780,6 +763,33 @@ fn split_step(dt: f32, max_step: f32, max_splits: u32) -> (u32, f32) {
     }
 }
 
+/// Whether shapes `sa` and `sb` (the lower slot first) may collide: every
+/// test a pair passes before it gets a contact, bar the pre-solve hook
+/// (asked of a touching contact each step). On different bodies, neither
+/// frozen, one dynamic, neither a sensor, their filters agree, no joint
+/// between their bodies forbids it, and the custom filter hook allows it
+/// if either shape asks it. Continuous collision asks it too, of a fast
+/// shape and a static one.
+#[inline(always)]
+pub(super) fn may_collide(
+    (shapes, bodies, joints): (&Store<ShapeSlot>, &Store<Body>, &Store<Joint>),
+    (sa, sb): (u32, u32),
+    hooks: &dyn ContactHooks,
+) -> bool {
+    let (a, b) = (&shapes[sa], &shapes[sb]);
+    let (ba, bb) = (a.body, b.body);
+    ba != bb
+        && !bodies[ba].frozen
+        && !bodies[bb].frozen
+        && (bodies[ba].body_type == BodyType::Dynamic || bodies[bb].body_type == BodyType::Dynamic)
+        && !a.def.sensor
+        && !b.def.sensor
+        && a.def.filter.should_collide(&b.def.filter)
+        && !joint_forbids_collision(joints, bodies, ba, bb)
+        && (!(a.def.custom_filter || b.def.custom_filter)
+            || hooks.should_collide(&shape_pair(shapes, bodies, sa, sb)))
+}
+
 /// The pair of shapes `sa` and `sb` as a hook sees it.
 pub(super) fn shape_pair(shapes: &Store<ShapeSlot>, bodies: &Store<Body>, sa: u32, sb: u32) -> ShapePair {
     let (a, b) = (&shapes[sa], &shapes[sb]);
@@ -806,11 +816,7 @@ fn pre_solve(
     max_speed: f32,
 ) -> bool {
     let (da, db) = (&shapes[c.shape_a].def, &shapes[c.shape_b].def);
-    let mut material = ContactMaterial {
-        friction: mix_friction(da.friction, db.friction),
-        restitution: mix_restitution(da.restitution, db.restitution),
-        tangent_speed: mix_tangent_speed(da.tangent_speed, db.tangent_speed, max_speed),
-    };
+    let mut material = mix_material(da, db, max_speed);
     let pair = shape_pair(shapes, bodies, c.shape_a, c.shape_b);
     let keep = hooks.pre_solve(&pair, &c.manifold, &mut material);
     if keep {

@@ -42,6 +42,13 @@ pub(super) fn zero_gravity() -> World {
     })
 }
 
+/// Steps `world` `steps` times by [`DT`].
+pub(super) fn run(world: &mut World, steps: usize) {
+    for _ in 0..steps {
+        world.step(DT);
+    }
+}
+
 /// A static wall 0.1 m thick and 10 m tall centered at (`x`, 0).
 fn thin_wall(world: &mut World, x: f32) {
     body_with(
