@@ -417,6 +417,8 @@ impl World {
             ("contact_changes", p.contact_changes),
             ("solve", p.solve),
             ("finalize", p.finalize),
+            ("continuous", p.continuous),
+            ("sensors", p.sensors),
             ("update_broadphase", p.update_broadphase),
             ("sleep", p.sleep),
             ("total", p.total),

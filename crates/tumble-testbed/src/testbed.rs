@@ -450,6 +450,8 @@ impl Testbed {
                 (&mut s.contact_changes, p.contact_changes),
                 (&mut s.solve, p.solve),
                 (&mut s.finalize, p.finalize),
+                (&mut s.continuous, p.continuous),
+                (&mut s.sensors, p.sensors),
                 (&mut s.update_broadphase, p.update_broadphase),
                 (&mut s.sleep, p.sleep),
                 (&mut s.total, p.total),

@@ -220,6 +220,8 @@ mod body;
 #[forbid(unsafe_code)]
 mod broadphase;
 #[forbid(unsafe_code)]
+mod clock;
+#[forbid(unsafe_code)]
 pub mod collision;
 #[forbid(unsafe_code)]
 mod contact;

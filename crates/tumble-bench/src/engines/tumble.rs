@@ -129,6 +129,8 @@ impl Engine for TumbleScene {
             ("solve: substeps", p.solve_substeps),
             ("solve: store", p.solve_store),
             ("finalize", p.finalize),
+            ("continuous", p.continuous),
+            ("sensors", p.sensors),
             ("update broadphase", p.update_broadphase),
             ("(beside: rebuild tree)", p.rebuild_tree),
             ("sleep", p.sleep),

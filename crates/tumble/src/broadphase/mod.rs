@@ -306,9 +306,9 @@ impl BroadPhase {
         self.tree.fat_aabb(proxy_a).overlaps(self.tree.fat_aabb(proxy_b))
     }
 
-    /// Lends the tree out, for [`DynamicTree::rebuild`] on another thread
-    /// while the world goes on with work that never reads the tree (the
-    /// step's narrowphase and solve); [`BroadPhase::return_tree`] gives it
+    /// Lends the tree out, for [`DynamicTree::rebuild`] beside work that
+    /// never reads the tree (the step's solve and moving the bodies, see
+    /// `World::beside_tree_rebuild`); [`BroadPhase::return_tree`] gives it
     /// back. Until then the broadphase holds an empty tree: it must not be
     /// queried or changed.
     pub(crate) fn lend_tree(&mut self) -> DynamicTree {
@@ -323,16 +323,6 @@ impl BroadPhase {
             "a tree came back to a broadphase that kept its own"
         );
         self.tree = tree;
-    }
-
-    /// Re-arranges the part of the tree that enlarged proxies loosened
-    /// ([`DynamicTree::rebuild`]); nothing when none did. A world on one
-    /// thread calls it at the end of each step, right after enlarging
-    /// what moved, so queries between steps run on a tight tree; one with
-    /// workers, beside the next step's narrowphase (see
-    /// `World::run_stages`).
-    pub fn rebuild(&mut self) {
-        self.tree.rebuild();
     }
 
     /// Number of proxies waiting for the next `update_pairs`.

@@ -22,16 +22,11 @@
 //! substeps carry load through a tall stack far better than the same
 //! number of iterations in one big step.
 //!
-//! The solve stage, in order: [`Solver::begin`], [`Solver::gather_bodies`]
-//! and [`Solver::end_bodies`] gather the awake bodies into dense arrays (a
-//! sleeping or static body has no row; static bodies share one state at
-//! rest), then [`Solver::pick_joints`], [`Solver::prepare_contacts`]
-//! (straight into last step's coloring when the step is as that was
-//! colored), [`Solver::color`] (which also builds the joints'
-//! constraints), [`Solver::solve`] (the substeps),
-//! [`Solver::store_impulses`] and [`Solver::store_joints`] (the warm
-//! start of the next step), [`Solver::apply_restitution`], and the world
-//! reads each body's motion back with [`Solver::motion`].
+//! [`Solver::step`] is the solve's one entry point; its stages, in
+//! order: the awake bodies gathered into dense rows, the joints picked,
+//! the contacts prepared, the constraints colored into lane batches, the
+//! substeps, the impulses stored and restitution. The world then reads
+//! each moved body's motion back with [`Solver::motion`].
 
 #[forbid(unsafe_code)]
 mod graph;
@@ -54,6 +49,7 @@ pub(crate) use crate::threads::{prefetch, PREFETCH_AHEAD};
 pub(crate) use types::{Gathered, Softness, SolverBody, StepContext};
 
 use crate::body::{Body, BodyType, NULL};
+use crate::clock::Stopwatch;
 use crate::contact::{Contact, NO_COLOR};
 use crate::joint::{Joint, JointKind};
 use crate::math::{Rot, Vec2};
@@ -120,9 +116,93 @@ pub(crate) struct Solver {
     as_colored: bool,
 }
 
+/// What one step's solve reads and writes of the world.
+pub(crate) struct SolveInput<'a, B, J, G> {
+    /// The world's bodies (read: the solve's results come out through
+    /// [`Solver::moved`] and [`Solver::motion`]).
+    pub bodies: &'a Store<Body>,
+    /// The world's contacts: their impulses, colors and restitution are
+    /// written back.
+    pub contacts: &'a mut Store<Contact>,
+    /// The world's joints: their impulses, readouts and colors are written
+    /// back.
+    pub joints: &'a mut Store<Joint>,
+    /// The awake bodies (slots, ascending).
+    pub awake_bodies: B,
+    /// The awake joints (slots, ascending).
+    pub awake_joints: J,
+    /// The awake contacts whose manifolds have points (slots, ascending).
+    pub with_points: &'a [u32],
+    /// Builds a body's state for the solve and says what the solve takes
+    /// of it (see [`Solver::gather_bodies`]).
+    pub gather: &'a G,
+    /// Whether the workers share gathering the bodies.
+    pub share_bodies: bool,
+}
+
+/// How long each stage of a solve took, in milliseconds (see
+/// [`crate::StepProfile`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct SolveTimes {
+    /// Gathering the bodies, picking the joints, preparing the contacts.
+    pub setup: f32,
+    /// Coloring, lane batches, the joints' constraints.
+    pub color: f32,
+    /// The substeps.
+    pub substeps: f32,
+    /// Storing the impulses, restitution.
+    pub store: f32,
+}
+
 impl Solver {
+    /// One step's solve, its stages in order: the awake bodies gathered
+    /// into dense rows (a sleeping or static body has none; static bodies
+    /// share one state at rest), the joints picked, the touching contacts
+    /// prepared (straight into last step's coloring when the step is as
+    /// that was colored), the constraints colored and packed into lane
+    /// batches, the substeps, the impulses stored for the next step's
+    /// warm start, and restitution. Afterwards [`Solver::moved`] lists the
+    /// bodies it solved, [`Solver::motion`] gives each one's motion,
+    /// [`Solver::non_finite`] the bodies left out because their forces
+    /// overflowed (the world freezes them) and [`Solver::pushed_hits`] the
+    /// contacts that asked for hit events.
+    pub fn step<B, J, G>(&mut self, input: SolveInput<'_, B, J, G>, ctx: &StepContext) -> SolveTimes
+    where
+        B: Iterator<Item = u32>,
+        J: Iterator<Item = u32>,
+        G: Fn(u32, &mut SolverBody) -> Gathered + Sync,
+    {
+        let SolveInput {
+            bodies,
+            contacts,
+            joints,
+            awake_bodies,
+            awake_joints,
+            with_points,
+            gather,
+            share_bodies,
+        } = input;
+        let mut times = SolveTimes::default();
+        let mut clock = Stopwatch::start();
+        clock.time(&mut times.setup, || {
+            self.begin(bodies.slot_count());
+            self.gather_bodies(awake_bodies, gather, share_bodies);
+            self.end_bodies();
+            self.pick_joints((joints, bodies), awake_joints, ctx.max_speed);
+            self.prepare_contacts(contacts, with_points, bodies, ctx);
+        });
+        clock.time(&mut times.color, || self.color((contacts, joints, bodies), ctx));
+        clock.time(&mut times.substeps, || self.solve(ctx));
+        clock.time(&mut times.store, || {
+            self.store_impulses(contacts, ctx);
+            self.store_joints(joints, ctx);
+            self.apply_restitution(contacts, ctx);
+        });
+        times
+    }
+
     /// Starts a step's gathering for a world of `body_slots` body slots.
-    pub fn begin(&mut self, body_slots: usize) {
+    fn begin(&mut self, body_slots: usize) {
         for &slot in &self.slots {
             self.index_of[slot as usize] = NULL;
         }
@@ -141,7 +221,7 @@ impl Solver {
     /// them in afterwards (so each worker reads the bodies it wrote). Those
     /// to skip or freeze are then dropped, in order; the latter are listed
     /// in [`Solver::non_finite`].
-    pub fn gather_bodies(
+    fn gather_bodies(
         &mut self,
         slots: impl Iterator<Item = u32>,
         gather: &(impl Fn(u32, &mut SolverBody) -> Gathered + Sync),
@@ -207,15 +287,16 @@ impl Solver {
         &self.non_finite
     }
 
-    /// The body slots solved this step, in solver order.
+    /// The bodies (slots) the last step solved and moved, in solver order:
+    /// [`Solver::motion`]'s `k` is a place in this list.
     #[inline]
-    pub fn slots(&self) -> &[u32] {
+    pub fn moved(&self) -> &[u32] {
         &self.slots
     }
 
     /// Ends the gathering of the step's bodies: adds the shared static
     /// body, last. Call after [`Solver::gather_bodies`].
-    pub fn end_bodies(&mut self) {
+    fn end_bodies(&mut self) {
         self.bodies.push(SolverBody::default());
     }
 
@@ -228,7 +309,7 @@ impl Solver {
     /// coloring, only the tracked ones': the batches are then built
     /// straight from the contacts, see [`prepare::build_as_colored`]).
     /// Call after [`Solver::pick_joints`].
-    pub fn prepare_contacts(
+    fn prepare_contacts(
         &mut self,
         contacts: &Store<Contact>,
         candidates: &[u32],
@@ -261,7 +342,7 @@ impl Solver {
     /// constraints. Each joint's anchors bound its bodies' spin so that
     /// no anchor moves faster than `max_speed` (see
     /// [`SolverBody::max_spin`](types::SolverBody)).
-    pub fn pick_joints(
+    fn pick_joints(
         &mut self,
         (joints, body_store): (&Store<Joint>, &Store<Body>),
         awake: impl Iterator<Item = u32>,
@@ -326,7 +407,7 @@ impl Solver {
     /// color order (independently, split between the workers), and finds
     /// the joint trees that need an exact solve. Call before
     /// [`Solver::solve`].
-    pub fn color(
+    fn color(
         &mut self,
         (contacts, joints, bodies): (&Store<Contact>, &Store<Joint>, &Store<Body>),
         ctx: &StepContext,
@@ -338,8 +419,14 @@ impl Solver {
         } else if ctx.settings.coloring == Coloring::Bounded && !graph.colors_primed() {
             // A world just loaded (or one that ran another coloring):
             // the coloring's state, from what was colored last step.
-            // (The bodies the solve writes: dynamic and not frozen.)
-            let writes = |slot: u32| bodies[slot].body_type == BodyType::Dynamic && !bodies[slot].frozen;
+            // (The bodies the solve writes: dynamic, not frozen, and
+            // not about to be, their forces having overflowed.)
+            let non_finite = &self.non_finite;
+            let writes = |slot: u32| {
+                bodies[slot].body_type == BodyType::Dynamic
+                    && !bodies[slot].frozen
+                    && non_finite.binary_search(&slot).is_err()
+            };
             let key = |item: u32, (a, b): (u32, u32), color: u8| ColorKey {
                 item,
                 a: held(a, writes(a)),
@@ -419,7 +506,7 @@ impl Solver {
     /// single points [`lanes::W`] at a time, split between the workers when
     /// the step is parallel; an alternating sweep reverses the color
     /// order on odd iterations.
-    pub fn solve(&mut self, ctx: &StepContext) {
+    fn solve(&mut self, ctx: &StepContext) {
         let (graph, constraints, bodies, locks) =
             (&mut self.graph, &mut self.constraints, &self.bodies, &self.locks);
         let joints = &mut self.joints;
@@ -518,7 +605,7 @@ impl Solver {
     /// finds them by feature id. Also hands the batches' impulses back to
     /// the constraints of contacts with restitution, for
     /// [`Solver::apply_restitution`].
-    pub fn store_impulses(&mut self, contacts: &mut Store<Contact>, ctx: &StepContext) {
+    fn store_impulses(&mut self, contacts: &mut Store<Contact>, ctx: &StepContext) {
         self.graph.store(
             &mut self.constraints,
             contacts,
@@ -544,7 +631,7 @@ impl Solver {
     /// Writes each solved joint's impulses (per substep) back for the next
     /// step's warm start, with what it did over the step: its reaction
     /// force and torque and its motor's impulse.
-    pub fn store_joints(&mut self, joints: &mut Store<Joint>, ctx: &StepContext) {
+    fn store_joints(&mut self, joints: &mut Store<Joint>, ctx: &StepContext) {
         // Joint by joint in slot order, split between the workers: each
         // finds its constraint by its place in color order.
         let places = &mut self.joint_places;
@@ -593,7 +680,7 @@ impl Solver {
     /// exchange their velocities; otherwise point by point. The impulses
     /// of every contact with restitution are stored again, as they may
     /// have changed.
-    pub fn apply_restitution(&mut self, contacts: &mut Store<Contact>, ctx: &StepContext) {
+    fn apply_restitution(&mut self, contacts: &mut Store<Contact>, ctx: &StepContext) {
         let bounce = (ctx.settings.restitution_threshold, 2.0 * ctx.max_speed);
         // What each point may take back: down to the accumulated impulse
         // that leaves the step's total at zero.

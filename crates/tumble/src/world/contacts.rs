@@ -256,7 +256,7 @@ impl World {
     /// apart to touch in the step keep their empty manifold, and count
     /// too.
     pub fn recycled_contact_count(&self) -> usize {
-        self.scratch.recycled
+        self.recycled
     }
 
     /// Contacts with at least one manifold point (touching or within the

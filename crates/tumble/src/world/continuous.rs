@@ -19,7 +19,7 @@
 //! Static shapes only: a moving body is met by the contacts, which see
 //! both bodies move.
 
-use super::step::{may_collide, shape_pair};
+use super::pair_rules::{may_collide, shape_pair};
 use super::World;
 use crate::body::{Body, BodyType};
 use crate::collision::{collide, shape_distance, sweep_time_of_impact, Sweep};
@@ -82,21 +82,21 @@ impl World {
         }
     }
 
-    /// Stage 5b: each body `World::move_bodies` found fast or the collide
-    /// stage found sunk is swept against the static shapes and put back
-    /// to its first time of impact with one, if it has one; its motion
-    /// over the step is cut to match (the sensors sweep what it really
-    /// did). Each body's sweep reads only itself and static shapes, so
-    /// the order changes nothing.
-    pub(super) fn solve_continuous(&mut self, hooks: &dyn ContactHooks) {
-        let mut fast = std::mem::take(&mut self.scratch.fast);
-        if !self.scratch.sunk.is_empty() {
+    /// Stage 6: each body of `fast` (those `World::move_bodies` found
+    /// fast) and of `sunk` (those the collide stage found sunk) is swept
+    /// against the static shapes and put back to its first time of impact
+    /// with one, if it has one; its motion over the step is cut to match
+    /// (the sensors sweep what it really did). Each body's sweep reads
+    /// only itself and static shapes, so the order changes nothing.
+    /// `fast` is left holding every body swept.
+    pub(super) fn solve_continuous(&mut self, fast: &mut Vec<u32>, sunk: &[u32], hooks: &dyn ContactHooks) {
+        if !sunk.is_empty() {
             // (A body may be both, and sunk in several static shapes.)
-            fast.append(&mut self.scratch.sunk);
+            fast.extend_from_slice(sunk);
             fast.sort_unstable();
             fast.dedup();
         }
-        for &bi in &fast {
+        for &bi in fast.iter() {
             let poses = self.sweep_of(bi);
             if let Some((hit, sweep)) = self.first_impact(bi, poses, hooks) {
                 let b = &mut self.bodies[bi];
@@ -110,8 +110,6 @@ impl World {
                 self.solver.set_motion_of_slot(bi, dp, start.q.inv_mul(b.xf.q));
             }
         }
-        fast.clear();
-        self.scratch.fast = fast;
     }
 
     /// The first fraction of the step at which body `bi`, moving from pose

@@ -32,6 +32,7 @@ mod enable;
 mod joints;
 mod mover;
 mod pair_map;
+mod pair_rules;
 mod profile;
 mod queries;
 mod sensors;
@@ -147,61 +148,45 @@ pub struct World {
     pending_sensor_ends: Vec<SensorOverlap>,
     /// The worker threads of [`WorldSettings::workers`].
     workers: Workers,
-    // Scratch buffers reused every step (no allocation in steady state).
+    /// Contacts whose manifold the last step kept (see
+    /// [`World::recycled_contact_count`]).
+    recycled: usize,
+    /// Buffers reused every step (no allocation in steady state).
     scratch: Scratch,
 }
 
 /// The step length assumed before the first step.
 const DEFAULT_DT: f32 = 1.0 / 60.0;
 
+/// Buffers the step's stages reuse, so a steady step allocates nothing.
+/// Nothing passes from one stage to another through them: a stage takes
+/// what it needs, clears it and gives it back; what one stage finds for
+/// the next is its return value ([`step::Touches`], [`step::Moves`]),
+/// whose lists are kept here between steps.
 #[derive(Clone, Default)]
 struct Scratch {
     /// Shape pairs the broadphase found this step.
     new_pairs: Vec<(u32, u32)>,
-    /// Contacts the collide stage found changed, with what changed, in
-    /// slot order.
-    changes: Vec<(u32, ContactFlags)>,
-    /// What the last collide stage found for each contact of
+    /// The collide stage's findings, between steps.
+    touches: step::Touches,
+    /// The finalize stage's findings, between steps.
+    moves: step::Moves,
+    /// What the collide kernel found for each contact of
     /// [`Scratch::to_collide`].
     contact_flags: Vec<ContactFlags>,
-    /// The awake contacts whose manifolds have points, for the solver: the
-    /// collide stage's in slot order, then any an island woken since
-    /// brought ([`Scratch::with_points_sorted`] cleared until sorted).
-    /// Saves the solver a pass over every awake contact. Empty outside
-    /// the step, from the solve on.
-    with_points: Vec<u32>,
     /// The awake contacts in slot order, as the collide stage walks them
     /// (a list, so the workers can share it out and look ahead in it).
     to_collide: Vec<u32>,
-    /// Whether [`Scratch::with_points`] is in slot order.
-    with_points_sorted: bool,
-    /// Contacts whose manifold the last step kept (see
-    /// [`World::recycled_contact_count`]).
-    recycled: usize,
     /// Per solver body, what moving it found (see `step::Moved`).
     moved: Vec<step::Moved>,
-    /// The bodies this step moved far enough to be swept against the
-    /// static shapes, in solver order (see `World::solve_continuous`).
-    fast: Vec<u32>,
-    /// The bodies the collide stage found sunk into a static shape as
-    /// deep as a fast body moves, swept too.
-    sunk: Vec<u32>,
     /// Per solver body, what its proxies need (see `shapes::ProxyMove`).
     proxy_moves: Vec<shapes::ProxyMove>,
-    /// Islands this step found ready to sleep unless a body keeps them
-    /// awake: per island slot, set when some body rested too briefly.
-    keep_awake: BitSet,
-    /// The island to split this step, if any (the sleepiest candidate).
-    split_candidate: Option<(u32, f32)>,
     /// Buffers of the island split.
     split: SplitScratch,
     /// Islands a split created.
     created_islands: Vec<u32>,
     /// Islands found ready to sleep this step.
     sleepy: Vec<u32>,
-    /// Bodies frozen this step, whose contacts the end of the finalize
-    /// stage destroys.
-    frozen_now: Vec<u32>,
     /// Contacts a structural change is about to destroy.
     doomed: Vec<u32>,
     /// Bodies a structural change is about to wake.
@@ -285,6 +270,7 @@ impl World {
             sensors: Store::default(),
             sensor_events: SensorEvents::default(),
             pending_sensor_ends: Vec::new(),
+            recycled: 0,
             scratch: Scratch::default(),
         }
     }
@@ -388,13 +374,9 @@ impl World {
                 + self.islands.memory_bytes()
                 + self.awake.bodies.memory_bytes()
                 + self.awake.islands.memory_bytes()
-                + s.keep_awake.memory_bytes()
+                + s.moves.memory_bytes()
                 + s.split.memory_bytes()
-                + (s.created_islands.capacity()
-                    + s.sleepy.capacity()
-                    + s.fast.capacity()
-                    + s.sunk.capacity())
-                    * size_of::<u32>()
+                + (s.created_islands.capacity() + s.sleepy.capacity()) * size_of::<u32>()
                 + s.moved.capacity() * size_of::<step::Moved>()
                 + s.proxy_moves.capacity() * size_of::<shapes::ProxyMove>()
                 + self.frozen.capacity() * size_of::<BodyId>(),
@@ -416,12 +398,9 @@ impl World {
                 + self.events.hit.capacity() * size_of::<crate::events::ContactHit>()
                 + self.pair_map.memory_bytes()
                 + self.awake.contacts.memory_bytes()
-                + s.changes.capacity() * size_of::<(u32, ContactFlags)>()
-                + (s.doomed.capacity()
-                    + s.to_wake.capacity()
-                    + s.with_points.capacity()
-                    + s.to_collide.capacity())
-                    * size_of::<u32>(),
+                + s.touches.memory_bytes()
+                + s.contact_flags.capacity() * size_of::<ContactFlags>()
+                + (s.doomed.capacity() + s.to_wake.capacity() + s.to_collide.capacity()) * size_of::<u32>(),
             joints: self.joints.memory_bytes() + self.awake.joints.memory_bytes(),
             broadphase: self.broadphase.memory_bytes(),
             solver_bodies: self.solver.body_memory_bytes(),

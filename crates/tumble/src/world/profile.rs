@@ -32,14 +32,18 @@ pub struct StepProfile {
     pub solve_store: f32,
     /// Writing the bodies back, sleep timers.
     pub finalize: f32,
-    /// Enlarging moved proxies and, on one thread, rebuilding the part of
-    /// the tree that loosened; with workers, waiting for the rebuild
-    /// beside the stages before if it has not finished (see
-    /// `rebuild_tree`), then enlarging.
+    /// Continuous collision: sweeping the bodies that moved far for their
+    /// size against the static shapes.
+    pub continuous: f32,
+    /// The sensors: what overlaps each, and what crossed it.
+    pub sensors: f32,
+    /// Enlarging moved proxies, and on one thread rebuilding the part of
+    /// the tree that loosened; with workers, waiting for that rebuild
+    /// beside the solve if it has not finished (see `rebuild_tree`).
     pub update_broadphase: f32,
     /// Not a stage of its own: with workers, rebuilding the part of the
-    /// tree the last step's moves loosened, on another worker beside the
-    /// solve's substeps and `finalize`, so not counted again in
+    /// tree that the user's and the last step's moves loosened, on another
+    /// worker beside the solve and `finalize`, so not counted again in
     /// `total`. Zero on one thread (see `update_broadphase`).
     pub rebuild_tree: f32,
     /// Splitting an island and putting islands to sleep.
@@ -57,15 +61,37 @@ impl StepProfile {
         }
     }
 
+    /// Sets the solve's parts from the solver's times.
+    pub(super) fn set_solve_parts(&mut self, parts: crate::solver::SolveTimes) {
+        self.solve_setup = parts.setup;
+        self.solve_color = parts.color;
+        self.solve_substeps = parts.substeps;
+        self.solve_store = parts.store;
+    }
+
+    /// The sum of the stages' times (the parts of `solve` and the rebuild
+    /// beside it are not stages of their own).
+    pub(super) fn stages(&self) -> f32 {
+        self.update_pairs
+            + self.collide
+            + self.contact_changes
+            + self.solve
+            + self.finalize
+            + self.continuous
+            + self.sensors
+            + self.update_broadphase
+            + self.sleep
+    }
+
     /// Every time, in the order of the fields.
-    fn fields(&self) -> [f32; 13] {
+    fn fields(&self) -> [f32; 15] {
         let mut copy = *self;
         copy.fields_mut().map(|x| *x)
     }
 
     /// Every time, mutably, in the order of the fields (a test checks
     /// that the list covers every field).
-    fn fields_mut(&mut self) -> [&mut f32; 13] {
+    fn fields_mut(&mut self) -> [&mut f32; 15] {
         [
             &mut self.update_pairs,
             &mut self.collide,
@@ -76,6 +102,8 @@ impl StepProfile {
             &mut self.solve_substeps,
             &mut self.solve_store,
             &mut self.finalize,
+            &mut self.continuous,
+            &mut self.sensors,
             &mut self.update_broadphase,
             &mut self.rebuild_tree,
             &mut self.sleep,
@@ -93,43 +121,10 @@ impl StepProfile {
         self.collide + self.contact_changes
     }
 
-    /// The solver's share: the solve and the write-back.
+    /// The solver's share: the solve, the write-back and continuous
+    /// collision.
     pub fn solver(&self) -> f32 {
-        self.solve + self.finalize
-    }
-}
-
-/// A clock that reads milliseconds since it was started, or zero where
-/// there is no clock.
-pub(super) struct Stopwatch {
-    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
-    start: std::time::Instant,
-}
-
-impl Stopwatch {
-    /// Starts now.
-    #[inline]
-    pub(super) fn start() -> Stopwatch {
-        Stopwatch {
-            #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
-            start: std::time::Instant::now(),
-        }
-    }
-
-    /// Milliseconds since the last lap (or the start), and restarts.
-    #[inline]
-    pub(super) fn lap(&mut self) -> f32 {
-        #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
-        {
-            let now = std::time::Instant::now();
-            let ms = (now - self.start).as_secs_f32() * 1e3;
-            self.start = now;
-            ms
-        }
-        #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
-        {
-            0.0
-        }
+        self.solve + self.finalize + self.continuous
     }
 }
 
@@ -142,7 +137,7 @@ mod tests {
         // Every field is an f32 in the list `add` walks.
         assert_eq!(
             std::mem::size_of::<StepProfile>(),
-            13 * std::mem::size_of::<f32>()
+            15 * std::mem::size_of::<f32>()
         );
         let mut a = StepProfile::default();
         let mut b = StepProfile::default();

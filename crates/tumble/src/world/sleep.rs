@@ -76,9 +76,16 @@ impl World {
     /// beginning or a neighbour removed does. A pile whose speculative
     /// contacts come and go as it settles still falls asleep.
     pub(super) fn ensure_awake(&mut self, bi: u32) {
+        self.ensure_awake_listing(bi, None);
+    }
+
+    /// [`World::ensure_awake`], adding the touching contacts of an island
+    /// it wakes to `touching` if given: they were not collided this step,
+    /// and keep the manifolds they fell asleep with.
+    pub(super) fn ensure_awake_listing(&mut self, bi: u32, touching: Option<&mut Vec<u32>>) {
         let b = &self.bodies[bi];
         if b.in_islands() && !self.awake.islands.contains(b.island) {
-            self.wake_island(b.island);
+            self.wake_island(b.island, touching);
         }
     }
 
@@ -86,14 +93,15 @@ impl World {
     pub(super) fn wake_all(&mut self) {
         for isl in 0..self.islands.slot_count() as u32 {
             if self.islands.is_alive(isl) && !self.awake.islands.contains(isl) {
-                self.wake_island(isl);
+                self.wake_island(isl, None);
             }
         }
     }
 
     /// Wakes island `isl`: its bodies and all their contacts and joints
-    /// join the awake sets, with their sleep timers restarted.
-    fn wake_island(&mut self, isl: u32) {
+    /// join the awake sets, with their sleep timers restarted. Its
+    /// touching contacts are added to `touching`, if given.
+    fn wake_island(&mut self, isl: u32, mut touching: Option<&mut Vec<u32>>) {
         self.awake.islands.insert(isl);
         let mut bi = self.islands[isl].head;
         while bi != crate::body::NULL {
@@ -102,11 +110,10 @@ impl World {
             self.bodies[bi].never_awake = false;
             for (ci, _) in body_contacts(&self.contacts, &self.bodies[bi]) {
                 self.scratch.edge_visits += 1;
-                // A woken contact keeps its manifold: the solver's this
-                // step if it touches (it was not collided).
                 if self.awake.contacts.insert(ci) && self.contacts[ci].touching() {
-                    self.scratch.with_points.push(ci);
-                    self.scratch.with_points_sorted = false;
+                    if let Some(list) = touching.as_deref_mut() {
+                        list.push(ci);
+                    }
                 }
             }
             for (ji, side) in body_joints(&self.joints, &self.bodies[bi]) {

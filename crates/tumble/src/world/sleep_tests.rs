@@ -52,7 +52,7 @@ fn a_resting_box_falls_asleep_after_the_sleep_time_and_then_costs_nothing() {
     );
     assert_eq!(world.scratch.edge_visits, edges);
     assert_eq!(
-        world.solver.slots().len(),
+        world.solver.moved().len(),
         0,
         "nothing was gathered for the solver"
     );

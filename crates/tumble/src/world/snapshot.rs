@@ -336,6 +336,7 @@ impl World {
             sensors: s.sensors,
             sensor_events: Default::default(),
             pending_sensor_ends: s.pending_sensor_ends,
+            recycled: 0,
             scratch: Scratch::default(),
         })
     }

@@ -5,24 +5,27 @@
 //! order, so the result never depends on the order work was done in.
 
 use super::continuous::{is_fast, sunk_body};
-use super::profile::{StepProfile, Stopwatch};
-use super::shapes::{proxy_move, ProxyMove, ShapeSlot};
+use super::pair_rules::{may_collide, pre_solve};
+use super::profile::StepProfile;
+use super::shapes::{proxy_move, ProxyMove};
 use super::{BodyId, World};
 use crate::body::{Body, BodyType, MotionLocks};
 use crate::broadphase::pair_key;
-use crate::contact::{mix_material, CollideContext, Contact, ContactFlags, ContactOptions, RecycleLimits};
+use crate::clock::Stopwatch;
+use crate::contact::{CollideContext, Contact, ContactFlags, ContactOptions, RecycleLimits};
 use crate::events::ContactHit;
-use crate::hooks::{ContactHooks, NoHooks, ShapePair};
+use crate::hooks::{ContactHooks, NoHooks};
 use crate::island;
-use crate::joint::{joint_forbids_collision, Joint};
-use crate::math::{clamp_symmetric, is_finite_vec, limit_length, within_extent, Rot, Transform, Vec2};
+use crate::math::{is_finite_vec, limit_length, within_extent, Rot, Transform, Vec2};
 use crate::settings::{
     CONTACT_RECYCLE_DISTANCE, MAX_JOINT_PUSH_SPEED, MAX_PUSH_OUT_SPEED, MAX_ROTATION_PER_STEP, MIN_STEP,
     SPECULATIVE_DISTANCE, TIME_TO_SLEEP, WORLD_EXTENT,
 };
 use crate::solver::{
-    prefetch, Gathered, Limits, Softness, SolverBody, StepContext, BODY_RUN, PREFETCH_AHEAD,
+    prefetch, Gathered, Limits, Softness, SolveInput, SolveTimes, SolverBody, StepContext, BODY_RUN,
+    PREFETCH_AHEAD,
 };
+use crate::store::BitSet;
 use crate::store::Store;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -33,7 +36,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 const PARALLEL_CONTACTS: usize = 1024;
 
 /// The fewest awake bodies for which the workers share moving the bodies
-/// and their proxies (stages 5 and 6): each body is a few nanoseconds of
+/// and their proxies (stages 5 and 8): each body is a few nanoseconds of
 /// work, so a short list is over before a second thread could help; from
 /// a thousand on, the step's spinning team (already awake between the
 /// stages) shares them at a gain.
@@ -63,47 +66,46 @@ impl World {
     /// all of theirs, the profile their sum, and each counts in
     /// [`World::step_count`].
     ///
-    /// The stages of one step, in the order they run:
-    /// 1. `update_pairs`: shapes whose fat boxes
-    ///    began to overlap and that may collide (their filters,
-    ///    [`ContactHooks::should_collide`], neither a sensor, no joint
-    ///    between their bodies that forbids it) get a contact;
-    /// 2. `collide`: every awake contact's manifold is
-    ///    recomputed (or kept, if the pair hardly moved), touching ones
-    ///    that ask are given to [`ContactHooks::pre_solve`], and the kernel
-    ///    says which contacts began or stopped touching and whose fat boxes
-    ///    parted;
-    /// 3. `apply_contact_changes`: serially,
-    ///    parted contacts are destroyed, contacts that began touching link
-    ///    (and wake) islands, those that stopped mark theirs for a split,
-    ///    and the begin and end events are recorded
-    ///    ([`World::contact_events`]);
-    /// 4. the solve: `gather_and_color`, the awake bodies, touching
-    ///    contacts and joints gathered and the contacts colored, then
-    ///    `solve_substeps`, the substeps (gravity and forces,
-    ///    warm start, the soft solve, integration, the relax; or velocity
-    ///    iterations with split impulses), the impulses stored for the
-    ///    next warm start,
-    ///    restitution, then `report_hits`: contacts that asked for hit
-    ///    events and pushed for the first time since they began touching
-    ///    are reported if they approached fast enough;
+    /// The stages of one step, in the order they run (each a method of
+    /// its own in `world/step.rs`, called in turn by `run_stages`; what
+    /// one finds for those after it is its return value):
+    /// 1. `update_pairs`: shapes whose fat boxes began to overlap and that
+    ///    may collide (their filters, [`ContactHooks::should_collide`],
+    ///    neither a sensor, no joint between their bodies that forbids
+    ///    it) get a contact;
+    /// 2. `collide`: every awake contact's manifold is recomputed (or
+    ///    kept, if the pair hardly moved), touching ones that ask are given
+    ///    to [`ContactHooks::pre_solve`]; returns which contacts began or
+    ///    stopped touching and whose fat boxes parted, the touching ones,
+    ///    and the bodies sunk deep into static shapes;
+    /// 3. `apply_contact_changes`: serially, parted contacts are
+    ///    destroyed, contacts that began touching link (and wake) islands,
+    ///    those that stopped mark theirs for a split, and the begin and
+    ///    end events are recorded ([`World::contact_events`]);
+    /// 4. `solve`: the solver's own stages (the awake bodies, touching
+    ///    contacts and joints gathered, the constraints colored, the
+    ///    substeps, the impulses stored for the next warm start,
+    ///    restitution), then the hit events; beside it (on another worker
+    ///    when there are workers), the broadphase's tree is rebuilt where
+    ///    it loosened;
     /// 5. `finalize_bodies`: transforms and velocities (held within the
     ///    limits the step moved the bodies by) written back, sleep timers
     ///    run, and a body whose new state is not finite or lies past the
     ///    [`WORLD_EXTENT`] frozen where it was (see
-    ///    [`World::frozen_bodies`]); then `solve_continuous`: each body
-    ///    that moved far for its size, or that a static shape holds sunk
-    ///    deep, is swept from where it was to where it is against the
-    ///    static shapes and put back where it first met one (continuous
-    ///    collision); then `update_sensors`: each sensor finds what
-    ///    overlaps it and what crossed it during the step
-    ///    ([`World::sensor_events`]);
-    /// 6. `update_broadphase`: moved proxies
-    ///    enlarged to where their bodies are heading, the tree rebuilt;
-    /// 7. with sleeping on, `split_island` (the
-    ///    sleepiest island that lost a contact) and
-    ///    `sleep_islands` (islands whose every body
-    ///    rested for [`TIME_TO_SLEEP`]).
+    ///    [`World::frozen_bodies`]); returns the fast bodies and what the
+    ///    sleep timers say of the islands;
+    /// 6. `solve_continuous`: each body that moved far for its size, or
+    ///    that a static shape holds sunk deep, is swept from where it was
+    ///    to where it is against the static shapes and put back where it
+    ///    first met one (continuous collision);
+    /// 7. `update_sensors`: each sensor finds what overlaps it and what
+    ///    crossed it during the step ([`World::sensor_events`]), by the
+    ///    fat boxes made for the step's motion;
+    /// 8. `update_broadphase`: moved proxies enlarged to where their bodies
+    ///    are heading;
+    /// 9. with sleeping on, `split_island` (the sleepiest island that lost
+    ///    a contact) and `sleep_islands` (islands whose every body rested
+    ///    for [`TIME_TO_SLEEP`]).
     pub fn step_with_hooks(&mut self, dt: f32, hooks: &dyn ContactHooks) {
         if !(dt >= MIN_STEP && dt.is_finite()) {
             return;
@@ -151,90 +153,86 @@ impl World {
         }
     }
 
-    /// The stages of [`World::step_with_hooks`], in order; their loops
-    /// over independent items are split between the workers when
-    /// `parallel`.
+    /// The stages of [`World::step_with_hooks`], in order, each timed
+    /// into the step's profile; their loops over independent items are
+    /// split between the workers when `parallel`. What a stage finds for
+    /// the stages after it is its return value.
     fn run_stages(&mut self, dt: f32, hooks: &dyn ContactHooks, parallel: bool) {
         self.last_dt = dt;
-        let mut clock = Stopwatch::start();
         let mut p = StepProfile::default();
-        // The tree: on one thread, rebuilt where it loosened before the
-        // search (what the user moved since the last step) and after the
-        // enlargements at the end of the step, so queries between steps
-        // run on a tight tree. With workers, the part the last step's
-        // moves loosened is rebuilt after the search, on another worker,
-        // beside the substeps and the bodies' finalizing, which never
-        // read the tree; the search runs on the loosened tree, which
-        // finds the same pairs, a little slower (Box2D's order too).
-        // Beside the substeps, not the narrowphase or the gathering: those
-        // share their items evenly between the workers, where a scene
-        // whose colors are too small to share runs its substeps on one
-        // thread while the others wait, and the rebuild fills that wait.
-        if !parallel {
-            self.broadphase.rebuild();
-        }
-        self.update_pairs(hooks, parallel);
-        p.update_pairs = clock.lap();
-        self.collide(dt, hooks, parallel);
-        p.collide = clock.lap();
-        self.apply_contact_changes();
-        p.contact_changes = clock.lap();
-        let ctx = self.gather_and_color(dt, parallel, &mut p);
-        if parallel {
-            let mut tree = self.broadphase.lend_tree();
-            let ((), rebuild) = crate::parallel::join(
-                || self.substeps_and_finalize((dt, &ctx), (&mut p, &mut clock)),
-                || {
-                    let mut clock = Stopwatch::start();
-                    tree.rebuild();
-                    clock.lap()
-                },
-            );
-            self.broadphase.return_tree(tree);
-            p.rebuild_tree = rebuild;
-        } else {
-            self.substeps_and_finalize((dt, &ctx), (&mut p, &mut clock));
-        }
-        let waited = clock.lap();
-        self.solve_continuous(hooks);
-        self.update_sensors();
-        p.finalize += clock.lap();
-        self.update_broadphase(parallel);
-        if !parallel {
-            self.broadphase.rebuild();
-        }
-        p.update_broadphase = waited + clock.lap();
+        let mut clock = Stopwatch::start();
+        clock.time(&mut p.update_pairs, || self.update_pairs(hooks, parallel));
+        let mut touches = clock.time(&mut p.collide, || self.collide(dt, hooks, parallel));
+        clock.time(&mut p.contact_changes, || {
+            self.apply_contact_changes(&mut touches)
+        });
+        let ctx = self.step_context(dt, parallel);
+        let (mut moves, rebuild) = self.beside_tree_rebuild(parallel, |world| {
+            let parts = clock.time(&mut p.solve, || world.solve(dt, &ctx, &touches.with_points));
+            p.set_solve_parts(parts);
+            clock.time(&mut p.finalize, || world.finalize_bodies(dt, &ctx))
+        });
+        p.rebuild_tree = rebuild;
+        // (The rebuild, on one thread; with workers, the wait for it if
+        // it ran longer than the stages beside it: the broadphase's.)
+        p.update_broadphase = clock.lap();
+        clock.time(&mut p.continuous, || {
+            self.solve_continuous(&mut moves.fast, &touches.sunk, hooks)
+        });
+        // The sensors before the broadphase: they find what crossed them
+        // by the fat boxes made for this step's motion.
+        clock.time(&mut p.sensors, || self.update_sensors());
+        clock.time(&mut p.update_broadphase, || self.update_broadphase(parallel));
         if self.settings.sleeping {
-            self.split_island();
-            self.sleep_islands();
+            clock.time(&mut p.sleep, || {
+                self.split_island(&mut moves);
+                self.sleep_islands(&moves);
+            });
         }
-        p.sleep = clock.lap();
-        p.total = p.update_pairs
-            + p.collide
-            + p.contact_changes
-            + p.solve
-            + p.finalize
-            + p.update_broadphase
-            + p.sleep;
+        p.total = p.stages();
         self.profile = p;
+        self.recycled = touches.recycled;
+        self.scratch.touches = touches;
+        self.scratch.moves = moves;
         self.step_count += 1;
     }
 
-    /// The rest of stage 4 and stage 5a of [`World::run_stages`], which
-    /// never read the broadphase's tree: the substeps (then the hit
-    /// events) and finalize, each one's time into `p` (the solve's from
-    /// where `clock` started).
-    #[inline(always)]
-    fn substeps_and_finalize(
+    /// Runs `stages` (the solve and moving the bodies, which never read
+    /// the broadphase's tree) beside the rebuild of the part of the tree
+    /// that loosened since the last rebuild (what the user and the last
+    /// step moved): on another worker when `parallel`, else after them,
+    /// on this thread. Returns what `stages` returned and the time of a
+    /// rebuild run beside them (zero on one thread: that rebuild's time
+    /// is the caller's next lap).
+    ///
+    /// The one place the tree is rebuilt. The pair search before it runs
+    /// on the loosened tree, which finds the same pairs a little slower,
+    /// as in Box2D; queries between steps find the same shapes in a tree
+    /// loosened by the step's enlargements. Beside the substeps, not the
+    /// narrowphase or the gathering: those share their items evenly
+    /// between the workers, where a scene whose colors are too small to
+    /// share runs its substeps on one thread while the others wait, and
+    /// the rebuild fills that wait.
+    fn beside_tree_rebuild<R: Send>(
         &mut self,
-        (dt, ctx): (f32, &StepContext),
-        (p, clock): (&mut StepProfile, &mut Stopwatch),
-    ) {
-        self.solve_substeps(ctx, p);
-        self.report_hits();
-        p.solve = clock.lap();
-        self.finalize_bodies(dt, ctx);
-        p.finalize = clock.lap();
+        parallel: bool,
+        stages: impl FnOnce(&mut World) -> R + Send,
+    ) -> (R, f32) {
+        let mut tree = self.broadphase.lend_tree();
+        let mut rebuild = || {
+            let mut clock = Stopwatch::start();
+            tree.rebuild();
+            clock.lap()
+        };
+        let (out, time) = if parallel {
+            crate::parallel::join(|| stages(self), rebuild)
+        } else {
+            let out = stages(self);
+            rebuild();
+            (out, 0.0)
+        };
+        self.broadphase.return_tree(tree);
+        (out, time)
     }
 
     /// How long each stage of the last step took (see [`StepProfile`]).
@@ -288,9 +286,10 @@ impl World {
     /// is updated from its own two bodies and shapes alone (so the
     /// workers can take them in runs), and what it found goes to a list
     /// beside the list of the awake contacts; then, serially and in slot
-    /// order, what needs a structural change is listed for the next stage. A pre-solve hook may be called
-    /// from any worker, for different contacts at once.
-    fn collide(&mut self, dt: f32, hooks: &dyn ContactHooks, parallel: bool) {
+    /// order, what the stages after it need is listed (see [`Touches`]).
+    /// A pre-solve hook may be called from any worker, for different
+    /// contacts at once.
+    fn collide(&mut self, dt: f32, hooks: &dyn ContactHooks, parallel: bool) -> Touches {
         let lu = self.settings.length_units_per_meter;
         let speculative = SPECULATIVE_DISTANCE * lu;
         let ctx = CollideContext {
@@ -359,42 +358,36 @@ impl World {
             &ahead,
             &|_, c, f| *f = kernel(c),
         );
-        let mut changes = std::mem::take(&mut self.scratch.changes);
-        let mut with_points = std::mem::take(&mut self.scratch.with_points);
-        changes.clear();
-        with_points.clear();
-        let mut recycled = 0;
-        self.scratch.sunk.clear();
+        let mut touches = std::mem::take(&mut self.scratch.touches);
+        touches.clear();
         for (&ci, &flags) in list.iter().zip(&found) {
-            recycled += usize::from(flags.contains(ContactFlags::RECYCLED));
+            touches.recycled += usize::from(flags.contains(ContactFlags::RECYCLED));
             if flags.contains(ContactFlags::SUNK) {
                 let c = &self.contacts[ci];
                 let pair = (&self.bodies[c.body_a], &self.bodies[c.body_b]);
-                self.scratch.sunk.extend(sunk_body(c, pair));
+                touches.sunk.extend(sunk_body(c, pair));
             }
             if flags.is_structural() {
-                changes.push((ci, flags));
+                touches.changes.push((ci, flags));
             }
             if flags.contains(ContactFlags::TOUCHING) {
-                with_points.push(ci);
+                touches.with_points.push(ci);
             }
         }
-        self.scratch.recycled = recycled;
-        self.scratch.changes = changes;
-        self.scratch.with_points = with_points;
-        self.scratch.with_points_sorted = true;
         self.scratch.contact_flags = found;
         self.scratch.to_collide = list;
+        touches
     }
 
     /// Stage 3: the structural consequences of the collide stage, in slot
     /// order: contacts whose fat boxes parted are destroyed; one that began
-    /// touching links its bodies' islands (waking a sleeping one); one that
-    /// stopped leaves its island to be checked for a split. Each begin and
-    /// end is recorded as an event.
-    fn apply_contact_changes(&mut self) {
-        let changes = std::mem::take(&mut self.scratch.changes);
-        for &(ci, flags) in &changes {
+    /// touching links its bodies' islands (waking a sleeping one, whose
+    /// touching contacts join `touches.with_points`); one that stopped
+    /// leaves its island to be checked for a split. Each begin and end is
+    /// recorded as an event.
+    fn apply_contact_changes(&mut self, touches: &mut Touches) {
+        let collided = touches.with_points.len();
+        for &(ci, flags) in &touches.changes {
             // (A parted contact was not collided: its manifold, and so
             // whether it touched, is last step's.)
             if flags.contains(ContactFlags::DISJOINT) {
@@ -409,25 +402,29 @@ impl World {
                     let begin = self.touch_event(ci);
                     self.events.begin.push(begin);
                 }
-                self.link_contact(ci);
+                self.link_contact(ci, &mut touches.with_points);
             } else if flags.contains(ContactFlags::STOPPED_TOUCHING) {
                 self.record_end(ci);
                 self.unlink_from_island(ci);
             }
         }
-        self.scratch.changes = changes;
+        if touches.with_points.len() > collided {
+            // The solver takes them in slot order.
+            touches.with_points.sort_unstable();
+        }
     }
 
     /// Merges the islands of the two bodies of contact `ci`, which just
-    /// began touching, waking either if it was asleep. A contact with a
-    /// static body links nothing.
-    fn link_contact(&mut self, ci: u32) {
+    /// began touching, waking either if it was asleep (its touching
+    /// contacts join `with_points`). A contact with a static body links
+    /// nothing.
+    fn link_contact(&mut self, ci: u32, with_points: &mut Vec<u32>) {
         if !self.links_islands(ci) {
             return;
         }
         let (a, b) = (self.contacts[ci].body_a, self.contacts[ci].body_b);
-        self.ensure_awake(a);
-        self.ensure_awake(b);
+        self.ensure_awake_listing(a, Some(with_points));
+        self.ensure_awake_listing(b, Some(with_points));
         let (ia, ib) = (self.bodies[a].island, self.bodies[b].island);
         if let Some(gone) = island::merge(&mut self.islands, &mut self.bodies, ia, ib) {
             self.awake.islands.remove(gone);
@@ -466,70 +463,35 @@ impl World {
         }
     }
 
-    /// Stage 4, first part: gathers the awake bodies (in slot order) and
-    /// the touching awake contacts into the solver's dense arrays and
-    /// colors them; returns the step's solver constants for
-    /// [`World::solve_substeps`]. A body whose gravity and forces would
-    /// make its velocity non-finite is frozen here, before it reaches any
-    /// contact. The parts' times go into `profile`.
-    fn gather_and_color(&mut self, dt: f32, parallel: bool, profile: &mut StepProfile) -> StepContext {
-        let mut clock = Stopwatch::start();
-        let ctx = self.step_context(dt, parallel);
-        let gravity = self.settings.gravity;
-        self.solver.begin(self.bodies.slot_count());
-        let (h, bodies) = (ctx.h, &self.bodies);
-        let shared = parallel && self.awake.bodies.len() >= PARALLEL_BODIES;
+    /// Stage 4: the solve ([`Solver::step`](crate::solver::Solver::step)),
+    /// over the awake bodies and joints and the touching contacts
+    /// `with_points` (slot order), then the hit events: each contact that
+    /// began touching and asked for them is reported once, at its first
+    /// push, if it approached faster than the threshold. Returns the
+    /// solve's stages' times.
+    fn solve(&mut self, dt: f32, ctx: &StepContext, with_points: &[u32]) -> SolveTimes {
+        let (gravity, h) = (self.settings.gravity, ctx.h);
+        let bodies = &self.bodies;
         let limits = (ctx.max_speed, ctx.max_spin);
         let gather = |bi: u32, out: &mut SolverBody| gather_body(&bodies[bi], (gravity, dt, h), limits, out);
-        self.solver
-            .gather_bodies(self.awake.bodies.iter(), &gather, shared);
-        for &bi in self.solver.non_finite() {
-            // A user's force overflowed.
-            freeze(
-                &mut self.bodies,
-                bi,
-                (&mut self.frozen, &mut self.scratch.frozen_now),
-            );
-        }
-        self.solver.end_bodies();
-        self.solver.pick_joints(
-            (&self.joints, &self.bodies),
-            self.awake.joints.iter(),
-            ctx.max_speed,
+        let times = self.solver.step(
+            SolveInput {
+                bodies,
+                contacts: &mut self.contacts,
+                joints: &mut self.joints,
+                awake_bodies: self.awake.bodies.iter(),
+                awake_joints: self.awake.joints.iter(),
+                with_points,
+                gather: &gather,
+                share_bodies: ctx.parallel && self.awake.bodies.len() >= PARALLEL_BODIES,
+            },
+            ctx,
         );
-        // The contacts with points: the collide stage's, and any that
-        // joined with an island woken since (in slot order, as they were).
-        let with_points = &mut self.scratch.with_points;
-        if !std::mem::replace(&mut self.scratch.with_points_sorted, true) {
-            with_points.sort_unstable();
-        }
-        self.solver
-            .prepare_contacts(&self.contacts, with_points, &self.bodies, &ctx);
-        // (Its use is over: an island woken between steps adds nothing.)
-        with_points.clear();
-        profile.solve_setup = clock.lap();
-        self.solver
-            .color((&self.contacts, &self.joints, &self.bodies), &ctx);
-        profile.solve_color = clock.lap();
-        ctx
+        self.report_hits();
+        times
     }
 
-    /// Stage 4, second part: runs the substeps, stores the impulses for
-    /// the next step's warm start and applies restitution. The parts'
-    /// times go into `profile`.
-    fn solve_substeps(&mut self, ctx: &StepContext, profile: &mut StepProfile) {
-        let mut clock = Stopwatch::start();
-        self.solver.solve(ctx);
-        profile.solve_substeps = clock.lap();
-        self.solver.store_impulses(&mut self.contacts, ctx);
-        self.solver.store_joints(&mut self.joints, ctx);
-        self.solver.apply_restitution(&mut self.contacts, ctx);
-        profile.solve_store = clock.lap();
-    }
-
-    /// Stage 4b: each contact that began touching and asked for hit
-    /// events is reported once, at its first push, if it approached faster
-    /// than the threshold.
+    /// The hit events of the solve just done (see [`World::solve`]).
     fn report_hits(&mut self) {
         let threshold = self.settings.hit_event_threshold * self.settings.length_units_per_meter;
         for (ci, k, approach) in self.solver.pushed_hits() {
@@ -553,49 +515,54 @@ impl World {
         }
     }
 
-    /// Stage 5: moves each solved body by what the substeps integrated,
-    /// gives it the velocities they left (within the step's limits, see
-    /// `Solver::motion`) and clears its forces; a body whose state stopped
-    /// being finite is frozen where it was. Lists the bodies that moved
-    /// far enough for continuous collision. With sleeping on, runs each
-    /// body's sleep timer and notes the islands some body keeps awake,
-    /// and the sleepiest island that must be split before it can sleep.
+    /// Stage 5: freezes the bodies the solve left out because their
+    /// forces overflowed, then moves each solved body by what the
+    /// substeps integrated, gives it the velocities they left (within the
+    /// step's limits, see `Solver::motion`) and clears its forces; a body
+    /// whose state stopped being finite is frozen where it was. The
+    /// bodies frozen leave their contacts. Returns the bodies that moved
+    /// far enough for continuous collision and, with sleeping on, what
+    /// the bodies' sleep timers say of their islands (see [`Moves`]).
     ///
     /// The bodies are moved split between the workers when `parallel` and
     /// there are [`PARALLEL_BODIES`] of them (each is its own), then the
     /// few that need more (a freeze, the islands' sleep, a sweep against
     /// the static shapes) are seen to in order on this thread: with
     /// sleeping off, every body finite and none fast, none does, and that
-    /// walk is skipped (on the large pyramid it was about a quarter of the
-    /// stage on two threads). Otherwise, both in one pass.
-    fn finalize_bodies(&mut self, dt: f32, ctx: &StepContext) {
-        self.move_bodies(dt, ctx);
-        self.quarantine();
+    /// walk is skipped. Otherwise, both in one pass.
+    fn finalize_bodies(&mut self, dt: f32, ctx: &StepContext) -> Moves {
+        let mut moves = std::mem::take(&mut self.scratch.moves);
+        moves.clear();
+        for k in 0..self.solver.non_finite().len() {
+            // A user's force overflowed.
+            let bi = self.solver.non_finite()[k];
+            freeze(&mut self.bodies, bi, (&mut self.frozen, &mut moves.frozen));
+        }
+        self.move_bodies(dt, ctx, &mut moves);
+        self.quarantine(&moves.frozen);
+        moves
     }
 
     /// The body part of [`World::finalize_bodies`].
-    fn move_bodies(&mut self, dt: f32, ctx: &StepContext) {
+    fn move_bodies(&mut self, dt: f32, ctx: &StepContext, moves: &mut Moves) {
         let (parallel, limits) = (ctx.parallel, Limits::of(ctx));
         let sleeping = self.settings.sleeping;
         let extent = WORLD_EXTENT * self.settings.length_units_per_meter;
-        self.scratch.keep_awake.clear();
-        self.scratch.split_candidate = None;
-        self.scratch.fast.clear();
-        if !(parallel && self.solver.slots().len() >= PARALLEL_BODIES) {
+        if !(parallel && self.solver.moved().len() >= PARALLEL_BODIES) {
             // One pass: a second would only add a walk over the list.
-            for k in 0..self.solver.slots().len() {
-                let bi = self.solver.slots()[k];
+            for k in 0..self.solver.moved().len() {
+                let bi = self.solver.moved()[k];
                 let m = finalize_body(
                     &mut self.bodies[bi],
                     self.solver.motion(k, &limits),
                     (sleeping, dt, extent),
                 );
-                self.after_moving(bi, m, sleeping);
+                self.after_moving(bi, m, sleeping, moves);
             }
             return;
         }
         let solver = &self.solver;
-        let slots = solver.slots();
+        let slots = solver.moved();
         let moved = &mut self.scratch.moved;
         moved.clear();
         moved.resize(slots.len(), Moved::default());
@@ -612,65 +579,58 @@ impl World {
         if !sleeping && !serial.into_inner() {
             return;
         }
-        for k in 0..self.solver.slots().len() {
-            let (bi, m) = (self.solver.slots()[k], self.scratch.moved[k]);
-            self.after_moving(bi, m, sleeping);
+        for k in 0..self.solver.moved().len() {
+            let (bi, m) = (self.solver.moved()[k], self.scratch.moved[k]);
+            self.after_moving(bi, m, sleeping, moves);
         }
     }
 
-    /// The bodies frozen this step leave every contact (their ends are
+    /// The bodies `frozen` this step leave every contact (their ends are
     /// this step's events, and what they touched wakes): a frozen body
     /// touches nothing, and no pair with it is made again until a new
     /// transform frees it.
-    fn quarantine(&mut self) {
-        let mut frozen = std::mem::take(&mut self.scratch.frozen_now);
-        for &bi in &frozen {
+    fn quarantine(&mut self, frozen: &[u32]) {
+        for &bi in frozen {
             self.destroy_contacts_of_body(bi);
         }
         self.events.end.append(&mut self.pending_ends);
-        frozen.clear();
-        self.scratch.frozen_now = frozen;
     }
 
     /// The serial part of [`World::finalize_bodies`] for body `bi`, once
-    /// moved (`m`): a freeze, or its island's sleep.
-    fn after_moving(&mut self, bi: u32, m: Moved, sleeping: bool) {
+    /// moved (`m`): a freeze, or its island's sleep, into `moves`.
+    fn after_moving(&mut self, bi: u32, m: Moved, sleeping: bool, moves: &mut Moves) {
         if m.fast {
-            self.scratch.fast.push(bi);
+            moves.fast.push(bi);
         }
         if !m.finite {
             // Freeze it where it was rather than let NaN spread.
-            freeze(
-                &mut self.bodies,
-                bi,
-                (&mut self.frozen, &mut self.scratch.frozen_now),
-            );
+            freeze(&mut self.bodies, bi, (&mut self.frozen, &mut moves.frozen));
             return;
         }
         if !sleeping {
             return;
         }
         if m.sleep_time < TIME_TO_SLEEP {
-            self.scratch.keep_awake.insert(m.island);
+            moves.keep_awake.insert(m.island);
         } else if self.islands[m.island].constraint_remove_count > 0 {
             // Wants to sleep, but its island must be split first: the
             // sleepiest such island is split this step (ties go to the
             // higher island slot, as in Box2D, so the choice depends on
             // nothing but the state).
-            let better = match self.scratch.split_candidate {
+            let better = match moves.split_candidate {
                 None => true,
                 Some((island, time)) => m.sleep_time > time || (m.sleep_time == time && m.island > island),
             };
             if better {
-                self.scratch.split_candidate = Some((m.island, m.sleep_time));
+                moves.split_candidate = Some((m.island, m.sleep_time));
             }
         }
     }
 
-    /// Stage 6: gives each moved proxy a fat box around where its body is
-    /// and is heading (enlarging it in the tree). The part of the tree that
-    /// loosened is rebuilt right after on one thread, with workers beside
-    /// the next step's substeps (see [`World::run_stages`]).
+    /// Stage 8: gives each moved proxy a fat box around where its body is
+    /// and is heading (enlarging it in the tree; the part of the tree
+    /// that loosened is rebuilt beside the next step's solve, see
+    /// [`World::beside_tree_rebuild`]).
     ///
     /// Which proxies must move, and their new boxes, is found for each
     /// body independently, split between the workers when `parallel` and
@@ -679,10 +639,10 @@ impl World {
     /// Otherwise, both in one pass.
     fn update_broadphase(&mut self, parallel: bool) {
         let most = self.max_look_ahead();
-        if !(parallel && self.solver.slots().len() >= PARALLEL_BODIES) {
+        if !(parallel && self.solver.moved().len() >= PARALLEL_BODIES) {
             // One pass, as for the bodies.
-            for k in 0..self.solver.slots().len() {
-                let bi = self.solver.slots()[k];
+            for k in 0..self.solver.moved().len() {
+                let bi = self.solver.moved()[k];
                 let what = proxy_move(
                     &self.bodies[bi],
                     (&self.shapes, &self.fat_boxes),
@@ -695,7 +655,7 @@ impl World {
         }
         let (bodies, shapes, dt) = (&self.bodies, &self.shapes, self.last_dt);
         let (fat_boxes, max_speed) = (&self.fat_boxes, self.max_speed());
-        let slots = self.solver.slots();
+        let slots = self.solver.moved();
         let moves = &mut self.scratch.proxy_moves;
         moves.clear();
         moves.resize(slots.len(), ProxyMove::Stay);
@@ -704,45 +664,117 @@ impl World {
         });
         for k in 0..slots.len() {
             let what = self.scratch.proxy_moves[k];
-            self.move_proxies(self.solver.slots()[k], what);
+            self.move_proxies(self.solver.moved()[k], what);
         }
     }
 
-    /// Stage 7a: splits the island chosen by `finalize_bodies`
-    /// into its connected parts, and notes which parts some body keeps
-    /// awake.
-    fn split_island(&mut self) {
-        let Some((isl, _)) = self.scratch.split_candidate.take() else {
+    /// Stage 9a: splits the island `moves` chose (the sleepiest that
+    /// must split before it can sleep) into its connected parts, and
+    /// notes in `moves` which parts some body keeps awake.
+    fn split_island(&mut self, moves: &mut Moves) {
+        let Some((isl, _)) = moves.split_candidate.take() else {
             return;
         };
         self.split_now(isl);
-        self.scratch.keep_awake.remove(isl);
+        moves.keep_awake.remove(isl);
         let mut created = std::mem::take(&mut self.scratch.created_islands);
         created.push(isl);
         for &part in &created {
             let restless = island::bodies_of(&self.islands, &self.bodies, part)
                 .any(|bi| self.bodies[bi].sleep_time < TIME_TO_SLEEP);
             if restless {
-                self.scratch.keep_awake.insert(part);
+                moves.keep_awake.insert(part);
             }
         }
         created.clear();
         self.scratch.created_islands = created;
     }
 
-    /// Stage 7b: every awake island that no body keeps awake and that needs
-    /// no split falls asleep, in slot order.
-    fn sleep_islands(&mut self) {
+    /// Stage 9b: every awake island that no body keeps awake (`moves`)
+    /// and that needs no split falls asleep, in slot order.
+    fn sleep_islands(&mut self, moves: &Moves) {
         let mut ready = std::mem::take(&mut self.scratch.sleepy);
         ready.clear();
-        ready.extend(self.awake.islands.iter().filter(|&i| {
-            !self.scratch.keep_awake.contains(i) && self.islands[i].constraint_remove_count == 0
-        }));
+        ready.extend(
+            self.awake
+                .islands
+                .iter()
+                .filter(|&i| !moves.keep_awake.contains(i) && self.islands[i].constraint_remove_count == 0),
+        );
         for &isl in &ready {
             self.sleep_island(isl);
         }
         ready.clear();
         self.scratch.sleepy = ready;
+    }
+}
+
+/// What the collide stage found, for the stages after it.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Touches {
+    /// The contacts whose touching, or whose fat boxes' overlap, changed,
+    /// with what changed, in slot order: applied by stage 3.
+    changes: Vec<(u32, ContactFlags)>,
+    /// The awake contacts whose manifolds have points, in slot order: the
+    /// collide stage's, then the touching contacts of islands stage 3
+    /// woke (which keep the manifolds they fell asleep with). What the
+    /// solver prepares, saving it a pass over every awake contact.
+    with_points: Vec<u32>,
+    /// The bodies sunk into a static shape as deep as a fast body moves,
+    /// swept with the fast ones (see `continuous::sunk_body`).
+    sunk: Vec<u32>,
+    /// How many contacts kept their manifolds (see
+    /// [`World::recycled_contact_count`]).
+    recycled: usize,
+}
+
+impl Touches {
+    /// Empties the lists, keeping their room.
+    fn clear(&mut self) {
+        self.changes.clear();
+        self.with_points.clear();
+        self.sunk.clear();
+        self.recycled = 0;
+    }
+
+    /// Heap bytes held (capacities).
+    pub(super) fn memory_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.changes.capacity() * size_of::<(u32, ContactFlags)>()
+            + (self.with_points.capacity() + self.sunk.capacity()) * size_of::<u32>()
+    }
+}
+
+/// What the finalize stage found, for continuous collision and sleep.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Moves {
+    /// The bodies that moved far enough for their size to be swept
+    /// against the static shapes, in solver order.
+    fast: Vec<u32>,
+    /// The bodies frozen this step (their state stopped being finite or
+    /// left the world's extent).
+    frozen: Vec<u32>,
+    /// With sleeping on: per island slot, set when some body of it rested
+    /// too briefly to sleep.
+    keep_awake: BitSet,
+    /// With sleeping on: the sleepiest island that must be split before
+    /// it can sleep, with its sleep time.
+    split_candidate: Option<(u32, f32)>,
+}
+
+impl Moves {
+    /// Empties the lists, keeping their room.
+    fn clear(&mut self) {
+        self.fast.clear();
+        self.frozen.clear();
+        self.keep_awake.clear();
+        self.split_candidate = None;
+    }
+
+    /// Heap bytes held (capacities).
+    pub(super) fn memory_bytes(&self) -> usize {
+        (self.fast.capacity() + self.frozen.capacity()) * std::mem::size_of::<u32>()
+            + self.keep_awake.memory_bytes()
     }
 }
 
@@ -761,76 +793,6 @@ fn split_step(dt: f32, max_step: f32, max_splits: u32) -> (u32, f32) {
         let count = needed as u32;
         (count, dt / count as f32)
     }
-}
-
-/// Whether shapes `sa` and `sb` (the lower slot first) may collide: every
-/// test a pair passes before it gets a contact, bar the pre-solve hook
-/// (asked of a touching contact each step). On different bodies, neither
-/// frozen, one dynamic, neither a sensor, their filters agree, no joint
-/// between their bodies forbids it, and the custom filter hook allows it
-/// if either shape asks it. Continuous collision asks it too, of a fast
-/// shape and a static one.
-#[inline(always)]
-pub(super) fn may_collide(
-    (shapes, bodies, joints): (&Store<ShapeSlot>, &Store<Body>, &Store<Joint>),
-    (sa, sb): (u32, u32),
-    hooks: &dyn ContactHooks,
-) -> bool {
-    let (a, b) = (&shapes[sa], &shapes[sb]);
-    let (ba, bb) = (a.body, b.body);
-    ba != bb
-        && !bodies[ba].frozen
-        && !bodies[bb].frozen
-        && (bodies[ba].body_type == BodyType::Dynamic || bodies[bb].body_type == BodyType::Dynamic)
-        && !a.def.sensor
-        && !b.def.sensor
-        && a.def.filter.should_collide(&b.def.filter)
-        && !joint_forbids_collision(joints, bodies, ba, bb)
-        && (!(a.def.custom_filter || b.def.custom_filter)
-            || hooks.should_collide(&shape_pair(shapes, bodies, sa, sb)))
-}
-
-/// The pair of shapes `sa` and `sb` as a hook sees it.
-pub(super) fn shape_pair(shapes: &Store<ShapeSlot>, bodies: &Store<Body>, sa: u32, sb: u32) -> ShapePair {
-    let (a, b) = (&shapes[sa], &shapes[sb]);
-    ShapePair {
-        shape_a: shapes.key(sa).into(),
-        shape_b: shapes.key(sb).into(),
-        body_a: bodies.key(a.body).into(),
-        body_b: bodies.key(b.body).into(),
-        user_data_a: a.def.user_data,
-        user_data_b: b.def.user_data,
-    }
-}
-
-/// Asks the user's pre-solve hook about touching contact `c`: its
-/// material for this step starts from its shapes' current mix. Returns
-/// whether the hook keeps the contact. What the hook returns is made
-/// usable: a negative or non-finite friction or restitution becomes zero,
-/// and a tangent speed is held within the speed limit `max_speed` (a
-/// belt faster than any body may move is not a belt).
-fn pre_solve(
-    c: &mut Contact,
-    (shapes, bodies): (&Store<ShapeSlot>, &Store<Body>),
-    hooks: &dyn ContactHooks,
-    max_speed: f32,
-) -> bool {
-    let (da, db) = (&shapes[c.shape_a].def, &shapes[c.shape_b].def);
-    let mut material = mix_material(da, db, max_speed);
-    let pair = shape_pair(shapes, bodies, c.shape_a, c.shape_b);
-    let keep = hooks.pre_solve(&pair, &c.manifold, &mut material);
-    if keep {
-        // A hook's numbers are the user's: keep them usable.
-        let usable = |x: f32| if x.is_finite() { x.max(0.0) } else { 0.0 };
-        c.friction = usable(material.friction);
-        c.restitution = usable(material.restitution);
-        c.tangent_speed = if material.tangent_speed.is_finite() {
-            clamp_symmetric(material.tangent_speed, max_speed)
-        } else {
-            0.0
-        };
-    }
-    keep
 }
 
 /// Whether body `b`, whose points moved `position_speed` per second over

@@ -807,6 +807,8 @@ fn the_profile_splits_the_last_step_by_stage() {
         p.contact_changes,
         p.solve,
         p.finalize,
+        p.continuous,
+        p.sensors,
         p.update_broadphase,
         p.sleep,
     ];
@@ -814,7 +816,7 @@ fn the_profile_splits_the_last_step_by_stage() {
     assert!(p.total > 0.0);
     let sum: f32 = parts.iter().sum();
     assert!((sum - p.total).abs() <= 1e-6 * p.total.max(1.0));
-    assert!((p.broadphase() + p.narrowphase() + p.solver() + p.sleep - p.total).abs() <= 1e-5);
+    assert!((p.broadphase() + p.narrowphase() + p.solver() + p.sensors + p.sleep - p.total).abs() <= 1e-5);
 }
 
 /// Two unit boxes side by side in zero gravity, 4 cm apart (twice the
