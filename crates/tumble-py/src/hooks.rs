@@ -4,8 +4,8 @@
 //!
 //! The step runs with the GIL released; each question takes the GIL, makes
 //! the argument objects and calls Python, so a hook costs a few
-//! microseconds per contact it is asked about (about 2 measured; see the
-//! README). The engine may ask from several worker threads; the
+//! microseconds per contact it is asked about (the Python guide gives
+//! the figure). The engine may ask from several worker threads; the
 //! GIL serialises the calls. A hook cannot call its world (it is being
 //! stepped: such a call raises), but it can read the shapes' and bodies'
 //! user data.

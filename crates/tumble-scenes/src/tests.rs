@@ -164,8 +164,8 @@ fn pyramid_stands_at_every_iteration_count_the_testbed_offers() {
             let mut scene = build(SceneName::Pyramid, settings);
             let m = run(&mut scene, 300);
             // One iteration is a single Gauss-Seidel sweep per step: the
-            // pyramid then creeps (measured 0.04 m/s) but stands, with no
-            // energy pumped in. Two or more settle it to rest.
+            // pyramid then creeps but stands, with no energy pumped in.
+            // Two or more settle it to rest.
             let slide_limit = if iterations == 1 { 0.1 } else { 0.01 };
             assert!(
                 m.standing && m.residual_slide < slide_limit,
@@ -197,10 +197,8 @@ fn colored_and_sequential_solves_agree_on_the_tower() {
 fn the_card_house_stands_at_25_degrees() {
     // Planks 0.1 m thick leaning 25 degrees from vertical, three storeys,
     // sleeping off. The planks settle in the first second (the apexes are
-    // two corners meeting) by at most 4 cm, less than Box2D v3 lets the
-    // same house settle at its defaults (4.8 cm; Rapier 2.1 cm, measured
-    // side by side), and from then on stay put: over the next 9 s no
-    // plank moves a millimetre.
+    // two corners meeting) by at most 4 cm, and from then on stay put:
+    // over the next 9 s no plank moves a millimetre.
     assert!((CARD_LEAN.to_degrees() - 25.0).abs() < 0.01);
     let mut scene = build(SceneName::CardHouse, SolverSettings::default());
     let settled = run(&mut scene, 60);

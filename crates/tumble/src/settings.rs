@@ -36,9 +36,10 @@ pub const AABB_MARGIN: f32 = 0.1;
 
 /// A moving shape's fat-box margin is this fraction of its extent (the
 /// farthest point from its centroid), capped at [`AABB_MARGIN`]: a 0.25 m
-/// box gets 2 cm, not 10, so it does not pair with every neighbour within a
-/// box width (twice the contacts, measured on the benchmark's tumbler). A
-/// static shape never moves and gets only the speculative distance.
+/// box gets 2 cm, not 10, so it does not pair with every neighbour within
+/// a box width: a margin that is large for the shape's size multiplies
+/// the contacts of a crowd of small shapes. A static shape never moves
+/// and gets only the speculative distance.
 pub const AABB_MARGIN_FRACTION: f32 = 0.125;
 
 /// Points closer than this (in metres) are welded into one when building a
@@ -49,8 +50,9 @@ pub const WELD_DISTANCE: f32 = 0.5 * LINEAR_SLOP;
 /// overlapping bodies apart. A deep overlap (a body teleported into
 /// another) is resolved over several steps instead of launching the bodies
 /// apart; and a push of a few centimetres per step keeps within what one
-/// step's contact normals and anchors can describe (an uncapped push of
-/// 0.2 m per substep was measured to blow a 60-row pyramid apart).
+/// step's contact normals and anchors can describe: a push of a
+/// substantial fraction of a box per substep moves boxes past the points
+/// the step's manifolds describe, and a tall pyramid then flies apart.
 pub const MAX_PUSH_OUT_SPEED: f32 = 3.0;
 
 /// The world extent (metres, scaled by

@@ -539,9 +539,8 @@ impl Solver {
         // big enough to share hold too little of the work, the substeps
         // run on this thread alone: had the team integrated the bodies,
         // every substep would move half of their states to the other
-        // threads' caches and back for the colors (the pile, whose
-        // largest color is a sixth of the threshold: 3% off its step on
-        // two threads; see `graph::MIN_SHARED_PART` for the smash).
+        // threads' caches and back for the colors, costing more than the
+        // shared integration saves (see `graph::MIN_SHARED_PART`).
         with_team(ctx.parallel, |team| {
             let team = team.filter(|_| graph.shares_the_colors(ctx));
             for substep in 0..substeps {

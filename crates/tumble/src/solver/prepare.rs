@@ -99,10 +99,10 @@ const TRACK: u8 = 4;
 /// are per step; the solver works per substep. Which candidates to solve (those with points and a body
 /// with mass) is found for each independently, and its constraint built
 /// in the same visit, at the candidate's own place, split between the
-/// workers when the step is parallel (each contact is read once: two
-/// passes over the contacts, one to pick and one to build, left two
-/// workers no faster than one on the many pyramids, whose prepare waits
-/// on memory). Then they are picked serially, in order, into `picked`,
+/// workers when the step is parallel (each contact is read once: the
+/// prepare waits on memory, and a pass to pick and another to build
+/// would read every contact twice). Then they are picked serially, in
+/// order, into `picked`,
 /// the constraints of any candidates left out closed up behind them.
 ///
 /// With `lanes_later` (the soft step's bounded coloring, whose batches

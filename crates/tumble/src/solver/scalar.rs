@@ -378,9 +378,10 @@ fn soft_terms(s: f32, bias: bool, softness: Softness, ctx: &StepContext) -> (f32
 /// - i x`: the compliance `K i / m`, coupled. Resting on two offset
 /// boxes, as every box of a pyramid does, a box's two points both lie to
 /// one side of its center, `k12` is nearly `k11` and each point's
-/// overlap came out as `(K x)_i`, the other point's load added in: the
-/// 100-row pyramid sank 1.17 m where Box2D's sinks 0.78. A square box on
-/// the ground, whose `k12` is negative, sank 20% less than Box2D's.)
+/// overlap came out as `(K x)_i`, the other point's load added in, so a
+/// tall pyramid sank far deeper than the per-point rule lets it; a square
+/// box on the ground, whose `k12` is negative, sank less. Each point's
+/// compliance is now its own, as in Box2D.)
 #[inline]
 fn soft_block(k: [f32; 3], vn: [f32; 2], terms: [(f32, f32, f32, f32); 2], old: [f32; 2]) -> [f32; 2] {
     let [k11, k12, k22] = k;

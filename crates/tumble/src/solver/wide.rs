@@ -13,12 +13,11 @@
 //! the same results on every target up to `max`/`min` on a NaN or on a tie
 //! of `+0` and `-0` (see [`Fw::max`]).
 //!
-//! (It was written on plain `[f32; W]` arrays in short loops, left to
-//! LLVM's vectoriser. That vectorised the wrong way round: across each
-//! lane's x and y, splatting every lane's masses, with a third of the
-//! kernel spent on register spills and shuffles. With the lanes held in
-//! vector registers from the start, the same arithmetic costs a third
-//! fewer instructions.)
+//! The lanes are held in vector registers from the start rather than
+//! written as plain `[f32; W]` arrays in short loops: left to LLVM's
+//! vectoriser, such loops vectorise the wrong way round (across each
+//! lane's x and y, splatting every lane's masses), and the kernel then
+//! goes largely to register spills and shuffles.
 
 // Lane loops index several arrays by the same lane number on purpose.
 #![allow(clippy::needless_range_loop)]
@@ -65,10 +64,9 @@ impl PointLanes {
     /// `(ra x n, rb x n)`: the angular levers of a normal impulse along
     /// `(nx, ny)` on A and on B. Computed where used, not kept: the solve
     /// of a large scene waits on memory, not on arithmetic, and four
-    /// levers a point were a sixth of a two-point batch (kept, the many
-    /// pyramids' substeps took 6 to 18% longer for every 128 bytes a
-    /// batch grew). The same products and differences as `cross` (`a.x *
-    /// b.y - a.y * b.x`), so the same bits as the scalar solve.
+    /// levers a point would be a sixth of a two-point batch, read on every
+    /// pass. The same products and differences as `cross` (`a.x * b.y -
+    /// a.y * b.x`), so the same bits as the scalar solve.
     #[inline(always)]
     fn normal_levers(&self, (nx, ny): (Fw, Fw)) -> (Fw, Fw) {
         (self.rax * ny - self.ray * nx, self.rbx * ny - self.rby * nx)

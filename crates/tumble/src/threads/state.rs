@@ -18,8 +18,8 @@
 //! solving that batch touches it, as it holds the batch itself.
 //!
 //! A relaxed atomic per float would be safe Rust without any of this, but
-//! it moves every value through an integer register, a sixth more
-//! instructions in a pile's step. The cells below compile to the plain
+//! it moves every value through an integer register, on the hottest
+//! loads and stores of the solve. The cells below compile to the plain
 //! loads and stores of a `&mut [BodyState]`.
 
 use std::cell::UnsafeCell;

@@ -22,12 +22,11 @@ const PREDICTION_STEPS: f32 = 2.0;
 /// past the next step it already covers: [`PREDICTION_STEPS`] more steps
 /// of `travel` (one step's), at most `most` long. Slow shapes keep their
 /// boxes for a few steps; a fast one's box does not run far ahead of it,
-/// pairing it with all it passes (uncapped, the smash's flying debris
-/// kept 30 000 to 38 000 contacts where Box2D keeps 11 000, and stepped
-/// 1.55 to 1.65 times Box2D's time; capped at 10 cm, 26 500 and 1.38,
-/// while the swinging joint grid, whose circles now rebuild their boxes
-/// more often, pays about 5%, 3% more instructions; with no look-ahead
-/// at all it paid 15 to 25%).
+/// pairing it with all it passes. Uncapped, flying debris keeps contacts
+/// with everything along its path (several times the contacts it will
+/// ever touch); with no look-ahead at all, every moving shape rebuilds
+/// its box nearly every step. The cap trades a few more rebuilds for a
+/// swinging body against far fewer pairs for a flying one.
 fn look_ahead(travel: Vec2, most: f32) -> Vec2 {
     (PREDICTION_STEPS * travel).clamp_length_max(most)
 }
@@ -406,11 +405,10 @@ impl World {
     /// a body a new velocity between steps
     /// (a body kicked towards a wall must find the wall in the very next
     /// step, not one step late on the other side of it). Only the linear
-    /// travel is looked ahead for: padding for spin too was measured to
-    /// cost 5 to 10% on the benchmark's smash and pile (more boxes grow,
-    /// more pairs are found), and the fat margin and the speculative
-    /// distance cover the turn of one step for all but long, fast-spinning
-    /// bodies.
+    /// travel is looked ahead for: padding for spin too grows the box of
+    /// every tumbling body in a pile, so more pairs are found and kept,
+    /// while the fat margin and the speculative distance already cover
+    /// the turn of one step for all but long, fast-spinning bodies.
     pub(super) fn predict_proxies(&mut self, bi: u32) {
         if self.bodies[bi].disabled {
             return;

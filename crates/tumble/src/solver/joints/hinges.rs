@@ -14,8 +14,7 @@
 //! that the scalar kernel does one at a time. Four hinges do them at once
 //! here, and they are packed into these batches once a step rather than
 //! read from their constraints into lanes on every pass, so each pass
-//! reads its batch contiguously; together that saves about a third of
-//! the scalar kernel's instructions.
+//! reads its batch contiguously.
 
 // Lane loops index several arrays by the same lane number on purpose.
 #![allow(clippy::needless_range_loop)]
