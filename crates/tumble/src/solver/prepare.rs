@@ -434,6 +434,21 @@ fn read_contact<'a, const N: usize>(
         let (ra, rb) = c
             .kept_levers(k)
             .unwrap_or((mp.point - center_a, mp.point - center_b));
+        // A speculative point's levers reach each body's own surface, half
+        // the gap either side of the midpoint: where the two surfaces meet
+        // when the gap closes, which is when the point pushes. From the
+        // midpoint, the bodies' ends of the point would be the gap apart
+        // by then, and each friction impulse would turn the pair by the gap
+        // times the impulse (off-center impacts lost angular momentum in
+        // proportion to how far apart the step began them). The normal
+        // rows see no change: a lever moved along the normal keeps its
+        // moment about it.
+        let (ra, rb) = if mp.separation > 0.0 {
+            let half = 0.5 * mp.separation * c.manifold.normal;
+            (ra - half, rb + half)
+        } else {
+            (ra, rb)
+        };
         let (normal_impulse, tangent_impulse) = if ctx.settings.warm_starting {
             (mp.normal_impulse * per_substep, mp.tangent_impulse * per_substep)
         } else {

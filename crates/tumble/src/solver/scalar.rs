@@ -374,14 +374,13 @@ fn soft_terms(s: f32, bias: bool, softness: Softness, ctx: &StepContext) -> (f32
 /// for its share `x_i` of the load: a box on the ground sinks
 /// `(1 + m w^2 / I) g / (2 omega^2)` (1.25 g / omega^2 for a square).
 ///
-/// (It used to scale the whole matrix instead, `dx = -K^-1 (m vn + bias)
-/// - i x`: the compliance `K i / m`, coupled. Resting on two offset
-/// boxes, as every box of a pyramid does, a box's two points both lie to
-/// one side of its center, `k12` is nearly `k11` and each point's
-/// overlap came out as `(K x)_i`, the other point's load added in, so a
-/// tall pyramid sank far deeper than the per-point rule lets it; a square
-/// box on the ground, whose `k12` is negative, sank less. Each point's
-/// compliance is now its own, as in Box2D.)
+/// Each point's compliance is its own, as in Box2D, rather than the
+/// whole matrix scaled (`dx = -K^-1 (m vn + bias) - i x`, a coupled
+/// compliance `K i / m`): resting on two offset boxes, as every box of a
+/// pyramid does, a box's two points both lie to one side of its center,
+/// `k12` is nearly `k11`, and each point's overlap would come out as
+/// `(K x)_i`, the other point's load added in, so a tall pyramid would
+/// sink far deeper than the per-point rule lets it.
 #[inline]
 fn soft_block(k: [f32; 3], vn: [f32; 2], terms: [(f32, f32, f32, f32); 2], old: [f32; 2]) -> [f32; 2] {
     let [k11, k12, k22] = k;
