@@ -246,8 +246,6 @@ mod joint;
 #[forbid(unsafe_code)]
 pub mod math;
 #[forbid(unsafe_code)]
-mod parallel;
-#[forbid(unsafe_code)]
 pub mod settings;
 #[forbid(unsafe_code)]
 mod shapes;

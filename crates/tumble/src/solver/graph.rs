@@ -14,10 +14,12 @@ use super::types::StateCell;
 use super::types::{ColorKey, ContactConstraint, LaneKind, SolverBody, StepContext};
 use super::wide;
 use crate::contact::Contact;
-use crate::parallel::{for_each_indexed_mut, for_each_slot_mut};
 use crate::settings::{Coloring, GRAPH_COLORS};
 use crate::store::Store;
-use crate::threads::{block_size, for_each4, prefetch, AtomicMin, Blocks, SharedCell, Team};
+use crate::threads::{
+    block_size, for_each4, for_each_indexed_mut, for_each_slot_mut, prefetch, AtomicMin, Blocks, SharedCell,
+    Team,
+};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The fewest lane batches a worker fills at a time (while packing).

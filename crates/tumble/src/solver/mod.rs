@@ -157,7 +157,7 @@ impl Solver {
         self.bodies.resize(n, SolverBody::default());
         self.gathered.resize(n, Gathered::Solve);
         let irregular = AtomicBool::new(false);
-        crate::parallel::for_each_triple_mut(
+        crate::threads::for_each_triple_mut(
             parallel,
             (&mut self.bodies, &mut self.gathered, &mut self.slots),
             BODY_RUN,
@@ -388,7 +388,7 @@ impl Solver {
         // for it is found while the joints are built, by the workers.
         let soft = ctx.soft_step();
         let heavy = AtomicBool::new(false);
-        crate::parallel::for_each_indexed_mut(ctx.parallel, &mut self.joints, 64, |place, constraint| {
+        crate::threads::for_each_indexed_mut(ctx.parallel, &mut self.joints, 64, |place, constraint| {
             let k = order[place] as usize;
             let (ji, (a, b)) = (slots[k], picked[k]);
             *constraint = joints::prepare_joint(&joints[ji], ji, (a, b), solver_bodies, bodies, ctx);
@@ -564,7 +564,7 @@ impl Solver {
             joint.reaction_torque = torque;
             joint.motor_impulse = motor;
         };
-        crate::parallel::for_each_slot_mut(ctx.parallel, joints.slots_mut(), slots, &mut none, 256, &store);
+        crate::threads::for_each_slot_mut(ctx.parallel, joints.slots_mut(), slots, &mut none, 256, &store);
         // As the contacts do, each joint keeps its color (only those the
         // coloring changed need telling), and those it let go forget
         // theirs.

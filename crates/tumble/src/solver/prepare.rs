@@ -138,7 +138,7 @@ pub(crate) fn prepare_contacts(
     keys.resize(count, ColorKey::default());
     flags.clear();
     flags.resize(count, 0);
-    crate::parallel::for_each_triple_mut(
+    crate::threads::for_each_triple_mut(
         sources.ctx.parallel,
         (&mut constraints[..], &mut keys[..], &mut flags[..]),
         64,

@@ -182,7 +182,7 @@ impl World {
         let ctx = self.gather_and_color(dt, parallel, &mut p);
         if parallel {
             let mut tree = self.broadphase.lend_tree();
-            let ((), rebuild) = crate::parallel::join(
+            let ((), rebuild) = crate::threads::join(
                 || self.substeps_and_finalize((dt, &ctx), (&mut p, &mut clock)),
                 || {
                     let mut clock = Stopwatch::start();
@@ -331,7 +331,7 @@ impl World {
         // for the contact two strides ahead in its run, and for the bodies
         // and shapes of the one a stride ahead (whose contact is in the
         // cache by then).
-        let ahead = |view: crate::parallel::Ahead<'_, Contact>| {
+        let ahead = |view: crate::threads::Ahead<'_, Contact>| {
             if let Some(&far) = view.rest.get(2 * PREFETCH_AHEAD) {
                 prefetch(view.item(far));
             }
@@ -350,7 +350,7 @@ impl World {
         // value first.)
         let mut found = std::mem::take(&mut self.scratch.contact_flags);
         found.resize(list.len(), ContactFlags::default());
-        crate::parallel::for_each_slot_mut_ahead(
+        crate::threads::for_each_slot_mut_ahead(
             parallel,
             self.contacts.slots_mut(),
             &list,
@@ -608,7 +608,7 @@ impl World {
                 serial.store(true, Ordering::Relaxed);
             }
         };
-        crate::parallel::for_each_slot_mut(true, self.bodies.slots_mut(), slots, moved, BODY_RUN, &finalize);
+        crate::threads::for_each_slot_mut(true, self.bodies.slots_mut(), slots, moved, BODY_RUN, &finalize);
         if !sleeping && !serial.into_inner() {
             return;
         }
@@ -699,7 +699,7 @@ impl World {
         let moves = &mut self.scratch.proxy_moves;
         moves.clear();
         moves.resize(slots.len(), ProxyMove::Stay);
-        crate::parallel::for_each_indexed_mut(true, moves, BODY_RUN, |k, m| {
+        crate::threads::for_each_indexed_mut(true, moves, BODY_RUN, |k, m| {
             *m = proxy_move(&bodies[slots[k]], (shapes, fat_boxes), (dt, max_speed), most);
         });
         for k in 0..slots.len() {
