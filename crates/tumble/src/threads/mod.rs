@@ -5,7 +5,7 @@
 //! step's parallel loops ([`Team`], with [`Blocks`] to hand a slice out
 //! run by run), the cells of the body states the solve's workers all read
 //! and write ([`SharedCell`]); and, as it needs an intrinsic too, the
-//! cache hint [`prefetch`].
+//! cache hint [`prefetch()`].
 
 #![allow(unsafe_code)]
 
