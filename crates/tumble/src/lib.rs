@@ -252,6 +252,8 @@ mod shapes;
 #[forbid(unsafe_code)]
 mod solver;
 #[forbid(unsafe_code)]
+mod step_context;
+#[forbid(unsafe_code)]
 mod store;
 #[cfg(test)]
 #[forbid(unsafe_code)]

@@ -18,7 +18,7 @@
 //! motion since the step began. The contacts and joints ([`joints`]) are
 //! graph-colored ([`graph`]) and each color's lane batches and joints
 //! are split between the world's worker threads; the body states they
-//! share are [`types::StateCell`]s (see [`crate::threads`]). Smaller
+//! share are [`StateCell`]s (see [`crate::threads`]). Smaller
 //! substeps carry load through a tall stack far better than the same
 //! number of iterations in one big step.
 //!
@@ -50,10 +50,13 @@ mod types;
 #[forbid(unsafe_code)]
 mod wide;
 
+pub(crate) use crate::body::SolverBody;
+pub(crate) use crate::step_context::{Softness, StepContext};
 pub(crate) use crate::threads::{prefetch, PREFETCH_AHEAD};
-pub(crate) use types::{Gathered, Softness, SolverBody, StepContext};
+pub(crate) use types::Gathered;
 
 use crate::body::{Body, BodyType, NULL};
+use crate::body::{BodyState, StateCell};
 use crate::contact::{Contact, NO_COLOR};
 use crate::joint::{Joint, JointKind};
 use crate::math::{Rot, Vec2};
@@ -65,7 +68,7 @@ use joints::JointConstraint;
 use kept_colors::held;
 use scalar::{bounce_constraint, store_impulses};
 use std::sync::atomic::{AtomicBool, Ordering};
-use types::{BodyState, ColorKey, ContactConstraint, LaneKind, Lock, StateCell};
+use types::{ColorKey, ContactConstraint, LaneKind, Lock};
 
 /// The solver's buffers, kept from step to step so that a steady scene
 /// allocates nothing.
@@ -260,7 +263,7 @@ impl Solver {
     /// [`Solver::end_bodies`]; [`Solver::color`] builds their
     /// constraints. Each joint's anchors bound its bodies' spin so that
     /// no anchor moves faster than `max_speed` (see
-    /// [`SolverBody::max_spin`](types::SolverBody)).
+    /// [`SolverBody::max_spin`](SolverBody)).
     pub fn pick_joints(
         &mut self,
         (joints, body_store): (&Store<Joint>, &Store<Body>),

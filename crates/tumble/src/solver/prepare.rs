@@ -3,13 +3,12 @@
 use super::graph::{Graph, Refill};
 use super::kept_colors::held;
 use super::lanes::Mask;
-use super::types::{
-    block_determinant, ColorKey, ConstraintPoint, ContactConstraint, LaneKind, SolverBody, StepContext,
-};
+use super::types::{block_determinant, ColorKey, ConstraintPoint, ContactConstraint, LaneKind};
 use super::wide::{self, LaneSource, Normal, PointSource};
-use crate::body::Body;
+use crate::body::{Body, SolverBody};
 use crate::contact::{Contact, ContactOptions, SOLVER_BYTES};
 use crate::math::{cross, cross_sv, right_perp};
+use crate::step_context::StepContext;
 use crate::store::Store;
 use crate::threads::{prefetch_head, PREFETCH_AHEAD};
 

@@ -6,12 +6,13 @@
 //! constraint of one solved on its own).
 
 use super::Graph;
+use crate::body::SolverBody;
 use crate::contact::Contact;
 use crate::solver::joints::hinges::HingeBatch;
 use crate::solver::joints::JointConstraint;
 use crate::solver::lanes;
 use crate::solver::scalar::store_impulses;
-use crate::solver::types::{ColorKey, ContactConstraint, LaneKind, SolverBody};
+use crate::solver::types::{ColorKey, ContactConstraint, LaneKind};
 use crate::solver::wide;
 use crate::store::Store;
 use crate::threads::{for_each_indexed_mut, for_each_slot_mut, prefetch};

@@ -279,9 +279,10 @@ const JOINT_OVERFLOW: u32 = u32::MAX;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::body::SolverBody;
     use crate::settings::DYNAMIC_GRAPH_COLORS;
     use crate::solver::graph::tests::{build, keys, members, random_colored};
-    use crate::solver::types::{ContactConstraint, SolverBody};
+    use crate::solver::types::ContactConstraint;
     use crate::test_rng::Rng;
 
     /// What a coloring built: the colors, their lists and batches, the

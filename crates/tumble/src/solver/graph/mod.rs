@@ -22,8 +22,8 @@ pub(super) use solve::Pass;
 
 use super::joints::hinges::HingeBatch;
 use super::kept_colors::KeptColors;
-use super::types::StateCell;
 use super::wide;
+use crate::body::StateCell;
 
 /// One color of the constraint graph: no dynamic body appears twice in it,
 /// so its constraints can be solved in any order, or several at once.
@@ -132,7 +132,7 @@ pub(crate) struct Graph {
     /// With split impulses, the pseudo-velocities, as the velocities of a
     /// second array of states (their motion unused), one per state; empty
     /// otherwise. Apart from the states, which they would make 40 bytes
-    /// (see [`BodyState`](super::types::BodyState)).
+    /// (see [`BodyState`](crate::body::BodyState)).
     pub(super) pseudo: Vec<StateCell>,
     /// With split impulses, each two-point batch's split impulses (per
     /// point, lane by lane): kept apart from the batches, which the soft
@@ -187,12 +187,13 @@ mod tests {
     //! What the tests of the graph's files build their graphs with.
 
     use super::*;
+    use crate::body::SolverBody;
     use crate::contact::NO_COLOR;
     use crate::joint::{JointKind, RevoluteJoint};
     use crate::settings::Coloring;
     use crate::solver::joints::JointConstraint;
     use crate::solver::kept_colors::NOT_HELD;
-    use crate::solver::types::{ColorKey, ContactConstraint, LaneKind, SolverBody};
+    use crate::solver::types::{ColorKey, ContactConstraint, LaneKind};
     use crate::test_rng::Rng;
 
     /// `count` bodies, one in four static, the last one the shared static

@@ -4,10 +4,11 @@
 //! one lane writes is touched by another lane of its color).
 
 use super::{Color, Graph};
+use crate::body::SolverBody;
 use crate::solver::joints::hinges::HingeBatch;
 use crate::solver::joints::{self, JointConstraint};
-use crate::solver::types::{SolverBody, StepContext};
 use crate::solver::wide;
+use crate::step_context::StepContext;
 use crate::threads::{block_size, Blocks, Team};
 
 impl Color {

@@ -6,6 +6,7 @@
 
 use super::sharing::batch_blocks;
 use super::{Color, Graph};
+use crate::body::StateCell;
 use crate::solver::joints::hinges::HingeBatch;
 use crate::solver::joints::{self, JointConstraint};
 use crate::solver::lanes::Fw;
@@ -13,8 +14,9 @@ use crate::solver::scalar::{
     current_separation, solve_constraint, solve_pseudo_constraint, solve_soft_constraint,
     warm_start_constraint,
 };
-use crate::solver::types::{ContactConstraint, StateCell, StepContext};
+use crate::solver::types::ContactConstraint;
 use crate::solver::wide;
+use crate::step_context::StepContext;
 use crate::threads::{for_each4, AtomicMin, Blocks, SharedCell, Team};
 
 /// Which iteration a pass over the constraints is.

@@ -5,7 +5,7 @@
 use super::{inverse, limit_impulse, motor_impulse, rigid, soft_impulse, JointConstraint, Motion};
 use crate::joint::DistanceJoint;
 use crate::math::{cross, Vec2};
-use crate::solver::types::StepContext;
+use crate::step_context::StepContext;
 
 /// The anchors now, the line from anchor A to anchor B as a unit axis,
 /// its length, and the effective mass along it.

@@ -21,11 +21,11 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::{rigid, JointConstraint};
+use crate::body::StateCell;
 use crate::joint::{JointKind, RevoluteJoint};
 use crate::math::Vec2;
 use crate::solver::lanes::{Fw, LaneBodies, Mask, Velocities, W};
-use crate::solver::types::StateCell;
-use crate::solver::types::{Softness, StepContext};
+use crate::step_context::{Softness, StepContext};
 
 /// A pair of lanes: the x and y of four vectors.
 type Lanes2 = (Fw, Fw);
@@ -419,9 +419,9 @@ impl HingeBatch {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::body::BodyState;
     use crate::joint::JointImpulses;
     use crate::math::Rot;
-    use crate::solver::types::BodyState;
     use crate::test_rng::Rng;
 
     /// Four random hinges on bodies 1 to 8 (body A static, row 0, one

@@ -25,11 +25,12 @@ pub(crate) mod tree;
 mod weld;
 mod wheel;
 
-use super::types::{BodyState, Softness, SolverBody, StepContext};
 use crate::body::Body;
+use crate::body::StateCell;
+use crate::body::{BodyState, SolverBody};
 use crate::joint::{Joint, JointImpulses, JointKind};
 use crate::math::{clamp_symmetric, cross, cross_sv, Rot, Vec2};
-use crate::solver::types::StateCell;
+use crate::step_context::{Softness, StepContext};
 use crate::store::Store;
 
 /// One joint prepared for the step.

@@ -6,7 +6,7 @@
 use super::{inverse, point_impulse, JointConstraint, Motion};
 use crate::joint::MotorJoint;
 use crate::math::clamp_symmetric;
-use crate::solver::types::{Softness, StepContext};
+use crate::step_context::{Softness, StepContext};
 
 pub(super) fn warm_start(j: &JointConstraint, m: &mut Motion) {
     let (ra, rb) = m.anchors(j);

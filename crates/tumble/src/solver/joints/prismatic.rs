@@ -4,7 +4,7 @@
 
 use super::{drift_rate, motor_impulse, rigid, soft_impulse, solve_2x2, JointConstraint, Motion, Slide};
 use crate::joint::PrismaticJoint;
-use crate::solver::types::StepContext;
+use crate::step_context::StepContext;
 
 pub(super) fn warm_start(j: &JointConstraint, m: &mut Motion) {
     let s = Slide::now(j, m);

@@ -7,7 +7,7 @@ use super::{
     Motion,
 };
 use crate::joint::RevoluteJoint;
-use crate::solver::types::StepContext;
+use crate::step_context::StepContext;
 
 pub(super) fn warm_start(j: &JointConstraint, m: &mut Motion) {
     let (ra, rb) = m.anchors(j);

@@ -17,10 +17,11 @@
 //! alone and 0.030 m with this.
 
 use super::{point_mass_matrix, rigid, JointConstraint, Motion};
+use crate::body::SolverBody;
+use crate::body::StateCell;
 use crate::joint::JointKind;
 use crate::math::Vec2;
-use crate::solver::types::StateCell;
-use crate::solver::types::{SolverBody, StepContext};
+use crate::step_context::StepContext;
 
 /// A 3x3 block: a body's mass matrix, a joint's (padded to 3 rows), or
 /// the coupling between the two.

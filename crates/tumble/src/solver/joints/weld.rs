@@ -4,7 +4,7 @@
 
 use super::{inverse, point_impulse, rigid, soft_impulse, JointConstraint, Motion};
 use crate::joint::JointKind;
-use crate::solver::types::StepContext;
+use crate::step_context::StepContext;
 
 pub(super) fn warm_start(j: &JointConstraint, m: &mut Motion) {
     let (ra, rb) = m.anchors(j);

@@ -4,7 +4,7 @@
 
 use super::{inverse, motor_impulse, rigid, soft_impulse, JointConstraint, Motion, Slide};
 use crate::joint::WheelJoint;
-use crate::solver::types::StepContext;
+use crate::step_context::StepContext;
 
 pub(super) fn warm_start(j: &JointConstraint, m: &mut Motion) {
     let s = Slide::now(j, m);
