@@ -58,13 +58,12 @@ pub(crate) use types::Gathered;
 use crate::body::{Body, BodyType, NULL};
 use crate::body::{BodyState, StateCell};
 use crate::contact::{Contact, NO_COLOR};
-use crate::joint::{Joint, JointKind};
+use crate::joint::{self, Joint, JointConstraint, JointKind};
 use crate::math::{Rot, Vec2};
 use crate::settings::{Coloring, PositionCorrection, Sweep};
 use crate::store::Store;
 use crate::threads::{block_size, for_each_range, with_team, Team};
 use graph::{Graph, Pass};
-use joints::JointConstraint;
 use kept_colors::held;
 use scalar::{bounce_constraint, store_impulses};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -394,7 +393,7 @@ impl Solver {
         crate::threads::for_each_indexed_mut(ctx.parallel, &mut self.joints, 64, |place, constraint| {
             let k = order[place] as usize;
             let (ji, (a, b)) = (slots[k], picked[k]);
-            *constraint = joints::prepare_joint(&joints[ji], ji, (a, b), solver_bodies, bodies, ctx);
+            *constraint = joint::prepare_joint(&joints[ji], ji, (a, b), solver_bodies, bodies, ctx);
             if soft && joints::tree::is_heavy(constraint, solver_bodies) {
                 heavy.store(true, Ordering::Relaxed);
             }
@@ -561,7 +560,7 @@ impl Solver {
         let store = |k: usize, joint: &mut Joint, _: &mut ()| {
             let j = &constraints[places[k] as usize];
             debug_assert_eq!(j.joint, slots[k], "a joint's constraint found at another's place");
-            let (force, torque, motor) = joints::reaction(j, ctx.h, ctx.substeps);
+            let (force, torque, motor) = joint::reaction(j, ctx.h, ctx.substeps);
             joint.impulses = j.impulses;
             joint.reaction_force = force;
             joint.reaction_torque = torque;

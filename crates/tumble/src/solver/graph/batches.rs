@@ -8,8 +8,8 @@
 use super::Graph;
 use crate::body::SolverBody;
 use crate::contact::Contact;
+use crate::joint::JointConstraint;
 use crate::solver::joints::hinges::HingeBatch;
-use crate::solver::joints::JointConstraint;
 use crate::solver::lanes;
 use crate::solver::scalar::store_impulses;
 use crate::solver::types::{ColorKey, ContactConstraint, LaneKind};

@@ -189,9 +189,9 @@ mod tests {
     use super::*;
     use crate::body::SolverBody;
     use crate::contact::NO_COLOR;
+    use crate::joint::JointConstraint;
     use crate::joint::{JointKind, RevoluteJoint};
     use crate::settings::Coloring;
-    use crate::solver::joints::JointConstraint;
     use crate::solver::kept_colors::NOT_HELD;
     use crate::solver::types::{ColorKey, ContactConstraint, LaneKind};
     use crate::test_rng::Rng;

@@ -5,8 +5,8 @@
 
 use super::{Color, Graph};
 use crate::body::SolverBody;
+use crate::joint::{self, JointConstraint};
 use crate::solver::joints::hinges::HingeBatch;
-use crate::solver::joints::{self, JointConstraint};
 use crate::solver::wide;
 use crate::step_context::StepContext;
 use crate::threads::{block_size, Blocks, Team};
@@ -119,7 +119,7 @@ impl Graph {
                         .iter()
                         .flat_map(|b| b.footprint()),
                 )
-                .chain(joints[color.lone_joints()].iter().map(joints::footprint));
+                .chain(joints[color.lone_joints()].iter().map(joint::footprint));
             for (a, writes_a, b, writes_b) in lanes {
                 for (body, writes) in [(a, writes_a), (b, writes_b)] {
                     let i = body as usize;

@@ -7,8 +7,8 @@
 use super::sharing::batch_blocks;
 use super::{Color, Graph};
 use crate::body::StateCell;
+use crate::joint::{self, JointConstraint};
 use crate::solver::joints::hinges::HingeBatch;
-use crate::solver::joints::{self, JointConstraint};
 use crate::solver::lanes::Fw;
 use crate::solver::scalar::{
     current_separation, solve_constraint, solve_pseudo_constraint, solve_soft_constraint,
@@ -141,7 +141,7 @@ impl Graph {
                 (singles, &|_, run| run.iter().for_each(|b| b.warm_start(states))),
                 (hinges, &|_, run| run.iter().for_each(|b| b.warm_start(states))),
                 (joints, &|_, run| {
-                    run.iter().for_each(|j| joints::warm_start(j, states))
+                    run.iter().for_each(|j| joint::warm_start(j, states))
                 }),
             );
             for &i in &color.scalar {
@@ -152,7 +152,7 @@ impl Graph {
             warm_start_constraint(&constraints[i as usize], states);
         }
         for j in &joints[self.joint_overflow.clone()] {
-            joints::warm_start(j, states);
+            joint::warm_start(j, states);
         }
     }
 
@@ -282,7 +282,7 @@ fn solve_overflow(
     let joints = &mut joints[joint_range];
     if reverse {
         for j in joints.iter_mut().rev() {
-            joints::solve(j, states, ctx, pass.bias());
+            joint::solve(j, states, ctx, pass.bias());
         }
         for &i in contacts.iter().rev() {
             solve_one(&mut constraints[i as usize], states, ctx, reverse, pass);
@@ -292,7 +292,7 @@ fn solve_overflow(
             solve_one(&mut constraints[i as usize], states, ctx, reverse, pass);
         }
         for j in joints {
-            joints::solve(j, states, ctx, pass.bias());
+            joint::solve(j, states, ctx, pass.bias());
         }
     }
 }
@@ -331,7 +331,7 @@ fn solve_color(
     );
     let solve_joints = |_, run: &mut [JointConstraint]| {
         for j in run {
-            joints::solve(j, states, ctx, bias);
+            joint::solve(j, states, ctx, bias);
         }
     };
     let joints = (
