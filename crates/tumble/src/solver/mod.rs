@@ -64,10 +64,9 @@ use crate::settings::{Coloring, PositionCorrection, Sweep};
 use crate::store::Store;
 use crate::threads::{block_size, for_each_range, with_team, Team};
 use graph::{Graph, Pass};
-use kept_colors::held;
 use scalar::{bounce_constraint, store_impulses};
 use std::sync::atomic::{AtomicBool, Ordering};
-use types::{ColorKey, ContactConstraint, LaneKind, Lock};
+use types::{held, ColorKey, ContactConstraint, LaneKind, Lock};
 
 /// The solver's buffers, kept from step to step so that a steady scene
 /// allocates nothing.

@@ -1,9 +1,8 @@
 //! Building the step's contact constraints from the manifolds.
 
 use super::graph::{Graph, Refill};
-use super::kept_colors::held;
 use super::lanes::Mask;
-use super::types::{block_determinant, ColorKey, ConstraintPoint, ContactConstraint, LaneKind};
+use super::types::{block_determinant, held, ColorKey, ConstraintPoint, ContactConstraint, LaneKind};
 use super::wide::{self, LaneSource, Normal, PointSource};
 use crate::body::{Body, SolverBody};
 use crate::contact::{Contact, ContactOptions, SOLVER_BYTES};

@@ -159,7 +159,7 @@ pub(crate) struct ColorKey {
     /// The contact's (or joint's) slot.
     pub item: u32,
     /// Body A's slot if it is dynamic, else
-    /// [`NOT_HELD`](super::kept_colors::NOT_HELD): only a body the solve
+    /// [`NOT_HELD`]: only a body the solve
     /// writes takes a color.
     pub a: u32,
     /// Body B's slot if it is dynamic, else `NOT_HELD`.
@@ -194,5 +194,21 @@ impl ColorKey {
                 soft,
             ),
         }
+    }
+}
+
+/// A key's body that holds no color: one the solve never writes (static,
+/// kinematic, frozen).
+pub(crate) const NOT_HELD: u32 = u32::MAX;
+
+/// A body's entry in a coloring key: its slot if the solve writes it
+/// (see [`ColorKey::a`]), else [`NOT_HELD`] (only a body the solve
+/// writes takes a color).
+#[inline(always)]
+pub(crate) fn held(slot: u32, writes: bool) -> u32 {
+    if writes {
+        slot
+    } else {
+        NOT_HELD
     }
 }

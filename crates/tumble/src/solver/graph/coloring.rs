@@ -9,8 +9,7 @@
 
 use super::{Color, Graph};
 use crate::settings::{Coloring, GRAPH_COLORS};
-use crate::solver::kept_colors::NOT_HELD;
-use crate::solver::types::{ColorKey, LaneKind};
+use crate::solver::types::{ColorKey, LaneKind, NOT_HELD};
 
 impl Graph {
     /// Sorts the constraints into colors by `coloring` (each dynamic body

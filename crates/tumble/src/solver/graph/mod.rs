@@ -192,8 +192,7 @@ mod tests {
     use crate::joint::JointConstraint;
     use crate::joint::{JointKind, RevoluteJoint};
     use crate::settings::Coloring;
-    use crate::solver::kept_colors::NOT_HELD;
-    use crate::solver::types::{ColorKey, ContactConstraint, LaneKind};
+    use crate::solver::types::{ColorKey, ContactConstraint, LaneKind, NOT_HELD};
     use crate::test_rng::Rng;
 
     /// `count` bodies, one in four static, the last one the shared static
