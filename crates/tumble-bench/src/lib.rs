@@ -8,7 +8,8 @@
 //! [`memory`] estimates Tumble's bytes per body, per contact and per
 //! joint. [`sleep`] runs the sleep scenes, the pyramids with sleeping on,
 //! until they are asleep and after they are woken. [`stages`] shows where
-//! each engine's step spends its time, by its own profile.
+//! each engine's step spends its time, by its own profile. [`timing`]
+//! holds how they all time and take turns.
 //!
 //! ```no_run
 //! use tumble_bench::{engines::EngineKind, runner, spec};
@@ -26,4 +27,5 @@ pub mod report;
 pub mod runner;
 pub mod sleep;
 pub mod stages;
+pub mod timing;
 pub use tumble_scenes::bench as spec;

@@ -5,6 +5,7 @@
 
 use crate::engines::{Engine, EngineKind, Memory};
 use crate::spec::{Motion, Quality, Spec, V2};
+use crate::timing::{in_turns, median};
 use std::time::Instant;
 
 /// Steps each engine takes before handing over to the next.
@@ -78,21 +79,6 @@ impl SceneRun {
     }
 }
 
-/// Median of a list of times (the mean of the middle two for an even
-/// count); zero for an empty list.
-pub fn median(times: &mut [f64]) -> f64 {
-    if times.is_empty() {
-        return 0.0;
-    }
-    times.sort_by(f64::total_cmp);
-    let n = times.len();
-    if n % 2 == 1 {
-        times[n / 2]
-    } else {
-        0.5 * (times[n / 2 - 1] + times[n / 2])
-    }
-}
-
 /// The scene's quality figure from where the bodies started and ended;
 /// `None` for [`Quality::JointGap`], which is measured on the engine's
 /// joints ([`Engine::joint_gaps`], [`JointGaps`]) instead.
@@ -115,23 +101,6 @@ pub fn quality(spec: &Spec, start: &[V2], end: &[V2]) -> Option<f64> {
             Some(dynamic().filter(|(_, e)| e.distance(center) > radius).count() as f64)
         }
         Quality::JointGap | Quality::None => None,
-    }
-}
-
-/// Gives each of `sims` `steps` turns of `step` (its index and itself),
-/// the sims taking turns `chunk` steps at a time, so that the machine's
-/// load as it changes falls on all of them alike.
-pub fn in_turns<S>(sims: &mut [S], steps: u32, chunk: u32, mut step: impl FnMut(usize, &mut S)) {
-    let chunk = chunk.max(1);
-    let mut done = 0;
-    while done < steps {
-        let turn = chunk.min(steps - done);
-        for (k, sim) in sims.iter_mut().enumerate() {
-            for _ in 0..turn {
-                step(k, sim);
-            }
-        }
-        done += turn;
     }
 }
 
@@ -177,23 +146,6 @@ pub fn run_scene(spec: &Spec, engines: &[EngineKind], steps: u32, chunk: u32, th
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn turns_go_round_in_chunks_until_every_sim_has_its_steps() {
-        let mut order = Vec::new();
-        in_turns(&mut [0u32, 0], 5, 2, |k, steps| {
-            *steps += 1;
-            order.push(k);
-        });
-        assert_eq!(order, [0, 0, 1, 1, 0, 0, 1, 1, 0, 1]);
-    }
-
-    #[test]
-    fn median_of_odd_and_even_counts() {
-        assert_eq!(median(&mut [3.0, 1.0, 2.0]), 2.0);
-        assert_eq!(median(&mut [4.0, 1.0, 3.0, 2.0]), 2.5);
-        assert_eq!(median(&mut []), 0.0);
-    }
 
     #[test]
     fn joint_gaps_are_the_mean_and_the_largest() {

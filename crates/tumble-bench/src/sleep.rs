@@ -11,8 +11,8 @@
 //! engine steps on untimed until it is asleep again.
 
 use crate::engines::EngineKind;
-use crate::runner::median;
 use crate::spec::Spec;
+use crate::timing::median;
 use std::time::Instant;
 
 /// The scene's name on the command line and in the output.

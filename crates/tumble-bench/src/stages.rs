@@ -9,12 +9,6 @@
 use crate::engines::EngineKind;
 use crate::spec::Spec;
 
-/// An engine's profile, `(stage, ms)` as the engine keeps it, in the
-/// form [`crate::engines::Engine::stages`] returns.
-pub fn in_ms(stages: &[(&'static str, f32)]) -> Vec<(&'static str, f64)> {
-    stages.iter().map(|&(name, ms)| (name, f64::from(ms))).collect()
-}
-
 /// One engine's mean stage times over a run.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StageRun {
@@ -98,7 +92,7 @@ pub fn scaling(spec: &Spec, steps: u32, chunk: u32, threads: usize) -> Scaling {
     ];
     let mut samples: [Vec<Vec<f64>>; 2] = [Vec::new(), Vec::new()];
     let mut names = Vec::new();
-    crate::runner::in_turns(&mut worlds, steps, chunk, |k, world| {
+    crate::timing::in_turns(&mut worlds, steps, chunk, |k, world| {
         world.step();
         let stages = world.stages();
         let samples = &mut samples[k];
@@ -114,7 +108,7 @@ pub fn scaling(spec: &Spec, steps: u32, chunk: u32, threads: usize) -> Scaling {
     let stages = names
         .into_iter()
         .zip(one.iter_mut().zip(many.iter_mut()))
-        .map(|(name, (a, b))| (name, crate::runner::median(a), crate::runner::median(b)))
+        .map(|(name, (a, b))| (name, crate::timing::median(a), crate::timing::median(b)))
         .collect();
     Scaling { threads, stages }
 }

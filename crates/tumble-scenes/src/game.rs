@@ -9,19 +9,9 @@ use tumble::{
     OneWayPlatforms, Polygon, Shape, ShapeDef, ShapeId, Vec2, World,
 };
 
+use crate::input::Input;
 use crate::joints::{Breakable, Car, Lift};
 use crate::DT;
-
-/// What the player holds down this step.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Input {
-    /// Walk left.
-    pub left: bool,
-    /// Walk right.
-    pub right: bool,
-    /// Jump (acted on when the character stands on something).
-    pub jump: bool,
-}
 
 /// A game scene's state between steps.
 #[derive(Clone, Debug)]

@@ -11,7 +11,7 @@ use tumble::{
     RevoluteJoint, Shape, ShapeDef, Transform, Vec2, WeldJoint, WheelJoint, World,
 };
 
-use crate::game::Input;
+use crate::input::Input;
 
 /// A body of one shape.
 fn body(world: &mut World, def: BodyDef, shape: impl Into<Shape>, material: &ShapeDef) -> BodyId {
@@ -654,7 +654,7 @@ pub(crate) fn breakable(world: &mut World) -> Breakable {
 #[cfg(test)]
 mod tests {
     use super::largest_gap;
-    use crate::game::Input;
+    use crate::input::Input;
     use crate::{build, SceneName, DT};
     use tumble::SolverSettings;
 

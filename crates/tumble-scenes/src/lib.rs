@@ -15,6 +15,7 @@
 
 pub mod bench;
 pub mod game;
+pub mod input;
 pub mod joints;
 mod metrics;
 mod rng;

@@ -54,6 +54,26 @@ pub const GRAB_ANGULAR_DAMPING: f32 = 3.0;
 /// the view: the ground is framed above them.
 pub const INDICATOR_HEIGHT: f32 = 64.0;
 
+/// The keys (the testbed's, see [`Testbed::key`]) and what they do,
+/// shown in the view's top-right corner.
+pub const LEGEND: [(&str, &str); 15] = [
+    ("drag", "sling a shape / grab a body"),
+    ("right-drag", "pan"),
+    ("scroll", "zoom"),
+    ("Up / Down", "solver iterations"),
+    ("W", "warm starting"),
+    ("D", "contact points, normals"),
+    ("S", "sleeping"),
+    ("SPACE", "pause"),
+    ("O", "single step"),
+    ("P", "21-box pyramid"),
+    ("T", "seven-box tower"),
+    ("C", "clear"),
+    ("R", "reset"),
+    ("H", "hide this legend"),
+    ("Left Right Up", "platformer: walk, jump"),
+];
+
 /// How many samples of residual slide the live plot keeps (ten seconds).
 pub const SLIDE_HISTORY: usize = 600;
 
@@ -176,7 +196,7 @@ pub struct Testbed {
     /// The screen rectangle the view was last drawn in.
     pub viewport: Rect,
     /// The keys a game scene's character is driven by, held this frame.
-    pub input: tumble_scenes::game::Input,
+    pub input: tumble_scenes::input::Input,
     /// The scene's own figures (the ramp's, the bounce's).
     pub figures: crate::figures::SceneFigures,
     /// What the side panel's content took on the last frame (screen
@@ -835,7 +855,7 @@ impl Testbed {
         let line_h = 16.0;
         let card = Rect::from_min_size(
             Pos2::new(viewport.right() - 258.0, viewport.top() + 10.0),
-            egui::vec2(248.0, crate::ui::LEGEND.len() as f32 * line_h + 12.0),
+            egui::vec2(248.0, LEGEND.len() as f32 * line_h + 12.0),
         );
         ops.push(PaintOp::Fill {
             points: vec![
@@ -846,7 +866,7 @@ impl Testbed {
             ],
             color: egui::Color32::from_rgba_unmultiplied(8, 10, 14, 190),
         });
-        for (i, (key, what)) in crate::ui::LEGEND.iter().enumerate() {
+        for (i, (key, what)) in LEGEND.iter().enumerate() {
             let y = card.top() + 6.0 + i as f32 * line_h;
             for (dx, label, color) in [(10.0, key, self.style.sling), (88.0, what, dim)] {
                 ops.push(PaintOp::Text {

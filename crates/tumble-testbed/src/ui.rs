@@ -13,25 +13,6 @@ use tumble_scenes::SceneName;
 /// Width of the side panel, points.
 pub const PANEL_WIDTH: f32 = 330.0;
 
-/// The keys and what they do, shown in the view's top-right corner.
-pub const LEGEND: [(&str, &str); 15] = [
-    ("drag", "sling a shape / grab a body"),
-    ("right-drag", "pan"),
-    ("scroll", "zoom"),
-    ("Up / Down", "solver iterations"),
-    ("W", "warm starting"),
-    ("D", "contact points, normals"),
-    ("S", "sleeping"),
-    ("SPACE", "pause"),
-    ("O", "single step"),
-    ("P", "21-box pyramid"),
-    ("T", "seven-box tower"),
-    ("C", "clear"),
-    ("R", "reset"),
-    ("H", "hide this legend"),
-    ("Left Right Up", "platformer: walk, jump"),
-];
-
 /// Paints screen-space ops with egui's painter: the window's back end.
 /// Everything goes into one triangle mesh, in the ops' order: one draw
 /// call and no per-shape tessellation, so the 100-row pyramid's 5000 boxes
@@ -163,7 +144,7 @@ fn handle_keys(ui: &mut egui::Ui, tb: &mut Testbed) {
     let game_keys = tb.scene.game.as_ref().is_some_and(|g| g.takes_keys());
     const GAME_KEYS: [Key; 4] = [Key::ArrowLeft, Key::ArrowRight, Key::ArrowUp, Key::Space];
     if game_keys {
-        tb.input = ui.input(|i| tumble_scenes::game::Input {
+        tb.input = ui.input(|i| tumble_scenes::input::Input {
             left: i.key_down(Key::ArrowLeft),
             right: i.key_down(Key::ArrowRight),
             jump: i.key_down(Key::ArrowUp) || i.key_down(Key::Space),

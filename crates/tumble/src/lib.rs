@@ -248,13 +248,13 @@ mod joint;
 #[forbid(unsafe_code)]
 pub mod math;
 #[forbid(unsafe_code)]
-mod parallel;
-#[forbid(unsafe_code)]
 pub mod settings;
 #[forbid(unsafe_code)]
 mod shapes;
 #[forbid(unsafe_code)]
 mod solver;
+#[forbid(unsafe_code)]
+mod step_context;
 #[forbid(unsafe_code)]
 mod store;
 #[cfg(test)]

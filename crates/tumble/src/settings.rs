@@ -571,7 +571,7 @@ fn workers_default() -> usize {
     1
 }
 
-pub use crate::parallel::MAX_WORKERS;
+pub use crate::threads::MAX_WORKERS;
 
 /// Serde's value for a missing `hit_event_threshold`: the default.
 #[cfg(feature = "serde")]

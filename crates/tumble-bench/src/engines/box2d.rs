@@ -356,7 +356,7 @@ impl Engine for Box2dScene {
         let Ok(p) = self.world.profile() else {
             return Vec::new();
         };
-        crate::stages::in_ms(&[
+        crate::timing::in_ms(&[
             ("pairs", p.pairs),
             ("collide", p.collide),
             ("solve", p.solve),

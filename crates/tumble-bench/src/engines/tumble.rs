@@ -119,7 +119,7 @@ impl Engine for TumbleScene {
 
     fn stages(&self) -> Vec<(&'static str, f64)> {
         let p = self.world.profile();
-        crate::stages::in_ms(&[
+        crate::timing::in_ms(&[
             ("update pairs", p.update_pairs),
             ("collide", p.collide),
             ("contact changes", p.contact_changes),

@@ -1,9 +1,12 @@
 //! Rigid bodies: what the user creates ([`BodyDef`]) and what the world
-//! keeps, with the lists of the contacts and joints on each (`edges`).
+//! keeps, with the lists of the contacts and joints on each (`edges`),
+//! and what the solve keeps of one during a step (`state`).
 
 pub(crate) mod edges;
+mod state;
 
 pub(crate) use edges::EdgeList;
+pub(crate) use state::{BodyState, SolverBody, StateCell};
 
 use crate::math::{Transform, Vec2};
 

@@ -441,7 +441,7 @@ impl BroadPhase {
         self.pair_runs.resize_with(PAIR_RUNS, Vec::new);
         let run = self.move_buffer.len().div_ceil(PAIR_RUNS);
         let (tree, in_move_buffer, moved) = (&self.tree, &self.in_move_buffer, &self.move_buffer);
-        crate::parallel::for_each_indexed_mut(true, &mut self.pair_runs, 1, |k, found| {
+        crate::threads::for_each_indexed_mut(true, &mut self.pair_runs, 1, |k, found| {
             found.clear();
             let end = ((k + 1) * run).min(moved.len());
             let mut keep = &keep;

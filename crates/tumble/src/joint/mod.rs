@@ -1,18 +1,34 @@
-//! Joints: the kinds a user picks from ([`JointKind`], one file each with
-//! its parameters and their checks) and the joint as the world keeps it
-//! (`Joint`): its two bodies, a frame on each, the impulses that warm
-//! start the next step, and its places on both bodies' joint lists.
+//! Joints: the kinds a user picks from ([`JointKind`]) and the joint as
+//! the world keeps it (`Joint`): its two bodies, a frame on each, the
+//! impulses that warm start the next step, and its places on both bodies'
+//! joint lists.
 //!
 //! Every joint is defined by a frame (a point and an axis) on each body,
 //! given in that body's own coordinates. What a kind holds is stated
 //! between the frames: a hinge keeps their origins together, a slider
 //! keeps frame B's origin on frame A's x axis, a weld keeps the frames
-//! together. The solve of each kind lives in `solver/joints/`.
+//! together.
+//!
+//! Each kind is one file (`revolute.rs`, `prismatic.rs`, `distance.rs`,
+//! `weld.rs`, `wheel.rs`, `motor.rs`) holding its parameters and their
+//! checks, what it reads out and draws, and its kernels (warm start,
+//! solve, reaction). What the kinds share: the checks (`checks`), the
+//! joint as the solve takes it (`constraint`), the impulse formulas
+//! (`kernels`), a slider's geometry and axis (`slide`), and the step's
+//! walk over the joints (`solve`), which prepares each (its springs,
+//! whether its kernels read the angle) and hands it to its kind. The
+//! solver adds the hinges solved four at a time and the exact solve of
+//! heavy hinge trees (`solver/joints/`).
 
+mod checks;
+mod constraint;
 mod distance;
+mod kernels;
 mod motor;
 mod prismatic;
 mod revolute;
+mod slide;
+mod solve;
 mod weld;
 mod wheel;
 
@@ -23,12 +39,18 @@ pub use revolute::RevoluteJoint;
 pub use weld::WeldJoint;
 pub use wheel::WheelJoint;
 
+pub(crate) use constraint::{footprint, JointConstraint, Motion};
+pub(crate) use kernels::{drift_bias, point_mass_matrix, rigid};
+pub(crate) use solve::{prepare_joint, reaction, solve, warm_start};
+
 use crate::body::edges::{self, Edge};
 use crate::body::Body;
 use crate::contact::NO_COLOR;
+use crate::debug_draw::DebugDraw;
 use crate::error::JointError;
 use crate::math::{Transform, Vec2};
 use crate::store::Store;
+use slide::draw_axis;
 
 /// What a joint holds, with the kind's parameters.
 ///
@@ -84,6 +106,48 @@ impl JointKind {
             JointKind::Filter => Ok(()),
         }
     }
+
+    /// Sets the target speed of the kind's motor: an error for a kind
+    /// with no motor ([`JointError::WrongKind`]) or a motor that is off
+    /// ([`JointError::MotorOff`]), leaving the kind as it was.
+    pub(crate) fn set_motor_speed(&mut self, speed: f32) -> Result<(), JointError> {
+        let (enabled, motor_speed) = match self {
+            JointKind::Revolute(j) => (j.enable_motor, &mut j.motor_speed),
+            JointKind::Prismatic(j) => (j.enable_motor, &mut j.motor_speed),
+            JointKind::Distance(j) => (j.enable_motor, &mut j.motor_speed),
+            JointKind::Wheel(j) => (j.enable_motor, &mut j.motor_speed),
+            _ => return Err(JointError::WrongKind("motor speed")),
+        };
+        if !enabled {
+            return Err(JointError::MotorOff);
+        }
+        *motor_speed = speed;
+        Ok(())
+    }
+
+    /// Draws what the kind shows between its world frames `frame_a` and
+    /// `frame_b` (a hinge's limits, a slider's axis, a rod's line), sized
+    /// in `length_unit`s a metre.
+    pub(crate) fn draw(
+        &self,
+        (frame_a, frame_b): (Transform, Transform),
+        length_unit: f32,
+        draw: &mut dyn DebugDraw,
+    ) {
+        match self {
+            JointKind::Revolute(r) => r.draw(frame_a, length_unit, draw),
+            JointKind::Prismatic(p) => {
+                let limits = (p.lower_translation, p.upper_translation);
+                draw_axis(frame_a, p.enable_limit.then_some(limits), length_unit, draw)
+            }
+            JointKind::Distance(d) => d.draw(frame_a, frame_b, draw),
+            JointKind::Wheel(w) => {
+                let limits = (w.lower_translation, w.upper_translation);
+                draw_axis(frame_a, w.enable_limit.then_some(limits), length_unit, draw)
+            }
+            JointKind::Weld(_) | JointKind::Motor(_) | JointKind::Filter => {}
+        }
+    }
 }
 
 /// `RevoluteJoint` into `JointKind::Revolute`, and so on.
@@ -106,42 +170,9 @@ kind_from!(
     Motor(MotorJoint)
 );
 
-/// Each number of `values` is finite, or the error names the first that
-/// is not.
-fn check_finite(values: &[(f32, &'static str)]) -> Result<(), JointError> {
-    match values.iter().find(|(v, _)| !v.is_finite()) {
-        Some(&(_, what)) => Err(JointError::NonFinite(what)),
-        None => Ok(()),
-    }
-}
-
-/// `lower` is not above `upper`.
-fn check_limits(lower: f32, upper: f32, what: &'static str) -> Result<(), JointError> {
-    if lower > upper {
-        Err(JointError::InvertedLimits(what))
-    } else {
-        Ok(())
-    }
-}
-
-/// `value` is not negative.
-fn check_non_negative(value: f32, what: &'static str) -> Result<(), JointError> {
-    if value < 0.0 {
-        Err(JointError::Negative(what))
-    } else {
-        Ok(())
-    }
-}
-
-/// A spring's stiffness and damping ratio are not negative.
-fn check_spring(hertz: f32, damping_ratio: f32) -> Result<(), JointError> {
-    check_non_negative(hertz, "spring hertz")?;
-    check_non_negative(damping_ratio, "spring damping ratio")
-}
-
 /// The impulses a joint's solve accumulated, per substep, kept from step
 /// to step to warm start the next one. Which of them a kind uses, and
-/// along what, is the kind's (see `solver/joints/`).
+/// along what, is the kind's (see its `reaction`).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct JointImpulses {
@@ -169,6 +200,13 @@ impl JointImpulses {
         lower: 0.0,
         upper: 0.0,
     };
+
+    /// The spring's and limits' impulse along the kind's axis (or about
+    /// its angle): the spring's, plus the lower limit's, less the upper's.
+    #[inline]
+    pub(crate) fn axial(&self) -> f32 {
+        self.spring + self.lower - self.upper
+    }
 }
 
 /// A joint as the world keeps it. Its slot, generation and liveness are

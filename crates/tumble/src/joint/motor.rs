@@ -3,9 +3,19 @@
 //! larger than set. Moving frame A moves the target: a body dragged by
 //! the mouse is a motor joint from the ground whose frame A follows the
 //! pointer.
+//!
+//! Its kernels: the relative angular velocity, then the relative velocity
+//! of the frames' origins, each driven towards its target plus (with a
+//! frequency set) a spring towards the target pose, the accumulated
+//! impulse capped by the largest torque and force. Its warm start and its
+//! reaction are the weld's: the same point and angle impulses.
 
-use super::{check_finite, check_non_negative, check_spring, JointError};
-use crate::math::Vec2;
+use super::checks::{check_finite, check_non_negative, check_spring};
+use super::constraint::{JointConstraint, Motion};
+use super::kernels::{inverse, point_impulse};
+use crate::error::JointError;
+use crate::math::{clamp_symmetric, Vec2};
+use crate::step_context::{Softness, StepContext};
 
 /// Drives frame B onto frame A: a spring of `linear_hertz` and
 /// `angular_hertz` towards the pose (0 Hz: no pull), plus the target
@@ -80,4 +90,34 @@ impl MotorJoint {
         check_spring(self.linear_hertz, self.linear_damping_ratio)?;
         check_spring(self.angular_hertz, self.angular_damping_ratio)
     }
+}
+
+/// One iteration of the joint's kernels (the same in every pass: the
+/// motor has no rigid part to correct).
+pub(super) fn solve(j: &mut JointConstraint, mj: &MotorJoint, m: &mut Motion, ctx: &StepContext) {
+    let [_, ia, _, ib] = j.masses;
+    // Without a pull towards the pose, only the velocity is driven.
+    let pick = |hertz: f32, spring: Softness| if hertz > 0.0 { spring } else { Softness::RIGID };
+    let soft = pick(mj.angular_hertz, j.angular_spring);
+    let c = m.angle(j);
+    let cdot = m.b.w - m.a.w - mj.angular_velocity;
+    let acc = j.impulses.angular;
+    let impulse =
+        -soft.mass_scale * inverse(ia + ib) * (cdot + soft.bias_rate * c) - soft.impulse_scale * acc;
+    let max = ctx.h * mj.max_torque;
+    j.impulses.angular = clamp_symmetric(acc + impulse, max);
+    m.apply_angular(j, j.impulses.angular - acc);
+
+    let soft = pick(mj.linear_hertz, j.spring);
+    let (ra, rb) = m.anchors(j);
+    let c = m.separation(j, ra, rb);
+    let cdot = m.relative_velocity(ra, rb) - mj.linear_velocity;
+    let acc = j.impulses.linear;
+    let mut total = acc + point_impulse(j, (ra, rb), soft, c, cdot, acc, f32::INFINITY);
+    let max = ctx.h * mj.max_force;
+    if total.length_squared() > max * max {
+        total *= max / total.length();
+    }
+    j.impulses.linear = total;
+    m.apply_linear(j, ra, rb, total - acc);
 }

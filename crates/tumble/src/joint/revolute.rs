@@ -1,8 +1,20 @@
 //! The revolute joint: a hinge. Both bodies' frames keep one point in
 //! common and turn freely about it, within angle limits if set, driven by
 //! a motor or pulled to a target angle by a spring.
+//!
+//! Its kernels: spring, motor and limits on the relative angle, then the
+//! point the two frames share (a 2x2 block, so the hinge holds in both
+//! directions at once). The solver also takes the hinges of a color four
+//! at a time, lane-wide, with the same arithmetic
+//! (`solver/joints/hinges.rs`).
 
-use super::{check_finite, check_limits, check_non_negative, check_spring, JointError};
+use super::checks::{check_finite, check_limits, check_non_negative, check_spring};
+use super::constraint::{unwind, JointConstraint, Motion};
+use super::kernels::{inverse, limit_impulse, motor_impulse, point_impulse, rigid, soft_impulse};
+use crate::debug_draw::{Color, DebugDraw};
+use crate::error::JointError;
+use crate::math::{Rot, Transform, Vec2};
+use crate::step_context::StepContext;
 
 /// A hinge at the joint frames' origins. The joint angle is frame B's
 /// angle less frame A's (counter-clockwise positive), zero where the
@@ -106,4 +118,116 @@ impl RevoluteJoint {
         check_non_negative(self.max_motor_torque, "max motor torque")?;
         check_spring(self.hertz, self.damping_ratio)
     }
+}
+
+impl RevoluteJoint {
+    /// Frame B's angle less frame A's (world frames `frame_a`, `frame_b`),
+    /// radians in `-pi..=pi`: the joint angle.
+    pub(crate) fn angle(frame_a: Transform, frame_b: Transform) -> f32 {
+        frame_a.q.inv_mul(frame_b.q).angle()
+    }
+
+    /// Draws the limits, if on, as two spokes from frame A (world) of
+    /// 0.15 m (in `length_unit`s a metre).
+    pub(super) fn draw(&self, frame_a: Transform, length_unit: f32, draw: &mut dyn DebugDraw) {
+        if !self.enable_limit {
+            return;
+        }
+        let spoke = 0.15 * length_unit;
+        for angle in [self.lower_angle, self.upper_angle] {
+            let dir = (frame_a.q * Rot::from_angle(angle)).x_axis();
+            draw.draw_segment(frame_a.p, frame_a.p + spoke * dir, Color::JOINT_AXIS);
+        }
+    }
+}
+
+/// Applies the accumulated impulses at the start of a substep.
+pub(super) fn warm_start(j: &JointConstraint, m: &mut Motion) {
+    let (ra, rb) = m.anchors(j);
+    let i = &j.impulses;
+    m.apply_linear(j, ra, rb, i.linear);
+    m.apply_angular(j, i.spring + i.motor + i.lower - i.upper);
+}
+
+/// One iteration of the joint's kernels: the biased pass (`bias`) or
+/// the relax.
+pub(super) fn solve(
+    j: &mut JointConstraint,
+    r: &RevoluteJoint,
+    m: &mut Motion,
+    ctx: &StepContext,
+    bias: bool,
+) {
+    let [_, ia, _, ib] = j.masses;
+    let axial_mass = inverse(ia + ib);
+    // The angle follows the bodies' rotations, which no impulse of this
+    // iteration changes: one arc tangent for the spring and the limits.
+    let angle = if r.enable_spring || r.enable_limit {
+        m.angle(j)
+    } else {
+        0.0
+    };
+    if r.enable_spring && r.hertz > 0.0 {
+        let c = unwind(angle - r.target_angle);
+        let (spring, push) = (j.spring, f32::INFINITY);
+        let impulse = soft_impulse(
+            spring,
+            (c, push),
+            m.b.w - m.a.w,
+            axial_mass,
+            &mut j.impulses.spring,
+        );
+        m.apply_angular(j, impulse);
+    }
+    if r.enable_motor {
+        let cdot = m.b.w - m.a.w - r.motor_speed;
+        let max = ctx.h * r.max_motor_torque;
+        let impulse = motor_impulse(cdot, axial_mass, max, &mut j.impulses.motor);
+        m.apply_angular(j, impulse);
+    }
+    if r.enable_limit {
+        let i = &mut j.impulses;
+        let lower = limit_impulse(
+            angle - r.lower_angle,
+            m.b.w - m.a.w,
+            axial_mass,
+            &mut i.lower,
+            ctx,
+            bias,
+            f32::INFINITY,
+        );
+        m.apply_angular(j, lower);
+        let i = &mut j.impulses;
+        let upper = limit_impulse(
+            r.upper_angle - angle,
+            m.a.w - m.b.w,
+            axial_mass,
+            &mut i.upper,
+            ctx,
+            bias,
+            f32::INFINITY,
+        );
+        m.apply_angular(j, -upper);
+    }
+    let (ra, rb) = m.anchors(j);
+    let c = m.separation(j, ra, rb);
+    let cdot = m.relative_velocity(ra, rb);
+    let impulse = point_impulse(
+        j,
+        (ra, rb),
+        rigid(ctx, bias),
+        c,
+        cdot,
+        j.impulses.linear,
+        ctx.max_joint_push_speed,
+    );
+    j.impulses.linear += impulse;
+    m.apply_linear(j, ra, rb, impulse);
+}
+
+/// What the joint applied, per substep: the point's impulse on body B,
+/// and the spring's, motor's and limits' angular impulse.
+pub(super) fn reaction(j: &JointConstraint) -> (Vec2, f32) {
+    let i = &j.impulses;
+    (i.linear, i.axial() + i.motor)
 }

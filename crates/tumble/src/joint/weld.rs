@@ -1,7 +1,17 @@
 //! The weld joint: the two frames held together, position and angle,
 //! rigidly or as a spring (a soft weld bends and springs back).
+//!
+//! Its kernels: the relative angle, then the shared point; each rigid (a
+//! drift correction in the biased pass) or, with a frequency set, a spring
+//! in every pass.
 
-use super::{check_finite, check_spring, JointError};
+use super::checks::{check_finite, check_spring};
+use super::constraint::{JointConstraint, Motion};
+use super::kernels::{inverse, point_impulse, rigid, soft_impulse};
+use super::JointKind;
+use crate::error::JointError;
+use crate::math::Vec2;
+use crate::step_context::StepContext;
 
 /// Holds frame B on frame A. A frequency of 0 is rigid; above 0 that
 /// part of the weld is a damped spring.
@@ -44,4 +54,51 @@ impl WeldJoint {
         check_spring(self.linear_hertz, self.linear_damping_ratio)?;
         check_spring(self.angular_hertz, self.angular_damping_ratio)
     }
+}
+
+/// Applies the accumulated impulses at the start of a substep (a
+/// motor joint's too).
+pub(super) fn warm_start(j: &JointConstraint, m: &mut Motion) {
+    let (ra, rb) = m.anchors(j);
+    m.apply_linear(j, ra, rb, j.impulses.linear);
+    m.apply_angular(j, j.impulses.angular);
+}
+
+/// One iteration of the joint's kernels: the biased pass (`bias`) or
+/// the relax.
+pub(super) fn solve(j: &mut JointConstraint, m: &mut Motion, ctx: &StepContext, bias: bool) {
+    let JointKind::Weld(w) = j.kind else { return };
+    let [_, ia, _, ib] = j.masses;
+    let angular = if w.angular_hertz > 0.0 {
+        j.angular_spring
+    } else {
+        rigid(ctx, bias)
+    };
+    let c = m.angle(j);
+    let impulse = soft_impulse(
+        angular,
+        (c, f32::INFINITY),
+        m.b.w - m.a.w,
+        inverse(ia + ib),
+        &mut j.impulses.angular,
+    );
+    m.apply_angular(j, impulse);
+    let (linear, max_push) = if w.linear_hertz > 0.0 {
+        (j.spring, f32::INFINITY)
+    } else {
+        (rigid(ctx, bias), ctx.max_joint_push_speed)
+    };
+    let (ra, rb) = m.anchors(j);
+    let c = m.separation(j, ra, rb);
+    let cdot = m.relative_velocity(ra, rb);
+    let impulse = point_impulse(j, (ra, rb), linear, c, cdot, j.impulses.linear, max_push);
+    j.impulses.linear += impulse;
+    m.apply_linear(j, ra, rb, impulse);
+}
+
+/// What the joint applied, per substep: the point's impulse on body B
+/// and the angle's (a motor joint's too).
+pub(super) fn reaction(j: &JointConstraint) -> (Vec2, f32) {
+    let i = &j.impulses;
+    (i.linear, i.angular)
 }

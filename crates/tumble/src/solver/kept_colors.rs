@@ -13,25 +13,9 @@
 //! loaded, or one that ran another coloring), and a restored world
 //! continues bit for bit.
 
-use super::types::ColorKey;
+use super::types::{ColorKey, NOT_HELD};
 use crate::contact::NO_COLOR;
 use crate::settings::{DYNAMIC_GRAPH_COLORS, GRAPH_COLORS};
-
-/// A key's body that holds no color: one the solve never writes (static,
-/// kinematic, frozen).
-pub(crate) const NOT_HELD: u32 = u32::MAX;
-
-/// A body's entry in a coloring key: its slot if the solve writes it
-/// (see [`ColorKey::a`]), else [`NOT_HELD`] (only a body the solve
-/// writes takes a color).
-#[inline(always)]
-pub(crate) fn held(slot: u32, writes: bool) -> u32 {
-    if writes {
-        slot
-    } else {
-        NOT_HELD
-    }
-}
 
 /// The colors a constraint between two dynamic bodies may take (the
 /// first [`DYNAMIC_GRAPH_COLORS`]), as a mask.

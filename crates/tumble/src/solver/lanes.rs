@@ -7,7 +7,7 @@
 //! `unsafe` and no intrinsics, and IEEE arithmetic lane by lane, so a
 //! lane computes the bits the scalar kernel would.
 
-use super::types::StateCell;
+use crate::body::StateCell;
 use crate::math::Vec2;
 use glam::{BVec4A, Vec4};
 

@@ -18,7 +18,7 @@
 //! motion since the step began. The contacts and joints ([`joints`]) are
 //! graph-colored ([`graph`]) and each color's lane batches and joints
 //! are split between the world's worker threads; the body states they
-//! share are [`types::StateCell`]s (see [`crate::threads`]). Smaller
+//! share are [`StateCell`]s (see [`crate::threads`]). Smaller
 //! substeps carry load through a tall stack far better than the same
 //! number of iterations in one big step.
 //!
@@ -45,23 +45,24 @@ mod types;
 #[forbid(unsafe_code)]
 mod wide;
 
+pub(crate) use crate::body::SolverBody;
+pub(crate) use crate::step_context::{Softness, StepContext};
 pub(crate) use crate::threads::{prefetch, PREFETCH_AHEAD};
-pub(crate) use types::{Gathered, Softness, SolverBody, StepContext};
+pub(crate) use types::Gathered;
 
 use crate::body::{Body, BodyType, NULL};
+use crate::body::{BodyState, StateCell};
 use crate::clock::Stopwatch;
 use crate::contact::{Contact, NO_COLOR};
-use crate::joint::{Joint, JointKind};
+use crate::joint::{self, Joint, JointConstraint, JointKind};
 use crate::math::{Rot, Vec2};
 use crate::settings::{Coloring, PositionCorrection, Sweep};
 use crate::store::Store;
 use crate::threads::{block_size, for_each_range, with_team, Team};
 use graph::{Graph, Pass};
-use joints::JointConstraint;
-use kept_colors::held;
 use scalar::{bounce_constraint, store_impulses};
 use std::sync::atomic::{AtomicBool, Ordering};
-use types::{BodyState, ColorKey, ContactConstraint, LaneKind, Lock, StateCell};
+use types::{held, ColorKey, ContactConstraint, LaneKind, Lock};
 
 /// The solver's buffers, kept from step to step so that a steady scene
 /// allocates nothing.
@@ -237,7 +238,7 @@ impl Solver {
         self.bodies.resize(n, SolverBody::default());
         self.gathered.resize(n, Gathered::Solve);
         let irregular = AtomicBool::new(false);
-        crate::parallel::for_each_triple_mut(
+        crate::threads::for_each_triple_mut(
             parallel,
             (&mut self.bodies, &mut self.gathered, &mut self.slots),
             BODY_RUN,
@@ -341,7 +342,7 @@ impl Solver {
     /// [`Solver::end_bodies`]; [`Solver::color`] builds their
     /// constraints. Each joint's anchors bound its bodies' spin so that
     /// no anchor moves faster than `max_speed` (see
-    /// [`SolverBody::max_spin`](types::SolverBody)).
+    /// [`SolverBody::max_spin`](SolverBody)).
     fn pick_joints(
         &mut self,
         (joints, body_store): (&Store<Joint>, &Store<Body>),
@@ -475,10 +476,10 @@ impl Solver {
         // for it is found while the joints are built, by the workers.
         let soft = ctx.soft_step();
         let heavy = AtomicBool::new(false);
-        crate::parallel::for_each_indexed_mut(ctx.parallel, &mut self.joints, 64, |place, constraint| {
+        crate::threads::for_each_indexed_mut(ctx.parallel, &mut self.joints, 64, |place, constraint| {
             let k = order[place] as usize;
             let (ji, (a, b)) = (slots[k], picked[k]);
-            *constraint = joints::prepare_joint(&joints[ji], ji, (a, b), solver_bodies, bodies, ctx);
+            *constraint = joint::prepare_joint(&joints[ji], ji, (a, b), solver_bodies, bodies, ctx);
             if soft && joints::tree::is_heavy(constraint, solver_bodies) {
                 heavy.store(true, Ordering::Relaxed);
             }
@@ -644,13 +645,13 @@ impl Solver {
         let store = |k: usize, joint: &mut Joint, _: &mut ()| {
             let j = &constraints[places[k] as usize];
             debug_assert_eq!(j.joint, slots[k], "a joint's constraint found at another's place");
-            let (force, torque, motor) = joints::reaction(j, ctx.h, ctx.substeps);
+            let (force, torque, motor) = joint::reaction(j, ctx.h, ctx.substeps);
             joint.impulses = j.impulses;
             joint.reaction_force = force;
             joint.reaction_torque = torque;
             joint.motor_impulse = motor;
         };
-        crate::parallel::for_each_slot_mut(ctx.parallel, joints.slots_mut(), slots, &mut none, 256, &store);
+        crate::threads::for_each_slot_mut(ctx.parallel, joints.slots_mut(), slots, &mut none, 256, &store);
         // As the contacts do, each joint keeps its color (only those the
         // coloring changed need telling), and those it let go forget
         // theirs.

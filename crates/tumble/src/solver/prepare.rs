@@ -1,15 +1,13 @@
 //! Building the step's contact constraints from the manifolds.
 
 use super::graph::{Graph, Refill};
-use super::kept_colors::held;
 use super::lanes::Mask;
-use super::types::{
-    block_determinant, ColorKey, ConstraintPoint, ContactConstraint, LaneKind, SolverBody, StepContext,
-};
+use super::types::{block_determinant, held, ColorKey, ConstraintPoint, ContactConstraint, LaneKind};
 use super::wide::{self, LaneSource, Normal, PointSource};
-use crate::body::Body;
+use crate::body::{Body, SolverBody};
 use crate::contact::{Contact, ContactOptions, SOLVER_BYTES};
 use crate::math::{cross, cross_sv, right_perp};
+use crate::step_context::StepContext;
 use crate::store::Store;
 use crate::threads::{prefetch_head, PREFETCH_AHEAD};
 
@@ -138,7 +136,7 @@ pub(crate) fn prepare_contacts(
     keys.resize(count, ColorKey::default());
     flags.clear();
     flags.resize(count, 0);
-    crate::parallel::for_each_triple_mut(
+    crate::threads::for_each_triple_mut(
         sources.ctx.parallel,
         (&mut constraints[..], &mut keys[..], &mut flags[..]),
         64,

@@ -2,10 +2,11 @@
 //! coloring could not put in a lane batch, and are the reference the
 //! lane-wide kernels in [`super::wide`] are tested against.
 
-use super::types::StateCell;
-use super::types::{BodyState, ConstraintPoint, ContactConstraint, Softness, StepContext};
+use super::types::{ConstraintPoint, ContactConstraint};
+use crate::body::{BodyState, StateCell};
 use crate::contact::Contact;
 use crate::math::{clamp_symmetric, cross, cross_sv, right_perp, Vec2};
+use crate::step_context::{Softness, StepContext};
 
 /// Current separation of a point from the bodies' motion since the step
 /// began (first order in the rotation, exact in the translation).

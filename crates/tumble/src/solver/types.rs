@@ -1,46 +1,14 @@
-//! The solver's data: per-body constants ([`SolverBody`]), the hot
-//! per-body state the iterations read and write ([`BodyState`]), one
-//! constraint per touching manifold ([`ContactConstraint`]) and the step's
-//! constants ([`StepContext`]). The scalar and lane-wide kernels both work
-//! on these, and import nothing of each other.
+//! The solver's data about contacts and the coloring: what the solve
+//! takes of each awake body ([`Gathered`], [`Lock`]), one constraint per
+//! touching manifold ([`ContactConstraint`]), and what the coloring reads
+//! of a constraint or joint ([`ColorKey`], [`LaneKind`]). The scalar and
+//! lane-wide kernels both work on these, and import nothing of each
+//! other. The bodies' state in the solve is the body module's
+//! ([`crate::body::SolverBody`], [`crate::body::BodyState`]), the step's
+//! constants the step context's ([`StepContext`](crate::step_context::StepContext)).
 
 use crate::body::MotionLocks;
-use crate::math::{Rot, Vec2};
-use crate::settings::{PositionCorrection, SolverSettings};
-use crate::threads::SharedCell;
-
-/// The state of one body as the solver sees it, kept apart from the body's
-/// bookkeeping so the inner loops touch only this.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct SolverBody {
-    pub v: Vec2,
-    pub w: f32,
-    pub inv_mass: f32,
-    pub inv_inertia: f32,
-    /// Velocity change per second from gravity and forces.
-    pub accel: Vec2,
-    /// Angular velocity change per second from torques.
-    pub angular_accel: f32,
-    /// Per-substep damping factors, `1 / (1 + h * damping)`.
-    pub linear_decay: f32,
-    /// Per-substep angular damping factor.
-    pub angular_decay: f32,
-    /// Whether velocities integrate (dynamic) or stay as set (kinematic,
-    /// static).
-    pub dynamic: bool,
-    /// The center of mass at the start of the step (the contacts' anchors
-    /// are measured from it), so building a constraint reads this and not
-    /// the body's bookkeeping. Zero on the shared static body, which
-    /// stands for every static body: theirs are read from the bodies.
-    pub center: Vec2,
-    /// The fastest this body may spin: the speed limit over its reach
-    /// (the farthest point of its shapes, the farthest anchor of its
-    /// solved joints), so that no point that moves with it, and no point
-    /// a joint holds to it, moves faster than the speed limit. Infinite
-    /// when nothing reaches from its center; the step's spin limit holds
-    /// besides.
-    pub max_spin: f32,
-}
+use crate::math::Vec2;
 
 /// What the solve takes of an awake body, as the world gathers it (see
 /// `Solver::gather_bodies`).
@@ -66,24 +34,6 @@ pub(crate) struct Lock {
     pub body: u32,
     pub linear: Vec2,
     pub angular: f32,
-}
-
-impl Default for SolverBody {
-    fn default() -> Self {
-        SolverBody {
-            v: Vec2::ZERO,
-            w: 0.0,
-            inv_mass: 0.0,
-            inv_inertia: 0.0,
-            accel: Vec2::ZERO,
-            angular_accel: 0.0,
-            linear_decay: 1.0,
-            angular_decay: 1.0,
-            dynamic: false,
-            center: Vec2::ZERO,
-            max_spin: f32::INFINITY,
-        }
-    }
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -209,7 +159,7 @@ pub(crate) struct ColorKey {
     /// The contact's (or joint's) slot.
     pub item: u32,
     /// Body A's slot if it is dynamic, else
-    /// [`NOT_HELD`](super::kept_colors::NOT_HELD): only a body the solve
+    /// [`NOT_HELD`]: only a body the solve
     /// writes takes a color.
     pub a: u32,
     /// Body B's slot if it is dynamic, else `NOT_HELD`.
@@ -247,226 +197,18 @@ impl ColorKey {
     }
 }
 
-/// Per-step constants of the solve.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct StepContext {
-    /// Substep length, seconds.
-    pub h: f32,
-    /// Substeps this step.
-    pub substeps: u32,
-    /// Collision tolerance, in the world's length unit.
-    pub linear_slop: f32,
-    /// Fastest push-out, in the world's length unit per second.
-    pub max_push_out_speed: f32,
-    /// The fastest a joint's drift correction closes a gap (see
-    /// [`crate::settings::MAX_JOINT_PUSH_SPEED`]), length units per second.
-    pub max_joint_push_speed: f32,
-    /// Largest speed and spin a body may reach (guards, see the world).
-    pub max_speed: f32,
-    /// Largest angular speed.
-    pub max_spin: f32,
-    /// Solver options.
-    pub settings: SolverSettings,
-    /// The soft step's contact softness between two moving bodies.
-    pub soft: Softness,
-    /// The soft step's softness against a static or kinematic body
-    /// (twice as stiff).
-    pub static_soft: Softness,
-    /// The drift correction of the joints' rigid parts.
-    pub joint_soft: Softness,
-    /// Split the solve's loops between the world's worker threads (the
-    /// step runs inside their pool).
-    pub parallel: bool,
-}
+/// A key's body that holds no color: one the solve never writes (static,
+/// kinematic, frozen).
+pub(crate) const NOT_HELD: u32 = u32::MAX;
 
-/// A soft constraint's coefficients for a substep (Box2D v3's and Erin
-/// Catto's "Solver2D" soft step): a spring of angular frequency
-/// `omega = 2 pi hertz` and damping ratio `zeta`, solved implicitly over the
-/// substep `h`, becomes a bias velocity `bias_rate * C`, a scaled effective
-/// mass and a fraction of the accumulated impulse taken back each
-/// iteration.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub(crate) struct Softness {
-    /// Bias velocity per metre of overlap, 1/s: `omega / (2 zeta + h omega)`.
-    pub bias_rate: f32,
-    /// Multiplies the effective mass: `h omega (2 zeta + h omega) /
-    /// (1 + h omega (2 zeta + h omega))`.
-    pub mass_scale: f32,
-    /// Multiplies the accumulated impulse taken back: `1 / (1 + h omega
-    /// (2 zeta + h omega))`.
-    pub impulse_scale: f32,
-    /// `1 / mass_scale`, kept so the contacts' block solve divides by
-    /// nothing in its inner loop.
-    pub inv_mass_scale: f32,
-}
-
-impl Softness {
-    /// A rigid constraint with no bias: the full effective mass and
-    /// nothing taken back.
-    pub(crate) const RIGID: Softness = Softness {
-        bias_rate: 0.0,
-        mass_scale: 1.0,
-        impulse_scale: 0.0,
-        inv_mass_scale: 1.0,
-    };
-
-    /// The coefficients of a spring of `hertz` and damping ratio `zeta` over
-    /// a substep `h`. A zero frequency is a rigid constraint with no bias.
-    pub(crate) fn new(hertz: f32, zeta: f32, h: f32) -> Softness {
-        if hertz <= 0.0 {
-            return Softness::RIGID;
-        }
-        let omega = 2.0 * std::f32::consts::PI * hertz;
-        let a1 = 2.0 * zeta + h * omega;
-        let a2 = h * omega * a1;
-        if !a2.is_finite() {
-            // So stiff or so damped (a finite hertz or damping ratio near
-            // the top of the f32 range) that `a2` overflows: the limit of
-            // the formulas below, the full effective mass with nothing
-            // taken back, and the bias rate `omega / a1` written so that
-            // it never divides infinity by infinity.
-            return Softness {
-                bias_rate: 1.0 / (2.0 * (zeta / omega) + h),
-                mass_scale: 1.0,
-                impulse_scale: 0.0,
-                inv_mass_scale: 1.0,
-            };
-        }
-        let a3 = 1.0 / (1.0 + a2);
-        let mass_scale = a2 * a3;
-        Softness {
-            bias_rate: omega / a1,
-            mass_scale,
-            impulse_scale: a3,
-            inv_mass_scale: 1.0 / mass_scale,
-        }
-    }
-}
-
-impl StepContext {
-    /// The context of a 240 Hz substep (60 Hz in 4), default settings,
-    /// one thread: for the kernels' tests.
-    #[cfg(test)]
-    pub(crate) fn for_tests() -> StepContext {
-        let h = 1.0 / 240.0;
-        StepContext {
-            h,
-            substeps: 4,
-            linear_slop: crate::settings::LINEAR_SLOP,
-            max_push_out_speed: crate::settings::MAX_PUSH_OUT_SPEED,
-            max_joint_push_speed: crate::settings::MAX_JOINT_PUSH_SPEED,
-            max_speed: 100.0,
-            max_spin: 100.0,
-            settings: crate::settings::SolverSettings::default(),
-            soft: Softness::new(30.0, 10.0, h),
-            static_soft: Softness::new(60.0, 10.0, h),
-            joint_soft: Softness::new(60.0, 2.0, h),
-            parallel: false,
-        }
-    }
-
-    /// Whether the step is the soft step (else velocity iterations with
-    /// split impulses or Baumgarte).
-    #[inline]
-    pub(crate) fn soft_step(&self) -> bool {
-        self.settings.position_correction == PositionCorrection::SoftStep
-    }
-
-    #[inline]
-    pub(crate) fn inv_h(&self) -> f32 {
-        1.0 / self.h
-    }
-
-    /// Normal velocity the velocity solve must reach at separation `s`: a
-    /// point not touching yet may close its gap this substep, no more; a
-    /// touching one must not approach, and Baumgarte adds a push-out.
-    #[inline]
-    pub(crate) fn velocity_target(&self, s: f32) -> f32 {
-        if s > 0.0 {
-            -s * self.inv_h()
-        } else if self.settings.position_correction == PositionCorrection::Baumgarte {
-            self.push_out(s)
-        } else {
-            0.0
-        }
-    }
-
-    /// The separating velocity that removes a fraction of the overlap
-    /// beyond the slop in one substep, capped.
-    #[inline]
-    pub(crate) fn push_out(&self, s: f32) -> f32 {
-        (self.settings.baumgarte * self.inv_h() * -(s + self.linear_slop)).clamp(0.0, self.max_push_out_speed)
-    }
-}
-
-/// The hot state of one body during the solve: what the inner loops read
-/// and write, apart from the per-step constants in [`SolverBody`]. 32
-/// bytes aligned to 32, two to a 64-byte cache line, so that gathering a
-/// body touches one line (as Box2D v3's `b2BodyState`; at 40 bytes, with
-/// the pseudo-velocities inside, three bodies in eight straddled two,
-/// and the solve of a large scene waits on those lines). The split
-/// impulses' pseudo-velocities, which no other position correction uses,
-/// are kept as the velocities of a second array of these (see
-/// `Graph::pseudo`): the split-impulse pass is a velocity pass on them.
-#[derive(Clone, Copy, Debug, Default)]
-#[repr(C, align(32))]
-pub(crate) struct BodyState {
-    /// Velocity.
-    pub(crate) v: Vec2,
-    /// Angular velocity.
-    pub(crate) w: f32,
-    /// Translation of the center of mass since the step began.
-    pub(crate) dp: Vec2,
-    /// Rotation since the step began.
-    pub(crate) dq: Rot,
-}
-
-/// A body's [`BodyState`] in a cell that the solve's workers share (see
-/// [`crate::threads`]).
-pub(crate) type StateCell = SharedCell<BodyState>;
-
-impl StateCell {
-    /// Velocity and angular velocity.
-    #[inline(always)]
-    pub(crate) fn velocity(&self) -> (Vec2, f32) {
-        self.read(|s| (s.v, s.w))
-    }
-
-    /// Sets the velocity and angular velocity.
-    #[inline(always)]
-    pub(crate) fn set_velocity(&self, v: Vec2, w: f32) {
-        self.write(|s| {
-            s.v = v;
-            s.w = w;
-        });
-    }
-
-    /// Translation and rotation since the step began.
-    #[inline(always)]
-    pub(crate) fn motion(&self) -> (Vec2, Rot) {
-        self.read(|s| (s.dp, s.dq))
-    }
-
-    /// Sets the translation and rotation since the step began.
-    #[inline(always)]
-    pub(crate) fn set_motion(&self, dp: Vec2, dq: Rot) {
-        self.write(|s| {
-            s.dp = dp;
-            s.dq = dq;
-        });
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_body_state_is_half_a_cache_line_and_never_straddles_one() {
-        assert_eq!(std::mem::size_of::<BodyState>(), 32);
-        assert_eq!(std::mem::align_of::<BodyState>(), 32);
-        // (The cells the solve shares hold it as it is.)
-        assert_eq!(std::mem::size_of::<StateCell>(), 32);
-        assert_eq!(std::mem::align_of::<StateCell>(), 32);
+/// A body's entry in a coloring key: its slot if the solve writes it
+/// (see [`ColorKey::a`]), else [`NOT_HELD`] (only a body the solve
+/// writes takes a color).
+#[inline(always)]
+pub(crate) fn held(slot: u32, writes: bool) -> u32 {
+    if writes {
+        slot
+    } else {
+        NOT_HELD
     }
 }

@@ -23,11 +23,12 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::lanes::{Fw, LaneBodies, Mask, Velocities, W};
-use super::types::StateCell;
-use super::types::{ContactConstraint, SolverBody, StepContext, MAX_BLOCK_CONDITION};
+use super::types::{ContactConstraint, MAX_BLOCK_CONDITION};
+use crate::body::{SolverBody, StateCell};
 use crate::contact::Contact;
 use crate::math::Vec2;
 use crate::settings::PositionCorrection;
+use crate::step_context::StepContext;
 use crate::threads::SharedCell;
 use glam::Vec4;
 

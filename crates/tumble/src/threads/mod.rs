@@ -1,9 +1,11 @@
-//! What the step's worker threads share: the one module of the crate
-//! with `unsafe` code. The team that runs the step's parallel loops
-//! ([`Team`], with [`Blocks`] to hand a slice out run by run), the cells
-//! of the body states the solve's workers all read and write
-//! ([`SharedCell`]); and, as it needs an intrinsic too, the cache hint
-//! [`prefetch`].
+//! The step's worker threads, and what they share: the one module of the
+//! crate with `unsafe` code. The world's workers ([`Workers`], a thread
+//! pool) and the loops that split a stage's items between them
+//! ([`for_each_indexed_mut`] and the like); the team that runs the
+//! step's parallel loops ([`Team`], with [`Blocks`] to hand a slice out
+//! run by run), the cells of the body states the solve's workers all read
+//! and write ([`SharedCell`]); and, as it needs an intrinsic too, the
+//! cache hint [`prefetch()`].
 
 #![allow(unsafe_code)]
 
@@ -11,10 +13,15 @@ mod prefetch;
 mod runs;
 mod state;
 mod team;
+#[forbid(unsafe_code)]
+mod workers;
 
 pub(crate) use prefetch::{prefetch, prefetch_head, PREFETCH_AHEAD};
-pub(crate) use runs::{
-    block_size, for_each4, for_each_range, for_each_run, for_each_run3, for_each_slot_run, SlotRun,
-};
+pub(crate) use runs::{block_size, for_each4, for_each_range};
 pub(crate) use state::SharedCell;
-pub(crate) use team::{driving, with_team, AtomicMin, Blocks, Team};
+pub(crate) use team::{with_team, AtomicMin, Blocks, Team};
+pub use workers::MAX_WORKERS;
+pub(crate) use workers::{
+    for_each_indexed_mut, for_each_slot_mut, for_each_slot_mut_ahead, for_each_triple_mut, join, Ahead,
+    Workers,
+};

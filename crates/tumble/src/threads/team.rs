@@ -481,7 +481,7 @@ pub(crate) fn with_team<R: Send>(parallel: bool, body: impl FnOnce(Option<&Team>
 }
 
 /// How many threads the current pool has: the step's workers inside
-/// [`crate::parallel::Workers::install`], else rayon's global pool's (1
+/// [`crate::threads::Workers::install`], else rayon's global pool's (1
 /// without the `parallel` feature).
 pub(crate) fn current_threads() -> usize {
     #[cfg(feature = "parallel")]
@@ -623,7 +623,7 @@ mod tests {
     /// A team of `threads` on a pool of its own.
     #[cfg(feature = "parallel")]
     fn on_team<R: Send>(threads: usize, body: impl FnOnce(Option<&Team>) -> R + Send) -> R {
-        let workers = crate::parallel::Workers::new(threads);
+        let workers = crate::threads::Workers::new(threads);
         workers.install(|parallel| with_team(parallel, body))
     }
 

@@ -3,8 +3,8 @@
 use super::World;
 use crate::body::{BodyType, NULL};
 use crate::debug_draw::{Color, DebugDraw, DrawOptions};
-use crate::joint::{Joint, JointKind};
-use crate::math::{Rot, Transform, Vec2};
+use crate::joint::Joint;
+use crate::math::{Transform, Vec2};
 use crate::shapes::{ChainSegment, Shape};
 
 impl World {
@@ -92,37 +92,7 @@ impl World {
                 draw.draw_point(f.p, 4.0, Color::JOINT);
             }
         }
-        let axis = fa.q.x_axis();
-        let along = |t: f32| fa.p + t * axis;
-        match j.kind {
-            JointKind::Revolute(r) if r.enable_limit => {
-                let spoke = 0.15 * self.settings.length_units_per_meter;
-                for angle in [r.lower_angle, r.upper_angle] {
-                    let dir = (fa.q * Rot::from_angle(angle)).x_axis();
-                    draw.draw_segment(fa.p, fa.p + spoke * dir, Color::JOINT_AXIS);
-                }
-            }
-            JointKind::Prismatic(p) if p.enable_limit => {
-                draw.draw_segment(
-                    along(p.lower_translation),
-                    along(p.upper_translation),
-                    Color::JOINT_AXIS,
-                );
-            }
-            JointKind::Wheel(w) if w.enable_limit => {
-                draw.draw_segment(
-                    along(w.lower_translation),
-                    along(w.upper_translation),
-                    Color::JOINT_AXIS,
-                );
-            }
-            JointKind::Prismatic(_) | JointKind::Wheel(_) => {
-                let half = 0.5 * self.settings.length_units_per_meter;
-                draw.draw_segment(along(-half), along(half), Color::JOINT_AXIS);
-            }
-            JointKind::Distance(_) => draw.draw_segment(fa.p, fb.p, Color::JOINT_AXIS),
-            _ => {}
-        }
+        j.kind.draw((fa, fb), self.settings.length_units_per_meter, draw);
     }
 }
 

@@ -13,7 +13,7 @@ use crate::body::edges;
 use crate::body::BodyType;
 use crate::error::JointError;
 use crate::island;
-use crate::joint::{body_joints, Joint, JointKind};
+use crate::joint::{body_joints, DistanceJoint, Joint, JointKind, PrismaticJoint, RevoluteJoint};
 use crate::math::{Transform, Vec2};
 
 /// Everything needed to create a joint: the two bodies, a frame on each
@@ -366,17 +366,7 @@ impl World {
     /// speed either way; the error here catches a motor forgotten off.)
     pub fn set_motor_speed(&mut self, id: JointId, speed: f32) -> Result<(), JointError> {
         let mut kind = self.joint_kind(id)?;
-        let (enabled, motor_speed) = match &mut kind {
-            JointKind::Revolute(j) => (j.enable_motor, &mut j.motor_speed),
-            JointKind::Prismatic(j) => (j.enable_motor, &mut j.motor_speed),
-            JointKind::Distance(j) => (j.enable_motor, &mut j.motor_speed),
-            JointKind::Wheel(j) => (j.enable_motor, &mut j.motor_speed),
-            _ => return Err(JointError::WrongKind("motor speed")),
-        };
-        if !enabled {
-            return Err(JointError::MotorOff);
-        }
-        *motor_speed = speed;
+        kind.set_motor_speed(speed)?;
         self.set_joint_kind(id, kind)
     }
 
@@ -419,21 +409,21 @@ impl World {
     /// revolute joint's angle.
     pub fn joint_angle(&self, id: JointId) -> Result<f32, JointError> {
         let (fa, fb) = self.joint_world_frames(id)?;
-        Ok(fa.q.inv_mul(fb.q).angle())
+        Ok(RevoluteJoint::angle(fa, fb))
     }
 
     /// How far frame B's origin is along frame A's x axis from frame A's
     /// origin now: a prismatic or wheel joint's translation.
     pub fn joint_translation(&self, id: JointId) -> Result<f32, JointError> {
         let (fa, fb) = self.joint_world_frames(id)?;
-        Ok(fa.q.x_axis().dot(fb.p - fa.p))
+        Ok(PrismaticJoint::translation(fa, fb))
     }
 
     /// The distance between the two frames' origins now: a distance
     /// joint's length (and a hinge's gap).
     pub fn joint_length(&self, id: JointId) -> Result<f32, JointError> {
         let (fa, fb) = self.joint_world_frames(id)?;
-        Ok((fb.p - fa.p).length())
+        Ok(DistanceJoint::length(fa, fb))
     }
 
     /// The force (N, world axes) the joint applied to body B over the last

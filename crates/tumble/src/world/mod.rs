@@ -14,13 +14,13 @@ use crate::events::{ContactEvents, ContactTouch, SensorEvents, SensorOverlap};
 use crate::island::{Island, SplitScratch};
 use crate::joint::Joint;
 use crate::math::{is_finite_vec, Aabb, Vec2};
-use crate::parallel::Workers;
 use crate::settings::{
     SolverSettings, WorldSettings, AABB_MARGIN, LENGTH_UNITS_RANGE, LINEAR_SLOP, MAX_STEP_SPLITS_LIMIT,
     MAX_WORKERS,
 };
 use crate::solver::Solver;
 use crate::store::{BitSet, Store};
+use crate::threads::Workers;
 use pair_map::PairMap;
 
 mod bodies;

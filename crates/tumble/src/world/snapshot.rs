@@ -315,7 +315,7 @@ impl World {
         // than this one offers: any count gives the same results.
         settings.workers = settings.workers.clamp(1, crate::settings::MAX_WORKERS);
         Ok(World {
-            workers: crate::parallel::Workers::new(settings.workers),
+            workers: crate::threads::Workers::new(settings.workers),
             settings,
             bodies: s.bodies,
             shapes: s.shapes,

@@ -225,7 +225,7 @@ impl World {
             clock.lap()
         };
         let (out, time) = if parallel {
-            crate::parallel::join(|| stages(self), rebuild)
+            crate::threads::join(|| stages(self), rebuild)
         } else {
             let out = stages(self);
             rebuild();
@@ -330,7 +330,7 @@ impl World {
         // for the contact two strides ahead in its run, and for the bodies
         // and shapes of the one a stride ahead (whose contact is in the
         // cache by then).
-        let ahead = |view: crate::parallel::Ahead<'_, Contact>| {
+        let ahead = |view: crate::threads::Ahead<'_, Contact>| {
             if let Some(&far) = view.rest.get(2 * PREFETCH_AHEAD) {
                 prefetch(view.item(far));
             }
@@ -349,7 +349,7 @@ impl World {
         // value first.)
         let mut found = std::mem::take(&mut self.scratch.contact_flags);
         found.resize(list.len(), ContactFlags::default());
-        crate::parallel::for_each_slot_mut_ahead(
+        crate::threads::for_each_slot_mut_ahead(
             parallel,
             self.contacts.slots_mut(),
             &list,
@@ -575,7 +575,7 @@ impl World {
                 serial.store(true, Ordering::Relaxed);
             }
         };
-        crate::parallel::for_each_slot_mut(true, self.bodies.slots_mut(), slots, moved, BODY_RUN, &finalize);
+        crate::threads::for_each_slot_mut(true, self.bodies.slots_mut(), slots, moved, BODY_RUN, &finalize);
         if !sleeping && !serial.into_inner() {
             return;
         }
@@ -659,7 +659,7 @@ impl World {
         let moves = &mut self.scratch.proxy_moves;
         moves.clear();
         moves.resize(slots.len(), ProxyMove::Stay);
-        crate::parallel::for_each_indexed_mut(true, moves, BODY_RUN, |k, m| {
+        crate::threads::for_each_indexed_mut(true, moves, BODY_RUN, |k, m| {
             *m = proxy_move(&bodies[slots[k]], (shapes, fat_boxes), (dt, max_speed), most);
         });
         for k in 0..slots.len() {

@@ -2,7 +2,7 @@
 //! (no dynamic body twice, so they are independent) packed into a
 //! [`HingeBatch`] once a step, in structure-of-arrays form as the
 //! contacts' batches are, then warm started and solved lane-wide every
-//! pass: the same arithmetic as `revolute.rs` in the same order on each
+//! pass: the same arithmetic as `joint/revolute.rs` in the same order on each
 //! lane, so each lane's bits are what the scalar kernel gives (the tests
 //! hold them to it). A part only some lanes have (a spring, a motor,
 //! limits) is computed on all four and kept where the lane has it; a
@@ -19,12 +19,11 @@
 // Lane loops index several arrays by the same lane number on purpose.
 #![allow(clippy::needless_range_loop)]
 
-use super::{rigid, JointConstraint};
-use crate::joint::{JointKind, RevoluteJoint};
+use crate::body::StateCell;
+use crate::joint::{rigid, JointConstraint, JointKind, RevoluteJoint};
 use crate::math::Vec2;
 use crate::solver::lanes::{Fw, LaneBodies, Mask, Velocities, W};
-use crate::solver::types::StateCell;
-use crate::solver::types::{Softness, StepContext};
+use crate::step_context::{Softness, StepContext};
 
 /// A pair of lanes: the x and y of four vectors.
 type Lanes2 = (Fw, Fw);
@@ -208,7 +207,7 @@ impl HingeBatch {
         self.bodies.footprint()
     }
 
-    /// `joints::warm_start` for the batch's hinges.
+    /// `joint::warm_start` for the batch's hinges.
     pub(crate) fn warm_start(&self, states: &[StateCell]) {
         let mut m = Lanes::load(self, states);
         let r = m.anchors(self);
@@ -218,7 +217,7 @@ impl HingeBatch {
         m.store(self, states);
     }
 
-    /// `joints::solve` for the batch's hinges: the biased pass (`bias`)
+    /// `joint::solve` for the batch's hinges: the biased pass (`bias`)
     /// or the relax.
     pub(crate) fn solve(&mut self, states: &[StateCell], ctx: &StepContext, bias: bool) {
         let mut m = Lanes::load(self, states);
@@ -418,9 +417,9 @@ impl HingeBatch {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::body::BodyState;
     use crate::joint::JointImpulses;
     use crate::math::Rot;
-    use crate::solver::types::BodyState;
     use crate::test_rng::Rng;
 
     /// Four random hinges on bodies 1 to 8 (body A static, row 0, one
@@ -541,11 +540,11 @@ mod tests {
                 batch.warm_start(&wide_states);
                 scalar[..n]
                     .iter()
-                    .for_each(|j| super::super::warm_start(j, &scalar_states));
+                    .for_each(|j| crate::joint::warm_start(j, &scalar_states));
             } else {
                 batch.solve(&wide_states, ctx, bias);
                 for j in &mut scalar[..n] {
-                    super::super::solve(j, &scalar_states, ctx, bias);
+                    crate::joint::solve(j, &scalar_states, ctx, bias);
                 }
             }
             batch.store(&mut wide);

@@ -15,7 +15,8 @@
 //!
 //! [`WorldSettings::workers`]: crate::WorldSettings::workers
 
-use crate::threads::{driving, for_each_run, for_each_run3, for_each_slot_run, SlotRun};
+use super::runs::{for_each_run, for_each_run3, for_each_slot_run, SlotRun};
+use super::team::driving;
 
 /// The most worker threads a world may have.
 pub const MAX_WORKERS: usize = 64;

@@ -1,0 +1,398 @@
+//! The passes over the colors: each substep's warm start, each
+//! iteration (velocity, split-impulse or soft-step) color by color, each
+//! color's batches and joints split between the workers and its other
+//! constraints solved on one thread, and the separations brought up to
+//! date between them.
+
+use super::sharing::batch_blocks;
+use super::{Color, Graph};
+use crate::body::StateCell;
+use crate::joint::{self, JointConstraint};
+use crate::solver::joints::hinges::HingeBatch;
+use crate::solver::lanes::Fw;
+use crate::solver::scalar::{
+    current_separation, solve_constraint, solve_pseudo_constraint, solve_soft_constraint,
+    warm_start_constraint,
+};
+use crate::solver::types::ContactConstraint;
+use crate::solver::wide;
+use crate::step_context::StepContext;
+use crate::threads::{for_each4, AtomicMin, Blocks, SharedCell, Team};
+
+/// Which iteration a pass over the constraints is.
+#[derive(Clone, Copy, Debug)]
+pub(in crate::solver) enum Pass<'a> {
+    /// A velocity iteration (split impulses, Baumgarte or none), with the
+    /// split-impulse iteration riding along when there are `pseudo`.
+    Velocity {
+        /// The split-impulse iteration's pseudo-velocities (the
+        /// velocities of these states), when it runs too.
+        pseudo: Option<&'a [StateCell]>,
+    },
+    /// A soft-step iteration: the biased solve, or the relax pass.
+    Soft {
+        /// Push overlaps out (the solve) or not (the relax).
+        bias: bool,
+    },
+}
+
+impl Pass<'_> {
+    /// Whether the joints correct their drift in this pass: in every
+    /// velocity pass, and in the soft step's biased one.
+    #[inline]
+    fn bias(self) -> bool {
+        match self {
+            Pass::Velocity { .. } => true,
+            Pass::Soft { bias } => bias,
+        }
+    }
+}
+
+impl Graph {
+    /// Recomputes the cached separations of the constraints solved one at
+    /// a time (once per substep: the bodies only move between substeps;
+    /// the batches compute theirs in each pass) and returns the smallest
+    /// separation of all.
+    pub(in crate::solver) fn update_separations(
+        &mut self,
+        constraints: &mut [ContactConstraint],
+        states: &[StateCell],
+        team: Option<&Team>,
+    ) -> f32 {
+        let smallest = AtomicMin::new();
+        smallest.fold(self.update_scalar_separations(constraints, states));
+        let (pairs, singles) = (
+            &mut self.pairs[..self.pair_count],
+            &mut self.singles[..self.single_count],
+        );
+        let update_pairs = |_, run: &mut [wide::PairBatch]| {
+            smallest.fold(
+                run.iter()
+                    .map(|b| b.smallest_separation(states))
+                    .fold(f32::INFINITY, f32::min),
+            );
+        };
+        let update_singles = |_, run: &mut [wide::PointBatch]| {
+            smallest.fold(
+                run.iter()
+                    .map(|b| b.smallest_separation(states))
+                    .fold(f32::INFINITY, f32::min),
+            );
+        };
+        for_each4(
+            team,
+            (batch_blocks(team, pairs), &update_pairs),
+            (batch_blocks(team, singles), &update_singles),
+            (Blocks::<()>::new(&mut [], 1), &|_, _| {}),
+            (Blocks::<()>::new(&mut [], 1), &|_, _| {}),
+        );
+        smallest.get()
+    }
+
+    /// Recomputes the cached separations of the constraints solved one at
+    /// a time (the soft step's lane kernels compute theirs as they go) and
+    /// returns the smallest.
+    pub(in crate::solver) fn update_scalar_separations(
+        &mut self,
+        constraints: &mut [ContactConstraint],
+        states: &[StateCell],
+    ) -> f32 {
+        let mut smallest = f32::INFINITY;
+        let mut update = |c: &mut ContactConstraint| {
+            let (ba, bb) = (&states[c.a as usize].load(), &states[c.b as usize].load());
+            let n = c.normal;
+            for cp in c.points[..c.count].iter_mut() {
+                cp.separation = current_separation(cp, n, ba, bb);
+                smallest = smallest.min(cp.separation);
+            }
+        };
+        for color in &mut self.colors[..self.count] {
+            for &i in &color.scalar {
+                update(&mut constraints[i as usize]);
+            }
+        }
+        for &i in &self.overflow {
+            update(&mut constraints[i as usize]);
+        }
+        smallest
+    }
+
+    /// Applies the accumulated impulses at the start of a substep.
+    pub(in crate::solver) fn warm_start(
+        &mut self,
+        (constraints, joints): (&[ContactConstraint], &mut [JointConstraint]),
+        (states, team): (&[StateCell], Option<&Team>),
+        ctx: &StepContext,
+    ) {
+        for color in &self.colors[..self.count] {
+            let team = color.team(team, ctx);
+            let (pairs, singles, hinges, joints) = color.runs(
+                team,
+                (
+                    &mut self.pairs[color.pairs.clone()],
+                    &mut self.singles[color.singles.clone()],
+                    &mut self.hinges[color.hinges.clone()],
+                    &mut joints[color.lone_joints()],
+                ),
+            );
+            for_each4(
+                team,
+                (pairs, &|_, run| run.iter().for_each(|b| b.warm_start(states))),
+                (singles, &|_, run| run.iter().for_each(|b| b.warm_start(states))),
+                (hinges, &|_, run| run.iter().for_each(|b| b.warm_start(states))),
+                (joints, &|_, run| {
+                    run.iter().for_each(|j| joint::warm_start(j, states))
+                }),
+            );
+            for &i in &color.scalar {
+                warm_start_constraint(&constraints[i as usize], states);
+            }
+        }
+        for &i in &self.overflow {
+            warm_start_constraint(&constraints[i as usize], states);
+        }
+        for j in &joints[self.joint_overflow.clone()] {
+            joint::warm_start(j, states);
+        }
+    }
+
+    /// One iteration over every constraint: the colors in order (reversed
+    /// when `reverse`, and the overflow then first), each color's batches
+    /// lane-wide beside its joints, and its other constraints one at a
+    /// time. In a velocity pass with `pseudo`, each contact also takes its
+    /// split-impulse iteration right after its velocity one: the two never
+    /// read each other's state, so this is exactly a velocity sweep
+    /// followed by a split-impulse sweep, with one walk over the
+    /// constraints and bodies instead of two. A soft-step pass runs the
+    /// soft kernels. Joints have no split-impulse pass: in a velocity pass
+    /// their drift is corrected softly, as in the soft step's biased pass.
+    pub(in crate::solver) fn iterate(
+        &mut self,
+        (constraints, joints): (&mut [ContactConstraint], &mut [JointConstraint]),
+        (states, team): (&[StateCell], Option<&Team>),
+        ctx: &StepContext,
+        reverse: bool,
+        pass: Pass<'_>,
+    ) {
+        let colors = &self.colors[..self.count];
+        let (pairs, singles) = (&mut self.pairs, &mut self.singles);
+        let overflow = (&self.overflow[..], self.joint_overflow.clone());
+        if reverse {
+            solve_overflow(
+                (constraints, joints),
+                overflow.clone(),
+                states,
+                ctx,
+                reverse,
+                pass,
+            );
+        }
+        let order: &mut dyn Iterator<Item = &Color> = if reverse {
+            &mut colors.iter().rev()
+        } else {
+            &mut colors.iter()
+        };
+        let hinges = &mut self.hinges;
+        let split = (&self.pair_split[..], &self.single_split[..]);
+        for c in order {
+            let joints = &mut joints[c.lone_joints()];
+            solve_color(
+                c,
+                (pairs, singles, hinges),
+                split,
+                (constraints, joints),
+                (states, team),
+                ctx,
+                reverse,
+                pass,
+            );
+        }
+        if !reverse {
+            solve_overflow((constraints, joints), overflow, states, ctx, reverse, pass);
+        }
+    }
+
+    /// Pseudo-velocities start from rest every substep: so do their
+    /// impulses. (The batches hold their own: only the constraints solved
+    /// one at a time need theirs zeroed.)
+    pub(in crate::solver) fn reset_pseudo(&mut self, constraints: &mut [ContactConstraint]) {
+        self.for_each_scalar(constraints, |c| {
+            c.points[0].pseudo_impulse = 0.0;
+            c.points[1].pseudo_impulse = 0.0;
+        });
+        let zero = Fw::default();
+        self.pair_split.clear();
+        self.pair_split
+            .resize_with(self.pair_count, || SharedCell::new([zero; 2]));
+        self.single_split.clear();
+        self.single_split
+            .resize_with(self.single_count, || SharedCell::new([zero; 1]));
+    }
+
+    /// Calls `f` on each constraint solved one at a time (not in a batch).
+    #[inline]
+    fn for_each_scalar(
+        &self,
+        constraints: &mut [ContactConstraint],
+        mut f: impl FnMut(&mut ContactConstraint),
+    ) {
+        for color in &self.colors[..self.count] {
+            for &i in &color.scalar {
+                f(&mut constraints[i as usize]);
+            }
+        }
+        for &i in &self.overflow {
+            f(&mut constraints[i as usize]);
+        }
+    }
+}
+
+/// One iteration of one constraint, scalar: the velocity one, then the
+/// split-impulse one when the pass asks; or the soft step's.
+#[inline(always)]
+fn solve_one(
+    c: &mut ContactConstraint,
+    states: &[StateCell],
+    ctx: &StepContext,
+    reverse: bool,
+    pass: Pass<'_>,
+) {
+    match pass {
+        Pass::Velocity { pseudo } => {
+            solve_constraint(c, states, ctx, reverse);
+            if let Some(pseudo) = pseudo {
+                solve_pseudo_constraint(c, pseudo, ctx, reverse);
+            }
+        }
+        Pass::Soft { bias } => solve_soft_constraint(c, states, ctx, reverse, bias),
+    }
+}
+
+/// One iteration of the overflow, on this thread: its contacts, then its
+/// joints (the other way round when `reverse`).
+#[inline(always)]
+fn solve_overflow(
+    (constraints, joints): (&mut [ContactConstraint], &mut [JointConstraint]),
+    (contacts, joint_range): (&[u32], std::ops::Range<usize>),
+    states: &[StateCell],
+    ctx: &StepContext,
+    reverse: bool,
+    pass: Pass<'_>,
+) {
+    let joints = &mut joints[joint_range];
+    if reverse {
+        for j in joints.iter_mut().rev() {
+            joint::solve(j, states, ctx, pass.bias());
+        }
+        for &i in contacts.iter().rev() {
+            solve_one(&mut constraints[i as usize], states, ctx, reverse, pass);
+        }
+    } else {
+        for &i in contacts {
+            solve_one(&mut constraints[i as usize], states, ctx, reverse, pass);
+        }
+        for j in joints {
+            joint::solve(j, states, ctx, pass.bias());
+        }
+    }
+}
+
+/// One iteration of one color: its two-point batches, its one-point
+/// batches, its hinge batches (the batches' ranges index `pairs`,
+/// `singles` and `hinges`) and its other joints, split between the team's
+/// threads, then its scalar constraints.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn solve_color(
+    color: &Color,
+    (pairs, singles, hinges): (&mut [wide::PairBatch], &mut [wide::PointBatch], &mut [HingeBatch]),
+    (pair_split, single_split): (&[wide::Split<2>], &[wide::Split<1>]),
+    (constraints, joints): (&mut [ContactConstraint], &mut [JointConstraint]),
+    (states, team): (&[StateCell], Option<&Team>),
+    ctx: &StepContext,
+    reverse: bool,
+    pass: Pass<'_>,
+) {
+    let team = color.team(team, ctx);
+    let (pairs, singles, hinges, joints) = color.runs(
+        team,
+        (
+            &mut pairs[color.pairs.clone()],
+            &mut singles[color.singles.clone()],
+            &mut hinges[color.hinges.clone()],
+            joints,
+        ),
+    );
+    let bias = pass.bias();
+    let solve_hinges = |_, run: &mut [HingeBatch]| run.iter_mut().for_each(|b| b.solve(states, ctx, bias));
+    let hinges = (
+        hinges,
+        &solve_hinges as &(dyn Fn(usize, &mut [HingeBatch]) + Sync),
+    );
+    let solve_joints = |_, run: &mut [JointConstraint]| {
+        for j in run {
+            joint::solve(j, states, ctx, bias);
+        }
+    };
+    let joints = (
+        joints,
+        &solve_joints as &(dyn Fn(usize, &mut [JointConstraint]) + Sync),
+    );
+    // The choice of kernel is made once for the color.
+    match pass {
+        Pass::Velocity { pseudo: Some(pseudo) } => {
+            // Each batch's split impulses, where its run starts.
+            let (pair_split, single_split) = (
+                &pair_split[color.pairs.clone()],
+                &single_split[color.singles.clone()],
+            );
+            for_each4(
+                team,
+                (pairs, &|start, run| {
+                    for (b, split) in run.iter_mut().zip(&pair_split[start..]) {
+                        b.solve_velocity_and_pseudo((states, pseudo), split, ctx, reverse);
+                    }
+                }),
+                (singles, &|start, run| {
+                    for (b, split) in run.iter_mut().zip(&single_split[start..]) {
+                        b.solve_velocity_and_pseudo((states, pseudo), split, ctx, reverse);
+                    }
+                }),
+                hinges,
+                joints,
+            )
+        }
+        Pass::Velocity { pseudo: None } => for_each4(
+            team,
+            (pairs, &|_, run| {
+                run.iter_mut()
+                    .for_each(|b| b.solve_velocity(states, ctx, reverse))
+            }),
+            (singles, &|_, run| {
+                run.iter_mut()
+                    .for_each(|b| b.solve_velocity(states, ctx, reverse))
+            }),
+            hinges,
+            joints,
+        ),
+        Pass::Soft { bias } => for_each4(
+            team,
+            (pairs, &|_, run| {
+                run.iter_mut()
+                    .for_each(|b| b.solve_soft(states, ctx, reverse, bias))
+            }),
+            (singles, &|_, run| {
+                run.iter_mut()
+                    .for_each(|b| b.solve_soft(states, ctx, reverse, bias))
+            }),
+            hinges,
+            joints,
+        ),
+    }
+    // After the stage, on this thread alone: the scalar kernels write both
+    // bodies, static ones included, so they must never run beside the
+    // batches.
+    for &i in &color.scalar {
+        solve_one(&mut constraints[i as usize], states, ctx, reverse, pass);
+    }
+}
