@@ -110,8 +110,8 @@ impl Graph {
 
     /// Per place of the joint array in color order, the joint (an index
     /// of this step's joint keys) that goes there. The joints are built
-    /// straight into their places: sorting built ones moved 4 MB a step
-    /// on the joint grid.
+    /// straight into their places: sorting built ones would move every
+    /// joint's constraint once more a step.
     pub(in crate::solver) fn joint_order(&self) -> &[u32] {
         &self.joint_order
     }
