@@ -1,6 +1,9 @@
-//! The exact solve of the revolute joints' point rows over a tree of
-//! joints, for the trees Gauss-Seidel cannot converge: a chain or
-//! skeleton of light links carrying a heavy body (a ball on a chain).
+//! The exact solve of the revolute joints' point rows and the rigid
+//! welds' point and angle rows over a tree of joints, for the trees
+//! Gauss-Seidel cannot converge: a chain or skeleton of light links
+//! carrying a heavy body (a ball on a chain), or welded bodies (a beam of
+//! welded boxes passes its load's torque along one weld a pass, and
+//! droops and swings).
 //!
 //! After each Gauss-Seidel pass, the point rows of each such tree are
 //! solved all at once, exactly, by Baraff's linear-time elimination on the
@@ -12,9 +15,14 @@
 //! by union-find over the dynamic bodies (the static world is no node: the
 //! one joint of a tree on it is the tree's root, any second one would close
 //! a loop through the ground); joints that would close a loop stay in
-//! Gauss-Seidel alone, and so do the limits, motors and springs. On
-//! Box2D's ball and chain the largest gap is 0.137 m in Gauss-Seidel
-//! alone and 0.030 m with this.
+//! Gauss-Seidel alone, and so do the limits, motors and springs.
+//!
+//! A hinge's point rows keep the soft step's compliance in the biased
+//! pass. A rigid weld's rows have none: each pass holds the welded bodies
+//! as one rigid body, the drift corrected at the joints' rate in the
+//! biased pass, so a welded beam carries its load without giving under
+//! it (a compliance would let the root weld turn until its spring carried
+//! the whole beam's torque).
 
 use crate::body::SolverBody;
 use crate::body::StateCell;
@@ -24,9 +32,9 @@ use crate::step_context::StepContext;
 
 /// A 3x3 block: a body's mass matrix, a joint's (padded to 3 rows), or
 /// the coupling between the two.
-type M3 = [[f32; 3]; 3];
+type M3 = [[f64; 3]; 3];
 /// A 3-vector block: a body's velocity change or a joint's impulse.
-type V3 = [f32; 3];
+type V3 = [f64; 3];
 
 /// The product `a b`.
 fn mul(a: &M3, b: &M3) -> M3 {
@@ -91,6 +99,10 @@ pub(crate) struct JointTrees {
     grounded: Vec<bool>,
     /// Per component root: the largest mass ratio across its joints.
     ratio: Vec<f32>,
+    /// Per component root: whether it holds a rigid weld, and whether a
+    /// joint closes a loop in it (left to Gauss-Seidel).
+    welded: Vec<bool>,
+    looped: Vec<bool>,
     /// The joints of the forest, in joint order.
     picked: Vec<u32>,
     heads: Vec<u32>,
@@ -127,11 +139,21 @@ fn mass_ratio(bodies: &[SolverBody], a: u32, b: u32) -> f32 {
 /// solved exactly (see [`JointTrees::build`]).
 #[inline]
 pub(crate) fn is_heavy(j: &JointConstraint, bodies: &[SolverBody]) -> bool {
+    if is_rigid_weld(j) {
+        return j.a != j.b;
+    }
     matches!(j.kind, JointKind::Revolute(_))
         && j.a != j.b
         && bodies[j.a as usize].dynamic
         && bodies[j.b as usize].dynamic
         && mass_ratio(bodies, j.a, j.b) >= EXACT_TREE_MASS_RATIO
+}
+
+/// Whether joint `j` is a weld rigid in position and angle: always in a
+/// tree solved exactly.
+#[inline]
+fn is_rigid_weld(j: &JointConstraint) -> bool {
+    matches!(j.kind, JointKind::Weld(w) if w.linear_hertz == 0.0 && w.angular_hertz == 0.0)
 }
 
 const BODY: u8 = 0;
@@ -169,9 +191,14 @@ impl JointTrees {
         self.grounded.resize(n, false);
         self.ratio.clear();
         self.ratio.resize(n, 1.0);
+        for v in [&mut self.welded, &mut self.looped] {
+            v.clear();
+            v.resize(n, false);
+        }
         self.picked.clear();
         for (k, j) in joints.iter().enumerate() {
-            if !matches!(j.kind, JointKind::Revolute(_)) {
+            let weld = is_rigid_weld(j);
+            if !(weld || matches!(j.kind, JointKind::Revolute(_))) {
                 continue;
             }
             let (a, b) = (node_of(j.a), node_of(j.b));
@@ -180,8 +207,11 @@ impl JointTrees {
             }
             if a == ground || b == ground {
                 let r = find(&mut self.uf, if a == ground { b } else { a });
-                if !self.grounded[r as usize] {
+                if self.grounded[r as usize] {
+                    self.looped[r as usize] = true;
+                } else {
                     self.grounded[r as usize] = true;
+                    self.welded[r as usize] |= weld;
                     self.picked.push(k as u32);
                 }
                 continue;
@@ -190,25 +220,37 @@ impl JointTrees {
             // (Joining two trees that both hang from the ground would
             // close a loop through it.)
             if ra == rb || (self.grounded[ra as usize] && self.grounded[rb as usize]) {
+                self.looped[ra as usize] = true;
+                self.looped[rb as usize] = true;
                 continue;
             }
             self.uf[ra as usize] = rb;
-            self.grounded[rb as usize] |= self.grounded[ra as usize];
-            let r = self.ratio[ra as usize]
-                .max(self.ratio[rb as usize])
-                .max(mass_ratio(bodies, a, b));
-            self.ratio[rb as usize] = r;
+            let (ra, rb) = (ra as usize, rb as usize);
+            self.grounded[rb] |= self.grounded[ra];
+            self.welded[rb] |= self.welded[ra] || weld;
+            self.looped[rb] |= self.looped[ra];
+            let need = if weld { 1.0 } else { mass_ratio(bodies, a, b) };
+            self.ratio[rb] = self.ratio[ra].max(self.ratio[rb]).max(need);
             self.picked.push(k as u32);
         }
-        // Only the trees that need it: a mass ratio Gauss-Seidel cannot
-        // carry. (A uniform net, a bridge or a ragdoll converges well
-        // enough, and would pay for the elimination every pass.)
+        // Only the trees that need it: a hinge tree with a mass ratio
+        // Gauss-Seidel cannot carry (a uniform net, a bridge or a ragdoll
+        // converges well enough, and would pay for the elimination every
+        // pass), or welded bodies with no loop among them. (A loop left to
+        // Gauss-Seidel beside a rigid exact tree, as in a wall of boxes
+        // welded to all their neighbours, would load the tree's welds with
+        // the whole structure's weight while the loop's soft welds gave.)
         for &k in &self.picked {
             let j = &joints[k as usize];
             let (a, b) = (node_of(j.a), node_of(j.b));
             let body = if a == ground { b } else { a };
-            let root = find(&mut self.uf, body);
-            if self.ratio[root as usize] < EXACT_TREE_MASS_RATIO {
+            let root = find(&mut self.uf, body) as usize;
+            let exact = if self.welded[root] {
+                !self.looped[root]
+            } else {
+                self.ratio[root] >= EXACT_TREE_MASS_RATIO
+            };
+            if !exact {
                 continue;
             }
             for e in [a, b] {
@@ -304,14 +346,17 @@ impl JointTrees {
         } else {
             f32::INFINITY
         };
+        // Joint `j`'s rows at body `end`: the point's two, and a weld's
+        // angle (a hinge's third row is a filler).
         let jac = |j: &JointConstraint, motion: &Motion, end: u32| -> M3 {
             let (ra, rb) = motion.anchors(j);
-            let [[x0, x1], [y0, y1]] = if end == j.a {
-                [[-1.0, ra.y], [-1.0, -ra.x]]
+            let (sign, [[x0, x1], [y0, y1]]) = if end == j.a {
+                (-1.0, [[-1.0, ra.y], [-1.0, -ra.x]])
             } else {
-                [[1.0, -rb.y], [1.0, rb.x]]
+                (1.0, [[1.0, -rb.y], [1.0, rb.x]])
             };
-            [[x0, 0.0, x1], [0.0, y0, y1], [0.0, 0.0, 0.0]]
+            let angle = if is_rigid_weld(j) { sign } else { 0.0 };
+            [[x0, 0.0, x1], [0.0, y0, y1], [0.0, 0.0, angle]].map(|r| r.map(f64::from))
         };
         let m = self.order.len();
         for k in 0..m {
@@ -325,6 +370,7 @@ impl JointTrees {
                 } else {
                     big
                 };
+                let (mm, ii) = (f64::from(mm), f64::from(ii));
                 self.d[k] = [[mm, 0.0, 0.0], [0.0, mm, 0.0], [0.0, 0.0, ii]];
                 self.rhs[k] = [0.0; 3];
                 if parent != usize::MAX {
@@ -340,7 +386,8 @@ impl JointTrees {
                 let cdot = motion.relative_velocity(ra, rb);
                 let [k11, k12, k22] = point_mass_matrix(j.masses, ra, rb);
                 let kk = [[k11, k12], [k12, k22]];
-                let gamma = if a2.is_finite() {
+                let weld = is_rigid_weld(j);
+                let gamma = if a2.is_finite() && !weld {
                     kk.map(|r| r.map(|x| x / a2))
                 } else {
                     [[0.0; 2]; 2]
@@ -351,12 +398,21 @@ impl JointTrees {
                     gamma[1][0] * lam.x + gamma[1][1] * lam.y,
                 );
                 let r = -(cdot + drift_bias(soft.bias_rate, c, ctx.max_joint_push_speed) + g);
-                self.rhs[k] = [-r.x, -r.y, 0.0];
+                // A weld's angle row, rigid, its drift corrected at the
+                // same rate (as the weld's own kernel does); else a filler.
+                let (spin_error, spin_diag) = if weld {
+                    let spin = motion.b.w - motion.a.w;
+                    (spin + soft.bias_rate * motion.angle(j), 0.0)
+                } else {
+                    (0.0, -1.0)
+                };
+                self.rhs[k] = [-r.x, -r.y, spin_error].map(f64::from);
                 self.d[k] = [
                     [-gamma[0][0], -gamma[0][1], 0.0],
                     [-gamma[1][0], -gamma[1][1], 0.0],
-                    [0.0, 0.0, -1.0],
-                ];
+                    [0.0, 0.0, spin_diag],
+                ]
+                .map(|r| r.map(f64::from));
                 if parent != usize::MAX {
                     let b = self.order[parent].1;
                     self.off[k] = tr(&jac(j, &motion, b).map(|r| r.map(|x| -x)));
@@ -387,13 +443,17 @@ impl JointTrees {
         }
         for k in 0..m {
             let (kind, id, _) = self.order[k];
-            let x = self.x[k];
+            let x = self.x[k].map(|v| v as f32);
             if kind == BODY {
                 let s = &states[id as usize];
                 let (v, w) = s.velocity();
                 s.set_velocity(v + Vec2::new(x[0], x[1]), w + x[2]);
             } else {
-                joints[id as usize].impulses.linear += Vec2::new(x[0], x[1]);
+                let j = &mut joints[id as usize];
+                j.impulses.linear += Vec2::new(x[0], x[1]);
+                if is_rigid_weld(j) {
+                    j.impulses.angular += x[2];
+                }
             }
         }
     }
