@@ -212,23 +212,25 @@ def test_the_heuristic_walker_walks_forward():
     from tumble.envs.bipedal_walker import BipedalWalkerHeuristics
 
     env = gym.make("tumble/BipedalWalker-v3")
-    returns, lengths = [], []
+    progress, lengths = [], []
     for seed in range(10):
         s, _ = env.reset(seed=seed)
         pilot = BipedalWalkerHeuristics()
         total, n = 0.0, 0
         while True:
             s, r, te, tr, _ = env.step(pilot.step_heuristic(s))
-            total, n = total + r, n + 1
+            n += 1
+            # A fall's -100 is no step backwards: leave it out.
+            total += 0.0 if r == -100 else r
             if te or tr:
                 break
-        returns.append(total)
+        progress.append(total)
         lengths.append(n)
     # Progress pays 130 for every 30 m walked. The heuristic falls on
-    # some terrains (on gymnasium's own walker too), so the claim is over
-    # ten: every episode walks hundreds of steps, and on average they gain
-    # more than their falls cost.
-    assert min(lengths) > 300 and np.mean(returns) > 20, (returns, lengths)
+    # some terrains (on gymnasium's own walker too), so the claim is that
+    # every episode walks on for hundreds of steps and gets at least 9 m
+    # forward first.
+    assert min(lengths) > 300 and min(progress) > 40, (progress, lengths)
 
 
 def test_the_vectorised_walker_runs_the_single_episodes():
