@@ -1,6 +1,7 @@
 //! The side-by-side benchmark: Tumble, Box2D v3 (through `boxdd`) and
 //! Rapier (through `rapier2d`) build the same nine scenes (seven of boxes
-//! and shapes, two of joints) from one engine-neutral description
+//! and shapes, two of joints), and two of quality (a box slid over a floor
+//! of tiles), from one engine-neutral description
 //! ([`spec`], kept in `tumble-scenes` so the testbed shows the same
 //! scenes), step them in turn ([`runner`]) and report the median time per
 //! step with a quality figure, so a fast engine whose pyramid collapses or

@@ -14,13 +14,18 @@ pub fn quality_heading(quality: Quality) -> &'static str {
         Quality::EscapedBox { .. } => "escaped container (bodies)",
         Quality::EscapedCircle { .. } => "escaped tumbler (bodies)",
         Quality::JointGap => "joint gap: mean (cm) / largest (m)",
+        Quality::Slide { .. } => "fastest vertical speed (m/s) / slid (m)",
         Quality::None => "quality",
     }
 }
 
-/// A run's quality cell: metres to the millimetre, a body count, or a
-/// joint gap's mean in centimetres and largest in metres.
+/// A run's quality cell: metres to the millimetre, a body count, a
+/// joint gap's mean in centimetres and largest in metres, or a slide's
+/// fastest vertical speed and distance.
 fn quality_cell(quality: Quality, run: &EngineRun) -> String {
+    if let (Quality::Slide { .. }, Some(s)) = (quality, run.slide) {
+        return format!("{:.3} / {:.2}", s.max_vertical_speed, s.distance);
+    }
     match (quality, run.quality, run.joint_gaps) {
         (Quality::JointGap, _, Some(g)) => format!("{:.2} / {:.3}", 100.0 * g.mean, g.max),
         (Quality::WorstMoved, Some(v), _) => format!("{v:.3}"),
@@ -158,8 +163,9 @@ pub fn markdown(scenes: &[SceneRun], engines: &[EngineKind], threads: usize) -> 
 
 /// The rows as JSON: `{"rows": [{"scene", "engine", "ms_per_step",
 /// "steps", "worst_moved", "escaped", "joint_gap_mean_cm",
-/// "joint_gap_max_m", ...}], "settings": {...}}`, each quality field
-/// `null` in the scenes that measure another.
+/// "joint_gap_max_m", "max_vertical_speed", "distance_slid", ...}],
+/// "settings": {...}}`, each quality field `null` in the scenes that
+/// measure another.
 pub fn json(scenes: &[SceneRun], engines: &[EngineKind], threads: usize) -> Value {
     let mut rows = Vec::new();
     for scene in scenes {
@@ -184,6 +190,8 @@ pub fn json(scenes: &[SceneRun], engines: &[EngineKind], threads: usize) -> Valu
                 "escaped": escaped,
                 "joint_gap_mean_cm": run.joint_gaps.map(|g| 100.0 * g.mean),
                 "joint_gap_max_m": run.joint_gaps.map(|g| g.max),
+                "max_vertical_speed": run.slide.map(|s| s.max_vertical_speed),
+                "distance_slid": run.slide.map(|s| s.distance),
                 "tumble_ratio": tumble_ratio(scene, run.engine),
             });
             match run.memory {
@@ -231,6 +239,7 @@ mod tests {
                 min_ms: 1.5,
                 quality: Some(gaps.max),
                 joint_gaps: Some(gaps),
+                slide: None,
                 memory: None,
             }],
         }

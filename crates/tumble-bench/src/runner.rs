@@ -7,6 +7,7 @@ use crate::engines::{Engine, EngineKind, Memory};
 use crate::spec::{Motion, Quality, Spec, V2};
 use crate::timing::{in_turns, median};
 use std::time::Instant;
+use tumble_scenes::peers::Slide;
 
 /// Steps each engine takes before handing over to the next.
 pub const CHUNK: u32 = 10;
@@ -28,11 +29,16 @@ pub struct EngineRun {
     pub min_ms: f64,
     /// The scene's quality figure at the end (see [`Quality`]): metres for
     /// worst moved and for the largest joint gap, a body count for the
-    /// escape checks.
+    /// escape checks, metres per second for a slide's fastest vertical
+    /// speed.
     pub quality: Option<f64>,
     /// The joints' gaps at the end, for a scene whose quality is
     /// [`Quality::JointGap`].
     pub joint_gaps: Option<JointGaps>,
+    /// How the sliding body slid, for a scene whose quality is
+    /// [`Quality::Slide`]: the fastest it moved up or down at the end of
+    /// a step (read between the timed steps), and how far it went.
+    pub slide: Option<Slide>,
     /// Memory figures at the end of the run, where the engine has them.
     pub memory: Option<Memory>,
 }
@@ -81,7 +87,9 @@ impl SceneRun {
 
 /// The scene's quality figure from where the bodies started and ended;
 /// `None` for [`Quality::JointGap`], which is measured on the engine's
-/// joints ([`Engine::joint_gaps`], [`JointGaps`]) instead.
+/// joints ([`Engine::joint_gaps`], [`JointGaps`]) instead, and for
+/// [`Quality::Slide`], whose figure is its body's speed over the run
+/// ([`Slide`]).
 pub fn quality(spec: &Spec, start: &[V2], end: &[V2]) -> Option<f64> {
     let dynamic = || {
         spec.bodies
@@ -100,7 +108,7 @@ pub fn quality(spec: &Spec, start: &[V2], end: &[V2]) -> Option<f64> {
         Quality::EscapedCircle { center, radius } => {
             Some(dynamic().filter(|(_, e)| e.distance(center) > radius).count() as f64)
         }
-        Quality::JointGap | Quality::None => None,
+        Quality::JointGap | Quality::Slide { .. } | Quality::None => None,
     }
 }
 
@@ -110,18 +118,36 @@ pub fn run_scene(spec: &Spec, engines: &[EngineKind], steps: u32, chunk: u32, th
     let mut sims: Vec<Box<dyn Engine>> = engines.iter().map(|e| e.build_on(spec, threads)).collect();
     let starts: Vec<Vec<V2>> = sims.iter_mut().map(|s| s.centers()).collect();
     let mut times: Vec<Vec<f64>> = vec![Vec::with_capacity(steps as usize); sims.len()];
+    let slider = match spec.quality {
+        Quality::Slide { body } => Some(body),
+        _ => None,
+    };
+    let mut vertical = vec![0.0f32; sims.len()];
     in_turns(&mut sims, steps, chunk, |k, sim| {
         let t = Instant::now();
         sim.step();
         times[k].push(t.elapsed().as_secs_f64() * 1e3);
+        if let Some(body) = slider {
+            vertical[k] = vertical[k].max(sim.velocity(body).y.abs());
+        }
     });
     let mut runs = Vec::new();
-    for (((&engine, sim), start), mut times) in engines.iter().zip(&mut sims).zip(&starts).zip(times) {
+    let mut each = engines
+        .iter()
+        .zip(&mut sims)
+        .zip(&starts)
+        .zip(times)
+        .zip(vertical);
+    for ((((&engine, sim), start), mut times), vertical) in &mut each {
         let end = sim.centers();
         let joint_gaps = match spec.quality {
             Quality::JointGap => JointGaps::of(&sim.joint_gaps()),
             _ => None,
         };
+        let slide = slider.map(|body| Slide {
+            max_vertical_speed: vertical,
+            distance: end[body].x - start[body].x,
+        });
         let median_ms = median(&mut times);
         let min_ms = times.first().copied().unwrap_or(0.0);
         runs.push(EngineRun {
@@ -131,8 +157,12 @@ pub fn run_scene(spec: &Spec, engines: &[EngineKind], steps: u32, chunk: u32, th
             joints: sim.joint_count(),
             median_ms,
             min_ms,
-            quality: joint_gaps.map(|g| g.max).or_else(|| quality(spec, start, &end)),
+            quality: joint_gaps
+                .map(|g| g.max)
+                .or(slide.map(|s| s.max_vertical_speed as f64))
+                .or_else(|| quality(spec, start, &end)),
             joint_gaps,
+            slide,
             memory: sim.memory(),
         });
     }

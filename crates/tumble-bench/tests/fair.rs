@@ -4,7 +4,7 @@
 
 use tumble_bench::engines::EngineKind;
 use tumble_bench::runner;
-use tumble_bench::spec::{self, shape_mass, Motion, Spec, SCENES, V2};
+use tumble_bench::spec::{self, shape_mass, Motion, Quality, Spec, QUALITY_SCENES, SCENES, V2};
 
 /// Centers sorted by x, then y, so engines can be compared without relying
 /// on any engine's body order.
@@ -24,7 +24,7 @@ fn expected_mass(spec: &Spec) -> f32 {
 
 #[test]
 fn every_engine_builds_the_same_bodies_in_the_same_places() {
-    for name in SCENES {
+    for name in SCENES.iter().chain(&QUALITY_SCENES) {
         let spec = spec::build(name).unwrap();
         let wanted: Vec<V2> = spec.bodies.iter().map(|b| b.position).collect();
         let mut reference: Option<Vec<V2>> = None;
@@ -83,4 +83,30 @@ fn a_short_interleaved_run_reports_every_engine() {
         assert_eq!(r.quality, Some(0.0), "{r:?}");
     }
     assert!(run.run(EngineKind::Tumble).unwrap().memory.is_some());
+}
+
+#[test]
+fn the_tile_floors_report_each_engines_slide_and_tumbles_is_flat() {
+    // Every engine's slide is measured; Tumble's box, over tiles of one
+    // body or a static body per tile, slides its whole way at its speed
+    // without rising: the figure the scene is there for.
+    for name in QUALITY_SCENES {
+        let spec = spec::build(name).unwrap();
+        let Quality::Slide { body } = spec.quality else {
+            panic!("{name}: a slide scene");
+        };
+        assert_eq!(spec.bodies[body].motion, Motion::Dynamic);
+        let run = runner::run_scene(&spec, &EngineKind::ALL, spec.steps, 10, 1);
+        for r in &run.runs {
+            let slide = r
+                .slide
+                .unwrap_or_else(|| panic!("{name}: {} has no slide", r.engine.name()));
+            assert_eq!(r.quality, Some(slide.max_vertical_speed as f64));
+            assert!(slide.distance > 0.0, "{name}: {} {slide:?}", r.engine.name());
+        }
+        let tumble = run.run(EngineKind::Tumble).unwrap().slide.unwrap();
+        let flat = spec::TILE_SLIDE_SPEED * spec.steps as f32 * spec::DT;
+        assert!(tumble.max_vertical_speed < 0.1, "{name}: {tumble:?}");
+        assert!((tumble.distance - flat).abs() < 0.01 * flat, "{name}: {tumble:?}");
+    }
 }

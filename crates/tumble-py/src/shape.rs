@@ -523,6 +523,15 @@ impl Shape {
         self.world_mut(py)?.inner.set_filter(self.id, f).check()
     }
 
+    /// The indices of the polygon's edges (edge ``i`` runs from vertex
+    /// ``i`` to vertex ``i + 1``) that are seams: covered along their
+    /// whole length by polygons welded to it (see
+    /// :attr:`World.smooth_seams`). Empty for any other shape.
+    #[getter]
+    fn seam_edges(&self, py: Python<'_>) -> PyResult<Vec<usize>> {
+        self.world(py)?.inner.seam_edges(self.id).check()
+    }
+
     /// Whether it is a sensor (fixed when added).
     #[getter]
     fn sensor(&self, py: Python<'_>) -> PyResult<bool> {

@@ -113,7 +113,10 @@ impl World {
     /// that begins is reported as a hit. ``max_linear_speed``,
     /// ``max_step`` and ``max_step_splits`` bound a body's speed and the
     /// longest step taken at once (the engine's defaults when ``None``).
-    /// ``solver`` is a :class:`SolverSettings`.
+    /// ``smooth_seams`` makes polygons that never move relative to each
+    /// other (the tiles of a tile map) collide as one surface where they
+    /// lie edge to edge (see :attr:`smooth_seams`). ``solver`` is a
+    /// :class:`SolverSettings`.
     #[new]
     #[pyo3(signature = (
         gravity = V2(tumble::Vec2::new(0.0, -10.0)),
@@ -125,8 +128,9 @@ impl World {
         max_linear_speed = None,
         max_step = None,
         max_step_splits = None,
+        smooth_seams = true,
         solver = None,
-    ), text_signature = "(gravity=(0, -10), *, sleeping=True, workers=1, length_units_per_meter=1.0, hit_event_threshold=None, max_linear_speed=None, max_step=None, max_step_splits=None, solver=None)")]
+    ), text_signature = "(gravity=(0, -10), *, sleeping=True, workers=1, length_units_per_meter=1.0, hit_event_threshold=None, max_linear_speed=None, max_step=None, max_step_splits=None, smooth_seams=True, solver=None)")]
     fn new(
         py: Python<'_>,
         gravity: V2,
@@ -137,6 +141,7 @@ impl World {
         max_linear_speed: Option<f32>,
         max_step: Option<f32>,
         max_step_splits: Option<u32>,
+        smooth_seams: bool,
         solver: Option<PyRef<'_, SolverSettings>>,
     ) -> PyResult<World> {
         let defaults = WorldSettings::default();
@@ -144,6 +149,7 @@ impl World {
             length_units_per_meter,
             hit_event_threshold: hit_event_threshold.unwrap_or(defaults.hit_event_threshold),
             sleeping,
+            smooth_seams,
             ..defaults
         };
         // `tumble::World::new` repairs what it cannot use; a caller here
@@ -233,6 +239,22 @@ impl World {
     #[setter]
     fn set_sleeping(&mut self, on: bool) {
         self.inner.set_sleeping(on);
+    }
+
+    /// Whether polygons that never move relative to each other (shapes of
+    /// one body, or of static bodies) and lie edge to edge, as the tiles
+    /// of a tile map do, collide as one surface: a body sliding or
+    /// rolling over the seam between two tiles meets the flat floor they
+    /// make, not the tiles' inner sides (no ghost collisions). On by
+    /// default; :attr:`Shape.seam_edges` tells which edges are seams.
+    #[getter]
+    fn smooth_seams(&self) -> bool {
+        self.inner.settings().smooth_seams
+    }
+
+    #[setter]
+    fn set_smooth_seams(&mut self, on: bool) {
+        self.inner.set_smooth_seams(on);
     }
 
     /// How many threads the step runs on (1 to the engine's limit). The

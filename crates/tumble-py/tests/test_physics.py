@@ -138,3 +138,28 @@ def test_rolling_resistance_stops_a_rolling_disc_where_the_closed_form_says():
         world.step(1 / 60)
     assert abs(disc.linear_velocity.x) < 1e-2
     assert abs(disc.position.x + 45 - 18.75) < 0.03 * 18.75
+
+
+def test_a_box_slides_over_a_tile_map_as_over_one_box():
+    # Forty 1 m tiles of one static body side by side are one flat floor
+    # (smooth seams): a box slid over them without friction keeps its
+    # speed and never rises. Without smooth seams it catches on the seams.
+    def slide(smooth):
+        world = tumble.World(sleeping=False, smooth_seams=smooth)
+        floor = world.create_body("static")
+        tiles = [floor.add_box(1, 1, center=(i + 0.5, -0.5), friction=0.0) for i in range(40)]
+        box = world.create_body(position=(0.5, 0.5), linear_velocity=(8, 0))
+        box.add_box(1, 1, friction=0.0)
+        rise = 0.0
+        for _ in range(240):
+            world.step(1 / 60)
+            rise = max(rise, abs(box.linear_velocity.y))
+        return tiles, rise, box.position.x - 0.5
+
+    tiles, rise, slid = slide(True)
+    # A box's edges run bottom, right, top, left: the sides are seams.
+    assert tiles[1].seam_edges == [1, 3] and tiles[0].seam_edges == [1]
+    assert rise < 0.1 and slid == pytest.approx(8 * 4, rel=0.01)
+    tiles, rise, slid = slide(False)
+    assert tiles[1].seam_edges == []
+    assert rise > 0.1 and slid < 0.5 * 8 * 4

@@ -5,7 +5,9 @@
 //! the testbed can show the scenes too. Seven are stacks, piles and
 //! crashes (the two pyramid scenes twice: in tumble-scenes' layout, 5 cm
 //! between the boxes of a row, and in Box2D's, the boxes touching); two
-//! are joints ([`joint_grid`], [`ragdolls`]).
+//! are joints ([`joint_grid`], [`ragdolls`]). Beside them, two scenes of
+//! quality rather than speed, [`QUALITY_SCENES`]: a box slid over a floor
+//! of tiles ([`tile_floor`]).
 //!
 //! A [`Spec`] lists bodies and joints in a fixed order; each engine keeps
 //! its handles in that order, which is what lets the benchmark compare
@@ -415,6 +417,16 @@ pub enum Quality {
     /// the largest over the scene's joints. A hinge holds them together;
     /// a soft or overloaded one lets them drift apart.
     JointGap,
+    /// A body sliding across a surface that ought to be flat (the
+    /// spec's body `body`, given a speed along x and no friction): the
+    /// fastest it moved up or down at the end of any step, and how far it
+    /// slid along x. On a flat surface it neither rises nor stops; a
+    /// ghost collision with an edge inside the surface kicks it up and
+    /// slows it down.
+    Slide {
+        /// Index of the sliding body in [`Spec::bodies`].
+        body: usize,
+    },
     /// No quality figure (zero gravity: everything is meant to fly).
     None,
 }
@@ -432,7 +444,11 @@ pub const SCENES: [&str; 9] = [
     "ragdolls",
 ];
 
-/// Builds a scene by name (one of [`SCENES`]).
+/// Scenes of one body each that measure a quality the peers fall short
+/// on, not speed: run after [`SCENES`] in a full run, timed as they are.
+pub const QUALITY_SCENES: [&str; 2] = ["tile-floor", "tile-bodies"];
+
+/// Builds a scene by name (one of [`SCENES`] or [`QUALITY_SCENES`]).
 pub fn build(name: &str) -> Option<Spec> {
     Some(match name {
         "large-pyramid" => large_pyramid(),
@@ -444,6 +460,8 @@ pub fn build(name: &str) -> Option<Spec> {
         "pile" => pile(),
         "joint-grid" => joint_grid(),
         "ragdolls" => ragdolls(),
+        "tile-floor" => tile_floor(true),
+        "tile-bodies" => tile_floor(false),
         _ => return None,
     })
 }
@@ -695,6 +713,66 @@ pub fn smash() -> Spec {
         bodies,
         joints: Vec::new(),
         quality: Quality::None,
+        sleeping: false,
+    }
+}
+
+/// Tiles in the tile-floor scenes.
+pub const TILE_COUNT: u32 = 40;
+/// The sliding box's speed along x at the start, m/s.
+pub const TILE_SLIDE_SPEED: f32 = 8.0;
+/// Steps of the tile-floor scenes: 4 s, so the box slides 32 m of the
+/// 40 m floor when nothing stops it.
+pub const TILE_SLIDE_STEPS: u32 = 240;
+
+/// A floor of [`TILE_COUNT`] static 1 m boxes side by side, their top
+/// faces on y = 0 from x = 0 to 40, and a 1 m box resting on the first
+/// (a crate on a tile, its sides over the tile's sides) sliding along x
+/// at [`TILE_SLIDE_SPEED`], no friction anywhere: a level built from
+/// tiles, which must be as flat to slide over as one long box. With
+/// `one_body` (`tile-floor`) the tiles are shapes of one static body, as
+/// a tile map makes them; without (`tile-bodies`) each is a static body
+/// of its own. The sliding box is the last body.
+pub fn tile_floor(one_body: bool) -> Spec {
+    let tile = |x: f32| {
+        ShapeSpec::new(Geometry::Box {
+            half: V2::new(0.5, 0.5),
+            center: V2::new(x, -0.5),
+            angle: 0.0,
+        })
+        .with_friction(0.0)
+    };
+    let centers = (0..TILE_COUNT).map(|i| i as f32 + 0.5);
+    let mut bodies = if one_body {
+        vec![BodySpec {
+            shapes: centers.map(tile).collect(),
+            ..BodySpec::new(Motion::Static, V2::ZERO, tile(0.5))
+        }]
+    } else {
+        centers
+            .map(|x| {
+                let tile = ShapeSpec::square_box(0.5, 0.5).with_friction(0.0);
+                BodySpec::new(Motion::Static, V2::new(x, -0.5), tile)
+            })
+            .collect()
+    };
+    bodies.push(BodySpec {
+        linear_velocity: V2::new(TILE_SLIDE_SPEED, 0.0),
+        ..BodySpec::new(
+            Motion::Dynamic,
+            V2::new(0.5, 0.5),
+            ShapeSpec::square_box(0.5, 0.5).with_friction(0.0),
+        )
+    });
+    Spec {
+        name: if one_body { "tile-floor" } else { "tile-bodies" },
+        steps: TILE_SLIDE_STEPS,
+        gravity: gravity(),
+        quality: Quality::Slide {
+            body: bodies.len() - 1,
+        },
+        bodies,
+        joints: Vec::new(),
         sleeping: false,
     }
 }
@@ -964,8 +1042,8 @@ mod tests {
         assert_eq!(dynamic(&tumbler()), 2025);
         assert_eq!(dynamic(&smash()), 120 * 80 + 1);
         assert_eq!(dynamic(&pile()), 2000);
-        for name in SCENES {
-            assert_eq!(build(name).unwrap().name, name);
+        for name in SCENES.iter().chain(&QUALITY_SCENES) {
+            assert_eq!(build(name).unwrap().name, *name);
         }
     }
 

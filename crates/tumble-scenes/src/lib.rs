@@ -18,6 +18,7 @@ pub mod game;
 pub mod input;
 pub mod joints;
 mod metrics;
+pub mod peers;
 mod rng;
 
 pub use metrics::{run, run_with, Metrics, Recorder};
@@ -112,6 +113,13 @@ pub enum SceneName {
     /// 11-bone human, limited, sprung hinges with friction), four columns
     /// of ten dropped on one another.
     Ragdolls,
+    /// Not in SCENES.md: a box sliding without friction across a floor of
+    /// 40 tiles, the tiles shapes of one static body (a tile map); see
+    /// [`bench::tile_floor`] and [`peers`].
+    TileFloor,
+    /// Not in SCENES.md: as [`SceneName::TileFloor`], each tile a static
+    /// body of its own.
+    TileBodies,
 }
 
 impl SceneName {
@@ -153,6 +161,8 @@ impl SceneName {
             SceneName::Car => "car",
             SceneName::Breakable => "breakable",
             SceneName::Ragdolls => "ragdolls",
+            SceneName::TileFloor => "tile-floor",
+            SceneName::TileBodies => "tile-bodies",
         }
     }
 
@@ -187,6 +197,8 @@ impl SceneName {
             "car" => SceneName::Car,
             "breakable" => SceneName::Breakable,
             "ragdolls" => SceneName::Ragdolls,
+            "tile-floor" => SceneName::TileFloor,
+            "tile-bodies" => SceneName::TileBodies,
             _ => return None,
         })
     }
@@ -199,6 +211,7 @@ impl SceneName {
             SceneName::Pile => 900,
             // Two swings of the slower pendulum (5.3 s each) and more.
             SceneName::Pendulum => 1200,
+            SceneName::TileFloor | SceneName::TileBodies => bench::TILE_SLIDE_STEPS,
             _ => 600,
         }
     }
@@ -345,6 +358,16 @@ pub fn build(name: SceneName, solver: SolverSettings) -> Scene {
                 .set_solver_settings(solver)
                 .expect("the caller's settings are valid");
             filled.bodies[1..].to_vec()
+        }
+        SceneName::TileFloor | SceneName::TileBodies => {
+            // The benchmark's tile floor, which replaces this world's
+            // ground (its long top face would hide the tiles' seams).
+            let filled = bench::build_world(&bench::tile_floor(name == SceneName::TileFloor));
+            world = filled.world;
+            world
+                .set_solver_settings(solver)
+                .expect("the caller's settings are valid");
+            filled.bodies.last().copied().into_iter().collect()
         }
     };
     let start = tracked

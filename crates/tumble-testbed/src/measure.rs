@@ -6,13 +6,16 @@
 //! and how tall a stack still stand, mass ratios, the ramp's Coulomb split,
 //! bounce heights under restitution). A fifth, beside SCENES.md's four,
 //! sets contact recycling on against off on the large pyramids, so what the
-//! speed costs or gains in standing is on the record.
+//! speed costs or gains in standing is on the record. Beside those, the
+//! other solvers on the stacking scenes, the joints against closed forms,
+//! and `peers`: qualities Box2D and Rapier fall short on (see
+//! `tumble_scenes::peers`), starting with a box slid over a floor of tiles.
 
 use serde_json::{json, Value};
 use tumble::{Coloring, PositionCorrection, SolverSettings, Sweep};
 use tumble_scenes::{
-    build, ramp_analytic_distance, run, Metrics, Recorder, SceneName, BOUNCE_DROP_HEIGHT, BOUNCE_RADIUS,
-    BOUNCE_RESTITUTIONS, DT, RAMP_FRICTIONS,
+    bench, build, peers as beyond, ramp_analytic_distance, run, Metrics, Recorder, SceneName,
+    BOUNCE_DROP_HEIGHT, BOUNCE_RADIUS, BOUNCE_RESTITUTIONS, DT, RAMP_FRICTIONS,
 };
 
 /// Which studies to run and for how long.
@@ -27,7 +30,8 @@ pub struct MeasureOptions {
 /// One row of the report.
 #[derive(Clone, Debug)]
 pub struct Row {
-    /// Study name: `warm-starting`, `position-correction`, `sweep`, `quality`.
+    /// Study name: `warm-starting`, `position-correction`, `sweep`,
+    /// `quality`, `recycling`, `solvers`, `joints`, `peers`.
     pub study: &'static str,
     /// The scene.
     pub scene: SceneName,
@@ -338,6 +342,58 @@ pub fn all_studies(opts: &MeasureOptions) -> Vec<Row> {
     rows.extend(recycling(opts));
     rows.extend(solvers(opts));
     rows.extend(joints(opts));
+    rows.extend(peers(opts));
+    rows
+}
+
+/// The fastest the tile floor may move its sliding box up or down and
+/// still count as flat: 0.1 m/s, the speed of a hop of half a millimetre
+/// (a ghost collision throws the box up at metres per second).
+pub const FLAT_VERTICAL_SPEED: f32 = 0.1;
+
+/// Study 8: qualities the peers fall short on, at the default settings
+/// (see `tumble_scenes::peers`). First the tile floor, its tiles shapes of
+/// one static body (`tile-floor`) and static bodies of their own
+/// (`tile-bodies`): how fast the box sliding over it moved up or down
+/// (flat: under [`FLAT_VERTICAL_SPEED`]) and how far it slid (flat: its
+/// speed for the scene's time, to 1%).
+pub fn peers(opts: &MeasureOptions) -> Vec<Row> {
+    let settings = SolverSettings::default();
+    let mut rows = Vec::new();
+    for scene in [SceneName::TileFloor, SceneName::TileBodies] {
+        if !wanted(opts, scene) {
+            continue;
+        }
+        let n = frames(opts, scene);
+        let mut s = build(scene, settings);
+        let (slide, metrics) = beyond::slide(&mut s, n);
+        let tiles = match scene {
+            SceneName::TileFloor => "tiles of one body",
+            _ => "a static body per tile",
+        };
+        let row = |case: &str, measured: f32, expected: f32, pass: bool| Row {
+            case: Some(format!("{tiles}: {case}")),
+            measured: Some(measured),
+            expected: Some(expected),
+            pass: Some(pass),
+            ..Row::new("peers", scene, settings, metrics)
+        };
+        let vertical = slide.max_vertical_speed;
+        rows.push(row(
+            "fastest vertical speed (m/s)",
+            vertical,
+            0.0,
+            vertical < FLAT_VERTICAL_SPEED,
+        ));
+        let flat = bench::TILE_SLIDE_SPEED * n as f32 * DT;
+        let slid = slide.distance;
+        rows.push(row(
+            "distance slid (m)",
+            slid,
+            flat,
+            (slid - flat).abs() <= 0.01 * flat,
+        ));
+    }
     rows
 }
 
@@ -491,7 +547,7 @@ pub fn to_markdown(rows: &[Row]) -> String {
         defaults.sweep.name(),
         if defaults.contact_recycling { "on" } else { "off" }
     );
-    let studies: [(&str, &str); 7] = [
+    let studies: [(&str, &str); 8] = [
         ("warm-starting", "Warm starting x iterations (pyramid, 21 boxes)"),
         (
             "position-correction",
@@ -505,6 +561,10 @@ pub fn to_markdown(rows: &[Row]) -> String {
             "The other solvers: position correction and coloring (stacking scenes, defaults otherwise)",
         ),
         ("joints", "Joints against closed forms (defaults)"),
+        (
+            "peers",
+            "Beyond the peers: a box slid without friction over 40 tiles (defaults)",
+        ),
     ];
     for (study, title) in studies {
         let rs: Vec<&Row> = rows.iter().filter(|r| r.study == study).collect();
@@ -512,7 +572,7 @@ pub fn to_markdown(rows: &[Row]) -> String {
             continue;
         }
         out.push_str(&format!("### {title}\n\n"));
-        if study == "joints" {
+        if study == "joints" || study == "peers" {
             out.push_str("| scene | case | frames | measured | expected | pass |\n");
             out.push_str("|---|---|---|---|---|---|\n");
             for r in rs {

@@ -82,9 +82,11 @@ pub const SLIDE_HISTORY: usize = 600;
 pub const JOINT_SCENES: usize = 9;
 
 /// The scenes offered in the side panel: SCENES.md's, plus a tall stack,
-/// the sleepers, the game scenes and the joint scenes (but the hanging
-/// chain, which the joint study measures: `--scene chain` opens it).
-pub const SCENE_LIST: [SceneName; 22] = [
+/// the sleepers, the game scenes, the tile floor and the joint scenes (but
+/// the hanging chain, which the joint study measures: `--scene chain`
+/// opens it, nor the tile floor of one static body per tile: `--scene
+/// tile-bodies`).
+pub const SCENE_LIST: [SceneName; 23] = [
     SceneName::ALL[0],
     SceneName::ALL[1],
     SceneName::ALL[2],
@@ -98,6 +100,7 @@ pub const SCENE_LIST: [SceneName; 22] = [
     SceneName::Platformer,
     SceneName::Sensors,
     SceneName::Filtering,
+    SceneName::TileFloor,
     SceneName::Pendulum,
     SceneName::BallAndChain,
     SceneName::Bridge,

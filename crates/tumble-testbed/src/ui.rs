@@ -210,6 +210,10 @@ fn scene_label(name: SceneName) -> (String, String) {
         SceneName::Car => "arrows drive a car on wheel joints over hills".to_string(),
         SceneName::Breakable => "a welded wall whose joints break under a ball".to_string(),
         SceneName::Ragdolls => "40 ragdolls of 11 bones on limited, sprung hinges, piled".to_string(),
+        SceneName::TileFloor => {
+            "a box slid without friction over 40 tiles of one body: smooth seams keep it flat".to_string()
+        }
+        SceneName::TileBodies => "the tile floor with each tile a static body of its own".to_string(),
     };
     (short, long)
 }

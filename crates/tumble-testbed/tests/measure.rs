@@ -1,11 +1,14 @@
-//! `tumble measure --json` parses and carries all seven studies
-//! (SCENES.md's four, contact recycling, the other solvers and the
-//! joints), every row with every SCENES.md field.
+//! `tumble measure --json` parses and carries all eight studies
+//! (SCENES.md's four, contact recycling, the other solvers, the joints
+//! and the qualities beyond the peers), every row with every SCENES.md
+//! field.
 
-use tumble_testbed::measure::{all_studies, to_json, to_markdown, MeasureOptions};
+use tumble_testbed::measure::{
+    all_studies, peers, to_json, to_markdown, MeasureOptions, FLAT_VERTICAL_SPEED,
+};
 
 #[test]
-fn json_report_has_all_seven_studies_and_every_field() {
+fn json_report_has_all_eight_studies_and_every_field() {
     let opts = MeasureOptions {
         scene: None,
         frames: Some(20),
@@ -21,6 +24,7 @@ fn json_report_has_all_seven_studies_and_every_field() {
         "recycling",
         "solvers",
         "joints",
+        "peers",
     ] {
         assert!(rows.iter().any(|r| r["study"] == study), "missing study {study}");
     }
@@ -69,4 +73,28 @@ fn scene_filter_restricts_the_report() {
     let md = to_markdown(&rows);
     assert!(md.contains("Position correction") && md.contains("Sweep order"));
     assert!(!md.contains("Warm starting x iterations"));
+}
+
+#[test]
+fn the_peers_study_finds_both_tile_floors_flat() {
+    // The box slides its whole way over the tiles, one body or a body
+    // each, never moving up or down faster than a flat floor allows.
+    let rows = peers(&MeasureOptions::default());
+    assert_eq!(rows.len(), 4);
+    for scene in ["tile-floor", "tile-bodies"] {
+        let of_scene: Vec<_> = rows.iter().filter(|r| r.scene.name() == scene).collect();
+        assert_eq!(of_scene.len(), 2, "{scene}");
+        for r in of_scene {
+            assert_eq!(r.pass, Some(true), "{scene}: {:?}", r.case);
+        }
+    }
+    let vertical = rows[0].measured.expect("a figure");
+    assert!(vertical < FLAT_VERTICAL_SPEED, "{vertical}");
+    let (slid, flat) = (
+        rows[1].measured.expect("a figure"),
+        rows[1].expected.expect("a figure"),
+    );
+    assert!((slid - flat).abs() <= 0.01 * flat, "{slid} of {flat}");
+    let md = to_markdown(&rows);
+    assert!(md.contains("Beyond the peers") && md.contains("tiles of one body: distance slid (m)"));
 }

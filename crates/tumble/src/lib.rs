@@ -85,6 +85,10 @@
 //! - Motion locks: [`MotionLocks`].
 //! - Segments and smooth one-sided chains: [`Segment`],
 //!   [`World::create_chain`].
+//! - Smooth seams: polygons of one body (a tile map) or of static bodies
+//!   that lie edge to edge collide as one surface, no ghost collisions
+//!   where they meet ([`WorldSettings::smooth_seams`],
+//!   [`World::seam_edges`]).
 //! - Queries with a [`QueryFilter`]: [`World::ray_cast`] (and `_closest`,
 //!   `_all`), [`World::shape_cast`], [`World::overlap_point`],
 //!   [`World::overlap_aabb`], [`World::overlap_shape`], and

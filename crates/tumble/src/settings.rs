@@ -46,6 +46,14 @@ pub const AABB_MARGIN_FRACTION: f32 = 0.125;
 /// convex hull; an edge shorter than this has no reliable normal.
 pub const WELD_DISTANCE: f32 = 0.5 * LINEAR_SLOP;
 
+/// Sine of the angle within which two directions count as one where
+/// surfaces join: a chain's joint with a slight kink as straight, two
+/// shapes' edges laid against each other as facing exactly opposite ways
+/// (see [`World`](crate::World)'s seams). About half a degree: a level
+/// built with a slight kink still counts as flat there, while a real
+/// slope of one in fifty does not.
+pub const SIN_TOLERANCE: f32 = 0.01;
+
 /// The fastest (in metres per second) position correction pushes two
 /// overlapping bodies apart. A deep overlap (a body teleported into
 /// another) is resolved over several steps instead of launching the bodies
@@ -545,6 +553,25 @@ pub struct WorldSettings {
     /// the cost of a call is bounded whatever its `dt`.
     #[cfg_attr(feature = "serde", serde(default = "max_step_splits_default"))]
     pub max_step_splits: u32,
+    /// Collide welded polygons as one surface (on by default). Two
+    /// polygons that never move relative to each other (shapes of one
+    /// body, or of two static bodies) and lie edge against edge, as the
+    /// tiles of a tile map do, have a seam between them: edges inside the
+    /// solid, which nothing outside can touch. With this on, a body
+    /// sliding or rolling over the join meets the flat surface (or the
+    /// real corner) the polygons make together, where off it catches on
+    /// the seam's edges as if each polygon stood alone (a ghost
+    /// collision). Polygons without seams collide as they do without it.
+    /// Changed at run time with
+    /// [`World::set_smooth_seams`](crate::World::set_smooth_seams).
+    #[cfg_attr(feature = "serde", serde(default = "smooth_seams_default"))]
+    pub smooth_seams: bool,
+}
+
+/// Serde's value for a missing `smooth_seams`: on.
+#[cfg(feature = "serde")]
+fn smooth_seams_default() -> bool {
+    true
 }
 
 /// Serde's value for a missing `max_linear_speed`: the default.
@@ -601,6 +628,7 @@ impl Default for WorldSettings {
             max_linear_speed: MAX_LINEAR_SPEED,
             max_step: MAX_STEP,
             max_step_splits: MAX_STEP_SPLITS,
+            smooth_seams: true,
         }
     }
 }

@@ -313,6 +313,15 @@ impl Engine for Box2dScene {
             .collect()
     }
 
+    fn velocity(&mut self, body: usize) -> V2 {
+        let v = self
+            .world
+            .body(self.bodies[body])
+            .and_then(|b| b.linear_velocity())
+            .expect("a live body");
+        V2::new(v.x, v.y)
+    }
+
     fn dynamic_mass(&mut self) -> f32 {
         let world = &mut self.world;
         self.bodies

@@ -37,6 +37,10 @@ pub trait Engine {
     /// center of mass of a dynamic body, the origin of any other.
     fn centers(&mut self) -> Vec<V2>;
 
+    /// The velocity of the center of mass of the spec's body `body` (an
+    /// index into [`Spec::bodies`]), m/s.
+    fn velocity(&mut self, body: usize) -> V2;
+
     /// The total mass of the dynamic bodies, as the engine computed it.
     fn dynamic_mass(&mut self) -> f32;
 

@@ -283,6 +283,11 @@ impl Engine for RapierScene {
             .collect()
     }
 
+    fn velocity(&mut self, body: usize) -> V2 {
+        let v = self.world.bodies[self.bodies[body]].linvel();
+        V2::new(v.x, v.y)
+    }
+
     fn dynamic_mass(&mut self) -> f32 {
         self.bodies
             .iter()

@@ -95,6 +95,14 @@ impl Engine for TumbleScene {
             .collect()
     }
 
+    fn velocity(&mut self, body: usize) -> V2 {
+        let v = self
+            .world
+            .linear_velocity(self.bodies[body])
+            .expect("a live body");
+        V2::new(v.x, v.y)
+    }
+
     fn dynamic_mass(&mut self) -> f32 {
         self.bodies
             .iter()

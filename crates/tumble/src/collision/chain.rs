@@ -20,12 +20,8 @@
 use super::sat::collide_segment_face;
 use super::{collide_recyclable, feature_id, Keep, Manifold, ManifoldPoint};
 use crate::math::{cross, right_perp, Transform, Vec2};
+use crate::settings::SIN_TOLERANCE;
 use crate::shapes::{ChainSegment, Circle, Shape};
-
-/// Sine of the angle within which two normals count as one: about a
-/// hundredth of a degree less than Box2D's angular slop, so a chain with
-/// a slight kink still counts as straight there.
-const SIN_TOLERANCE: f32 = 0.01;
 
 /// What to do with a normal found against a chain segment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -20,6 +20,7 @@ pub(crate) mod epa;
 pub(crate) mod gjk;
 pub(crate) mod ray;
 pub(crate) mod sat;
+mod seams;
 pub(crate) mod toi;
 
 #[cfg(test)]
@@ -29,6 +30,7 @@ pub use circles::{collide_capsule_circle, collide_circles, collide_polygon_circl
 pub use distance::{shape_distance, DistanceOutput};
 pub use ray::{ray_cast, RayHit};
 pub use sat::{collide_capsules, collide_polygon_capsule, collide_polygons};
+pub(crate) use seams::{collide_across_seams, surface_normal};
 pub use toi::time_of_impact;
 pub(crate) use toi::{sweep_time_of_impact, Sweep};
 

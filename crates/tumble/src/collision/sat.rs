@@ -841,23 +841,69 @@ pub(crate) fn collide_segment_face(
     xf_b: Transform,
     speculative: f32,
 ) -> Manifold {
-    use crate::shapes::Shape;
     let face = Capsule {
         center1: p1,
         center2: p2,
         radius: 0.0,
     };
-    let reference = ClipPolygon::from_capsule(&face, None);
+    clip_to_face(
+        &ClipPolygon::from_capsule(&face, None),
+        0,
+        xf_a,
+        b,
+        xf_b,
+        speculative,
+    )
+}
+
+/// The manifold of polygon or capsule `b` against face `face` of polygon
+/// `a` (placed at `xf_a`), whatever the best separating axis, as
+/// [`collide_segment_face`] for a segment, its ids those of the same
+/// face found by the separating axes (so a contact's warm start carries
+/// over between the two). A polygon's contact across a seam, where the
+/// best axis is an inner side or a corner the welded surface does not
+/// have.
+pub(crate) fn collide_polygon_face(
+    a: &Polygon,
+    face: usize,
+    xf_a: Transform,
+    b: &crate::shapes::Shape,
+    xf_b: Transform,
+    speculative: f32,
+) -> Manifold {
+    clip_to_face(
+        &ClipPolygon::from_polygon(a, None),
+        face,
+        xf_a,
+        b,
+        xf_b,
+        speculative,
+    )
+}
+
+/// `b`'s incident edge clipped to face `edge` of the core `reference`
+/// (in the frame of `xf_a`), in the world; nothing for a shape that is
+/// not a polygon, capsule or segment.
+fn clip_to_face(
+    reference: &ClipPolygon,
+    edge: usize,
+    xf_a: Transform,
+    b: &crate::shapes::Shape,
+    xf_b: Transform,
+    speculative: f32,
+) -> Manifold {
+    use crate::shapes::Shape;
     let placed = Some(xf_a.inv_mul(xf_b));
     let incident = match b {
         Shape::Polygon(p) => ClipPolygon::from_polygon(p, placed),
         Shape::Capsule(c) => ClipPolygon::from_capsule(c, placed),
+        Shape::Segment(s) => ClipPolygon::from_capsule(&s.as_capsule(), placed),
         _ => return Manifold::default(),
     };
     let face = ReferenceFace {
-        reference: &reference,
+        reference,
         incident: &incident,
-        edge: 0,
+        edge,
         separation: 0.0,
         flip: false,
     };

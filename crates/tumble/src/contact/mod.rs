@@ -16,9 +16,10 @@ pub(crate) use recycling::{ManifoldCache, RecycleLimits};
 
 use crate::body::edges::{self, Edge};
 use crate::body::Body;
-use crate::collision::{collide_recyclable, Keep, Manifold};
+use crate::collision::{collide_across_seams, collide_recyclable, Keep, Manifold};
 use crate::hooks::ContactMaterial;
 use crate::math::cross_sv;
+use crate::shapes::seams::{seams_of, SeamSlots};
 use crate::shapes::{Shape, ShapeDef};
 use crate::store::Store;
 
@@ -139,6 +140,10 @@ impl ContactOptions {
     pub const PRE_SOLVE: ContactOptions = ContactOptions(4);
     /// Rolling resistance (either shape's is positive).
     pub const ROLLING: ContactOptions = ContactOptions(8);
+    /// Either shape is a polygon with seams (see
+    /// [`crate::shapes::seams`]): its normals are judged against them.
+    /// Kept by the world as seams come and go, not by [`ContactOptions::of`].
+    pub const SEAMS: ContactOptions = ContactOptions(16);
 
     /// The options of a contact between shapes with definitions `a`, `b`.
     pub fn of(a: &crate::ShapeDef, b: &crate::ShapeDef) -> ContactOptions {
@@ -161,11 +166,21 @@ impl ContactOptions {
     pub fn contains(self, other: ContactOptions) -> bool {
         self.0 & other.0 == other.0
     }
+
+    /// These options with those of `other` set (`on`) or cleared.
+    #[inline]
+    pub fn switched(self, other: ContactOptions, on: bool) -> ContactOptions {
+        if on {
+            ContactOptions(self.0 | other.0)
+        } else {
+            ContactOptions(self.0 & !other.0)
+        }
+    }
 }
 
 /// Per-step constants of the collide stage.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct CollideContext {
+pub(crate) struct CollideContext<'a> {
     /// The step length, seconds.
     pub dt: f32,
     /// The speculative distance of a resting pair.
@@ -173,6 +188,9 @@ pub(crate) struct CollideContext {
     /// How far a pair may move before its manifold is recomputed, when
     /// contact recycling is on.
     pub recycle: Option<RecycleLimits>,
+    /// The polygons' seams by shape slot, which a contact marked
+    /// [`ContactOptions::SEAMS`] is judged against (and no other reads).
+    pub seams: &'a SeamSlots,
 }
 
 /// Mixes two friction coefficients: the geometric mean, so a frictionless
@@ -307,12 +325,13 @@ impl Contact {
                 return ContactFlags::RECYCLED;
             }
         }
-        self.update(
-            (shape_a, a),
-            (shape_b, b),
-            (ctx.speculative, ctx.dt, reach),
-            ctx.recycle,
-        );
+        // (Two copies of the update: the one for pairs without seams is
+        // the whole of it, with no test for seams inside.)
+        if self.options.contains(ContactOptions::SEAMS) {
+            self.update::<true>((shape_a, a), (shape_b, b), reach, ctx);
+        } else {
+            self.update::<false>((shape_a, a), (shape_b, b), reach, ctx);
+        }
         ContactFlags::default()
     }
 
@@ -347,20 +366,23 @@ impl Contact {
 
     /// Recomputes the manifold of the shapes on bodies `a` and `b` and
     /// carries the accumulated impulses of points whose feature ids
-    /// persist. The shapes are collided out to `speculative` plus
-    /// `reach`, the farthest the pair can close in the step of `dt` (a
-    /// bound over all its points); of the features found, a point is
-    /// kept only if it is within `speculative` plus how far its own
-    /// approach speed closes it in the step (see [`reachable_points`]).
-    /// With `limits` (recycling on), it also remembers where it was
-    /// computed and how far the pair may move before the next.
-    pub(crate) fn update(
+    /// persist. The shapes are collided out to the context's speculative
+    /// distance plus `reach`, the farthest the pair can close in the step
+    /// (a bound over all its points); of the features found, a point is
+    /// kept only if it is within the speculative distance plus how far
+    /// its own approach speed closes it in the step (see
+    /// [`reachable_points`]). With recycling on, it also remembers where
+    /// it was computed and how far the pair may move before the next.
+    /// With `SEAMED` (a contact marked [`ContactOptions::SEAMS`]), the
+    /// manifold is judged against its shapes' seams.
+    pub(crate) fn update<const SEAMED: bool>(
         &mut self,
         (shape_a, a): (&Shape, &Body),
         (shape_b, b): (&Shape, &Body),
-        (speculative, dt, reach): (f32, f32, f32),
-        limits: Option<RecycleLimits>,
+        reach: f32,
+        ctx: &CollideContext,
     ) {
+        let (speculative, dt, limits) = (ctx.speculative, ctx.dt, ctx.recycle);
         // Two bodies whose bounding circles (about their centers of mass,
         // of radius their extents) are farther apart than the reach have
         // no point, found for the price of a square root rather than a
@@ -372,6 +394,12 @@ impl Contact {
         let gap = bounding_gap(a, b);
         let (mut manifold, keep) = if gap > speculative + reach {
             (Manifold::default(), Keep::Apart { gap })
+        } else if SEAMED {
+            collide_across_seams(
+                (shape_a, seams_of(ctx.seams, self.shape_a), a.xf),
+                (shape_b, seams_of(ctx.seams, self.shape_b), b.xf),
+                speculative + reach,
+            )
         } else {
             collide_recyclable(shape_a, a.xf, shape_b, b.xf, speculative + reach)
         };

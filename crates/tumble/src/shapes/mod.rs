@@ -7,6 +7,7 @@
 mod decompose;
 mod def;
 mod hull;
+pub(crate) mod seams;
 mod segment;
 
 pub use decompose::decompose_concave;

@@ -101,6 +101,8 @@ impl World {
     /// joints' handles) become stale.
     pub fn remove_body(&mut self, id: BodyId) -> Result<(), BodyError> {
         let bi = self.body_index(id)?;
+        // A static body's polygons may cover other static bodies' edges.
+        let regions = self.static_seam_regions(bi);
         self.destroy_joints_of_body(bi);
         self.destroy_contacts_of_body(bi);
         for si in std::mem::take(&mut self.bodies[bi].shapes) {
@@ -109,6 +111,7 @@ impl World {
         self.leave_island(bi);
         self.bodies.remove(bi);
         self.frozen.retain(|f| *f != id);
+        self.reseam(&regions);
         Ok(())
     }
 
@@ -138,6 +141,14 @@ impl World {
     /// static. Its joints stay, linking its new island to what they join.
     pub fn set_body_type(&mut self, id: BodyId, body_type: BodyType) -> Result<(), BodyError> {
         let bi = self.body_index(id)?;
+        // Becoming static, or no longer static, welds its polygons to the
+        // other static ones or parts them (see `World::reseam`).
+        let was_static = self.bodies[bi].body_type == BodyType::Static;
+        let regions = if was_static != (body_type == BodyType::Static) {
+            self.seam_regions_of_body(bi)
+        } else {
+            Vec::new()
+        };
         if self.bodies[bi].disabled {
             // Out of the islands and the broadphase: only what it will
             // come back as changes.
@@ -165,6 +176,7 @@ impl World {
             self.link_joint(ji);
         }
         self.set_type_dependents(bi);
+        self.reseam(&regions);
         Ok(())
     }
 
@@ -357,11 +369,16 @@ impl World {
             return Err(BodyError::NonFinite("angle"));
         }
         self.wake_body(bi);
+        // A static body's polygons part from the static shapes where it
+        // was and may weld to those where it goes.
+        let mut regions = self.static_seam_regions(bi);
         let b = &mut self.bodies[bi];
         let was_frozen = std::mem::replace(&mut b.frozen, false);
         b.xf = Transform::new(position, angle);
         b.center = b.xf.apply(b.local_center);
         self.predict_proxies(bi);
+        regions.extend(self.static_seam_regions(bi));
+        self.reseam(&regions);
         if was_frozen {
             // Its pairs were refused while it was frozen: look for them
             // again even if its boxes did not move.

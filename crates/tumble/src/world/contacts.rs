@@ -40,7 +40,7 @@ impl World {
             [(sa, ba), (sb, bb)],
             mix_material(&da, &db, self.max_speed()),
             (part_a << 32) | (part_b << 40),
-            ContactOptions::of(&da, &db),
+            self.contact_options(sa, sb),
         );
         let radius = self.shapes[sa].shape.radius().max(self.shapes[sb].shape.radius());
         contact.rolling_resistance = da.rolling_resistance.max(db.rolling_resistance) * radius;

@@ -22,13 +22,16 @@
 use super::pair_rules::{may_collide, shape_pair};
 use super::World;
 use crate::body::{Body, BodyType};
-use crate::collision::{collide, shape_distance, sweep_time_of_impact, Sweep};
+use crate::collision::{
+    collide, shape_distance, surface_normal, sweep_time_of_impact, DistanceOutput, Sweep,
+};
 use crate::contact::{mix_material, Contact};
 use crate::hooks::ContactHooks;
 use crate::math::{cross, cross_sv, right_perp, Transform, Vec2};
 use crate::settings::{
     CONTINUOUS_CORE_FRACTION, CONTINUOUS_SAFETY_FACTOR, LINEAR_SLOP, SPECULATIVE_DISTANCE,
 };
+use crate::shapes::seams::Seams;
 use crate::shapes::{ChainSegment, Circle, Shape};
 
 /// Whether a body of thinnest extent `min_extent` that moved `motion` (its
@@ -169,7 +172,8 @@ impl World {
                     }
                     let sweep =
                         *sweep.get_or_insert_with(|| Sweep::new(self.bodies[bi].local_center, (start, end)));
-                    let hit = impact((&other_slot.shape, still), (shape, sweep), target)
+                    let seams = self.seams.of(other);
+                    let hit = impact((&other_slot.shape, still, seams), (shape, sweep), target)
                         .filter(|hit| hit.t < first.t && self.hook_keeps(si, other, sweep.at(hit.t), hooks));
                     if let Some(hit) = hit {
                         first = hit;
@@ -227,22 +231,39 @@ struct Hit {
     core: Option<(Vec2, Vec2)>,
 }
 
+/// The static shape a fast one is swept against: its shape, where it is,
+/// and its seams if it is a polygon that has any.
+type Still<'a> = (&'a Shape, Transform, Option<&'a Seams>);
+
+/// [`shape_distance`] from the static shape `still` to `shape` at `pose`,
+/// its normal the one the welded surface has there (see
+/// [`surface_normal`]): a fast body sliding over the seam between two
+/// tiles meets the tiles' top, not the corner of the one ahead.
+fn distance_from((still, xf, seams): Still<'_>, shape: &Shape, pose: Transform) -> DistanceOutput {
+    let mut d = shape_distance(still, &xf, shape, &pose);
+    if let (Some(seams), Shape::Polygon(p)) = (seams, still) {
+        d.normal = surface_normal(p, seams, xf, d.normal, d.point_a);
+    }
+    d
+}
+
 /// When `shape`, moving by `sweep`, first comes within `target` of the
-/// static shape `still` (placed at `xf`), as [`World::first_impact`]
-/// rules: the whole shape's time of impact; if it starts that close, its
-/// core's; if that starts touching too, the start if the core is sinking
-/// deeper (held), else none.
-fn impact((still, xf): (&Shape, Transform), (shape, sweep): (&Shape, Sweep), target: f32) -> Option<Hit> {
+/// static shape `still`, as [`World::first_impact`] rules: the whole
+/// shape's time of impact; if it starts that close, its core's; if that
+/// starts touching too, the start if the core is sinking deeper (held),
+/// else none.
+fn impact(still: Still<'_>, (shape, sweep): (&Shape, Sweep), target: f32) -> Option<Hit> {
+    let (fixed_shape, xf, _) = still;
     let fixed = Sweep::new(Vec2::ZERO, (xf, xf));
-    let hit = |moving: &Shape| sweep_time_of_impact((still, fixed), (moving, sweep), target);
+    let hit = |moving: &Shape| sweep_time_of_impact((fixed_shape, fixed), (moving, sweep), target);
     let t = hit(shape)?;
     if t > 0.0 {
-        return (!ends_in_front((still, xf), shape, sweep, t)).then_some(Hit { t, core: None });
+        return (!ends_in_front(still, shape, sweep, t)).then_some(Hit { t, core: None });
     }
     let core = core_of(shape)?;
     let t = hit(&core)?;
     let pose = sweep.at(t);
-    let normal = shape_distance(still, &xf, &core, &pose).normal;
+    let normal = distance_from(still, &core, pose).normal;
     let center = pose.apply(core.centroid());
     // A core touching from the start is held only if the step takes it
     // deeper by more than the target.
@@ -264,9 +285,9 @@ fn impact((still, xf): (&Shape, Transform), (shape, sweep): (&Shape, Sweep), tar
 /// out of its hip); only a shape that would end deeper, or through, or
 /// round a corner of the static shape (the side it ends on turned more
 /// than [`FRONT_TURN_COS`] from the side it met), is stopped.
-fn ends_in_front((still, xf): (&Shape, Transform), shape: &Shape, sweep: Sweep, t: f32) -> bool {
-    let came = shape_distance(still, &xf, shape, &sweep.at(t)).normal;
-    let end = shape_distance(still, &xf, shape, &sweep.at(1.0));
+fn ends_in_front(still: Still<'_>, shape: &Shape, sweep: Sweep, t: f32) -> bool {
+    let came = distance_from(still, shape, sweep.at(t)).normal;
+    let end = distance_from(still, shape, sweep.at(1.0));
     end.normal.dot(came) > FRONT_TURN_COS && end.distance >= -CONTINUOUS_CORE_FRACTION * shape.min_extent()
 }
 

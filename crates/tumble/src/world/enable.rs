@@ -79,6 +79,9 @@ impl World {
     /// and what they held wakes; last, its proxies.
     fn disable_body(&mut self, bi: u32) {
         self.destroy_contacts_of_body(bi);
+        // Its polygons weld to nothing while it is out; a static body's
+        // no longer cover other static bodies' edges.
+        let regions = self.static_seam_regions(bi);
         let joints: Vec<(u32, u32)> = body_joints(&self.joints, &self.bodies[bi]).collect();
         for &(ji, _) in &joints {
             self.unlink_joint_from_island(ji);
@@ -101,7 +104,9 @@ impl World {
             let si = self.bodies[bi].shapes[k];
             self.broadphase.destroy_proxy(self.shapes[si].proxy);
             self.shapes[si].proxy = crate::body::NULL;
+            self.forget_seams(si);
         }
+        self.reseam(&regions);
     }
 
     /// Brings body `bi` back: proxies where it is, an island of its own
@@ -113,6 +118,9 @@ impl World {
             let aabb = self.shapes[si].shape.aabb(self.bodies[bi].xf);
             self.create_shape_proxy(si, aabb);
         }
+        // Back in the broadphase, its polygons weld again.
+        let regions = self.seam_regions_of_body(bi);
+        self.reseam(&regions);
         if self.bodies[bi].in_islands() {
             self.bodies[bi].sleep_time = 0.0;
             self.join_new_island(bi, true);

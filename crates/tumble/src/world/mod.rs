@@ -35,6 +35,7 @@ mod pair_map;
 mod pair_rules;
 mod profile;
 mod queries;
+mod seams;
 mod sensors;
 mod shapes;
 mod sleep;
@@ -126,6 +127,11 @@ pub struct World {
     /// Kept by [`World::sync_fat_box`]; rebuilt from the tree when a
     /// snapshot is loaded.
     fat_boxes: Vec<Aabb>,
+    /// Per shape slot, the polygon's seams, if it has any (see
+    /// [`crate::shapes::seams`]): read by the collide stage for the
+    /// contacts marked [`ContactOptions::SEAMS`](crate::contact::ContactOptions::SEAMS)
+    /// only.
+    seams: seams::SeamTable,
     step_count: u64,
     frozen: Vec<BodyId>,
     /// The length of the last step (60 Hz before the first): how far
@@ -260,6 +266,7 @@ impl World {
             awake: Awake::default(),
             pair_map: PairMap::default(),
             fat_boxes: Vec::new(),
+            seams: seams::SeamTable::default(),
             step_count: 0,
             frozen: Vec::new(),
             last_dt: DEFAULT_DT,
@@ -381,6 +388,7 @@ impl World {
                 + s.proxy_moves.capacity() * size_of::<shapes::ProxyMove>()
                 + self.frozen.capacity() * size_of::<BodyId>(),
             shapes: self.shapes.memory_bytes()
+                + self.seams.memory_bytes()
                 + self.sensors.memory_bytes()
                 + self
                     .sensors
@@ -451,6 +459,8 @@ mod query_tests;
 mod recycling_tests;
 #[cfg(test)]
 mod reliability_tests;
+#[cfg(test)]
+mod seam_tests;
 #[cfg(test)]
 mod sensor_tests;
 #[cfg(test)]

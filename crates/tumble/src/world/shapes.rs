@@ -137,6 +137,13 @@ impl World {
         // A body created moving must meet what it is about to hit on its
         // first step too.
         self.predict_proxies(bi);
+        // A polygon may weld to the body's other shapes, or on a static
+        // body to other static shapes (a lone shape of a moving body has
+        // nothing to weld to).
+        let b = &self.bodies[bi];
+        if b.body_type == BodyType::Static || b.shapes.len() > 1 {
+            self.reseam_shape(si);
+        }
         self.shape_id(si)
     }
 
@@ -204,14 +211,20 @@ impl World {
         let bi = self.shapes[si].body;
         self.wake_body(bi);
         self.destroy_contacts_of_shape(si);
+        let region = self.seam_region(si);
         self.bodies[bi].shapes.retain(|&s| s != si);
         self.destroy_shape_slot(si);
         self.update_mass(bi);
+        // The polygons it covered have outer edges there again.
+        if let Some(region) = region {
+            self.reseam(&[region]);
+        }
         Ok(())
     }
 
     /// Frees a shape slot and its proxy (its contacts must be gone).
     pub(super) fn destroy_shape_slot(&mut self, si: u32) {
+        self.forget_seams(si);
         if self.shapes[si].sensor != crate::body::NULL {
             self.destroy_sensor(si);
         }
@@ -311,7 +324,7 @@ impl World {
     /// asked again then too.)
     pub fn set_filter(&mut self, id: ShapeId, filter: Filter) -> Result<(), BodyError> {
         let si = self.shape_index(id)?;
-        self.shapes[si].def.filter = filter;
+        let before = std::mem::replace(&mut self.shapes[si].def.filter, filter);
         let bi = self.shapes[si].body;
         self.destroy_contacts_where(bi, |c, shapes| {
             let other = if c.shape_a == si {
@@ -329,6 +342,10 @@ impl World {
             self.broadphase.touch_proxy(proxy);
         }
         self.wake_body(bi);
+        // Welded only to polygons that collide with what it does.
+        if before != filter {
+            self.reseam_shape(si);
+        }
         Ok(())
     }
 
@@ -359,8 +376,11 @@ impl World {
     /// [`ShapeDef::pre_solve`]); its existing contacts follow at once.
     pub fn set_pre_solve(&mut self, id: ShapeId, on: bool) -> Result<(), BodyError> {
         let si = self.shape_index(id)?;
-        self.shapes[si].def.pre_solve = on;
+        let before = std::mem::replace(&mut self.shapes[si].def.pre_solve, on);
         self.refresh_contact_options(si);
+        if before != on {
+            self.reseam_shape(si);
+        }
         Ok(())
     }
 
@@ -370,10 +390,7 @@ impl World {
         let refreshed: Vec<(u32, ContactOptions)> = body_contacts(&self.contacts, &self.bodies[bi])
             .map(|(ci, _)| (ci, &self.contacts[ci]))
             .filter(|(_, c)| c.shape_a == si || c.shape_b == si)
-            .map(|(ci, c)| {
-                let (a, b) = (&self.shapes[c.shape_a].def, &self.shapes[c.shape_b].def);
-                (ci, ContactOptions::of(a, b))
-            })
+            .map(|(ci, c)| (ci, self.contact_options(c.shape_a, c.shape_b)))
             .collect();
         for (ci, options) in refreshed {
             let c = &mut self.contacts[ci];

@@ -2,7 +2,8 @@
 //!
 //! Everything that decides the next step is saved: the stores of bodies,
 //! shapes, contacts and joints (with their warm-start impulses and edges), islands and
-//! sensors (with what overlaps them), the awake sets, the broadphase tree and its move buffer, the settings,
+//! sensors (with what overlaps them), the awake sets, the broadphase tree and its move buffer, the
+//! polygons' seams, the settings,
 //! the step count, the frozen list, the last step's length (how far a
 //! body given a new velocity is looked ahead for) and the ends of touches
 //! and sensor overlaps that calls since the last step caused (the next
@@ -30,6 +31,7 @@
 //! stores.
 
 use super::checks::check_frames;
+use super::seams::SeamTable;
 use super::sensors::Sensor;
 use super::{Awake, BodyId, PairMap, Scratch, ShapeSlot, World};
 use crate::body::{edges, Body, NULL};
@@ -49,7 +51,7 @@ use std::fmt;
 
 /// Bumped whenever the saved layout changes, so an old snapshot is refused
 /// with a message instead of being misread.
-pub(super) const SNAPSHOT_VERSION: u32 = 19;
+pub(super) const SNAPSHOT_VERSION: u32 = 20;
 
 /// The name and fields of the outer struct.
 const ENVELOPE: &str = "Snapshot";
@@ -67,6 +69,7 @@ pub(super) struct SnapshotRef<'a> {
     sensors: &'a Store<Sensor>,
     awake: &'a Awake,
     broadphase: &'a BroadPhase,
+    seams: &'a SeamTable,
     step_count: u64,
     frozen: &'a [BodyId],
     last_dt: f32,
@@ -87,6 +90,7 @@ pub(super) struct Snapshot {
     pub(super) sensors: Store<Sensor>,
     pub(super) awake: Awake,
     pub(super) broadphase: BroadPhase,
+    pub(super) seams: SeamTable,
     pub(super) step_count: u64,
     pub(super) frozen: Vec<BodyId>,
     pub(super) last_dt: f32,
@@ -237,6 +241,7 @@ impl World {
             sensors: &self.sensors,
             awake: &self.awake,
             broadphase: &self.broadphase,
+            seams: &self.seams,
             step_count: self.step_count,
             frozen: &self.frozen,
             last_dt: self.last_dt,
@@ -326,6 +331,7 @@ impl World {
             pair_map,
             broadphase: s.broadphase,
             fat_boxes,
+            seams: s.seams,
             step_count: s.step_count,
             frozen: s.frozen,
             last_dt: s.last_dt,

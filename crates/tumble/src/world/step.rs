@@ -299,6 +299,7 @@ impl World {
                 distance: CONTACT_RECYCLE_DISTANCE * lu,
                 empty: speculative,
             }),
+            seams: self.seams.slots(),
         };
         // Borrow the fields apart: the contacts change, the shapes and
         // bodies are only read (no copies of the shapes on the hot path).
