@@ -120,6 +120,12 @@ pub enum SceneName {
     /// Not in SCENES.md: as [`SceneName::TileFloor`], each tile a static
     /// body of its own.
     TileBodies,
+    /// Not in SCENES.md: an off-center box-on-box impact in zero gravity
+    /// (see [`peers::impact`]).
+    Impact,
+    /// Not in SCENES.md: ten boxes welded rigidly into a cantilever (see
+    /// [`peers::welded_beam`]).
+    WeldedBeam,
 }
 
 impl SceneName {
@@ -163,6 +169,8 @@ impl SceneName {
             SceneName::Ragdolls => "ragdolls",
             SceneName::TileFloor => "tile-floor",
             SceneName::TileBodies => "tile-bodies",
+            SceneName::Impact => "impact",
+            SceneName::WeldedBeam => "welded-beam",
         }
     }
 
@@ -199,6 +207,8 @@ impl SceneName {
             "ragdolls" => SceneName::Ragdolls,
             "tile-floor" => SceneName::TileFloor,
             "tile-bodies" => SceneName::TileBodies,
+            "impact" => SceneName::Impact,
+            "welded-beam" => SceneName::WeldedBeam,
             _ => return None,
         })
     }
@@ -212,6 +222,9 @@ impl SceneName {
             // Two swings of the slower pendulum (5.3 s each) and more.
             SceneName::Pendulum => 1200,
             SceneName::TileFloor | SceneName::TileBodies => bench::TILE_SLIDE_STEPS,
+            // One second after the impact; three of the beam's load.
+            SceneName::Impact => 60,
+            SceneName::WeldedBeam => 180,
             _ => 600,
         }
     }
@@ -369,6 +382,11 @@ pub fn build(name: SceneName, solver: SolverSettings) -> Scene {
                 .expect("the caller's settings are valid");
             filled.bodies.last().copied().into_iter().collect()
         }
+        SceneName::Impact => {
+            world.set_gravity(Vec2::ZERO).expect("zero is a finite gravity");
+            peers::impact(&mut world, 0.0, 0.05).to_vec()
+        }
+        SceneName::WeldedBeam => peers::welded_beam(&mut world),
     };
     let start = tracked
         .iter()

@@ -352,11 +352,14 @@ pub fn all_studies(opts: &MeasureOptions) -> Vec<Row> {
 pub const FLAT_VERTICAL_SPEED: f32 = 0.1;
 
 /// Study 8: qualities the peers fall short on, at the default settings
-/// (see `tumble_scenes::peers`). First the tile floor, its tiles shapes of
+/// (see `tumble_scenes::peers`). The tile floor, its tiles shapes of
 /// one static body (`tile-floor`) and static bodies of their own
 /// (`tile-bodies`): how fast the box sliding over it moved up or down
 /// (flat: under [`FLAT_VERTICAL_SPEED`]) and how far it slid (flat: its
-/// speed for the scene's time, to 1%).
+/// speed for the scene's time, to 1%). The off-center impact: the
+/// largest change of the pair's angular momentum over [`IMPACT_GAPS`], at
+/// most Box2D's ([`IMPACT_BOX2D`]). The welded beam: its tip's sag and
+/// speed after 3 s (straight: under 5 cm; still: under 1 cm/s).
 pub fn peers(opts: &MeasureOptions) -> Vec<Row> {
     let settings = SolverSettings::default();
     let mut rows = Vec::new();
@@ -394,8 +397,50 @@ pub fn peers(opts: &MeasureOptions) -> Vec<Row> {
             (slid - flat).abs() <= 0.01 * flat,
         ));
     }
+    if wanted(opts, SceneName::Impact) {
+        // Box2D v3's change in the same impact, the bound to meet.
+        for (restitution, box2d) in [(0.0f32, IMPACT_BOX2D[0]), (0.5, IMPACT_BOX2D[1])] {
+            let mut s = build(SceneName::Impact, settings);
+            let metrics = run(&mut s, frames(opts, SceneName::Impact));
+            let change = 100.0 * beyond::impact_change(settings, restitution, &IMPACT_GAPS);
+            rows.push(Row {
+                case: Some(format!(
+                    "restitution {restitution}: largest change of angular momentum (%)"
+                )),
+                measured: Some(change),
+                expected: Some(0.0),
+                pass: Some(change <= box2d),
+                ..Row::new("peers", SceneName::Impact, settings, metrics)
+            });
+        }
+    }
+    if wanted(opts, SceneName::WeldedBeam) {
+        let mut s = build(SceneName::WeldedBeam, settings);
+        let tip = *s.tracked.last().expect("the beam's boxes");
+        let start = s.world.position(tip).expect("a live box");
+        let metrics = run(&mut s, frames(opts, SceneName::WeldedBeam));
+        let sag = start.y - s.world.position(tip).expect("a live box").y;
+        let speed = s.world.linear_velocity(tip).expect("a live box").length();
+        let row = |case: &str, measured: f32, pass: bool| Row {
+            case: Some(case.to_string()),
+            measured: Some(measured),
+            expected: Some(0.0),
+            pass: Some(pass),
+            ..Row::new("peers", SceneName::WeldedBeam, settings, metrics)
+        };
+        rows.push(row("tip sag after 3 s (m)", sag, sag < 0.05));
+        rows.push(row("tip speed after 3 s (m/s)", speed, speed < 0.01));
+    }
     rows
 }
+
+/// The starting gaps of the impact's runs: the impact falls at several
+/// places in a step.
+pub const IMPACT_GAPS: [f32; 5] = [0.02, 0.05, 0.1, 0.2, 0.3];
+
+/// Box2D v3's change of angular momentum in the same impact (%), without
+/// and with restitution 0.5: the bound the peers study holds Tumble to.
+pub const IMPACT_BOX2D: [f32; 2] = [0.12, 1.02];
 
 /// Study 7: the joints against closed forms. The pendulums' periods
 /// against the exact finite-amplitude period and their swing's loss per
@@ -563,7 +608,7 @@ pub fn to_markdown(rows: &[Row]) -> String {
         ("joints", "Joints against closed forms (defaults)"),
         (
             "peers",
-            "Beyond the peers: a box slid without friction over 40 tiles (defaults)",
+            "Beyond the peers: a box slid over 40 tiles, an off-center impact, a welded beam (defaults)",
         ),
     ];
     for (study, title) in studies {

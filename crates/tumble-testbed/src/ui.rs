@@ -214,6 +214,10 @@ fn scene_label(name: SceneName) -> (String, String) {
             "a box slid without friction over 40 tiles of one body: smooth seams keep it flat".to_string()
         }
         SceneName::TileBodies => "the tile floor with each tile a static body of its own".to_string(),
+        SceneName::Impact => {
+            "two boxes meet off center in zero gravity, keeping their angular momentum".to_string()
+        }
+        SceneName::WeldedBeam => "ten boxes welded rigidly into a cantilever that holds straight".to_string(),
     };
     (short, long)
 }

@@ -76,12 +76,14 @@ fn scene_filter_restricts_the_report() {
 }
 
 #[test]
-fn the_peers_study_finds_both_tile_floors_flat() {
+fn the_peers_study_finds_both_tile_floors_flat_the_impact_kept_and_the_beam_held() {
     // The box slides its whole way over the tiles, one body or a body
-    // each, never moving up or down faster than a flat floor allows.
+    // each, never moving up or down faster than a flat floor allows; the
+    // impact changes the pair's angular momentum no more than Box2D's
+    // does; the welded beam holds straight and still.
     let rows = peers(&MeasureOptions::default());
-    assert_eq!(rows.len(), 4);
-    for scene in ["tile-floor", "tile-bodies"] {
+    assert_eq!(rows.len(), 8);
+    for scene in ["tile-floor", "tile-bodies", "impact", "welded-beam"] {
         let of_scene: Vec<_> = rows.iter().filter(|r| r.scene.name() == scene).collect();
         assert_eq!(of_scene.len(), 2, "{scene}");
         for r in of_scene {
