@@ -16,8 +16,7 @@ use crate::canvas::{Canvas, Rgb};
 use crate::start;
 use crate::{Env, EnvError, Pcg64, Step};
 use tumble::{
-    BodyDef, BodyId, Filter, JointDef, Polygon, RevoluteJoint, Segment, ShapeDef, ShapeId, Transform, Vec2,
-    World,
+    BodyDef, BodyId, Filter, JointDef, Polygon, RevoluteJoint, Segment, ShapeDef, Transform, Vec2, World,
 };
 
 /// Steps a second; each step is one physics step of `1 / FPS` s.
@@ -109,7 +108,6 @@ struct Parts {
     world: World,
     lander: BodyId,
     legs: [BodyId; 2],
-    leg_shapes: [ShapeId; 2],
 }
 
 /// gymnasium's `LunarLander-v3` (see the module's doc).
@@ -288,14 +286,13 @@ impl LunarLander {
         };
         let mut legs = Vec::with_capacity(2);
         let mut hinges = Vec::with_capacity(2);
-        let mut leg_shapes = Vec::with_capacity(2);
         for side in [-1.0f64, 1.0] {
             let at = Vec2::new((W / 2.0 - side * LEG_AWAY / SCALE) as f32, H as f32);
             let leg = world
                 .create_body(&BodyDef::dynamic().at(at).with_angle((side * 0.05) as f32))
                 .expect("a leg");
             let bar = Polygon::new_box((LEG_W / SCALE) as f32, (LEG_H / SCALE) as f32).expect("a box");
-            leg_shapes.push(world.create_shape(leg, bar, &leg_def).expect("the leg fits"));
+            world.create_shape(leg, bar, &leg_def).expect("the leg fits");
             // The limits hold each leg splayed; the motor's slow spring
             // pushes it out against them. Frames unturned: the joint angle
             // starts at the leg's tilt, outside its limit (as in gymnasium).
@@ -355,7 +352,6 @@ impl LunarLander {
             world,
             lander,
             legs: [legs[0], legs[1]],
-            leg_shapes: [leg_shapes[0], leg_shapes[1]],
         }
     }
 
@@ -461,22 +457,20 @@ impl LunarLander {
         crate::physics::step_counting_turns(world, (1.0 / FPS) as f32, lander, &mut self.angle);
 
         let events = world.contact_events();
-        for touch in &events.begin {
-            if touch.body_a == lander || touch.body_b == lander {
-                self.game_over = true;
-            }
-            for (k, &shape) in parts.leg_shapes.iter().enumerate() {
-                if touch.shape_a == shape || touch.shape_b == shape {
-                    self.leg_contact[k] = true;
-                }
-            }
+        if events
+            .begin
+            .iter()
+            .any(|t| t.body_a == lander || t.body_b == lander)
+        {
+            self.game_over = true;
         }
-        for touch in &events.end {
-            for (k, &shape) in parts.leg_shapes.iter().enumerate() {
-                if touch.shape_a == shape || touch.shape_b == shape {
-                    self.leg_contact[k] = false;
-                }
-            }
+        // A leg's ground contact is per body pair, as the port notes ask:
+        // whether the leg touches the moon anywhere. (The moon is one body
+        // of many edges: a leg standing on a vertex touches two, and one
+        // edge's end in the same step as the other's begin would read as
+        // no contact at all.)
+        for (k, &leg) in parts.legs.iter().enumerate() {
+            self.leg_contact[k] = world.body_contacts(leg).expect("a leg").next().is_some();
         }
         let position = world.position(lander).expect("the lander");
         let velocity = world.linear_velocity(lander).expect("the lander");

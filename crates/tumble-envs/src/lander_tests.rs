@@ -239,3 +239,38 @@ fn the_largest_settings_and_any_actions_never_panic() {
         assert!(LunarLander::new(config).is_err(), "power {power}");
     }
 }
+
+/// A leg's contact flag says whether the leg touches the moon anywhere
+/// (per body pair, as gymnasium's listener means it): a leg standing on
+/// a vertex touches two of the moon's edges, and one edge's contact
+/// ending while the other's begins must not read as a leg in the air.
+/// Checked at every step of heuristic flights, where legs settle on
+/// vertices; and no flight runs to the time limit (a landed lander that
+/// reads its legs as in the air fires its engines on the ground forever).
+#[test]
+fn a_legs_contact_flag_is_whether_it_touches_the_moon_anywhere() {
+    let mut on_two_edges = 0;
+    for seed in 0..10 {
+        let mut env = LunarLander::new(LanderConfig::default()).unwrap();
+        let mut obs = [0.0f32; 8];
+        env.reset(Pcg64::from_seed(seed), &mut obs);
+        let mut ended = false;
+        for _ in 0..MAX_EPISODE_STEPS {
+            let a = heuristic(&obs, false);
+            let step = env.step(&a[..1], &mut obs).unwrap();
+            let parts = env.parts.as_ref().unwrap();
+            for (k, &leg) in parts.legs.iter().enumerate() {
+                let touching = parts.world.body_contacts(leg).unwrap().count();
+                on_two_edges += usize::from(touching > 1);
+                assert_eq!(obs[6 + k] == 1.0, touching > 0, "seed {seed}, leg {k}");
+            }
+            if step.terminated {
+                ended = true;
+                break;
+            }
+        }
+        assert!(ended, "seed {seed}: ran to the time limit");
+    }
+    // The case that matters happened.
+    assert!(on_two_edges > 0);
+}
