@@ -1,9 +1,11 @@
-//! The exact solve of the revolute joints' point rows and the rigid
-//! welds' point and angle rows over a tree of joints, for the trees
-//! Gauss-Seidel cannot converge: a chain or skeleton of light links
-//! carrying a heavy body (a ball on a chain), or welded bodies (a beam of
-//! welded boxes passes its load's torque along one weld a pass, and
-//! droops and swings).
+//! The exact solve of the revolute joints' point rows, the rigid welds'
+//! point and angle rows and the motors of hinges driving light limbs,
+//! over a tree of joints, for the trees Gauss-Seidel cannot converge: a
+//! chain or skeleton of light links carrying a heavy body (a ball on a
+//! chain), welded bodies (a beam of welded boxes passes its load's torque
+//! along one weld a pass, and droops and swings), or a motor turning a
+//! mass far out on an arm (the motor's row and the point's undo each
+//! other, and the motor lags under load).
 //!
 //! After each Gauss-Seidel pass, the point rows of each such tree are
 //! solved all at once, exactly, by Baraff's linear-time elimination on the
@@ -15,10 +17,14 @@
 //! by union-find over the dynamic bodies (the static world is no node: the
 //! one joint of a tree on it is the tree's root, any second one would close
 //! a loop through the ground); joints that would close a loop stay in
-//! Gauss-Seidel alone, and so do the limits, motors and springs.
+//! Gauss-Seidel alone, and so do the limits, springs, and motors but
+//! those of driven light limbs ([`is_driven_hinge`]).
 //!
 //! A hinge's point rows keep the soft step's compliance in the biased
-//! pass. A rigid weld's rows have none: each pass holds the welded bodies
+//! pass. A rigid weld's and a driven hinge's rows have none (a soft point
+//! row would leave much of a motor's push on a light limb as a gap), and
+//! a driven hinge's motor row is held at its bound once a solve would
+//! pass it. Each pass holds the welded bodies
 //! as one rigid body, the drift corrected at the joints' rate in the
 //! biased pass, so a welded beam carries its load without giving under
 //! it (a compliance would let the root weld turn until its spring carried
@@ -99,8 +105,9 @@ pub(crate) struct JointTrees {
     grounded: Vec<bool>,
     /// Per component root: the largest mass ratio across its joints.
     ratio: Vec<f32>,
-    /// Per component root: whether it holds a rigid weld, and whether a
-    /// joint closes a loop in it (left to Gauss-Seidel).
+    /// Per component root: whether it holds a joint with rigid rows (a
+    /// rigid weld, a driven hinge), and whether a joint closes a loop in
+    /// it (left to Gauss-Seidel).
     welded: Vec<bool>,
     looped: Vec<bool>,
     /// The joints of the forest, in joint order.
@@ -159,16 +166,19 @@ fn is_rigid_weld(j: &JointConstraint) -> bool {
 }
 
 /// Whether joint `j` is a hinge whose motor drives a light limb: a motor
-/// at a speed other than zero, no spring, and a body whose mass sits far
-/// out on its arm ([`light_limb`]). Gauss-Seidel turns such a limb by the
-/// motor's row and then holds its point by the point's, and the two undo
-/// each other: the motor lags by several percent under load and the
-/// hinge opens. Its point and motor rows go into the exact solve. (A
-/// motor at speed zero is joint friction, and a limb of ordinary shape
-/// converges in Gauss-Seidel: both stay there, with the limits.)
+/// at a speed other than zero, no spring, no limits, and a body whose
+/// mass sits far out on its arm ([`light_limb`]). Gauss-Seidel turns such
+/// a limb by the motor's row and then holds its point by the point's, and
+/// the two undo each other: the motor lags by several percent under load
+/// and the hinge opens. Its point and motor rows go into the exact solve.
+/// (A motor at speed zero is joint friction, and a limb of ordinary shape
+/// converges in Gauss-Seidel: both stay there. So does a limited hinge's
+/// motor, which must give way to its limits, and the exact solve has no
+/// limit rows.)
 #[inline]
 fn is_driven_hinge(j: &JointConstraint) -> bool {
-    matches!(j.kind, JointKind::Revolute(r) if r.enable_motor && r.motor_speed != 0.0 && !r.enable_spring)
+    matches!(j.kind, JointKind::Revolute(r)
+        if r.enable_motor && r.motor_speed != 0.0 && !r.enable_spring && !r.enable_limit)
         && light_limb(j)
 }
 
@@ -206,11 +216,9 @@ enum Spin {
     Motor { speed: f32, max: f32, held: Option<f32> },
 }
 
-/// Joint `j`'s third row for this solve: a rigid weld's angle; a driven
-/// hinge's motor when its limits do not hold it (a limit that pushed, or
-/// an angle at or past one, leaves the motor to Gauss-Seidel, which
-/// solves it against the limit).
-fn spin_row(j: &JointConstraint, motion: &Motion, h: f32) -> Spin {
+/// Joint `j`'s third row for this solve: a rigid weld's angle, a driven
+/// hinge's motor.
+fn spin_row(j: &JointConstraint, h: f32) -> Spin {
     if is_rigid_weld(j) {
         return Spin::Weld;
     }
@@ -219,16 +227,6 @@ fn spin_row(j: &JointConstraint, motion: &Motion, h: f32) -> Spin {
     };
     if !is_driven_hinge(j) {
         return Spin::Free;
-    }
-    if r.enable_limit {
-        let angle = motion.angle(j);
-        if j.impulses.lower > 0.0
-            || j.impulses.upper > 0.0
-            || angle <= r.lower_angle
-            || angle >= r.upper_angle
-        {
-            return Spin::Free;
-        }
     }
     Spin::Motor {
         speed: r.motor_speed,
@@ -317,7 +315,7 @@ impl JointTrees {
         // Only the trees that need it: a hinge tree with a mass ratio
         // Gauss-Seidel cannot carry (a uniform net, a bridge or a ragdoll
         // converges well enough, and would pay for the elimination every
-        // pass), or welded bodies with no loop among them. (A loop left to
+        // pass), or joints with rigid rows and no loop among them. (A loop left to
         // Gauss-Seidel beside a rigid exact tree, as in a wall of boxes
         // welded to all their neighbours, would load the tree's welds with
         // the whole structure's weight while the loop's soft welds gave.)
@@ -413,8 +411,8 @@ impl JointTrees {
     }
 
     /// Solves the forest's rows exactly: each hinge's point, each rigid
-    /// weld's point and angle, each driven hinge's point and motor (free
-    /// of its limits). Hinges' point rows keep the soft step's compliance
+    /// weld's point and angle, each driven hinge's point and motor.
+    /// Hinges' point rows keep the soft step's compliance
     /// in the biased pass; welds' and driven hinges' rows have none. A
     /// motor row is an equality; one that would take its motor's impulse
     /// past its bound is held at the bound and the forest solved again
@@ -431,8 +429,7 @@ impl JointTrees {
         for k in 0..m {
             let (kind, id, _) = self.order[k];
             self.spins[k] = if kind == JOINT {
-                let j = &joints[id as usize];
-                spin_row(j, &Motion::load(j, states), ctx.h)
+                spin_row(&joints[id as usize], ctx.h)
             } else {
                 Spin::Free
             };
