@@ -126,6 +126,9 @@ pub enum SceneName {
     /// Not in SCENES.md: ten boxes welded rigidly into a cantilever (see
     /// [`peers::welded_beam`]).
     WeldedBeam,
+    /// Not in SCENES.md: a hinge motor turning a point-like bob on a 1 m
+    /// arm under gravity (see [`peers::motor_arm`]).
+    MotorArm,
 }
 
 impl SceneName {
@@ -171,6 +174,7 @@ impl SceneName {
             SceneName::TileBodies => "tile-bodies",
             SceneName::Impact => "impact",
             SceneName::WeldedBeam => "welded-beam",
+            SceneName::MotorArm => "motor-arm",
         }
     }
 
@@ -209,6 +213,7 @@ impl SceneName {
             "tile-bodies" => SceneName::TileBodies,
             "impact" => SceneName::Impact,
             "welded-beam" => SceneName::WeldedBeam,
+            "motor-arm" => SceneName::MotorArm,
             _ => return None,
         })
     }
@@ -225,6 +230,8 @@ impl SceneName {
             // One second after the impact; three of the beam's load.
             SceneName::Impact => 60,
             SceneName::WeldedBeam => 180,
+            // A quarter second to spin up, then a full turn (pi s).
+            SceneName::MotorArm => 15 + 189,
             _ => 600,
         }
     }
@@ -387,6 +394,7 @@ pub fn build(name: SceneName, solver: SolverSettings) -> Scene {
             peers::impact(&mut world, 0.0, 0.05).to_vec()
         }
         SceneName::WeldedBeam => peers::welded_beam(&mut world),
+        SceneName::MotorArm => vec![peers::motor_arm(&mut world)],
     };
     let start = tracked
         .iter()

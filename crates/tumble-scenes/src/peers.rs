@@ -162,3 +162,42 @@ pub fn welded_beam(world: &mut World) -> Vec<BodyId> {
     }
     boxes
 }
+
+/// The motor's speed in the motor-under-load scene, rad/s.
+pub const MOTOR_SPEED: f32 = 2.0;
+
+/// A hinge motor turning a 1 kg point-like bob (a disc of 5 cm radius)
+/// on a 1 m arm about a fixed point, at [`MOTOR_SPEED`], with twice the
+/// torque its weight needs at the horizontal (20 N m), starting level.
+/// Returns the bob. A rigid arm turns at the motor's speed all the way
+/// round with its hinge shut; solved one row at a time, the motor's spin
+/// and the point's hold undo each other, and the motor lags.
+pub fn motor_arm(world: &mut World) -> BodyId {
+    let pivot = Vec2::new(0.0, BEAM_HEIGHT);
+    let fixed = world
+        .create_body(&BodyDef::static_body().at(pivot))
+        .expect("a finite place");
+    let bob = world
+        .create_body(&BodyDef::dynamic().at(pivot + Vec2::new(1.0, 0.0)))
+        .expect("a finite place");
+    world
+        .create_shape(
+            bob,
+            tumble::Circle::new(Vec2::ZERO, 0.05).expect("a disc"),
+            &ShapeDef::default(),
+        )
+        .expect("a valid material");
+    let point_like = tumble::MassData {
+        mass: 1.0,
+        center: Vec2::ZERO,
+        inertia: 0.5 * 0.05 * 0.05,
+    };
+    world.set_mass_data(bob, point_like).expect("a valid mass");
+    let torque = 2.0 * 1.0 * 10.0 * 1.0;
+    let hinge = tumble::RevoluteJoint::default().with_motor(MOTOR_SPEED, torque);
+    let def = JointDef::new(fixed, bob, hinge)
+        .at(world, pivot)
+        .expect("a finite anchor");
+    world.create_joint(&def).expect("a hinge between two bodies");
+    bob
+}

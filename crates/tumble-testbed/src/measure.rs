@@ -359,7 +359,9 @@ pub const FLAT_VERTICAL_SPEED: f32 = 0.1;
 /// speed for the scene's time, to 1%). The off-center impact: the
 /// largest change of the pair's angular momentum over [`IMPACT_GAPS`], at
 /// most Box2D's ([`IMPACT_BOX2D`]). The welded beam: its tip's sag and
-/// speed after 3 s (straight: under 5 cm; still: under 1 cm/s).
+/// speed after 3 s (straight: under 5 cm; still: under 1 cm/s). The
+/// motor arm: its mean speed over a turn (within 1% of the motor's) and
+/// the widest its hinge opened (under 1 mm).
 pub fn peers(opts: &MeasureOptions) -> Vec<Row> {
     let settings = SolverSettings::default();
     let mut rows = Vec::new();
@@ -430,6 +432,36 @@ pub fn peers(opts: &MeasureOptions) -> Vec<Row> {
         };
         rows.push(row("tip sag after 3 s (m)", sag, sag < 0.05));
         rows.push(row("tip speed after 3 s (m/s)", speed, speed < 0.01));
+    }
+    if wanted(opts, SceneName::MotorArm) {
+        let mut s = build(SceneName::MotorArm, settings);
+        let joint = s.world.joints().next().expect("the motor's hinge");
+        // Spun up for a quarter second, then measured over the rest: the
+        // mean turning speed and the widest the hinge opened.
+        let spin_up = 15;
+        let n = frames(opts, SceneName::MotorArm).max(spin_up + 1);
+        let mut last = 0.0f32;
+        let (mut turned, mut widest) = (0.0f32, 0.0f32);
+        let metrics = tumble_scenes::run_with(&mut s, n, |s| {
+            let angle = s.world.joint_angle(joint).expect("a live hinge");
+            if s.world.step_count() > u64::from(spin_up) {
+                let pi = std::f32::consts::PI;
+                turned += (angle - last + pi).rem_euclid(2.0 * pi) - pi;
+                widest = widest.max(s.world.joint_length(joint).expect("a live hinge"));
+            }
+            last = angle;
+        });
+        let speed = turned / ((n - spin_up) as f32 * DT);
+        let error = 100.0 * (speed / beyond::MOTOR_SPEED - 1.0).abs();
+        let row = |case: &str, measured: f32, pass: bool| Row {
+            case: Some(case.to_string()),
+            measured: Some(measured),
+            expected: Some(0.0),
+            pass: Some(pass),
+            ..Row::new("peers", SceneName::MotorArm, settings, metrics)
+        };
+        rows.push(row("mean speed error (%)", error, error < 1.0));
+        rows.push(row("widest hinge gap (m)", widest, widest < 0.001));
     }
     rows
 }
@@ -608,7 +640,7 @@ pub fn to_markdown(rows: &[Row]) -> String {
         ("joints", "Joints against closed forms (defaults)"),
         (
             "peers",
-            "Beyond the peers: a box slid over 40 tiles, an off-center impact, a welded beam (defaults)",
+            "Beyond the peers: tiles, an off-center impact, a welded beam, a motor under load (defaults)",
         ),
     ];
     for (study, title) in studies {

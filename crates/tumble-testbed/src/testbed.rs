@@ -84,9 +84,9 @@ pub const JOINT_SCENES: usize = 9;
 /// The scenes offered in the side panel: SCENES.md's, plus a tall stack,
 /// the sleepers, the game scenes, the tile floor and the joint scenes (but
 /// the hanging chain, which the joint study measures: `--scene chain`
-/// opens it, nor the tile floor of one static body per tile, the impact
-/// and the welded beam of the peers study: `--scene tile-bodies`,
-/// `impact`, `welded-beam`).
+/// opens it, nor the tile floor of one static body per tile, the impact,
+/// the welded beam and the motor arm of the peers study: `--scene
+/// tile-bodies`, `impact`, `welded-beam`, `motor-arm`).
 pub const SCENE_LIST: [SceneName; 23] = [
     SceneName::ALL[0],
     SceneName::ALL[1],

@@ -218,6 +218,7 @@ fn scene_label(name: SceneName) -> (String, String) {
             "two boxes meet off center in zero gravity, keeping their angular momentum".to_string()
         }
         SceneName::WeldedBeam => "ten boxes welded rigidly into a cantilever that holds straight".to_string(),
+        SceneName::MotorArm => "a hinge motor turns a point-like bob at its speed under gravity".to_string(),
     };
     (short, long)
 }

@@ -1,9 +1,11 @@
-//! The exact solve of the revolute joints' point rows and the rigid
-//! welds' point and angle rows over a tree of joints, for the trees
-//! Gauss-Seidel cannot converge: a chain or skeleton of light links
-//! carrying a heavy body (a ball on a chain), or welded bodies (a beam of
-//! welded boxes passes its load's torque along one weld a pass, and
-//! droops and swings).
+//! The exact solve of the revolute joints' point rows, the rigid welds'
+//! point and angle rows and the motors of hinges driving light limbs,
+//! over a tree of joints, for the trees Gauss-Seidel cannot converge: a
+//! chain or skeleton of light links carrying a heavy body (a ball on a
+//! chain), welded bodies (a beam of welded boxes passes its load's torque
+//! along one weld a pass, and droops and swings), or a motor turning a
+//! mass far out on an arm (the motor's row and the point's undo each
+//! other, and the motor lags under load).
 //!
 //! After each Gauss-Seidel pass, the point rows of each such tree are
 //! solved all at once, exactly, by Baraff's linear-time elimination on the
@@ -15,10 +17,14 @@
 //! by union-find over the dynamic bodies (the static world is no node: the
 //! one joint of a tree on it is the tree's root, any second one would close
 //! a loop through the ground); joints that would close a loop stay in
-//! Gauss-Seidel alone, and so do the limits, motors and springs.
+//! Gauss-Seidel alone, and so do the limits, springs, and motors but
+//! those of driven light limbs ([`is_driven_hinge`]).
 //!
 //! A hinge's point rows keep the soft step's compliance in the biased
-//! pass. A rigid weld's rows have none: each pass holds the welded bodies
+//! pass. A rigid weld's and a driven hinge's rows have none (a soft point
+//! row would leave much of a motor's push on a light limb as a gap), and
+//! a driven hinge's motor row is held at its bound once a solve would
+//! pass it. Each pass holds the welded bodies
 //! as one rigid body, the drift corrected at the joints' rate in the
 //! biased pass, so a welded beam carries its load without giving under
 //! it (a compliance would let the root weld turn until its spring carried
@@ -99,8 +105,9 @@ pub(crate) struct JointTrees {
     grounded: Vec<bool>,
     /// Per component root: the largest mass ratio across its joints.
     ratio: Vec<f32>,
-    /// Per component root: whether it holds a rigid weld, and whether a
-    /// joint closes a loop in it (left to Gauss-Seidel).
+    /// Per component root: whether it holds a joint with rigid rows (a
+    /// rigid weld, a driven hinge), and whether a joint closes a loop in
+    /// it (left to Gauss-Seidel).
     welded: Vec<bool>,
     looped: Vec<bool>,
     /// The joints of the forest, in joint order.
@@ -115,6 +122,8 @@ pub(crate) struct JointTrees {
     off: Vec<M3>,
     dinv: Vec<M3>,
     x: Vec<V3>,
+    /// Per node of `order`, a joint's third row this solve.
+    spins: Vec<Spin>,
 }
 
 /// The mass ratio across some joint of a tree above which the tree is
@@ -139,7 +148,7 @@ fn mass_ratio(bodies: &[SolverBody], a: u32, b: u32) -> f32 {
 /// solved exactly (see [`JointTrees::build`]).
 #[inline]
 pub(crate) fn is_heavy(j: &JointConstraint, bodies: &[SolverBody]) -> bool {
-    if is_rigid_weld(j) {
+    if has_rigid_rows(j) {
         return j.a != j.b;
     }
     matches!(j.kind, JointKind::Revolute(_))
@@ -154,6 +163,76 @@ pub(crate) fn is_heavy(j: &JointConstraint, bodies: &[SolverBody]) -> bool {
 #[inline]
 fn is_rigid_weld(j: &JointConstraint) -> bool {
     matches!(j.kind, JointKind::Weld(w) if w.linear_hertz == 0.0 && w.angular_hertz == 0.0)
+}
+
+/// Whether joint `j` is a hinge whose motor drives a light limb: a motor
+/// at a speed other than zero, no spring, no limits, and a body whose
+/// mass sits far out on its arm ([`light_limb`]). Gauss-Seidel turns such
+/// a limb by the motor's row and then holds its point by the point's, and
+/// the two undo each other: the motor lags by several percent under load
+/// and the hinge opens. Its point and motor rows go into the exact solve.
+/// (A motor at speed zero is joint friction, and a limb of ordinary shape
+/// converges in Gauss-Seidel: both stay there. So does a limited hinge's
+/// motor, which must give way to its limits, and the exact solve has no
+/// limit rows.)
+#[inline]
+fn is_driven_hinge(j: &JointConstraint) -> bool {
+    matches!(j.kind, JointKind::Revolute(r)
+        if r.enable_motor && r.motor_speed != 0.0 && !r.enable_spring && !r.enable_limit)
+        && light_limb(j)
+}
+
+/// Whether a dynamic end of joint `j` carries its mass far out on its
+/// arm: its inertia about its center of mass under a tenth of what its
+/// mass has about the joint's anchor (`I < m r^2 / 10`; a rod hinged at
+/// its end has a third, a bob on a string almost none).
+#[inline]
+fn light_limb(j: &JointConstraint) -> bool {
+    let [ma, ia, mb, ib] = j.masses;
+    let far = |inv_mass: f32, inv_inertia: f32, arm: Vec2| {
+        inv_mass > 0.0 && arm.length_squared() * inv_inertia >= EXACT_TREE_MASS_RATIO * inv_mass
+    };
+    far(ma, ia, j.anchor_a) || far(mb, ib, j.anchor_b)
+}
+
+/// Whether joint `j`'s rows are rigid in the exact solve (no compliance
+/// in the biased pass), and its tree solved exactly unless it has a loop.
+#[inline]
+fn has_rigid_rows(j: &JointConstraint) -> bool {
+    is_rigid_weld(j) || is_driven_hinge(j)
+}
+
+/// A joint's third row in the exact solve.
+#[derive(Clone, Copy, Debug, Default)]
+enum Spin {
+    /// None: a filler (a hinge's angle is free, or left to Gauss-Seidel).
+    #[default]
+    Free,
+    /// A rigid weld's angle.
+    Weld,
+    /// A driven hinge's motor: the relative spin it drives to, the most
+    /// impulse it may take this substep, and the impulse it is held at
+    /// once a solve would take it past that.
+    Motor { speed: f32, max: f32, held: Option<f32> },
+}
+
+/// Joint `j`'s third row for this solve: a rigid weld's angle, a driven
+/// hinge's motor.
+fn spin_row(j: &JointConstraint, h: f32) -> Spin {
+    if is_rigid_weld(j) {
+        return Spin::Weld;
+    }
+    let JointKind::Revolute(r) = &j.kind else {
+        return Spin::Free;
+    };
+    if !is_driven_hinge(j) {
+        return Spin::Free;
+    }
+    Spin::Motor {
+        speed: r.motor_speed,
+        max: h * r.max_motor_torque,
+        held: None,
+    }
 }
 
 const BODY: u8 = 0;
@@ -197,7 +276,7 @@ impl JointTrees {
         }
         self.picked.clear();
         for (k, j) in joints.iter().enumerate() {
-            let weld = is_rigid_weld(j);
+            let weld = has_rigid_rows(j);
             if !(weld || matches!(j.kind, JointKind::Revolute(_))) {
                 continue;
             }
@@ -236,7 +315,7 @@ impl JointTrees {
         // Only the trees that need it: a hinge tree with a mass ratio
         // Gauss-Seidel cannot carry (a uniform net, a bridge or a ragdoll
         // converges well enough, and would pay for the elimination every
-        // pass), or welded bodies with no loop among them. (A loop left to
+        // pass), or joints with rigid rows and no loop among them. (A loop left to
         // Gauss-Seidel beside a rigid exact tree, as in a wall of boxes
         // welded to all their neighbours, would load the tree's welds with
         // the whole structure's weight while the loop's soft welds gave.)
@@ -284,6 +363,7 @@ impl JointTrees {
         }
         self.rhs.resize(m, [0.0; 3]);
         self.x.resize(m, [0.0; 3]);
+        self.spins.resize(m, Spin::Free);
     }
 
     fn walk(
@@ -330,8 +410,13 @@ impl JointTrees {
         self.order.clear();
     }
 
-    /// Solves the forest's point rows exactly: the biased pass's soft rows
-    /// or the relax's rigid ones.
+    /// Solves the forest's rows exactly: each hinge's point, each rigid
+    /// weld's point and angle, each driven hinge's point and motor.
+    /// Hinges' point rows keep the soft step's compliance
+    /// in the biased pass; welds' and driven hinges' rows have none. A
+    /// motor row is an equality; one that would take its motor's impulse
+    /// past its bound is held at the bound and the forest solved again
+    /// (each motor at most once).
     pub(crate) fn solve(
         &mut self,
         joints: &mut [JointConstraint],
@@ -340,26 +425,104 @@ impl JointTrees {
         ctx: &StepContext,
         bias: bool,
     ) {
+        let m = self.order.len();
+        for k in 0..m {
+            let (kind, id, _) = self.order[k];
+            self.spins[k] = if kind == JOINT {
+                spin_row(&joints[id as usize], ctx.h)
+            } else {
+                Spin::Free
+            };
+        }
+        loop {
+            self.assemble(joints, bodies, states, (ctx, bias));
+            self.eliminate();
+            let mut again = false;
+            for k in 0..m {
+                if let Spin::Motor {
+                    max,
+                    held: held @ None,
+                    ..
+                } = &mut self.spins[k]
+                {
+                    let before = joints[self.order[k].1 as usize].impulses.motor;
+                    let total = before + self.x[k][2] as f32;
+                    if total.abs() > *max {
+                        *held = Some(total.clamp(-*max, *max) - before);
+                        again = true;
+                    }
+                }
+            }
+            if !again {
+                break;
+            }
+        }
+        for k in 0..m {
+            let (kind, id, _) = self.order[k];
+            let x = self.x[k].map(|v| v as f32);
+            if kind == BODY {
+                let s = &states[id as usize];
+                let (v, w) = s.velocity();
+                s.set_velocity(v + Vec2::new(x[0], x[1]), w + x[2]);
+            } else {
+                let impulses = &mut joints[id as usize].impulses;
+                impulses.linear += Vec2::new(x[0], x[1]);
+                match self.spins[k] {
+                    Spin::Free => {}
+                    Spin::Weld => impulses.angular += x[2],
+                    Spin::Motor { held, .. } => impulses.motor += held.unwrap_or(x[2]),
+                }
+            }
+        }
+    }
+
+    /// Whether node `k`'s third row is solved this time round (a held
+    /// motor's is not: its impulse acts as a known one).
+    fn spins(&self, k: usize) -> bool {
+        matches!(self.spins[k], Spin::Weld | Spin::Motor { held: None, .. })
+    }
+
+    /// The impulse node `k`'s held motor applies, if it is held.
+    fn held(&self, k: usize) -> Option<f32> {
+        match self.spins[k] {
+            Spin::Motor { held, .. } => held,
+            _ => None,
+        }
+    }
+
+    /// Builds the blocks of the system `[M -J^T; -J -G]` in `order`: each
+    /// body's mass matrix, each joint's compliance and velocity error, and
+    /// the coupling of each node with its parent. A held motor's impulse
+    /// acts on its two bodies as a known one.
+    fn assemble(
+        &mut self,
+        joints: &[JointConstraint],
+        bodies: &[SolverBody],
+        states: &[StateCell],
+        (ctx, bias): (&StepContext, bool),
+    ) {
         let soft = rigid(ctx, bias);
         let a2 = if soft.impulse_scale > 0.0 {
             soft.mass_scale / soft.impulse_scale
         } else {
             f32::INFINITY
         };
-        // Joint `j`'s rows at body `end`: the point's two, and a weld's
-        // angle (a hinge's third row is a filler).
-        let jac = |j: &JointConstraint, motion: &Motion, end: u32| -> M3 {
+        // Joint `j`'s rows at body `end`: the point's two, and its third
+        // when `spins` (else a filler).
+        let jac = |j: &JointConstraint, motion: &Motion, end: u32, spins: bool| -> M3 {
             let (ra, rb) = motion.anchors(j);
             let (sign, [[x0, x1], [y0, y1]]) = if end == j.a {
                 (-1.0, [[-1.0, ra.y], [-1.0, -ra.x]])
             } else {
                 (1.0, [[1.0, -rb.y], [1.0, rb.x]])
             };
-            let angle = if is_rigid_weld(j) { sign } else { 0.0 };
-            [[x0, 0.0, x1], [0.0, y0, y1], [0.0, 0.0, angle]].map(|r| r.map(f64::from))
+            let spin = if spins { sign } else { 0.0 };
+            [[x0, 0.0, x1], [0.0, y0, y1], [0.0, 0.0, spin]].map(|r| r.map(f64::from))
         };
-        let m = self.order.len();
-        for k in 0..m {
+        // The angular impulse of joint `j`'s held motor on body `end`.
+        let held_on =
+            |j: &JointConstraint, end: u32, held: f32| f64::from(if end == j.a { -held } else { held });
+        for k in 0..self.order.len() {
             let (kind, id, parent) = self.order[k];
             if kind == BODY {
                 let sb = &bodies[id as usize];
@@ -376,7 +539,10 @@ impl JointTrees {
                 if parent != usize::MAX {
                     let j = &joints[self.order[parent].1 as usize];
                     let motion = Motion::load(j, states);
-                    self.off[k] = jac(j, &motion, id).map(|r| r.map(|x| -x));
+                    self.off[k] = jac(j, &motion, id, self.spins(parent)).map(|r| r.map(|x| -x));
+                    if let Some(held) = self.held(parent) {
+                        self.rhs[k][2] += held_on(j, id, held);
+                    }
                 }
             } else {
                 let j = &joints[id as usize];
@@ -386,8 +552,7 @@ impl JointTrees {
                 let cdot = motion.relative_velocity(ra, rb);
                 let [k11, k12, k22] = point_mass_matrix(j.masses, ra, rb);
                 let kk = [[k11, k12], [k12, k22]];
-                let weld = is_rigid_weld(j);
-                let gamma = if a2.is_finite() && !weld {
+                let gamma = if a2.is_finite() && !has_rigid_rows(j) {
                     kk.map(|r| r.map(|x| x / a2))
                 } else {
                     [[0.0; 2]; 2]
@@ -398,13 +563,16 @@ impl JointTrees {
                     gamma[1][0] * lam.x + gamma[1][1] * lam.y,
                 );
                 let r = -(cdot + drift_bias(soft.bias_rate, c, ctx.max_joint_push_speed) + g);
-                // A weld's angle row, rigid, its drift corrected at the
-                // same rate (as the weld's own kernel does); else a filler.
-                let (spin_error, spin_diag) = if weld {
-                    let spin = motion.b.w - motion.a.w;
-                    (spin + soft.bias_rate * motion.angle(j), 0.0)
-                } else {
-                    (0.0, -1.0)
+                // The third row: a weld's angle, its drift corrected at the
+                // joints' rate (as the weld's own kernel does); a free
+                // motor's speed; else a filler.
+                let spin = motion.b.w - motion.a.w;
+                let (spin_error, spin_diag) = match self.spins[k] {
+                    Spin::Weld => (spin + soft.bias_rate * motion.angle(j), 0.0),
+                    Spin::Motor {
+                        speed, held: None, ..
+                    } => (spin - speed, 0.0),
+                    _ => (0.0, -1.0),
                 };
                 self.rhs[k] = [-r.x, -r.y, spin_error].map(f64::from);
                 self.d[k] = [
@@ -415,10 +583,19 @@ impl JointTrees {
                 .map(|r| r.map(f64::from));
                 if parent != usize::MAX {
                     let b = self.order[parent].1;
-                    self.off[k] = tr(&jac(j, &motion, b).map(|r| r.map(|x| -x)));
+                    self.off[k] = tr(&jac(j, &motion, b, self.spins(k)).map(|r| r.map(|x| -x)));
+                    if let Some(held) = self.held(k) {
+                        self.rhs[parent][2] += held_on(j, b, held);
+                    }
                 }
             }
         }
+    }
+
+    /// Eliminates the system leaf to root and solves it back root to leaf
+    /// into `x`: each body's velocity change and each joint's impulse.
+    fn eliminate(&mut self) {
+        let m = self.order.len();
         for k in (0..m).rev() {
             self.dinv[k] = inv(&self.d[k]);
             let p = self.order[k].2;
@@ -440,21 +617,6 @@ impl JointTrees {
                 sub(&mut b, &h);
             }
             self.x[k] = mv(&self.dinv[k], &b);
-        }
-        for k in 0..m {
-            let (kind, id, _) = self.order[k];
-            let x = self.x[k].map(|v| v as f32);
-            if kind == BODY {
-                let s = &states[id as usize];
-                let (v, w) = s.velocity();
-                s.set_velocity(v + Vec2::new(x[0], x[1]), w + x[2]);
-            } else {
-                let j = &mut joints[id as usize];
-                j.impulses.linear += Vec2::new(x[0], x[1]);
-                if is_rigid_weld(j) {
-                    j.impulses.angular += x[2];
-                }
-            }
         }
     }
 }
