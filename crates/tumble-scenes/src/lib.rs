@@ -231,7 +231,7 @@ impl SceneName {
             SceneName::Impact => 60,
             SceneName::WeldedBeam => 180,
             // A quarter second to spin up, then a full turn (pi s).
-            SceneName::MotorArm => 15 + 189,
+            SceneName::MotorArm => peers::MOTOR_SPIN_UP + 189,
             _ => 600,
         }
     }

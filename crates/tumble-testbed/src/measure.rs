@@ -357,13 +357,22 @@ pub const FLAT_VERTICAL_SPEED: f32 = 0.1;
 /// (`tile-bodies`): how fast the box sliding over it moved up or down
 /// (flat: under [`FLAT_VERTICAL_SPEED`]) and how far it slid (flat: its
 /// speed for the scene's time, to 1%). The off-center impact: the
-/// largest change of the pair's angular momentum over [`IMPACT_GAPS`], at
-/// most Box2D's ([`IMPACT_BOX2D`]). The welded beam: its tip's sag and
+/// largest change of the pair's angular momentum over its starting gaps,
+/// at most Box2D's (`tumble_scenes::peers::IMPACT_BOX2D`). The welded beam: its tip's sag and
 /// speed after 3 s (straight: under 5 cm; still: under 1 cm/s). The
 /// motor arm: its mean speed over a turn (within 1% of the motor's) and
 /// the widest its hinge opened (under 1 mm).
 pub fn peers(opts: &MeasureOptions) -> Vec<Row> {
     let settings = SolverSettings::default();
+    // One row of `scene`: what `case` measured, what physics expects,
+    // whether it passes.
+    let row = |scene: SceneName, case: String, (measured, expected, pass): (f32, f32, bool), metrics| Row {
+        case: Some(case),
+        measured: Some(measured),
+        expected: Some(expected),
+        pass: Some(pass),
+        ..Row::new("peers", scene, settings, metrics)
+    };
     let mut rows = Vec::new();
     for scene in [SceneName::TileFloor, SceneName::TileBodies] {
         if !wanted(opts, scene) {
@@ -376,103 +385,72 @@ pub fn peers(opts: &MeasureOptions) -> Vec<Row> {
             SceneName::TileFloor => "tiles of one body",
             _ => "a static body per tile",
         };
-        let row = |case: &str, measured: f32, expected: f32, pass: bool| Row {
-            case: Some(format!("{tiles}: {case}")),
-            measured: Some(measured),
-            expected: Some(expected),
-            pass: Some(pass),
-            ..Row::new("peers", scene, settings, metrics)
-        };
         let vertical = slide.max_vertical_speed;
         rows.push(row(
-            "fastest vertical speed (m/s)",
-            vertical,
-            0.0,
-            vertical < FLAT_VERTICAL_SPEED,
+            scene,
+            format!("{tiles}: fastest vertical speed (m/s)"),
+            (vertical, 0.0, vertical < FLAT_VERTICAL_SPEED),
+            metrics,
         ));
         let flat = bench::TILE_SLIDE_SPEED * n as f32 * DT;
         let slid = slide.distance;
         rows.push(row(
-            "distance slid (m)",
-            slid,
-            flat,
-            (slid - flat).abs() <= 0.01 * flat,
+            scene,
+            format!("{tiles}: distance slid (m)"),
+            (slid, flat, (slid - flat).abs() <= 0.01 * flat),
+            metrics,
         ));
     }
     if wanted(opts, SceneName::Impact) {
-        // Box2D v3's change in the same impact, the bound to meet.
-        for (restitution, box2d) in [(0.0f32, IMPACT_BOX2D[0]), (0.5, IMPACT_BOX2D[1])] {
-            let mut s = build(SceneName::Impact, settings);
-            let metrics = run(&mut s, frames(opts, SceneName::Impact));
-            let change = 100.0 * beyond::impact_change(settings, restitution, &IMPACT_GAPS);
-            rows.push(Row {
-                case: Some(format!(
-                    "restitution {restitution}: largest change of angular momentum (%)"
-                )),
-                measured: Some(change),
-                expected: Some(0.0),
-                pass: Some(change <= box2d),
-                ..Row::new("peers", SceneName::Impact, settings, metrics)
-            });
+        let mut s = build(SceneName::Impact, settings);
+        let metrics = run(&mut s, frames(opts, SceneName::Impact));
+        for (restitution, box2d) in [(0.0f32, beyond::IMPACT_BOX2D[0]), (0.5, beyond::IMPACT_BOX2D[1])] {
+            let change = beyond::impact_change(settings, restitution);
+            rows.push(row(
+                SceneName::Impact,
+                format!("restitution {restitution}: largest change of angular momentum (%)"),
+                (100.0 * change, 0.0, change <= box2d),
+                metrics,
+            ));
         }
     }
     if wanted(opts, SceneName::WeldedBeam) {
         let mut s = build(SceneName::WeldedBeam, settings);
-        let tip = *s.tracked.last().expect("the beam's boxes");
-        let start = s.world.position(tip).expect("a live box");
-        let metrics = run(&mut s, frames(opts, SceneName::WeldedBeam));
-        let sag = start.y - s.world.position(tip).expect("a live box").y;
-        let speed = s.world.linear_velocity(tip).expect("a live box").length();
-        let row = |case: &str, measured: f32, pass: bool| Row {
-            case: Some(case.to_string()),
-            measured: Some(measured),
-            expected: Some(0.0),
-            pass: Some(pass),
-            ..Row::new("peers", SceneName::WeldedBeam, settings, metrics)
-        };
-        rows.push(row("tip sag after 3 s (m)", sag, sag < 0.05));
-        rows.push(row("tip speed after 3 s (m/s)", speed, speed < 0.01));
+        let (beam, metrics) = beyond::beam_hold(&mut s, frames(opts, SceneName::WeldedBeam));
+        let scene = SceneName::WeldedBeam;
+        rows.push(row(
+            scene,
+            "tip sag after 3 s (m)".into(),
+            (beam.sag, 0.0, beam.sag < 0.05),
+            metrics,
+        ));
+        rows.push(row(
+            scene,
+            "tip speed after 3 s (m/s)".into(),
+            (beam.speed, 0.0, beam.speed < 0.01),
+            metrics,
+        ));
     }
     if wanted(opts, SceneName::MotorArm) {
         let mut s = build(SceneName::MotorArm, settings);
-        let joint = s.world.joints().next().expect("the motor's hinge");
-        // Spun up for a quarter second, then measured over the rest: the
-        // mean turning speed and the widest the hinge opened.
-        let spin_up = 15;
-        let n = frames(opts, SceneName::MotorArm).max(spin_up + 1);
-        let mut last = 0.0f32;
-        let (mut turned, mut widest) = (0.0f32, 0.0f32);
-        let metrics = tumble_scenes::run_with(&mut s, n, |s| {
-            let angle = s.world.joint_angle(joint).expect("a live hinge");
-            if s.world.step_count() > u64::from(spin_up) {
-                let pi = std::f32::consts::PI;
-                turned += (angle - last + pi).rem_euclid(2.0 * pi) - pi;
-                widest = widest.max(s.world.joint_length(joint).expect("a live hinge"));
-            }
-            last = angle;
-        });
-        let speed = turned / ((n - spin_up) as f32 * DT);
-        let error = 100.0 * (speed / beyond::MOTOR_SPEED - 1.0).abs();
-        let row = |case: &str, measured: f32, pass: bool| Row {
-            case: Some(case.to_string()),
-            measured: Some(measured),
-            expected: Some(0.0),
-            pass: Some(pass),
-            ..Row::new("peers", SceneName::MotorArm, settings, metrics)
-        };
-        rows.push(row("mean speed error (%)", error, error < 1.0));
-        rows.push(row("widest hinge gap (m)", widest, widest < 0.001));
+        let (turn, metrics) = beyond::motor_turn(&mut s, frames(opts, SceneName::MotorArm));
+        let error = 100.0 * (turn.speed / beyond::MOTOR_SPEED - 1.0).abs();
+        let scene = SceneName::MotorArm;
+        rows.push(row(
+            scene,
+            "mean speed error (%)".into(),
+            (error, 0.0, error < 1.0),
+            metrics,
+        ));
+        rows.push(row(
+            scene,
+            "widest hinge gap (m)".into(),
+            (turn.widest_gap, 0.0, turn.widest_gap < 0.001),
+            metrics,
+        ));
     }
     rows
 }
-
-/// The starting gaps of the impact's runs: the impact falls at several
-/// places in a step.
-pub const IMPACT_GAPS: [f32; 5] = [0.02, 0.05, 0.1, 0.2, 0.3];
-
-/// Box2D v3's change of angular momentum in the same impact (%), without
-/// and with restitution 0.5: the bound the peers study holds Tumble to.
-pub const IMPACT_BOX2D: [f32; 2] = [0.12, 1.02];
 
 /// Study 7: the joints against closed forms. The pendulums' periods
 /// against the exact finite-amplitude period and their swing's loss per

@@ -17,11 +17,12 @@
 //!   between two tiles hop: the next segment's end, met edge first, would
 //!   push it sideways and up.
 
+use super::circles::circle_on_face;
 use super::sat::collide_segment_face;
-use super::{collide_recyclable, feature_id, Keep, Manifold, ManifoldPoint};
+use super::{collide_recyclable, Keep, Manifold};
 use crate::math::{cross, right_perp, Transform, Vec2};
 use crate::settings::SIN_TOLERANCE;
-use crate::shapes::{ChainSegment, Circle, Shape};
+use crate::shapes::{ChainSegment, Shape};
 
 /// What to do with a normal found against a chain segment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -122,43 +123,13 @@ pub(crate) fn collide_chain_segment(
         Verdict::Skip => nothing,
         Verdict::Snap => {
             let m = match b {
-                Shape::Circle(c) => circle_on_face(p1, p2, xf_a, c, xf_b, speculative),
+                Shape::Circle(c) => {
+                    let normal = right_perp(p2 - p1).normalize_or_zero();
+                    circle_on_face((p1, p2, normal, 0.0), xf_a, (c, xf_b), speculative)
+                }
                 _ => collide_segment_face(p1, p2, xf_a, b, xf_b, speculative),
             };
             (m, Keep::Never)
         }
     }
-}
-
-/// A circle against the face of the segment from `p1` to `p2` (frame
-/// `xf_a`): one point along the face normal, if its center is beside the
-/// segment.
-fn circle_on_face(
-    p1: Vec2,
-    p2: Vec2,
-    xf_a: Transform,
-    circle: &Circle,
-    xf_b: Transform,
-    speculative: f32,
-) -> Manifold {
-    let center = xf_a.inv_apply(xf_b.apply(circle.center));
-    let edge = p2 - p1;
-    let t = (center - p1).dot(edge) / edge.length_squared();
-    let normal = right_perp(edge).normalize_or_zero();
-    let separation = normal.dot(center - p1) - circle.radius;
-    if !(0.0..=1.0).contains(&t) || separation > speculative {
-        return Manifold::default();
-    }
-    let mut m = Manifold {
-        normal,
-        count: 1,
-        ..Manifold::default()
-    };
-    m.points[0] = ManifoldPoint {
-        point: center - (circle.radius + 0.5 * separation) * normal,
-        separation,
-        id: feature_id(0, 0, false),
-        ..ManifoldPoint::default()
-    };
-    m.transformed(xf_a)
 }

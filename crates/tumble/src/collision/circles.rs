@@ -76,6 +76,39 @@ pub fn collide_circles(
     .transformed(xf_a)
 }
 
+/// A circle (at `xf_circle`) against one face of a shape at `xf`: the
+/// face from `v1` to `v2` in that shape's frame, with its outward
+/// `normal` and the shape's rounding `radius`. One point along the face
+/// normal if the circle's center is beside the face and within
+/// `speculative` of it, with the id a face and a circle always have; for
+/// a one-sided chain segment and for a polygon's face a seam allows.
+pub(super) fn circle_on_face(
+    (v1, v2, normal, radius): (Vec2, Vec2, Vec2, f32),
+    xf: Transform,
+    (circle, xf_circle): (&Circle, Transform),
+    speculative: f32,
+) -> Manifold {
+    let center = xf.inv_apply(xf_circle.apply(circle.center));
+    let edge = v2 - v1;
+    let t = (center - v1).dot(edge) / edge.length_squared();
+    let separation = normal.dot(center - v1) - radius - circle.radius;
+    if !(0.0..=1.0).contains(&t) || separation > speculative || !separation.is_finite() {
+        return Manifold::default();
+    }
+    let mut m = Manifold {
+        normal,
+        count: 1,
+        ..Manifold::default()
+    };
+    m.points[0] = ManifoldPoint {
+        point: center - (circle.radius + 0.5 * separation) * normal,
+        separation,
+        id: feature_id(0, 0, false),
+        ..ManifoldPoint::default()
+    };
+    m.transformed(xf)
+}
+
 /// The point of segment `p`-`q` nearest `c`.
 fn closest_point_on_segment(p: Vec2, q: Vec2, c: Vec2) -> Vec2 {
     let e = q - p;

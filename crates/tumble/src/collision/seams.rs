@@ -22,12 +22,13 @@
 //! asks the same question ([`surface_normal`]) of the side a fast body
 //! met a static polygon on.
 
+use super::circles::circle_on_face;
 use super::sat::collide_polygon_face;
-use super::{collide_recyclable, feature_id, Keep, Manifold, ManifoldPoint};
+use super::{collide_recyclable, Keep, Manifold};
 use crate::math::{cross, Transform, Vec2};
 use crate::settings::SIN_TOLERANCE;
 use crate::shapes::seams::{Bound, Cone, Seams};
-use crate::shapes::{Circle, Polygon, Shape};
+use crate::shapes::{Polygon, Shape};
 
 /// What the outer surface makes of a normal found against a polygon with
 /// seams.
@@ -91,7 +92,15 @@ fn smooth(
         Verdict::Replace(Bound { face: Some(face), .. }) => {
             let face = face as usize;
             let rebuilt = match other {
-                Shape::Circle(c) => circle_on_face((p, face, xf), (c, xf_other), speculative),
+                Shape::Circle(c) => {
+                    let (v1, v2) = (p.vertices[face], p.vertices[(face + 1) % p.count]);
+                    circle_on_face(
+                        (v1, v2, p.normals[face], p.radius),
+                        xf,
+                        (c, xf_other),
+                        speculative,
+                    )
+                }
                 _ => collide_polygon_face(p, face, xf, other, xf_other, speculative),
             };
             (rebuilt, Keep::Never)
@@ -153,35 +162,4 @@ fn verdict(cone: Cone, n: Vec2) -> Verdict {
         return Verdict::Admit;
     }
     cone.nearest(n).map_or(Verdict::Buried, Verdict::Replace)
-}
-
-/// A circle (at `xf_circle`) against face `face` of polygon `p` (at
-/// `xf`): one point along the face normal if its center is beside the
-/// face, with the id a polygon and a circle always have.
-fn circle_on_face(
-    (p, face, xf): (&Polygon, usize, Transform),
-    (circle, xf_circle): (&Circle, Transform),
-    speculative: f32,
-) -> Manifold {
-    let center = xf.inv_apply(xf_circle.apply(circle.center));
-    let (v1, v2) = (p.vertices[face], p.vertices[(face + 1) % p.count]);
-    let edge = v2 - v1;
-    let t = (center - v1).dot(edge) / edge.length_squared();
-    let normal = p.normals[face];
-    let separation = normal.dot(center - v1) - p.radius - circle.radius;
-    if !(0.0..=1.0).contains(&t) || separation > speculative || !separation.is_finite() {
-        return Manifold::default();
-    }
-    let mut m = Manifold {
-        normal,
-        count: 1,
-        ..Manifold::default()
-    };
-    m.points[0] = ManifoldPoint {
-        point: center - (circle.radius + 0.5 * separation) * normal,
-        separation,
-        id: feature_id(0, 0, false),
-        ..ManifoldPoint::default()
-    };
-    m.transformed(xf)
 }

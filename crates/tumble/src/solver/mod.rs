@@ -475,17 +475,17 @@ impl Solver {
         // in its constraint, solved one at a time. Whether any joint calls
         // for it is found while the joints are built, by the workers.
         let soft = ctx.soft_step();
-        let heavy = AtomicBool::new(false);
+        let exact = AtomicBool::new(false);
         crate::threads::for_each_indexed_mut(ctx.parallel, &mut self.joints, 64, |place, constraint| {
             let k = order[place] as usize;
             let (ji, (a, b)) = (slots[k], picked[k]);
             *constraint = joint::prepare_joint(&joints[ji], ji, (a, b), solver_bodies, bodies, ctx);
-            if soft && joints::tree::is_heavy(constraint, solver_bodies) {
-                heavy.store(true, Ordering::Relaxed);
+            if soft && joints::tree::calls_for_exact_solve(constraint, solver_bodies) {
+                exact.store(true, Ordering::Relaxed);
             }
         });
-        if heavy.into_inner() {
-            self.trees.build(&self.joints, &self.bodies);
+        if exact.into_inner() {
+            self.trees.build(&self.joints, &self.bodies, ctx.h);
         } else {
             self.trees.clear();
         }

@@ -103,45 +103,52 @@ fn slide_for(world: &mut World, body: BodyId, seconds: f32) -> Slide {
 /// over the tile's), sliding at [`SPEED`] with no friction for
 /// [`SLIDE_TIME`].
 fn slide_over_tiles(smooth: bool, one_body: bool) -> Slide {
+    slide_box_over_tiles((smooth, one_body), 0.5, Vec2::new(0.5, 0.5))
+}
+
+/// A box of half-width `half` starting at `start` on a 40-tile floor
+/// (`smooth` seams or not, the tiles of `one_body` or each its own),
+/// sliding at [`SPEED`] with no friction for [`SLIDE_TIME`].
+fn slide_box_over_tiles((smooth, one_body): (bool, bool), half: f32, start: Vec2) -> Slide {
     let mut world = world_with_seams(smooth);
     tiles(&mut world, &floor_cells(40), one_body, &material(0.0));
     let b = thrown(
         &mut world,
-        Vec2::new(0.5, 0.5),
+        start,
         Vec2::new(SPEED, 0.0),
-        Polygon::new_box(0.5, 0.5).unwrap(),
+        Polygon::new_box(half, half).unwrap(),
         &material(0.0),
     );
     slide_for(&mut world, b, SLIDE_TIME)
+}
+
+/// The box slid over the tiles (of one body, or a static body each):
+/// with smooth seams it slides on at its speed and never rises; with
+/// the seams' edges collided as they stand, the same floor catches it
+/// (the scene does see a ghost collision). Returns the smooth slide.
+fn flat_with_seams_caught_without(one_body: bool) -> Slide {
+    let flat = slide_over_tiles(true, one_body);
+    assert!(flat.vy < 0.1, "{flat:?}");
+    assert!((flat.distance - SPEED * SLIDE_TIME).abs() < 0.01, "{flat:?}");
+    let ghost = slide_over_tiles(false, one_body);
+    assert!(
+        ghost.vy > 0.1 && ghost.distance < 0.5 * SPEED * SLIDE_TIME,
+        "{ghost:?}"
+    );
+    flat
 }
 
 #[test]
 fn a_box_slides_over_a_tile_map_as_over_one_long_box() {
     // Nothing acts along x: the box slides on at its speed, and never
     // rises nor turns.
-    let flat = slide_over_tiles(true, true);
-    assert!(flat.vy < 0.1, "{flat:?}");
+    let flat = flat_with_seams_caught_without(true);
     assert!(flat.w < 0.1, "{flat:?}");
-    assert!((flat.distance - SPEED * SLIDE_TIME).abs() < 0.01, "{flat:?}");
-    // With the seams' edges collided as they stand, the same floor
-    // catches the box: this scene does see a ghost collision.
-    let ghost = slide_over_tiles(false, true);
-    assert!(
-        ghost.vy > 0.1 && ghost.distance < 0.5 * SPEED * SLIDE_TIME,
-        "{ghost:?}"
-    );
 }
 
 #[test]
 fn separate_static_tiles_are_as_flat_as_the_shapes_of_one_body() {
-    let flat = slide_over_tiles(true, false);
-    assert!(flat.vy < 0.1, "{flat:?}");
-    assert!((flat.distance - SPEED * SLIDE_TIME).abs() < 0.01, "{flat:?}");
-    let ghost = slide_over_tiles(false, false);
-    assert!(
-        ghost.vy > 0.1 && ghost.distance < 0.5 * SPEED * SLIDE_TIME,
-        "{ghost:?}"
-    );
+    flat_with_seams_caught_without(false);
 }
 
 #[test]
@@ -533,18 +540,7 @@ fn a_small_fast_box_is_not_swept_to_a_stop_at_each_seam() {
     // A 0.2 m box at 8 m/s moves more than half its size a step, so
     // continuous collision sweeps it against the tiles, meeting at each
     // seam the corner of the tile ahead: the surface there is flat.
-    let slide = |smooth: bool| {
-        let mut world = world_with_seams(smooth);
-        tiles(&mut world, &floor_cells(40), true, &material(0.0));
-        let b = thrown(
-            &mut world,
-            Vec2::new(1.0, 0.1),
-            Vec2::new(SPEED, 0.0),
-            Polygon::new_box(0.1, 0.1).unwrap(),
-            &material(0.0),
-        );
-        slide_for(&mut world, b, SLIDE_TIME)
-    };
+    let slide = |smooth: bool| slide_box_over_tiles((smooth, true), 0.1, Vec2::new(1.0, 0.1));
     let flat = slide(true);
     assert!(flat.vy < 0.1 && flat.w < 0.1, "{flat:?}");
     assert!((flat.distance - SPEED * SLIDE_TIME).abs() < 0.01, "{flat:?}");

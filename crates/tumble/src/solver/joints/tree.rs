@@ -108,7 +108,7 @@ pub(crate) struct JointTrees {
     /// Per component root: whether it holds a joint with rigid rows (a
     /// rigid weld, a driven hinge), and whether a joint closes a loop in
     /// it (left to Gauss-Seidel).
-    welded: Vec<bool>,
+    rigid: Vec<bool>,
     looped: Vec<bool>,
     /// The joints of the forest, in joint order.
     picked: Vec<u32>,
@@ -143,11 +143,12 @@ fn mass_ratio(bodies: &[SolverBody], a: u32, b: u32) -> f32 {
     ia.max(ib) / ia.min(ib)
 }
 
-/// Whether joint `j` is a hinge between two dynamic bodies whose masses
-/// are [`EXACT_TREE_MASS_RATIO`] or more apart: a tree holding one is
-/// solved exactly (see [`JointTrees::build`]).
+/// Whether joint `j` calls for an exact solve of its tree: a joint with
+/// rigid rows ([`has_rigid_rows`]), or a hinge between two dynamic bodies
+/// whose masses are [`EXACT_TREE_MASS_RATIO`] or more apart (see
+/// [`JointTrees::build`], which says which trees are then solved).
 #[inline]
-pub(crate) fn is_heavy(j: &JointConstraint, bodies: &[SolverBody]) -> bool {
+pub(crate) fn calls_for_exact_solve(j: &JointConstraint, bodies: &[SolverBody]) -> bool {
     if has_rigid_rows(j) {
         return j.a != j.b;
     }
@@ -240,13 +241,14 @@ const JOINT: u8 = 1;
 const NONE: u32 = u32::MAX;
 
 impl JointTrees {
-    /// Builds the forest of the revolute joints among `joints` (in their
-    /// order this step): a spanning forest over the dynamic bodies, the
-    /// static world one node; joints that would close a loop are left out.
-    /// Only trees with a hinge [`is_heavy`] are kept: a step with no such
-    /// hinge (a contact scene, a ragdoll pile, a net) need not call this,
-    /// but [`JointTrees::clear`].
-    pub(crate) fn build(&mut self, joints: &[JointConstraint], bodies: &[SolverBody]) {
+    /// Builds the forest of the hinges and rigid welds among `joints` (in
+    /// their order this step): a spanning forest over the dynamic bodies,
+    /// the static world one node; joints that would close a loop are left
+    /// out. Only trees with a joint that [`calls_for_exact_solve`] are
+    /// kept: a step with none (a contact scene, a ragdoll pile, a net) need
+    /// not call this, but [`JointTrees::clear`]. `h` is the substep, which
+    /// bounds each motor row's impulse.
+    pub(crate) fn build(&mut self, joints: &[JointConstraint], bodies: &[SolverBody], h: f32) {
         self.order.clear();
         let n = bodies.len();
         let ground = n as u32;
@@ -270,14 +272,14 @@ impl JointTrees {
         self.grounded.resize(n, false);
         self.ratio.clear();
         self.ratio.resize(n, 1.0);
-        for v in [&mut self.welded, &mut self.looped] {
+        for v in [&mut self.rigid, &mut self.looped] {
             v.clear();
             v.resize(n, false);
         }
         self.picked.clear();
         for (k, j) in joints.iter().enumerate() {
-            let weld = has_rigid_rows(j);
-            if !(weld || matches!(j.kind, JointKind::Revolute(_))) {
+            let rigid = has_rigid_rows(j);
+            if !(rigid || matches!(j.kind, JointKind::Revolute(_))) {
                 continue;
             }
             let (a, b) = (node_of(j.a), node_of(j.b));
@@ -290,7 +292,7 @@ impl JointTrees {
                     self.looped[r as usize] = true;
                 } else {
                     self.grounded[r as usize] = true;
-                    self.welded[r as usize] |= weld;
+                    self.rigid[r as usize] |= rigid;
                     self.picked.push(k as u32);
                 }
                 continue;
@@ -306,9 +308,9 @@ impl JointTrees {
             self.uf[ra as usize] = rb;
             let (ra, rb) = (ra as usize, rb as usize);
             self.grounded[rb] |= self.grounded[ra];
-            self.welded[rb] |= self.welded[ra] || weld;
+            self.rigid[rb] |= self.rigid[ra] || rigid;
             self.looped[rb] |= self.looped[ra];
-            let need = if weld { 1.0 } else { mass_ratio(bodies, a, b) };
+            let need = if rigid { 1.0 } else { mass_ratio(bodies, a, b) };
             self.ratio[rb] = self.ratio[ra].max(self.ratio[rb]).max(need);
             self.picked.push(k as u32);
         }
@@ -324,7 +326,7 @@ impl JointTrees {
             let (a, b) = (node_of(j.a), node_of(j.b));
             let body = if a == ground { b } else { a };
             let root = find(&mut self.uf, body) as usize;
-            let exact = if self.welded[root] {
+            let exact = if self.rigid[root] {
                 !self.looped[root]
             } else {
                 self.ratio[root] >= EXACT_TREE_MASS_RATIO
@@ -363,7 +365,16 @@ impl JointTrees {
         }
         self.rhs.resize(m, [0.0; 3]);
         self.x.resize(m, [0.0; 3]);
-        self.spins.resize(m, Spin::Free);
+        // Each joint's third row, for the whole step (a held motor is
+        // let go at each solve's start).
+        self.spins.clear();
+        self.spins.extend(self.order.iter().map(|&(kind, id, _)| {
+            if kind == JOINT {
+                spin_row(&joints[id as usize], h)
+            } else {
+                Spin::Free
+            }
+        }));
     }
 
     fn walk(
@@ -404,7 +415,7 @@ impl JointTrees {
         self.order.is_empty()
     }
 
-    /// No tree this step: no hinge [`is_heavy`], or the step is not the
+    /// No tree this step: no joint [`calls_for_exact_solve`], or the step is not the
     /// soft step, where alone the exact solve runs.
     pub(crate) fn clear(&mut self) {
         self.order.clear();
@@ -426,13 +437,10 @@ impl JointTrees {
         bias: bool,
     ) {
         let m = self.order.len();
-        for k in 0..m {
-            let (kind, id, _) = self.order[k];
-            self.spins[k] = if kind == JOINT {
-                spin_row(&joints[id as usize], ctx.h)
-            } else {
-                Spin::Free
-            };
+        for spin in &mut self.spins {
+            if let Spin::Motor { held, .. } = spin {
+                *held = None;
+            }
         }
         loop {
             self.assemble(joints, bodies, states, (ctx, bias));
@@ -552,7 +560,8 @@ impl JointTrees {
                 let cdot = motion.relative_velocity(ra, rb);
                 let [k11, k12, k22] = point_mass_matrix(j.masses, ra, rb);
                 let kk = [[k11, k12], [k12, k22]];
-                let gamma = if a2.is_finite() && !has_rigid_rows(j) {
+                // (Rigid rows: a weld's, a driven hinge's.)
+                let gamma = if a2.is_finite() && matches!(self.spins[k], Spin::Free) {
                     kk.map(|r| r.map(|x| x / a2))
                 } else {
                     [[0.0; 2]; 2]
@@ -658,10 +667,10 @@ mod tests {
     fn only_a_tree_with_a_large_mass_ratio_is_solved_exactly() {
         let mut trees = JointTrees::default();
         // Links of alike mass: Gauss-Seidel's, no exact solve.
-        trees.build(&chain(4), &bodies(&[1.0, 2.0, 1.0, 3.0]));
+        trees.build(&chain(4), &bodies(&[1.0, 2.0, 1.0, 3.0]), 1.0 / 240.0);
         assert!(trees.order.is_empty(), "{:?}", trees.order);
         // A ball 20 times a link's mass on the end: the whole chain.
-        trees.build(&chain(4), &bodies(&[1.0, 1.0, 1.0, 20.0]));
+        trees.build(&chain(4), &bodies(&[1.0, 1.0, 1.0, 20.0]), 1.0 / 240.0);
         assert_eq!(
             trees.order.iter().filter(|(kind, ..)| *kind == JOINT).count(),
             4,
@@ -673,7 +682,7 @@ mod tests {
         for j in &mut sliders {
             j.kind = JointKind::Prismatic(crate::joint::PrismaticJoint::default());
         }
-        trees.build(&sliders, &bodies(&[1.0, 1.0, 1.0, 20.0]));
+        trees.build(&sliders, &bodies(&[1.0, 1.0, 1.0, 20.0]), 1.0 / 240.0);
         assert!(trees.order.is_empty(), "{:?}", trees.order);
     }
 
@@ -682,7 +691,7 @@ mod tests {
         let masses = bodies(&[1.0, 20.0, 5.0, 1.0]);
         // chain(4): ground-0, 0-1, 1-2, 2-3.
         let joints = chain(4);
-        let heavy: Vec<bool> = joints.iter().map(|j| is_heavy(j, &masses)).collect();
+        let heavy: Vec<bool> = joints.iter().map(|j| calls_for_exact_solve(j, &masses)).collect();
         // The ground's hinge never (the static body has no mass to
         // compare); 1:20 is, 20:5 and 5:1 are not (the threshold is 10).
         assert_eq!(heavy, [false, true, false, false]);
@@ -691,9 +700,9 @@ mod tests {
             kind: JointKind::Prismatic(crate::joint::PrismaticJoint::default()),
             ..joints[1]
         };
-        assert!(!is_heavy(&slider, &masses));
+        assert!(!calls_for_exact_solve(&slider, &masses));
         // Exactly the threshold counts.
         let exact = bodies(&[1.0, EXACT_TREE_MASS_RATIO]);
-        assert!(is_heavy(&chain(2)[1], &exact));
+        assert!(calls_for_exact_solve(&chain(2)[1], &exact));
     }
 }
