@@ -315,6 +315,15 @@ impl BroadPhase {
         std::mem::take(&mut self.tree)
     }
 
+    /// Re-arranges the part of the tree that enlarged proxies loosened
+    /// ([`DynamicTree::rebuild`]); nothing when none did. A world on one
+    /// thread calls it right after a step's enlargements; one with
+    /// workers rebuilds a lent tree beside the solve (see
+    /// `World::beside_tree_rebuild`).
+    pub(crate) fn rebuild(&mut self) {
+        self.tree.rebuild();
+    }
+
     /// Takes back the tree [`BroadPhase::lend_tree`] lent.
     pub(crate) fn return_tree(&mut self, tree: DynamicTree) {
         debug_assert_eq!(

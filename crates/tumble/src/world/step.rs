@@ -173,8 +173,8 @@ impl World {
             clock.time(&mut p.finalize, || world.finalize_bodies(dt, &ctx))
         });
         p.rebuild_tree = rebuild;
-        // (The rebuild, on one thread; with workers, the wait for it if
-        // it ran longer than the stages beside it: the broadphase's.)
+        // (With workers, the wait for the rebuild if it ran longer than
+        // the stages beside it: the broadphase's.)
         p.update_broadphase = clock.lap();
         clock.time(&mut p.continuous, || {
             self.solve_continuous(&mut moves.fast, &touches.sunk, hooks)
@@ -182,7 +182,14 @@ impl World {
         // The sensors before the broadphase: they find what crossed them
         // by the fat boxes made for this step's motion.
         clock.time(&mut p.sensors, || self.update_sensors());
-        clock.time(&mut p.update_broadphase, || self.update_broadphase(parallel));
+        clock.time(&mut p.update_broadphase, || {
+            self.update_broadphase(parallel);
+            if !parallel {
+                // On one thread, right after the enlargements (see
+                // `beside_tree_rebuild` for where the workers rebuild).
+                self.broadphase.rebuild();
+            }
+        });
         if self.settings.sleeping {
             clock.time(&mut p.sleep, || {
                 self.split_island(&mut moves);
@@ -198,41 +205,40 @@ impl World {
     }
 
     /// Runs `stages` (the solve and moving the bodies, which never read
-    /// the broadphase's tree) beside the rebuild of the part of the tree
-    /// that loosened since the last rebuild (what the user and the last
-    /// step moved): on another worker when `parallel`, else after them,
-    /// on this thread. Returns what `stages` returned and the time of a
-    /// rebuild run beside them (zero on one thread: that rebuild's time
-    /// is the caller's next lap).
+    /// the broadphase's tree); with workers (`parallel`), beside the
+    /// rebuild of the part of the tree that loosened since the last
+    /// rebuild (what the user and the last step moved), on another
+    /// worker. Returns what `stages` returned and the rebuild's time
+    /// (zero on one thread).
     ///
-    /// The one place the tree is rebuilt. The pair search before it runs
-    /// on the loosened tree, which finds the same pairs a little slower,
-    /// as in Box2D; queries between steps find the same shapes in a tree
-    /// loosened by the step's enlargements. Beside the substeps, not the
-    /// narrowphase or the gathering: those share their items evenly
-    /// between the workers, where a scene whose colors are too small to
-    /// share runs its substeps on one thread while the others wait, and
-    /// the rebuild fills that wait.
+    /// Where the tree is rebuilt. With workers, here: the pair search
+    /// runs on the loosened tree, which finds the same pairs a little
+    /// slower, as in Box2D; beside the substeps, not the narrowphase or
+    /// the gathering, because those share their items evenly between the
+    /// workers, while a scene whose colors are too small to share runs its
+    /// substeps on one thread as the others wait, and the rebuild fills
+    /// that wait. On one thread there is no wait to fill: the tree is
+    /// rebuilt right after the step's enlargements (`run_stages`), so the
+    /// next search and the queries between steps run on a tight tree (a
+    /// search on a loosened tree costs more where much moves, as in a
+    /// turning container).
     fn beside_tree_rebuild<R: Send>(
         &mut self,
         parallel: bool,
         stages: impl FnOnce(&mut World) -> R + Send,
     ) -> (R, f32) {
+        if !parallel {
+            return (stages(self), 0.0);
+        }
         let mut tree = self.broadphase.lend_tree();
-        let mut rebuild = || {
+        let rebuild = || {
             let mut clock = Stopwatch::start();
             tree.rebuild();
             clock.lap()
         };
-        let (out, time) = if parallel {
-            crate::threads::join(|| stages(self), rebuild)
-        } else {
-            let out = stages(self);
-            rebuild();
-            (out, 0.0)
-        };
+        let out = crate::threads::join(|| stages(self), rebuild);
         self.broadphase.return_tree(tree);
-        (out, time)
+        out
     }
 
     /// How long each stage of the last step took (see [`StepProfile`]).
