@@ -22,11 +22,13 @@
 //! substeps carry load through a tall stack far better than the same
 //! number of iterations in one big step.
 //!
-//! [`Solver::step`] is the solve's one entry point; its stages, in
-//! order: the awake bodies gathered into dense rows, the joints picked,
-//! the contacts prepared, the constraints colored into lane batches, the
-//! substeps, the impulses stored and restitution. The world then reads
-//! each moved body's motion back with [`Solver::motion`].
+//! The solve runs in two calls: [`Solver::set_up`], which reads the
+//! world (the awake bodies gathered into dense rows, the joints picked,
+//! the contacts prepared, the constraints colored into lane batches),
+//! then [`Solver::solve_step`] (the substeps, the impulses stored,
+//! restitution), between which the world may lend a worker to the
+//! broadphase. The world then reads each moved body's motion back with
+//! [`Solver::motion`].
 
 #[forbid(unsafe_code)]
 mod graph;
@@ -117,17 +119,16 @@ pub(crate) struct Solver {
     as_colored: bool,
 }
 
-/// What one step's solve reads and writes of the world.
+/// What a step's solve reads of the world to set itself up (see
+/// [`Solver::set_up`]).
 pub(crate) struct SolveInput<'a, B, J, G> {
     /// The world's bodies (read: the solve's results come out through
     /// [`Solver::moved`] and [`Solver::motion`]).
     pub bodies: &'a Store<Body>,
-    /// The world's contacts: their impulses, colors and restitution are
-    /// written back.
-    pub contacts: &'a mut Store<Contact>,
-    /// The world's joints: their impulses, readouts and colors are written
-    /// back.
-    pub joints: &'a mut Store<Joint>,
+    /// The world's contacts.
+    pub contacts: &'a Store<Contact>,
+    /// The world's joints.
+    pub joints: &'a Store<Joint>,
     /// The awake bodies (slots, ascending).
     pub awake_bodies: B,
     /// The awake joints (slots, ascending).
@@ -156,19 +157,21 @@ pub(crate) struct SolveTimes {
 }
 
 impl Solver {
-    /// One step's solve, its stages in order: the awake bodies gathered
-    /// into dense rows (a sleeping or static body has none; static bodies
-    /// share one state at rest), the joints picked, the touching contacts
-    /// prepared (straight into last step's coloring when the step is as
-    /// that was colored), the constraints colored and packed into lane
-    /// batches, the substeps, the impulses stored for the next step's
-    /// warm start, and restitution. Afterwards [`Solver::moved`] lists the
-    /// bodies it solved, [`Solver::motion`] gives each one's motion,
-    /// [`Solver::non_finite`] the bodies left out because their forces
-    /// overflowed (the world freezes them) and [`Solver::pushed_hits`] the
-    /// contacts that asked for hit events.
-    pub fn step<B, J, G>(&mut self, input: SolveInput<'_, B, J, G>, ctx: &StepContext) -> SolveTimes
-    where
+    /// The first half of a step's solve, which reads the world and
+    /// writes nothing of it: the awake bodies gathered into dense rows (a
+    /// sleeping or static body has none; static bodies share one state at
+    /// rest), the joints picked, the touching contacts prepared (straight
+    /// into last step's coloring when the step is as that was colored),
+    /// the constraints colored and packed into lane batches. Its loops are
+    /// shared evenly between the workers: the world runs it before it
+    /// lends a worker to the broadphase. [`Solver::solve_step`] is the
+    /// rest. Adds its parts' times to `times`.
+    pub fn set_up<B, J, G>(
+        &mut self,
+        input: SolveInput<'_, B, J, G>,
+        ctx: &StepContext,
+        times: &mut SolveTimes,
+    ) where
         B: Iterator<Item = u32>,
         J: Iterator<Item = u32>,
         G: Fn(u32, &mut SolverBody) -> Gathered + Sync,
@@ -183,7 +186,6 @@ impl Solver {
             gather,
             share_bodies,
         } = input;
-        let mut times = SolveTimes::default();
         let mut clock = Stopwatch::start();
         clock.time(&mut times.setup, || {
             self.begin(bodies.slot_count());
@@ -193,13 +195,29 @@ impl Solver {
             self.prepare_contacts(contacts, with_points, bodies, ctx);
         });
         clock.time(&mut times.color, || self.color((contacts, joints, bodies), ctx));
+    }
+
+    /// The rest of the step's solve, after [`Solver::set_up`]: the
+    /// substeps, the impulses stored into `contacts` and `joints` for
+    /// the next step's warm start, and restitution. Afterwards
+    /// [`Solver::moved`] lists the bodies it solved, [`Solver::motion`]
+    /// gives each one's motion, [`Solver::non_finite`] the bodies left
+    /// out because their forces overflowed (the world freezes them) and
+    /// [`Solver::pushed_hits`] the contacts that asked for hit events.
+    /// Adds its parts' times to `times`.
+    pub fn solve_step(
+        &mut self,
+        (contacts, joints): (&mut Store<Contact>, &mut Store<Joint>),
+        ctx: &StepContext,
+        times: &mut SolveTimes,
+    ) {
+        let mut clock = Stopwatch::start();
         clock.time(&mut times.substeps, || self.solve(ctx));
         clock.time(&mut times.store, || {
             self.store_impulses(contacts, ctx);
             self.store_joints(joints, ctx);
             self.apply_restitution(contacts, ctx);
         });
-        times
     }
 
     /// Starts a step's gathering for a world of `body_slots` body slots.

@@ -82,12 +82,13 @@ impl World {
     ///    destroyed, contacts that began touching link (and wake) islands,
     ///    those that stopped mark theirs for a split, and the begin and
     ///    end events are recorded ([`World::contact_events`]);
-    /// 4. `solve`: the solver's own stages (the awake bodies, touching
-    ///    contacts and joints gathered, the constraints colored, the
-    ///    substeps, the impulses stored for the next warm start,
-    ///    restitution), then the hit events; beside it (on another worker
-    ///    when there are workers), the broadphase's tree is rebuilt where
-    ///    it loosened;
+    /// 4. `set_up_solve`, then `solve`: the solver's own stages (the
+    ///    awake bodies, touching contacts and joints gathered, the
+    ///    constraints colored; then the substeps, the impulses stored for
+    ///    the next warm start, restitution), then the hit events; with
+    ///    workers, beside `solve` and stage 5, another worker rebuilds the
+    ///    broadphase's tree where it loosened (on one thread that is done
+    ///    at the end of stage 8);
     /// 5. `finalize_bodies`: transforms and velocities (held within the
     ///    limits the step moved the bodies by) written back, sleep timers
     ///    run, and a body whose new state is not finite or lies past the
@@ -102,7 +103,8 @@ impl World {
     ///    crossed it during the step ([`World::sensor_events`]), by the
     ///    fat boxes made for the step's motion;
     /// 8. `update_broadphase`: moved proxies enlarged to where their bodies
-    ///    are heading;
+    ///    are heading (and on one thread, the tree rebuilt where that
+    ///    loosened it);
     /// 9. with sleeping on, `split_island` (the sleepiest island that lost
     ///    a contact) and `sleep_islands` (islands whose every body rested
     ///    for [`TIME_TO_SLEEP`]).
@@ -167,11 +169,15 @@ impl World {
             self.apply_contact_changes(&mut touches)
         });
         let ctx = self.step_context(dt, parallel);
+        let mut parts = SolveTimes::default();
+        clock.time(&mut p.solve, || {
+            self.set_up_solve(dt, &ctx, &touches.with_points, &mut parts)
+        });
         let (mut moves, rebuild) = self.beside_tree_rebuild(parallel, |world| {
-            let parts = clock.time(&mut p.solve, || world.solve(dt, &ctx, &touches.with_points));
-            p.set_solve_parts(parts);
+            clock.time(&mut p.solve, || world.solve(&ctx, &mut parts));
             clock.time(&mut p.finalize, || world.finalize_bodies(dt, &ctx))
         });
+        p.set_solve_parts(parts);
         p.rebuild_tree = rebuild;
         // (With workers, the wait for the rebuild if it ran longer than
         // the stages beside it: the broadphase's.)
@@ -204,8 +210,8 @@ impl World {
         self.step_count += 1;
     }
 
-    /// Runs `stages` (the solve and moving the bodies, which never read
-    /// the broadphase's tree); with workers (`parallel`), beside the
+    /// Runs `stages` (the solve's substeps and moving the bodies, which
+    /// never read the broadphase's tree); with workers (`parallel`), beside the
     /// rebuild of the part of the tree that loosened since the last
     /// rebuild (what the user and the last step moved), on another
     /// worker. Returns what `stages` returned and the rebuild's time
@@ -470,22 +476,21 @@ impl World {
         }
     }
 
-    /// Stage 4: the solve ([`Solver::step`](crate::solver::Solver::step)),
-    /// over the awake bodies and joints and the touching contacts
-    /// `with_points` (slot order), then the hit events: each contact that
-    /// began touching and asked for them is reported once, at its first
-    /// push, if it approached faster than the threshold. Returns the
-    /// solve's stages' times.
-    fn solve(&mut self, dt: f32, ctx: &StepContext, with_points: &[u32]) -> SolveTimes {
+    /// Stage 4, first part: the solve set up
+    /// ([`Solver::set_up`](crate::solver::Solver::set_up)) over the awake
+    /// bodies and joints and the touching contacts `with_points` (slot
+    /// order): reads the world, writes nothing of it. Its parts' times
+    /// go into `times`.
+    fn set_up_solve(&mut self, dt: f32, ctx: &StepContext, with_points: &[u32], times: &mut SolveTimes) {
         let (gravity, h) = (self.settings.gravity, ctx.h);
         let bodies = &self.bodies;
         let limits = (ctx.max_speed, ctx.max_spin);
         let gather = |bi: u32, out: &mut SolverBody| gather_body(&bodies[bi], (gravity, dt, h), limits, out);
-        let times = self.solver.step(
+        self.solver.set_up(
             SolveInput {
                 bodies,
-                contacts: &mut self.contacts,
-                joints: &mut self.joints,
+                contacts: &self.contacts,
+                joints: &self.joints,
                 awake_bodies: self.awake.bodies.iter(),
                 awake_joints: self.awake.joints.iter(),
                 with_points,
@@ -493,9 +498,20 @@ impl World {
                 share_bodies: ctx.parallel && self.awake.bodies.len() >= PARALLEL_BODIES,
             },
             ctx,
+            times,
         );
+    }
+
+    /// Stage 4: the solve
+    /// ([`Solver::solve_step`](crate::solver::Solver::solve_step)): the
+    /// substeps, the impulses stored, restitution; then the hit events:
+    /// each contact that began touching and asked for them is reported
+    /// once, at its first push, if it approached faster than the
+    /// threshold. Its parts' times go into `times`.
+    fn solve(&mut self, ctx: &StepContext, times: &mut SolveTimes) {
+        self.solver
+            .solve_step((&mut self.contacts, &mut self.joints), ctx, times);
         self.report_hits();
-        times
     }
 
     /// The hit events of the solve just done (see [`World::solve`]).
