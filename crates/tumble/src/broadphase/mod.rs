@@ -318,7 +318,7 @@ impl BroadPhase {
     /// Re-arranges the part of the tree that enlarged proxies loosened
     /// ([`DynamicTree::rebuild`]); nothing when none did. A world on one
     /// thread calls it right after a step's enlargements; one with
-    /// workers rebuilds a lent tree beside the solve (see
+    /// workers rebuilds a lent tree beside the substeps (see
     /// `World::beside_tree_rebuild`).
     pub(crate) fn rebuild(&mut self) {
         self.tree.rebuild();

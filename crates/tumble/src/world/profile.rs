@@ -39,11 +39,11 @@ pub struct StepProfile {
     pub sensors: f32,
     /// Enlarging moved proxies, and on one thread rebuilding the part of
     /// the tree that loosened; with workers, waiting for that rebuild
-    /// beside the solve if it has not finished (see `rebuild_tree`).
+    /// beside the substeps if it has not finished (see `rebuild_tree`).
     pub update_broadphase: f32,
     /// Not a stage of its own: with workers, rebuilding the part of the
     /// tree that the user's and the last step's moves loosened, on another
-    /// worker beside the solve and `finalize`, so not counted again in
+    /// worker beside the substeps and `finalize`, so not counted again in
     /// `total`. Zero on one thread (see `update_broadphase`).
     pub rebuild_tree: f32,
     /// Splitting an island and putting islands to sleep.
