@@ -42,6 +42,11 @@ pub(crate) struct JointConstraint {
     pub spring: Softness,
     /// A weld's or motor's angular spring.
     pub angular_spring: Softness,
+    /// Whether the exact solve of its tree holds every row of the joint
+    /// this step (see `solver::joints::tree`): Gauss-Seidel's pass would
+    /// be undone by the exact solve that follows it, so it skips the
+    /// joint.
+    pub held_exactly: bool,
 }
 
 impl JointConstraint {
@@ -60,6 +65,7 @@ impl JointConstraint {
         impulses: JointImpulses::ZERO,
         spring: Softness::RIGID,
         angular_spring: Softness::RIGID,
+        held_exactly: false,
     };
 }
 

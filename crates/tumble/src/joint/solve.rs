@@ -80,6 +80,7 @@ pub(crate) fn prepare_joint(
         },
         spring,
         angular_spring,
+        held_exactly: false,
     };
     let most = |s: &SolverBody| (ctx.max_speed, ctx.max_spin.min(s.max_spin));
     bound_warm_start(&mut constraint, (most(sa), most(sb)));
@@ -158,6 +159,9 @@ fn warm_start_motion(j: &JointConstraint, m: &mut Motion) -> bool {
 
 /// One iteration of the joint: the biased pass (`bias`) or the relax.
 pub(crate) fn solve(j: &mut JointConstraint, states: &[StateCell], ctx: &StepContext, bias: bool) {
+    if j.held_exactly {
+        return;
+    }
     let mut m = Motion::load(j, states);
     match j.kind {
         JointKind::Revolute(r) => revolute::solve(j, &r, &mut m, ctx, bias),

@@ -498,12 +498,16 @@ impl Solver {
             let k = order[place] as usize;
             let (ji, (a, b)) = (slots[k], picked[k]);
             *constraint = joint::prepare_joint(&joints[ji], ji, (a, b), solver_bodies, bodies, ctx);
-            if soft && joints::tree::calls_for_exact_solve(constraint, solver_bodies) {
+            if soft
+                && (joints::tree::calls_for_exact_solve(constraint, solver_bodies)
+                    || joints::tree::holds_a_tree_up(constraint, solver_bodies))
+            {
                 exact.store(true, Ordering::Relaxed);
             }
         });
         if exact.into_inner() {
             self.trees.build(&self.joints, &self.bodies, ctx.h);
+            self.trees.mark_held(&mut self.joints);
         } else {
             self.trees.clear();
         }
@@ -616,6 +620,13 @@ impl Solver {
         // (The joints' readouts and next step's warm start read the
         // constraints.)
         graph.store_hinges(joints);
+        // The trees solved exactly are put back together where the
+        // substeps' velocity rows left them apart: by as much as the drift
+        // correction could close in one step.
+        if let Some(trees) = trees {
+            let reach = ctx.h * ctx.substeps as f32 * ctx.max_joint_push_speed;
+            trees.project(joints, bodies, &graph.states, (locks, reach));
+        }
     }
 
     /// Writes the accumulated impulses into the contacts' manifolds, per

@@ -36,6 +36,8 @@ use crate::joint::{drift_bias, point_mass_matrix, rigid, JointConstraint, JointK
 use crate::math::Vec2;
 use crate::step_context::StepContext;
 
+mod projection;
+
 /// A 3x3 block: a body's mass matrix, a joint's (padded to 3 rows), or
 /// the coupling between the two.
 type M3 = [[f64; 3]; 3];
@@ -105,6 +107,9 @@ pub(crate) struct JointTrees {
     grounded: Vec<bool>,
     /// Per component root: the largest mass ratio across its joints.
     ratio: Vec<f32>,
+    /// Per component root: the mass of its bodies, and its lightest
+    /// body's.
+    load: Vec<(f32, f32)>,
     /// Per component root: whether it holds a joint with rigid rows (a
     /// rigid weld, a driven hinge), and whether a joint closes a loop in
     /// it (left to Gauss-Seidel).
@@ -124,6 +129,12 @@ pub(crate) struct JointTrees {
     x: Vec<V3>,
     /// Per node of `order`, a joint's third row this solve.
     spins: Vec<Spin>,
+    /// Per joint: whether its tree's component has a loop or a row left to
+    /// Gauss-Seidel, so that the projection leaves the tree as it is.
+    unprojected: Vec<bool>,
+    /// Per component root: whether a joint of it holds its angle in
+    /// Gauss-Seidel ([`holds_an_angle`]).
+    loose: Vec<bool>,
 }
 
 /// The mass ratio across some joint of a tree above which the tree is
@@ -157,6 +168,16 @@ pub(crate) fn calls_for_exact_solve(j: &JointConstraint, bodies: &[SolverBody]) 
         && bodies[j.a as usize].dynamic
         && bodies[j.b as usize].dynamic
         && mass_ratio(bodies, j.a, j.b) >= EXACT_TREE_MASS_RATIO
+}
+
+/// Whether joint `j` is a hinge holding a dynamic body to a static or
+/// kinematic one: the root of a tree that may carry a load Gauss-Seidel
+/// cannot (see [`JointTrees::build`], which weighs the tree).
+#[inline]
+pub(crate) fn holds_a_tree_up(j: &JointConstraint, bodies: &[SolverBody]) -> bool {
+    matches!(j.kind, JointKind::Revolute(_))
+        && j.a != j.b
+        && bodies[j.a as usize].dynamic != bodies[j.b as usize].dynamic
 }
 
 /// Whether joint `j` is a weld rigid in position and angle: always in a
@@ -203,6 +224,23 @@ fn has_rigid_rows(j: &JointConstraint) -> bool {
     is_rigid_weld(j) || is_driven_hinge(j)
 }
 
+/// Whether joint `j` has rows the exact solve leaves to Gauss-Seidel: a
+/// hinge's limits, spring, or motor (but a driven hinge's).
+#[inline]
+fn has_loose_rows(j: &JointConstraint) -> bool {
+    matches!(j.kind, JointKind::Revolute(r)
+        if r.enable_limit || r.enable_spring || (r.enable_motor && !is_driven_hinge(j)))
+}
+
+/// Whether joint `j` holds its angle in Gauss-Seidel: a hinge's limits,
+/// its spring, or a motor turning it (joint friction, a motor at speed
+/// zero, holds no angle and pushes no body).
+#[inline]
+fn holds_an_angle(j: &JointConstraint) -> bool {
+    matches!(j.kind, JointKind::Revolute(r)
+        if r.enable_limit || r.enable_spring || (r.enable_motor && r.motor_speed != 0.0 && !is_driven_hinge(j)))
+}
+
 /// A joint's third row in the exact solve.
 #[derive(Clone, Copy, Debug, Default)]
 enum Spin {
@@ -240,14 +278,28 @@ const BODY: u8 = 0;
 const JOINT: u8 = 1;
 const NONE: u32 = u32::MAX;
 
+/// Joint `j`'s rows at body `end` now, as the elimination's coupling
+/// block: the point's two, and the angle's when `spins` (else a filler).
+fn rows_at(j: &JointConstraint, motion: &Motion, end: u32, spins: bool) -> M3 {
+    let (ra, rb) = motion.anchors(j);
+    let (sign, [[x0, x1], [y0, y1]]) = if end == j.a {
+        (-1.0, [[-1.0, ra.y], [-1.0, -ra.x]])
+    } else {
+        (1.0, [[1.0, -rb.y], [1.0, rb.x]])
+    };
+    let spin = if spins { sign } else { 0.0 };
+    [[x0, 0.0, x1], [0.0, y0, y1], [0.0, 0.0, spin]].map(|r| r.map(f64::from))
+}
+
 impl JointTrees {
     /// Builds the forest of the hinges and rigid welds among `joints` (in
     /// their order this step): a spanning forest over the dynamic bodies,
     /// the static world one node; joints that would close a loop are left
-    /// out. Only trees with a joint that [`calls_for_exact_solve`] are
-    /// kept: a step with none (a contact scene, a ragdoll pile, a net) need
-    /// not call this, but [`JointTrees::clear`]. `h` is the substep, which
-    /// bounds each motor row's impulse.
+    /// out. Only trees with a joint that [`calls_for_exact_solve`], or
+    /// hung from the ground by one that [`holds_a_tree_up`] and heavy
+    /// enough, are kept: a step with neither (a contact scene, a ragdoll
+    /// pile, a net) need not call this, but [`JointTrees::clear`]. `h` is
+    /// the substep, which bounds each motor row's impulse.
     pub(crate) fn build(&mut self, joints: &[JointConstraint], bodies: &[SolverBody], h: f32) {
         self.order.clear();
         let n = bodies.len();
@@ -272,7 +324,16 @@ impl JointTrees {
         self.grounded.resize(n, false);
         self.ratio.clear();
         self.ratio.resize(n, 1.0);
-        for v in [&mut self.rigid, &mut self.looped] {
+        self.load.clear();
+        self.load.extend(bodies.iter().map(|b| {
+            let mass = if b.inv_mass > 0.0 {
+                1.0 / b.inv_mass
+            } else {
+                f32::INFINITY
+            };
+            (mass, mass)
+        }));
+        for v in [&mut self.rigid, &mut self.looped, &mut self.loose] {
             v.clear();
             v.resize(n, false);
         }
@@ -293,6 +354,7 @@ impl JointTrees {
                 } else {
                     self.grounded[r as usize] = true;
                     self.rigid[r as usize] |= rigid;
+                    self.loose[r as usize] |= holds_an_angle(j);
                     self.picked.push(k as u32);
                 }
                 continue;
@@ -310,30 +372,41 @@ impl JointTrees {
             self.grounded[rb] |= self.grounded[ra];
             self.rigid[rb] |= self.rigid[ra] || rigid;
             self.looped[rb] |= self.looped[ra];
+            self.loose[rb] |= self.loose[ra] || holds_an_angle(j);
             let need = if rigid { 1.0 } else { mass_ratio(bodies, a, b) };
             self.ratio[rb] = self.ratio[ra].max(self.ratio[rb]).max(need);
+            let ((ma, la), (mb, lb)) = (self.load[ra], self.load[rb]);
+            self.load[rb] = (ma + mb, la.min(lb));
             self.picked.push(k as u32);
         }
         // Only the trees that need it: a hinge tree with a mass ratio
         // Gauss-Seidel cannot carry (a uniform net, a bridge or a ragdoll
         // converges well enough, and would pay for the elimination every
-        // pass), or joints with rigid rows and no loop among them. (A loop left to
+        // pass), a tree hung from the ground whose links each carry the
+        // weight of those below them (a chain of many alike links: its top
+        // link holds many times its own mass), or joints with rigid rows
+        // and no loop among them. (A loop left to
         // Gauss-Seidel beside a rigid exact tree, as in a wall of boxes
         // welded to all their neighbours, would load the tree's welds with
         // the whole structure's weight while the loop's soft welds gave.)
+        self.unprojected.clear();
+        self.unprojected.resize(joints.len(), false);
         for &k in &self.picked {
             let j = &joints[k as usize];
             let (a, b) = (node_of(j.a), node_of(j.b));
             let body = if a == ground { b } else { a };
             let root = find(&mut self.uf, body) as usize;
+            let (mass, lightest) = self.load[root];
             let exact = if self.rigid[root] {
                 !self.looped[root]
             } else {
                 self.ratio[root] >= EXACT_TREE_MASS_RATIO
+                    || (self.grounded[root] && !self.looped[root] && mass >= EXACT_TREE_MASS_RATIO * lightest)
             };
             if !exact {
                 continue;
             }
+            self.unprojected[k as usize] = self.looped[root] || self.loose[root];
             for e in [a, b] {
                 self.links.push((k, self.heads[e as usize]));
                 self.heads[e as usize] = self.links.len() as u32 - 1;
@@ -406,6 +479,17 @@ impl JointTrees {
                         self.queue.push_back((BODY, e, me));
                     }
                 }
+            }
+        }
+    }
+
+    /// Marks the joints of the forest whose every row the exact solve
+    /// holds (a hinge with no limit, spring or motor; a rigid weld; a
+    /// driven hinge), which Gauss-Seidel then skips.
+    pub(crate) fn mark_held(&self, joints: &mut [JointConstraint]) {
+        for &(kind, id, _) in &self.order {
+            if kind == JOINT && !has_loose_rows(&joints[id as usize]) {
+                joints[id as usize].held_exactly = true;
             }
         }
     }
@@ -515,18 +599,6 @@ impl JointTrees {
         } else {
             f32::INFINITY
         };
-        // Joint `j`'s rows at body `end`: the point's two, and its third
-        // when `spins` (else a filler).
-        let jac = |j: &JointConstraint, motion: &Motion, end: u32, spins: bool| -> M3 {
-            let (ra, rb) = motion.anchors(j);
-            let (sign, [[x0, x1], [y0, y1]]) = if end == j.a {
-                (-1.0, [[-1.0, ra.y], [-1.0, -ra.x]])
-            } else {
-                (1.0, [[1.0, -rb.y], [1.0, rb.x]])
-            };
-            let spin = if spins { sign } else { 0.0 };
-            [[x0, 0.0, x1], [0.0, y0, y1], [0.0, 0.0, spin]].map(|r| r.map(f64::from))
-        };
         // The angular impulse of joint `j`'s held motor on body `end`.
         let held_on =
             |j: &JointConstraint, end: u32, held: f32| f64::from(if end == j.a { -held } else { held });
@@ -547,7 +619,7 @@ impl JointTrees {
                 if parent != usize::MAX {
                     let j = &joints[self.order[parent].1 as usize];
                     let motion = Motion::load(j, states);
-                    self.off[k] = jac(j, &motion, id, self.spins(parent)).map(|r| r.map(|x| -x));
+                    self.off[k] = rows_at(j, &motion, id, self.spins(parent)).map(|r| r.map(|x| -x));
                     if let Some(held) = self.held(parent) {
                         self.rhs[k][2] += held_on(j, id, held);
                     }
@@ -592,7 +664,7 @@ impl JointTrees {
                 .map(|r| r.map(f64::from));
                 if parent != usize::MAX {
                     let b = self.order[parent].1;
-                    self.off[k] = tr(&jac(j, &motion, b, self.spins(k)).map(|r| r.map(|x| -x)));
+                    self.off[k] = tr(&rows_at(j, &motion, b, self.spins(k)).map(|r| r.map(|x| -x)));
                     if let Some(held) = self.held(k) {
                         self.rhs[parent][2] += held_on(j, b, held);
                     }
