@@ -493,24 +493,27 @@ impl Solver {
         // in its constraint, solved one at a time. Whether any joint calls
         // for it is found while the joints are built, by the workers.
         let soft = ctx.soft_step();
-        let exact = AtomicBool::new(false);
+        let (exact, held_up) = (AtomicBool::new(false), AtomicBool::new(false));
         crate::threads::for_each_indexed_mut(ctx.parallel, &mut self.joints, 64, |place, constraint| {
             let k = order[place] as usize;
             let (ji, (a, b)) = (slots[k], picked[k]);
             *constraint = joint::prepare_joint(&joints[ji], ji, (a, b), solver_bodies, bodies, ctx);
-            if soft
-                && (joints::tree::calls_for_exact_solve(constraint, solver_bodies)
-                    || joints::tree::holds_a_tree_up(constraint, solver_bodies))
-            {
-                exact.store(true, Ordering::Relaxed);
+            if soft {
+                if joints::tree::calls_for_exact_solve(constraint, solver_bodies) {
+                    exact.store(true, Ordering::Relaxed);
+                } else if joints::tree::holds_a_tree_up(constraint, solver_bodies) {
+                    held_up.store(true, Ordering::Relaxed);
+                }
             }
         });
         if exact.into_inner() {
             self.trees.build(&self.joints, &self.bodies, ctx.h);
-            self.trees.mark_held(&mut self.joints);
+        } else if held_up.into_inner() {
+            self.trees.build_for_loads(&self.joints, &self.bodies, ctx.h);
         } else {
             self.trees.clear();
         }
+        self.trees.mark_held(&mut self.joints);
         if self.trees.is_empty() {
             // (The dummy state row, at rest, is the last.)
             graph.pack_hinges(&self.joints, self.bodies.len() as u32, ctx.parallel);

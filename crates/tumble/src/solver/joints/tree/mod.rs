@@ -129,6 +129,9 @@ pub(crate) struct JointTrees {
     x: Vec<V3>,
     /// Per node of `order`, a joint's third row this solve.
     spins: Vec<Spin>,
+    /// The [`load_key`] of the last [`JointTrees::build_for_loads`], when
+    /// it found no tree.
+    nothing_for: Option<u64>,
     /// Per joint: whether its tree's component has a loop or a row left to
     /// Gauss-Seidel, so that the projection leaves the tree as it is.
     unprojected: Vec<bool>,
@@ -178,6 +181,27 @@ pub(crate) fn holds_a_tree_up(j: &JointConstraint, bodies: &[SolverBody]) -> boo
     matches!(j.kind, JointKind::Revolute(_))
         && j.a != j.b
         && bodies[j.a as usize].dynamic != bodies[j.b as usize].dynamic
+}
+
+/// A digest of what [`JointTrees::build_for_loads`] decides by: each
+/// hinge's two bodies, whether each can move, and their masses, in the
+/// joints' order.
+fn load_key(joints: &[JointConstraint], bodies: &[SolverBody]) -> u64 {
+    // (FNV-1a over 64-bit words: a changed or moved input changes the
+    // digest, at a few instructions a joint.)
+    let fold = |key: u64, word: u64| (key ^ word).wrapping_mul(0x0000_0100_0000_01b3);
+    let mut key = fold(0xcbf2_9ce4_8422_2325, bodies.len() as u64);
+    for j in joints {
+        if !matches!(j.kind, JointKind::Revolute(_)) {
+            continue;
+        }
+        let (a, b) = (&bodies[j.a as usize], &bodies[j.b as usize]);
+        let masses = u64::from(a.inv_mass.to_bits()) << 32 | u64::from(b.inv_mass.to_bits());
+        let ends = u64::from(j.a) << 32 | u64::from(j.b);
+        let moving = u64::from(a.dynamic) | u64::from(b.dynamic) << 1;
+        key = fold(fold(fold(key, ends), masses), moving);
+    }
+    key
 }
 
 /// Whether joint `j` is a weld rigid in position and angle: always in a
@@ -302,6 +326,7 @@ impl JointTrees {
     /// the substep, which bounds each motor row's impulse.
     pub(crate) fn build(&mut self, joints: &[JointConstraint], bodies: &[SolverBody], h: f32) {
         self.order.clear();
+        self.nothing_for = None;
         let n = bodies.len();
         let ground = n as u32;
         let node_of = |b: u32| if bodies[b as usize].dynamic { b } else { ground };
@@ -448,6 +473,24 @@ impl JointTrees {
                 Spin::Free
             }
         }));
+    }
+
+    /// [`JointTrees::build`] for a step in which no joint
+    /// [`calls_for_exact_solve`], but some [`holds_a_tree_up`]: only a
+    /// heavy tree hung from the ground can be kept. A step with the same
+    /// hinges between the same bodies as one that kept none keeps none
+    /// again, without the union-find (a large net hung from the ground,
+    /// all loops).
+    pub(crate) fn build_for_loads(&mut self, joints: &[JointConstraint], bodies: &[SolverBody], h: f32) {
+        let key = load_key(joints, bodies);
+        if self.nothing_for == Some(key) {
+            self.order.clear();
+            return;
+        }
+        self.build(joints, bodies, h);
+        if self.order.is_empty() {
+            self.nothing_for = Some(key);
+        }
     }
 
     fn walk(
@@ -776,5 +819,51 @@ mod tests {
         // Exactly the threshold counts.
         let exact = bodies(&[1.0, EXACT_TREE_MASS_RATIO]);
         assert!(calls_for_exact_solve(&chain(2)[1], &exact));
+    }
+
+    #[test]
+    fn a_chain_hung_from_the_ground_is_solved_exactly_when_it_carries_ten_links() {
+        let h = 1.0 / 240.0;
+        let joints = |n: u32| {
+            let js = chain(n);
+            assert!(js
+                .iter()
+                .all(|j| !calls_for_exact_solve(j, &bodies(&vec![1.0; n as usize]))));
+            js
+        };
+        let hinges = |t: &JointTrees| t.order.iter().filter(|(kind, ..)| *kind == JOINT).count();
+        let mut trees = JointTrees::default();
+        // Nine alike links: the top one carries nine times its mass.
+        trees.build_for_loads(&joints(9), &bodies(&[1.0; 9]), h);
+        assert_eq!(hinges(&trees), 0);
+        // Ten: the whole chain.
+        trees.build_for_loads(&joints(10), &bodies(&[1.0; 10]), h);
+        assert_eq!(hinges(&trees), 10);
+        // Ten, with the free end hinged to the ground too (a bridge, a
+        // loop): none; asked again unchanged, still none (from the key).
+        let mut bridge = joints(10);
+        let ground = 10;
+        bridge.push(JointConstraint {
+            a: 9,
+            b: ground,
+            ..bridge[1]
+        });
+        trees.build_for_loads(&bridge, &bodies(&[1.0; 10]), h);
+        assert_eq!(hinges(&trees), 0);
+        trees.build_for_loads(&bridge, &bodies(&[1.0; 10]), h);
+        assert_eq!(hinges(&trees), 0);
+        // The loop's joint gone: the key changes and the chain is kept.
+        trees.build_for_loads(&bridge[..10], &bodies(&[1.0; 10]), h);
+        assert_eq!(hinges(&trees), 10);
+        // Nine links again, the last one made heavier to carry ten links'
+        // mass: the same joints, other masses, kept.
+        trees.build_for_loads(&joints(9), &bodies(&[1.0; 9]), h);
+        assert_eq!(hinges(&trees), 0);
+        trees.build_for_loads(
+            &joints(9),
+            &bodies(&[1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 2.0]),
+            h,
+        );
+        assert_eq!(hinges(&trees), 9);
     }
 }
