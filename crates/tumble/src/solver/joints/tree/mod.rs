@@ -129,6 +129,9 @@ pub(crate) struct JointTrees {
     x: Vec<V3>,
     /// Per node of `order`, a joint's third row this solve.
     spins: Vec<Spin>,
+    /// Per node of `order`, a joint's anchors this solve (read by the
+    /// bodies below it).
+    arms: Vec<(Vec2, Vec2)>,
     /// The [`load_key`] of the last [`JointTrees::build_for_loads`], when
     /// it found no tree.
     nothing_for: Option<u64>,
@@ -302,10 +305,10 @@ const BODY: u8 = 0;
 const JOINT: u8 = 1;
 const NONE: u32 = u32::MAX;
 
-/// Joint `j`'s rows at body `end` now, as the elimination's coupling
-/// block: the point's two, and the angle's when `spins` (else a filler).
-fn rows_at(j: &JointConstraint, motion: &Motion, end: u32, spins: bool) -> M3 {
-    let (ra, rb) = motion.anchors(j);
+/// Joint `j`'s rows at body `end` for its anchors `ra`, `rb` now, as the
+/// elimination's coupling block: the point's two, and the angle's when
+/// `spins` (else a filler).
+fn rows_at(j: &JointConstraint, (ra, rb): (Vec2, Vec2), end: u32, spins: bool) -> M3 {
     let (sign, [[x0, x1], [y0, y1]]) = if end == j.a {
         (-1.0, [[-1.0, ra.y], [-1.0, -ra.x]])
     } else {
@@ -463,6 +466,7 @@ impl JointTrees {
         }
         self.rhs.resize(m, [0.0; 3]);
         self.x.resize(m, [0.0; 3]);
+        self.arms.resize(m, (Vec2::ZERO, Vec2::ZERO));
         // Each joint's third row, for the whole step (a held motor is
         // let go at each solve's start).
         self.spins.clear();
@@ -661,8 +665,8 @@ impl JointTrees {
                 self.rhs[k] = [0.0; 3];
                 if parent != usize::MAX {
                     let j = &joints[self.order[parent].1 as usize];
-                    let motion = Motion::load(j, states);
-                    self.off[k] = rows_at(j, &motion, id, self.spins(parent)).map(|r| r.map(|x| -x));
+                    self.off[k] =
+                        rows_at(j, self.arms[parent], id, self.spins(parent)).map(|r| r.map(|x| -x));
                     if let Some(held) = self.held(parent) {
                         self.rhs[k][2] += held_on(j, id, held);
                     }
@@ -671,6 +675,7 @@ impl JointTrees {
                 let j = &joints[id as usize];
                 let motion = Motion::load(j, states);
                 let (ra, rb) = motion.anchors(j);
+                self.arms[k] = (ra, rb);
                 let c = motion.separation(j, ra, rb);
                 let cdot = motion.relative_velocity(ra, rb);
                 let [k11, k12, k22] = point_mass_matrix(j.masses, ra, rb);
@@ -707,7 +712,7 @@ impl JointTrees {
                 .map(|r| r.map(f64::from));
                 if parent != usize::MAX {
                     let b = self.order[parent].1;
-                    self.off[k] = tr(&rows_at(j, &motion, b, self.spins(k)).map(|r| r.map(|x| -x)));
+                    self.off[k] = tr(&rows_at(j, (ra, rb), b, self.spins(k)).map(|r| r.map(|x| -x)));
                     if let Some(held) = self.held(k) {
                         self.rhs[parent][2] += held_on(j, b, held);
                     }

@@ -107,13 +107,13 @@ impl JointTrees {
                 self.rhs[k] = [0.0; 3];
                 if parent != usize::MAX {
                     let j = &joints[self.order[parent].1 as usize];
-                    let motion = Motion::load(j, states);
-                    self.off[k] = rows_at(j, &motion, id, false).map(|r| r.map(|x| -x));
+                    self.off[k] = rows_at(j, self.arms[parent], id, false).map(|r| r.map(|x| -x));
                 }
             } else {
                 let j = &joints[id as usize];
                 let motion = Motion::load(j, states);
                 let (ra, rb) = motion.anchors(j);
+                self.arms[k] = (ra, rb);
                 // (A tree left as it is: no gap, so no move.)
                 let c = if self.unprojected[id as usize] {
                     Vec2::ZERO
@@ -125,7 +125,7 @@ impl JointTrees {
                 self.d[k] = [[0.0; 3], [0.0; 3], [0.0, 0.0, -1.0]];
                 if parent != usize::MAX {
                     let b = self.order[parent].1;
-                    self.off[k] = tr(&rows_at(j, &motion, b, false).map(|r| r.map(|x| -x)));
+                    self.off[k] = tr(&rows_at(j, (ra, rb), b, false).map(|r| r.map(|x| -x)));
                 }
             }
         }
