@@ -2,10 +2,12 @@
 //! point and angle rows and the motors of hinges driving light limbs,
 //! over a tree of joints, for the trees Gauss-Seidel cannot converge: a
 //! chain or skeleton of light links carrying a heavy body (a ball on a
-//! chain), welded bodies (a beam of welded boxes passes its load's torque
-//! along one weld a pass, and droops and swings), or a motor turning a
-//! mass far out on an arm (the motor's row and the point's undo each
-//! other, and the motor lags under load).
+//! chain), a long chain hung from the ground (its top link carries the
+//! whole chain), welded bodies (a beam of welded boxes passes its load's
+//! torque along one weld a pass, and droops and swings), or a motor
+//! turning a mass far out on an arm (the motor's row and the point's undo
+//! each other, and the motor lags under load). After the substeps, these
+//! trees are projected shut ([`projection`]).
 //!
 //! After each Gauss-Seidel pass, the point rows of each such tree are
 //! solved all at once, exactly, by Baraff's linear-time elimination on the

@@ -22,13 +22,14 @@
 //! every angle as the substeps made it, and the gaps, linear in them, are
 //! closed in one solve.
 //!
-//! Only trees whose every row the exact solve holds are projected: a
-//! limit, a spring or a motor left to Gauss-Seidel pushes the bodies
-//! through its soft row every substep (a lander's legs, pressed by their
-//! motors into their limits and loaded by the hull), and moving them
-//! back at each step's end fights it. Trees whose components close a loop
-//! are left as they are too: a spanning tree's projection would pull the
-//! loop's other joints open.
+//! A tree with a row in Gauss-Seidel that holds an angle (a limit, a
+//! spring, a motor turning its hinge) is left as it is: such a row pushes
+//! the bodies through its soft give every substep (a lander's legs,
+//! pressed by their motors into their limits and loaded by the hull), and
+//! moving them back at each step's end fights it (joint friction, a motor
+//! at speed zero, holds no angle and is projected with its tree). Trees
+//! whose components close a loop are left as they are too: a spanning
+//! tree's projection would pull the loop's other joints open.
 
 use super::{rows_at, tr, JointTrees, BODY};
 use crate::body::{SolverBody, StateCell};
@@ -67,11 +68,11 @@ impl JointTrees {
         self.eliminate();
         for (k, &(kind, id, _)) in self.order.iter().enumerate() {
             if kind == BODY {
-                let (linear, _) = free_axes(locks, id);
+                let free = free_axes(locks, id);
                 let x = self.x[k];
                 let s = &states[id as usize];
                 let (dp, dq) = s.motion();
-                s.set_motion(dp + linear * Vec2::new(x[0] as f32, x[1] as f32), dq);
+                s.set_motion(dp + free * Vec2::new(x[0] as f32, x[1] as f32), dq);
             }
         }
     }
@@ -91,17 +92,17 @@ impl JointTrees {
             let (kind, id, parent) = self.order[k];
             if kind == BODY {
                 let sb = &bodies[id as usize];
-                let (linear, _) = free_axes(locks, id);
-                let mass = |free: f32| {
-                    if sb.inv_mass > 0.0 && free != 0.0 {
+                let free = free_axes(locks, id);
+                let mass = |axis: f32| {
+                    if sb.inv_mass > 0.0 && axis != 0.0 {
                         1.0 / f64::from(sb.inv_mass)
                     } else {
                         IMMOVABLE
                     }
                 };
                 self.d[k] = [
-                    [mass(linear.x), 0.0, 0.0],
-                    [0.0, mass(linear.y), 0.0],
+                    [mass(free.x), 0.0, 0.0],
+                    [0.0, mass(free.y), 0.0],
                     [0.0, 0.0, IMMOVABLE],
                 ];
                 self.rhs[k] = [0.0; 3];
@@ -133,12 +134,12 @@ impl JointTrees {
     }
 }
 
-/// Body `body`'s free axes: 1 on each axis it may move along (and turn
-/// about), 0 on each its motion locks hold.
-fn free_axes(locks: &[Lock], body: u32) -> (Vec2, f32) {
+/// Body `body`'s free axes: 1 on each axis it may move along, 0 on each
+/// its motion locks hold.
+fn free_axes(locks: &[Lock], body: u32) -> Vec2 {
     match locks.binary_search_by_key(&body, |l| l.body) {
-        Ok(i) => (locks[i].linear, locks[i].angular),
-        Err(_) => (Vec2::ONE, 1.0),
+        Ok(i) => locks[i].linear,
+        Err(_) => Vec2::ONE,
     }
 }
 
