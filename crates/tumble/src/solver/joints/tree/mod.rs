@@ -46,15 +46,64 @@ type M3 = [[f64; 3]; 3];
 /// A 3-vector block: a body's velocity change or a joint's impulse.
 type V3 = [f64; 3];
 
-/// The product `a b`.
-fn mul(a: &M3, b: &M3) -> M3 {
-    let mut c = [[0.0; 3]; 3];
-    for i in 0..3 {
-        for j in 0..3 {
-            c[i][j] = a[i][0] * b[0][j] + a[i][1] * b[1][j] + a[i][2] * b[2][j];
-        }
+/// For coupling block `o` and the inverse `d` of its node's block:
+/// `t = o d` and `t o^T`, the products of the elimination. A coupling
+/// block has five entries that can be other than zero, where
+/// [`rows_at`] puts them (`below_joint`: a body's block under its joint,
+/// `[[a, 0, b], [0, c, d], [0, 0, e]]`; else a joint's under its body,
+/// the transpose); the products leave out the terms of its zeros, each
+/// of which would add a zero, and sum the rest in the order of a full
+/// product.
+#[inline(always)]
+fn couple(o: &M3, d: &M3, below_joint: bool) -> (M3, M3) {
+    if below_joint {
+        let t = [
+            [0, 1, 2].map(|j| o[0][0] * d[0][j] + o[0][2] * d[2][j]),
+            [0, 1, 2].map(|j| o[1][1] * d[1][j] + o[1][2] * d[2][j]),
+            [0, 1, 2].map(|j| o[2][2] * d[2][j]),
+        ];
+        let u = t.map(|r| {
+            [
+                r[0] * o[0][0] + r[2] * o[0][2],
+                r[1] * o[1][1] + r[2] * o[1][2],
+                r[2] * o[2][2],
+            ]
+        });
+        (t, u)
+    } else {
+        let t = [
+            [0, 1, 2].map(|j| o[0][0] * d[0][j]),
+            [0, 1, 2].map(|j| o[1][1] * d[1][j]),
+            [0, 1, 2].map(|j| o[2][0] * d[0][j] + o[2][1] * d[1][j] + o[2][2] * d[2][j]),
+        ];
+        let u = t.map(|r| {
+            [
+                r[0] * o[0][0],
+                r[1] * o[1][1],
+                r[0] * o[2][0] + r[1] * o[2][1] + r[2] * o[2][2],
+            ]
+        });
+        (t, u)
     }
-    c
+}
+
+/// `o^T x` for coupling block `o` (see [`couple`]), its zeros' terms
+/// left out.
+#[inline(always)]
+fn couple_back(o: &M3, x: &V3, below_joint: bool) -> V3 {
+    if below_joint {
+        [
+            o[0][0] * x[0],
+            o[1][1] * x[1],
+            o[0][2] * x[0] + o[1][2] * x[1] + o[2][2] * x[2],
+        ]
+    } else {
+        [
+            o[0][0] * x[0] + o[2][0] * x[2],
+            o[1][1] * x[1] + o[2][1] * x[2],
+            o[2][2] * x[2],
+        ]
+    }
 }
 
 /// The transpose.
@@ -731,8 +780,8 @@ impl JointTrees {
             self.dinv[k] = inv(&self.d[k]);
             let p = self.order[k].2;
             if p != usize::MAX {
-                let t = mul(&self.off[k], &self.dinv[k]);
-                let upd = mul(&t, &tr(&self.off[k]));
+                let below_joint = self.order[k].0 == BODY;
+                let (t, upd) = couple(&self.off[k], &self.dinv[k], below_joint);
                 for (row, u) in self.d[p].iter_mut().zip(&upd) {
                     sub(row, u);
                 }
@@ -744,7 +793,7 @@ impl JointTrees {
             let p = self.order[k].2;
             let mut b = self.rhs[k];
             if p != usize::MAX {
-                let h = mv(&tr(&self.off[k]), &self.x[p]);
+                let h = couple_back(&self.off[k], &self.x[p], self.order[k].0 == BODY);
                 sub(&mut b, &h);
             }
             self.x[k] = mv(&self.dinv[k], &b);
