@@ -23,7 +23,7 @@ use super::pair_rules::{may_collide, shape_pair};
 use super::World;
 use crate::body::{Body, BodyType};
 use crate::collision::{
-    collide, shape_distance, surface_normal, sweep_time_of_impact, DistanceOutput, Sweep,
+    collide_across_seams, shape_distance, surface_normal, sweep_time_of_impact, DistanceOutput, Sweep,
 };
 use crate::contact::{mix_material, Contact};
 use crate::hooks::ContactHooks;
@@ -208,7 +208,13 @@ impl World {
         let (low, high) = (si.min(other), si.max(other));
         let xf = |s: u32| if s == si { pose } else { still };
         let (sa, sb) = (&self.shapes[low].shape, &self.shapes[high].shape);
-        let manifold = collide(sa, xf(low), sb, xf(high), speculative);
+        // (The manifold the step would give the hook: across seams, as the
+        // contact's own.)
+        let (manifold, _) = collide_across_seams(
+            (sa, self.seams.of(low), xf(low)),
+            (sb, self.seams.of(high), xf(high)),
+            speculative,
+        );
         // (What the hook makes of the material is for a contact: here
         // only its answer counts.)
         let mut material = mix_material(&a.def, &b.def, self.max_speed());
