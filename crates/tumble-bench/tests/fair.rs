@@ -106,7 +106,10 @@ fn the_tile_floors_report_each_engines_slide_and_tumbles_is_flat() {
         }
         let tumble = run.run(EngineKind::Tumble).unwrap().slide.unwrap();
         let flat = spec::TILE_SLIDE_SPEED * spec.steps as f32 * spec::DT;
-        assert!(tumble.max_vertical_speed < 0.1, "{name}: {tumble:?}");
+        assert!(
+            tumble.max_vertical_speed < tumble_scenes::peers::FLAT_VERTICAL_SPEED,
+            "{name}: {tumble:?}"
+        );
         assert!((tumble.distance - flat).abs() < 0.01 * flat, "{name}: {tumble:?}");
     }
 }

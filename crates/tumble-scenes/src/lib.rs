@@ -228,7 +228,7 @@ impl SceneName {
             SceneName::Pendulum => 1200,
             SceneName::TileFloor | SceneName::TileBodies => bench::TILE_SLIDE_STEPS,
             // One second after the impact; three of the beam's load.
-            SceneName::Impact => 60,
+            SceneName::Impact => peers::IMPACT_STEPS,
             SceneName::WeldedBeam => 180,
             // A quarter second to spin up, then a full turn (pi s).
             SceneName::MotorArm => peers::MOTOR_SPIN_UP + 189,

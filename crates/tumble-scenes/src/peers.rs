@@ -23,11 +23,17 @@
 //! use tumble_scenes::{build, peers, SceneName};
 //! let mut scene = build(SceneName::TileFloor, tumble::SolverSettings::default());
 //! let (slide, _) = peers::slide(&mut scene, 60);
-//! assert!(slide.max_vertical_speed < 0.1 && slide.distance > 7.9);
+//! assert!(slide.max_vertical_speed < peers::FLAT_VERTICAL_SPEED && slide.distance > 7.9);
 //! ```
 
 use crate::{run_with, Metrics, Scene};
 use tumble::{BodyDef, BodyId, JointDef, Polygon, ShapeDef, SolverSettings, Vec2, WeldJoint, World};
+
+/// The fastest a body sliding over a floor of tiles may move up or down
+/// and still count as sliding on a flat floor: 0.1 m/s, the speed of a
+/// hop of half a millimetre (a ghost collision throws it up at metres per
+/// second).
+pub const FLAT_VERTICAL_SPEED: f32 = 0.1;
 
 /// How a body slid across a surface that ought to be flat (see
 /// [`crate::bench::Quality::Slide`]).
@@ -124,6 +130,10 @@ pub fn impact_world(settings: SolverSettings, restitution: f32, gap: f32) -> (Wo
     (world, pair)
 }
 
+/// The steps after which the impact's angular momentum is measured: one
+/// second.
+pub const IMPACT_STEPS: u32 = 60;
+
 /// The relative change (a fraction, signed) of the impact's angular
 /// momentum about the struck box's starting center, one second after
 /// starting the striker `gap` metres away; and the world then.
@@ -131,7 +141,7 @@ pub fn impact_run(settings: SolverSettings, restitution: f32, gap: f32) -> (f32,
     let (mut world, pair) = impact_world(settings, restitution, gap);
     let about = Vec2::new(0.0, IMPACT_HEIGHT);
     let before = angular_momentum(&world, &pair, about);
-    for _ in 0..60 {
+    for _ in 0..IMPACT_STEPS {
         world.step(crate::DT);
     }
     let change = (angular_momentum(&world, &pair, about) - before) / before.abs();

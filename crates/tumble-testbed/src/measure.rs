@@ -346,10 +346,7 @@ pub fn all_studies(opts: &MeasureOptions) -> Vec<Row> {
     rows
 }
 
-/// The fastest the tile floor may move its sliding box up or down and
-/// still count as flat: 0.1 m/s, the speed of a hop of half a millimetre
-/// (a ghost collision throws the box up at metres per second).
-pub const FLAT_VERTICAL_SPEED: f32 = 0.1;
+pub use tumble_scenes::peers::FLAT_VERTICAL_SPEED;
 
 /// Study 8: qualities the peers fall short on, at the default settings
 /// (see `tumble_scenes::peers`). The tile floor, its tiles shapes of

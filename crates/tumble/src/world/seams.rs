@@ -27,7 +27,7 @@ use crate::body::{BodyType, NULL};
 use crate::contact::{body_contacts, ContactOptions};
 use crate::error::BodyError;
 use crate::math::Aabb;
-use crate::settings::LINEAR_SLOP;
+use crate::settings::{LINEAR_SLOP, MAX_POLYGON_VERTICES};
 use crate::shapes::seams::{seams_of, SeamSlots, Seams};
 use crate::shapes::{Polygon, Shape};
 
@@ -119,7 +119,7 @@ impl World {
     pub fn seam_edges(&self, id: ShapeId) -> Result<Vec<usize>, BodyError> {
         let si = self.shape_index(id)?;
         Ok(match self.seams.of(si) {
-            Some(seams) => (0..8).filter(|&e| seams.is_seam(e)).collect(),
+            Some(seams) => (0..MAX_POLYGON_VERTICES).filter(|&e| seams.is_seam(e)).collect(),
             None => Vec::new(),
         })
     }

@@ -303,11 +303,11 @@ fn has_rigid_rows(j: &JointConstraint) -> bool {
 }
 
 /// Whether joint `j` has rows the exact solve leaves to Gauss-Seidel: a
-/// hinge's limits, spring, or motor (but a driven hinge's).
+/// hinge's limits, spring, or motor (but a driven hinge's), the angle's
+/// ([`holds_an_angle`]) and joint friction's.
 #[inline]
 fn has_loose_rows(j: &JointConstraint) -> bool {
-    matches!(j.kind, JointKind::Revolute(r)
-        if r.enable_limit || r.enable_spring || (r.enable_motor && !is_driven_hinge(j)))
+    holds_an_angle(j) || matches!(j.kind, JointKind::Revolute(r) if r.enable_motor && r.motor_speed == 0.0)
 }
 
 /// Whether joint `j` holds its angle in Gauss-Seidel: a hinge's limits,
@@ -351,6 +351,10 @@ fn spin_row(j: &JointConstraint, h: f32) -> Spin {
         held: None,
     }
 }
+
+/// A mass standing for an infinite one (a body that cannot move or turn,
+/// a locked axis), large enough that no solve moves it.
+const IMMOVABLE: f32 = 1e20;
 
 const BODY: u8 = 0;
 const JOINT: u8 = 1;
@@ -704,14 +708,8 @@ impl JointTrees {
             let (kind, id, parent) = self.order[k];
             if kind == BODY {
                 let sb = &bodies[id as usize];
-                let big = 1e20;
-                let mm = if sb.inv_mass > 0.0 { 1.0 / sb.inv_mass } else { big };
-                let ii = if sb.inv_inertia > 0.0 {
-                    1.0 / sb.inv_inertia
-                } else {
-                    big
-                };
-                let (mm, ii) = (f64::from(mm), f64::from(ii));
+                let mass = |inv: f32| f64::from(if inv > 0.0 { 1.0 / inv } else { IMMOVABLE });
+                let (mm, ii) = (mass(sb.inv_mass), mass(sb.inv_inertia));
                 self.d[k] = [[mm, 0.0, 0.0], [0.0, mm, 0.0], [0.0, 0.0, ii]];
                 self.rhs[k] = [0.0; 3];
                 if parent != usize::MAX {

@@ -31,7 +31,7 @@
 //! whose components close a loop are left as they are too: a spanning
 //! tree's projection would pull the loop's other joints open.
 
-use super::{rows_at, tr, JointTrees, BODY};
+use super::{rows_at, tr, JointTrees, BODY, IMMOVABLE};
 use crate::body::{SolverBody, StateCell};
 use crate::joint::{JointConstraint, Motion};
 use crate::math::Vec2;
@@ -40,10 +40,6 @@ use crate::solver::types::Lock;
 /// Anchors closer than this (metres) count as together: a forest is
 /// projected only when a joint is farther apart.
 const LINEAR_TOLERANCE: f32 = 1.0e-4;
-
-/// A mass standing for an infinite one (a locked axis, every body's turn),
-/// large enough that the projection never moves it.
-const IMMOVABLE: f64 = 1e20;
 
 impl JointTrees {
     /// Projects the forest's joints together: moves its bodies' states
@@ -78,7 +74,7 @@ impl JointTrees {
     }
 
     /// Builds the system `[M -J^T; -J 0]` of the joints' gaps now, in the
-    /// forest's order, each body's turn held (an immovable inertia, each
+    /// forest's order, each body's turn held (an [`IMMOVABLE`] inertia, each
     /// joint's third row a filler), and returns the widest gap.
     fn assemble_gaps(
         &mut self,
@@ -97,13 +93,13 @@ impl JointTrees {
                     if sb.inv_mass > 0.0 && axis != 0.0 {
                         1.0 / f64::from(sb.inv_mass)
                     } else {
-                        IMMOVABLE
+                        f64::from(IMMOVABLE)
                     }
                 };
                 self.d[k] = [
                     [mass(free.x), 0.0, 0.0],
                     [0.0, mass(free.y), 0.0],
-                    [0.0, 0.0, IMMOVABLE],
+                    [0.0, 0.0, f64::from(IMMOVABLE)],
                 ];
                 self.rhs[k] = [0.0; 3];
                 if parent != usize::MAX {
