@@ -24,7 +24,7 @@
 
 use super::{ShapeId, World};
 use crate::body::{BodyType, NULL};
-use crate::contact::{body_contacts, ContactOptions};
+use crate::contact::ContactOptions;
 use crate::error::BodyError;
 use crate::math::Aabb;
 use crate::settings::{LINEAR_SLOP, MAX_POLYGON_VERTICES};
@@ -86,7 +86,7 @@ impl World {
         } else {
             for si in all {
                 if self.seams.set(si, None) {
-                    self.refresh_seam_contacts(si);
+                    self.refresh_contact_options(si, true);
                 }
             }
         }
@@ -190,7 +190,7 @@ impl World {
             }
             let found = self.find_seams(si);
             if self.seams.set(si, found) {
-                self.refresh_seam_contacts(si);
+                self.refresh_contact_options(si, true);
             }
         }
     }
@@ -239,30 +239,6 @@ impl World {
             })
             .collect();
         Seams::find(polygon, &placed, tolerance)
-    }
-
-    /// Marks the contacts of shape `si`, whose seams changed, for judging
-    /// against seams or not, and for colliding afresh at the next step
-    /// (nothing of their manifolds is kept), waking the bodies they touch.
-    fn refresh_seam_contacts(&mut self, si: u32) {
-        let bi = self.shapes[si].body;
-        let mine: Vec<(u32, u32)> = body_contacts(&self.contacts, &self.bodies[bi])
-            .filter(|&(ci, _)| {
-                let c = &self.contacts[ci];
-                c.shape_a == si || c.shape_b == si
-            })
-            .collect();
-        for (ci, side) in mine {
-            let c = &self.contacts[ci];
-            let seamed = self.seams.of(c.shape_a).is_some() || self.seams.of(c.shape_b).is_some();
-            let (touching, other) = (c.touching(), c.body(1 - side));
-            let c = &mut self.contacts[ci];
-            c.options = c.options.switched(ContactOptions::SEAMS, seamed);
-            c.cache.limit = 0.0;
-            if touching {
-                self.ensure_awake(other);
-            }
-        }
     }
 
     /// The options of a contact between shapes `sa` and `sb`: their

@@ -359,7 +359,7 @@ impl World {
     pub fn set_contact_events(&mut self, id: ShapeId, on: bool) -> Result<(), BodyError> {
         let si = self.shape_index(id)?;
         self.shapes[si].def.contact_events = on;
-        self.refresh_contact_options(si);
+        self.refresh_contact_options(si, false);
         Ok(())
     }
 
@@ -368,7 +368,7 @@ impl World {
     pub fn set_hit_events(&mut self, id: ShapeId, on: bool) -> Result<(), BodyError> {
         let si = self.shape_index(id)?;
         self.shapes[si].def.hit_events = on;
-        self.refresh_contact_options(si);
+        self.refresh_contact_options(si, false);
         Ok(())
     }
 
@@ -377,25 +377,35 @@ impl World {
     pub fn set_pre_solve(&mut self, id: ShapeId, on: bool) -> Result<(), BodyError> {
         let si = self.shape_index(id)?;
         let before = std::mem::replace(&mut self.shapes[si].def.pre_solve, on);
-        self.refresh_contact_options(si);
+        self.refresh_contact_options(si, false);
         if before != on {
             self.reseam_shape(si);
         }
         Ok(())
     }
 
-    /// Recomputes the options of shape `si`'s contacts from their shapes.
-    fn refresh_contact_options(&mut self, si: u32) {
+    /// Recomputes the options of shape `si`'s contacts from their shapes;
+    /// `afresh` (its seams changed), marks them for colliding afresh at
+    /// the next step (nothing of their manifolds kept), waking the bodies
+    /// they touch.
+    pub(super) fn refresh_contact_options(&mut self, si: u32, afresh: bool) {
         let bi = self.shapes[si].body;
-        let refreshed: Vec<(u32, ContactOptions)> = body_contacts(&self.contacts, &self.bodies[bi])
-            .map(|(ci, _)| (ci, &self.contacts[ci]))
-            .filter(|(_, c)| c.shape_a == si || c.shape_b == si)
-            .map(|(ci, c)| (ci, self.contact_options(c.shape_a, c.shape_b)))
+        let refreshed: Vec<(u32, ContactOptions, u32)> = body_contacts(&self.contacts, &self.bodies[bi])
+            .map(|(ci, side)| (ci, side, &self.contacts[ci]))
+            .filter(|(_, _, c)| c.shape_a == si || c.shape_b == si)
+            .map(|(ci, side, c)| (ci, self.contact_options(c.shape_a, c.shape_b), side))
             .collect();
-        for (ci, options) in refreshed {
+        for (ci, options, side) in refreshed {
             let c = &mut self.contacts[ci];
             c.options = options;
             c.hit_pending &= options.contains(ContactOptions::HIT_EVENTS);
+            if afresh {
+                c.cache.limit = 0.0;
+                let (touching, other) = (c.touching(), c.body(1 - side));
+                if touching {
+                    self.ensure_awake(other);
+                }
+            }
         }
     }
 
