@@ -380,6 +380,33 @@ fn a_ball_in_the_corner_of_floor_and_wall_rests_in_it() {
     assert!((p.y - 0.5).abs() < 2.0 * LINEAR_SLOP, "{p}");
 }
 
+/// Two rows of 12 tiles, the top row's tops on y = 0 (tiles 0..12) over
+/// the bottom row (12..24), of one static body or each its own.
+fn two_rows(world: &mut World, one_body: bool) -> Vec<ShapeId> {
+    let mut cells = floor_cells(12);
+    cells.extend((0..12).map(|i| (i as f32, -1.0)));
+    tiles(world, &cells, one_body, &ShapeDef::default())
+}
+
+/// Throws a small box from the pit where tile 5 of [`two_rows`]' top row
+/// was (or lets bodies through) at the pit's right wall, the side of tile
+/// 6, and checks at each of 90 steps that the wall holds it in the pit.
+fn the_pit_wall_stops_a_box(world: &mut World, label: &str) -> BodyId {
+    let b = thrown(
+        world,
+        Vec2::new(5.5, -0.7),
+        Vec2::new(4.0, 0.0),
+        Polygon::new_box(0.25, 0.25).unwrap(),
+        &material(0.0),
+    );
+    for _ in 0..90 {
+        world.step(DT);
+        let p = world.position(b).unwrap();
+        assert!(p.x <= 6.0 - 0.25 + LINEAR_SLOP && p.y < 0.0, "{label}: {p}");
+    }
+    b
+}
+
 #[test]
 fn removing_a_tile_gives_its_neighbours_their_edges_back() {
     // Two rows of tiles; taking out tile 5 of the top row leaves a pit
@@ -387,9 +414,7 @@ fn removing_a_tile_gives_its_neighbours_their_edges_back() {
     // is the top of the tile under it.
     for one_body in [true, false] {
         let mut world = World::default();
-        let mut cells = floor_cells(12);
-        cells.extend((0..12).map(|i| (i as f32, -1.0)));
-        let ids = tiles(&mut world, &cells, one_body, &ShapeDef::default());
+        let ids = two_rows(&mut world, one_body);
         let (left, pit, right, under) = (ids[4], ids[5], ids[6], ids[17]);
         assert_eq!(world.seam_edges(left).unwrap(), [0, RIGHT, LEFT]);
         assert_eq!(world.seam_edges(under).unwrap(), [RIGHT, TOP, LEFT]);
@@ -399,21 +424,7 @@ fn removing_a_tile_gives_its_neighbours_their_edges_back() {
         assert_eq!(world.seam_edges(under).unwrap(), [RIGHT, LEFT]);
         // A small box dropped in and thrown at the pit's wall stays in
         // the pit, stopped by the wall: the wall's face is a face again.
-        let b = thrown(
-            &mut world,
-            Vec2::new(5.5, -0.7),
-            Vec2::new(4.0, 0.0),
-            Polygon::new_box(0.25, 0.25).unwrap(),
-            &material(0.0),
-        );
-        for _ in 0..90 {
-            world.step(DT);
-            let p = world.position(b).unwrap();
-            assert!(
-                p.x <= 6.0 - 0.25 + LINEAR_SLOP && p.y < 0.0,
-                "one body {one_body}: {p}"
-            );
-        }
+        let b = the_pit_wall_stops_a_box(&mut world, &format!("one body {one_body}"));
         // Put back, it is a seam again.
         if one_body {
             world.remove_body(b).unwrap();
@@ -433,9 +444,7 @@ fn a_tile_that_lets_a_body_through_hides_no_edge_of_its_neighbour() {
     // box passes through: its neighbours' sides are walls to the box.
     use crate::filter::Filter;
     let mut world = World::default();
-    let mut cells = floor_cells(12);
-    cells.extend((0..12).map(|i| (i as f32, -1.0)));
-    let ids = tiles(&mut world, &cells, true, &ShapeDef::default());
+    let ids = two_rows(&mut world, true);
     let (left, pass, right) = (ids[4], ids[5], ids[6]);
     let passable = Filter {
         category: 2,
@@ -446,18 +455,7 @@ fn a_tile_that_lets_a_body_through_hides_no_edge_of_its_neighbour() {
     assert_eq!(world.seam_edges(left).unwrap(), [0, LEFT]);
     assert_eq!(world.seam_edges(right).unwrap(), [0, RIGHT]);
     assert!(world.seam_edges(pass).unwrap().is_empty());
-    let b = thrown(
-        &mut world,
-        Vec2::new(5.5, -0.7),
-        Vec2::new(4.0, 0.0),
-        Polygon::new_box(0.25, 0.25).unwrap(),
-        &material(0.0),
-    );
-    for _ in 0..90 {
-        world.step(DT);
-        let p = world.position(b).unwrap();
-        assert!(p.x <= 6.0 - 0.25 + LINEAR_SLOP && p.y < 0.0, "{p}");
-    }
+    the_pit_wall_stops_a_box(&mut world, "passable tile");
     // Solid again, it welds again.
     world.set_filter(pass, Filter::default()).unwrap();
     assert_eq!(world.seam_edges(left).unwrap(), [0, RIGHT, LEFT]);
