@@ -15,6 +15,7 @@ pub fn quality_heading(quality: Quality) -> &'static str {
         Quality::EscapedCircle { .. } => "escaped tumbler (bodies)",
         Quality::JointGap => "joint gap: mean (cm) / largest (m)",
         Quality::Slide { .. } => "fastest vertical speed (m/s) / slid (m)",
+        Quality::Settle { .. } => "range up and down at the end (m)",
         Quality::None => "quality",
     }
 }
@@ -28,7 +29,7 @@ fn quality_cell(quality: Quality, run: &EngineRun) -> String {
     }
     match (quality, run.quality, run.joint_gaps) {
         (Quality::JointGap, _, Some(g)) => format!("{:.2} / {:.3}", 100.0 * g.mean, g.max),
-        (Quality::WorstMoved, Some(v), _) => format!("{v:.3}"),
+        (Quality::WorstMoved | Quality::Settle { .. }, Some(v), _) => format!("{v:.3}"),
         (Quality::JointGap, ..) | (_, None, _) => "-".to_string(),
         (_, Some(v), _) => format!("{v:.0}"),
     }
@@ -163,7 +164,8 @@ pub fn markdown(scenes: &[SceneRun], engines: &[EngineKind], threads: usize) -> 
 
 /// The rows as JSON: `{"rows": [{"scene", "engine", "ms_per_step",
 /// "steps", "worst_moved", "escaped", "joint_gap_mean_cm",
-/// "joint_gap_max_m", "max_vertical_speed", "distance_slid", ...}],
+/// "joint_gap_max_m", "max_vertical_speed", "distance_slid",
+/// "settle_range_m", ...}],
 /// "settings": {...}}`, each quality field `null` in the scenes that
 /// measure another.
 pub fn json(scenes: &[SceneRun], engines: &[EngineKind], threads: usize) -> Value {
@@ -192,6 +194,10 @@ pub fn json(scenes: &[SceneRun], engines: &[EngineKind], threads: usize) -> Valu
                 "joint_gap_max_m": run.joint_gaps.map(|g| g.max),
                 "max_vertical_speed": run.slide.map(|s| s.max_vertical_speed),
                 "distance_slid": run.slide.map(|s| s.distance),
+                "settle_range_m": match scene.quality {
+                    Quality::Settle { .. } => run.quality,
+                    _ => None,
+                },
                 "tumble_ratio": tumble_ratio(scene, run.engine),
             });
             match run.memory {

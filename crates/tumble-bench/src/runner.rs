@@ -30,7 +30,7 @@ pub struct EngineRun {
     /// The scene's quality figure at the end (see [`Quality`]): metres for
     /// worst moved and for the largest joint gap, a body count for the
     /// escape checks, metres per second for a slide's fastest vertical
-    /// speed.
+    /// speed, metres for a settling body's range over the last steps.
     pub quality: Option<f64>,
     /// The joints' gaps at the end, for a scene whose quality is
     /// [`Quality::JointGap`].
@@ -89,7 +89,8 @@ impl SceneRun {
 /// `None` for [`Quality::JointGap`], which is measured on the engine's
 /// joints ([`Engine::joint_gaps`], [`JointGaps`]) instead, and for
 /// [`Quality::Slide`], whose figure is its body's speed over the run
-/// ([`Slide`]).
+/// ([`Slide`]), and for [`Quality::Settle`], whose figure is its body's
+/// range over the run's last steps.
 pub fn quality(spec: &Spec, start: &[V2], end: &[V2]) -> Option<f64> {
     let dynamic = || {
         spec.bodies
@@ -108,7 +109,7 @@ pub fn quality(spec: &Spec, start: &[V2], end: &[V2]) -> Option<f64> {
         Quality::EscapedCircle { center, radius } => {
             Some(dynamic().filter(|(_, e)| e.distance(center) > radius).count() as f64)
         }
-        Quality::JointGap | Quality::Slide { .. } | Quality::None => None,
+        Quality::JointGap | Quality::Slide { .. } | Quality::Settle { .. } | Quality::None => None,
     }
 }
 
@@ -123,12 +124,23 @@ pub fn run_scene(spec: &Spec, engines: &[EngineKind], steps: u32, chunk: u32, th
         _ => None,
     };
     let mut vertical = vec![0.0f32; sims.len()];
+    // (The settling body's lowest and highest center height over the
+    // window, per engine.)
+    let mut heights = vec![(f32::INFINITY, f32::NEG_INFINITY); sims.len()];
+    let mut taken = vec![0u32; sims.len()];
     in_turns(&mut sims, steps, chunk, |k, sim| {
         let t = Instant::now();
         sim.step();
         times[k].push(t.elapsed().as_secs_f64() * 1e3);
+        taken[k] += 1;
         if let Some(body) = slider {
             vertical[k] = vertical[k].max(sim.velocity(body).y.abs());
+        }
+        if let Quality::Settle { body, window } = spec.quality {
+            if taken[k] + window > steps {
+                let y = sim.centers()[body].y;
+                heights[k] = (heights[k].0.min(y), heights[k].1.max(y));
+            }
         }
     });
     let mut runs = Vec::new();
@@ -137,8 +149,8 @@ pub fn run_scene(spec: &Spec, engines: &[EngineKind], steps: u32, chunk: u32, th
         .zip(&mut sims)
         .zip(&starts)
         .zip(times)
-        .zip(vertical);
-    for ((((&engine, sim), start), mut times), vertical) in &mut each {
+        .zip(vertical.into_iter().zip(heights));
+    for ((((&engine, sim), start), mut times), (vertical, (low, high))) in &mut each {
         let end = sim.centers();
         let joint_gaps = match spec.quality {
             Quality::JointGap => JointGaps::of(&sim.joint_gaps()),
@@ -160,6 +172,7 @@ pub fn run_scene(spec: &Spec, engines: &[EngineKind], steps: u32, chunk: u32, th
             quality: joint_gaps
                 .map(|g| g.max)
                 .or(slide.map(|s| s.max_vertical_speed as f64))
+                .or(matches!(spec.quality, Quality::Settle { .. }).then(|| f64::from(high - low)))
                 .or_else(|| quality(spec, start, &end)),
             joint_gaps,
             slide,
@@ -183,5 +196,28 @@ mod tests {
         assert!((gaps.mean - 0.14).abs() < 1e-7, "{gaps:?}");
         assert!((gaps.max - 0.5).abs() < 1e-7, "{gaps:?}");
         assert_eq!(JointGaps::of(&[]), None);
+    }
+
+    #[test]
+    fn a_settling_body_is_judged_by_its_range_over_the_last_steps() {
+        // The rope bridge's crate, falling freely over its first 20 steps,
+        // watched over the last 10: the run's figure is the range of the
+        // heights the same world passes through over those steps.
+        let mut spec = crate::spec::rope_bridge();
+        let body = spec.bodies.len() - 1;
+        spec.quality = Quality::Settle { body, window: 10 };
+        let run = run_scene(&spec, &[EngineKind::Tumble], 20, 3, 1);
+        let mut sim = EngineKind::Tumble.build(&spec);
+        let heights: Vec<f32> = (0..20)
+            .map(|_| {
+                sim.step();
+                sim.centers()[body].y
+            })
+            .collect();
+        let last = &heights[10..];
+        let range =
+            last.iter().fold(f32::MIN, |a, &b| a.max(b)) - last.iter().fold(f32::MAX, |a, &b| a.min(b));
+        assert!(range > 0.1, "the crate fell {range} m");
+        assert_eq!(run.runs[0].quality, Some(f64::from(range)));
     }
 }

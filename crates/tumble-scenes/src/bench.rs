@@ -427,6 +427,16 @@ pub enum Quality {
         /// Index of the sliding body in [`Spec::bodies`].
         body: usize,
     },
+    /// A body that ought to come to rest (the spec's body `body`, dropped
+    /// on something that gives): how far its center ranged up and down
+    /// over the run's last `window` steps. At rest it stays put; a body
+    /// still bouncing ranges by its bounce.
+    Settle {
+        /// Index of the body in [`Spec::bodies`].
+        body: usize,
+        /// The run's last steps it is watched over.
+        window: u32,
+    },
     /// No quality figure (zero gravity: everything is meant to fly).
     None,
 }
@@ -446,7 +456,7 @@ pub const SCENES: [&str; 9] = [
 
 /// Scenes of one body each that measure a quality the peers fall short
 /// on, not speed: run after [`SCENES`] in a full run, timed as they are.
-pub const QUALITY_SCENES: [&str; 2] = ["tile-floor", "tile-bodies"];
+pub const QUALITY_SCENES: [&str; 3] = ["tile-floor", "tile-bodies", "rope-bridge"];
 
 /// Builds a scene by name (one of [`SCENES`] or [`QUALITY_SCENES`]).
 pub fn build(name: &str) -> Option<Spec> {
@@ -462,6 +472,7 @@ pub fn build(name: &str) -> Option<Spec> {
         "ragdolls" => ragdolls(),
         "tile-floor" => tile_floor(true),
         "tile-bodies" => tile_floor(false),
+        "rope-bridge" => rope_bridge(),
         _ => return None,
     })
 }
@@ -773,6 +784,67 @@ pub fn tile_floor(one_body: bool) -> Spec {
         },
         bodies,
         joints: Vec::new(),
+        sleeping: false,
+    }
+}
+
+/// Planks of the rope bridge.
+pub const BRIDGE_PLANKS: u32 = 20;
+/// Height of the rope bridge's hinges above the ground's top face.
+pub const BRIDGE_HEIGHT: f32 = 10.0;
+/// The crate dropped on the rope bridge: its mass (a 1 m box) and the
+/// height its bottom falls from onto the middle plank's top.
+pub const BRIDGE_CRATE_MASS: f32 = 250.0;
+/// See [`BRIDGE_CRATE_MASS`].
+pub const BRIDGE_DROP: f32 = 3.0;
+/// The joint friction of the rope bridge's hinges, N m (Box2D's bridge
+/// sample's).
+pub const BRIDGE_FRICTION: f32 = 200.0;
+/// Steps of the rope bridge: 5 s from the drop.
+pub const BRIDGE_STEPS: u32 = 300;
+/// The last steps of the rope bridge's run its crate is watched over: 2 s.
+pub const BRIDGE_WINDOW: u32 = 120;
+
+/// Box2D's bridge sample at 20 planks: planks of 1 m by 0.25 m (density
+/// 20, 5 kg) hinged end to end and, at either end, to a static anchor 20
+/// m from the other, at [`BRIDGE_HEIGHT`]; a 250 kg crate (a 1 m box) falls
+/// [`BRIDGE_DROP`] onto its middle. The bridge, taut when it starts, holds
+/// the crate only by its joints' give, a load fifty times a plank's mass:
+/// the crate must come to rest on it. The crate is the last body.
+pub fn rope_bridge() -> Spec {
+    let mut bodies = vec![ground()];
+    let mut joints = Vec::new();
+    let x0 = -0.5 * BRIDGE_PLANKS as f32;
+    let plank = ShapeSpec::square_box(0.5, 0.125).with_density(20.0);
+    for i in 0..BRIDGE_PLANKS {
+        let x = x0 + 0.5 + i as f32;
+        bodies.push(BodySpec::new(
+            Motion::Dynamic,
+            V2::new(x, BRIDGE_HEIGHT),
+            plank.clone(),
+        ));
+        let previous = if i == 0 { 0 } else { bodies.len() - 2 };
+        let hinge = JointSpec::revolute(previous, bodies.len() - 1, V2::new(x - 0.5, BRIDGE_HEIGHT));
+        joints.push(hinge.with_friction(BRIDGE_FRICTION));
+    }
+    let last = JointSpec::revolute(bodies.len() - 1, 0, V2::new(-x0, BRIDGE_HEIGHT));
+    joints.push(last.with_friction(BRIDGE_FRICTION));
+    let crate_y = BRIDGE_HEIGHT + 0.125 + BRIDGE_DROP + 0.5;
+    bodies.push(BodySpec::new(
+        Motion::Dynamic,
+        V2::new(0.0, crate_y),
+        ShapeSpec::square_box(0.5, 0.5).with_density(BRIDGE_CRATE_MASS),
+    ));
+    Spec {
+        name: "rope-bridge",
+        steps: BRIDGE_STEPS,
+        gravity: gravity(),
+        quality: Quality::Settle {
+            body: bodies.len() - 1,
+            window: BRIDGE_WINDOW,
+        },
+        bodies,
+        joints,
         sleeping: false,
     }
 }

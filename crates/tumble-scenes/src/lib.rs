@@ -129,6 +129,9 @@ pub enum SceneName {
     /// Not in SCENES.md: a hinge motor turning a point-like bob on a 1 m
     /// arm under gravity (see [`peers::motor_arm`]).
     MotorArm,
+    /// Not in SCENES.md: a 250 kg crate dropped on a taut bridge of 20
+    /// hinged planks (see [`bench::rope_bridge`] and [`peers::settle`]).
+    RopeBridge,
 }
 
 impl SceneName {
@@ -175,6 +178,7 @@ impl SceneName {
             SceneName::Impact => "impact",
             SceneName::WeldedBeam => "welded-beam",
             SceneName::MotorArm => "motor-arm",
+            SceneName::RopeBridge => "rope-bridge",
         }
     }
 
@@ -214,6 +218,7 @@ impl SceneName {
             "impact" => SceneName::Impact,
             "welded-beam" => SceneName::WeldedBeam,
             "motor-arm" => SceneName::MotorArm,
+            "rope-bridge" => SceneName::RopeBridge,
             _ => return None,
         })
     }
@@ -232,6 +237,7 @@ impl SceneName {
             SceneName::WeldedBeam => 180,
             // A quarter second to spin up, then a full turn (pi s).
             SceneName::MotorArm => peers::MOTOR_SPIN_UP + 189,
+            SceneName::RopeBridge => bench::BRIDGE_STEPS,
             _ => 600,
         }
     }
@@ -395,6 +401,15 @@ pub fn build(name: SceneName, solver: SolverSettings) -> Scene {
         }
         SceneName::WeldedBeam => peers::welded_beam(&mut world),
         SceneName::MotorArm => vec![peers::motor_arm(&mut world)],
+        SceneName::RopeBridge => {
+            // The benchmark's bridge, over its own ground.
+            let filled = bench::build_world(&bench::rope_bridge());
+            world = filled.world;
+            world
+                .set_solver_settings(solver)
+                .expect("the caller's settings are valid");
+            filled.bodies.last().copied().into_iter().collect()
+        }
     };
     let start = tracked
         .iter()

@@ -14,6 +14,13 @@
 //! zero gravity keep their angular momentum only if each contact impulse
 //! acts where the two surfaces meet.
 //!
+//! The rope bridge ([`crate::bench::rope_bridge`], [`settle`]): a 250 kg
+//! crate dropped on a taut bridge of twenty 5 kg planks. The bridge holds
+//! the crate only by its joints' give, and a give of centimetres at the
+//! hinges lets a taut span sag by metres (the sag of a span `L` lengthened
+//! by `d` is about `sqrt(L d / 2)`): the crate bounces on it. In a game it
+//! should come to rest.
+//!
 //! The welded beam ([`welded_beam`]): ten boxes welded rigidly into a
 //! cantilever are one rigid beam; solved one weld at a time, its load's
 //! torque at the wall passes along it a box a pass, and it droops and
@@ -257,6 +264,25 @@ pub fn beam_hold(scene: &mut Scene, frames: u32) -> (Beam, Metrics) {
     (beam, metrics)
 }
 
+/// The most a body at rest may range up and down over a window and
+/// still count as settled: 5 cm.
+pub const SETTLED_RANGE: f32 = 0.05;
+
+/// Steps `scene` `frames` times and measures how far its last tracked
+/// body (the rope bridge's crate) ranged up and down over the last
+/// `window` of them, metres, with the run's SCENES.md metrics.
+pub fn settle(scene: &mut Scene, frames: u32, window: u32) -> (f32, Metrics) {
+    let body = *scene.tracked.last().expect("a tracked body");
+    let (mut low, mut high) = (f32::INFINITY, f32::NEG_INFINITY);
+    let metrics = run_with(scene, frames, |s| {
+        if s.world.step_count() + u64::from(window) > u64::from(frames) {
+            let y = s.world.position(body).expect("a live body").y;
+            (low, high) = (low.min(y), high.max(y));
+        }
+    });
+    (high - low, metrics)
+}
+
 /// The steps the motor arm spins up for before it is measured.
 pub const MOTOR_SPIN_UP: u32 = 15;
 
@@ -336,6 +362,51 @@ mod tests {
         let (beam, _) = beam_hold(&mut scene, 180);
         assert!(beam.sag < 0.05, "the tip sagged {} m", beam.sag);
         assert!(beam.speed < 0.01, "the tip still moves at {} m/s", beam.speed);
+    }
+
+    /// The rope bridge's crate falls freely until it lands: over the
+    /// last 10 of its first 20 steps it ranges by what the substeps'
+    /// constant acceleration gives, `g h^2 k (k + 1) / 2` after `k`
+    /// substeps of `h`.
+    #[test]
+    fn settle_ranges_a_falling_body_by_its_fall() {
+        let settings = SolverSettings::default();
+        let mut scene = build(SceneName::RopeBridge, settings);
+        let (range, _) = settle(&mut scene, 20, 10);
+        let h = f64::from(crate::DT) / f64::from(settings.substeps);
+        let fallen = |steps: u32| {
+            let k = f64::from(steps * settings.substeps);
+            10.0 * h * h * k * (k + 1.0) / 2.0
+        };
+        let expected = fallen(20) - fallen(11);
+        assert!(
+            (f64::from(range) - expected).abs() < 1e-4,
+            "ranged {range} m, free fall {expected} m"
+        );
+    }
+
+    /// A crate of fifty planks' mass dropped 3 m on the rope bridge: the
+    /// bridge carries it (it stays over the span and well above the
+    /// ground) and every hinge holds within 10 cm while it bounces.
+    #[test]
+    fn the_rope_bridge_carries_a_crate_fifty_times_a_plank() {
+        let mut scene = build(SceneName::RopeBridge, SolverSettings::default());
+        let crate_body = *scene.tracked.last().unwrap();
+        let mut widest = 0.0f32;
+        let mut lowest = f32::INFINITY;
+        crate::run_with(&mut scene, crate::bench::BRIDGE_STEPS, |s| {
+            for j in s.world.joints() {
+                widest = widest.max(s.world.joint_length(j).unwrap());
+            }
+            let at = s.world.position(crate_body).unwrap();
+            assert!(at.x.abs() < 1.0, "the crate left the middle: {at}");
+            lowest = lowest.min(at.y);
+        });
+        assert!(widest < 0.1, "a hinge opened {widest} m");
+        assert!(
+            lowest > 0.5 * crate::bench::BRIDGE_HEIGHT,
+            "the crate sank to {lowest} m"
+        );
     }
 
     /// A hinge motor turning a 1 kg point-like bob on a 1 m arm at 2 rad/s

@@ -358,7 +358,9 @@ pub use tumble_scenes::peers::FLAT_VERTICAL_SPEED;
 /// at most Box2D's (`tumble_scenes::peers::IMPACT_BOX2D`). The welded beam: its tip's sag and
 /// speed after 3 s (straight: under 5 cm; still: under 1 cm/s). The
 /// motor arm: its mean speed over a turn (within 1% of the motor's) and
-/// the widest its hinge opened (under 1 mm).
+/// the widest its hinge opened (under 1 mm). The rope bridge: how far
+/// its crate ranges up and down over the last 2 s of 5 (at rest: under
+/// 5 cm).
 pub fn peers(opts: &MeasureOptions) -> Vec<Row> {
     let settings = SolverSettings::default();
     // One row of `scene`: what `case` measured, what physics expects,
@@ -443,6 +445,17 @@ pub fn peers(opts: &MeasureOptions) -> Vec<Row> {
             scene,
             "widest hinge gap (m)".into(),
             (turn.widest_gap, 0.0, turn.widest_gap < 0.001),
+            metrics,
+        ));
+    }
+    if wanted(opts, SceneName::RopeBridge) {
+        let scene = SceneName::RopeBridge;
+        let mut s = build(scene, settings);
+        let (range, metrics) = beyond::settle(&mut s, frames(opts, scene), bench::BRIDGE_WINDOW);
+        rows.push(row(
+            scene,
+            "crate's range up and down over the last 2 s (m)".into(),
+            (range, 0.0, range < beyond::SETTLED_RANGE),
             metrics,
         ));
     }
@@ -615,7 +628,7 @@ pub fn to_markdown(rows: &[Row]) -> String {
         ("joints", "Joints against closed forms (defaults)"),
         (
             "peers",
-            "Beyond the peers: tiles, an off-center impact, a welded beam, a motor under load (defaults)",
+            "Beyond the peers: tiles, an off-center impact, a welded beam, a motor under load, a rope bridge (defaults)",
         ),
     ];
     for (study, title) in studies {

@@ -81,9 +81,15 @@ fn the_peers_study_finds_every_row_beyond_the_peers() {
     // each, never moving up or down faster than a flat floor allows; the
     // impact changes the pair's angular momentum no more than Box2D's
     // does; the welded beam holds straight and still; the motor turns its
-    // arm at its speed with the hinge shut.
+    // arm at its speed with the hinge shut. The rope bridge's crate is
+    // watched as it bounces: its row is there, its figure a range.
     let rows = peers(&MeasureOptions::default());
-    assert_eq!(rows.len(), 10);
+    assert_eq!(rows.len(), 11);
+    let bridge: Vec<_> = rows.iter().filter(|r| r.scene.name() == "rope-bridge").collect();
+    assert_eq!(bridge.len(), 1);
+    let range = bridge[0].measured.expect("a figure");
+    assert!(range.is_finite() && range >= 0.0, "{range}");
+    assert_eq!(bridge[0].pass, Some(range < tumble_scenes::peers::SETTLED_RANGE));
     for scene in ["tile-floor", "tile-bodies", "impact", "welded-beam", "motor-arm"] {
         let of_scene: Vec<_> = rows.iter().filter(|r| r.scene.name() == scene).collect();
         assert_eq!(of_scene.len(), 2, "{scene}");
