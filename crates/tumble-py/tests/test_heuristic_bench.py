@@ -1,0 +1,63 @@
+"""The heuristic benchmark (benchmarks/python/heuristic_bench.py) flies
+gymnasium's pilots on Tumble's environments (and on gymnasium's where
+its Box2D binding is installed) and gives rows of the documented shape.
+No figure is checked against gymnasium's."""
+
+import importlib.util
+import json
+import pathlib
+
+import pytest
+
+SCRIPT = (
+    pathlib.Path(__file__).resolve().parents[3] / "benchmarks" / "python" / "heuristic_bench.py"
+)
+KEYS = (
+    "env",
+    "engine",
+    "seeds",
+    "mean_return",
+    "at_least_200",
+    "came_to_rest",
+    "crashed",
+    "fell",
+    "reached_end",
+    "mean_steps",
+)
+
+
+def load():
+    """The script as a module."""
+    spec = importlib.util.spec_from_file_location("heuristic_bench", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+bench = load()
+
+
+def test_rows_count_each_engines_episodes():
+    rows = bench.run(["LunarLander-v3", "BipedalWalker-v3"], 2)
+    engines = bench.engines()
+    assert "tumble" in engines
+    assert len(rows) == 2 * len(engines)
+    for row in rows:
+        assert tuple(row) == KEYS
+        assert row["seeds"] == 2 and row["mean_steps"] >= 1
+        if row["env"] == "LunarLander-v3":
+            # Every episode ends one way or another within the limit.
+            assert 0 <= row["at_least_200"] <= 2
+            assert row["came_to_rest"] + row["crashed"] <= 2
+            assert row["fell"] is None and row["reached_end"] is None
+        else:
+            assert row["fell"] + row["reached_end"] <= 2
+            assert row["at_least_200"] is None
+    json.dumps(rows)
+
+
+def test_the_first_fifty_seeds_are_a_row_of_their_own():
+    runs = [{"return": float(r), "steps": 10, "last": 100.0} for r in range(60)]
+    first = bench.summary("LunarLander-v3", "tumble", runs[:50])
+    assert first["seeds"] == 50 and first["mean_return"] == pytest.approx(24.5)
+    assert first["came_to_rest"] == 50 and first["crashed"] == 0
