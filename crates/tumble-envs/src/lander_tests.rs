@@ -274,3 +274,38 @@ fn a_legs_contact_flag_is_whether_it_touches_the_moon_anywhere() {
     // The case that matters happened.
     assert!(on_two_edges > 0);
 }
+
+#[test]
+fn a_landed_lander_comes_to_rest_within_two_seconds_of_touching() {
+    // gymnasium's lander, flown by the continuous heuristic, earns its
+    // landing bonus about a second after a leg first touches (53 steps,
+    // mean over seeds 0..49: half a second to settle, half a second still
+    // before it sleeps). The legs' limits must not rock the hull for
+    // long: at Tumble's default joint damping it took 132.
+    let config = LanderConfig {
+        continuous: true,
+        ..LanderConfig::default()
+    };
+    let mut after_touch = Vec::new();
+    for seed in 0..10 {
+        let mut env = LunarLander::new(config).unwrap();
+        let mut obs = [0.0f32; 8];
+        env.reset(Pcg64::from_seed(seed), &mut obs);
+        let mut touched = None;
+        for steps in 1..=MAX_EPISODE_STEPS {
+            let a = heuristic(&obs, true);
+            let step = env.step(&a, &mut obs).unwrap();
+            if touched.is_none() && (obs[6] > 0.0 || obs[7] > 0.0) {
+                touched = Some(steps);
+            }
+            if step.terminated {
+                assert_eq!(step.reward, 100.0, "seed {seed} did not land");
+                after_touch.push(steps - touched.expect("it landed on its legs"));
+                break;
+            }
+        }
+    }
+    assert_eq!(after_touch.len(), 10, "an episode ran to the time limit");
+    let mean = after_touch.iter().sum::<u32>() as f64 / 10.0;
+    assert!(mean < 100.0, "{mean} steps from touch to rest: {after_touch:?}");
+}
