@@ -1,7 +1,22 @@
-"""Shared scenes for the tests."""
+"""Shared scenes for the tests, and the repository's scripts as modules."""
+
+import importlib.util
+import pathlib
 
 import pytest
 import tumble
+
+REPO = pathlib.Path(__file__).resolve().parents[3]
+
+
+def load_script(path):
+    """The Python script at ``path`` (relative to the repository's root)
+    as a module, its name the file's stem."""
+    path = REPO / path
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def make_ground(world, half_width=50.0):

@@ -3,24 +3,12 @@ runs them for a few steps and gives rows of the documented shape; the
 peers' parts run only where pymunk and pybox2d are installed. No timing
 is checked."""
 
-import importlib.util
 import json
-import pathlib
 
 import pytest
+from conftest import load_script
 
-BENCH = pathlib.Path(__file__).resolve().parents[3] / "benchmarks" / "python" / "bench.py"
-
-
-def load_bench():
-    """The benchmark script as a module."""
-    spec = importlib.util.spec_from_file_location("bench", BENCH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-bench = load_bench()
+bench = load_script("benchmarks/python/bench.py")
 
 
 def check_rows(rows, engines):

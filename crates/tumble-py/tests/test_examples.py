@@ -1,24 +1,21 @@
 """The Python examples run headless (SDL's dummy video driver) for a few
 seconds of simulation and do what they say."""
 
-import importlib.util
 import os
-import pathlib
 import subprocess
 import sys
 
 import pygame
 import pytest
+from conftest import REPO, load_script
 
-EXAMPLES = pathlib.Path(__file__).resolve().parents[3] / "examples" / "python"
+EXAMPLES = REPO / "examples" / "python"
 HEADLESS = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
 
 
 def load(name):
-    spec = importlib.util.spec_from_file_location(name, EXAMPLES / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    """The example ``name`` as a module."""
+    return load_script(f"examples/python/{name}.py")
 
 
 def run_example(script, *args, timeout=120):

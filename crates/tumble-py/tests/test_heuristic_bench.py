@@ -3,15 +3,11 @@ gymnasium's pilots on Tumble's environments (and on gymnasium's where
 its Box2D binding is installed) and gives rows of the documented shape.
 No figure is checked against gymnasium's."""
 
-import importlib.util
 import json
-import pathlib
 
 import pytest
+from conftest import load_script
 
-SCRIPT = (
-    pathlib.Path(__file__).resolve().parents[3] / "benchmarks" / "python" / "heuristic_bench.py"
-)
 KEYS = (
     "env",
     "engine",
@@ -26,15 +22,7 @@ KEYS = (
 )
 
 
-def load():
-    """The script as a module."""
-    spec = importlib.util.spec_from_file_location("heuristic_bench", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-bench = load()
+bench = load_script("benchmarks/python/heuristic_bench.py")
 
 
 def test_rows_count_each_engines_episodes():
