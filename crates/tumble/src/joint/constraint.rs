@@ -47,6 +47,11 @@ pub(crate) struct JointConstraint {
     /// be undone by the exact solve that follows it, so it skips the
     /// joint.
     pub held_exactly: bool,
+    /// Whether the exact solve of its tree holds the joint's point while
+    /// Gauss-Seidel solves its other rows (a hinge's motor, limits or
+    /// spring): those rows then turn its bodies about the point, as the
+    /// exact solve will keep them (see `revolute::solve`).
+    pub point_held: bool,
 }
 
 impl JointConstraint {
@@ -66,6 +71,7 @@ impl JointConstraint {
         spring: Softness::RIGID,
         angular_spring: Softness::RIGID,
         held_exactly: false,
+        point_held: false,
     };
 }
 

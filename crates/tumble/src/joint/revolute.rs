@@ -10,7 +10,9 @@
 
 use super::checks::{check_finite, check_limits, check_non_negative, check_spring};
 use super::constraint::{unwind, JointConstraint, Motion};
-use super::kernels::{inverse, limit_impulse, motor_impulse, point_impulse, rigid, soft_impulse};
+use super::kernels::{
+    inverse, limit_impulse, motor_impulse, point_impulse, rigid, soft_impulse, solve_point,
+};
 use crate::debug_draw::{Color, DebugDraw};
 use crate::error::JointError;
 use crate::math::{Rot, Transform, Vec2};
@@ -141,12 +143,30 @@ impl RevoluteJoint {
     }
 }
 
-/// Applies the accumulated impulses at the start of a substep.
+/// Applies the accumulated impulses at the start of a substep (the
+/// angular ones about the point, when the point is held: see [`solve`]).
 pub(super) fn warm_start(j: &JointConstraint, m: &mut Motion) {
     let (ra, rb) = m.anchors(j);
     let i = &j.impulses;
     m.apply_linear(j, ra, rb, i.linear);
-    m.apply_angular(j, i.spring + i.motor + i.lower - i.upper);
+    let angular = i.spring + i.motor + i.lower - i.upper;
+    m.apply_angular(j, angular);
+    if j.point_held {
+        m.apply_linear(j, ra, rb, -point_hold(j, ra, rb) * angular);
+    }
+}
+
+/// For a hinge whose point is held (solved exactly with its tree): the
+/// point impulse that keeps the anchors' relative velocity through a unit
+/// angular impulse, so that the angular rows turn the bodies about the
+/// hinge. Their mass is then the relative turn's with the point held (a
+/// limb's inertia about the hinge, not about its own center): a motor or
+/// limit on a light limb pushes as hard as the limb needs, where turning
+/// it about its center undoes what the point's solve then takes back, and
+/// a motor under load lags.
+fn point_hold(j: &JointConstraint, ra: Vec2, rb: Vec2) -> Vec2 {
+    let [_, ia, _, ib] = j.masses;
+    solve_point(j.masses, ra, rb, ia * ra.perp() + ib * rb.perp())
 }
 
 /// One iteration of the joint's kernels: the biased pass (`bias`) or
@@ -159,7 +179,20 @@ pub(super) fn solve(
     bias: bool,
 ) {
     let [_, ia, _, ib] = j.masses;
-    let axial_mass = inverse(ia + ib);
+    let (ra, rb) = m.anchors(j);
+    let hold = if j.point_held {
+        point_hold(j, ra, rb)
+    } else {
+        Vec2::ZERO
+    };
+    let axial_mass = inverse(ia + ib - (ia * ra.perp() + ib * rb.perp()).dot(hold));
+    // An angular impulse, with the point impulse that holds the point.
+    let turn = |m: &mut Motion, j: &JointConstraint, impulse: f32| {
+        m.apply_angular(j, impulse);
+        if j.point_held {
+            m.apply_linear(j, ra, rb, -hold * impulse);
+        }
+    };
     // The angle follows the bodies' rotations, which no impulse of this
     // iteration changes: one arc tangent for the spring and the limits.
     let angle = if r.enable_spring || r.enable_limit {
@@ -177,13 +210,13 @@ pub(super) fn solve(
             axial_mass,
             &mut j.impulses.spring,
         );
-        m.apply_angular(j, impulse);
+        turn(m, j, impulse);
     }
     if r.enable_motor {
         let cdot = m.b.w - m.a.w - r.motor_speed;
         let max = ctx.h * r.max_motor_torque;
         let impulse = motor_impulse(cdot, axial_mass, max, &mut j.impulses.motor);
-        m.apply_angular(j, impulse);
+        turn(m, j, impulse);
     }
     if r.enable_limit {
         let i = &mut j.impulses;
@@ -196,7 +229,7 @@ pub(super) fn solve(
             bias,
             f32::INFINITY,
         );
-        m.apply_angular(j, lower);
+        turn(m, j, lower);
         let i = &mut j.impulses;
         let upper = limit_impulse(
             r.upper_angle - angle,
@@ -207,9 +240,8 @@ pub(super) fn solve(
             bias,
             f32::INFINITY,
         );
-        m.apply_angular(j, -upper);
+        turn(m, j, -upper);
     }
-    let (ra, rb) = m.anchors(j);
     let c = m.separation(j, ra, rb);
     let cdot = m.relative_velocity(ra, rb);
     let impulse = point_impulse(
@@ -229,5 +261,11 @@ pub(super) fn solve(
 /// and the spring's, motor's and limits' angular impulse.
 pub(super) fn reaction(j: &JointConstraint) -> (Vec2, f32) {
     let i = &j.impulses;
-    (i.linear, i.axial() + i.motor)
+    let angular = i.axial() + i.motor;
+    if j.point_held {
+        // (The point's part of the angular rows' impulses: see `solve`.)
+        let hold = point_hold(j, j.anchor_a, j.anchor_b);
+        return (i.linear - hold * angular, angular);
+    }
+    (i.linear, angular)
 }

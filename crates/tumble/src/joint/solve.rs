@@ -81,6 +81,7 @@ pub(crate) fn prepare_joint(
         spring,
         angular_spring,
         held_exactly: false,
+        point_held: false,
     };
     let most = |s: &SolverBody| (ctx.max_speed, ctx.max_spin.min(s.max_spin));
     bound_warm_start(&mut constraint, (most(sa), most(sb)));

@@ -472,6 +472,7 @@ mod tests {
                     spring: Softness::new(r.hertz, r.damping_ratio, h),
                     angular_spring: Softness::RIGID,
                     held_exactly: false,
+                    point_held: false,
                 }
             })
             .collect()

@@ -587,11 +587,18 @@ impl JointTrees {
 
     /// Marks the joints of the forest whose every row the exact solve
     /// holds (a hinge with no limit, spring or motor; a rigid weld; a
-    /// driven hinge), which Gauss-Seidel then skips.
+    /// driven hinge), which Gauss-Seidel then skips, and the hinges whose
+    /// point alone it holds, whose other rows Gauss-Seidel solves about
+    /// that point.
     pub(crate) fn mark_held(&self, joints: &mut [JointConstraint]) {
         for &(kind, id, _) in &self.order {
-            if kind == JOINT && !has_loose_rows(&joints[id as usize]) {
-                joints[id as usize].held_exactly = true;
+            if kind == JOINT {
+                let j = &mut joints[id as usize];
+                if has_loose_rows(j) {
+                    j.point_held = true;
+                } else {
+                    j.held_exactly = true;
+                }
             }
         }
     }
