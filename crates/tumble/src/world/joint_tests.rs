@@ -9,7 +9,7 @@ use crate::error::JointError;
 use crate::joint::{
     DistanceJoint, JointKind, MotorJoint, PrismaticJoint, RevoluteJoint, WeldJoint, WheelJoint,
 };
-use crate::math::Transform;
+use crate::math::{Rot, Transform};
 use crate::shapes::ShapeDef;
 use crate::shapes::{Capsule, Circle, Polygon};
 use std::f32::consts::PI;
@@ -1178,4 +1178,49 @@ fn a_limited_motor_turns_a_light_limb_of_a_heavy_body_at_its_speed() {
             + m.inertia * world.angular_velocity(b).unwrap()
     };
     assert!((momentum(hull) + momentum(leg)).abs() < 1e-4);
+}
+
+#[test]
+fn a_hinge_spring_on_a_light_limb_of_a_heavy_body_swings_at_its_frequency() {
+    // A 0.07 kg leg hinged at its end to a 500 kg hull (an exactly solved
+    // tree), a 1 Hz spring with no damping pulling it to angle zero, in
+    // zero gravity, let go 0.3 rad off: the hull barely moves, so the leg
+    // swings about the hinge at the spring's frequency, its inertia about
+    // the hinge being what the spring's stiffness is reckoned from. (From
+    // the leg's inertia about its own center, thirty times less, the
+    // spring was thirty times too soft and swung in 5.8 s.)
+    let mut world = zero_gravity();
+    let hull = body_with(
+        &mut world,
+        &BodyDef::dynamic().at(Vec2::new(0.0, 0.0)),
+        Polygon::new_box(11.2, 11.2).unwrap(),
+    );
+    let leg = body_with(
+        &mut world,
+        &BodyDef::dynamic().at(Vec2::new(0.67, -0.6)),
+        Polygon::new_box(0.066, 0.266).unwrap(),
+    );
+    let hinge = RevoluteJoint::default().with_spring(1.0, 0.0, 0.0);
+    let j = world
+        .create_joint(&JointDef::new(hull, leg, hinge).at(&world, Vec2::ZERO).unwrap())
+        .unwrap();
+    // Turn the leg 0.3 rad about the hinge.
+    let turn = Rot::from_angle(0.3);
+    let at = turn.rotate(Vec2::new(0.67, -0.6));
+    world.set_transform(leg, at, 0.3).unwrap();
+    assert!((world.joint_angle(j).unwrap() - 0.3).abs() < 1e-5);
+    // The time between the angle's first two upward zero crossings.
+    let mut last = world.joint_angle(j).unwrap();
+    let mut crossings = Vec::new();
+    for step in 1..=600 {
+        world.step(DT);
+        let angle = world.joint_angle(j).unwrap();
+        if last < 0.0 && angle >= 0.0 {
+            crossings.push(step as f32 * DT);
+        }
+        last = angle;
+    }
+    assert!(crossings.len() >= 2, "it swung {} times", crossings.len());
+    let period = crossings[1] - crossings[0];
+    assert!((period - 1.0).abs() < 0.05, "period {period} s");
 }
