@@ -1,22 +1,43 @@
 use super::*;
 
-/// Runs one episode from `seed` with the heuristic pilot, returning the
-/// return, the steps and the last step's reward.
-fn fly(config: LanderConfig, seed: u64) -> (f64, u32, f64) {
+/// One episode of the heuristic pilot.
+#[derive(Clone, Copy, Debug)]
+struct Flight {
+    /// The return.
+    total: f64,
+    /// The steps it took.
+    steps: u32,
+    /// The last step's reward (100 at rest, -100 crashed).
+    last: f64,
+    /// The step after which a leg first touched, if one did.
+    touched: Option<u32>,
+}
+
+/// Runs one episode from `seed` with the heuristic pilot.
+fn fly(config: LanderConfig, seed: u64) -> Flight {
     let mut env = LunarLander::new(config).unwrap();
     let mut obs = [0.0f32; 8];
     env.reset(Pcg64::from_seed(seed), &mut obs);
-    let (mut total, mut last) = (0.0, 0.0);
+    let mut flight = Flight {
+        total: 0.0,
+        steps: MAX_EPISODE_STEPS,
+        last: 0.0,
+        touched: None,
+    };
     for steps in 1..=MAX_EPISODE_STEPS {
         let a = heuristic(&obs, config.continuous);
         let step = env.step(&a[..env.action_len()], &mut obs).unwrap();
-        total += step.reward;
-        last = step.reward;
+        flight.total += step.reward;
+        flight.last = step.reward;
+        if flight.touched.is_none() && (obs[6] > 0.0 || obs[7] > 0.0) {
+            flight.touched = Some(steps);
+        }
         if step.terminated {
-            return (total, steps, last);
+            flight.steps = steps;
+            break;
         }
     }
-    (total, MAX_EPISODE_STEPS, last)
+    flight
 }
 
 #[test]
@@ -115,14 +136,14 @@ fn the_heuristic_lands_discrete_and_continuous() {
             continuous,
             ..LanderConfig::default()
         };
-        let runs: Vec<(f64, u32, f64)> = (0..10).map(|seed| fly(config, seed)).collect();
-        let mean = runs.iter().map(|r| r.0).sum::<f64>() / runs.len() as f64;
+        let runs: Vec<Flight> = (0..10).map(|seed| fly(config, seed)).collect();
+        let mean = runs.iter().map(|r| r.total).sum::<f64>() / runs.len() as f64;
         assert!(
             mean >= 200.0,
             "continuous {continuous}: mean return {mean}: {runs:?}"
         );
         // Landings end asleep, with the +100, not at the time limit.
-        let rested = runs.iter().filter(|r| r.2 == 100.0).count();
+        let rested = runs.iter().filter(|r| r.last == 100.0).count();
         assert!(
             rested >= 8,
             "continuous {continuous}: {rested} of 10 came to rest: {runs:?}"
@@ -288,24 +309,10 @@ fn a_landed_lander_comes_to_rest_within_two_seconds_of_touching() {
     };
     let mut after_touch = Vec::new();
     for seed in 0..10 {
-        let mut env = LunarLander::new(config).unwrap();
-        let mut obs = [0.0f32; 8];
-        env.reset(Pcg64::from_seed(seed), &mut obs);
-        let mut touched = None;
-        for steps in 1..=MAX_EPISODE_STEPS {
-            let a = heuristic(&obs, true);
-            let step = env.step(&a, &mut obs).unwrap();
-            if touched.is_none() && (obs[6] > 0.0 || obs[7] > 0.0) {
-                touched = Some(steps);
-            }
-            if step.terminated {
-                assert_eq!(step.reward, 100.0, "seed {seed} did not land");
-                after_touch.push(steps - touched.expect("it landed on its legs"));
-                break;
-            }
-        }
+        let flight = fly(config, seed);
+        assert_eq!(flight.last, 100.0, "seed {seed} did not come to rest: {flight:?}");
+        after_touch.push(flight.steps - flight.touched.expect("it landed on its legs"));
     }
-    assert_eq!(after_touch.len(), 10, "an episode ran to the time limit");
     let mean = after_touch.iter().sum::<u32>() as f64 / 10.0;
     assert!(mean < 100.0, "{mean} steps from touch to rest: {after_touch:?}");
 }

@@ -309,6 +309,17 @@ fn add_box(world: &mut World, at: Vec2, half: f32, material: &ShapeDef) -> BodyI
     add_body(world, BodyDef::dynamic().at(at), shape, material)
 }
 
+/// A benchmark scene's world (its own ground replacing the scenes'), at
+/// `solver`, and its bodies in the spec's order.
+fn bench_scene(spec: &bench::Spec, solver: SolverSettings) -> (World, Vec<BodyId>) {
+    let filled = bench::build_world(spec);
+    let mut world = filled.world;
+    world
+        .set_solver_settings(solver)
+        .expect("the caller's settings are valid");
+    (world, filled.bodies)
+}
+
 /// Builds a scene with the given solver settings.
 pub fn build(name: SceneName, solver: SolverSettings) -> Scene {
     let mut world = new_world(solver);
@@ -377,23 +388,16 @@ pub fn build(name: SceneName, solver: SolverSettings) -> Scene {
             // The benchmark's ragdolls, on the benchmark's ground (which
             // replaces this world's: the same box, with the ragdolls'
             // friction), at this scene's solver settings.
-            let spec = bench::ragdolls_of(RAGDOLL_PILE.0, RAGDOLL_PILE.1);
-            let filled = bench::build_world(&spec);
-            world = filled.world;
-            world
-                .set_solver_settings(solver)
-                .expect("the caller's settings are valid");
-            filled.bodies[1..].to_vec()
+            let bodies;
+            (world, bodies) = bench_scene(&bench::ragdolls_of(RAGDOLL_PILE.0, RAGDOLL_PILE.1), solver);
+            bodies[1..].to_vec()
         }
         SceneName::TileFloor | SceneName::TileBodies => {
             // The benchmark's tile floor, which replaces this world's
             // ground (its long top face would hide the tiles' seams).
-            let filled = bench::build_world(&bench::tile_floor(name == SceneName::TileFloor));
-            world = filled.world;
-            world
-                .set_solver_settings(solver)
-                .expect("the caller's settings are valid");
-            filled.bodies.last().copied().into_iter().collect()
+            let bodies;
+            (world, bodies) = bench_scene(&bench::tile_floor(name == SceneName::TileFloor), solver);
+            bodies.last().copied().into_iter().collect()
         }
         SceneName::Impact => {
             world.set_gravity(Vec2::ZERO).expect("zero is a finite gravity");
@@ -403,12 +407,9 @@ pub fn build(name: SceneName, solver: SolverSettings) -> Scene {
         SceneName::MotorArm => vec![peers::motor_arm(&mut world)],
         SceneName::RopeBridge => {
             // The benchmark's bridge, over its own ground.
-            let filled = bench::build_world(&bench::rope_bridge());
-            world = filled.world;
-            world
-                .set_solver_settings(solver)
-                .expect("the caller's settings are valid");
-            filled.bodies.last().copied().into_iter().collect()
+            let bodies;
+            (world, bodies) = bench_scene(&bench::rope_bridge(), solver);
+            bodies.last().copied().into_iter().collect()
         }
     };
     let start = tracked

@@ -152,21 +152,24 @@ pub(super) fn warm_start(j: &JointConstraint, m: &mut Motion) {
     let angular = i.spring + i.motor + i.lower - i.upper;
     m.apply_angular(j, angular);
     if j.point_held {
-        m.apply_linear(j, ra, rb, -point_hold(j, ra, rb) * angular);
+        m.apply_linear(j, ra, rb, -point_hold(j, ra, rb).0 * angular);
     }
 }
 
 /// For a hinge whose point is held (solved exactly with its tree): the
 /// point impulse that keeps the anchors' relative velocity through a unit
 /// angular impulse, so that the angular rows turn the bodies about the
-/// hinge. Their mass is then the relative turn's with the point held (a
+/// hinge, and those rows' mass, the relative turn's with the point held (a
 /// limb's inertia about the hinge, not about its own center): a motor or
 /// limit on a light limb pushes as hard as the limb needs, where turning
 /// it about its center undoes what the point's solve then takes back, and
 /// a motor under load lags.
-fn point_hold(j: &JointConstraint, ra: Vec2, rb: Vec2) -> Vec2 {
+fn point_hold(j: &JointConstraint, ra: Vec2, rb: Vec2) -> (Vec2, f32) {
     let [_, ia, _, ib] = j.masses;
-    solve_point(j.masses, ra, rb, ia * ra.perp() + ib * rb.perp())
+    // (The point's velocity change through a unit angular impulse.)
+    let couple = ia * ra.perp() + ib * rb.perp();
+    let hold = solve_point(j.masses, ra, rb, couple);
+    (hold, inverse(ia + ib - couple.dot(hold)))
 }
 
 /// One iteration of the joint's kernels: the biased pass (`bias`) or
@@ -178,14 +181,13 @@ pub(super) fn solve(
     ctx: &StepContext,
     bias: bool,
 ) {
-    let [_, ia, _, ib] = j.masses;
     let (ra, rb) = m.anchors(j);
-    let hold = if j.point_held {
+    let (hold, axial_mass) = if j.point_held {
         point_hold(j, ra, rb)
     } else {
-        Vec2::ZERO
+        let [_, ia, _, ib] = j.masses;
+        (Vec2::ZERO, inverse(ia + ib))
     };
-    let axial_mass = inverse(ia + ib - (ia * ra.perp() + ib * rb.perp()).dot(hold));
     // An angular impulse, with the point impulse that holds the point.
     let turn = |m: &mut Motion, j: &JointConstraint, impulse: f32| {
         m.apply_angular(j, impulse);
@@ -264,7 +266,7 @@ pub(super) fn reaction(j: &JointConstraint) -> (Vec2, f32) {
     let angular = i.axial() + i.motor;
     if j.point_held {
         // (The point's part of the angular rows' impulses: see `solve`.)
-        let hold = point_hold(j, j.anchor_a, j.anchor_b);
+        let (hold, _) = point_hold(j, j.anchor_a, j.anchor_b);
         return (i.linear - hold * angular, angular);
     }
     (i.linear, angular)

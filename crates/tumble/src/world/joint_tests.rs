@@ -1127,6 +1127,27 @@ fn a_joint_with_arms_of_56_m_on_a_light_chain_link_adds_no_energy() {
     }
 }
 
+/// A leg of 0.07 kg (0.13 m by 0.53 m) hinged at its top end to a square
+/// hull of half-width `hull_half` centered on the origin, by `hinge` at
+/// the origin, in zero gravity: the world, the hull, the leg, the hinge.
+fn leg_on_a_hull(hull_half: f32, hinge: RevoluteJoint) -> (World, BodyId, BodyId, JointId) {
+    let mut world = zero_gravity();
+    let hull = body_with(
+        &mut world,
+        &BodyDef::dynamic().at(Vec2::ZERO),
+        Polygon::new_box(hull_half, hull_half).unwrap(),
+    );
+    let leg = body_with(
+        &mut world,
+        &BodyDef::dynamic().at(Vec2::new(0.67, -0.6)),
+        Polygon::new_box(0.066, 0.266).unwrap(),
+    );
+    let j = world
+        .create_joint(&JointDef::new(hull, leg, hinge).at(&world, Vec2::ZERO).unwrap())
+        .unwrap();
+    (world, hull, leg, j)
+}
+
 #[test]
 fn a_limited_motor_turns_a_light_limb_of_a_heavy_body_at_its_speed() {
     // A 0.07 kg leg hinged at its end to a 5 kg hull (an exactly solved
@@ -1137,26 +1158,13 @@ fn a_limited_motor_turns_a_light_limb_of_a_heavy_body_at_its_speed() {
     // has about the hinge: the motor row pushed a fraction of what it
     // needed, the point's solve took most of that back, and the leg
     // turned at 0.14 rad/s in the first step.)
-    let mut world = zero_gravity();
-    let hull = body_with(
-        &mut world,
-        &BodyDef::dynamic().at(Vec2::new(0.0, 0.0)),
-        Polygon::new_box(1.2, 1.05).unwrap(),
-    );
-    let leg = body_with(
-        &mut world,
-        &BodyDef::dynamic().at(Vec2::new(0.67, -0.6)),
-        Polygon::new_box(0.066, 0.266).unwrap(),
-    );
-    let leg_mass = world.mass_data(leg).unwrap().mass;
-    let hull_mass = world.mass_data(hull).unwrap().mass;
-    assert!(hull_mass / leg_mass > 10.0, "{hull_mass} on {leg_mass}");
     let hinge = RevoluteJoint::default()
         .with_motor(0.3, 40.0)
         .with_limits(-0.5, 0.5);
-    let j = world
-        .create_joint(&JointDef::new(hull, leg, hinge).at(&world, Vec2::ZERO).unwrap())
-        .unwrap();
+    let (mut world, hull, leg, j) = leg_on_a_hull(1.12, hinge);
+    let leg_mass = world.mass_data(leg).unwrap().mass;
+    let hull_mass = world.mass_data(hull).unwrap().mass;
+    assert!(hull_mass / leg_mass > 10.0, "{hull_mass} on {leg_mass}");
     for step in 0..20 {
         world.step(DT);
         let spin = world.angular_velocity(leg).unwrap() - world.angular_velocity(hull).unwrap();
@@ -1189,21 +1197,8 @@ fn a_hinge_spring_on_a_light_limb_of_a_heavy_body_swings_at_its_frequency() {
     // the hinge being what the spring's stiffness is reckoned from. (From
     // the leg's inertia about its own center, thirty times less, the
     // spring was thirty times too soft and swung in 5.8 s.)
-    let mut world = zero_gravity();
-    let hull = body_with(
-        &mut world,
-        &BodyDef::dynamic().at(Vec2::new(0.0, 0.0)),
-        Polygon::new_box(11.2, 11.2).unwrap(),
-    );
-    let leg = body_with(
-        &mut world,
-        &BodyDef::dynamic().at(Vec2::new(0.67, -0.6)),
-        Polygon::new_box(0.066, 0.266).unwrap(),
-    );
     let hinge = RevoluteJoint::default().with_spring(1.0, 0.0, 0.0);
-    let j = world
-        .create_joint(&JointDef::new(hull, leg, hinge).at(&world, Vec2::ZERO).unwrap())
-        .unwrap();
+    let (mut world, _, leg, j) = leg_on_a_hull(11.2, hinge);
     // Turn the leg 0.3 rad about the hinge.
     let turn = Rot::from_angle(0.3);
     let at = turn.rotate(Vec2::new(0.67, -0.6));
