@@ -50,6 +50,17 @@ struct Color {
 }
 
 impl Color {
+    /// Whether it holds nothing to solve. A pass skips such a color: the
+    /// bounded coloring gives a contact with one dynamic body the last
+    /// color free on it, so a small world (a few bodies on the ground)
+    /// uses the first colors and the last ones, and the colors between
+    /// them are empty.
+    #[inline]
+    fn is_empty(&self) -> bool {
+        // (A color's hinges are among its joints.)
+        self.pairs.is_empty() && self.singles.is_empty() && self.scalar.is_empty() && self.joints.is_empty()
+    }
+
     /// Its joints solved one at a time: all of them but the hinges packed
     /// into its hinge batches.
     #[inline]

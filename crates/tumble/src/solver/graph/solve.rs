@@ -124,7 +124,7 @@ impl Graph {
         (states, team): (&[StateCell], Option<&Team>),
         ctx: &StepContext,
     ) {
-        for color in &self.colors[..self.count] {
+        for color in self.colors[..self.count].iter().filter(|c| !c.is_empty()) {
             let team = color.team(team, ctx);
             let (pairs, singles, hinges, joints) = color.runs(
                 team,
@@ -188,9 +188,9 @@ impl Graph {
             );
         }
         let order: &mut dyn Iterator<Item = &Color> = if reverse {
-            &mut colors.iter().rev()
+            &mut colors.iter().rev().filter(|c| !c.is_empty())
         } else {
-            &mut colors.iter()
+            &mut colors.iter().filter(|c| !c.is_empty())
         };
         let hinges = &mut self.hinges;
         let split = (&self.pair_split[..], &self.single_split[..]);
