@@ -129,10 +129,12 @@ impl<'a, T> Parts<'a, T> {
 pub(crate) type Part<'a, 'f, T> = (Blocks<'a, T>, &'f (dyn Fn(usize, &mut [T]) + Sync));
 
 /// Calls `fa` on the runs of `a`, `fb` on those of `b`, and so on for
-/// `c` and `d`: in that order on this thread without a team, or split
-/// between the team's threads, run by run, in one stage. (One stage, not
-/// four: the slices are a color's two-point batches, one-point batches,
-/// hinge batches and other joints, which share no dynamic body.)
+/// `c` and `d`: split between the team's threads, run by run, in one
+/// stage; without a team, on this thread, each slice whole and in that
+/// order (the same as its runs one after another, with no cutting: a
+/// small world's colors hold a constraint or two). (One stage, not four:
+/// the slices are a color's two-point batches, one-point batches, hinge
+/// batches and other joints, which share no dynamic body.)
 pub(crate) fn for_each4<A: Send, B: Send, C: Send, D: Send>(
     team: Option<&Team>,
     (a, fa): Part<'_, '_, A>,
@@ -140,6 +142,16 @@ pub(crate) fn for_each4<A: Send, B: Send, C: Send, D: Send>(
     (c, fc): Part<'_, '_, C>,
     (d, fd): Part<'_, '_, D>,
 ) {
+    let Some(team) = team else {
+        // SAFETY: on this thread alone, each slice is handed out once.
+        unsafe {
+            fa(0, a.whole());
+            fb(0, b.whole());
+            fc(0, c.whole());
+            fd(0, d.whole());
+        }
+        return;
+    };
     let (na, nb, nc, nd) = (a.count(), b.count(), c.count(), d.count());
     let task = |k: usize| {
         // SAFETY: the team (or the loop below) calls each `k` once, and
@@ -160,9 +172,10 @@ pub(crate) fn for_each4<A: Send, B: Send, C: Send, D: Send>(
         }
     };
     let blocks = na + nb + nc + nd;
-    match team {
-        Some(team) if blocks > 1 => team.run(blocks, &task),
-        _ => (0..blocks).for_each(task),
+    if blocks > 1 {
+        team.run(blocks, &task);
+    } else {
+        (0..blocks).for_each(task);
     }
 }
 

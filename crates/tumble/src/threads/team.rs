@@ -556,6 +556,16 @@ impl<'a, T: Send> Blocks<'a, T> {
         k * self.block
     }
 
+    /// All the items, as one run.
+    ///
+    /// # Safety
+    /// No run of the items may be in use while the result is, nor the
+    /// result be handed out twice.
+    pub(super) unsafe fn whole(&self) -> &'a mut [T] {
+        // SAFETY: the borrowed slice itself; the caller hands it out once.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr, self.len) }
+    }
+
     /// Run `k` of the items.
     ///
     /// # Safety
