@@ -12,6 +12,11 @@ fi
 py=.venv/bin/python
 "$py" -m pip install --quiet --upgrade pip
 "$py" -m pip install --quiet maturin pytest numpy pygame gymnasium ray
+# The peers the comparison tests measure against (pymunk, and Box2D 2.3
+# under gymnasium's own environments), where a wheel exists for this
+# Python: they never build from source, and their tests skip without them.
+"$py" -m pip install --quiet --only-binary=:all: pymunk box2d ||
+    echo "no pymunk or box2d wheel for this Python: their comparison tests skip"
 "$py" -m pip install --quiet --force-reinstall --no-deps ./crates/tumble-py
 
 cargo test --workspace --release --features tumble/serde
