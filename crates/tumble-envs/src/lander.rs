@@ -120,6 +120,9 @@ struct Parts {
     world: World,
     lander: BodyId,
     legs: [BodyId; 2],
+    /// Until the reset's step is taken: the lander's first push and its
+    /// hinges as Box2D 2.3 solves them (see [`start::step_hinges`]).
+    first_step: Option<(Vec2, [start::Hinge; 2])>,
 }
 
 /// gymnasium's `LunarLander-v3` (see the module's doc).
@@ -335,13 +338,36 @@ impl LunarLander {
                 reference,
                 lower: f64::from(lower),
                 upper: f64::from(upper),
+                motor: Some((0.3 * side, f64::from(LEG_SPRING_TORQUE))),
             });
             legs.push(leg);
         }
-        // Box2D 2.3 pulls the legs up to their hinges and into their limits
-        // with its position solver in the reset's step; the same here,
-        // before it (see `start`).
-        let mut bodies: Vec<start::Body> = [lander, legs[0], legs[1]]
+        // The legs stay where gymnasium places them, apart from their
+        // hinges: the reset's step takes them up as Box2D 2.3 does
+        // ([`LunarLander::first_step`]).
+        Parts {
+            world,
+            lander,
+            legs: [legs[0], legs[1]],
+            first_step: Some((push, [hinges[0], hinges[1]])),
+        }
+    }
+
+    /// The reset's step as Box2D 2.3 takes it, with `force` and `torque`
+    /// on the lander (its first push, and the wind's): the legs, placed
+    /// 0.6 m below their hinges and outside their limits, are held at
+    /// that pose by the velocity solve and then pulled up by the position
+    /// solve, which gives them no speed (see [`start::step_hinges`]).
+    /// Tumble's soft step would close the gaps through velocity and throw
+    /// the legs; and solving from the closed pose would leave the lander
+    /// turning at less than half gymnasium's rate.
+    fn first_step(&mut self, hinges: &[start::Hinge; 2], force: Vec2, torque: f32) {
+        let parts = self.parts.as_mut().expect("reset before stepping");
+        let world = &mut parts.world;
+        let ids = [parts.lander, parts.legs[0], parts.legs[1]];
+        let gravity = [0.0, self.config.gravity];
+        let dt = 1.0 / FPS;
+        let mut bodies: Vec<start::Body> = ids
             .iter()
             .map(|&b| {
                 let xf = world.transform(b).expect("the lander's bodies");
@@ -353,19 +379,27 @@ impl LunarLander {
                 )
             })
             .collect();
-        start::close_hinges(&mut bodies, &hinges);
-        for (&b, placed) in [lander, legs[0], legs[1]].iter().zip(&bodies) {
-            let o = placed.origin();
+        for (k, body) in bodies.iter_mut().enumerate() {
+            let (force, torque) = if k == 0 {
+                ([f64::from(force.x), f64::from(force.y)], f64::from(torque))
+            } else {
+                ([0.0; 2], 0.0)
+            };
+            body.accelerate(dt, gravity, force, torque);
+        }
+        start::step_hinges(&mut bodies, hinges, dt);
+        for (&b, body) in ids.iter().zip(&bodies) {
+            let o = body.origin();
             world
-                .set_transform(b, Vec2::new(o[0] as f32, o[1] as f32), placed.angle() as f32)
+                .set_transform(b, Vec2::new(o[0] as f32, o[1] as f32), body.angle() as f32)
                 .expect("a pose near the start");
+            let (v, w) = body.velocity();
+            world
+                .set_linear_velocity(b, Vec2::new(v[0] as f32, v[1] as f32))
+                .expect("a finite velocity");
+            world.set_angular_velocity(b, w as f32).expect("a finite spin");
         }
-        world.apply_force_to_center(lander, push).expect("a finite push");
-        Parts {
-            world,
-            lander,
-            legs: [legs[0], legs[1]],
-        }
+        self.angle = bodies[0].angle();
     }
 
     /// One step's physics and bookkeeping for an action already checked.
@@ -375,7 +409,15 @@ impl LunarLander {
         let world = &mut parts.world;
         let lander = parts.lander;
 
-        if config.enable_wind && !(self.leg_contact[0] || self.leg_contact[1]) {
+        let first_step = parts.first_step.take();
+        // The forces on the lander in the reset's step, which that step
+        // takes apart from the world (see `first_step`).
+        let (mut force, mut torque) = match first_step {
+            Some((push, _)) => (push, 0.0),
+            None => (Vec2::ZERO, 0.0),
+        };
+        let windy = config.enable_wind && !(self.leg_contact[0] || self.leg_contact[1]);
+        if windy {
             // tanh(sin(2 k x) + sin(pi k x)) with k = 0.01: never periodic.
             let gust = |idx: i64| {
                 let x = idx as f64;
@@ -383,14 +425,13 @@ impl LunarLander {
             };
             let wind = gust(self.wind_idx) * config.wind_power;
             self.wind_idx += 1;
-            world
-                .apply_force_to_center(lander, Vec2::new(wind as f32, 0.0))
-                .expect("a finite gust");
-            let torque = gust(self.torque_idx) * config.turbulence_power;
+            force.x += wind as f32;
+            torque += (gust(self.torque_idx) * config.turbulence_power) as f32;
             self.torque_idx += 1;
-            world
-                .apply_torque(lander, torque as f32)
-                .expect("a finite torque");
+        }
+        if windy && first_step.is_none() {
+            world.apply_force_to_center(lander, force).expect("a finite gust");
+            world.apply_torque(lander, torque).expect("a finite torque");
         }
 
         let (sin, cos) = (self.angle.sin(), self.angle.cos());
@@ -467,7 +508,14 @@ impl LunarLander {
             }
         }
 
-        crate::physics::step_counting_turns(world, (1.0 / FPS) as f32, lander, &mut self.angle);
+        if let Some((_, hinges)) = first_step {
+            // (The reset's action is nothing: no engine fired.)
+            self.first_step(&hinges, force, torque);
+        } else {
+            crate::physics::step_counting_turns(world, (1.0 / FPS) as f32, lander, &mut self.angle);
+        }
+        let parts = self.parts.as_mut().expect("reset before stepping");
+        let world = &mut parts.world;
 
         let events = world.contact_events();
         if events

@@ -6,7 +6,15 @@
 //! 2.3's position solver to close the gaps, which moves bodies without
 //! giving them speed. Tumble's soft step would close them through
 //! velocity, throwing the bodies; so each port closes them here, the
-//! way Box2D 2.3 does, before its first step ([`close_hinges`]).
+//! way Box2D 2.3 does ([`close_hinges`]).
+//!
+//! The lander: the reset's step is Box2D 2.3's whole ([`step_hinges`]).
+//! Its velocity solve holds the legs by arms measured from where they
+//! were placed, so the push of the reset sets the lander turning as
+//! gymnasium's turns (a third of a radian a second on seed 0, where the
+//! same solve from the closed pose gives less than half that); then the
+//! bodies move, and the position solver pulls the legs up to their
+//! hinges.
 //!
 //! The walker:
 //! gymnasium places each upper leg with `LEG_DOWN`'s sign turned over: its
@@ -42,6 +50,12 @@ const ANGULAR_SLOP: f64 = 2.0 / 180.0 * std::f64::consts::PI;
 const MAX_ANGULAR_CORRECTION: f64 = 8.0 / 180.0 * std::f64::consts::PI;
 /// Box2D 2.3's `b2_maxLinearCorrection` per iteration.
 const MAX_LINEAR_CORRECTION: f64 = 0.2;
+/// Box2D 2.3's `b2_maxTranslation`: the farthest a body moves in a step.
+const MAX_TRANSLATION: f64 = 2.0;
+/// Box2D 2.3's `b2_maxRotation`: the most a body turns in a step.
+const MAX_ROTATION: f64 = 0.5 * std::f64::consts::PI;
+/// gymnasium's velocity iterations a step.
+const VELOCITY_ITERATIONS: usize = 180;
 /// The share of a contact's overlap removed per iteration.
 const BAUMGARTE: f64 = 0.2;
 /// gymnasium's position iterations a step.
@@ -85,6 +99,10 @@ pub(crate) struct Body {
     local_center: V,
     inv_mass: f64,
     inv_inertia: f64,
+    /// Velocity of its center.
+    velocity: V,
+    /// Angular velocity.
+    spin: f64,
 }
 
 impl Body {
@@ -97,7 +115,48 @@ impl Body {
             local_center,
             inv_mass: 1.0 / f64::from(mass.mass),
             inv_inertia: 1.0 / f64::from(mass.inertia),
+            velocity: [0.0, 0.0],
+            spin: 0.0,
         }
+    }
+
+    /// The velocity of its center, and its angular velocity.
+    pub(crate) fn velocity(&self) -> (V, f64) {
+        (self.velocity, self.spin)
+    }
+
+    /// Box2D 2.3's `b2Island::Solve` before its constraints: the velocity
+    /// change over `dt` from `gravity` and from `force` and `torque`
+    /// applied to it.
+    pub(crate) fn accelerate(&mut self, dt: f64, gravity: V, force: V, torque: f64) {
+        self.velocity = add(
+            self.velocity,
+            scale(dt, add(gravity, scale(self.inv_mass, force))),
+        );
+        self.spin += dt * self.inv_inertia * torque;
+    }
+
+    /// Box2D 2.3's position integration over `dt`, with its speed caps: no
+    /// body moves more than 2 m or turns more than a quarter turn a step
+    /// (the velocity is scaled down to that).
+    fn integrate(&mut self, dt: f64) {
+        let translation = scale(dt, self.velocity);
+        let length = dot(translation, translation).sqrt();
+        if length > MAX_TRANSLATION {
+            self.velocity = scale(MAX_TRANSLATION / length, self.velocity);
+        }
+        let rotation = dt * self.spin;
+        if rotation.abs() > MAX_ROTATION {
+            self.spin *= MAX_ROTATION / rotation.abs();
+        }
+        self.center = add(self.center, scale(dt, self.velocity));
+        self.angle += dt * self.spin;
+    }
+
+    /// Changes its velocity by `impulse` at `arm` from its center.
+    fn kick(&mut self, impulse: V, arm: V) {
+        self.velocity = add(self.velocity, scale(self.inv_mass, impulse));
+        self.spin += self.inv_inertia * cross(arm, impulse);
     }
 
     /// Its origin now.
@@ -138,6 +197,9 @@ pub(crate) struct Hinge {
     pub(crate) reference: f64,
     pub(crate) lower: f64,
     pub(crate) upper: f64,
+    /// Its motor, if on: the relative spin it drives to (rad/s) and its
+    /// largest torque (N m).
+    pub(crate) motor: Option<(f64, f64)>,
 }
 
 /// Which limit a hinge rests on, decided at the start of a step.
@@ -353,6 +415,180 @@ pub(crate) fn close_hinges(bodies: &mut [Body], hinges: &[Hinge]) {
             break;
         }
     }
+}
+
+/// One hinge's velocity constraints as `b2RevoluteJoint` sets them up at
+/// the step's start: its arms, the 3x3 mass matrix of its point and angle
+/// rows, its motor's mass, the limit it rests on, and the impulses it has
+/// accumulated (none: a joint's first step has nothing to warm start).
+struct HingeRows {
+    ra: V,
+    rb: V,
+    k: [[f64; 3]; 3],
+    motor_mass: f64,
+    limit: Limit,
+    impulse: [f64; 3],
+    motor_impulse: f64,
+}
+
+impl HingeRows {
+    fn new(h: &Hinge, bodies: &[Body]) -> HingeRows {
+        let (a, b) = (&bodies[h.a], &bodies[h.b]);
+        let ra = rotate(a.angle, sub(h.anchor_a, a.local_center));
+        let rb = rotate(b.angle, sub(h.anchor_b, b.local_center));
+        let (ma, mb, ia, ib) = (a.inv_mass, b.inv_mass, a.inv_inertia, b.inv_inertia);
+        let k = [
+            [
+                ma + mb + ra[1] * ra[1] * ia + rb[1] * rb[1] * ib,
+                -ra[1] * ra[0] * ia - rb[1] * rb[0] * ib,
+                -ra[1] * ia - rb[1] * ib,
+            ],
+            [
+                -ra[1] * ra[0] * ia - rb[1] * rb[0] * ib,
+                ma + mb + ra[0] * ra[0] * ia + rb[0] * rb[0] * ib,
+                ra[0] * ia + rb[0] * ib,
+            ],
+            [-ra[1] * ia - rb[1] * ib, ra[0] * ia + rb[0] * ib, ia + ib],
+        ];
+        let motor_mass = if ia + ib > 0.0 { 1.0 / (ia + ib) } else { 0.0 };
+        let limit = if (h.upper - h.lower).abs() < 2.0 * ANGULAR_SLOP {
+            // (Box2D's equal limits: none of gymnasium's hinges.)
+            Limit::Free
+        } else {
+            h.limit(bodies)
+        };
+        HingeRows {
+            ra,
+            rb,
+            k,
+            motor_mass,
+            limit,
+            impulse: [0.0; 3],
+            motor_impulse: 0.0,
+        }
+    }
+
+    /// The 2x2 point rows solved for `rhs` (`b2Mat33::Solve22`).
+    fn solve22(&self, rhs: V) -> V {
+        let k = &self.k;
+        let det = k[0][0] * k[1][1] - k[0][1] * k[1][0];
+        let det = if det != 0.0 { 1.0 / det } else { 0.0 };
+        [
+            det * (k[1][1] * rhs[0] - k[0][1] * rhs[1]),
+            det * (k[0][0] * rhs[1] - k[1][0] * rhs[0]),
+        ]
+    }
+
+    /// The 3x3 rows solved for `rhs` (`b2Mat33::Solve33`, Cramer's rule).
+    fn solve33(&self, rhs: [f64; 3]) -> [f64; 3] {
+        let k = &self.k;
+        let col = |j: usize| [k[0][j], k[1][j], k[2][j]];
+        let (ex, ey, ez) = (col(0), col(1), col(2));
+        let cross3 = |a: [f64; 3], b: [f64; 3]| {
+            [
+                a[1] * b[2] - a[2] * b[1],
+                a[2] * b[0] - a[0] * b[2],
+                a[0] * b[1] - a[1] * b[0],
+            ]
+        };
+        let dot3 = |a: [f64; 3], b: [f64; 3]| a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+        let det = dot3(ex, cross3(ey, ez));
+        let det = if det != 0.0 { 1.0 / det } else { 0.0 };
+        [
+            det * dot3(rhs, cross3(ey, ez)),
+            det * dot3(ex, cross3(rhs, ez)),
+            det * dot3(ex, cross3(ey, rhs)),
+        ]
+    }
+
+    /// One iteration of `b2RevoluteJoint::SolveVelocityConstraints`: the
+    /// motor, then the point with the limit it rests on as one block (the
+    /// limit let go, and the point solved alone, when holding it would
+    /// pull), or the point alone.
+    fn solve(&mut self, h: &Hinge, bodies: &mut [Body], dt: f64) {
+        let (ia, ib) = (bodies[h.a].inv_inertia, bodies[h.b].inv_inertia);
+        if let Some((speed, torque)) = h.motor {
+            let cdot = bodies[h.b].spin - bodies[h.a].spin - speed;
+            let most = dt * torque;
+            let old = self.motor_impulse;
+            self.motor_impulse = (old - self.motor_mass * cdot).clamp(-most, most);
+            let impulse = self.motor_impulse - old;
+            bodies[h.a].spin -= ia * impulse;
+            bodies[h.b].spin += ib * impulse;
+        }
+        let (a, b) = (&bodies[h.a], &bodies[h.b]);
+        let cdot1 = sub(
+            add(b.velocity, cross_sv(b.spin, self.rb)),
+            add(a.velocity, cross_sv(a.spin, self.ra)),
+        );
+        let (point, angular) = if self.limit == Limit::Free {
+            let p = self.solve22(scale(-1.0, cdot1));
+            self.impulse[0] += p[0];
+            self.impulse[1] += p[1];
+            (p, 0.0)
+        } else {
+            let cdot2 = b.spin - a.spin;
+            let step = self.solve33([-cdot1[0], -cdot1[1], -cdot2]);
+            let z = self.impulse[2] + step[2];
+            let lets_go = match self.limit {
+                Limit::Lower => z < 0.0,
+                _ => z > 0.0,
+            };
+            if lets_go {
+                let rhs = add(
+                    scale(-1.0, cdot1),
+                    scale(self.impulse[2], [self.k[0][2], self.k[1][2]]),
+                );
+                let p = self.solve22(rhs);
+                let angular = -self.impulse[2];
+                self.impulse = [self.impulse[0] + p[0], self.impulse[1] + p[1], 0.0];
+                (p, angular)
+            } else {
+                self.impulse = [
+                    self.impulse[0] + step[0],
+                    self.impulse[1] + step[1],
+                    self.impulse[2] + step[2],
+                ];
+                ([step[0], step[1]], step[2])
+            }
+        };
+        let (ra, rb) = (self.ra, self.rb);
+        bodies[h.a].kick(scale(-1.0, point), ra);
+        bodies[h.a].spin -= ia * angular;
+        bodies[h.b].kick(point, rb);
+        bodies[h.b].spin += ib * angular;
+    }
+}
+
+/// `w x r` for a spin `w` and an arm `r`.
+fn cross_sv(w: f64, r: V) -> V {
+    [-w * r[1], w * r[0]]
+}
+
+/// Box2D 2.3's step of `dt` for `bodies` joined by `hinges` alone, their
+/// velocities already changed by gravity and the forces on them (see
+/// [`Body::accelerate`]): the hinges' velocity constraints, at the pose
+/// the step begins with, solved over gymnasium's 180 iterations; the
+/// bodies moved by their velocities; then the hinges' gaps closed by the
+/// position solver ([`close_hinges`]), which moves the bodies without
+/// giving them speed.
+///
+/// gymnasium places the lander's legs 0.6 m below their hinges and outside
+/// their limits, so in the reset's step the velocity solve holds each leg
+/// by arms measured from where it was placed, not from where the position
+/// solver then puts it: the lander leaves the reset turning as that makes
+/// it turn.
+pub(crate) fn step_hinges(bodies: &mut [Body], hinges: &[Hinge], dt: f64) {
+    let mut rows: Vec<HingeRows> = hinges.iter().map(|h| HingeRows::new(h, bodies)).collect();
+    for _ in 0..VELOCITY_ITERATIONS {
+        for (h, r) in hinges.iter().zip(&mut rows) {
+            r.solve(h, bodies, dt);
+        }
+    }
+    for body in bodies.iter_mut() {
+        body.integrate(dt);
+    }
+    close_hinges(bodies, hinges);
 }
 
 /// Moves `bodies` (placed as gymnasium places them, at rest) to where

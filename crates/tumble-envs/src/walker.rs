@@ -466,6 +466,7 @@ impl BipedalWalker {
                 reference: tilt,
                 lower: hip_lower,
                 upper: hip_upper,
+                motor: None,
             });
             hinges.push(start::Hinge {
                 a: thigh,
@@ -475,6 +476,7 @@ impl BipedalWalker {
                 reference: 0.0,
                 lower: knee_lower,
                 upper: knee_upper,
+                motor: None,
             });
         }
         start::settle(&mut bodies, &hinges, &[2, 4], foot, TERRAIN_HEIGHT, &self.terrain);
