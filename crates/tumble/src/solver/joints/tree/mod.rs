@@ -781,27 +781,31 @@ impl JointTrees {
     /// into `x`: each body's velocity change and each joint's impulse.
     fn eliminate(&mut self) {
         let m = self.order.len();
+        // (Each buffer cut to the nodes, so that indexing by a node needs
+        // no bounds check; a parent's still does.)
+        let order = &self.order[..m];
+        let (d, dinv, off) = (&mut self.d[..m], &mut self.dinv[..m], &self.off[..m]);
+        let (rhs, x) = (&mut self.rhs[..m], &mut self.x[..m]);
         for k in (0..m).rev() {
-            self.dinv[k] = inv(&self.d[k]);
-            let p = self.order[k].2;
+            dinv[k] = inv(&d[k]);
+            let (kind, _, p) = order[k];
             if p != usize::MAX {
-                let below_joint = self.order[k].0 == BODY;
-                let (t, upd) = couple(&self.off[k], &self.dinv[k], below_joint);
-                for (row, u) in self.d[p].iter_mut().zip(&upd) {
+                let (t, upd) = couple(&off[k], &dinv[k], kind == BODY);
+                for (row, u) in d[p].iter_mut().zip(&upd) {
                     sub(row, u);
                 }
-                let bu = mv(&t, &self.rhs[k]);
-                sub(&mut self.rhs[p], &bu);
+                let bu = mv(&t, &rhs[k]);
+                sub(&mut rhs[p], &bu);
             }
         }
         for k in 0..m {
-            let p = self.order[k].2;
-            let mut b = self.rhs[k];
+            let (kind, _, p) = order[k];
+            let mut b = rhs[k];
             if p != usize::MAX {
-                let h = couple_back(&self.off[k], &self.x[p], self.order[k].0 == BODY);
+                let h = couple_back(&off[k], &x[p], kind == BODY);
                 sub(&mut b, &h);
             }
-            self.x[k] = mv(&self.dinv[k], &b);
+            x[k] = mv(&dinv[k], &b);
         }
     }
 }
