@@ -248,16 +248,8 @@ impl Hinge {
         let (pa, ra) = bodies[self.a].point(self.anchor_a);
         let (pb, rb) = bodies[self.b].point(self.anchor_b);
         let gap = sub(pb, pa);
-        let (ma, mb) = (bodies[self.a].inv_mass, bodies[self.b].inv_mass);
-        let k11 = ma + mb + ia * ra[1] * ra[1] + ib * rb[1] * rb[1];
-        let k12 = -ia * ra[0] * ra[1] - ib * rb[0] * rb[1];
-        let k22 = ma + mb + ia * ra[0] * ra[0] + ib * rb[0] * rb[0];
-        let det = k11 * k22 - k12 * k12;
-        let det = if det != 0.0 { 1.0 / det } else { 0.0 };
-        let impulse = [
-            -det * (k22 * gap[0] - k12 * gap[1]),
-            -det * (k11 * gap[1] - k12 * gap[0]),
-        ];
+        let k = mass_matrix(&bodies[self.a], &bodies[self.b], ra, rb);
+        let impulse = solve22(&k, scale(-1.0, gap));
         bodies[self.a].push(scale(-1.0, impulse), ra);
         bodies[self.b].push(impulse, rb);
         dot(gap, gap).sqrt() <= LINEAR_SLOP && angular_error <= ANGULAR_SLOP
@@ -436,20 +428,8 @@ impl HingeRows {
         let (a, b) = (&bodies[h.a], &bodies[h.b]);
         let ra = rotate(a.angle, sub(h.anchor_a, a.local_center));
         let rb = rotate(b.angle, sub(h.anchor_b, b.local_center));
-        let (ma, mb, ia, ib) = (a.inv_mass, b.inv_mass, a.inv_inertia, b.inv_inertia);
-        let k = [
-            [
-                ma + mb + ra[1] * ra[1] * ia + rb[1] * rb[1] * ib,
-                -ra[1] * ra[0] * ia - rb[1] * rb[0] * ib,
-                -ra[1] * ia - rb[1] * ib,
-            ],
-            [
-                -ra[1] * ra[0] * ia - rb[1] * rb[0] * ib,
-                ma + mb + ra[0] * ra[0] * ia + rb[0] * rb[0] * ib,
-                ra[0] * ia + rb[0] * ib,
-            ],
-            [-ra[1] * ia - rb[1] * ib, ra[0] * ia + rb[0] * ib, ia + ib],
-        ];
+        let (ia, ib) = (a.inv_inertia, b.inv_inertia);
+        let k = mass_matrix(a, b, ra, rb);
         let motor_mass = if ia + ib > 0.0 { 1.0 / (ia + ib) } else { 0.0 };
         let limit = if (h.upper - h.lower).abs() < 2.0 * ANGULAR_SLOP {
             // (Box2D's equal limits: none of gymnasium's hinges.)
@@ -466,17 +446,6 @@ impl HingeRows {
             impulse: [0.0; 3],
             motor_impulse: 0.0,
         }
-    }
-
-    /// The 2x2 point rows solved for `rhs` (`b2Mat33::Solve22`).
-    fn solve22(&self, rhs: V) -> V {
-        let k = &self.k;
-        let det = k[0][0] * k[1][1] - k[0][1] * k[1][0];
-        let det = if det != 0.0 { 1.0 / det } else { 0.0 };
-        [
-            det * (k[1][1] * rhs[0] - k[0][1] * rhs[1]),
-            det * (k[0][0] * rhs[1] - k[1][0] * rhs[0]),
-        ]
     }
 
     /// The 3x3 rows solved for `rhs` (`b2Mat33::Solve33`, Cramer's rule).
@@ -522,7 +491,7 @@ impl HingeRows {
             add(a.velocity, cross_sv(a.spin, self.ra)),
         );
         let (point, angular) = if self.limit == Limit::Free {
-            let p = self.solve22(scale(-1.0, cdot1));
+            let p = solve22(&self.k, scale(-1.0, cdot1));
             self.impulse[0] += p[0];
             self.impulse[1] += p[1];
             (p, 0.0)
@@ -539,7 +508,7 @@ impl HingeRows {
                     scale(-1.0, cdot1),
                     scale(self.impulse[2], [self.k[0][2], self.k[1][2]]),
                 );
-                let p = self.solve22(rhs);
+                let p = solve22(&self.k, rhs);
                 let angular = -self.impulse[2];
                 self.impulse = [self.impulse[0] + p[0], self.impulse[1] + p[1], 0.0];
                 (p, angular)
@@ -558,6 +527,29 @@ impl HingeRows {
         bodies[h.b].kick(point, rb);
         bodies[h.b].spin += ib * angular;
     }
+}
+
+/// A hinge's mass matrix at arms `ra`, `rb` from its bodies' centers: its
+/// point rows and its angle row (Box2D 2.3's `m_mass`).
+fn mass_matrix(a: &Body, b: &Body, ra: V, rb: V) -> [[f64; 3]; 3] {
+    let (ma, mb, ia, ib) = (a.inv_mass, b.inv_mass, a.inv_inertia, b.inv_inertia);
+    let k12 = -ia * ra[0] * ra[1] - ib * rb[0] * rb[1];
+    let (k13, k23) = (-ra[1] * ia - rb[1] * ib, ra[0] * ia + rb[0] * ib);
+    [
+        [ma + mb + ia * ra[1] * ra[1] + ib * rb[1] * rb[1], k12, k13],
+        [k12, ma + mb + ia * ra[0] * ra[0] + ib * rb[0] * rb[0], k23],
+        [k13, k23, ia + ib],
+    ]
+}
+
+/// The point rows of mass matrix `k` solved for `rhs` (`b2Mat33::Solve22`).
+fn solve22(k: &[[f64; 3]; 3], rhs: V) -> V {
+    let det = k[0][0] * k[1][1] - k[0][1] * k[1][0];
+    let det = if det != 0.0 { 1.0 / det } else { 0.0 };
+    [
+        det * (k[1][1] * rhs[0] - k[0][1] * rhs[1]),
+        det * (k[0][0] * rhs[1] - k[1][0] * rhs[0]),
+    ]
 }
 
 /// `w x r` for a spin `w` and an arm `r`.
