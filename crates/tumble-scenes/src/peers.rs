@@ -409,6 +409,20 @@ mod tests {
         );
     }
 
+    /// The crate dropped on the rope bridge comes to rest within 5 s: over
+    /// the last 2 it moves up and down less than [`SETTLED_RANGE`] (a
+    /// bridge held by its joints' give alone bounces it by metres).
+    #[test]
+    fn the_crate_dropped_on_the_rope_bridge_comes_to_rest() {
+        let mut scene = build(SceneName::RopeBridge, SolverSettings::default());
+        let (range, _) = settle(
+            &mut scene,
+            crate::bench::BRIDGE_STEPS,
+            crate::bench::BRIDGE_WINDOW,
+        );
+        assert!(range < SETTLED_RANGE, "the crate ranged {range} m");
+    }
+
     /// A hinge motor turning a 1 kg point-like bob on a 1 m arm at 2 rad/s
     /// through a full turn under gravity, with twice the torque the load
     /// needs: the arm turns at the motor's speed (mean error under 1%) and

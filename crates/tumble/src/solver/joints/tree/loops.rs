@@ -1,0 +1,170 @@
+//! The loops of the exact solve: the joints that close loops in a tree's
+//! component (a bridge hinged to the ground at both ends closes one
+//! through the ground) solved beside the forest by their Schur
+//! complement. With `A` the forest's system, `B` the loops' coupling with
+//! its bodies and `D` the loops' own blocks, the loops' impulses `y` solve
+//! `(D - B^T A^-1 B) y = r - B^T x` for the forest's own solution `x`,
+//! which then becomes `x - A^-1 B y`: one pass of the forest's kept
+//! elimination per loop row, and a small dense solve.
+
+use super::{couple_back, is_driven_hinge, is_rigid_weld, mv, sub, JointTrees, Spin, BODY, M3, V3};
+use crate::joint::{JointConstraint, JointKind};
+
+/// The most joints closing loops in one component that the exact solve
+/// closes: the loops' rows are solved as one dense system beside the
+/// forest's, three rows a loop (a bridge anchored at both ends closes one
+/// loop through the ground; a net closes one a cell and stays in
+/// Gauss-Seidel).
+pub(crate) const MAX_CLOSED_LOOPS: u32 = 4;
+
+/// A joint closing a loop of the exact solve's forest: its rows solved
+/// beside the forest's by their Schur complement.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Loop {
+    /// The joint.
+    pub(super) joint: u32,
+    /// Its third row: a rigid weld's angle, a hinge's friction, or none.
+    pub(super) spin: Spin,
+    /// The places in `order` of its two bodies (`usize::MAX` for one that
+    /// cannot move).
+    pub(super) ends: [usize; 2],
+    /// Its diagonal block and right-hand side this solve.
+    pub(super) d: M3,
+    pub(super) rhs: V3,
+    /// Its coupling blocks with its two bodies this solve (`-J`, rows by
+    /// the bodies' velocities).
+    pub(super) rows: [M3; 2],
+    /// Each row's own inverse mass (`J M^-1 J^T`'s diagonal), the scale
+    /// against which the Schur complement's pivots are weighed.
+    pub(super) scale: V3,
+}
+
+/// Whether joint `j`, closing a loop, can be closed in the exact solve:
+/// a hinge (not a driven one, whose motor the exact solve may hold at its
+/// bound) or a rigid weld.
+pub(super) fn closes_exactly(j: &JointConstraint) -> bool {
+    is_rigid_weld(j) || (matches!(j.kind, JointKind::Revolute(_)) && !is_driven_hinge(j))
+}
+
+/// Solves the dense `n` x `n` system `a y = b` (row by row in `a`) into
+/// `b` by Gaussian elimination with partial pivoting, `scale[i]` the
+/// size of row `i`'s own terms. An unknown whose pivot vanishes against
+/// its row's scale (a row the others already hold: a loop of hinges all
+/// held by their friction, a taut span's) is taken as zero, so that
+/// rounding noise is never divided into an impulse.
+fn solve_dense(a: &mut [f64], b: &mut [f64], scale: &[f64]) {
+    let n = b.len();
+    let mut zero = [false; 3 * MAX_CLOSED_LOOPS as usize];
+    for col in 0..n {
+        let pivot = (col..n)
+            .max_by(|&p, &q| a[p * n + col].abs().total_cmp(&a[q * n + col].abs()))
+            .unwrap_or(col);
+        if a[pivot * n + col].abs() <= 1e-9 * scale[col] {
+            zero[col] = true;
+            continue;
+        }
+        if pivot != col {
+            for c in 0..n {
+                a.swap(pivot * n + c, col * n + c);
+            }
+            b.swap(pivot, col);
+        }
+        for row in col + 1..n {
+            let f = a[row * n + col] / a[col * n + col];
+            if f != 0.0 {
+                for c in col..n {
+                    a[row * n + c] -= f * a[col * n + c];
+                }
+                b[row] -= f * b[col];
+            }
+        }
+    }
+    for col in (0..n).rev() {
+        if zero[col] {
+            b[col] = 0.0;
+            continue;
+        }
+        let mut v = b[col];
+        for c in col + 1..n {
+            v -= a[col * n + c] * b[c];
+        }
+        b[col] = v / a[col * n + col];
+    }
+}
+
+impl JointTrees {
+    /// Solves the loops' rows beside the forest's, after [`Self::eliminate`]
+    /// has solved the forest alone into `x`, and corrects `x` by them:
+    /// with `A` the forest's system, `B` the loops' coupling with its
+    /// bodies and `D` their own blocks, the loops' impulses `y` solve
+    /// `(D - B^T A^-1 B) y = r - B^T x` (the Schur complement, one column
+    /// of `A^-1 B` per loop row, from the forest's elimination kept), and
+    /// `x` becomes `x - A^-1 B y`. Returns the loops' impulses, three a
+    /// loop.
+    pub(super) fn close_loops(&mut self) -> &[f64] {
+        let (m, n) = (self.order.len(), 3 * self.loops.len());
+        self.cols.clear();
+        self.cols.resize(m * n, [0.0; 3]);
+        for c in 0..n {
+            let (l, r) = (&self.loops[c / 3], c % 3);
+            let col = &mut self.cols[c * m..(c + 1) * m];
+            for (e, rows) in l.ends.iter().zip(&l.rows) {
+                if *e != usize::MAX {
+                    col[*e] = [rows[r][0], rows[r][1], rows[r][2]];
+                }
+            }
+            for k in (0..m).rev() {
+                let p = self.order[k].2;
+                if p != usize::MAX {
+                    let bu = mv(&self.t[k], &col[k]);
+                    sub(&mut col[p], &bu);
+                }
+            }
+            for k in 0..m {
+                let (kind, _, p) = self.order[k];
+                let mut b = col[k];
+                if p != usize::MAX {
+                    sub(&mut b, &couple_back(&self.off[k], &col[p], kind == BODY));
+                }
+                col[k] = mv(&self.dinv[k], &b);
+            }
+        }
+        // (B^T v at loop row i: the loop's rows at its bodies times v there.)
+        let loops = &self.loops;
+        let at = |i: usize, v: &dyn Fn(usize) -> V3| {
+            let l = &loops[i / 3];
+            let mut sum = 0.0;
+            for (e, rows) in l.ends.iter().zip(&l.rows) {
+                if *e != usize::MAX {
+                    let x = v(*e);
+                    sum += rows[i % 3][0] * x[0] + rows[i % 3][1] * x[1] + rows[i % 3][2] * x[2];
+                }
+            }
+            sum
+        };
+        self.schur.clear();
+        self.schur_rhs.clear();
+        for i in 0..n {
+            let l = &loops[i / 3];
+            self.schur_rhs.push(l.rhs[i % 3] - at(i, &|e| self.x[e]));
+            for c in 0..n {
+                let own = if i / 3 == c / 3 { l.d[i % 3][c % 3] } else { 0.0 };
+                self.schur.push(own - at(i, &|e| self.cols[c * m + e]));
+            }
+        }
+        let mut scale = [0.0; 3 * MAX_CLOSED_LOOPS as usize];
+        for (i, s) in scale.iter_mut().take(n).enumerate() {
+            *s = loops[i / 3].scale[i % 3];
+        }
+        solve_dense(&mut self.schur, &mut self.schur_rhs, &scale[..n]);
+        for c in 0..n {
+            let y = self.schur_rhs[c];
+            for (x, w) in self.x.iter_mut().zip(&self.cols[c * m..(c + 1) * m]) {
+                for i in 0..3 {
+                    x[i] -= w[i] * y;
+                }
+            }
+        }
+        &self.schur_rhs
+    }
+}
