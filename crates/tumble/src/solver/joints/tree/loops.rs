@@ -7,7 +7,7 @@
 //! which then becomes `x - A^-1 B y`: one pass of the forest's kept
 //! elimination per loop row, and a small dense solve.
 
-use super::{couple_back, is_driven_hinge, is_rigid_weld, mv, sub, JointTrees, Spin, BODY, M3, V3};
+use super::{couple, couple_back, is_driven_hinge, is_rigid_weld, mv, sub, JointTrees, Spin, BODY, M3, V3};
 use crate::joint::{JointConstraint, JointKind};
 
 /// The most joints closing loops in one component that the exact solve
@@ -103,6 +103,15 @@ impl JointTrees {
     /// loop.
     pub(super) fn close_loops(&mut self) -> &[f64] {
         let (m, n) = (self.order.len(), 3 * self.loops.len());
+        // (The elimination's products, again: kept by the forest's own
+        // elimination, they would cost every tree without a loop a store a
+        // node.)
+        for k in 0..m {
+            let (kind, _, p) = self.order[k];
+            if p != usize::MAX {
+                self.t[k] = couple(&self.off[k], &self.dinv[k], kind == BODY).0;
+            }
+        }
         self.cols.clear();
         self.cols.resize(m * n, [0.0; 3]);
         for c in 0..n {

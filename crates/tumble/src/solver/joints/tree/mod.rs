@@ -212,7 +212,7 @@ pub(crate) struct JointTrees {
     /// Per body: its place in `order`, if the forest holds it.
     place: Vec<usize>,
     /// Per node of `order`: the elimination's product `t` ([`couple`])
-    /// with its parent, kept for the loops' columns.
+    /// with its parent, for the loops' columns.
     t: Vec<M3>,
     /// The forest's response to each loop row's unit impulse: node by
     /// node, three columns per loop.
@@ -482,6 +482,7 @@ fn rows_at(j: &JointConstraint, (ra, rb): (Vec2, Vec2), end: u32, spins: bool) -
 /// its anchors `ra`, `rb` now and its third row `spin`: its point rows'
 /// compliance (none for rigid rows: a weld's, a driven hinge's) and
 /// velocity error with the drift's correction, and the third row's.
+#[inline(always)]
 fn joint_block(
     j: &JointConstraint,
     motion: &Motion,
@@ -863,12 +864,13 @@ impl JointTrees {
         bias: bool,
     ) {
         let m = self.order.len();
-        let spins = self
-            .spins
-            .iter_mut()
-            .chain(self.loops.iter_mut().map(|l| &mut l.spin));
-        for spin in spins {
+        for spin in &mut self.spins {
             if let Spin::Motor { held, .. } = spin {
+                *held = None;
+            }
+        }
+        for l in &mut self.loops {
+            if let Spin::Motor { held, .. } = &mut l.spin {
                 *held = None;
             }
         }
@@ -880,9 +882,8 @@ impl JointTrees {
             }
             let mut again = false;
             for k in 0..m {
-                let (kind, id, _) = self.order[k];
-                if kind == JOINT {
-                    let before = joints[id as usize].impulses.motor;
+                if let Spin::Motor { held: None, .. } = self.spins[k] {
+                    let before = joints[self.order[k].1 as usize].impulses.motor;
                     again |= self.spins[k].hold_past_bound(before, self.x[k][2] as f32);
                 }
             }
@@ -1012,7 +1013,6 @@ impl JointTrees {
                 }
                 let bu = mv(&t, &rhs[k]);
                 sub(&mut rhs[p], &bu);
-                self.t[k] = t;
             }
         }
         for k in 0..m {
