@@ -21,6 +21,11 @@ pub(crate) const MAX_CLOSED_LOOPS: u32 = 4;
 /// beside the forest's by their Schur complement.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Loop {
+    /// Its component (the union-find root of its bodies): the loops of a
+    /// component are solved together, apart from every other's.
+    pub(super) group: usize,
+    /// Its impulses this solve.
+    pub(super) impulse: V3,
     /// The joint.
     pub(super) joint: u32,
     /// Its third row: a rigid weld's angle, a hinge's friction, or none.
@@ -37,6 +42,44 @@ pub(super) struct Loop {
     /// Each row's own inverse mass (`J M^-1 J^T`'s diagonal), the scale
     /// against which the Schur complement's pivots are weighed.
     pub(super) scale: V3,
+}
+
+/// The trees at most a component's loops touch: each loop's two ends.
+const MAX_GROUP_SPANS: usize = 2 * MAX_CLOSED_LOOPS as usize;
+
+/// A component whose loops are closed: its loops (a range of the
+/// forest's), and the trees they join (spans of the forest's order), the
+/// only nodes the loops' columns reach.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct LoopGroup {
+    loops: (usize, usize),
+    spans: [(usize, usize); MAX_GROUP_SPANS],
+    span_count: usize,
+}
+
+impl LoopGroup {
+    /// The trees the group's loops join.
+    fn spans(&self) -> &[(usize, usize)] {
+        &self.spans[..self.span_count]
+    }
+
+    /// The place of node `k` (of one of the group's trees) among the
+    /// group's nodes, its trees laid end to end.
+    fn local(&self, k: usize) -> usize {
+        let mut offset = 0;
+        for &(start, end) in self.spans() {
+            if (start..end).contains(&k) {
+                return offset + k - start;
+            }
+            offset += end - start;
+        }
+        unreachable!("node {k} is in none of its loop group's trees")
+    }
+
+    /// How many nodes the group's trees hold.
+    fn nodes(&self) -> usize {
+        self.spans().iter().map(|(start, end)| end - start).sum()
+    }
 }
 
 /// Whether joint `j`, closing a loop, can be closed in the exact solve:
@@ -93,53 +136,101 @@ fn solve_dense(a: &mut [f64], b: &mut [f64], scale: &[f64]) {
 }
 
 impl JointTrees {
+    /// Sorts the step's loops by component and gathers each component's
+    /// trees ([`LoopGroup`]): a component's loops are solved together,
+    /// and the trees of the others are no part of their system.
+    pub(super) fn group_loops(&mut self) {
+        self.loops.sort_by_key(|l| l.group);
+        self.groups.clear();
+        let mut lo = 0;
+        while lo < self.loops.len() {
+            let group = self.loops[lo].group;
+            let hi = lo + self.loops[lo..].iter().take_while(|l| l.group == group).count();
+            let mut g = LoopGroup {
+                loops: (lo, hi),
+                spans: [(0, 0); MAX_GROUP_SPANS],
+                span_count: 0,
+            };
+            for l in &self.loops[lo..hi] {
+                for &e in &l.ends {
+                    if e == usize::MAX {
+                        continue;
+                    }
+                    let span = self.spans[self.spans.partition_point(|s| s.1 <= e)];
+                    if !g.spans().contains(&span) {
+                        g.spans[g.span_count] = span;
+                        g.span_count += 1;
+                    }
+                }
+            }
+            self.groups.push(g);
+            lo = hi;
+        }
+    }
+
     /// Solves the loops' rows beside the forest's, after [`Self::eliminate`]
-    /// has solved the forest alone into `x`, and corrects `x` by them:
-    /// with `A` the forest's system, `B` the loops' coupling with its
-    /// bodies and `D` their own blocks, the loops' impulses `y` solve
-    /// `(D - B^T A^-1 B) y = r - B^T x` (the Schur complement, one column
-    /// of `A^-1 B` per loop row, from the forest's elimination kept), and
-    /// `x` becomes `x - A^-1 B y`. Returns the loops' impulses, three a
-    /// loop.
-    pub(super) fn close_loops(&mut self) -> &[f64] {
-        let (m, n) = (self.order.len(), 3 * self.loops.len());
+    /// has solved the forest alone into `x`, and corrects `x` by them,
+    /// component by component: with `A` the forest's system, `B` the
+    /// loops' coupling with its bodies and `D` their own blocks, the loops'
+    /// impulses `y` solve `(D - B^T A^-1 B) y = r - B^T x` (the Schur
+    /// complement, one column of `A^-1 B` per loop row, from the forest's
+    /// elimination kept), and `x` becomes `x - A^-1 B y`. Each loop's
+    /// impulses are left in it.
+    pub(super) fn close_loops(&mut self) {
+        for gi in 0..self.groups.len() {
+            self.close_group(self.groups[gi]);
+        }
+    }
+
+    /// [`Self::close_loops`] for the loops of group `g`.
+    fn close_group(&mut self, g: LoopGroup) {
+        let (lo, hi) = g.loops;
+        let (m, n) = (g.nodes(), 3 * (hi - lo));
         // (The elimination's products, again: kept by the forest's own
         // elimination, they would cost every tree without a loop a store a
         // node.)
-        for k in 0..m {
-            let (kind, _, p) = self.order[k];
-            if p != usize::MAX {
-                self.t[k] = couple(&self.off[k], &self.dinv[k], kind == BODY).0;
+        for &(start, end) in g.spans() {
+            for k in start..end {
+                let (kind, _, p) = self.order[k];
+                if p != usize::MAX {
+                    self.t[k] = couple(&self.off[k], &self.dinv[k], kind == BODY).0;
+                }
             }
         }
         self.cols.clear();
         self.cols.resize(m * n, [0.0; 3]);
         for c in 0..n {
-            let (l, r) = (&self.loops[c / 3], c % 3);
+            let (l, r) = (&self.loops[lo + c / 3], c % 3);
             let col = &mut self.cols[c * m..(c + 1) * m];
             for (e, rows) in l.ends.iter().zip(&l.rows) {
                 if *e != usize::MAX {
-                    col[*e] = [rows[r][0], rows[r][1], rows[r][2]];
+                    col[g.local(*e)] = [rows[r][0], rows[r][1], rows[r][2]];
                 }
             }
-            for k in (0..m).rev() {
-                let p = self.order[k].2;
-                if p != usize::MAX {
-                    let bu = mv(&self.t[k], &col[k]);
-                    sub(&mut col[p], &bu);
+            let mut offset = 0;
+            for &(start, end) in g.spans() {
+                // (A node's parent is in its tree, so at the same offset.)
+                let at = |k: usize| offset + k - start;
+                for k in (start..end).rev() {
+                    let p = self.order[k].2;
+                    if p != usize::MAX {
+                        let bu = mv(&self.t[k], &col[at(k)]);
+                        sub(&mut col[at(p)], &bu);
+                    }
                 }
-            }
-            for k in 0..m {
-                let (kind, _, p) = self.order[k];
-                let mut b = col[k];
-                if p != usize::MAX {
-                    sub(&mut b, &couple_back(&self.off[k], &col[p], kind == BODY));
+                for k in start..end {
+                    let (kind, _, p) = self.order[k];
+                    let mut b = col[at(k)];
+                    if p != usize::MAX {
+                        sub(&mut b, &couple_back(&self.off[k], &col[at(p)], kind == BODY));
+                    }
+                    col[at(k)] = mv(&self.dinv[k], &b);
                 }
-                col[k] = mv(&self.dinv[k], &b);
+                offset += end - start;
             }
         }
         // (B^T v at loop row i: the loop's rows at its bodies times v there.)
-        let loops = &self.loops;
+        let loops = &self.loops[lo..hi];
         let at = |i: usize, v: &dyn Fn(usize) -> V3| {
             let l = &loops[i / 3];
             let mut sum = 0.0;
@@ -158,7 +249,7 @@ impl JointTrees {
             self.schur_rhs.push(l.rhs[i % 3] - at(i, &|e| self.x[e]));
             for c in 0..n {
                 let own = if i / 3 == c / 3 { l.d[i % 3][c % 3] } else { 0.0 };
-                self.schur.push(own - at(i, &|e| self.cols[c * m + e]));
+                self.schur.push(own - at(i, &|e| self.cols[c * m + g.local(e)]));
             }
         }
         let mut scale = [0.0; 3 * MAX_CLOSED_LOOPS as usize];
@@ -168,12 +259,19 @@ impl JointTrees {
         solve_dense(&mut self.schur, &mut self.schur_rhs, &scale[..n]);
         for c in 0..n {
             let y = self.schur_rhs[c];
-            for (x, w) in self.x.iter_mut().zip(&self.cols[c * m..(c + 1) * m]) {
-                for i in 0..3 {
-                    x[i] -= w[i] * y;
+            let mut offset = 0;
+            for &(start, end) in g.spans() {
+                let w = &self.cols[c * m + offset..c * m + offset + (end - start)];
+                for (x, w) in self.x[start..end].iter_mut().zip(w) {
+                    for i in 0..3 {
+                        x[i] -= w[i] * y;
+                    }
                 }
+                offset += end - start;
             }
         }
-        &self.schur_rhs
+        for (l, y) in self.loops[lo..hi].iter_mut().zip(self.schur_rhs.chunks_exact(3)) {
+            l.impulse = [y[0], y[1], y[2]];
+        }
     }
 }

@@ -46,7 +46,7 @@ use crate::step_context::{Softness, StepContext};
 mod loops;
 mod projection;
 
-use loops::{closes_exactly, Loop, MAX_CLOSED_LOOPS};
+use loops::{closes_exactly, Loop, LoopGroup, MAX_CLOSED_LOOPS};
 
 /// A 3x3 block: a body's mass matrix, a joint's (padded to 3 rows), or
 /// the coupling between the two.
@@ -217,9 +217,15 @@ pub(crate) struct JointTrees {
     /// The forest's response to each loop row's unit impulse: node by
     /// node, three columns per loop.
     cols: Vec<V3>,
-    /// The loops' Schur complement (row by row) and right-hand side.
+    /// The loops' Schur complement (row by row) and right-hand side, of
+    /// one component at a time.
     schur: Vec<f64>,
     schur_rhs: Vec<f64>,
+    /// The trees of the forest: each one's nodes are a span of `order`.
+    spans: Vec<(usize, usize)>,
+    /// The components whose loops are closed ([`LoopGroup`]), their loops
+    /// together in `loops`.
+    groups: Vec<LoopGroup>,
 }
 
 /// The mass ratio across some joint of a tree above which the tree is
@@ -544,6 +550,7 @@ impl JointTrees {
     /// the substep, which bounds each motor row's impulse.
     pub(crate) fn build(&mut self, joints: &[JointConstraint], bodies: &[SolverBody], h: f32) {
         self.clear();
+        self.spans.clear();
         self.nothing_for = None;
         let n = bodies.len();
         let ground = n as u32;
@@ -701,14 +708,18 @@ impl JointTrees {
             let (k, next) = self.links[l as usize];
             if !self.seen_joint[k as usize] {
                 self.seen_joint[k as usize] = true;
+                let start = self.order.len();
                 self.walk((JOINT, k, usize::MAX), joints, &node_of, ground);
+                self.spans.push((start, self.order.len()));
             }
             l = next;
         }
         for b in 0..n as u32 {
             if self.heads[b as usize] != NONE && !self.seen_body[b as usize] {
                 self.seen_body[b as usize] = true;
+                let start = self.order.len();
                 self.walk((BODY, b, usize::MAX), joints, &node_of, ground);
+                self.spans.push((start, self.order.len()));
             }
         }
         let m = self.order.len();
@@ -737,6 +748,8 @@ impl JointTrees {
             };
             let ends = [end(j.a), end(j.b)];
             self.loops.push(Loop {
+                group: root,
+                impulse: [0.0; 3],
                 joint: k,
                 spin: spin_row(j, h),
                 ends,
@@ -746,6 +759,7 @@ impl JointTrees {
                 scale: [0.0; 3],
             });
         }
+        self.group_loops();
         for v in [&mut self.d, &mut self.off, &mut self.dinv, &mut self.t] {
             v.resize(m, [[0.0; 3]; 3]);
         }
@@ -846,6 +860,7 @@ impl JointTrees {
     pub(crate) fn clear(&mut self) {
         self.order.clear();
         self.loops.clear();
+        self.groups.clear();
     }
 
     /// Solves the forest's rows exactly: each hinge's point, each rigid
@@ -887,9 +902,11 @@ impl JointTrees {
                     again |= self.spins[k].hold_past_bound(before, self.x[k][2] as f32);
                 }
             }
-            for (l, y) in self.loops.iter_mut().zip(self.schur_rhs.chunks_exact(3)) {
-                let before = joints[l.joint as usize].impulses.motor;
-                again |= l.spin.hold_past_bound(before, y[2] as f32);
+            for l in &mut self.loops {
+                if let Spin::Motor { held: None, .. } = l.spin {
+                    let before = joints[l.joint as usize].impulses.motor;
+                    again |= l.spin.hold_past_bound(before, l.impulse[2] as f32);
+                }
             }
             if !again {
                 break;
@@ -908,7 +925,8 @@ impl JointTrees {
                 self.spins[k].add_impulse(impulses, x[2]);
             }
         }
-        for (l, y) in self.loops.iter().zip(self.schur_rhs.chunks_exact(3)) {
+        for l in &self.loops {
+            let y = l.impulse;
             let impulses = &mut joints[l.joint as usize].impulses;
             impulses.linear += Vec2::new(y[0] as f32, y[1] as f32);
             l.spin.add_impulse(impulses, y[2] as f32);
@@ -1181,6 +1199,59 @@ mod tests {
             })
             .collect();
         (joints, bodies, states)
+    }
+
+    /// `count` copies of [`bridge`] in one forest: copy `c`'s rods are
+    /// bodies `c * n..(c + 1) * n`, the static body last, shared.
+    fn bridges(count: u32, n: u32, friction: f32) -> (Vec<JointConstraint>, Vec<SolverBody>, Vec<StateCell>) {
+        let (one, one_bodies, one_states) = bridge(n, 20.0, friction);
+        let ground = count * n;
+        let at = |c: u32, b: u32| if b == n { ground } else { c * n + b };
+        let joints = (0..count)
+            .flat_map(|c| {
+                one.iter().map(move |j| JointConstraint {
+                    a: at(c, j.a),
+                    b: at(c, j.b),
+                    ..*j
+                })
+            })
+            .collect();
+        let mut bodies: Vec<SolverBody> = (0..count)
+            .flat_map(|_| one_bodies[..n as usize].to_vec())
+            .collect();
+        bodies.push(one_bodies[n as usize]);
+        let states = (0..count)
+            .flat_map(|_| one_states[..n as usize].iter().map(|s| StateCell::new(s.load())))
+            .chain([StateCell::new(one_states[n as usize].load())])
+            .collect();
+        (joints, bodies, states)
+    }
+
+    #[test]
+    fn each_components_loops_are_closed_apart_from_the_others() {
+        let ctx = StepContext::for_tests();
+        // Nine bridges, each closing its own loop (more loops in the forest
+        // than one component may close): each is solved as it is alone.
+        for friction in [0.0, 1.0] {
+            let (mut one, bodies, alone) = bridge(10, 20.0, friction);
+            let mut trees = JointTrees::default();
+            trees.build(&one, &bodies, ctx.h);
+            trees.mark_held(&mut one);
+            trees.solve(&mut one, &bodies, &alone, &ctx, false);
+            let count = 3 * MAX_CLOSED_LOOPS;
+            let (mut many, bodies, together) = bridges(count, 10, friction);
+            trees.build(&many, &bodies, ctx.h);
+            assert_eq!(trees.loops.len(), count as usize);
+            trees.mark_held(&mut many);
+            trees.solve(&mut many, &bodies, &together, &ctx, false);
+            for (k, s) in together[..together.len() - 1].iter().enumerate() {
+                let ((v, w), (u, x)) = (s.velocity(), alone[k % 10].velocity());
+                assert!(
+                    (v - u).length() < 1e-5 && (w - x).abs() < 1e-5,
+                    "body {k}: {v} {w} against {u} {x}"
+                );
+            }
+        }
     }
 
     /// The relative velocity at each joint's anchors, and its relative spin.
