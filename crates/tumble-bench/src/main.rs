@@ -22,14 +22,16 @@ Box2D's benchmark layout, the boxes of a row touching) and two of joints,
 `joint-grid` (Box2D's 100 x 100 net of hinged circles; quality: the gap the
 joints open, mean in cm and largest in m) and `ragdolls` (1000 ragdolls of
 11 bones and 10 hinges with limits, friction and springs, piling on the
-ground). Then three scenes of quality the peers fall short on, timed as the
+ground). Then four scenes of quality the peers fall short on, timed as the
 rest but there for their figure: `tile-floor` and `tile-bodies`, a box slid
 without friction at 8 m/s over 40 static 1 m boxes side by side (shapes of
 one body, or bodies of their own); quality: the fastest it moved up or down
 and how far it slid in 4 s (32 m on a flat floor); and `rope-bridge`, a
 250 kg crate dropped on a taut bridge of twenty 5 kg planks; quality: how
-far the crate ranged up and down over the last 2 s of 5 (0 at rest). Then
-`sleep`, the
+far the crate ranged up and down over the last 2 s of 5 (0 at rest); and
+`ragdoll-box`, 20 of those ragdolls dropped into a 7 m box; quality: the
+largest amount any hinge passed its limits after the first 10 steps (deg).
+Then `sleep`, the
 large pyramid with sleeping on: when it is all asleep, the cost of a step
 awake, asleep, and right after waking every body; and `sleep-many`, the same
 for the many pyramids.
@@ -42,11 +44,11 @@ x86_64.
 
   --json           print {\"rows\": [{\"scene\", \"engine\", \"ms_per_step\", \"steps\", \"worst_moved\", \"escaped\",
                    \"joint_gap_mean_cm\", \"joint_gap_max_m\", \"max_vertical_speed\", \"distance_slid\",
-                   \"settle_range_m\", ...}]}
+                   \"settle_range_m\", \"limit_violation_deg\", ...}]}
                    (the sleep scene's rows: asleep_at_step, ms_awake, ms_asleep, ms_after_wake)
   --scene NAME     run one scene: large-pyramid, large-pyramid-box2d, many-pyramids,
                    many-pyramids-box2d, tumbler, smash, pile, joint-grid, ragdolls, tile-floor,
-                   tile-bodies, rope-bridge, sleep, sleep-many
+                   tile-bodies, rope-bridge, ragdoll-box, sleep, sleep-many
   --steps N        steps per engine instead of the scene's own count
   --chunk N        steps each engine takes per turn (default 10; 50 with --scaling)
   --threads N      threads every engine steps on (default 1): Tumble's workers, Box2D's

@@ -16,13 +16,14 @@ pub fn quality_heading(quality: Quality) -> &'static str {
         Quality::JointGap => "joint gap: mean (cm) / largest (m)",
         Quality::Slide { .. } => "fastest vertical speed (m/s) / slid (m)",
         Quality::Settle { .. } => "range up and down at the end (m)",
+        Quality::LimitViolation { .. } => "largest limit violation (deg)",
         Quality::None => "quality",
     }
 }
 
 /// A run's quality cell: metres to the millimetre, a body count, a
-/// joint gap's mean in centimetres and largest in metres, or a slide's
-/// fastest vertical speed and distance.
+/// joint gap's mean in centimetres and largest in metres, a slide's
+/// fastest vertical speed and distance, or degrees to a tenth.
 fn quality_cell(quality: Quality, run: &EngineRun) -> String {
     if let (Quality::Slide { .. }, Some(s)) = (quality, run.slide) {
         return format!("{:.3} / {:.2}", s.max_vertical_speed, s.distance);
@@ -30,6 +31,7 @@ fn quality_cell(quality: Quality, run: &EngineRun) -> String {
     match (quality, run.quality, run.joint_gaps) {
         (Quality::JointGap, _, Some(g)) => format!("{:.2} / {:.3}", 100.0 * g.mean, g.max),
         (Quality::WorstMoved | Quality::Settle { .. }, Some(v), _) => format!("{v:.3}"),
+        (Quality::LimitViolation { .. }, Some(v), _) => format!("{v:.1}"),
         (Quality::JointGap, ..) | (_, None, _) => "-".to_string(),
         (_, Some(v), _) => format!("{v:.0}"),
     }
@@ -196,6 +198,10 @@ pub fn json(scenes: &[SceneRun], engines: &[EngineKind], threads: usize) -> Valu
                 "distance_slid": run.slide.map(|s| s.distance),
                 "settle_range_m": match scene.quality {
                     Quality::Settle { .. } => run.quality,
+                    _ => None,
+                },
+                "limit_violation_deg": match scene.quality {
+                    Quality::LimitViolation { .. } => run.quality,
                     _ => None,
                 },
                 "tumble_ratio": tumble_ratio(scene, run.engine),

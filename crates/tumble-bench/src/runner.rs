@@ -109,7 +109,11 @@ pub fn quality(spec: &Spec, start: &[V2], end: &[V2]) -> Option<f64> {
         Quality::EscapedCircle { center, radius } => {
             Some(dynamic().filter(|(_, e)| e.distance(center) > radius).count() as f64)
         }
-        Quality::JointGap | Quality::Slide { .. } | Quality::Settle { .. } | Quality::None => None,
+        Quality::JointGap
+        | Quality::Slide { .. }
+        | Quality::Settle { .. }
+        | Quality::LimitViolation { .. }
+        | Quality::None => None,
     }
 }
 
@@ -127,12 +131,20 @@ pub fn run_scene(spec: &Spec, engines: &[EngineKind], steps: u32, chunk: u32, th
     // (The settling body's lowest and highest center height over the
     // window, per engine.)
     let mut heights = vec![(f32::INFINITY, f32::NEG_INFINITY); sims.len()];
+    // (The largest limit violation over the watched steps, per engine.)
+    let mut violations = vec![0.0f32; sims.len()];
     in_turns(&mut sims, steps, chunk, |k, sim| {
         let t = Instant::now();
         sim.step();
         times[k].push(t.elapsed().as_secs_f64() * 1e3);
         if let Some(body) = slider {
             vertical[k] = vertical[k].max(sim.velocity(body).y.abs());
+        }
+        if let Quality::LimitViolation { after } = spec.quality {
+            if times[k].len() as u32 > after {
+                let v = crate::spec::limit_violation(spec, &sim.angles());
+                violations[k] = violations[k].max(v);
+            }
         }
         if let Quality::Settle { body, window } = spec.quality {
             // (Steps taken: one time each.)
@@ -148,8 +160,8 @@ pub fn run_scene(spec: &Spec, engines: &[EngineKind], steps: u32, chunk: u32, th
         .zip(&mut sims)
         .zip(&starts)
         .zip(times)
-        .zip(vertical.into_iter().zip(heights));
-    for ((((&engine, sim), start), mut times), (vertical, (low, high))) in &mut each {
+        .zip(vertical.into_iter().zip(heights).zip(violations));
+    for ((((&engine, sim), start), mut times), ((vertical, (low, high)), violation)) in &mut each {
         let end = sim.centers();
         let joint_gaps = match spec.quality {
             Quality::JointGap => JointGaps::of(&sim.joint_gaps()),
@@ -172,6 +184,8 @@ pub fn run_scene(spec: &Spec, engines: &[EngineKind], steps: u32, chunk: u32, th
                 .map(|g| g.max)
                 .or(slide.map(|s| s.max_vertical_speed as f64))
                 .or(matches!(spec.quality, Quality::Settle { .. }).then(|| f64::from(high - low)))
+                .or(matches!(spec.quality, Quality::LimitViolation { .. })
+                    .then(|| f64::from(violation.to_degrees())))
                 .or_else(|| quality(spec, start, &end)),
             joint_gaps,
             slide,
@@ -218,5 +232,30 @@ mod tests {
             last.iter().fold(f32::MIN, |a, &b| a.max(b)) - last.iter().fold(f32::MAX, |a, &b| a.min(b));
         assert!(range > 0.1, "the crate fell {range} m");
         assert_eq!(run.runs[0].quality, Some(f64::from(range)));
+    }
+
+    #[test]
+    fn a_limit_violation_is_the_largest_over_the_watched_steps() {
+        // The ragdoll box's first 20 steps, watched after the first 5 (the
+        // ragdolls start with knees and elbows outside their ranges): the
+        // run's figure is the largest violation, in degrees, the same
+        // world reaches over those steps.
+        let mut spec = crate::spec::ragdoll_box();
+        spec.quality = Quality::LimitViolation { after: 5 };
+        let run = run_scene(&spec, &[EngineKind::Tumble], 20, 3, 1);
+        let mut sim = EngineKind::Tumble.build(&spec);
+        let worst = (0..20)
+            .map(|k| {
+                sim.step();
+                let v = crate::spec::limit_violation(&spec, &sim.angles());
+                if k >= 5 {
+                    v
+                } else {
+                    0.0
+                }
+            })
+            .fold(0.0f32, f32::max);
+        assert!(worst > 0.0, "no hinge past its limits");
+        assert_eq!(run.runs[0].quality, Some(f64::from(worst.to_degrees())));
     }
 }

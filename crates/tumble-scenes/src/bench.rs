@@ -32,9 +32,9 @@ use tumble::{
 
 mod joint_scenes;
 pub use joint_scenes::{
-    joint_grid, joint_grid_of, ragdoll, ragdolls, ragdolls_of, RagdollBone, JOINT_GRID_FIXED,
-    JOINT_GRID_SIZE, RAGDOLL_BONES, RAGDOLL_COLUMNS, RAGDOLL_FRICTION, RAGDOLL_FRICTION_TORQUE,
-    RAGDOLL_PITCH, RAGDOLL_ROWS, RAGDOLL_SPRING_DAMPING_RATIO, RAGDOLL_SPRING_HERTZ,
+    joint_grid, joint_grid_of, ragdoll, ragdoll_box, ragdolls, ragdolls_of, RagdollBone, JOINT_GRID_FIXED,
+    JOINT_GRID_SIZE, RAGDOLL_BONES, RAGDOLL_BOX_SETTLE, RAGDOLL_BOX_STEPS, RAGDOLL_COLUMNS, RAGDOLL_FRICTION,
+    RAGDOLL_FRICTION_TORQUE, RAGDOLL_PITCH, RAGDOLL_ROWS, RAGDOLL_SPRING_DAMPING_RATIO, RAGDOLL_SPRING_HERTZ,
 };
 
 /// A point or vector in metres, independent of every engine's math types.
@@ -437,8 +437,33 @@ pub enum Quality {
         /// The run's last steps it is watched over.
         window: u32,
     },
+    /// How far any hinge's angle passed its limits (the angle measured
+    /// from the two bodies' starting angles, as every engine's hinge
+    /// measures it), the largest over the run's steps after the first
+    /// `after` ([`limit_violation`]).
+    LimitViolation {
+        /// The first steps, not watched.
+        after: u32,
+    },
     /// No quality figure (zero gravity: everything is meant to fly).
     None,
+}
+
+/// How far the angle of any of `spec`'s limited hinges is past its limits,
+/// radians, for the bodies at `angles` (one per spec body, in its order):
+/// each hinge's angle is its body B's turn less its body A's since they
+/// started, brought into `-pi..pi`.
+pub fn limit_violation(spec: &Spec, angles: &[f32]) -> f32 {
+    let unwind = |a: f32| (a + PI).rem_euclid(2.0 * PI) - PI;
+    spec.joints
+        .iter()
+        .filter_map(|j| {
+            let limits = j.limits?;
+            let (a, b) = (&spec.bodies[j.body_a], &spec.bodies[j.body_b]);
+            let angle = unwind((angles[j.body_b] - b.angle) - (angles[j.body_a] - a.angle));
+            Some((limits.lower - angle).max(angle - limits.upper).max(0.0))
+        })
+        .fold(0.0, f32::max)
 }
 
 /// The scenes' names, in the order a full run takes them.
@@ -456,7 +481,7 @@ pub const SCENES: [&str; 9] = [
 
 /// Scenes of one body each that measure a quality the peers fall short
 /// on, not speed: run after [`SCENES`] in a full run, timed as they are.
-pub const QUALITY_SCENES: [&str; 3] = ["tile-floor", "tile-bodies", "rope-bridge"];
+pub const QUALITY_SCENES: [&str; 4] = ["tile-floor", "tile-bodies", "rope-bridge", "ragdoll-box"];
 
 /// Builds a scene by name (one of [`SCENES`] or [`QUALITY_SCENES`]).
 pub fn build(name: &str) -> Option<Spec> {
@@ -473,6 +498,7 @@ pub fn build(name: &str) -> Option<Spec> {
         "tile-floor" => tile_floor(true),
         "tile-bodies" => tile_floor(false),
         "rope-bridge" => rope_bridge(),
+        "ragdoll-box" => ragdoll_box(),
         _ => return None,
     })
 }

@@ -132,6 +132,10 @@ pub enum SceneName {
     /// Not in SCENES.md: a 250 kg crate dropped on a taut bridge of 20
     /// hinged planks (see [`bench::rope_bridge`] and [`peers::settle`]).
     RopeBridge,
+    /// Not in SCENES.md: 20 ragdolls dropped into a box (see
+    /// [`bench::ragdoll_box`] and [`peers::limit_violation`]); every
+    /// body of the benchmark's spec is tracked, in its order.
+    RagdollBox,
 }
 
 impl SceneName {
@@ -179,6 +183,7 @@ impl SceneName {
             SceneName::WeldedBeam => "welded-beam",
             SceneName::MotorArm => "motor-arm",
             SceneName::RopeBridge => "rope-bridge",
+            SceneName::RagdollBox => "ragdoll-box",
         }
     }
 
@@ -219,6 +224,7 @@ impl SceneName {
             "welded-beam" => SceneName::WeldedBeam,
             "motor-arm" => SceneName::MotorArm,
             "rope-bridge" => SceneName::RopeBridge,
+            "ragdoll-box" => SceneName::RagdollBox,
             _ => return None,
         })
     }
@@ -238,6 +244,7 @@ impl SceneName {
             // A quarter second to spin up, then a full turn (pi s).
             SceneName::MotorArm => peers::MOTOR_SPIN_UP + 189,
             SceneName::RopeBridge => bench::BRIDGE_STEPS,
+            SceneName::RagdollBox => bench::RAGDOLL_BOX_STEPS,
             _ => 600,
         }
     }
@@ -410,6 +417,12 @@ pub fn build(name: SceneName, solver: SolverSettings) -> Scene {
             let bodies;
             (world, bodies) = bench_scene(&bench::rope_bridge(), solver);
             bodies.last().copied().into_iter().collect()
+        }
+        SceneName::RagdollBox => {
+            // The benchmark's box, over its own ground.
+            let bodies;
+            (world, bodies) = bench_scene(&bench::ragdoll_box(), solver);
+            bodies
         }
     };
     let start = tracked

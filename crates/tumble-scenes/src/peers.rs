@@ -283,6 +283,27 @@ pub fn settle(scene: &mut Scene, frames: u32, window: u32) -> (f32, Metrics) {
     (high - low, metrics)
 }
 
+/// Steps the ragdoll box (`scene`, built as [`crate::SceneName::RagdollBox`]:
+/// every body of [`crate::bench::ragdoll_box`] tracked, in its order)
+/// `frames` times and measures the largest amount any of its hinges
+/// passed its limits after the first `after` steps, radians
+/// ([`crate::bench::limit_violation`]), with the run's SCENES.md metrics.
+pub fn limit_violation(scene: &mut Scene, frames: u32, after: u32) -> (f32, Metrics) {
+    let spec = crate::bench::ragdoll_box();
+    let mut worst = 0.0f32;
+    let metrics = run_with(scene, frames, |s| {
+        if s.world.step_count() > u64::from(after) {
+            let angles: Vec<f32> = s
+                .tracked
+                .iter()
+                .map(|&b| s.world.angle(b).expect("a live body"))
+                .collect();
+            worst = worst.max(crate::bench::limit_violation(&spec, &angles));
+        }
+    });
+    (worst, metrics)
+}
+
 /// The steps the motor arm spins up for before it is measured.
 pub const MOTOR_SPIN_UP: u32 = 15;
 

@@ -220,6 +220,9 @@ fn scene_label(name: SceneName) -> (String, String) {
         SceneName::WeldedBeam => "ten boxes welded rigidly into a cantilever that holds straight".to_string(),
         SceneName::MotorArm => "a hinge motor turns a point-like bob at its speed under gravity".to_string(),
         SceneName::RopeBridge => "a 250 kg crate dropped on a taut bridge of 20 hinged planks".to_string(),
+        SceneName::RagdollBox => {
+            "20 ragdolls dropped into a box, their hinges held within their limits".to_string()
+        }
     };
     (short, long)
 }

@@ -4,7 +4,7 @@
 //! field.
 
 use tumble_testbed::measure::{
-    all_studies, peers, to_json, to_markdown, MeasureOptions, FLAT_VERTICAL_SPEED,
+    all_studies, peers, to_json, to_markdown, MeasureOptions, FLAT_VERTICAL_SPEED, LIMIT_TARGET_DEG,
 };
 
 #[test]
@@ -81,15 +81,22 @@ fn the_peers_study_finds_every_row_beyond_the_peers() {
     // each, never moving up or down faster than a flat floor allows; the
     // impact changes the pair's angular momentum no more than Box2D's
     // does; the welded beam holds straight and still; the motor turns its
-    // arm at its speed with the hinge shut. The rope bridge's crate is
-    // watched as it bounces: its row is there, its figure a range.
+    // arm at its speed with the hinge shut; the rope bridge's crate comes
+    // to rest. The ragdoll box's hinges are watched as the ragdolls land:
+    // its row is there, its figure an angle.
     let rows = peers(&MeasureOptions::default());
-    assert_eq!(rows.len(), 11);
-    let bridge: Vec<_> = rows.iter().filter(|r| r.scene.name() == "rope-bridge").collect();
+    assert_eq!(rows.len(), 12);
+    let of = |scene: &str| -> Vec<_> { rows.iter().filter(|r| r.scene.name() == scene).collect() };
+    let bridge = of("rope-bridge");
     assert_eq!(bridge.len(), 1);
     let range = bridge[0].measured.expect("a figure");
-    assert!(range.is_finite() && range >= 0.0, "{range}");
-    assert_eq!(bridge[0].pass, Some(range < tumble_scenes::peers::SETTLED_RANGE));
+    assert!(range < tumble_scenes::peers::SETTLED_RANGE, "{range}");
+    assert_eq!(bridge[0].pass, Some(true));
+    let ragdolls = of("ragdoll-box");
+    assert_eq!(ragdolls.len(), 1);
+    let degrees = ragdolls[0].measured.expect("a figure");
+    assert!(degrees.is_finite() && degrees >= 0.0, "{degrees}");
+    assert_eq!(ragdolls[0].pass, Some(degrees < LIMIT_TARGET_DEG));
     for scene in ["tile-floor", "tile-bodies", "impact", "welded-beam", "motor-arm"] {
         let of_scene: Vec<_> = rows.iter().filter(|r| r.scene.name() == scene).collect();
         assert_eq!(of_scene.len(), 2, "{scene}");

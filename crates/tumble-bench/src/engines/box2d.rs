@@ -313,6 +313,17 @@ impl Engine for Box2dScene {
             .collect()
     }
 
+    fn angles(&mut self) -> Vec<f32> {
+        let world = &mut self.world;
+        self.bodies
+            .iter()
+            .map(|&id| {
+                let body = world.body(id).expect("a live body");
+                body.rotation().expect("a live body").angle()
+            })
+            .collect()
+    }
+
     fn velocity(&mut self, body: usize) -> V2 {
         let v = self
             .world

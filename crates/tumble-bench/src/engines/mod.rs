@@ -37,6 +37,10 @@ pub trait Engine {
     /// center of mass of a dynamic body, the origin of any other.
     fn centers(&mut self) -> Vec<V2>;
 
+    /// Every body's angle, radians, in the order of the spec's bodies (the
+    /// turn of its frame from the world's, in `-pi..=pi`).
+    fn angles(&mut self) -> Vec<f32>;
+
     /// The velocity of the center of mass of the spec's body `body` (an
     /// index into [`Spec::bodies`]), m/s.
     fn velocity(&mut self, body: usize) -> V2;

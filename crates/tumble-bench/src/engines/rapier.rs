@@ -283,6 +283,13 @@ impl Engine for RapierScene {
             .collect()
     }
 
+    fn angles(&mut self) -> Vec<f32> {
+        self.bodies
+            .iter()
+            .map(|&h| self.world.bodies[h].rotation().angle())
+            .collect()
+    }
+
     fn velocity(&mut self, body: usize) -> V2 {
         let v = self.world.bodies[self.bodies[body]].linvel();
         V2::new(v.x, v.y)

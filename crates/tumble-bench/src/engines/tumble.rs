@@ -95,6 +95,13 @@ impl Engine for TumbleScene {
             .collect()
     }
 
+    fn angles(&mut self) -> Vec<f32> {
+        self.bodies
+            .iter()
+            .map(|&id| self.world.angle(id).expect("a live body"))
+            .collect()
+    }
+
     fn velocity(&mut self, body: usize) -> V2 {
         let v = self
             .world

@@ -1,4 +1,4 @@
-//! The benchmark's two joint scenes: Box2D's own joint grid (a net of
+//! The benchmark's joint scenes: Box2D's own joint grid (a net of
 //! circles hinged to their neighbours, hanging from seven fixed ones) and
 //! a thousand ragdolls, each the eleven-bone human of Box2D's samples,
 //! dropped on the ground in a heap.
@@ -314,6 +314,48 @@ pub fn ragdolls_of(columns: u32, rows: u32) -> Spec {
     }
 }
 
+/// Ragdolls in the box of [`ragdoll_box`]: 5 columns of 4.
+const RAGDOLL_BOX_GRID: (u32, u32) = (5, 4);
+/// The inner half width of [`ragdoll_box`]'s box, metres: the ragdolls'
+/// starting grid spans 5.5 m.
+const RAGDOLL_BOX_HALF_WIDTH: f32 = 3.5;
+/// Steps of [`ragdoll_box`]: 5 s.
+pub const RAGDOLL_BOX_STEPS: u32 = 300;
+/// The first steps of [`ragdoll_box`] whose limits are not watched: the
+/// ragdolls start straight, their knees and elbows outside their ranges
+/// (Box2D's human does), and each engine brings them in over its first
+/// steps.
+pub const RAGDOLL_BOX_SETTLE: u32 = 10;
+
+/// 20 ragdolls (the human of [`ragdoll`]: limits, friction, springs)
+/// dropped from a 5 x 4 grid into a box 7 m wide with walls 10 m high,
+/// where they land on each other and pile up. Quality: the largest
+/// violation of any hinge's limits after the first [`RAGDOLL_BOX_SETTLE`]
+/// steps.
+pub fn ragdoll_box() -> Spec {
+    let (columns, rows) = RAGDOLL_BOX_GRID;
+    let mut spec = ragdolls_of(columns, rows);
+    let wall_half_height = 5.0;
+    for side in [-1.0, 1.0] {
+        let wall = BodySpec::new(
+            Motion::Static,
+            V2::new(side * (RAGDOLL_BOX_HALF_WIDTH + 0.5), wall_half_height),
+            ShapeSpec::square_box(0.5, wall_half_height).with_friction(RAGDOLL_FRICTION),
+        );
+        // (After the ground: the joints name the ragdolls' bones by index,
+        // so the walls go last.)
+        spec.bodies.push(wall);
+    }
+    Spec {
+        name: "ragdoll-box",
+        steps: RAGDOLL_BOX_STEPS,
+        quality: Quality::LimitViolation {
+            after: RAGDOLL_BOX_SETTLE,
+        },
+        ..spec
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::build_world;
@@ -496,5 +538,64 @@ mod tests {
             scene.world.contact_count() > 0,
             "without the group the legs collide"
         );
+    }
+
+    #[test]
+    fn a_limit_violation_is_how_far_a_hinge_turned_past_its_range() {
+        // Two bodies hinged with limits -0.5..0.3 rad, B starting turned
+        // 2 rad from A (the hinge's zero): the violation reads the turn
+        // since the start, whatever the starting angles and across the
+        // -pi..pi seam.
+        let body = |angle| BodySpec {
+            angle,
+            ..BodySpec::new(
+                Motion::Dynamic,
+                V2::new(0.0, 0.0),
+                ShapeSpec::square_box(0.5, 0.5),
+            )
+        };
+        let spec = Spec {
+            name: "hinge",
+            steps: 1,
+            gravity: gravity(),
+            bodies: vec![body(1.0), body(3.0)],
+            joints: vec![JointSpec::revolute(0, 1, V2::new(0.0, 0.0)).with_limits(-0.5, 0.3)],
+            quality: Quality::None,
+            sleeping: false,
+        };
+        let close = |angles: [f32; 2], expected: f32| {
+            let v = super::super::limit_violation(&spec, &angles);
+            assert!((v - expected).abs() < 1e-5, "{angles:?}: {v} against {expected}");
+        };
+        close([1.0, 3.0], 0.0);
+        close([1.0, 3.2], 0.0);
+        close([1.0, 3.5], 0.2);
+        close([1.0, 2.3], 0.2);
+        // A turned as well: only the difference counts.
+        close([1.4, 3.9], 0.2);
+        // B past pi (3.0 + 0.4 = 3.4, read as 3.4 - 2 pi by the engine).
+        close([1.0, 3.4 - 2.0 * PI], 0.1);
+        // No limits, no violation.
+        let free = Spec {
+            joints: vec![JointSpec::revolute(0, 1, V2::new(0.0, 0.0))],
+            ..spec.clone()
+        };
+        assert_eq!(super::super::limit_violation(&free, &[0.0, 3.0]), 0.0);
+    }
+
+    #[test]
+    fn the_ragdoll_box_holds_twenty_ragdolls_between_two_walls() {
+        let spec = ragdoll_box();
+        let dynamic = spec.bodies.iter().filter(|b| b.motion == Motion::Dynamic).count();
+        assert_eq!(dynamic, 20 * RAGDOLL_BONES.len());
+        assert_eq!(spec.joints.len(), 20 * HINGES.len());
+        // Every bone starts inside the walls.
+        for b in spec.bodies.iter().filter(|b| b.motion == Motion::Dynamic) {
+            assert!(
+                b.position.x.abs() + 0.25 < RAGDOLL_BOX_HALF_WIDTH,
+                "{:?}",
+                b.position
+            );
+        }
     }
 }
