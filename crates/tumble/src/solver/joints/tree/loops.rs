@@ -26,6 +26,9 @@ pub(super) struct Loop {
     pub(super) group: usize,
     /// Its impulses this solve.
     pub(super) impulse: V3,
+    /// The places of its two bodies among its group's nodes (`usize::MAX`
+    /// for one that cannot move): [`LoopGroup::local`] of `ends`.
+    pub(super) local: [usize; 2],
     /// The joint.
     pub(super) joint: u32,
     /// Its third row: a rigid weld's angle, a hinge's friction, or none.
@@ -163,6 +166,9 @@ impl JointTrees {
                     }
                 }
             }
+            for l in &mut self.loops[lo..hi] {
+                l.local = l.ends.map(|e| if e == usize::MAX { e } else { g.local(e) });
+            }
             self.groups.push(g);
             lo = hi;
         }
@@ -201,10 +207,15 @@ impl JointTrees {
         self.cols.resize(m * n, [0.0; 3]);
         for c in 0..n {
             let (l, r) = (&self.loops[lo + c / 3], c % 3);
+            // (A filler row, a hinge's free turn, couples with nothing:
+            // its column stays zero.)
+            if r == 2 && !l.spin.solved() {
+                continue;
+            }
             let col = &mut self.cols[c * m..(c + 1) * m];
-            for (e, rows) in l.ends.iter().zip(&l.rows) {
-                if *e != usize::MAX {
-                    col[g.local(*e)] = [rows[r][0], rows[r][1], rows[r][2]];
+            for (&e, rows) in l.local.iter().zip(&l.rows) {
+                if e != usize::MAX {
+                    col[e] = rows[r];
                 }
             }
             let mut offset = 0;
@@ -229,27 +240,31 @@ impl JointTrees {
                 offset += end - start;
             }
         }
-        // (B^T v at loop row i: the loop's rows at its bodies times v there.)
+        // (B^T v at loop row i: the loop's rows at its bodies times v
+        // there, `v` the forest's solution or a column.)
         let loops = &self.loops[lo..hi];
-        let at = |i: usize, v: &dyn Fn(usize) -> V3| {
-            let l = &loops[i / 3];
-            let mut sum = 0.0;
-            for (e, rows) in l.ends.iter().zip(&l.rows) {
-                if *e != usize::MAX {
-                    let x = v(*e);
-                    sum += rows[i % 3][0] * x[0] + rows[i % 3][1] * x[1] + rows[i % 3][2] * x[2];
-                }
-            }
-            sum
-        };
+        let dot = |a: &V3, b: &V3| a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
         self.schur.clear();
         self.schur_rhs.clear();
         for i in 0..n {
-            let l = &loops[i / 3];
-            self.schur_rhs.push(l.rhs[i % 3] - at(i, &|e| self.x[e]));
+            let (l, r) = (&loops[i / 3], i % 3);
+            let mut bx = 0.0;
+            for (&e, rows) in l.ends.iter().zip(&l.rows) {
+                if e != usize::MAX {
+                    bx += dot(&rows[r], &self.x[e]);
+                }
+            }
+            self.schur_rhs.push(l.rhs[r] - bx);
             for c in 0..n {
-                let own = if i / 3 == c / 3 { l.d[i % 3][c % 3] } else { 0.0 };
-                self.schur.push(own - at(i, &|e| self.cols[c * m + g.local(e)]));
+                let own = if i / 3 == c / 3 { l.d[r][c % 3] } else { 0.0 };
+                let col = &self.cols[c * m..(c + 1) * m];
+                let mut bw = 0.0;
+                for (&e, rows) in l.local.iter().zip(&l.rows) {
+                    if e != usize::MAX {
+                        bw += dot(&rows[r], &col[e]);
+                    }
+                }
+                self.schur.push(own - bw);
             }
         }
         let mut scale = [0.0; 3 * MAX_CLOSED_LOOPS as usize];

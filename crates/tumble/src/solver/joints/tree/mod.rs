@@ -750,6 +750,7 @@ impl JointTrees {
             self.loops.push(Loop {
                 group: root,
                 impulse: [0.0; 3],
+                local: [usize::MAX; 2],
                 joint: k,
                 spin: spin_row(j, h),
                 ends,
