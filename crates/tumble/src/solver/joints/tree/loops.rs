@@ -7,8 +7,7 @@
 //! which then becomes `x - A^-1 B y`: one pass of the forest's kept
 //! elimination per loop row, and a small dense solve.
 
-use super::{couple, couple_back, is_driven_hinge, is_rigid_weld, mv, sub, JointTrees, Spin, BODY, M3, V3};
-use crate::joint::{JointConstraint, JointKind};
+use super::{couple, couple_back, mv, sub, JointTrees, Spin, BODY, M3, V3};
 
 /// The most joints closing loops in one component that the exact solve
 /// closes: the loops' rows are solved as one dense system beside the
@@ -31,7 +30,8 @@ pub(super) struct Loop {
     pub(super) local: [usize; 2],
     /// The joint.
     pub(super) joint: u32,
-    /// Its third row: a rigid weld's angle, a hinge's friction, or none.
+    /// Its third row: a rigid weld's angle, a hinge's motor or friction,
+    /// or none.
     pub(super) spin: Spin,
     /// The places in `order` of its two bodies (`usize::MAX` for one that
     /// cannot move).
@@ -83,13 +83,6 @@ impl LoopGroup {
     fn nodes(&self) -> usize {
         self.spans().iter().map(|(start, end)| end - start).sum()
     }
-}
-
-/// Whether joint `j`, closing a loop, can be closed in the exact solve:
-/// a hinge (not a driven one, whose motor the exact solve may hold at its
-/// bound) or a rigid weld.
-pub(super) fn closes_exactly(j: &JointConstraint) -> bool {
-    is_rigid_weld(j) || (matches!(j.kind, JointKind::Revolute(_)) && !is_driven_hinge(j))
 }
 
 /// Solves the dense `n` x `n` system `a y = b` (row by row in `a`) into

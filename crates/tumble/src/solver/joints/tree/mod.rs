@@ -46,7 +46,7 @@ use crate::step_context::{Softness, StepContext};
 mod loops;
 mod projection;
 
-use loops::{closes_exactly, Loop, LoopGroup, MAX_CLOSED_LOOPS};
+use loops::{Loop, LoopGroup, MAX_CLOSED_LOOPS};
 
 /// A 3x3 block: a body's mass matrix, a joint's (padded to 3 rows), or
 /// the coupling between the two.
@@ -202,11 +202,9 @@ pub(crate) struct JointTrees {
     loose: Vec<bool>,
     /// The joints that close a loop, this step, in joint order.
     closing: Vec<u32>,
-    /// Per component root: how many joints close a loop in it, and
-    /// whether one of them cannot be closed in the exact solve
-    /// ([`closes_exactly`]).
+    /// Per component root: how many joints close a loop in it (every
+    /// joint of the forest can close one: a hinge, a rigid weld).
     loop_count: Vec<u32>,
-    unclosable: Vec<bool>,
     /// The loops closed in the exact solve this step ([`Loop`]).
     loops: Vec<Loop>,
     /// Per body: its place in `order`, if the forest holds it.
@@ -583,12 +581,7 @@ impl JointTrees {
             };
             (mass, mass)
         }));
-        for v in [
-            &mut self.rigid,
-            &mut self.looped,
-            &mut self.loose,
-            &mut self.unclosable,
-        ] {
+        for v in [&mut self.rigid, &mut self.looped, &mut self.loose] {
             v.clear();
             v.resize(n, false);
         }
@@ -644,8 +637,8 @@ impl JointTrees {
             self.ratio[rb] = self.ratio[rb].max(need);
             self.picked.push(k as u32);
         }
-        // The loops each component closes, and whether the exact solve
-        // can close them all.
+        // The loops each component closes: the exact solve closes them
+        // when they are few.
         self.loop_count.clear();
         self.loop_count.resize(n, 0);
         for &k in &self.closing {
@@ -653,11 +646,9 @@ impl JointTrees {
             let body = if node_of(j.a) == ground { j.b } else { j.a };
             let root = find(&mut self.uf, body) as usize;
             self.loop_count[root] += 1;
-            self.unclosable[root] |= !closes_exactly(j);
         }
-        let closed = |this: &Self, root: usize| {
-            this.looped[root] && !this.unclosable[root] && this.loop_count[root] <= MAX_CLOSED_LOOPS
-        };
+        let closed =
+            |this: &Self, root: usize| this.looped[root] && this.loop_count[root] <= MAX_CLOSED_LOOPS;
         // Only the trees that need it: a hinge tree with a mass ratio
         // Gauss-Seidel cannot carry (a uniform net, a bridge or a ragdoll
         // converges well enough, and would pay for the elimination every
@@ -1226,6 +1217,42 @@ mod tests {
             .chain([StateCell::new(one_states[n as usize].load())])
             .collect();
         (joints, bodies, states)
+    }
+
+    #[test]
+    fn a_motor_closing_a_loop_drives_it_at_its_speed() {
+        let ctx = StepContext::for_tests();
+        // The bridge's last rod made point-like (its mass at its center,
+        // far out on the arm of the hinge at the far anchor), that hinge
+        // given a motor at 1 rad/s with torque to spare: a driven hinge,
+        // closing the loop through the ground.
+        let (mut joints, mut bodies, states) = bridge(10, 20.0, 0.0);
+        let point_like = 1.0e4 / 20.0;
+        bodies[9].inv_inertia = point_like;
+        joints[9].masses[3] = point_like;
+        joints[10].masses[1] = point_like;
+        joints[10].kind = JointKind::Revolute(RevoluteJoint {
+            enable_motor: true,
+            motor_speed: 1.0,
+            max_motor_torque: 1.0e6,
+            ..RevoluteJoint::default()
+        });
+        assert!(is_driven_hinge(&joints[10]));
+        let mut trees = JointTrees::default();
+        trees.build(&joints, &bodies, ctx.h);
+        assert_eq!(trees.loops.len(), 1);
+        assert_eq!(trees.loops[0].joint, 10);
+        trees.mark_held(&mut joints);
+        trees.solve(&mut joints, &bodies, &states, &ctx, false);
+        let velocities = joint_velocities(&joints, &states);
+        for (k, (dv, _)) in velocities.iter().enumerate() {
+            assert!(dv.length() < 1e-4, "joint {k} opens at {dv}");
+        }
+        assert!(
+            (velocities[10].1 - 1.0).abs() < 1e-4,
+            "the motor turns at {}",
+            velocities[10].1
+        );
     }
 
     #[test]
