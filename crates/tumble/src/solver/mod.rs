@@ -912,7 +912,7 @@ fn soft_substep(
             Pass::Soft { bias: true },
         );
         if let Some(t) = trees.as_deref_mut() {
-            t.solve(joints, bodies, states, ctx, true);
+            t.solve(joints, states, ctx, true);
         }
     }
     integrate_positions(bodies, locks, (states, None, team), ctx);
@@ -927,7 +927,7 @@ fn soft_substep(
             Pass::Soft { bias: false },
         );
         if let Some(t) = trees.as_deref_mut() {
-            t.solve(joints, bodies, states, ctx, false);
+            t.solve(joints, states, ctx, false);
         }
     }
 }

@@ -188,6 +188,9 @@ pub(crate) struct JointTrees {
     x: Vec<V3>,
     /// Per node of `order`, a joint's third row this solve.
     spins: Vec<Spin>,
+    /// Per node of `order`, a body's mass and rotational inertia (an
+    /// [`IMMOVABLE`] one for a body that cannot move or turn).
+    masses: Vec<[f64; 2]>,
     /// Per node of `order`, a joint's anchors this solve (read by the
     /// bodies below it).
     arms: Vec<(Vec2, Vec2)>,
@@ -756,6 +759,18 @@ impl JointTrees {
             v.resize(m, [[0.0; 3]; 3]);
         }
         self.rhs.resize(m, [0.0; 3]);
+        // Each body node's mass and inertia, for the step (joint nodes:
+        // unused).
+        self.masses.clear();
+        self.masses.extend(self.order.iter().map(|&(kind, id, _)| {
+            let mass = |inv: f32| f64::from(if inv > 0.0 { 1.0 / inv } else { IMMOVABLE });
+            if kind == BODY {
+                let sb = &bodies[id as usize];
+                [mass(sb.inv_mass), mass(sb.inv_inertia)]
+            } else {
+                [0.0; 2]
+            }
+        }));
         self.x.resize(m, [0.0; 3]);
         self.arms.resize(m, (Vec2::ZERO, Vec2::ZERO));
         // Each joint's third row, for the whole step (a held motor is
@@ -865,7 +880,6 @@ impl JointTrees {
     pub(crate) fn solve(
         &mut self,
         joints: &mut [JointConstraint],
-        bodies: &[SolverBody],
         states: &[StateCell],
         ctx: &StepContext,
         bias: bool,
@@ -882,7 +896,7 @@ impl JointTrees {
             }
         }
         loop {
-            self.assemble(joints, bodies, states, (ctx, bias));
+            self.assemble(joints, states, (ctx, bias));
             self.eliminate();
             if !self.loops.is_empty() {
                 self.close_loops();
@@ -942,7 +956,6 @@ impl JointTrees {
     fn assemble(
         &mut self,
         joints: &[JointConstraint],
-        bodies: &[SolverBody],
         states: &[StateCell],
         (ctx, bias): (&StepContext, bool),
     ) {
@@ -958,9 +971,7 @@ impl JointTrees {
         for k in 0..self.order.len() {
             let (kind, id, parent) = self.order[k];
             if kind == BODY {
-                let sb = &bodies[id as usize];
-                let mass = |inv: f32| f64::from(if inv > 0.0 { 1.0 / inv } else { IMMOVABLE });
-                let (mm, ii) = (mass(sb.inv_mass), mass(sb.inv_inertia));
+                let [mm, ii] = self.masses[k];
                 self.d[k] = [[mm, 0.0, 0.0], [0.0, mm, 0.0], [0.0, 0.0, ii]];
                 self.rhs[k] = [0.0; 3];
                 if parent != usize::MAX {
@@ -1323,7 +1334,7 @@ mod tests {
             let mut trees = JointTrees::default();
             trees.build(&joints, &bodies, ctx.h);
             trees.mark_held(&mut joints);
-            trees.solve(&mut joints, &bodies, &states, &ctx, false);
+            trees.solve(&mut joints, &states, &ctx, false);
             for s in &states {
                 let (v, w) = s.velocity();
                 assert!(v.is_finite() && w.is_finite(), "trial {trial}: {v} {w}");
@@ -1370,7 +1381,7 @@ mod tests {
         assert_eq!(trees.loops.len(), 1);
         assert_eq!(trees.loops[0].joint, 10);
         trees.mark_held(&mut joints);
-        trees.solve(&mut joints, &bodies, &states, &ctx, false);
+        trees.solve(&mut joints, &states, &ctx, false);
         let velocities = joint_velocities(&joints, &states);
         for (k, (dv, _)) in velocities.iter().enumerate() {
             assert!(dv.length() < 1e-4, "joint {k} opens at {dv}");
@@ -1392,13 +1403,13 @@ mod tests {
             let mut trees = JointTrees::default();
             trees.build(&one, &bodies, ctx.h);
             trees.mark_held(&mut one);
-            trees.solve(&mut one, &bodies, &alone, &ctx, false);
+            trees.solve(&mut one, &alone, &ctx, false);
             let count = 3 * MAX_CLOSED_LOOPS;
             let (mut many, bodies, together) = bridges(count, 10, friction);
             trees.build(&many, &bodies, ctx.h);
             assert_eq!(trees.loops.len(), count as usize);
             trees.mark_held(&mut many);
-            trees.solve(&mut many, &bodies, &together, &ctx, false);
+            trees.solve(&mut many, &together, &ctx, false);
             for (k, s) in together[..together.len() - 1].iter().enumerate() {
                 let ((v, w), (u, x)) = (s.velocity(), alone[k % 10].velocity());
                 assert!(
@@ -1436,7 +1447,7 @@ mod tests {
         assert!(joints.iter().all(|j| j.held_exactly));
         // The relax (no compliance, no drift correction): every joint's
         // anchors, the loop's among them, move together afterwards.
-        trees.solve(&mut joints, &bodies, &states, &ctx, false);
+        trees.solve(&mut joints, &states, &ctx, false);
         for (k, (dv, _)) in joint_velocities(&joints, &states).into_iter().enumerate() {
             assert!(dv.length() < 1e-4, "joint {k} opens at {dv}");
         }
@@ -1456,7 +1467,7 @@ mod tests {
         let mut forest = JointTrees::default();
         forest.build(&open, &bodies, ctx.h);
         assert!(forest.loops.is_empty());
-        forest.solve(&mut open, &bodies, &states_open, &ctx, false);
+        forest.solve(&mut open, &states_open, &ctx, false);
         for (s, t) in states.iter().zip(&states_open) {
             let ((v, w), (u, x)) = (s.velocity(), t.velocity());
             assert!(
@@ -1485,7 +1496,7 @@ mod tests {
         let mut trees = JointTrees::default();
         trees.build(&joints, &bodies, ctx.h);
         trees.mark_held(&mut joints);
-        trees.solve(&mut joints, &bodies, &states, &ctx, false);
+        trees.solve(&mut joints, &states, &ctx, false);
         for (k, (dv, spin)) in joint_velocities(&joints, &states).into_iter().enumerate() {
             assert!(
                 dv.length() < 1e-4 && spin.abs() < 0.05 * turning,
@@ -1498,7 +1509,7 @@ mod tests {
         let (mut joints, bodies, states) = bridge(10, 20.0, weak);
         trees.build(&joints, &bodies, ctx.h);
         trees.mark_held(&mut joints);
-        trees.solve(&mut joints, &bodies, &states, &ctx, false);
+        trees.solve(&mut joints, &states, &ctx, false);
         for (k, (dv, _)) in joint_velocities(&joints, &states).into_iter().enumerate() {
             assert!(dv.length() < 1e-4, "joint {k} opens at {dv}");
         }
