@@ -283,13 +283,18 @@ pub fn settle(scene: &mut Scene, frames: u32, window: u32) -> (f32, Metrics) {
     (high - low, metrics)
 }
 
-/// Steps the ragdoll box (`scene`, built as [`crate::SceneName::RagdollBox`]:
-/// every body of [`crate::bench::ragdoll_box`] tracked, in its order)
-/// `frames` times and measures the largest amount any of its hinges
-/// passed its limits after the first `after` steps, radians
-/// ([`crate::bench::limit_violation`]), with the run's SCENES.md metrics.
-pub fn limit_violation(scene: &mut Scene, frames: u32, after: u32) -> (f32, Metrics) {
-    let spec = crate::bench::ragdoll_box();
+/// Steps `scene`, built from the benchmark's `spec` with every one of its
+/// bodies tracked in its order (as [`crate::SceneName::RagdollBox`] is
+/// from [`crate::bench::ragdoll_box`]), `frames` times, and measures the
+/// largest amount any of its hinges passed its limits after the first
+/// `after` steps, radians ([`crate::bench::limit_violation`]), with the
+/// run's SCENES.md metrics.
+pub fn limit_violation(
+    scene: &mut Scene,
+    spec: &crate::bench::Spec,
+    frames: u32,
+    after: u32,
+) -> (f32, Metrics) {
     let mut worst = 0.0f32;
     let metrics = run_with(scene, frames, |s| {
         if s.world.step_count() > u64::from(after) {
@@ -298,7 +303,7 @@ pub fn limit_violation(scene: &mut Scene, frames: u32, after: u32) -> (f32, Metr
                 .iter()
                 .map(|&b| s.world.angle(b).expect("a live body"))
                 .collect();
-            worst = worst.max(crate::bench::limit_violation(&spec, &angles));
+            worst = worst.max(crate::bench::limit_violation(spec, &angles));
         }
     });
     (worst, metrics)

@@ -463,8 +463,12 @@ pub fn peers(opts: &MeasureOptions) -> Vec<Row> {
     if wanted(opts, SceneName::RagdollBox) {
         let scene = SceneName::RagdollBox;
         let mut s = build(scene, settings);
-        let (worst, metrics) =
-            beyond::limit_violation(&mut s, frames(opts, scene), bench::RAGDOLL_BOX_SETTLE);
+        let (worst, metrics) = beyond::limit_violation(
+            &mut s,
+            &bench::ragdoll_box(),
+            frames(opts, scene),
+            bench::RAGDOLL_BOX_SETTLE,
+        );
         let worst = worst.to_degrees();
         rows.push(row(
             scene,

@@ -136,7 +136,9 @@ impl JointTrees {
     /// trees ([`LoopGroup`]): a component's loops are solved together,
     /// and the trees of the others are no part of their system.
     pub(super) fn group_loops(&mut self) {
-        self.loops.sort_by_key(|l| l.group);
+        // (Unstable, so no buffer a step; each joint is one loop, so the
+        // order is still the joints' within a component.)
+        self.loops.sort_unstable_by_key(|l| (l.group, l.joint));
         self.groups.clear();
         let mut lo = 0;
         while lo < self.loops.len() {

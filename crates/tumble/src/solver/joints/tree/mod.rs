@@ -939,16 +939,6 @@ impl JointTrees {
         }
     }
 
-    /// Whether node `k`'s third row is solved this time round.
-    fn spins(&self, k: usize) -> bool {
-        self.spins[k].solved()
-    }
-
-    /// The impulse node `k`'s held motor applies, if it is held.
-    fn held(&self, k: usize) -> Option<f32> {
-        self.spins[k].held()
-    }
-
     /// Builds the blocks of the system `[M -J^T; -J -G]` in `order`: each
     /// body's mass matrix, each joint's compliance and velocity error, and
     /// the coupling of each node with its parent. A held motor's impulse
@@ -977,8 +967,8 @@ impl JointTrees {
                 if parent != usize::MAX {
                     let j = &joints[self.order[parent].1 as usize];
                     self.off[k] =
-                        rows_at(j, self.arms[parent], id, self.spins(parent)).map(|r| r.map(|x| -x));
-                    if let Some(held) = self.held(parent) {
+                        rows_at(j, self.arms[parent], id, self.spins[parent].solved()).map(|r| r.map(|x| -x));
+                    if let Some(held) = self.spins[parent].held() {
                         self.rhs[k][2] += held_on(j, id, held);
                     }
                 }
@@ -990,8 +980,8 @@ impl JointTrees {
                 (self.d[k], self.rhs[k]) = joint_block(j, &motion, (ra, rb), self.spins[k], (ctx, soft, a2));
                 if parent != usize::MAX {
                     let b = self.order[parent].1;
-                    self.off[k] = tr(&rows_at(j, (ra, rb), b, self.spins(k)).map(|r| r.map(|x| -x)));
-                    if let Some(held) = self.held(k) {
+                    self.off[k] = tr(&rows_at(j, (ra, rb), b, self.spins[k].solved()).map(|r| r.map(|x| -x)));
+                    if let Some(held) = self.spins[k].held() {
                         self.rhs[parent][2] += held_on(j, b, held);
                     }
                 }
@@ -1053,19 +1043,32 @@ mod tests {
     use super::*;
     use crate::joint::RevoluteJoint;
 
-    /// Solver bodies of masses `masses` (dynamic) and one static body last.
-    fn bodies(masses: &[f32]) -> Vec<SolverBody> {
+    /// Solver bodies of masses `masses` (dynamic), each of inverse inertia
+    /// `inertia_ratio` times its inverse mass, and one static body last.
+    fn solver_bodies(masses: impl IntoIterator<Item = f32>, inertia_ratio: f32) -> Vec<SolverBody> {
         let mut out: Vec<SolverBody> = masses
-            .iter()
-            .map(|&m| SolverBody {
+            .into_iter()
+            .map(|m| SolverBody {
                 inv_mass: 1.0 / m,
-                inv_inertia: 1.0 / m,
+                inv_inertia: inertia_ratio / m,
                 dynamic: true,
                 ..SolverBody::default()
             })
             .collect();
         out.push(SolverBody::default());
         out
+    }
+
+    /// Solver bodies of 1 m rods of masses `masses` (a rod's inertia
+    /// about its center, `m / 12`), and one static body last.
+    fn rods(masses: impl IntoIterator<Item = f32>) -> Vec<SolverBody> {
+        solver_bodies(masses, 12.0)
+    }
+
+    /// Solver bodies of masses `masses` (dynamic, inertia equal to mass)
+    /// and one static body last.
+    fn bodies(masses: &[f32]) -> Vec<SolverBody> {
+        solver_bodies(masses.iter().copied(), 1.0)
     }
 
     /// Hinges from the static body to body 0, then between each body and
@@ -1133,15 +1136,7 @@ mod tests {
         use crate::body::BodyState;
         use crate::math::Rot;
         let mass = |k: u32| if k + 1 == n { heavy } else { 1.0 };
-        let mut bodies: Vec<SolverBody> = (0..n)
-            .map(|k| SolverBody {
-                inv_mass: 1.0 / mass(k),
-                inv_inertia: 12.0 / mass(k),
-                dynamic: true,
-                ..SolverBody::default()
-            })
-            .collect();
-        bodies.push(SolverBody::default());
+        let bodies = rods((0..n).map(mass));
         let hinge = RevoluteJoint {
             enable_motor: friction > 0.0,
             max_motor_torque: friction,
@@ -1250,16 +1245,7 @@ mod tests {
                 .map(|_| [0.5, 1.0, 2.0, 40.0][rng.range(0.0, 4.0) as usize])
                 .collect();
             let centers: Vec<Vec2> = (0..=n).map(|_| rng.vec(5.0)).collect();
-            let mut bodies: Vec<SolverBody> = masses
-                .iter()
-                .map(|&m| SolverBody {
-                    inv_mass: 1.0 / m,
-                    inv_inertia: 12.0 / m,
-                    dynamic: true,
-                    ..SolverBody::default()
-                })
-                .collect();
-            bodies.push(SolverBody::default());
+            let bodies = rods(masses.iter().copied());
             let inverse = |b: u32| {
                 if b == ground {
                     (0.0, 0.0)
