@@ -4,10 +4,10 @@
 //! Arrays of the engine's numbers are `float32`, its own precision, so they
 //! equal what the per-body getters return.
 
-use crate::body::Body;
 use crate::errors::{invalid, Check};
 use crate::keys::{handle, key};
-use crate::world::{read, write, World};
+use crate::objects::Body;
+use crate::objects::{read, write, World};
 use numpy::ndarray::{Array1, Array2};
 use numpy::{Element, IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;

@@ -5,25 +5,11 @@
 use crate::errors::{invalid, Check};
 use crate::handles::{handle, Handle};
 use crate::keys::key;
+use crate::objects::{body_obj, joint_obj, read, shape_obj, write, Body, World};
 use crate::settings::py_bool;
 use crate::vec::{Vec2, V2};
-use crate::world::{body_obj, joint_obj, read, shape_obj, write, World};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
-use tumble::{BodyDef, BodyId, BodyType, MotionLocks as RustLocks};
-
-/// A rigid body of a :class:`World`, made by :meth:`World.create_body`.
-///
-/// The object is a handle: two objects for the same body compare equal,
-/// and once the body is removed every call raises
-/// :class:`StaleHandleError`. Its shapes (added with :meth:`add_circle`,
-/// :meth:`add_box` and the like) give it its mass.
-#[pyclass(module = "tumble", frozen)]
-pub struct Body {
-    pub(crate) world: Py<World>,
-    pub(crate) data: Py<PyDict>,
-    pub(crate) id: BodyId,
-}
+use tumble::{BodyDef, BodyType, MotionLocks as RustLocks};
 
 /// The body type's name, as Python spells it.
 pub fn type_name(t: BodyType) -> &'static str {
@@ -453,7 +439,7 @@ impl Body {
 
     /// The body's shapes, in the order they were added.
     #[getter]
-    fn shapes(&self, py: Python<'_>) -> PyResult<Vec<crate::shape::Shape>> {
+    fn shapes(&self, py: Python<'_>) -> PyResult<Vec<crate::objects::Shape>> {
         let world = self.world.bind(py);
         let w = read(world)?;
         let ids = w.inner.body_shapes(self.id).check()?;
@@ -472,7 +458,7 @@ impl Body {
 
     /// The joints on the body, most recent first.
     #[getter]
-    fn joints(&self, py: Python<'_>) -> PyResult<Vec<crate::joint::Joint>> {
+    fn joints(&self, py: Python<'_>) -> PyResult<Vec<crate::objects::Joint>> {
         let world = self.world.bind(py);
         let w = read(world)?;
         let ids = w.inner.body_joints(self.id).check()?;

@@ -2,7 +2,7 @@
 //! primitives, which `tumble.pygame_util` (pure Python) puts on a pygame
 //! surface.
 
-use crate::world::World;
+use crate::objects::World;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 use tumble::{Color, DebugDraw, DrawOptions, Vec2};

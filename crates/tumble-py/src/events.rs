@@ -1,10 +1,10 @@
 //! Contact and sensor events of the last step, and the contacts' manifolds,
 //! as Python objects. (`batch.rs` gives the same events as numpy arrays.)
 
-use crate::body::Body;
-use crate::shape::Shape;
+use crate::objects::Body;
+use crate::objects::Shape;
+use crate::objects::{body_obj, read, shape_obj, World};
 use crate::vec::Vec2;
-use crate::world::{body_obj, read, shape_obj, World};
 use pyo3::prelude::*;
 
 /// Two shapes whose contact began or stopped touching: ``shape_a`` and

@@ -3,7 +3,7 @@
 //! engine handle. Their user data, equality, hash, pickling and garbage
 //! collection work the same way for all three, here.
 
-use crate::world::{read, write, Reduced, World};
+use crate::objects::{read, write, Reduced, World};
 use pyo3::prelude::*;
 use pyo3::pyclass::boolean_struct::True;
 use pyo3::types::PyDict;
@@ -96,7 +96,7 @@ macro_rules! handle {
         impl crate::handles::Handle for $class {
             const KIND: &'static str = $kind;
 
-            fn world_obj(&self) -> &Py<crate::world::World> {
+            fn world_obj(&self) -> &Py<crate::objects::World> {
                 &self.world
             }
 
@@ -136,7 +136,7 @@ macro_rules! handle {
                 crate::handles::hash(self)
             }
 
-            fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<crate::world::Reduced<'py>> {
+            fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<crate::objects::Reduced<'py>> {
                 crate::handles::reduce(self, py)
             }
 

@@ -10,11 +10,11 @@
 //! stepped: such a call raises), but it can read the shapes' and bodies'
 //! user data.
 
-use crate::body::Body;
 use crate::errors::invalid;
-use crate::shape::Shape;
+use crate::objects::Body;
+use crate::objects::Shape;
+use crate::objects::{write, World};
 use crate::vec::{Vec2, V2};
-use crate::world::{write, World};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::sync::Mutex;

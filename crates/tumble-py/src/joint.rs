@@ -1,17 +1,16 @@
 //! Joints: the parameter classes (one per kind, as the engine's structs),
 //! `World.add_joint` and the `Joint` handle with its readouts.
 
-use crate::body::Body;
 use crate::errors::Check;
 use crate::handles::{handle, Handle};
 use crate::keys::key;
+use crate::objects::Body;
+use crate::objects::{body_obj, joint_obj, read, write, Joint, World};
 use crate::settings::py_bool;
 use crate::vec::{Vec2, V2};
-use crate::world::{body_obj, joint_obj, read, write, World};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
-use tumble::{JointDef, JointId, JointKind, Transform};
+use tumble::{JointDef, JointKind, Transform};
 
 /// A value Python prints as it reads it back.
 trait Show {
@@ -387,15 +386,6 @@ impl World {
         }
         Ok(joint)
     }
-}
-
-/// A joint between two bodies, made by :meth:`World.add_joint`. A handle,
-/// as :class:`Body` is.
-#[pyclass(module = "tumble", frozen)]
-pub struct Joint {
-    pub(crate) world: Py<World>,
-    pub(crate) data: Py<PyDict>,
-    pub(crate) id: JointId,
 }
 
 handle!(Joint, "joint", |w, id| w.joint_kind(id));

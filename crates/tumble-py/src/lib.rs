@@ -2,8 +2,9 @@
 //!
 //! The glue is thin: each Python class or method calls the engine's public
 //! API and maps its errors (`errors.rs`). Bodies, shapes and joints are small
-//! handle objects holding their world (`body.rs`, `shape.rs`,
-//! `joint.rs`, and what they share, `handles.rs`);
+//! handle objects holding their world (the classes in `objects.rs`, their
+//! methods in `body.rs`, `shape.rs` and `joint.rs`, and what the handles
+//! share in `handles.rs`);
 //! vectors come in as any pair of numbers and go out as `Vec2` (`vec.rs`);
 //! arrays go out as numpy (`batch.rs`). The Python package around it
 //! (`python/tumble`) adds the pygame drawing and the type stubs.
@@ -24,6 +25,7 @@ mod hooks;
 mod joint;
 mod keys;
 mod mover;
+mod objects;
 mod queries;
 mod settings;
 mod shape;
@@ -37,11 +39,11 @@ use pyo3::prelude::*;
 fn _tumble(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
     m.add_class::<vec::Vec2>()?;
-    m.add_class::<world::World>()?;
+    m.add_class::<objects::World>()?;
     m.add_class::<settings::SolverSettings>()?;
-    m.add_class::<body::Body>()?;
+    m.add_class::<objects::Body>()?;
     m.add_class::<body::MotionLocks>()?;
-    m.add_class::<shape::Shape>()?;
+    m.add_class::<objects::Shape>()?;
     m.add_class::<shape::Filter>()?;
     m.add_class::<shape::QueryFilter>()?;
     m.add_class::<geometry::Circle>()?;
@@ -49,7 +51,7 @@ fn _tumble(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<geometry::Polygon>()?;
     m.add_class::<geometry::Segment>()?;
     m.add_class::<geometry::ChainSegment>()?;
-    m.add_class::<joint::Joint>()?;
+    m.add_class::<objects::Joint>()?;
     m.add_class::<joint::RevoluteJoint>()?;
     m.add_class::<joint::PrismaticJoint>()?;
     m.add_class::<joint::DistanceJoint>()?;

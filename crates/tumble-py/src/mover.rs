@@ -1,11 +1,12 @@
 //! The character mover: `CharacterController` and `World.move_character`.
 
-use crate::body::Body;
 use crate::errors::Check;
 use crate::geometry;
-use crate::shape::{QueryFilter, Shape};
+use crate::objects::Body;
+use crate::objects::Shape;
+use crate::objects::{read, shape_obj, World};
+use crate::shape::QueryFilter;
 use crate::vec::{Vec2, V2};
-use crate::world::{read, shape_obj, World};
 use pyo3::prelude::*;
 use tumble::Transform;
 

@@ -1,12 +1,13 @@
 //! The world's queries (rays, shape casts, overlaps) and explosions.
 
-use crate::body::Body;
 use crate::errors::Check;
 use crate::events::repr;
 use crate::geometry;
-use crate::shape::{query_filter, QueryFilter, Shape};
+use crate::objects::Body;
+use crate::objects::Shape;
+use crate::objects::{body_obj, read, shape_obj, World};
+use crate::shape::{query_filter, QueryFilter};
 use crate::vec::{Vec2, V2};
-use crate::world::{body_obj, read, shape_obj, World};
 use pyo3::prelude::*;
 use tumble::{Aabb, BodyId, Explosion, ShapeId, Transform};
 

@@ -2,13 +2,13 @@
 //! filter and event flags; `Filter` and `QueryFilter`; and the `Body`
 //! methods that attach shapes.
 
-use crate::body::Body;
 use crate::errors::Check;
 use crate::geometry;
 use crate::handles::{handle, Handle};
 use crate::keys::key;
+use crate::objects::Body;
+use crate::objects::{body_obj, read, shape_obj, write, Shape};
 use crate::vec::{Vec2, V2};
-use crate::world::{body_obj, read, shape_obj, write, World};
 use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -357,16 +357,6 @@ impl Body {
         let id = self.id;
         self.attach(py, options, |w, def| w.create_concave(id, &pts, def).check())
     }
-}
-
-/// A shape attached to a body (made by :meth:`Body.add_shape` and the
-/// like). A handle, as :class:`Body` is: once it (or its body) is removed,
-/// every call raises :class:`StaleHandleError`.
-#[pyclass(module = "tumble", frozen)]
-pub struct Shape {
-    pub(crate) world: Py<World>,
-    pub(crate) data: Py<PyDict>,
-    pub(crate) id: ShapeId,
 }
 
 handle!(Shape, "shape", |w, id| w.shape_body(id));

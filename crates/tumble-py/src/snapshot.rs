@@ -6,7 +6,7 @@
 //! adds the Python user data (pickled as Python pickles it).
 
 use crate::errors::invalid;
-use crate::world::{read, UserData, World};
+use crate::objects::{read, UserData, World};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyTuple};
 use serde::de::value::{BytesDeserializer, Error as ValueError, SeqAccessDeserializer};

@@ -2,103 +2,16 @@
 //! of handles by key. Bodies, shapes, joints, queries, events, snapshots
 //! and the numpy calls add their methods to it from their own files.
 
-use crate::body::Body;
-use crate::errors::{busy, invalid, Check};
+use crate::errors::{invalid, Check};
 use crate::hooks;
-use crate::joint::Joint;
 use crate::keys::handle;
+use crate::objects::{body_obj, joint_obj, read, shape_obj, write, Body, Joint, Shape, World};
 use crate::settings::SolverSettings;
-use crate::shape::Shape;
 use crate::vec::{Vec2, V2};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use pyo3::{PyTraverseError, PyVisit};
 use tumble::{BodyId, JointId, ShapeId, WorldSettings};
-
-/// A physics world: it owns every body, shape, joint and contact, and
-/// moves them forward in time with :meth:`step`. Units are metres,
-/// kilograms and seconds (or ``length_units_per_meter`` units a metre), y
-/// points up, angles are radians counter-clockwise.
-///
-/// Everything that fails raises: :class:`InvalidValueError` (a
-/// ``ValueError``) for a value the engine refuses, :class:`StaleHandleError`
-/// (a ``KeyError``) for a removed body, shape or joint; the world is then
-/// exactly as it was.
-#[pyclass(module = "tumble", name = "World")]
-pub struct World {
-    pub(crate) inner: tumble::World,
-    pub(crate) data: UserData,
-}
-
-/// The user data of bodies, shapes and joints: Python dicts keyed by the
-/// handle's key, shared with every handle object so that a contact hook
-/// can read them while the world is stepping.
-pub struct UserData {
-    pub bodies: Py<PyDict>,
-    pub shapes: Py<PyDict>,
-    pub joints: Py<PyDict>,
-}
-
-impl UserData {
-    pub fn new(py: Python<'_>) -> UserData {
-        UserData {
-            bodies: PyDict::new(py).unbind(),
-            shapes: PyDict::new(py).unbind(),
-            joints: PyDict::new(py).unbind(),
-        }
-    }
-}
-
-impl World {
-    /// A world object around an engine world, with no user data.
-    pub fn wrap(py: Python<'_>, inner: tumble::World) -> World {
-        World {
-            inner,
-            data: UserData::new(py),
-        }
-    }
-}
-
-/// The world of a handle, read or written: a handle's calls fail with
-/// `TumbleError` rather than wait while the world steps.
-pub fn read<'py>(world: &Bound<'py, World>) -> PyResult<PyRef<'py, World>> {
-    world.try_borrow().map_err(|_| busy())
-}
-
-/// See [`read`].
-pub fn write<'py>(world: &Bound<'py, World>) -> PyResult<PyRefMut<'py, World>> {
-    world.try_borrow_mut().map_err(|_| busy())
-}
-
-/// Makes the Python object for a body of `world`.
-pub fn body_obj(world: &Bound<'_, World>, w: &World, id: BodyId) -> Body {
-    let py = world.py();
-    Body {
-        world: world.clone().unbind(),
-        data: w.data.bodies.clone_ref(py),
-        id,
-    }
-}
-
-/// Makes the Python object for a shape of `world`.
-pub fn shape_obj(world: &Bound<'_, World>, w: &World, id: ShapeId) -> Shape {
-    let py = world.py();
-    Shape {
-        world: world.clone().unbind(),
-        data: w.data.shapes.clone_ref(py),
-        id,
-    }
-}
-
-/// Makes the Python object for a joint of `world`.
-pub fn joint_obj(world: &Bound<'_, World>, w: &World, id: JointId) -> Joint {
-    let py = world.py();
-    Joint {
-        world: world.clone().unbind(),
-        data: w.data.joints.clone_ref(py),
-        id,
-    }
-}
 
 #[pymethods]
 impl World {
@@ -484,9 +397,6 @@ impl World {
         });
     }
 }
-
-/// What a handle's `__reduce__` returns: [`_handle`] and its arguments.
-pub type Reduced<'py> = (Bound<'py, PyAny>, (Py<World>, &'static str, u64));
 
 /// The handle of `kind` (``"body"``, ``"shape"`` or ``"joint"``) with
 /// `key` in `world`: how pickle and `copy` rebuild a handle (a stale one
