@@ -362,10 +362,17 @@ impl BroadPhase {
         self.tree.query_static(aabb, mask, callback);
     }
 
-    /// Casts a segment against the fat boxes; see [`DynamicTree::ray_cast`].
+    /// Casts a segment against the fat boxes of the proxies with a
+    /// category in `mask`; see [`DynamicTree::ray_cast_categories`].
     #[inline]
-    pub fn ray_cast(&self, origin: Vec2, translation: Vec2, callback: impl FnMut(u32, f32) -> f32) {
-        self.tree.ray_cast(origin, translation, callback);
+    pub fn ray_cast(
+        &self,
+        origin: Vec2,
+        translation: Vec2,
+        mask: u64,
+        callback: impl FnMut(u32, f32) -> f32,
+    ) {
+        self.tree.ray_cast_categories(origin, translation, mask, callback);
     }
 
     /// Appends to `out` every pair of user values `(a, b)`, `a < b`, whose

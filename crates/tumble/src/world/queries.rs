@@ -175,7 +175,7 @@ impl World {
         self.check_query_point(origin, "ray origin")?;
         self.check_query_translation(translation, "ray translation")?;
         self.broadphase
-            .ray_cast(origin, translation, |proxy, max_fraction| {
+            .ray_cast(origin, translation, filter.mask, |proxy, max_fraction| {
                 let si = self.broadphase.user_data(proxy);
                 if !self.accepts(&filter, si) {
                     return -1.0;

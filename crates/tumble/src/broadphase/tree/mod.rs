@@ -142,10 +142,10 @@ impl Node {
 /// allocates: the balance keeps a tree of even a billion proxies under 55
 /// levels, and a depth-first walk holds at most one pending node per level
 /// (plus one). Deeper walks would spill into a `Vec`, allocated only then.
-struct NodeStack {
-    inline: [u32; NodeStack::INLINE],
+struct NodeStack<T: Copy = u32> {
+    inline: [T; NodeStack::INLINE],
     inline_len: usize,
-    spill: Vec<u32>,
+    spill: Vec<T>,
 }
 
 impl NodeStack {
@@ -153,29 +153,37 @@ impl NodeStack {
 
     #[inline]
     fn new() -> NodeStack {
+        NodeStack::filled(NULL_NODE)
+    }
+}
+
+impl<T: Copy> NodeStack<T> {
+    /// An empty stack whose inline slots hold `fill` until pushed over.
+    #[inline]
+    fn filled(fill: T) -> NodeStack<T> {
         NodeStack {
-            inline: [NULL_NODE; NodeStack::INLINE],
+            inline: [fill; NodeStack::INLINE],
             inline_len: 0,
             spill: Vec::new(),
         }
     }
 
     #[inline]
-    fn push(&mut self, index: u32) {
+    fn push(&mut self, entry: T) {
         if self.inline_len < NodeStack::INLINE {
-            self.inline[self.inline_len] = index;
+            self.inline[self.inline_len] = entry;
             self.inline_len += 1;
         } else {
-            self.spill.push(index);
+            self.spill.push(entry);
         }
     }
 
     #[inline]
-    fn pop(&mut self) -> Option<u32> {
+    fn pop(&mut self) -> Option<T> {
         // The spill only fills once the inline part is full, so its entries
         // are the most recent ones.
-        if let Some(index) = self.spill.pop() {
-            return Some(index);
+        if let Some(entry) = self.spill.pop() {
+            return Some(entry);
         }
         if self.inline_len == 0 {
             return None;
@@ -501,8 +509,10 @@ impl DynamicTree {
 
     /// Casts the segment from `origin` to `origin + translation` through the
     /// tree and calls `callback(proxy_id, max_fraction)` for every proxy
-    /// whose box the segment (clipped to `max_fraction`) touches. Fractions
-    /// are in units of `translation`: 0 at `origin`, 1 at its end.
+    /// with a category in `mask` ([`set_categories`](Self::set_categories))
+    /// whose box the segment (clipped to `max_fraction`) touches, skipping
+    /// every subtree without such a category. Fractions are in units of
+    /// `translation`: 0 at `origin`, 1 at its end.
     ///
     /// The callback's return value steers the cast:
     ///
@@ -512,27 +522,60 @@ impl DynamicTree {
     /// * `max_fraction` (or anything larger) goes on unchanged;
     /// * a negative value ignores this proxy and goes on unchanged.
     ///
-    /// Boxes are tested with the slab method. Like [`query`](Self::query),
-    /// the walk neither recurses nor allocates.
-    pub fn ray_cast(&self, origin: Vec2, translation: Vec2, mut callback: impl FnMut(u32, f32) -> f32) {
+    /// Boxes are tested with the slab method. Of an internal node's two
+    /// children, the one the segment enters first is walked first, so that
+    /// a closest-hit search clips the segment at its nearest hit early and
+    /// skips the boxes beyond it. Like [`query`](Self::query), the walk
+    /// neither recurses nor allocates.
+    pub fn ray_cast_categories(
+        &self,
+        origin: Vec2,
+        translation: Vec2,
+        mask: u64,
+        mut callback: impl FnMut(u32, f32) -> f32,
+    ) {
         if self.root == NULL_NODE {
             return;
         }
+        let segment = Segment::new(origin, translation);
         let mut max_fraction = 1.0f32;
         let mut segment_box = segment_bounds(origin, translation, max_fraction);
-        let mut stack = NodeStack::new();
-        stack.push(self.root);
-        while let Some(index) = stack.pop() {
-            let node = &self.nodes[index as usize];
-            // The cheap box-box test first, then the exact slab test.
-            if !node.aabb.overlaps(segment_box)
-                || segment_entry_fraction(node.aabb, origin, translation, max_fraction).is_none()
-            {
+        // Where the segment, clipped to `max_fraction`, enters the node's
+        // box: the cheap box-box test first, then the exact slab test.
+        let entry = |node: &Node, segment_box: Aabb, max_fraction: f32| {
+            if node.categories & mask == 0 || !node.aabb.overlaps(segment_box) {
+                return None;
+            }
+            segment.entry(node.aabb, max_fraction)
+        };
+        let Some(at) = entry(&self.nodes[self.root as usize], segment_box, max_fraction) else {
+            return;
+        };
+        let mut stack = NodeStack::filled((NULL_NODE, 0.0f32));
+        stack.push((self.root, at));
+        while let Some((index, at)) = stack.pop() {
+            // A node the segment entered once may lie beyond a hit since.
+            if at > max_fraction {
                 continue;
             }
+            let node = &self.nodes[index as usize];
             if !node.is_leaf() {
-                stack.push(node.child1);
-                stack.push(node.child2);
+                let (c1, c2) = (node.child1, node.child2);
+                let e1 = entry(&self.nodes[c1 as usize], segment_box, max_fraction);
+                let e2 = entry(&self.nodes[c2 as usize], segment_box, max_fraction);
+                match (e1, e2) {
+                    (Some(a), Some(b)) if b < a => {
+                        stack.push((c1, a));
+                        stack.push((c2, b));
+                    }
+                    (Some(a), Some(b)) => {
+                        stack.push((c2, b));
+                        stack.push((c1, a));
+                    }
+                    (Some(a), None) => stack.push((c1, a)),
+                    (None, Some(b)) => stack.push((c2, b)),
+                    (None, None) => {}
+                }
                 continue;
             }
             let answer = callback(index, max_fraction);
@@ -952,60 +995,80 @@ fn segment_bounds(origin: Vec2, translation: Vec2, fraction: f32) -> Aabb {
     Aabb::new(origin.min(end), origin.max(end))
 }
 
-/// Slab test: the fraction (of `translation`) at which the segment from
-/// `origin` to `origin + max_fraction * translation` enters `aabb`, or `None`
-/// when it misses. A segment starting inside enters at 0.
-///
-/// Each arithmetic step is monotonic in the box's bounds, so a box that
-/// contains another is hit whenever the inner one is: the tree never prunes
-/// a branch holding a hit leaf.
-pub(crate) fn segment_entry_fraction(
-    aabb: Aabb,
+/// A segment from `origin` along `translation`, with the inverse of each
+/// component of the translation taken once for the slab tests of a walk.
+#[derive(Clone, Copy)]
+struct Segment {
     origin: Vec2,
     translation: Vec2,
-    max_fraction: f32,
-) -> Option<f32> {
-    if max_fraction.is_nan() || max_fraction < 0.0 {
-        return None;
+    inverse: Vec2,
+}
+
+impl Segment {
+    fn new(origin: Vec2, translation: Vec2) -> Segment {
+        Segment {
+            origin,
+            translation,
+            inverse: Vec2::new(1.0 / translation.x, 1.0 / translation.y),
+        }
     }
-    let mut enter = 0.0f32;
-    let mut exit = max_fraction;
-    let axes = [
-        (origin.x, translation.x, aabb.min.x, aabb.max.x),
-        (origin.y, translation.y, aabb.min.y, aabb.max.y),
-    ];
-    for (start, delta, low, high) in axes {
-        if delta == 0.0 {
-            // Parallel to this slab: inside it all along, or never. (Every
-            // comparison with a NaN is false, so a NaN is a miss.)
-            let inside = start >= low && start <= high;
-            if !inside {
+
+    /// Slab test: the fraction (of `translation`) at which the segment,
+    /// clipped to `max_fraction`, enters `aabb`, or `None` when it misses.
+    /// A segment starting inside enters at 0.
+    ///
+    /// Each arithmetic step is monotonic in the box's bounds, so a box that
+    /// contains another is hit whenever the inner one is: the tree never
+    /// prunes a branch holding a hit leaf.
+    #[inline]
+    fn entry(&self, aabb: Aabb, max_fraction: f32) -> Option<f32> {
+        if max_fraction.is_nan() || max_fraction < 0.0 {
+            return None;
+        }
+        let mut enter = 0.0f32;
+        let mut exit = max_fraction;
+        let (o, t, inv) = (self.origin, self.translation, self.inverse);
+        let axes = [
+            (o.x, t.x, inv.x, aabb.min.x, aabb.max.x),
+            (o.y, t.y, inv.y, aabb.min.y, aabb.max.y),
+        ];
+        for (start, delta, inverse, low, high) in axes {
+            if delta == 0.0 {
+                // Parallel to this slab: inside it all along, or never. (Every
+                // comparison with a NaN is false, so a NaN is a miss.)
+                let inside = start >= low && start <= high;
+                if !inside {
+                    return None;
+                }
+                continue;
+            }
+            let mut near = (low - start) * inverse;
+            let mut far = (high - start) * inverse;
+            if near.is_nan() || far.is_nan() {
                 return None;
             }
-            continue;
+            if near > far {
+                std::mem::swap(&mut near, &mut far);
+            }
+            enter = enter.max(near);
+            exit = exit.min(far);
+            if enter > exit {
+                return None;
+            }
         }
-        let inverse = 1.0 / delta;
-        let mut near = (low - start) * inverse;
-        let mut far = (high - start) * inverse;
-        if near.is_nan() || far.is_nan() {
-            return None;
-        }
-        if near > far {
-            std::mem::swap(&mut near, &mut far);
-        }
-        enter = enter.max(near);
-        exit = exit.min(far);
-        if enter > exit {
-            return None;
-        }
+        Some(enter)
     }
-    Some(enter)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// [`Segment::entry`] of the segment from `origin` along `translation`.
+    fn segment_entry_fraction(aabb: Aabb, origin: Vec2, translation: Vec2, max_fraction: f32) -> Option<f32> {
+        Segment::new(origin, translation).entry(aabb, max_fraction)
+    }
 
     #[test]
     fn a_proxy_is_found_by_a_query_until_destroyed() {
@@ -1088,7 +1151,7 @@ mod tests {
         assert_eq!(tree.height(), 0);
         assert_eq!(tree.bounds(), None);
         tree.query(square(0.0, 0.0, 1.0), |_| panic!("nothing to find"));
-        tree.ray_cast(Vec2::ZERO, Vec2::X, |_, _| panic!("nothing to hit"));
+        tree.ray_cast_categories(Vec2::ZERO, Vec2::X, u64::MAX, |_, _| panic!("nothing to hit"));
     }
 
     #[test]
@@ -1216,7 +1279,7 @@ mod tests {
         let translation = Vec2::new(20.0, 0.0);
         let mut closest = None;
         let mut calls = 0;
-        tree.ray_cast(origin, translation, |id, max_fraction| {
+        tree.ray_cast_categories(origin, translation, u64::MAX, |id, max_fraction| {
             calls += 1;
             let fraction = segment_entry_fraction(tree.fat_aabb(id), origin, translation, max_fraction)
                 .expect("the tree only reports boxes the ray reaches");
@@ -1448,6 +1511,58 @@ mod tests {
         }
 
         #[test]
+        fn a_ray_cast_by_categories_reaches_every_proxy_of_the_mask(
+            ops in prop::collection::vec(arb_op(), 0..200),
+            bits in prop::collection::vec(0u32..8, 200),
+            rays in prop::collection::vec(
+                (-60.0f32..60.0, -60.0f32..60.0, -120.0f32..120.0, -120.0f32..120.0, 0u32..8, 0u32..8),
+                1..10,
+            ),
+        ) {
+            let (mut tree, live) = build(&ops);
+            let categories: Vec<u64> = (0..live.len()).map(|k| 1u64 << bits[k % bits.len()]).collect();
+            for ((id, _), &category) in live.iter().zip(&categories) {
+                tree.set_categories(*id, category);
+            }
+            for (ox, oy, dx, dy, bit1, bit2) in rays {
+                let (origin, translation) = (Vec2::new(ox, oy), Vec2::new(dx, dy));
+                let mask = (1u64 << bit1) | (1u64 << bit2);
+                let of_mask = |id: u32| live.iter().zip(&categories).any(|((i, _), &c)| *i == id && c & mask != 0);
+                // Every box of the mask the full segment touches, and none other.
+                let mut hits = Vec::new();
+                tree.ray_cast_categories(origin, translation, mask, |id, max_fraction| {
+                    hits.push(id);
+                    max_fraction
+                });
+                hits.sort_unstable();
+                let mut expected: Vec<u32> = live
+                    .iter()
+                    .zip(&categories)
+                    .filter(|((_, b), &c)| c & mask != 0 && segment_entry_fraction(*b, origin, translation, 1.0).is_some())
+                    .map(|((id, _), _)| *id)
+                    .collect();
+                expected.sort_unstable();
+                prop_assert_eq!(&hits, &expected);
+                // Clipping to each hit finds the nearest entry of the mask.
+                let (mut entries, mut all_of_mask) = (Vec::new(), true);
+                tree.ray_cast_categories(origin, translation, mask, |id, max_fraction| {
+                    all_of_mask &= of_mask(id);
+                    let entry = segment_entry_fraction(tree.fat_aabb(id), origin, translation, max_fraction);
+                    entries.push(entry);
+                    // (Zero would stop the cast: clip just past it instead.)
+                    entry.map_or(-1.0, |f| f.max(f32::MIN_POSITIVE))
+                });
+                prop_assert!(all_of_mask);
+                let nearest = expected
+                    .iter()
+                    .filter_map(|&id| segment_entry_fraction(tree.fat_aabb(id), origin, translation, 1.0))
+                    .fold(f32::INFINITY, f32::min);
+                let found = entries.iter().flatten().fold(f32::INFINITY, |a, &b| a.min(b));
+                prop_assert_eq!(found, nearest);
+            }
+        }
+
+        #[test]
         fn ray_cast_matches_brute_force(
             ops in prop::collection::vec(arb_op(), 0..300),
             rays in prop::collection::vec(
@@ -1462,7 +1577,7 @@ mod tests {
 
                 // Every box the full segment touches.
                 let mut hits = Vec::new();
-                tree.ray_cast(origin, translation, |id, max_fraction| {
+                tree.ray_cast_categories(origin, translation, u64::MAX, |id, max_fraction| {
                     hits.push(id);
                     max_fraction
                 });
@@ -1477,7 +1592,7 @@ mod tests {
 
                 // Clipping to each hit finds the nearest entry.
                 let mut nearest = f32::INFINITY;
-                tree.ray_cast(origin, translation, |id, max_fraction| {
+                tree.ray_cast_categories(origin, translation, u64::MAX, |id, max_fraction| {
                     let entry = segment_entry_fraction(tree.fat_aabb(id), origin, translation, max_fraction);
                     match entry {
                         Some(fraction) => {
