@@ -61,38 +61,44 @@ type V3 = [f64; 3];
 /// `[[a, 0, b], [0, c, d], [0, 0, e]]`; else a joint's under its body,
 /// the transpose); the products leave out the terms of its zeros, each
 /// of which would add a zero, and sum the rest in the order of a full
-/// product.
+/// product. `d` is symmetric, and so is `t o^T = o d o^T`: its upper
+/// triangle is computed and mirrored, so that every block of the
+/// elimination stays exactly symmetric ([`inv`] relies on it).
 #[inline(always)]
 fn couple(o: &M3, d: &M3, below_joint: bool) -> (M3, M3) {
-    if below_joint {
-        let t = [
+    let t = if below_joint {
+        [
             [0, 1, 2].map(|j| o[0][0] * d[0][j] + o[0][2] * d[2][j]),
             [0, 1, 2].map(|j| o[1][1] * d[1][j] + o[1][2] * d[2][j]),
             [0, 1, 2].map(|j| o[2][2] * d[2][j]),
-        ];
-        let u = t.map(|r| {
-            [
-                r[0] * o[0][0] + r[2] * o[0][2],
-                r[1] * o[1][1] + r[2] * o[1][2],
-                r[2] * o[2][2],
-            ]
-        });
-        (t, u)
+        ]
     } else {
-        let t = [
+        [
             [0, 1, 2].map(|j| o[0][0] * d[0][j]),
             [0, 1, 2].map(|j| o[1][1] * d[1][j]),
             [0, 1, 2].map(|j| o[2][0] * d[0][j] + o[2][1] * d[1][j] + o[2][2] * d[2][j]),
-        ];
-        let u = t.map(|r| {
-            [
-                r[0] * o[0][0],
-                r[1] * o[1][1],
-                r[0] * o[2][0] + r[1] * o[2][1] + r[2] * o[2][2],
-            ]
-        });
-        (t, u)
-    }
+        ]
+    };
+    // Entry (i, j) of t o^T: row i of t against row j of o.
+    let dot = |i: usize, j: usize| {
+        let (r, q) = (&t[i], &o[j]);
+        if below_joint {
+            match j {
+                0 => r[0] * q[0] + r[2] * q[2],
+                1 => r[1] * q[1] + r[2] * q[2],
+                _ => r[2] * q[2],
+            }
+        } else {
+            match j {
+                0 => r[0] * q[0],
+                1 => r[1] * q[1],
+                _ => r[0] * q[0] + r[1] * q[1] + r[2] * q[2],
+            }
+        }
+    };
+    let (u00, u01, u02) = (dot(0, 0), dot(0, 1), dot(0, 2));
+    let (u11, u12, u22) = (dot(1, 1), dot(1, 2), dot(2, 2));
+    (t, [[u00, u01, u02], [u01, u11, u12], [u02, u12, u22]])
 }
 
 /// `o^T x` for coupling block `o` (see [`couple`]), its zeros' terms
@@ -141,16 +147,22 @@ fn sub(a: &mut V3, b: &V3) {
     }
 }
 
-/// The inverse of a 3x3 matrix, or zero if it is singular.
+/// The inverse of a symmetric 3x3 matrix (its upper triangle read), or
+/// zero if it is singular: six cofactors where a general matrix needs
+/// nine, and the inverse exactly symmetric.
+#[inline(always)]
 fn inv(m: &M3) -> M3 {
-    let [[a, b, c], [d, e, f], [g, h, i]] = *m;
-    let det = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g);
+    let [[a, b, c], [_, e, f], [_, _, i]] = *m;
+    let c00 = e * i - f * f;
+    let c01 = c * f - b * i;
+    let c02 = b * f - c * e;
+    let det = a * c00 + b * c01 + c * c02;
     let k = if det != 0.0 { 1.0 / det } else { 0.0 };
-    [
-        [(e * i - f * h) * k, (c * h - b * i) * k, (b * f - c * e) * k],
-        [(f * g - d * i) * k, (a * i - c * g) * k, (c * d - a * f) * k],
-        [(d * h - e * g) * k, (b * g - a * h) * k, (a * e - b * d) * k],
-    ]
+    let c11 = (a * i - c * c) * k;
+    let c12 = (b * c - a * f) * k;
+    let c22 = (a * e - b * b) * k;
+    let (c00, c01, c02) = (c00 * k, c01 * k, c02 * k);
+    [[c00, c01, c02], [c01, c11, c12], [c02, c12, c22]]
 }
 
 /// The forest of the step's revolute joints that need an exact solve,
