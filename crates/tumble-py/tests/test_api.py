@@ -59,6 +59,30 @@ def test_world_settings_round_trip():
         tumble.SolverSettings(nonsense=1)
 
 
+def test_the_profile_times_the_stages_only_while_profiling():
+    def column(profiling):
+        w = tumble.World(profiling=profiling)
+        make_ground(w)
+        for i in range(5):
+            w.create_body(position=(0, 0.6 + 1.1 * i)).add_box(1, 1)
+        return w
+
+    timed, untimed = column(True), column(False)
+    assert timed.profiling and not untimed.profiling
+    for _ in range(30):
+        timed.step(1 / 60)
+        untimed.step(1 / 60)
+    assert timed.profile["total"] > 0
+    assert set(untimed.profile) == set(timed.profile)
+    assert all(v == 0 for v in untimed.profile.values())
+    # Timing changes nothing else.
+    assert np.array_equal(timed.get_positions(), untimed.get_positions())
+    timed.profiling, untimed.profiling = False, True
+    assert all(v == 0 for v in timed.profile.values())
+    untimed.step(1 / 60)
+    assert untimed.profile["total"] > 0
+
+
 def test_body_properties_round_trip(world):
     b = world.create_body(
         "dynamic",

@@ -1,19 +1,22 @@
 //! [`Stopwatch`]: the clock the step times its stages with.
 
 /// A clock that reads milliseconds since it was started, or zero where
-/// there is no clock.
+/// there is no clock or it was started off (then it reads no clock at
+/// all).
 pub(crate) struct Stopwatch {
     #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
-    start: std::time::Instant,
+    start: Option<std::time::Instant>,
 }
 
 impl Stopwatch {
-    /// Starts now.
+    /// Starts now, if `on`.
     #[inline]
-    pub(crate) fn start() -> Stopwatch {
+    pub(crate) fn start(on: bool) -> Stopwatch {
+        #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+        let _ = on;
         Stopwatch {
             #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
-            start: std::time::Instant::now(),
+            start: on.then(std::time::Instant::now),
         }
     }
 
@@ -22,10 +25,12 @@ impl Stopwatch {
     pub(crate) fn lap(&mut self) -> f32 {
         #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
         {
+            let Some(start) = self.start else {
+                return 0.0;
+            };
             let now = std::time::Instant::now();
-            let ms = (now - self.start).as_secs_f32() * 1e3;
-            self.start = now;
-            ms
+            self.start = Some(now);
+            (now - start).as_secs_f32() * 1e3
         }
         #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
         {

@@ -37,6 +37,8 @@ pub(crate) struct StepContext {
     /// Split the solve's loops between the world's worker threads (the
     /// step runs inside their pool).
     pub parallel: bool,
+    /// Time the solve's parts ([`crate::WorldSettings::profiling`]).
+    pub profiling: bool,
 }
 
 /// A soft constraint's coefficients for a substep (Box2D v3's and Erin
@@ -122,6 +124,7 @@ impl StepContext {
             static_soft: Softness::new(60.0, 10.0, h),
             joint_soft: Softness::new(60.0, 2.0, h),
             parallel: false,
+            profiling: false,
         }
     }
 

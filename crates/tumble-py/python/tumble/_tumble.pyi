@@ -548,12 +548,14 @@ class World:
         max_step: Optional[float] = None,
         max_step_splits: Optional[int] = None,
         smooth_seams: bool = True,
+        profiling: bool = True,
         solver: Optional[SolverSettings] = None,
     ) -> None: ...
     def step(self, dt: float, hooks: Optional[Any] = None) -> None: ...
     gravity: Vec2
     sleeping: bool
     smooth_seams: bool
+    profiling: bool
     workers: int
     @property
     def worker_threads(self) -> int: ...

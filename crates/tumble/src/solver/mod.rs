@@ -186,7 +186,7 @@ impl Solver {
             gather,
             share_bodies,
         } = input;
-        let mut clock = Stopwatch::start();
+        let mut clock = Stopwatch::start(ctx.profiling);
         clock.time(&mut times.setup, || {
             self.begin(bodies.slot_count());
             self.gather_bodies(awake_bodies, gather, share_bodies);
@@ -211,7 +211,7 @@ impl Solver {
         ctx: &StepContext,
         times: &mut SolveTimes,
     ) {
-        let mut clock = Stopwatch::start();
+        let mut clock = Stopwatch::start(ctx.profiling);
         clock.time(&mut times.substeps, || self.solve(ctx));
         clock.time(&mut times.store, || {
             self.store_impulses(contacts, ctx);

@@ -162,7 +162,7 @@ impl World {
     fn run_stages(&mut self, dt: f32, hooks: &dyn ContactHooks, parallel: bool) {
         self.last_dt = dt;
         let mut p = StepProfile::default();
-        let mut clock = Stopwatch::start();
+        let mut clock = Stopwatch::start(self.settings.profiling);
         clock.time(&mut p.update_pairs, || self.update_pairs(hooks, parallel));
         let mut touches = clock.time(&mut p.collide, || self.collide(dt, hooks, parallel));
         clock.time(&mut p.contact_changes, || {
@@ -237,8 +237,9 @@ impl World {
             return (stages(self), 0.0);
         }
         let mut tree = self.broadphase.lend_tree();
+        let profiling = self.settings.profiling;
         let rebuild = || {
-            let mut clock = Stopwatch::start();
+            let mut clock = Stopwatch::start(profiling);
             tree.rebuild();
             clock.lap()
         };
@@ -247,9 +248,21 @@ impl World {
         out
     }
 
-    /// How long each stage of the last step took (see [`StepProfile`]).
+    /// How long each stage of the last step took (see [`StepProfile`]);
+    /// all zero while [`WorldSettings::profiling`](crate::WorldSettings::profiling)
+    /// is off.
     pub fn profile(&self) -> &StepProfile {
         &self.profile
+    }
+
+    /// Sets [`WorldSettings::profiling`](crate::WorldSettings::profiling):
+    /// whether the steps from now on time their stages. Turned off, the
+    /// last step's profile reads zero.
+    pub fn set_profiling(&mut self, on: bool) {
+        self.settings.profiling = on;
+        if !on {
+            self.profile = StepProfile::default();
+        }
     }
 
     /// Stage 1: the broadphase reports the pairs of shapes whose fat boxes
@@ -473,6 +486,7 @@ impl World {
                 h,
             ),
             parallel,
+            profiling: self.settings.profiling,
         }
     }
 

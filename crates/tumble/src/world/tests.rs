@@ -819,6 +819,49 @@ fn the_profile_splits_the_last_step_by_stage() {
     assert!((p.broadphase() + p.narrowphase() + p.solver() + p.sensors + p.sleep - p.total).abs() <= 1e-5);
 }
 
+#[test]
+fn profiling_off_reads_no_clock_and_changes_nothing_else() {
+    // The same falling column with the stages timed and not: the same
+    // bits, and a profile of zeros where it is off, from the first step
+    // and after switching at run time.
+    let column = |profiling: bool| {
+        let mut world = World::new(WorldSettings {
+            profiling,
+            ..WorldSettings::default()
+        });
+        ground(&mut world);
+        let boxes: Vec<_> = (0..10)
+            .map(|i| unit_box(&mut world, Vec2::new(0.1 * i as f32, 0.6 + 1.1 * i as f32)))
+            .collect();
+        (world, boxes)
+    };
+    let (mut timed, boxes) = column(true);
+    let (mut untimed, _) = column(false);
+    for step in 0..120 {
+        if step == 60 {
+            timed.set_profiling(false);
+            assert_eq!(*timed.profile(), StepProfile::default(), "switched off");
+            untimed.set_profiling(true);
+        }
+        timed.step(DT);
+        untimed.step(DT);
+        let (off, on) = if step < 60 {
+            (&untimed, &timed)
+        } else {
+            (&timed, &untimed)
+        };
+        assert_eq!(*off.profile(), StepProfile::default(), "step {step}");
+        assert!(on.profile().total > 0.0, "step {step}");
+    }
+    for &b in &boxes {
+        assert_eq!(timed.transform(b).unwrap(), untimed.transform(b).unwrap());
+        assert_eq!(
+            timed.linear_velocity(b).unwrap(),
+            untimed.linear_velocity(b).unwrap()
+        );
+    }
+}
+
 /// Two unit boxes side by side in zero gravity, 4 cm apart (twice the
 /// speculative distance), the right one moving at `v`: the points of
 /// their contact after one step.
