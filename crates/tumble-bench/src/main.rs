@@ -22,7 +22,7 @@ Box2D's benchmark layout, the boxes of a row touching) and two of joints,
 `joint-grid` (Box2D's 100 x 100 net of hinged circles; quality: the gap the
 joints open, mean in cm and largest in m) and `ragdolls` (1000 ragdolls of
 11 bones and 10 hinges with limits, friction and springs, piling on the
-ground). Then four scenes of quality the peers fall short on, timed as the
+ground). Then five scenes of quality the peers fall short on, timed as the
 rest but there for their figure: `tile-floor` and `tile-bodies`, a box slid
 without friction at 8 m/s over 40 static 1 m boxes side by side (shapes of
 one body, or bodies of their own); quality: the fastest it moved up or down
@@ -30,7 +30,9 @@ and how far it slid in 4 s (32 m on a flat floor); and `rope-bridge`, a
 250 kg crate dropped on a taut bridge of twenty 5 kg planks; quality: how
 far the crate ranged up and down over the last 2 s of 5 (0 at rest); and
 `ragdoll-box`, 20 of those ragdolls dropped into a 7 m box; quality: the
-largest amount any hinge passed its limits after the first 10 steps (deg).
+largest amount any hinge passed its limits after the first 10 steps (deg);
+and `ragdoll-stairs`, one of them with feet a fifth of a shin's mass
+stepping off the top of ten stairs and tumbling down; quality: the same.
 Then `sleep`, the
 large pyramid with sleeping on: when it is all asleep, the cost of a step
 awake, asleep, and right after waking every body; and `sleep-many`, the same
@@ -48,7 +50,7 @@ x86_64.
                    (the sleep scene's rows: asleep_at_step, ms_awake, ms_asleep, ms_after_wake)
   --scene NAME     run one scene: large-pyramid, large-pyramid-box2d, many-pyramids,
                    many-pyramids-box2d, tumbler, smash, pile, joint-grid, ragdolls, tile-floor,
-                   tile-bodies, rope-bridge, ragdoll-box, sleep, sleep-many
+                   tile-bodies, rope-bridge, ragdoll-box, ragdoll-stairs, sleep, sleep-many
   --steps N        steps per engine instead of the scene's own count
   --chunk N        steps each engine takes per turn (default 10; 50 with --scaling)
   --threads N      threads every engine steps on (default 1): Tumble's workers, Box2D's

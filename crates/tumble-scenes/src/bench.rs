@@ -32,9 +32,11 @@ use tumble::{
 
 mod joint_scenes;
 pub use joint_scenes::{
-    joint_grid, joint_grid_of, ragdoll, ragdoll_box, ragdolls, ragdolls_of, RagdollBone, JOINT_GRID_FIXED,
-    JOINT_GRID_SIZE, RAGDOLL_BONES, RAGDOLL_BOX_SETTLE, RAGDOLL_BOX_STEPS, RAGDOLL_COLUMNS, RAGDOLL_FRICTION,
-    RAGDOLL_FRICTION_TORQUE, RAGDOLL_PITCH, RAGDOLL_ROWS, RAGDOLL_SPRING_DAMPING_RATIO, RAGDOLL_SPRING_HERTZ,
+    joint_grid, joint_grid_of, ragdoll, ragdoll_box, ragdoll_stairs, ragdoll_with_feet, ragdolls,
+    ragdolls_of, RagdollBone, FOOT_HALF, FOOT_MASS_RATIO, JOINT_GRID_FIXED, JOINT_GRID_SIZE, RAGDOLL_BONES,
+    RAGDOLL_BOX_SETTLE, RAGDOLL_BOX_STEPS, RAGDOLL_COLUMNS, RAGDOLL_FRICTION, RAGDOLL_FRICTION_TORQUE,
+    RAGDOLL_PITCH, RAGDOLL_ROWS, RAGDOLL_SPRING_DAMPING_RATIO, RAGDOLL_SPRING_HERTZ, RAGDOLL_STAIRS_SETTLE,
+    RAGDOLL_STAIRS_STEPS, STAIR_RISE, STAIR_RUN, STAIR_STEPS,
 };
 
 /// A point or vector in metres, independent of every engine's math types.
@@ -481,7 +483,13 @@ pub const SCENES: [&str; 9] = [
 
 /// Scenes of one body each that measure a quality the peers fall short
 /// on, not speed: run after [`SCENES`] in a full run, timed as they are.
-pub const QUALITY_SCENES: [&str; 4] = ["tile-floor", "tile-bodies", "rope-bridge", "ragdoll-box"];
+pub const QUALITY_SCENES: [&str; 5] = [
+    "tile-floor",
+    "tile-bodies",
+    "rope-bridge",
+    "ragdoll-box",
+    "ragdoll-stairs",
+];
 
 /// Builds a scene by name (one of [`SCENES`] or [`QUALITY_SCENES`]).
 pub fn build(name: &str) -> Option<Spec> {
@@ -499,6 +507,7 @@ pub fn build(name: &str) -> Option<Spec> {
         "tile-bodies" => tile_floor(false),
         "rope-bridge" => rope_bridge(),
         "ragdoll-box" => ragdoll_box(),
+        "ragdoll-stairs" => ragdoll_stairs(),
         _ => return None,
     })
 }

@@ -136,6 +136,10 @@ pub enum SceneName {
     /// [`bench::ragdoll_box`] and [`peers::limit_violation`]); every
     /// body of the benchmark's spec is tracked, in its order.
     RagdollBox,
+    /// Not in SCENES.md: a ragdoll with light feet tumbling down stairs
+    /// (see [`bench::ragdoll_stairs`] and [`peers::limit_violation`]);
+    /// every body of the benchmark's spec is tracked, in its order.
+    RagdollStairs,
 }
 
 impl SceneName {
@@ -184,6 +188,7 @@ impl SceneName {
             SceneName::MotorArm => "motor-arm",
             SceneName::RopeBridge => "rope-bridge",
             SceneName::RagdollBox => "ragdoll-box",
+            SceneName::RagdollStairs => "ragdoll-stairs",
         }
     }
 
@@ -225,6 +230,7 @@ impl SceneName {
             "motor-arm" => SceneName::MotorArm,
             "rope-bridge" => SceneName::RopeBridge,
             "ragdoll-box" => SceneName::RagdollBox,
+            "ragdoll-stairs" => SceneName::RagdollStairs,
             _ => return None,
         })
     }
@@ -245,6 +251,7 @@ impl SceneName {
             SceneName::MotorArm => peers::MOTOR_SPIN_UP + 189,
             SceneName::RopeBridge => bench::BRIDGE_STEPS,
             SceneName::RagdollBox => bench::RAGDOLL_BOX_STEPS,
+            SceneName::RagdollStairs => bench::RAGDOLL_STAIRS_STEPS,
             _ => 600,
         }
     }
@@ -422,6 +429,12 @@ pub fn build(name: SceneName, solver: SolverSettings) -> Scene {
             // The benchmark's box, over its own ground.
             let bodies;
             (world, bodies) = bench_scene(&bench::ragdoll_box(), solver);
+            bodies
+        }
+        SceneName::RagdollStairs => {
+            // The benchmark's stairs, with no ground of their own.
+            let bodies;
+            (world, bodies) = bench_scene(&bench::ragdoll_stairs(), solver);
             bodies
         }
     };

@@ -17,7 +17,8 @@ scenes: pyramid, tower, pyramid-large[:ROWS], stack[:N], card-house,
         mass-ratio[:RATIO], ramp, bounce, pile, sleepers, platformer,
         sensors, filtering, pendulum, chain, ball-and-chain, bridge, door,
         scissor-lift, soft-bodies, car, breakable, ragdolls, tile-floor,
-        tile-bodies, impact, welded-beam, motor-arm, rope-bridge, ragdoll-box";
+        tile-bodies, impact, welded-beam, motor-arm, rope-bridge, ragdoll-box,
+        ragdoll-stairs";
 
 /// What to try instead when there is no window.
 const NO_WINDOW_HINT: &str =

@@ -361,7 +361,8 @@ pub use tumble_scenes::peers::FLAT_VERTICAL_SPEED;
 /// the widest its hinge opened (under 1 mm). The rope bridge: how far
 /// its crate ranges up and down over the last 2 s of 5 (at rest: under
 /// 5 cm). The ragdoll box: the largest amount any hinge passes its limits
-/// after the first steps (under [`LIMIT_TARGET_DEG`]).
+/// after the first steps (under [`LIMIT_TARGET_DEG`]); the ragdoll on the
+/// stairs the same (under [`FOOT_LIMIT_TARGET_DEG`]).
 pub fn peers(opts: &MeasureOptions) -> Vec<Row> {
     let settings = SolverSettings::default();
     // One row of `scene`: what `case` measured, what physics expects,
@@ -480,12 +481,36 @@ pub fn peers(opts: &MeasureOptions) -> Vec<Row> {
             metrics,
         ));
     }
+    if wanted(opts, SceneName::RagdollStairs) {
+        let scene = SceneName::RagdollStairs;
+        let mut s = build(scene, settings);
+        let (worst, metrics) = beyond::limit_violation(
+            &mut s,
+            &bench::ragdoll_stairs(),
+            frames(opts, scene),
+            bench::RAGDOLL_STAIRS_SETTLE,
+        );
+        let worst = worst.to_degrees();
+        rows.push(row(
+            scene,
+            format!(
+                "largest limit violation after step {} (deg)",
+                bench::RAGDOLL_STAIRS_SETTLE
+            ),
+            (worst, 0.0, worst < FOOT_LIMIT_TARGET_DEG),
+            metrics,
+        ));
+    }
     rows
 }
 
 /// The most a ragdoll's hinge may pass its limits in the ragdoll box, deg:
 /// a limb bent that far past its joint's range reads as held.
 pub const LIMIT_TARGET_DEG: f32 = 5.0;
+
+/// The most the ragdoll on the stairs may pass its limits, deg (0.05
+/// rad): its light feet held at their ankles' limits under its weight.
+pub const FOOT_LIMIT_TARGET_DEG: f32 = 2.864_789;
 
 /// Study 7: the joints against closed forms. The pendulums' periods
 /// against the exact finite-amplitude period and their swing's loss per
@@ -653,7 +678,7 @@ pub fn to_markdown(rows: &[Row]) -> String {
         ("joints", "Joints against closed forms (defaults)"),
         (
             "peers",
-            "Beyond the peers: tiles, an off-center impact, a welded beam, a motor under load, a rope bridge, a box of ragdolls (defaults)",
+            "Beyond the peers: tiles, an off-center impact, a welded beam, a motor under load, a rope bridge, ragdolls in a box and on stairs (defaults)",
         ),
     ];
     for (study, title) in studies {

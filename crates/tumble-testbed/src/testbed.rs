@@ -79,7 +79,7 @@ pub const SLIDE_HISTORY: usize = 600;
 
 /// How many of [`SCENE_LIST`]'s scenes, at its end, are the joint scenes
 /// (the panel folds them away).
-pub const JOINT_SCENES: usize = 11;
+pub const JOINT_SCENES: usize = 12;
 
 /// The scenes offered in the side panel: SCENES.md's, plus a tall stack,
 /// the sleepers, the game scenes, the tile floor and the joint scenes (but
@@ -87,7 +87,7 @@ pub const JOINT_SCENES: usize = 11;
 /// opens it, nor the tile floor of one static body per tile, the impact,
 /// the welded beam and the motor arm of the peers study: `--scene
 /// tile-bodies`, `impact`, `welded-beam`, `motor-arm`).
-pub const SCENE_LIST: [SceneName; 25] = [
+pub const SCENE_LIST: [SceneName; 26] = [
     SceneName::ALL[0],
     SceneName::ALL[1],
     SceneName::ALL[2],
@@ -113,6 +113,7 @@ pub const SCENE_LIST: [SceneName; 25] = [
     SceneName::Ragdolls,
     SceneName::RopeBridge,
     SceneName::RagdollBox,
+    SceneName::RagdollStairs,
 ];
 
 /// What a mouse button held down is doing.

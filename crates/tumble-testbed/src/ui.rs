@@ -223,6 +223,9 @@ fn scene_label(name: SceneName) -> (String, String) {
         SceneName::RagdollBox => {
             "20 ragdolls dropped into a box, their hinges held within their limits".to_string()
         }
+        SceneName::RagdollStairs => {
+            "a ragdoll with light feet tumbles down stairs, its ankles held within their limits".to_string()
+        }
     };
     (short, long)
 }

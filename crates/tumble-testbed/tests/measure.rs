@@ -4,7 +4,8 @@
 //! field.
 
 use tumble_testbed::measure::{
-    all_studies, peers, to_json, to_markdown, MeasureOptions, FLAT_VERTICAL_SPEED, LIMIT_TARGET_DEG,
+    all_studies, peers, to_json, to_markdown, MeasureOptions, FLAT_VERTICAL_SPEED, FOOT_LIMIT_TARGET_DEG,
+    LIMIT_TARGET_DEG,
 };
 
 #[test]
@@ -82,10 +83,11 @@ fn the_peers_study_finds_every_row_beyond_the_peers() {
     // impact changes the pair's angular momentum no more than Box2D's
     // does; the welded beam holds straight and still; the motor turns its
     // arm at its speed with the hinge shut; the rope bridge's crate comes
-    // to rest. The ragdoll box's hinges are watched as the ragdolls land:
-    // its row is there, its figure an angle.
+    // to rest. The ragdoll box's and the stairs' hinges are watched as the
+    // ragdolls land:
+    // their rows are there, their figures angles.
     let rows = peers(&MeasureOptions::default());
-    assert_eq!(rows.len(), 12);
+    assert_eq!(rows.len(), 13);
     let of = |scene: &str| -> Vec<_> { rows.iter().filter(|r| r.scene.name() == scene).collect() };
     let bridge = of("rope-bridge");
     assert_eq!(bridge.len(), 1);
@@ -97,6 +99,13 @@ fn the_peers_study_finds_every_row_beyond_the_peers() {
     let degrees = ragdolls[0].measured.expect("a figure");
     assert!(degrees.is_finite() && degrees >= 0.0, "{degrees}");
     assert_eq!(ragdolls[0].pass, Some(degrees < LIMIT_TARGET_DEG));
+    // The ragdoll on the stairs holds its light feet within 0.05 rad of
+    // their limits.
+    let stairs = of("ragdoll-stairs");
+    assert_eq!(stairs.len(), 1);
+    let degrees = stairs[0].measured.expect("a figure");
+    assert!(degrees < FOOT_LIMIT_TARGET_DEG, "{degrees}");
+    assert_eq!(stairs[0].pass, Some(true));
     for scene in ["tile-floor", "tile-bodies", "impact", "welded-beam", "motor-arm"] {
         let of_scene: Vec<_> = rows.iter().filter(|r| r.scene.name() == scene).collect();
         assert_eq!(of_scene.len(), 2, "{scene}");

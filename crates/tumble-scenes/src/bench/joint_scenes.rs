@@ -1,10 +1,12 @@
 //! The benchmark's joint scenes: Box2D's own joint grid (a net of
 //! circles hinged to their neighbours, hanging from seven fixed ones) and
 //! a thousand ragdolls, each the eleven-bone human of Box2D's samples,
-//! dropped on the ground in a heap.
+//! dropped on the ground in a heap; and two of quality: twenty ragdolls
+//! in a box, and one with feet tumbling down stairs.
 
 use super::{
-    gravity, ground, BodySpec, FilterSpec, Geometry, JointSpec, Motion, Quality, ShapeSpec, Spec, V2,
+    gravity, ground, shape_mass, BodySpec, FilterSpec, Geometry, JointSpec, Motion, Quality, ShapeSpec, Spec,
+    V2,
 };
 use crate::GROUND_HALF_WIDTH;
 use std::f32::consts::{FRAC_PI_2, PI};
@@ -356,6 +358,107 @@ pub fn ragdoll_box() -> Spec {
     }
 }
 
+/// Steps of [`ragdoll_stairs`]: 5 s.
+pub const RAGDOLL_STAIRS_STEPS: u32 = 300;
+/// The first steps of [`ragdoll_stairs`] whose limits are not watched, as
+/// in the ragdoll box ([`RAGDOLL_BOX_SETTLE`]): the knees and elbows
+/// start outside their ranges.
+pub const RAGDOLL_STAIRS_SETTLE: u32 = 10;
+/// [`ragdoll_stairs`]'s flight: steps, each [`STAIR_RUN`] deep and
+/// [`STAIR_RISE`] high, down to a landing.
+pub const STAIR_STEPS: u32 = 10;
+/// A step's depth, metres.
+pub const STAIR_RUN: f32 = 0.3;
+/// A step's height, metres.
+pub const STAIR_RISE: f32 = 0.2;
+/// A foot of [`ragdoll_stairs`]: a box of these half-widths, metres.
+pub const FOOT_HALF: V2 = V2::new(0.11, 0.03);
+/// A foot's mass over its lower leg's.
+pub const FOOT_MASS_RATIO: f32 = 0.2;
+/// An ankle's limits, in half turns from the starting pose (the foot
+/// level): 36 degrees either way.
+const ANKLE_LIMITS: (f32, f32) = (-0.2, 0.2);
+
+/// The human of [`ragdoll`] with a foot on each lower leg: a flat box a
+/// fifth of the lower leg's mass, hinged at the ankle (the lower end of
+/// the shin's capsule) with limits, friction and a spring like the other
+/// joints', its toe forward. Where Box2D's human has a small polygon on
+/// each lower leg, here the foot is a body of its own, far lighter than
+/// the leg that loads it. The bodies are the bones, then the left foot
+/// and the right; the joints the hinges, then the left ankle and the
+/// right.
+pub fn ragdoll_with_feet(origin: V2, first_body: usize, index: u32) -> (Vec<BodySpec>, Vec<JointSpec>) {
+    let (mut bodies, mut joints) = ragdoll(origin, first_body, index);
+    let filter = bodies[0].shapes[0].filter;
+    for leg in [4, 6] {
+        let shin = &RAGDOLL_BONES[leg];
+        let foot = ShapeSpec::square_box(FOOT_HALF.x, FOOT_HALF.y);
+        let density = FOOT_MASS_RATIO * shape_mass(&bodies[leg].shapes[0]) / shape_mass(&foot);
+        let ankle = origin + V2::new(0.0, shin.height - shin.half_length);
+        let foot = foot
+            .with_density(density)
+            .with_friction(RAGDOLL_FRICTION)
+            .with_filter(filter);
+        // The toe forward (+x), the sole a shin's radius below the ankle.
+        let center = ankle + V2::new(0.5 * FOOT_HALF.x, FOOT_HALF.y - shin.radius - 2.0 * FOOT_HALF.y);
+        bodies.push(BodySpec::new(Motion::Dynamic, center, foot));
+        joints.push(
+            JointSpec::revolute(first_body + leg, first_body + bodies.len() - 1, ankle)
+                .with_limits(ANKLE_LIMITS.0 * PI, ANKLE_LIMITS.1 * PI)
+                .with_friction(0.5 * RAGDOLL_FRICTION_TORQUE)
+                .with_spring(RAGDOLL_SPRING_HERTZ, RAGDOLL_SPRING_DAMPING_RATIO, 0.0),
+        );
+    }
+    (bodies, joints)
+}
+
+/// A ragdoll with feet ([`ragdoll_with_feet`]) stepping off the top of
+/// a flight of [`STAIR_STEPS`] stairs at 1 m/s: it falls and tumbles down
+/// them, its light feet striking the steps' edges and caught under its
+/// legs. Quality: the largest violation of any of its hinges' limits (the
+/// ankles', where a light foot carries the body's weight, the worst)
+/// after the first [`RAGDOLL_STAIRS_SETTLE`] steps.
+pub fn ragdoll_stairs() -> Spec {
+    // Each step a static box from below the landing's floor up to its
+    // tread; the last, the landing, wide.
+    let bottom = -1.0;
+    let mut bodies: Vec<BodySpec> = (0..STAIR_STEPS)
+        .map(|k| {
+            let top = STAIR_RISE * (STAIR_STEPS - 1 - k) as f32;
+            let half_width = if k + 1 == STAIR_STEPS {
+                3.0
+            } else {
+                0.5 * STAIR_RUN
+            };
+            let center = V2::new(STAIR_RUN * k as f32 + half_width, 0.5 * (top + bottom));
+            let step =
+                ShapeSpec::square_box(half_width, 0.5 * (top - bottom)).with_friction(RAGDOLL_FRICTION);
+            BodySpec::new(Motion::Static, center, step)
+        })
+        .collect();
+    // Over the top tread, the soles 0.1 m above it.
+    let top = STAIR_RISE * (STAIR_STEPS - 1) as f32;
+    let (first, place) = (bodies.len(), V2::new(0.5 * STAIR_RUN, 0.0));
+    let (ragdoll, _) = ragdoll_with_feet(place, first, 0);
+    let sole = ragdoll[ragdoll.len() - 1].position.y - FOOT_HALF.y;
+    let (ragdoll, joints) = ragdoll_with_feet(place + V2::new(0.0, top + 0.1 - sole), first, 0);
+    bodies.extend(ragdoll.into_iter().map(|b| BodySpec {
+        linear_velocity: V2::new(1.0, 0.0),
+        ..b
+    }));
+    Spec {
+        name: "ragdoll-stairs",
+        steps: RAGDOLL_STAIRS_STEPS,
+        gravity: gravity(),
+        bodies,
+        joints,
+        quality: Quality::LimitViolation {
+            after: RAGDOLL_STAIRS_SETTLE,
+        },
+        sleeping: false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::build_world;
@@ -596,6 +699,36 @@ mod tests {
                 "{:?}",
                 b.position
             );
+        }
+    }
+
+    #[test]
+    fn the_ragdoll_on_the_stairs_has_light_feet_above_a_descending_flight() {
+        let spec = ragdoll_stairs();
+        let steps = STAIR_STEPS as usize;
+        let (stairs, ragdoll) = spec.bodies.split_at(steps);
+        assert!(stairs.iter().all(|b| b.motion == Motion::Static));
+        assert_eq!(ragdoll.len(), RAGDOLL_BONES.len() + 2);
+        assert_eq!(spec.joints.len(), HINGES.len() + 2);
+        // Each tread a rise below the last, a run further on.
+        let tread = |b: &BodySpec| match b.shapes[0].geometry {
+            Geometry::Box { half, .. } => (b.position.x - half.x, b.position.y + half.y),
+            _ => panic!("a step is a box"),
+        };
+        for pair in stairs.windows(2) {
+            let ((x0, y0), (x1, y1)) = (tread(&pair[0]), tread(&pair[1]));
+            assert!((x1 - x0 - STAIR_RUN).abs() < 1e-5 && (y0 - y1 - STAIR_RISE).abs() < 1e-5);
+        }
+        // Each foot a fifth of its lower leg's mass, hinged to it with
+        // limits, its sole above the top tread.
+        let mass = |b: &BodySpec| shape_mass(&b.shapes[0]);
+        let (_, top) = tread(&stairs[0]);
+        for (ankle, leg) in spec.joints[HINGES.len()..].iter().zip([4, 6]) {
+            assert_eq!(ankle.body_a, steps + leg);
+            let (shin, foot) = (&spec.bodies[ankle.body_a], &spec.bodies[ankle.body_b]);
+            assert!((mass(foot) / mass(shin) - FOOT_MASS_RATIO).abs() < 1e-5);
+            assert!(ankle.limits.is_some());
+            assert!(foot.position.y - FOOT_HALF.y > top);
         }
     }
 }

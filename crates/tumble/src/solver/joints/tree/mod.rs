@@ -241,12 +241,23 @@ pub(crate) struct JointTrees {
     groups: Vec<LoopGroup>,
 }
 
-/// The mass ratio across some joint of a tree above which the tree is
-/// solved exactly: Gauss-Seidel carries a load along light links to
-/// about this ratio. A ragdoll's bones differ by at most about 4 times
-/// (the torso and an upper arm), a bridge's planks and a net's circles not
-/// at all, so they are solved as before; a ball 170 times a chain link's
-/// mass is far above it.
+/// The mass ratio across some hinge of a tree at or above which the tree
+/// is solved exactly: Gauss-Seidel holds a hinge between bodies of about
+/// this ratio, and gives way past it, its point under the heavy body's
+/// load and its limits when the light one is struck. A ragdoll's bones
+/// differ by at most 3.5 times (the torso and an upper arm), a bridge's
+/// planks and a net's circles not at all, so they stay in Gauss-Seidel; a
+/// foot a fifth of its shin's mass is past it (falling down stairs, its
+/// ankle passed its limits by 14 degrees in Gauss-Seidel, under 3 solved
+/// exactly), and a ball 170 times a chain link's mass far past it.
+pub(crate) const EXACT_HINGE_MASS_RATIO: f32 = 4.0;
+
+/// How many times its lightest body's mass a tree hung from the ground
+/// weighs when it is solved exactly whatever its hinges' ratios
+/// ([`JointTrees::build`]): Gauss-Seidel carries a chain's load along
+/// alike links to about this many of them. Also how much farther out
+/// than its inertia a limb carries its mass to count as light
+/// ([`light_limb`]).
 pub(crate) const EXACT_TREE_MASS_RATIO: f32 = 10.0;
 
 /// The larger mass of bodies `a` and `b` over the smaller: the larger
@@ -260,7 +271,7 @@ fn mass_ratio(bodies: &[SolverBody], a: u32, b: u32) -> f32 {
 
 /// Whether joint `j` calls for an exact solve of its tree: a joint with
 /// rigid rows ([`has_rigid_rows`]), or a hinge between two dynamic bodies
-/// whose masses are [`EXACT_TREE_MASS_RATIO`] or more apart (see
+/// whose masses are [`EXACT_HINGE_MASS_RATIO`] or more apart (see
 /// [`JointTrees::build`], which says which trees are then solved).
 #[inline]
 pub(crate) fn calls_for_exact_solve(j: &JointConstraint, bodies: &[SolverBody]) -> bool {
@@ -271,7 +282,7 @@ pub(crate) fn calls_for_exact_solve(j: &JointConstraint, bodies: &[SolverBody]) 
         && j.a != j.b
         && bodies[j.a as usize].dynamic
         && bodies[j.b as usize].dynamic
-        && mass_ratio(bodies, j.a, j.b) >= EXACT_TREE_MASS_RATIO
+        && mass_ratio(bodies, j.a, j.b) >= EXACT_HINGE_MASS_RATIO
 }
 
 /// Whether joint `j` is a hinge holding a dynamic body to a static or
@@ -684,7 +695,7 @@ impl JointTrees {
             if this.rigid[root] {
                 !open
             } else {
-                this.ratio[root] >= EXACT_TREE_MASS_RATIO
+                this.ratio[root] >= EXACT_HINGE_MASS_RATIO
                     || (this.grounded[root] && !open && mass >= EXACT_TREE_MASS_RATIO * lightest)
             }
         };
@@ -1102,6 +1113,10 @@ mod tests {
         // Links of alike mass: Gauss-Seidel's, no exact solve.
         trees.build(&chain(4), &bodies(&[1.0, 2.0, 1.0, 3.0]), 1.0 / 240.0);
         assert!(trees.order.is_empty(), "{:?}", trees.order);
+        // A ragdoll's largest ratio (its torso over an upper arm), 3.5:
+        // none either.
+        trees.build(&chain(4), &bodies(&[1.0, 3.5, 1.0, 3.5]), 1.0 / 240.0);
+        assert!(trees.order.is_empty(), "{:?}", trees.order);
         // A ball 20 times a link's mass on the end: the whole chain.
         trees.build(&chain(4), &bodies(&[1.0, 1.0, 1.0, 20.0]), 1.0 / 240.0);
         assert_eq!(
@@ -1121,12 +1136,12 @@ mod tests {
 
     #[test]
     fn a_hinge_is_heavy_only_between_dynamic_masses_far_apart() {
-        let masses = bodies(&[1.0, 20.0, 5.0, 1.0]);
+        let masses = bodies(&[1.0, 20.0, 6.0, 2.0]);
         // chain(4): ground-0, 0-1, 1-2, 2-3.
         let joints = chain(4);
         let heavy: Vec<bool> = joints.iter().map(|j| calls_for_exact_solve(j, &masses)).collect();
         // The ground's hinge never (the static body has no mass to
-        // compare); 1:20 is, 20:5 and 5:1 are not (the threshold is 10).
+        // compare); 1:20 is, 20:6 and 6:2 are not (the threshold is 4).
         assert_eq!(heavy, [false, true, false, false]);
         // The same masses on a slider: only hinges count.
         let slider = JointConstraint {
@@ -1135,7 +1150,7 @@ mod tests {
         };
         assert!(!calls_for_exact_solve(&slider, &masses));
         // Exactly the threshold counts.
-        let exact = bodies(&[1.0, EXACT_TREE_MASS_RATIO]);
+        let exact = bodies(&[1.0, EXACT_HINGE_MASS_RATIO]);
         assert!(calls_for_exact_solve(&chain(2)[1], &exact));
     }
 
