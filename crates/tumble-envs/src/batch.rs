@@ -1,8 +1,12 @@
 //! Many environments stepped as one: gymnasium's vector-environment rule
 //! (each episode truncated at the environment's time limit, and reset on
-//! the step after it ends), run over worker threads.
+//! the step after it ends), run over worker threads, each of which steps
+//! the same run of the environments every time ([`Crew`]).
 
+use crate::crew::Crew;
 use crate::{Env, EnvError, Pcg64};
+use std::ops::Deref;
+use std::sync::MutexGuard;
 
 /// When a batch resets an environment whose episode ended: gymnasium
 /// 1.x's two autoreset modes.
@@ -45,7 +49,8 @@ struct Slot<E> {
 }
 
 /// `N` environments of one kind stepped together, each with its own
-/// random stream, over a pool of worker threads.
+/// random stream, over worker threads: the environments are split into
+/// contiguous runs, one a worker, the calling thread stepping the first.
 ///
 /// Autoreset is gymnasium 1.x's default (`NEXT_STEP`) unless set
 /// otherwise ([`Autoreset`]): the step on which an episode ends reports
@@ -53,11 +58,17 @@ struct Slot<E> {
 /// ignores that environment's action, resets it, and reports the new
 /// episode's first observation with reward 0 and neither flag. Each environment's results are the same bits whatever the
 /// number of workers, and the same as that environment stepped alone.
-pub struct Batch<E: Env> {
-    slots: Vec<Slot<E>>,
+pub struct Batch<E: Env + 'static> {
+    /// The environments in contiguous runs, one a worker.
+    crew: Crew<Run<E>, Job>,
+    /// Environments in each run but perhaps the last.
+    per_run: usize,
+    len: usize,
+    /// The last step's results, gathered from the runs.
     results: Vec<BatchStep>,
-    /// None: step on the calling thread.
-    pool: Option<rayon::ThreadPool>,
+    /// The last observations of the episodes that ended in the last step
+    /// ([`Autoreset::SameStep`]), environment by environment.
+    finals: Vec<f32>,
     observation_len: usize,
     action_len: usize,
     reset_done: bool,
@@ -67,7 +78,45 @@ pub struct Batch<E: Env> {
     autoreset: Autoreset,
 }
 
-impl<E: Env> Batch<E> {
+/// One worker's run of a batch's environments, and what it wrote.
+struct Run<E> {
+    /// The batch's index of its first environment.
+    first: usize,
+    slots: Vec<Slot<E>>,
+    results: Vec<BatchStep>,
+    /// Its environments' observations, one after the other.
+    observations: Vec<f32>,
+}
+
+/// What the runs are asked to do.
+enum Job {
+    /// Start an episode in every environment, environment `i` drawing
+    /// from stream `i`.
+    Reset(Vec<Pcg64>),
+    /// Step every environment with its action (`action_len` values each).
+    Step {
+        actions: Vec<f32>,
+        action_len: usize,
+        time_limit: Option<u32>,
+        same_step: bool,
+    },
+}
+
+/// Environment `index` of a batch, borrowed from its run ([`Batch::env`]).
+pub struct EnvRef<'a, E> {
+    run: MutexGuard<'a, Run<E>>,
+    index: usize,
+}
+
+impl<E> Deref for EnvRef<'_, E> {
+    type Target = E;
+
+    fn deref(&self) -> &E {
+        &self.run.slots[self.index].env
+    }
+}
+
+impl<E: Env + 'static> Batch<E> {
     /// A batch of `envs` (at least one, all of one kind) stepped by
     /// `workers` threads (1 steps them on the caller's).
     pub fn new(envs: Vec<E>, workers: usize) -> Result<Batch<E>, EnvError> {
@@ -84,30 +133,37 @@ impl<E: Env> Batch<E> {
         {
             return Err(EnvError::Setting("environments", "must all be of one kind"));
         }
-        let pool = if workers > 1 {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(workers)
-                .thread_name(|i| format!("tumble-env-{i}"))
-                .build()
-                .map_err(|_| EnvError::Setting("workers", "could not be started"))?;
-            Some(pool)
-        } else {
-            None
-        };
-        let results = vec![BatchStep::default(); envs.len()];
-        let slots = envs
-            .into_iter()
-            .map(|env| Slot {
-                env,
-                steps: 0,
-                ended: false,
-                last: vec![0.0; observation_len],
-            })
-            .collect();
+        let len = envs.len();
+        let per_run = len.div_ceil(workers.min(len));
+        let mut envs = envs.into_iter();
+        let mut runs = Vec::new();
+        while runs.len() * per_run < len {
+            let first = runs.len() * per_run;
+            let slots: Vec<Slot<E>> = envs
+                .by_ref()
+                .take(per_run)
+                .map(|env| Slot {
+                    env,
+                    steps: 0,
+                    ended: false,
+                    last: vec![0.0; observation_len],
+                })
+                .collect();
+            runs.push(Run {
+                first,
+                results: vec![BatchStep::default(); slots.len()],
+                observations: vec![0.0; slots.len() * observation_len],
+                slots,
+            });
+        }
+        let crew =
+            Crew::new(runs, work::<E>).map_err(|_| EnvError::Setting("workers", "could not be started"))?;
         Ok(Batch {
-            slots,
-            results,
-            pool,
+            crew,
+            per_run,
+            len,
+            results: vec![BatchStep::default(); len],
+            finals: vec![0.0; len * observation_len],
             observation_len,
             action_len,
             reset_done: false,
@@ -130,7 +186,8 @@ impl<E: Env> Batch<E> {
             .results
             .get(index)
             .is_some_and(|r| r.terminated || r.truncated);
-        (self.autoreset == Autoreset::SameStep && ended).then(|| &self.slots[index].last[..])
+        let n = self.observation_len;
+        (self.autoreset == Autoreset::SameStep && ended).then(|| &self.finals[index * n..(index + 1) * n])
     }
 
     /// Truncates episodes after `steps` steps instead of the environment's
@@ -145,13 +202,13 @@ impl<E: Env> Batch<E> {
 
     /// The number of environments.
     pub fn len(&self) -> usize {
-        self.slots.len()
+        self.len
     }
 
     /// Whether the batch has no environment (never: [`Batch::new`]
     /// refuses an empty one).
     pub fn is_empty(&self) -> bool {
-        self.slots.is_empty()
+        self.len == 0
     }
 
     /// Observation values per environment.
@@ -165,8 +222,11 @@ impl<E: Env> Batch<E> {
     }
 
     /// Environment `index` (None past the end).
-    pub fn env(&self, index: usize) -> Option<&E> {
-        self.slots.get(index).map(|s| &s.env)
+    pub fn env(&self, index: usize) -> Option<EnvRef<'_, E>> {
+        (index < self.len).then(|| EnvRef {
+            run: self.crew.share(index / self.per_run),
+            index: index % self.per_run,
+        })
     }
 
     /// The results of the last step, one per environment.
@@ -174,36 +234,20 @@ impl<E: Env> Batch<E> {
         &self.results
     }
 
-    /// Runs `work` on every slot with its result, its observation and its
-    /// `per` values of `inputs`, on the pool when there is one.
-    fn for_each<T, F>(&mut self, observations: &mut [f32], inputs: &[T], per: usize, work: F)
-    where
-        T: Sync,
-        F: Fn(&mut Slot<E>, &mut BatchStep, &mut [f32], &[T]) + Sync + Send,
-    {
+    /// Runs `job` on every run, then gathers the runs' observations into
+    /// `observations` and their results (and, with `finals`, the ended
+    /// episodes' last observations).
+    fn run(&mut self, job: Job, observations: &mut [f32], finals: bool) {
+        self.crew.run(job);
         let n = self.observation_len;
-        let slots = &mut self.slots;
-        let results = &mut self.results;
-        match &self.pool {
-            Some(pool) => {
-                use rayon::prelude::*;
-                pool.install(|| {
-                    slots
-                        .par_iter_mut()
-                        .zip(results.par_iter_mut())
-                        .zip(observations.par_chunks_mut(n))
-                        .zip(inputs.par_chunks(per))
-                        .for_each(|(((slot, result), obs), input)| work(slot, result, obs, input));
-                });
-            }
-            None => {
-                for (((slot, result), obs), input) in slots
-                    .iter_mut()
-                    .zip(results.iter_mut())
-                    .zip(observations.chunks_mut(n))
-                    .zip(inputs.chunks(per))
-                {
-                    work(slot, result, obs, input);
+        for k in 0..self.crew.len() {
+            let run = self.crew.share(k);
+            let (from, to) = (run.first, run.first + run.slots.len());
+            observations[from * n..to * n].copy_from_slice(&run.observations);
+            self.results[from..to].copy_from_slice(&run.results);
+            if finals {
+                for (slot, last) in run.slots.iter().zip(self.finals[from * n..to * n].chunks_mut(n)) {
+                    last.copy_from_slice(&slot.last);
                 }
             }
         }
@@ -215,12 +259,7 @@ impl<E: Env> Batch<E> {
     pub fn reset(&mut self, rngs: &[Pcg64], observations: &mut [f32]) -> Result<(), EnvError> {
         self.check_size("observations", observations.len(), self.observation_len)?;
         self.check_size("random streams", rngs.len(), 1)?;
-        self.for_each(observations, rngs, 1, |slot, result, obs, rng| {
-            slot.env.reset(rng[0], obs);
-            slot.steps = 0;
-            slot.ended = false;
-            *result = BatchStep::default();
-        });
+        self.run(Job::Reset(rngs.to_vec()), observations, false);
         self.reset_done = true;
         Ok(())
     }
@@ -236,25 +275,78 @@ impl<E: Env> Batch<E> {
         }
         self.check_size("observations", observations.len(), self.observation_len)?;
         self.check_size("actions", actions.len(), self.action_len)?;
-        for (slot, action) in self.slots.iter().zip(actions.chunks(self.action_len)) {
-            slot.env.check_action(action)?;
+        for k in 0..self.crew.len() {
+            let run = self.crew.share(k);
+            let actions = actions[run.first * self.action_len..].chunks(self.action_len);
+            for (slot, action) in run.slots.iter().zip(actions) {
+                slot.env.check_action(action)?;
+            }
         }
-        let time_limit = self.time_limit;
         let same_step = self.autoreset == Autoreset::SameStep;
-        self.for_each(
-            observations,
+        let job = Job::Step {
+            actions: actions.to_vec(),
+            action_len: self.action_len,
+            time_limit: self.time_limit,
+            same_step,
+        };
+        self.run(job, observations, same_step);
+        Ok(())
+    }
+
+    /// Checks that an array has `per` values for every environment.
+    fn check_size(&self, name: &'static str, len: usize, per: usize) -> Result<(), EnvError> {
+        let want = self.len * per;
+        if len == want {
+            Ok(())
+        } else {
+            Err(EnvError::Size(name, want, len))
+        }
+    }
+}
+
+/// Runs `job` on `run`'s environments, writing their observations and
+/// results into the run.
+fn work<E: Env>(run: &mut Run<E>, job: &Job) {
+    let Run {
+        first,
+        slots,
+        results,
+        observations,
+    } = run;
+    let n = observations.len() / slots.len().max(1);
+    let each = slots
+        .iter_mut()
+        .zip(results.iter_mut())
+        .zip(observations.chunks_mut(n));
+    match job {
+        Job::Reset(rngs) => {
+            for (k, ((slot, result), obs)) in each.enumerate() {
+                slot.env.reset(rngs[*first + k], obs);
+                slot.steps = 0;
+                slot.ended = false;
+                *result = BatchStep::default();
+            }
+        }
+        Job::Step {
             actions,
-            self.action_len,
-            |slot, result, obs, action| {
+            action_len,
+            time_limit,
+            same_step,
+        } => {
+            let actions = actions[*first * action_len..].chunks(*action_len);
+            for (((slot, result), obs), action) in each.zip(actions) {
                 if slot.ended {
                     let rng = slot.env.rng();
                     slot.env.reset(rng, obs);
                     slot.steps = 0;
                     slot.ended = false;
                     *result = BatchStep::default();
-                    return;
+                    continue;
                 }
-                let step = slot.env.step(action, obs).expect("actions checked above");
+                let step = slot
+                    .env
+                    .step(action, obs)
+                    .expect("actions checked before the job");
                 slot.steps += 1;
                 let truncated = slot.steps >= time_limit.unwrap_or_else(|| slot.env.max_episode_steps());
                 slot.ended = step.terminated || truncated;
@@ -263,25 +355,14 @@ impl<E: Env> Batch<E> {
                     terminated: step.terminated,
                     truncated,
                 };
-                if same_step && slot.ended {
+                if *same_step && slot.ended {
                     slot.last.copy_from_slice(obs);
                     let rng = slot.env.rng();
                     slot.env.reset(rng, obs);
                     slot.steps = 0;
                     slot.ended = false;
                 }
-            },
-        );
-        Ok(())
-    }
-
-    /// Checks that an array has `per` values for every environment.
-    fn check_size(&self, name: &'static str, len: usize, per: usize) -> Result<(), EnvError> {
-        let want = self.slots.len() * per;
-        if len == want {
-            Ok(())
-        } else {
-            Err(EnvError::Size(name, want, len))
+            }
         }
     }
 }

@@ -34,6 +34,8 @@ fn any_number_of_workers_gives_the_same_bits() {
     let one = trace(1, 6, 300);
     assert_eq!(one, trace(2, 6, 300));
     assert_eq!(one, trace(3, 6, 300));
+    // More workers than environments: one environment a worker.
+    assert_eq!(one, trace(8, 6, 300));
 }
 
 #[test]

@@ -27,6 +27,7 @@ mod batch;
 #[doc = include_str!("../../../docs/guide/rl.md")]
 pub mod guide_rl {}
 mod canvas;
+mod crew;
 mod error;
 mod lander;
 mod physics;
@@ -34,7 +35,7 @@ mod rng;
 mod start;
 mod walker;
 
-pub use batch::{Autoreset, Batch, BatchStep};
+pub use batch::{Autoreset, Batch, BatchStep, EnvRef};
 pub use canvas::Canvas;
 pub use error::EnvError;
 pub use lander::{heuristic as lander_heuristic, LanderConfig, LunarLander};
