@@ -461,43 +461,33 @@ pub fn peers(opts: &MeasureOptions) -> Vec<Row> {
             metrics,
         ));
     }
-    if wanted(opts, SceneName::RagdollBox) {
-        let scene = SceneName::RagdollBox;
-        let mut s = build(scene, settings);
-        let (worst, metrics) = beyond::limit_violation(
-            &mut s,
-            &bench::ragdoll_box(),
-            frames(opts, scene),
+    // The ragdolls' scenes: the largest amount any hinge passed its
+    // limits after the first steps, against each scene's target.
+    let ragdolls = [
+        (
+            SceneName::RagdollBox,
+            bench::ragdoll_box(),
             bench::RAGDOLL_BOX_SETTLE,
-        );
-        let worst = worst.to_degrees();
-        rows.push(row(
-            scene,
-            format!(
-                "largest limit violation after step {} (deg)",
-                bench::RAGDOLL_BOX_SETTLE
-            ),
-            (worst, 0.0, worst < LIMIT_TARGET_DEG),
-            metrics,
-        ));
-    }
-    if wanted(opts, SceneName::RagdollStairs) {
-        let scene = SceneName::RagdollStairs;
-        let mut s = build(scene, settings);
-        let (worst, metrics) = beyond::limit_violation(
-            &mut s,
-            &bench::ragdoll_stairs(),
-            frames(opts, scene),
+            LIMIT_TARGET_DEG,
+        ),
+        (
+            SceneName::RagdollStairs,
+            bench::ragdoll_stairs(),
             bench::RAGDOLL_STAIRS_SETTLE,
-        );
+            FOOT_LIMIT_TARGET_DEG,
+        ),
+    ];
+    for (scene, spec, settle, target) in ragdolls {
+        if !wanted(opts, scene) {
+            continue;
+        }
+        let mut s = build(scene, settings);
+        let (worst, metrics) = beyond::limit_violation(&mut s, &spec, frames(opts, scene), settle);
         let worst = worst.to_degrees();
         rows.push(row(
             scene,
-            format!(
-                "largest limit violation after step {} (deg)",
-                bench::RAGDOLL_STAIRS_SETTLE
-            ),
-            (worst, 0.0, worst < FOOT_LIMIT_TARGET_DEG),
+            format!("largest limit violation after step {settle} (deg)"),
+            (worst, 0.0, worst < target),
             metrics,
         ));
     }
