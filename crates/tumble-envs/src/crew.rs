@@ -41,13 +41,16 @@ struct Signal<J> {
     panic: Mutex<Option<Box<dyn std::any::Any + Send>>>,
 }
 
+/// A crew's job, run on one share.
+type Work<S, J> = Arc<dyn Fn(&mut S, &J) + Send + Sync>;
+
 /// Threads that each own one share of the state (`S`), run a job (`J`)
 /// on their share when [`Crew::run`] posts one, the calling thread running
 /// share 0 itself.
 pub(crate) struct Crew<S, J> {
     shares: Vec<Arc<Mutex<S>>>,
     signal: Arc<Signal<J>>,
-    work: Arc<dyn Fn(&mut S, &J) + Send + Sync>,
+    work: Work<S, J>,
     threads: Vec<JoinHandle<()>>,
 }
 
@@ -75,7 +78,7 @@ impl<S: Send + 'static, J: Send + Sync + 'static> Crew<S, J> {
             wake: Condvar::new(),
             panic: Mutex::new(None),
         });
-        let work: Arc<dyn Fn(&mut S, &J) + Send + Sync> = Arc::new(work);
+        let work: Work<S, J> = Arc::new(work);
         let mut crew = Crew {
             shares,
             signal,
