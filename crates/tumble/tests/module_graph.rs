@@ -1,7 +1,8 @@
-//! No module cycles in the engine crate: the modules of each folder of
-//! `src` (the top-level modules under `lib.rs`, a folder's files under its
-//! `mod.rs`) name each other without a circle, so that each can be read,
-//! changed and tested on top of the ones it names.
+//! No module cycles in the engine crate, nor in the workspace's other
+//! crates: the modules of each folder of `src` (the top-level modules
+//! under `lib.rs`, a folder's files under its `mod.rs`) name each other
+//! without a circle, so that each can be read, changed and tested on top
+//! of the ones it names.
 //!
 //! The graph is read from the source text: every path a file's code
 //! names through `crate::`, `super::` or `self::` (in `use` lines, grouped
@@ -41,13 +42,41 @@ struct SourceFile {
 #[test]
 fn the_modules_of_each_folder_form_no_cycle() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let crate_graph = CrateGraph::read(&src);
+    let found = cycles_in(&src);
+    assert!(found.is_empty(), "module cycles:\n\n{}", found.join("\n"));
+}
+
+#[test]
+fn the_other_crates_of_the_workspace_form_no_cycle_either() {
+    // The Python module, the environments, the scenes, the testbed and
+    // the benchmark, read the same way.
+    let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut found = Vec::new();
+    for name in [
+        "tumble-py",
+        "tumble-envs",
+        "tumble-scenes",
+        "tumble-testbed",
+        "tumble-bench",
+    ] {
+        for cycle in cycles_in(&crates.join(name).join("src")) {
+            found.push(format!("{name}: {cycle}"));
+        }
+    }
+    assert!(found.is_empty(), "module cycles:\n\n{}", found.join("\n"));
+}
+
+/// The module cycles of the crate whose sources are under `src`, each
+/// described with the files and paths that make its edges.
+fn cycles_in(src: &Path) -> Vec<String> {
+    let crate_graph = CrateGraph::read(src);
     assert!(
         crate_graph
             .levels
             .get(&Vec::new())
             .is_some_and(|l| !l.edges.is_empty()),
-        "no edge found between the top-level modules: the scan reads nothing"
+        "no edge found between the top-level modules of {}: the scan reads nothing",
+        src.display()
     );
     let mut found = Vec::new();
     for (folder, level) in &crate_graph.levels {
@@ -55,7 +84,7 @@ fn the_modules_of_each_folder_form_no_cycle() {
             found.push(level.describe(folder, &cycle));
         }
     }
-    assert!(found.is_empty(), "module cycles:\n\n{}", found.join("\n"));
+    found
 }
 
 #[test]
