@@ -356,7 +356,7 @@ impl BipedalWalker {
     /// Builds the episode's world, drawing the terrain, the clouds and the
     /// push.
     fn build(&mut self) -> Parts {
-        let mut settings = crate::physics::world_settings(-10.0);
+        let mut settings = crate::physics::world_settings(-10.0, crate::physics::WALKER_SUBSTEPS);
         // Two velocity iterations a substep, not one: with one, a hinge
         // driven into its limit springs back (a leg swung into it at
         // 4.6 rad/s leaves at 1.1 rad/s; with two, at 0.1 rad/s; Box2D
