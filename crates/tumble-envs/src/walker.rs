@@ -362,7 +362,7 @@ impl BipedalWalker {
         // 4.6 rad/s leaves at 1.1 rad/s; with two, at 0.1 rad/s; Box2D
         // 2.3's 180 iterations stop it dead), and the walker's knees and
         // hips strike their limits at every stride.
-        settings.solver.iterations = 16;
+        settings.solver.iterations = 2 * crate::physics::WALKER_SUBSTEPS;
         let mut world = World::new(settings);
 
         self.generate_terrain();
