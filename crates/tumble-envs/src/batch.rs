@@ -246,8 +246,11 @@ impl<E: Env + 'static> Batch<E> {
             observations[from * n..to * n].copy_from_slice(&run.observations);
             self.results[from..to].copy_from_slice(&run.results);
             if finals {
-                for (slot, last) in run.slots.iter().zip(self.finals[from * n..to * n].chunks_mut(n)) {
-                    last.copy_from_slice(&slot.last);
+                let finals = self.finals[from * n..to * n].chunks_mut(n);
+                for ((slot, result), last) in run.slots.iter().zip(&run.results).zip(finals) {
+                    if result.terminated || result.truncated {
+                        last.copy_from_slice(&slot.last);
+                    }
                 }
             }
         }

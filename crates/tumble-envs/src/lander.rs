@@ -211,8 +211,7 @@ impl LunarLander {
 
     /// Builds the episode's world, drawing the terrain and the push.
     fn build(&mut self) -> Parts {
-        let mut settings =
-            crate::physics::world_settings(self.config.gravity as f32, crate::physics::LANDER_SUBSTEPS);
+        let mut settings = crate::physics::world_settings(self.config.gravity as f32);
         settings.solver.joint_damping_ratio = JOINT_DAMPING_RATIO;
         let mut world = World::new(settings);
 

@@ -2,39 +2,34 @@
 //!
 //! gymnasium's environments step Box2D 2.3 at 50 Hz with 180 velocity
 //! iterations and no substeps: in effect rigid joints and contacts. Tumble
-//! gets there with its soft step at 7 substeps (350 Hz), where
+//! gets there with its soft step at [`SUBSTEPS`] substeps, where
 //! gymnasium's heuristic pilots fly and walk them as at 8, the most it
-//! offers (see [`LANDER_SUBSTEPS`], [`WALKER_SUBSTEPS`]; at 6 the lander
-//! lands fewer): the legs' hinges hold their limits, and the lander and
-//! walker rest and sleep as gymnasium's do. Its sleeping is left at its
-//! defaults (half a second below 0.05 m/s at every point of each body),
-//! which gives the lander's landing bonus where gymnasium gives it. The
-//! step's stages are not timed (no one reads an environment's profile,
-//! and its clock reads would cost a few percent of a step this small).
+//! offers: the legs' hinges hold their limits, and the lander and walker
+//! rest and sleep as gymnasium's do. Its sleeping is left at its defaults
+//! (half a second below 0.05 m/s at every point of each body), which
+//! gives the lander's landing bonus where gymnasium gives it. The step's
+//! stages are not timed (no one reads an environment's profile, and its
+//! clock reads would cost a few percent of a step this small).
 
 use tumble::{BodyId, SolverSettings, Vec2, World, WorldSettings};
 
-/// The lander's substeps (350 Hz). gymnasium's heuristic pilot over
-/// seeds 0..199 lands it as it lands gymnasium's (mean return 243.0, 183
-/// episodes at 200 or more; gymnasium's 244.8 and 180), as at 8; at 6 it
-/// lands fewer (230.1, 176).
-pub(crate) const LANDER_SUBSTEPS: u32 = 7;
-
-/// The walker's substeps (350 Hz). gymnasium's heuristic pilot walks it
-/// as at 8 (seeds 0..199: mean return 29.0, 188 falls; at 8, 25.2 and
-/// 193; mean forward speed over steps 100 to 300, seeds 0..49, 0.318
-/// against 0.320), gymnasium's own walking farther (49.5, 174 falls,
-/// 0.351) at either.
-pub(crate) const WALKER_SUBSTEPS: u32 = 7;
+/// The environments' substeps (350 Hz). gymnasium's heuristic pilots over
+/// seeds 0..199 fly and walk them as at 8: the lander lands as it lands
+/// gymnasium's (mean return 243.0, 183 episodes at 200 or more; at 8,
+/// 242.1 and 183; gymnasium's 244.8 and 180), and at 6 lands fewer (230.1,
+/// 176); the walker walks at the same speed (over steps 100 to 300, seeds
+/// 0..49, 0.318 against 0.320 at 8; gymnasium's 0.351) with as many falls
+/// (188 against 193; gymnasium's 174).
+pub(crate) const SUBSTEPS: u32 = 7;
 
 /// The world settings of an environment with gravity `gravity` (m/s²
-/// along y), stepped in `substeps` substeps of one iteration each.
-pub(crate) fn world_settings(gravity: f32, substeps: u32) -> WorldSettings {
+/// along y): [`SUBSTEPS`] substeps of one iteration each.
+pub(crate) fn world_settings(gravity: f32) -> WorldSettings {
     WorldSettings {
         gravity: Vec2::new(0.0, gravity),
         solver: SolverSettings {
-            substeps,
-            iterations: substeps,
+            substeps: SUBSTEPS,
+            iterations: SUBSTEPS,
             ..SolverSettings::default()
         },
         profiling: false,

@@ -356,13 +356,13 @@ impl BipedalWalker {
     /// Builds the episode's world, drawing the terrain, the clouds and the
     /// push.
     fn build(&mut self) -> Parts {
-        let mut settings = crate::physics::world_settings(-10.0, crate::physics::WALKER_SUBSTEPS);
+        let mut settings = crate::physics::world_settings(-10.0);
         // Two velocity iterations a substep, not one: with one, a hinge
         // driven into its limit springs back (a leg swung into it at
         // 4.6 rad/s leaves at 1.1 rad/s; with two, at 0.1 rad/s; Box2D
         // 2.3's 180 iterations stop it dead), and the walker's knees and
         // hips strike their limits at every stride.
-        settings.solver.iterations = 2 * crate::physics::WALKER_SUBSTEPS;
+        settings.solver.iterations = 2 * crate::physics::SUBSTEPS;
         let mut world = World::new(settings);
 
         self.generate_terrain();

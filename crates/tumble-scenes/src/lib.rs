@@ -425,16 +425,12 @@ pub fn build(name: SceneName, solver: SolverSettings) -> Scene {
             (world, bodies) = bench_scene(&bench::rope_bridge(), solver);
             bodies.last().copied().into_iter().collect()
         }
-        SceneName::RagdollBox => {
-            // The benchmark's box, over its own ground.
+        SceneName::RagdollBox | SceneName::RagdollStairs => {
+            // The benchmark's scene, on its own ground (the box's) or none
+            // (the stairs').
+            let spec = bench::build(name.name()).expect("a benchmark scene");
             let bodies;
-            (world, bodies) = bench_scene(&bench::ragdoll_box(), solver);
-            bodies
-        }
-        SceneName::RagdollStairs => {
-            // The benchmark's stairs, with no ground of their own.
-            let bodies;
-            (world, bodies) = bench_scene(&bench::ragdoll_stairs(), solver);
+            (world, bodies) = bench_scene(&spec, solver);
             bodies
         }
     };

@@ -286,15 +286,14 @@ pub fn settle(scene: &mut Scene, frames: u32, window: u32) -> (f32, Metrics) {
 /// Steps `scene`, built from the benchmark's `spec` with every one of its
 /// bodies tracked in its order (as [`crate::SceneName::RagdollBox`] is
 /// from [`crate::bench::ragdoll_box`]), `frames` times, and measures the
-/// largest amount any of its hinges passed its limits after the first
-/// `after` steps, radians ([`crate::bench::limit_violation`]), with the
-/// run's SCENES.md metrics.
-pub fn limit_violation(
-    scene: &mut Scene,
-    spec: &crate::bench::Spec,
-    frames: u32,
-    after: u32,
-) -> (f32, Metrics) {
+/// largest amount any of its hinges passed its limits after the steps its
+/// quality leaves unwatched ([`crate::bench::Quality::LimitViolation`]),
+/// radians ([`crate::bench::limit_violation`]), with the run's SCENES.md
+/// metrics.
+pub fn limit_violation(scene: &mut Scene, spec: &crate::bench::Spec, frames: u32) -> (f32, Metrics) {
+    let crate::bench::Quality::LimitViolation { after } = spec.quality else {
+        panic!("{} does not measure its limits", spec.name);
+    };
     let mut worst = 0.0f32;
     let metrics = run_with(scene, frames, |s| {
         if s.world.step_count() > u64::from(after) {

@@ -463,30 +463,23 @@ pub fn peers(opts: &MeasureOptions) -> Vec<Row> {
     }
     // The ragdolls' scenes: the largest amount any hinge passed its
     // limits after the first steps, against each scene's target.
-    let ragdolls = [
-        (
-            SceneName::RagdollBox,
-            bench::ragdoll_box(),
-            bench::RAGDOLL_BOX_SETTLE,
-            LIMIT_TARGET_DEG,
-        ),
-        (
-            SceneName::RagdollStairs,
-            bench::ragdoll_stairs(),
-            bench::RAGDOLL_STAIRS_SETTLE,
-            FOOT_LIMIT_TARGET_DEG,
-        ),
-    ];
-    for (scene, spec, settle, target) in ragdolls {
+    for (scene, target) in [
+        (SceneName::RagdollBox, LIMIT_TARGET_DEG),
+        (SceneName::RagdollStairs, FOOT_LIMIT_TARGET_DEG),
+    ] {
         if !wanted(opts, scene) {
             continue;
         }
+        let spec = bench::build(scene.name()).expect("a benchmark scene");
         let mut s = build(scene, settings);
-        let (worst, metrics) = beyond::limit_violation(&mut s, &spec, frames(opts, scene), settle);
+        let (worst, metrics) = beyond::limit_violation(&mut s, &spec, frames(opts, scene));
         let worst = worst.to_degrees();
         rows.push(row(
             scene,
-            format!("largest limit violation after step {settle} (deg)"),
+            format!(
+                "largest limit violation after step {} (deg)",
+                bench::RAGDOLL_SETTLE
+            ),
             (worst, 0.0, worst < target),
             metrics,
         ));

@@ -323,16 +323,16 @@ const RAGDOLL_BOX_GRID: (u32, u32) = (5, 4);
 const RAGDOLL_BOX_HALF_WIDTH: f32 = 3.5;
 /// Steps of [`ragdoll_box`]: 5 s.
 pub const RAGDOLL_BOX_STEPS: u32 = 300;
-/// The first steps of [`ragdoll_box`] whose limits are not watched: the
-/// ragdolls start straight, their knees and elbows outside their ranges
-/// (Box2D's human does), and each engine brings them in over its first
-/// steps.
-pub const RAGDOLL_BOX_SETTLE: u32 = 10;
+/// The first steps of a ragdoll scene ([`ragdoll_box`],
+/// [`ragdoll_stairs`]) whose limits are not watched: the ragdolls start
+/// straight, their knees and elbows outside their ranges (Box2D's human
+/// does), and each engine brings them in over its first steps.
+pub const RAGDOLL_SETTLE: u32 = 10;
 
 /// 20 ragdolls (the human of [`ragdoll`]: limits, friction, springs)
 /// dropped from a 5 x 4 grid into a box 7 m wide with walls 10 m high,
 /// where they land on each other and pile up. Quality: the largest
-/// violation of any hinge's limits after the first [`RAGDOLL_BOX_SETTLE`]
+/// violation of any hinge's limits after the first [`RAGDOLL_SETTLE`]
 /// steps.
 pub fn ragdoll_box() -> Spec {
     let (columns, rows) = RAGDOLL_BOX_GRID;
@@ -352,7 +352,7 @@ pub fn ragdoll_box() -> Spec {
         name: "ragdoll-box",
         steps: RAGDOLL_BOX_STEPS,
         quality: Quality::LimitViolation {
-            after: RAGDOLL_BOX_SETTLE,
+            after: RAGDOLL_SETTLE,
         },
         ..spec
     }
@@ -360,10 +360,6 @@ pub fn ragdoll_box() -> Spec {
 
 /// Steps of [`ragdoll_stairs`]: 5 s.
 pub const RAGDOLL_STAIRS_STEPS: u32 = 300;
-/// The first steps of [`ragdoll_stairs`] whose limits are not watched, as
-/// in the ragdoll box ([`RAGDOLL_BOX_SETTLE`]): the knees and elbows
-/// start outside their ranges.
-pub const RAGDOLL_STAIRS_SETTLE: u32 = 10;
 /// [`ragdoll_stairs`]'s flight: steps, each [`STAIR_RUN`] deep and
 /// [`STAIR_RISE`] high, down to a landing.
 pub const STAIR_STEPS: u32 = 10;
@@ -391,16 +387,13 @@ pub fn ragdoll_with_feet(origin: V2, first_body: usize, index: u32) -> (Vec<Body
     let (mut bodies, mut joints) = ragdoll(origin, first_body, index);
     let filter = bodies[0].shapes[0].filter;
     for leg in [4, 6] {
-        let shin = &RAGDOLL_BONES[leg];
         let foot = ShapeSpec::square_box(FOOT_HALF.x, FOOT_HALF.y);
         let density = FOOT_MASS_RATIO * shape_mass(&bodies[leg].shapes[0]) / shape_mass(&foot);
-        let ankle = origin + V2::new(0.0, shin.height - shin.half_length);
         let foot = foot
             .with_density(density)
             .with_friction(RAGDOLL_FRICTION)
             .with_filter(filter);
-        // The toe forward (+x), the sole a shin's radius below the ankle.
-        let center = ankle + V2::new(0.5 * FOOT_HALF.x, FOOT_HALF.y - shin.radius - 2.0 * FOOT_HALF.y);
+        let (ankle, center) = ankle_and_foot(origin, leg);
         bodies.push(BodySpec::new(Motion::Dynamic, center, foot));
         joints.push(
             JointSpec::revolute(first_body + leg, first_body + bodies.len() - 1, ankle)
@@ -412,12 +405,22 @@ pub fn ragdoll_with_feet(origin: V2, first_body: usize, index: u32) -> (Vec<Body
     (bodies, joints)
 }
 
+/// Where the ankle of lower leg `leg` (a [`RAGDOLL_BONES`] index) of the
+/// ragdoll standing on `origin` is, and the center of its foot: the toe
+/// forward (+x), the sole a shin's radius below the ankle.
+fn ankle_and_foot(origin: V2, leg: usize) -> (V2, V2) {
+    let shin = &RAGDOLL_BONES[leg];
+    let ankle = origin + V2::new(0.0, shin.height - shin.half_length);
+    let center = ankle + V2::new(0.5 * FOOT_HALF.x, FOOT_HALF.y - shin.radius - 2.0 * FOOT_HALF.y);
+    (ankle, center)
+}
+
 /// A ragdoll with feet ([`ragdoll_with_feet`]) stepping off the top of
 /// a flight of [`STAIR_STEPS`] stairs at 1 m/s: it falls and tumbles down
 /// them, its light feet striking the steps' edges and caught under its
 /// legs. Quality: the largest violation of any of its hinges' limits (the
 /// ankles', where a light foot carries the body's weight, the worst)
-/// after the first [`RAGDOLL_STAIRS_SETTLE`] steps.
+/// after the first [`RAGDOLL_SETTLE`] steps.
 pub fn ragdoll_stairs() -> Spec {
     // Each step a static box from below the landing's floor up to its
     // tread; the last, the landing, wide.
@@ -438,10 +441,9 @@ pub fn ragdoll_stairs() -> Spec {
         .collect();
     // Over the top tread, the soles 0.1 m above it.
     let top = STAIR_RISE * (STAIR_STEPS - 1) as f32;
-    let (first, place) = (bodies.len(), V2::new(0.5 * STAIR_RUN, 0.0));
-    let (ragdoll, _) = ragdoll_with_feet(place, first, 0);
-    let sole = ragdoll[ragdoll.len() - 1].position.y - FOOT_HALF.y;
-    let (ragdoll, joints) = ragdoll_with_feet(place + V2::new(0.0, top + 0.1 - sole), first, 0);
+    let place = V2::new(0.5 * STAIR_RUN, 0.0);
+    let sole = ankle_and_foot(place, 6).1.y - FOOT_HALF.y;
+    let (ragdoll, joints) = ragdoll_with_feet(place + V2::new(0.0, top + 0.1 - sole), bodies.len(), 0);
     bodies.extend(ragdoll.into_iter().map(|b| BodySpec {
         linear_velocity: V2::new(1.0, 0.0),
         ..b
@@ -453,7 +455,7 @@ pub fn ragdoll_stairs() -> Spec {
         bodies,
         joints,
         quality: Quality::LimitViolation {
-            after: RAGDOLL_STAIRS_SETTLE,
+            after: RAGDOLL_SETTLE,
         },
         sleeping: false,
     }

@@ -255,10 +255,13 @@ pub(crate) const EXACT_HINGE_MASS_RATIO: f32 = 4.0;
 /// How many times its lightest body's mass a tree hung from the ground
 /// weighs when it is solved exactly whatever its hinges' ratios
 /// ([`JointTrees::build`]): Gauss-Seidel carries a chain's load along
-/// alike links to about this many of them. Also how much farther out
-/// than its inertia a limb carries its mass to count as light
-/// ([`light_limb`]).
+/// alike links to about this many of them.
 pub(crate) const EXACT_TREE_MASS_RATIO: f32 = 10.0;
+
+/// How many times its inertia about its center of mass a limb's mass has
+/// about the joint's anchor (`m r^2 / I`) for the limb to count as light
+/// ([`light_limb`]).
+const LIGHT_LIMB_RATIO: f32 = 10.0;
 
 /// The larger mass of bodies `a` and `b` over the smaller: the larger
 /// inverse mass over the smaller (one division, not three; infinite when
@@ -348,7 +351,7 @@ fn is_driven_hinge(j: &JointConstraint) -> bool {
 fn light_limb(j: &JointConstraint) -> bool {
     let [ma, ia, mb, ib] = j.masses;
     let far = |inv_mass: f32, inv_inertia: f32, arm: Vec2| {
-        inv_mass > 0.0 && arm.length_squared() * inv_inertia >= EXACT_TREE_MASS_RATIO * inv_mass
+        inv_mass > 0.0 && arm.length_squared() * inv_inertia >= LIGHT_LIMB_RATIO * inv_mass
     };
     far(ma, ia, j.anchor_a) || far(mb, ib, j.anchor_b)
 }
