@@ -13,13 +13,10 @@
 
 use tumble::{BodyId, SolverSettings, Vec2, World, WorldSettings};
 
-/// The environments' substeps (350 Hz). gymnasium's heuristic pilots over
-/// seeds 0..199 fly and walk them as at 8: the lander lands as it lands
-/// gymnasium's (mean return 243.0, 183 episodes at 200 or more; at 8,
-/// 242.1 and 183; gymnasium's 244.8 and 180), and at 6 lands fewer (230.1,
-/// 176); the walker walks at the same speed (over steps 100 to 300, seeds
-/// 0..49, 0.318 against 0.320 at 8; gymnasium's 0.351) with as many falls
-/// (188 against 193; gymnasium's 174).
+/// The environments' substeps (350 Hz): the fewest at which gymnasium's
+/// heuristic pilots fly and walk them as at 8, the soft step's most (the
+/// lander lands as often as on gymnasium's own; at 6 it crashes more).
+/// The RL guide's physics settings give the figures.
 pub(crate) const SUBSTEPS: u32 = 7;
 
 /// The world settings of an environment with gravity `gravity` (m/s²

@@ -180,7 +180,7 @@ impl BodyDef {
 /// Laid out in declaration order (`repr(C)`), what the collide stage
 /// reads of a body first: its transform, center, velocities and extent,
 /// 40 bytes, in one cache line or two, where the compiler's own order
-/// spread them over 112 bytes (three lines) of the 168; the rest of the
+/// spread them over 112 bytes (three lines) of the 176; the rest of the
 /// first 64 bytes is what the gathering and the finalize read beside
 /// them.
 #[derive(Clone, Debug)]
@@ -210,6 +210,14 @@ pub(crate) struct Body {
     pub gravity_scale: f32,
     pub linear_damping: f32,
     pub angular_damping: f32,
+    /// What the last steps moved the center of mass by that its floats
+    /// could not hold (under half their spacing where it is): added to
+    /// the next step's motion, so that a slow body moves as its velocity
+    /// says instead of rounding back in place every step. At rest on a
+    /// soft contact, a body that rounds back in place keeps the velocity
+    /// the solve's unfinished iterations leave it (1e-5 m/s at the top of
+    /// a 7-box tower), where one that moves settles.
+    pub carry: Vec2,
     pub mass: f32,
     /// Inertia about the center of mass.
     pub inertia: f32,
@@ -298,6 +306,7 @@ impl Body {
             island_prev: NULL,
             island_next: NULL,
             sleep_time: 0.0,
+            carry: Vec2::ZERO,
             sleep_threshold: def.sleep_threshold * length_units,
             can_sleep: def.can_sleep,
             never_awake: !def.awake,

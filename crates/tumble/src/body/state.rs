@@ -30,6 +30,9 @@ pub(crate) struct SolverBody {
     /// the body's bookkeeping. Zero on the shared static body, which
     /// stands for every static body: theirs are read from the bodies.
     pub center: Vec2,
+    /// The body's [carry](crate::body::Body::carry): its motion over the
+    /// step starts from it.
+    pub carry: Vec2,
     /// The fastest this body may spin: the speed limit over its reach
     /// (the farthest point of its shapes, the farthest anchor of its
     /// solved joints), so that no point that moves with it, and no point
@@ -52,6 +55,7 @@ impl Default for SolverBody {
             angular_decay: 1.0,
             dynamic: false,
             center: Vec2::ZERO,
+            carry: Vec2::ZERO,
             max_spin: f32::INFINITY,
         }
     }

@@ -543,10 +543,13 @@ impl Solver {
         let substeps = ctx.substeps;
         let mut states = std::mem::take(&mut graph.states);
         states.clear();
+        // Each body's motion starts from its carry: the solve sees where
+        // it is to within what its center could not hold.
         states.extend(bodies.iter().map(|b| {
             StateCell::new(BodyState {
                 v: b.v,
                 w: b.w,
+                dp: b.carry,
                 ..BodyState::default()
             })
         }));

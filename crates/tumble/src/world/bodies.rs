@@ -376,6 +376,7 @@ impl World {
         let was_frozen = std::mem::replace(&mut b.frozen, false);
         b.xf = Transform::new(position, angle);
         b.center = b.xf.apply(b.local_center);
+        b.carry = Vec2::ZERO;
         self.predict_proxies(bi);
         regions.extend(self.static_seam_regions(bi));
         self.reseam(&regions);

@@ -105,6 +105,7 @@ impl World {
                 let b = &mut self.bodies[bi];
                 b.xf = sweep.at(hit.t);
                 b.center = b.xf.apply(b.local_center);
+                b.carry = Vec2::ZERO;
                 if let Some((normal, point)) = hit.core {
                     stop_sinking(b, normal, point);
                 }

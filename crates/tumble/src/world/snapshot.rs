@@ -51,7 +51,7 @@ use std::fmt;
 
 /// Bumped whenever the saved layout changes, so an old snapshot is refused
 /// with a message instead of being misread.
-pub(super) const SNAPSHOT_VERSION: u32 = 20;
+pub(super) const SNAPSHOT_VERSION: u32 = 21;
 
 /// The name and fields of the outer struct.
 const ENVELOPE: &str = "Snapshot";

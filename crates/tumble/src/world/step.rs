@@ -884,6 +884,9 @@ fn finalize_body(
     b.torque = 0.0;
     b.v = v;
     b.w = w;
+    // (`dp` started from the carry: what of it the center cannot hold
+    // goes on.)
+    b.carry = dp - (center - b.center);
     b.center = center;
     b.xf = Transform { p: origin, q };
     // How far its farthest point moved.
@@ -939,6 +942,7 @@ fn gather_body(
                 v,
                 w,
                 center: b.center,
+                carry: b.carry,
                 ..SolverBody::default()
             };
             Gathered::Solve
@@ -963,6 +967,7 @@ fn gather_body(
                 angular_decay: 1.0 / (1.0 + h * b.angular_damping),
                 dynamic: true,
                 center: b.center,
+                carry: b.carry,
                 max_spin: reach_spin,
             };
             if b.locks == MotionLocks::default() {

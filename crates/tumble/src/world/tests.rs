@@ -59,6 +59,63 @@ fn thin_wall(world: &mut World, x: f32) {
 }
 
 #[test]
+fn a_slow_body_far_from_the_origin_moves_as_its_velocity_says() {
+    // At x = 1000 a float's spacing is 6.1e-5 m; 1e-4 m/s moves a body
+    // 1.7e-6 m a step, which rounds away each step unless the step
+    // carries what the position could not hold. After 600 steps (10 s)
+    // it has moved 1e-3 m, to within the spacing.
+    let mut world = World::new(WorldSettings {
+        gravity: Vec2::ZERO,
+        ..WorldSettings::default()
+    });
+    let start = Vec2::new(1000.0, -1000.0);
+    let speed = Vec2::new(1e-4, -2e-4);
+    let def = BodyDef::dynamic().at(start).with_velocity(speed);
+    let b = body_with(&mut world, &def, Circle::new(Vec2::ZERO, 0.5).unwrap());
+    world.set_sleeping(false);
+    for _ in 0..600 {
+        world.step(DT);
+    }
+    let moved = world.position(b).unwrap() - start;
+    let want = speed * (600.0 * DT);
+    assert!(
+        (moved - want).length() < 7e-5,
+        "moved {moved:?}, expected {want:?}"
+    );
+}
+
+#[test]
+fn a_box_tower_at_rest_settles_to_a_standstill() {
+    // Box on box, the soft contacts converge on their loads: once the
+    // tower has settled each box stands still to well under a micron a
+    // second (the velocity the solve's unfinished iterations would
+    // leave, 1e-5 m/s at the top, if each step's motion rounded back in
+    // place).
+    let mut world = World::default();
+    let ground = world.create_body(&BodyDef::static_body()).unwrap();
+    world
+        .create_shape(ground, Polygon::new_box(10.0, 0.5).unwrap(), &ShapeDef::default())
+        .unwrap();
+    let boxes: Vec<BodyId> = (0..7)
+        .map(|i| {
+            let def = BodyDef::dynamic().at(Vec2::new(0.0, 1.0 + i as f32 * 1.01));
+            body_with(&mut world, &def, Polygon::new_box(0.5, 0.5).unwrap())
+        })
+        .collect();
+    world.set_sleeping(false);
+    let mut worst = 0.0f32;
+    for step in 0..700 {
+        world.step(DT);
+        if step >= 640 {
+            for &b in &boxes {
+                worst = worst.max(world.linear_velocity(b).unwrap().length());
+            }
+        }
+    }
+    assert!(worst < 2e-6, "fastest box over the last second: {worst} m/s");
+}
+
+#[test]
 fn free_fall_matches_the_integrators_closed_form() {
     // Symplectic Euler over k substeps of h: v_k = v0 + k g h,
     // y_k = y0 + k v0 h + g h^2 k(k+1)/2.
