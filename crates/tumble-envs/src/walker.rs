@@ -547,12 +547,17 @@ impl BipedalWalker {
 
         crate::physics::step_counting_turns(world, (1.0 / FPS) as f32, hull, &mut self.angle);
 
+        // The hull falls when it touches the terrain as Box2D 2.3 counts a
+        // touch: the skins overlap (the terrain carries both: separation
+        // at most zero). A contact begins up to the speculative margin,
+        // 2 cm, before that, and a hull that dips that close to the ground
+        // and rises again has not fallen.
+        if hull_touches(world, hull) {
+            self.game_over = true;
+        }
         let events = world.contact_events();
         let lower_legs = [parts.legs[1], parts.legs[3]];
         for touch in &events.begin {
-            if touch.body_a == hull || touch.body_b == hull {
-                self.game_over = true;
-            }
             for (k, &leg) in lower_legs.iter().enumerate() {
                 if touch.body_a == leg || touch.body_b == leg {
                     self.ground_contact[k] = true;
@@ -642,6 +647,15 @@ impl BipedalWalker {
         }
         Step { reward, terminated }
     }
+}
+
+/// Whether `hull` touches anything with its skin: some contact point at
+/// a separation of zero or less.
+fn hull_touches(world: &World, hull: BodyId) -> bool {
+    world
+        .body_contacts(hull)
+        .expect("the hull")
+        .any(|c| c.manifold.points().iter().any(|p| p.separation <= 0.0))
 }
 
 /// A hip or knee hinge with its limits and its motor at `speed` rad/s and

@@ -406,3 +406,29 @@ fn the_heuristic_starts_on_one_leg_and_hands_over() {
     pilot.act(&obs);
     assert_eq!((pilot.gait, pilot.moving_leg), (Gait::StayOnOneLeg, 1));
 }
+
+#[test]
+fn the_hull_falls_when_its_skin_touches_not_when_its_contact_begins() {
+    // A hull 1 cm above the terrain's skin: inside the speculative margin,
+    // so its contact has begun, but Box2D 2.3 would not count it touching.
+    let mut world = World::new(crate::physics::world_settings(0.0));
+    let ground = world.create_body(&BodyDef::static_body()).unwrap();
+    let edge = Capsule::new(Vec2::new(-5.0, 0.0), Vec2::new(5.0, 0.0), SKIN as f32).unwrap();
+    world.create_shape(ground, edge, &ShapeDef::default()).unwrap();
+    let half = 0.25;
+    let above = SKIN as f32 + half + 0.01;
+    let hull = world
+        .create_body(&BodyDef::dynamic().at(Vec2::new(0.0, above)))
+        .unwrap();
+    let block = Polygon::new_box(half, half).unwrap();
+    world.create_shape(hull, block, &ShapeDef::default()).unwrap();
+    world.step(1.0 / 50.0);
+    assert_eq!(world.contact_events().begin.len(), 1, "the contact has begun");
+    assert!(!hull_touches(&world, hull), "1 cm above the skin");
+    // Pressed into the skin: it touches.
+    world
+        .set_transform(hull, Vec2::new(0.0, above - 0.011), 0.0)
+        .unwrap();
+    world.step(1.0 / 50.0);
+    assert!(hull_touches(&world, hull), "in the skin");
+}
