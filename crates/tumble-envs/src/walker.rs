@@ -655,7 +655,7 @@ fn hull_touches(world: &World, hull: BodyId) -> bool {
     world
         .body_contacts(hull)
         .expect("the hull")
-        .any(|c| c.manifold.points().iter().any(|p| p.separation <= 0.0))
+        .any(|c| c.manifold.min_separation().is_some_and(|s| s <= 0.0))
 }
 
 /// A hip or knee hinge with its limits and its motor at `speed` rad/s and

@@ -215,8 +215,8 @@ pub(crate) struct Body {
     /// the next step's motion, so that a slow body moves as its velocity
     /// says instead of rounding back in place every step. At rest on a
     /// soft contact, a body that rounds back in place keeps the velocity
-    /// the solve's unfinished iterations leave it (1e-5 m/s at the top of
-    /// a 7-box tower), where one that moves settles.
+    /// the solve's unfinished iterations leave it, since its contacts never
+    /// see it move; one that moves settles.
     pub carry: Vec2,
     pub mass: f32,
     /// Inertia about the center of mass.

@@ -64,10 +64,7 @@ fn a_slow_body_far_from_the_origin_moves_as_its_velocity_says() {
     // 1.7e-6 m a step, which rounds away each step unless the step
     // carries what the position could not hold. After 600 steps (10 s)
     // it has moved 1e-3 m, to within the spacing.
-    let mut world = World::new(WorldSettings {
-        gravity: Vec2::ZERO,
-        ..WorldSettings::default()
-    });
+    let mut world = zero_gravity();
     let start = Vec2::new(1000.0, -1000.0);
     let speed = Vec2::new(1e-4, -2e-4);
     let def = BodyDef::dynamic().at(start).with_velocity(speed);
@@ -92,15 +89,9 @@ fn a_box_tower_at_rest_settles_to_a_standstill() {
     // leave, 1e-5 m/s at the top, if each step's motion rounded back in
     // place).
     let mut world = World::default();
-    let ground = world.create_body(&BodyDef::static_body()).unwrap();
-    world
-        .create_shape(ground, Polygon::new_box(10.0, 0.5).unwrap(), &ShapeDef::default())
-        .unwrap();
+    ground(&mut world);
     let boxes: Vec<BodyId> = (0..7)
-        .map(|i| {
-            let def = BodyDef::dynamic().at(Vec2::new(0.0, 1.0 + i as f32 * 1.01));
-            body_with(&mut world, &def, Polygon::new_box(0.5, 0.5).unwrap())
-        })
+        .map(|i| unit_box(&mut world, Vec2::new(0.0, 0.5 + i as f32 * 1.01)))
         .collect();
     world.set_sleeping(false);
     let mut worst = 0.0f32;
