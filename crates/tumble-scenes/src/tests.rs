@@ -218,3 +218,25 @@ fn the_card_house_stands_at_25_degrees() {
         .fold(0.0f32, f32::max);
     assert!(creep < 1e-3, "a plank crept {creep} m after the first second");
 }
+
+#[test]
+fn the_mass_ratio_stacks_hold_within_a_centimetre() {
+    // SCENES.md's mass-ratio scene at the defaults: a box ten, thirty and
+    // a hundred times heavier than the two it sits between. The soft
+    // contacts alone let it sink 0.6, 1.4 and 4.5 cm; its stack is solved
+    // exactly, and no box moves a centimetre (nor a micrometre).
+    for ratio in [10, 30, 100] {
+        let mut scene = build(SceneName::MassRatio(ratio), SolverSettings::default());
+        let m = run(&mut scene, 600);
+        assert!(
+            m.worst_moved < 1e-6,
+            "ratio {ratio}: a box moved {} m",
+            m.worst_moved
+        );
+        assert!(
+            m.residual_slide < 1e-7,
+            "ratio {ratio}: residual speed {}",
+            m.residual_slide
+        );
+    }
+}

@@ -144,6 +144,10 @@ impl ContactOptions {
     /// [`crate::shapes::seams`]): its normals are judged against them.
     /// Kept by the world as seams come and go, not by [`ContactOptions::of`].
     pub const SEAMS: ContactOptions = ContactOptions(16);
+    /// The solver solves the contact's normal rows exactly, with its
+    /// stack's (see `solver::contact_trees`). Kept by the solver from
+    /// step to step, not by [`ContactOptions::of`].
+    pub const EXACT: ContactOptions = ContactOptions(32);
 
     /// The options of a contact between shapes with definitions `a`, `b`.
     pub fn of(a: &crate::ShapeDef, b: &crate::ShapeDef) -> ContactOptions {

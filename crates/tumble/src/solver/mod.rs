@@ -31,6 +31,10 @@
 //! [`Solver::motion`].
 
 #[forbid(unsafe_code)]
+mod contact_trees;
+#[forbid(unsafe_code)]
+mod elimination;
+#[forbid(unsafe_code)]
 mod graph;
 #[forbid(unsafe_code)]
 mod joints;
@@ -55,7 +59,7 @@ pub(crate) use types::Gathered;
 use crate::body::{Body, BodyType, NULL};
 use crate::body::{BodyState, StateCell};
 use crate::clock::Stopwatch;
-use crate::contact::{Contact, NO_COLOR};
+use crate::contact::{Contact, ContactOptions, NO_COLOR};
 use crate::joint::{self, Joint, JointConstraint, JointKind};
 use crate::math::{Rot, Vec2};
 use crate::settings::{Coloring, PositionCorrection, Sweep};
@@ -114,6 +118,12 @@ pub(crate) struct Solver {
     graph: Graph,
     /// The joint trees solved exactly, this step.
     trees: joints::tree::JointTrees,
+    /// The contact stacks solved exactly, this step, and those to mark
+    /// for the next.
+    contact_trees: contact_trees::ContactTrees,
+    /// Whether two of this step's bodies' masses differ by
+    /// `EXACT_CONTACT_MASS_RATIO` or more (see `prepare::Sources::heavy`).
+    heavy_possible: bool,
     /// Whether this step's constraints were built straight into the
     /// batches of last step's coloring ([`prepare::prepare_as_colored`]).
     as_colored: bool,
@@ -295,9 +305,17 @@ impl Solver {
             self.bodies.truncate(kept);
             self.slots.truncate(kept);
         }
+        // (Which also finds whether two bodies' masses are far enough apart
+        // for a contact between them to be heavy: see `contact_trees`.)
+        let (mut lightest, mut densest) = (0.0f32, f32::INFINITY);
         for (k, &slot) in self.slots.iter().enumerate() {
             self.index_of[slot as usize] = k as u32;
+            let inv = self.bodies[k].inv_mass;
+            if inv > 0.0 {
+                (lightest, densest) = (lightest.max(inv), densest.min(inv));
+            }
         }
+        self.heavy_possible = lightest >= contact_trees::EXACT_CONTACT_MASS_RATIO * densest;
     }
 
     /// The bodies [`Solver::gather_bodies`] left out because this step's
@@ -335,7 +353,12 @@ impl Solver {
         bodies: &Store<Body>,
         ctx: &StepContext,
     ) {
-        let sources = sources((&self.bodies, &self.index_of), contacts, bodies, ctx);
+        let sources = sources(
+            (&self.bodies, &self.index_of, self.heavy_possible),
+            contacts,
+            bodies,
+            ctx,
+        );
         self.as_colored = self.graph.may_keep(ctx.settings.coloring, &self.joint_keys)
             && prepare::prepare_as_colored(
                 (&mut self.constraints, &self.picked),
@@ -473,7 +496,12 @@ impl Solver {
                 ctx.settings.coloring,
             );
             if lanes_later(ctx) {
-                let sources = sources((&self.bodies, &self.index_of), contacts, bodies, ctx);
+                let sources = sources(
+                    (&self.bodies, &self.index_of, self.heavy_possible),
+                    contacts,
+                    bodies,
+                    ctx,
+                );
                 let built =
                     prepare::build_as_colored((&mut self.constraints, &self.picked), graph, &sources, false);
                 debug_assert!(built, "an unchecked build refuses nothing");
@@ -514,6 +542,45 @@ impl Solver {
             self.trees.clear();
         }
         self.trees.mark_held(&mut self.joints);
+        // The contact stacks Gauss-Seidel cannot carry (soft step only:
+        // see `contact_trees`), found when a contact joins bodies of far
+        // different masses.
+        if soft && !self.picked.heavy.is_empty() {
+            let fixed = self.bodies.len() as u32 - 1;
+            let solver_body = |slot: u32| match self.index_of[slot as usize] {
+                NULL => fixed,
+                i => i,
+            };
+            let (picked, slots) = (&self.picked, &self.slots);
+            // A body's touching contacts solved this step: those of its
+            // contact list among the picks (ascending).
+            let contacts_of = |body: u32, out: &mut Vec<u32>| {
+                let mine = crate::contact::body_contacts(contacts, &bodies[slots[body as usize]]);
+                out.extend(
+                    mine.filter_map(|(ci, _)| picked.contacts.binary_search(&ci).ok().map(|i| i as u32)),
+                );
+            };
+            let candidate = |i: u32| {
+                let c = &contacts[picked.contacts[i as usize]];
+                contact_trees::Candidate {
+                    bodies: (solver_body(c.body_a), solver_body(c.body_b)),
+                    marked: picked.is_marked(i as usize),
+                    resting: c
+                        .manifold
+                        .points()
+                        .iter()
+                        .all(|p| p.separation <= ctx.linear_slop),
+                }
+            };
+            self.contact_trees.select(
+                (&picked.heavy, picked.contacts.len()),
+                contacts_of,
+                candidate,
+                (&self.bodies, &self.locks),
+            );
+        } else {
+            self.contact_trees.clear();
+        }
         if self.trees.is_empty() {
             // (The dummy state row, at rest, is the last.)
             graph.pack_hinges(&self.joints, self.bodies.len() as u32, ctx.parallel);
@@ -563,6 +630,7 @@ impl Solver {
             pseudo.resize_with(states.len(), StateCell::default);
         }
         let mut trees = (!self.trees.is_empty()).then_some(&mut self.trees);
+        let mut stacks = (!self.contact_trees.is_empty()).then_some(&mut self.contact_trees);
         // The substeps run as one parallel region: the stages below hand
         // their loops to the team's waiting threads. When the colors
         // big enough to share hold too little of the work, the substeps
@@ -582,7 +650,7 @@ impl Solver {
                         (&states, team),
                         ctx,
                         iterations,
-                        trees.as_deref_mut(),
+                        (trees.as_deref_mut(), stacks.as_deref_mut()),
                     );
                     // What each substep ends with is what it pushed:
                     // summed for restitution (none in most scenes).
@@ -660,6 +728,19 @@ impl Solver {
             if contacts.is_alive(ci) {
                 contacts[ci].color = NO_COLOR;
             }
+        }
+        // The contacts the exact solve takes next step are marked, and
+        // those it let go unmarked.
+        let (chosen, is_chosen) = self.contact_trees.chosen();
+        for &i in &self.picked.exact {
+            if !is_chosen(i) {
+                let c = &mut contacts[self.picked.contacts[i as usize]];
+                c.options = c.options.switched(ContactOptions::EXACT, false);
+            }
+        }
+        for &i in chosen {
+            let c = &mut contacts[self.picked.contacts[i as usize]];
+            c.options = c.options.switched(ContactOptions::EXACT, true);
         }
     }
 
@@ -870,7 +951,7 @@ fn lanes_later(ctx: &StepContext) -> bool {
 /// (`index_of`; a body not simulated maps to the shared static one, the
 /// last), the contacts, the world's bodies and the step's constants.
 fn sources<'a>(
-    (solver_bodies, index_of): (&'a [SolverBody], &'a [u32]),
+    (solver_bodies, index_of, heavy): (&'a [SolverBody], &'a [u32], bool),
     contacts: &'a Store<Contact>,
     body_slots: &'a Store<Body>,
     ctx: &'a StepContext,
@@ -885,6 +966,7 @@ fn sources<'a>(
         },
         body_slots,
         ctx,
+        heavy,
     }
 }
 
@@ -899,7 +981,10 @@ fn soft_substep(
     (states, team): (&[StateCell], Option<&Team>),
     ctx: &StepContext,
     iterations: u32,
-    mut trees: Option<&mut joints::tree::JointTrees>,
+    (mut trees, mut stacks): (
+        Option<&mut joints::tree::JointTrees>,
+        Option<&mut contact_trees::ContactTrees>,
+    ),
 ) {
     let relax = iterations / 2;
     integrate_velocities(bodies, locks, (states, team), ctx);
@@ -917,6 +1002,9 @@ fn soft_substep(
         if let Some(t) = trees.as_deref_mut() {
             t.solve(joints, states, ctx, true);
         }
+        if let Some(s) = stacks.as_deref_mut() {
+            s.solve(constraints, states, ctx, true);
+        }
     }
     integrate_positions(bodies, locks, (states, None, team), ctx);
     graph.update_scalar_separations(constraints, states);
@@ -931,6 +1019,9 @@ fn soft_substep(
         );
         if let Some(t) = trees.as_deref_mut() {
             t.solve(joints, states, ctx, false);
+        }
+        if let Some(s) = stacks.as_deref_mut() {
+            s.solve(constraints, states, ctx, false);
         }
     }
 }

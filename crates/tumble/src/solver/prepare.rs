@@ -1,5 +1,6 @@
 //! Building the step's contact constraints from the manifolds.
 
+use super::contact_trees::EXACT_CONTACT_MASS_RATIO;
 use super::graph::{Graph, Refill};
 use super::lanes::Mask;
 use super::types::{block_determinant, held, ColorKey, ConstraintPoint, ContactConstraint, LaneKind};
@@ -22,6 +23,13 @@ pub(crate) struct Picked {
     /// ([`ContactConstraint::track`]: restitution or a hit event),
     /// ascending; `bouncy` is among them.
     pub tracked: Vec<u32>,
+    /// The constraints between dynamic bodies whose masses differ by
+    /// [`EXACT_CONTACT_MASS_RATIO`] or more, ascending: their stacks may
+    /// be solved exactly ([`super::contact_trees`]).
+    pub heavy: Vec<u32>,
+    /// The constraints of contacts marked for the exact solve
+    /// (`ContactOptions::EXACT`), ascending.
+    pub exact: Vec<u32>,
     /// Per candidate, while picking: [`PICK`], [`BOUNCY`] and [`TRACK`].
     flags: Vec<u8>,
     /// Per constraint, its contact's flags.
@@ -55,11 +63,18 @@ impl Picked {
         })
     }
 
+    /// Whether constraint `i`'s contact is marked for the exact solve.
+    pub fn is_marked(&self, i: usize) -> bool {
+        self.chosen_flags[i] & EXACT != 0
+    }
+
     /// Bytes allocated.
     pub fn memory_bytes(&self) -> usize {
         (self.contacts.capacity()
             + self.bouncy.capacity()
             + self.tracked.capacity()
+            + self.heavy.capacity()
+            + self.exact.capacity()
             + self.left_out.capacity())
             * std::mem::size_of::<u32>()
             + self.flags.capacity()
@@ -82,6 +97,12 @@ pub(crate) struct Sources<'a, F> {
     pub body_slots: &'a Store<Body>,
     /// The step's constants.
     pub ctx: &'a StepContext,
+    /// Whether two of the step's bodies' masses differ by
+    /// [`EXACT_CONTACT_MASS_RATIO`] or more: else no contact is heavy,
+    /// and none is taken as marked for the exact solve (a contact keeps
+    /// its mark while that is so, unread: the mark is the world's, and
+    /// whether it is read follows from the world alone).
+    pub heavy: bool,
 }
 
 /// A candidate's flag: it is solved.
@@ -90,6 +111,11 @@ const PICK: u8 = 1;
 const BOUNCY: u8 = 2;
 /// A candidate's flag: its per-point results are read after the solve.
 const TRACK: u8 = 4;
+/// A candidate's flag: its bodies' masses differ by
+/// [`EXACT_CONTACT_MASS_RATIO`] or more.
+const HEAVY: u8 = 8;
+/// A candidate's flag: it is marked for the exact solve.
+const EXACT: u8 = 16;
 
 /// Builds one constraint per manifold with points among `candidates`
 /// (contact slots, ascending), and its [`ColorKey`]: both bodies'
@@ -118,6 +144,8 @@ pub(crate) fn prepare_contacts(
         contacts: chosen,
         bouncy,
         tracked,
+        heavy,
+        exact,
         flags,
         chosen_flags,
         left_out,
@@ -125,6 +153,8 @@ pub(crate) fn prepare_contacts(
     chosen.clear();
     bouncy.clear();
     tracked.clear();
+    heavy.clear();
+    exact.clear();
     chosen_flags.clear();
     left_out.clear();
     // A picked candidate's entries are overwritten below, the others are
@@ -150,7 +180,7 @@ pub(crate) fn prepare_contacts(
             }
             if lanes_later && *flag_k & TRACK == 0 {
                 let [ba, bb] = bodies_of(c, sources);
-                *key = contact_key(c, ci, (ba.dynamic, bb.dynamic), false, true);
+                *key = contact_key(c, ci, (ba.dynamic, bb.dynamic), false, (true, sources.heavy));
             } else {
                 prepare_one(c, ci, sources, (cc, key));
             }
@@ -169,7 +199,7 @@ pub(crate) fn prepare_contacts(
             keys[at] = keys[k];
         }
         chosen_flags.push(flag);
-        pick((chosen, bouncy, tracked), ci, flag);
+        pick((chosen, [bouncy, tracked, heavy, exact]), ci, flag);
     }
     constraints.truncate(chosen.len());
     keys.truncate(chosen.len());
@@ -316,7 +346,13 @@ impl<F: Fn(u32) -> u32 + Sync> Refill for AsColored<'_, F> {
         let blocks = if soft { Mask::default() } else { batch.blocks() };
         used.iter().zip(&lanes).enumerate().all(|(l, (&i, lane))| {
             let (ci, c) = self.contact(i);
-            contact_key(c, ci, (lane.write_a, lane.write_b), blocks.test(l), soft) == keys[i as usize]
+            contact_key(
+                c,
+                ci,
+                (lane.write_a, lane.write_b),
+                blocks.test(l),
+                (soft, sources.heavy),
+            ) == keys[i as usize]
         })
     }
 
@@ -346,18 +382,34 @@ fn flag(c: &Contact, sources: &Sources<impl Fn(u32) -> u32>) -> u8 {
         return 0;
     }
     let [ba, bb] = bodies_of(c, sources);
-    flag_of(c, ba, bb)
+    flag_of(c, ba, bb, sources.heavy)
 }
 
-/// [`flag`] of contact `c` between solver bodies `ba` and `bb`.
+/// [`flag`] of contact `c` between solver bodies `ba` and `bb`, in a
+/// step where contacts may be `heavy` ([`Sources::heavy`]).
 #[inline(always)]
-fn flag_of(c: &Contact, ba: &SolverBody, bb: &SolverBody) -> u8 {
+fn flag_of(c: &Contact, ba: &SolverBody, bb: &SolverBody, heavy: bool) -> u8 {
     if c.manifold.count == 0 || ba.inv_mass + bb.inv_mass + ba.inv_inertia + bb.inv_inertia == 0.0 {
         return 0;
     }
     let bouncy = if c.restitution != 0.0 { BOUNCY } else { 0 };
     let track = if is_tracked(c) { TRACK } else { 0 };
-    PICK | bouncy | track
+    if !heavy {
+        return PICK | bouncy | track;
+    }
+    // (A body that cannot move has no inverse mass: never heavy.)
+    let (light, dense) = (ba.inv_mass.max(bb.inv_mass), ba.inv_mass.min(bb.inv_mass));
+    let heavy = if dense > 0.0 && light >= EXACT_CONTACT_MASS_RATIO * dense {
+        HEAVY
+    } else {
+        0
+    };
+    let exact = if c.options.contains(ContactOptions::EXACT) {
+        EXACT
+    } else {
+        0
+    };
+    PICK | bouncy | track | heavy | exact
 }
 
 /// Whether contact `c`'s per-point results are read after the solve: for
@@ -367,16 +419,15 @@ fn is_tracked(c: &Contact) -> bool {
     c.restitution != 0.0 || c.hit_pending
 }
 
-/// Adds picked candidate `ci` to `chosen` (and to `bouncy` and
-/// `tracked`) as its `flag` says.
+/// Adds picked candidate `ci` to `chosen`, and to the lists of
+/// [`Picked`] its `flag` names (`bouncy`, `tracked`, `heavy`, `exact`).
 #[inline(always)]
-fn pick((chosen, bouncy, tracked): (&mut Vec<u32>, &mut Vec<u32>, &mut Vec<u32>), ci: u32, flag: u8) {
+fn pick((chosen, lists): (&mut Vec<u32>, [&mut Vec<u32>; 4]), ci: u32, flag: u8) {
     let i = chosen.len() as u32;
-    if flag & BOUNCY != 0 {
-        bouncy.push(i);
-    }
-    if flag & TRACK != 0 {
-        tracked.push(i);
+    for (list, bit) in lists.into_iter().zip([BOUNCY, TRACK, HEAVY, EXACT]) {
+        if flag & bit != 0 {
+            list.push(i);
+        }
     }
     chosen.push(ci);
 }
@@ -473,7 +524,7 @@ fn read_contact<'a, const N: usize>(
             masses: [ba.inv_mass, ba.inv_inertia, bb.inv_mass, bb.inv_inertia],
             points,
         },
-        flag: flag_of(c, ba, bb),
+        flag: flag_of(c, ba, bb, sources.heavy),
         bodies: [ba, bb],
     }
 }
@@ -580,7 +631,13 @@ fn prepare_one(
             0.0
         };
     }
-    *key = contact_key(c, ci, (read.write_a, read.write_b), cc.block, ctx.soft_step());
+    *key = contact_key(
+        c,
+        ci,
+        (read.write_a, read.write_b),
+        cc.block,
+        (ctx.soft_step(), sources.heavy),
+    );
 }
 
 /// Contact `c`'s solver bodies, A's and B's.
@@ -593,9 +650,16 @@ fn bodies_of<'a>(c: &Contact, sources: &'a Sources<impl Fn(u32) -> u32>) -> [&'a
 /// The coloring key of contact `ci` (`c`), whose bodies the solve
 /// writes or not (`writes`), a well-conditioned block or not (`block`:
 /// which decides nothing in the soft step, `soft`, where a two-point
-/// manifold goes in a two-point batch either way).
+/// manifold goes in a two-point batch either way), in a step where
+/// contacts may be `heavy` (and their marks are read).
 #[inline(always)]
-fn contact_key(c: &Contact, ci: u32, (write_a, write_b): (bool, bool), block: bool, soft: bool) -> ColorKey {
+fn contact_key(
+    c: &Contact,
+    ci: u32,
+    (write_a, write_b): (bool, bool),
+    block: bool,
+    (soft, heavy): (bool, bool),
+) -> ColorKey {
     ColorKey {
         item: ci,
         a: held(c.body_a, write_a),
@@ -603,7 +667,9 @@ fn contact_key(c: &Contact, ci: u32, (write_a, write_b): (bool, bool), block: bo
         color: c.color,
         kind: LaneKind::of(
             (
-                c.tangent_speed != 0.0 || c.options.contains(ContactOptions::ROLLING),
+                c.tangent_speed != 0.0
+                    || c.options.contains(ContactOptions::ROLLING)
+                    || (heavy && c.options.contains(ContactOptions::EXACT)),
                 c.manifold.count,
                 block,
             ),

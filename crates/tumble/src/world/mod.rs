@@ -466,4 +466,6 @@ mod sensor_tests;
 #[cfg(test)]
 mod sleep_tests;
 #[cfg(test)]
+mod stack_tests;
+#[cfg(test)]
 mod tests;

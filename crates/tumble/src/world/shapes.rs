@@ -397,7 +397,8 @@ impl World {
             .collect();
         for (ci, options, side) in refreshed {
             let c = &mut self.contacts[ci];
-            c.options = options;
+            // (The solver's mark stays: see `ContactOptions::EXACT`.)
+            c.options = options.switched(ContactOptions::EXACT, c.options.contains(ContactOptions::EXACT));
             c.hit_pending &= options.contains(ContactOptions::HIT_EVENTS);
             if afresh {
                 c.cache.limit = 0.0;

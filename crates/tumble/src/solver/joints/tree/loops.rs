@@ -7,7 +7,8 @@
 //! which then becomes `x - A^-1 B y`: one pass of the forest's kept
 //! elimination per loop row, and a small dense solve.
 
-use super::{couple, couple_back, mv, sub, JointTrees, Spin, BODY, M3, V3};
+use super::{coupling, JointTrees, Spin};
+use crate::solver::elimination::{couple, couple_back, mv, sub, M3, V3};
 
 /// The most joints closing loops in one component that the exact solve
 /// closes: the loops' rows are solved as one dense system beside the
@@ -194,7 +195,7 @@ impl JointTrees {
             for k in start..end {
                 let (kind, _, p) = self.order[k];
                 if p != usize::MAX {
-                    self.t[k] = couple(&self.off[k], &self.dinv[k], kind == BODY).0;
+                    self.t[k] = couple(&self.off[k], &self.dinv[k], coupling(kind)).0;
                 }
             }
         }
@@ -228,7 +229,7 @@ impl JointTrees {
                     let (kind, _, p) = self.order[k];
                     let mut b = col[at(k)];
                     if p != usize::MAX {
-                        sub(&mut b, &couple_back(&self.off[k], &col[at(p)], kind == BODY));
+                        sub(&mut b, &couple_back(&self.off[k], &col[at(p)], coupling(kind)));
                     }
                     col[at(k)] = mv(&self.dinv[k], &b);
                 }

@@ -41,129 +41,13 @@ use crate::body::SolverBody;
 use crate::body::StateCell;
 use crate::joint::{drift_bias, point_mass_matrix, rigid, JointConstraint, JointKind, Motion};
 use crate::math::Vec2;
+use crate::solver::elimination::{self, tr, Coupling, System, M3, V3};
 use crate::step_context::{Softness, StepContext};
 
 mod loops;
 mod projection;
 
 use loops::{Loop, LoopGroup, MAX_CLOSED_LOOPS};
-
-/// A 3x3 block: a body's mass matrix, a joint's (padded to 3 rows), or
-/// the coupling between the two.
-type M3 = [[f64; 3]; 3];
-/// A 3-vector block: a body's velocity change or a joint's impulse.
-type V3 = [f64; 3];
-
-/// For coupling block `o` and the inverse `d` of its node's block:
-/// `t = o d` and `t o^T`, the products of the elimination. A coupling
-/// block has five entries that can be other than zero, where
-/// [`rows_at`] puts them (`below_joint`: a body's block under its joint,
-/// `[[a, 0, b], [0, c, d], [0, 0, e]]`; else a joint's under its body,
-/// the transpose); the products leave out the terms of its zeros, each
-/// of which would add a zero, and sum the rest in the order of a full
-/// product. `d` is symmetric, and so is `t o^T = o d o^T`: its upper
-/// triangle is computed and mirrored, so that every block of the
-/// elimination stays exactly symmetric ([`inv`] relies on it).
-#[inline(always)]
-fn couple(o: &M3, d: &M3, below_joint: bool) -> (M3, M3) {
-    let t = if below_joint {
-        [
-            [0, 1, 2].map(|j| o[0][0] * d[0][j] + o[0][2] * d[2][j]),
-            [0, 1, 2].map(|j| o[1][1] * d[1][j] + o[1][2] * d[2][j]),
-            [0, 1, 2].map(|j| o[2][2] * d[2][j]),
-        ]
-    } else {
-        [
-            [0, 1, 2].map(|j| o[0][0] * d[0][j]),
-            [0, 1, 2].map(|j| o[1][1] * d[1][j]),
-            [0, 1, 2].map(|j| o[2][0] * d[0][j] + o[2][1] * d[1][j] + o[2][2] * d[2][j]),
-        ]
-    };
-    // Entry (i, j) of t o^T: row i of t against row j of o.
-    let dot = |i: usize, j: usize| {
-        let (r, q) = (&t[i], &o[j]);
-        if below_joint {
-            match j {
-                0 => r[0] * q[0] + r[2] * q[2],
-                1 => r[1] * q[1] + r[2] * q[2],
-                _ => r[2] * q[2],
-            }
-        } else {
-            match j {
-                0 => r[0] * q[0],
-                1 => r[1] * q[1],
-                _ => r[0] * q[0] + r[1] * q[1] + r[2] * q[2],
-            }
-        }
-    };
-    let (u00, u01, u02) = (dot(0, 0), dot(0, 1), dot(0, 2));
-    let (u11, u12, u22) = (dot(1, 1), dot(1, 2), dot(2, 2));
-    (t, [[u00, u01, u02], [u01, u11, u12], [u02, u12, u22]])
-}
-
-/// `o^T x` for coupling block `o` (see [`couple`]), its zeros' terms
-/// left out.
-#[inline(always)]
-fn couple_back(o: &M3, x: &V3, below_joint: bool) -> V3 {
-    if below_joint {
-        [
-            o[0][0] * x[0],
-            o[1][1] * x[1],
-            o[0][2] * x[0] + o[1][2] * x[1] + o[2][2] * x[2],
-        ]
-    } else {
-        [
-            o[0][0] * x[0] + o[2][0] * x[2],
-            o[1][1] * x[1] + o[2][1] * x[2],
-            o[2][2] * x[2],
-        ]
-    }
-}
-
-/// The transpose.
-fn tr(a: &M3) -> M3 {
-    let mut c = [[0.0; 3]; 3];
-    for i in 0..3 {
-        for j in 0..3 {
-            c[i][j] = a[j][i];
-        }
-    }
-    c
-}
-
-/// The product `a v`.
-fn mv(a: &M3, v: &V3) -> V3 {
-    [
-        a[0][0] * v[0] + a[0][1] * v[1] + a[0][2] * v[2],
-        a[1][0] * v[0] + a[1][1] * v[1] + a[1][2] * v[2],
-        a[2][0] * v[0] + a[2][1] * v[1] + a[2][2] * v[2],
-    ]
-}
-
-/// `a -= b`, element by element.
-fn sub(a: &mut V3, b: &V3) {
-    for (x, y) in a.iter_mut().zip(b) {
-        *x -= y;
-    }
-}
-
-/// The inverse of a symmetric 3x3 matrix (its upper triangle read), or
-/// zero if it is singular: six cofactors where a general matrix needs
-/// nine, and the inverse exactly symmetric.
-#[inline(always)]
-fn inv(m: &M3) -> M3 {
-    let [[a, b, c], [_, e, f], [_, _, i]] = *m;
-    let c00 = e * i - f * f;
-    let c01 = c * f - b * i;
-    let c02 = b * f - c * e;
-    let det = a * c00 + b * c01 + c * c02;
-    let k = if det != 0.0 { 1.0 / det } else { 0.0 };
-    let c11 = (a * i - c * c) * k;
-    let c12 = (b * c - a * f) * k;
-    let c22 = (a * e - b * b) * k;
-    let (c00, c01, c02) = (c00 * k, c01 * k, c02 * k);
-    [[c00, c01, c02], [c01, c11, c12], [c02, c12, c22]]
-}
 
 /// The forest of the step's revolute joints that need an exact solve,
 /// built once a step, and the elimination's buffers, kept (no allocation
@@ -224,7 +108,7 @@ pub(crate) struct JointTrees {
     loops: Vec<Loop>,
     /// Per body: its place in `order`, if the forest holds it.
     place: Vec<usize>,
-    /// Per node of `order`: the elimination's product `t` ([`couple`])
+    /// Per node of `order`: the elimination's product `t` ([`elimination::couple`])
     /// with its parent, for the loops' columns.
     t: Vec<M3>,
     /// The forest's response to each loop row's unit impulse: node by
@@ -1035,32 +919,29 @@ impl JointTrees {
     /// into `x`: each body's velocity change and each joint's impulse.
     fn eliminate(&mut self) {
         let m = self.order.len();
-        // (Each buffer cut to the nodes, so that indexing by a node needs
-        // no bounds check; a parent's still does.)
         let order = &self.order[..m];
-        let (d, dinv, off) = (&mut self.d[..m], &mut self.dinv[..m], &self.off[..m]);
-        let (rhs, x) = (&mut self.rhs[..m], &mut self.x[..m]);
-        for k in (0..m).rev() {
-            dinv[k] = inv(&d[k]);
+        let system = System {
+            d: &mut self.d[..m],
+            dinv: &mut self.dinv[..m],
+            off: &self.off[..m],
+            rhs: &mut self.rhs[..m],
+            x: &mut self.x[..m],
+        };
+        elimination::eliminate(system, |k| {
             let (kind, _, p) = order[k];
-            if p != usize::MAX {
-                let (t, upd) = couple(&off[k], &dinv[k], kind == BODY);
-                for (row, u) in d[p].iter_mut().zip(&upd) {
-                    sub(row, u);
-                }
-                let bu = mv(&t, &rhs[k]);
-                sub(&mut rhs[p], &bu);
-            }
-        }
-        for k in 0..m {
-            let (kind, _, p) = order[k];
-            let mut b = rhs[k];
-            if p != usize::MAX {
-                let h = couple_back(&off[k], &x[p], kind == BODY);
-                sub(&mut b, &h);
-            }
-            x[k] = mv(&dinv[k], &b);
-        }
+            (coupling(kind), p)
+        });
+    }
+}
+
+/// How a node of kind `kind` couples with its parent: a body under its
+/// joint, or a joint under its body.
+#[inline(always)]
+fn coupling(kind: u8) -> Coupling {
+    if kind == BODY {
+        Coupling::BodyUnderHinge
+    } else {
+        Coupling::HingeUnderBody
     }
 }
 

@@ -1,0 +1,190 @@
+//! Baraff's linear-time elimination of a tree of bodies and constraints
+//! (D. Baraff, "Linear-time dynamics using Lagrange multipliers", 1996),
+//! shared by the exact solves of joint trees ([`super::joints::tree`])
+//! and of contact stacks ([`super::contact_trees`]).
+//!
+//! The system `[M -J^T; -J -G]` of a tree is stored node by node, each
+//! node a body (its 3x3 mass matrix) or a constraint (its rows, padded to
+//! three, with their compliance), each coupled to its parent by one 3x3
+//! block. It is eliminated leaf to root and solved back root to leaf, one
+//! small block per node, with no fill-in. The blocks are `f64`: a long
+//! chain's pivots lose too much in `f32`.
+
+/// A 3x3 block: a body's mass matrix, a constraint's (padded to 3 rows),
+/// or the coupling between the two.
+pub(crate) type M3 = [[f64; 3]; 3];
+/// A 3-vector block: a body's velocity change or a constraint's impulse.
+pub(crate) type V3 = [f64; 3];
+
+/// Where a coupling block's entries can be other than zero: the
+/// products of the elimination leave out the terms of its zeros, each of
+/// which would add a zero, and sum the rest in the order of a full
+/// product.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Coupling {
+    /// A body's block under its hinge or weld: the point's two rows and
+    /// the third, `[[a, 0, b], [0, c, d], [0, 0, e]]`.
+    BodyUnderHinge,
+    /// A hinge's or weld's block under its body: the transpose.
+    HingeUnderBody,
+    /// Any entry (a contact's normal rows, along any direction).
+    Dense,
+}
+
+/// For coupling block `o` (of the pattern `coupling`) and the inverse `d`
+/// of its node's block: `t = o d` and `t o^T`, the products of the
+/// elimination. `d` is symmetric, and so is `t o^T = o d o^T`: its upper
+/// triangle is computed and mirrored, so that every block of the
+/// elimination stays exactly symmetric ([`inv`] relies on it).
+#[inline(always)]
+pub(crate) fn couple(o: &M3, d: &M3, coupling: Coupling) -> (M3, M3) {
+    let t = match coupling {
+        Coupling::BodyUnderHinge => [
+            [0, 1, 2].map(|j| o[0][0] * d[0][j] + o[0][2] * d[2][j]),
+            [0, 1, 2].map(|j| o[1][1] * d[1][j] + o[1][2] * d[2][j]),
+            [0, 1, 2].map(|j| o[2][2] * d[2][j]),
+        ],
+        Coupling::HingeUnderBody => [
+            [0, 1, 2].map(|j| o[0][0] * d[0][j]),
+            [0, 1, 2].map(|j| o[1][1] * d[1][j]),
+            [0, 1, 2].map(|j| o[2][0] * d[0][j] + o[2][1] * d[1][j] + o[2][2] * d[2][j]),
+        ],
+        Coupling::Dense => {
+            [0, 1, 2].map(|i| [0, 1, 2].map(|j| o[i][0] * d[0][j] + o[i][1] * d[1][j] + o[i][2] * d[2][j]))
+        }
+    };
+    // Entry (i, j) of t o^T: row i of t against row j of o.
+    let dot = |i: usize, j: usize| {
+        let (r, q) = (&t[i], &o[j]);
+        match coupling {
+            Coupling::BodyUnderHinge => match j {
+                0 => r[0] * q[0] + r[2] * q[2],
+                1 => r[1] * q[1] + r[2] * q[2],
+                _ => r[2] * q[2],
+            },
+            Coupling::HingeUnderBody => match j {
+                0 => r[0] * q[0],
+                1 => r[1] * q[1],
+                _ => r[0] * q[0] + r[1] * q[1] + r[2] * q[2],
+            },
+            Coupling::Dense => r[0] * q[0] + r[1] * q[1] + r[2] * q[2],
+        }
+    };
+    let (u00, u01, u02) = (dot(0, 0), dot(0, 1), dot(0, 2));
+    let (u11, u12, u22) = (dot(1, 1), dot(1, 2), dot(2, 2));
+    (t, [[u00, u01, u02], [u01, u11, u12], [u02, u12, u22]])
+}
+
+/// `o^T x` for coupling block `o` of the pattern `coupling` (see
+/// [`couple`]), its zeros' terms left out.
+#[inline(always)]
+pub(crate) fn couple_back(o: &M3, x: &V3, coupling: Coupling) -> V3 {
+    match coupling {
+        Coupling::BodyUnderHinge => [
+            o[0][0] * x[0],
+            o[1][1] * x[1],
+            o[0][2] * x[0] + o[1][2] * x[1] + o[2][2] * x[2],
+        ],
+        Coupling::HingeUnderBody => [
+            o[0][0] * x[0] + o[2][0] * x[2],
+            o[1][1] * x[1] + o[2][1] * x[2],
+            o[2][2] * x[2],
+        ],
+        Coupling::Dense => [0, 1, 2].map(|j| o[0][j] * x[0] + o[1][j] * x[1] + o[2][j] * x[2]),
+    }
+}
+
+/// The transpose.
+pub(crate) fn tr(a: &M3) -> M3 {
+    let mut c = [[0.0; 3]; 3];
+    for i in 0..3 {
+        for j in 0..3 {
+            c[i][j] = a[j][i];
+        }
+    }
+    c
+}
+
+/// The product `a v`.
+pub(crate) fn mv(a: &M3, v: &V3) -> V3 {
+    [
+        a[0][0] * v[0] + a[0][1] * v[1] + a[0][2] * v[2],
+        a[1][0] * v[0] + a[1][1] * v[1] + a[1][2] * v[2],
+        a[2][0] * v[0] + a[2][1] * v[1] + a[2][2] * v[2],
+    ]
+}
+
+/// `a -= b`, element by element.
+pub(crate) fn sub(a: &mut V3, b: &V3) {
+    for (x, y) in a.iter_mut().zip(b) {
+        *x -= y;
+    }
+}
+
+/// The inverse of a symmetric 3x3 matrix (its upper triangle read), or
+/// zero if it is singular: six cofactors where a general matrix needs
+/// nine, and the inverse exactly symmetric.
+#[inline(always)]
+pub(crate) fn inv(m: &M3) -> M3 {
+    let [[a, b, c], [_, e, f], [_, _, i]] = *m;
+    let c00 = e * i - f * f;
+    let c01 = c * f - b * i;
+    let c02 = b * f - c * e;
+    let det = a * c00 + b * c01 + c * c02;
+    let k = if det != 0.0 { 1.0 / det } else { 0.0 };
+    let c11 = (a * i - c * c) * k;
+    let c12 = (b * c - a * f) * k;
+    let c22 = (a * e - b * b) * k;
+    let (c00, c01, c02) = (c00 * k, c01 * k, c02 * k);
+    [[c00, c01, c02], [c01, c11, c12], [c02, c12, c22]]
+}
+
+/// The buffers of a tree's system, one entry per node, nodes in
+/// breadth-first order (every parent before its children).
+pub(crate) struct System<'a> {
+    /// Each node's diagonal block (overwritten by the elimination).
+    pub d: &'a mut [M3],
+    /// Each node's block's inverse, after the elimination.
+    pub dinv: &'a mut [M3],
+    /// Each node's coupling with its parent: the parent's rows, this
+    /// node's columns.
+    pub off: &'a [M3],
+    /// Each node's right-hand side (overwritten by the elimination).
+    pub rhs: &'a mut [V3],
+    /// Each node's solution: a body's velocity change, a constraint's
+    /// impulse.
+    pub x: &'a mut [V3],
+}
+
+/// Eliminates the system leaf to root and solves it back root to leaf
+/// into `x`. `node(k)` is node `k`'s coupling pattern with its parent and
+/// its parent's place (`usize::MAX` for a root).
+#[inline(always)]
+pub(crate) fn eliminate(system: System<'_>, node: impl Fn(usize) -> (Coupling, usize)) {
+    let m = system.x.len();
+    // (Each buffer cut to the nodes, so that indexing by a node needs no
+    // bounds check; a parent's still does.)
+    let (d, dinv, off) = (&mut system.d[..m], &mut system.dinv[..m], &system.off[..m]);
+    let (rhs, x) = (&mut system.rhs[..m], system.x);
+    for k in (0..m).rev() {
+        dinv[k] = inv(&d[k]);
+        let (coupling, p) = node(k);
+        if p != usize::MAX {
+            let (t, upd) = couple(&off[k], &dinv[k], coupling);
+            for (row, u) in d[p].iter_mut().zip(&upd) {
+                sub(row, u);
+            }
+            let bu = mv(&t, &rhs[k]);
+            sub(&mut rhs[p], &bu);
+        }
+    }
+    for k in 0..m {
+        let (coupling, p) = node(k);
+        let mut b = rhs[k];
+        if p != usize::MAX {
+            let h = couple_back(&off[k], &x[p], coupling);
+            sub(&mut b, &h);
+        }
+        x[k] = mv(&dinv[k], &b);
+    }
+}
