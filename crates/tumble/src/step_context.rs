@@ -128,6 +128,18 @@ impl StepContext {
         }
     }
 
+    /// The softness of a contact between bodies of inverse masses and
+    /// inertias `[ma, ia, mb, ib]`: the stiffer static one where a body
+    /// cannot move (its inverses zero), else the dynamic one.
+    #[inline]
+    pub(crate) fn contact_softness(&self, [ma, ia, mb, ib]: [f32; 4]) -> Softness {
+        if ma + ia == 0.0 || mb + ib == 0.0 {
+            self.static_soft
+        } else {
+            self.soft
+        }
+    }
+
     /// Whether the step is the soft step (else velocity iterations with
     /// split impulses or Baumgarte).
     #[inline]

@@ -48,7 +48,7 @@
 //! body arriving at a gap are equalities that can drive it in as fast as
 //! the gap allows, and the soft rows ride such arrivals out better.
 
-use super::elimination::{self, tr, Coupling, System, M3, V3};
+use super::elimination::{body_block, tr, Blocks, Coupling, IMMOVABLE, M3, V3};
 use super::types::{ContactConstraint, Lock};
 use crate::body::{SolverBody, StateCell};
 use crate::math::{cross, Vec2};
@@ -80,9 +80,6 @@ const CLOSING_TOLERANCE: f64 = 1e-6;
 /// far.
 const MAX_STACK_BODIES: usize = 128;
 
-/// A mass standing for an infinite one (a body that cannot turn).
-const IMMOVABLE: f64 = 1e20;
-
 const BODY: u8 = 0;
 const EDGE: u8 = 1;
 
@@ -113,8 +110,6 @@ pub(crate) struct ContactTrees {
     around: Vec<u32>,
     /// The constraints to be marked for the next step, ascending.
     chosen: Vec<u32>,
-    /// Per constraint: whether it is among `chosen`.
-    is_chosen: Vec<bool>,
     /// Nodes in breadth-first order: a body (its solver body) or a contact
     /// (its constraint), each with its parent's place (`usize::MAX` for a
     /// root).
@@ -127,13 +122,10 @@ pub(crate) struct ContactTrees {
     held: Vec<[bool; 2]>,
     /// Per node: a contact's rows' speeds before the solve, and their
     /// targets.
-    speeds: Vec<V3>,
-    targets: Vec<V3>,
-    d: Vec<M3>,
-    dinv: Vec<M3>,
-    off: Vec<M3>,
-    rhs: Vec<V3>,
-    x: Vec<V3>,
+    speeds: Vec<[f64; 2]>,
+    targets: Vec<[f64; 2]>,
+    /// The system's blocks.
+    blocks: Blocks,
 }
 
 impl ContactTrees {
@@ -141,7 +133,6 @@ impl ContactTrees {
     pub(crate) fn clear(&mut self) {
         self.order.clear();
         self.chosen.clear();
-        self.is_chosen.clear();
     }
 
     /// Whether no stack is solved exactly this step.
@@ -149,12 +140,9 @@ impl ContactTrees {
         self.order.is_empty()
     }
 
-    /// The constraints to mark for the exact solve next step (ascending),
-    /// and whether constraint `i` is among them.
-    pub(crate) fn chosen(&self) -> (&[u32], impl Fn(u32) -> bool + '_) {
-        (&self.chosen, |i: u32| {
-            self.is_chosen.get(i as usize).copied().unwrap_or(false)
-        })
+    /// The constraints to mark for the exact solve next step, ascending.
+    pub(crate) fn chosen(&self) -> &[u32] {
+        &self.chosen
     }
 
     /// Finds the step's stacks, searching outwards from its `heavy`
@@ -181,7 +169,6 @@ impl ContactTrees {
         let stamp = self.stamp;
         self.seen_body.resize(bodies.len(), 0);
         self.seen_edge.resize(count, 0);
-        self.is_chosen.resize(count, false);
         let dynamic = |b: u32| bodies[b as usize].dynamic;
         let locked = |b: u32| locks.iter().any(|l| l.body == b);
         for &h in heavy {
@@ -244,9 +231,6 @@ impl ContactTrees {
             }
         }
         self.chosen.sort_unstable();
-        for &i in &self.chosen {
-            self.is_chosen[i as usize] = true;
-        }
         let m = self.order.len();
         self.place.clear();
         self.place.resize(bodies.len(), usize::MAX);
@@ -257,11 +241,13 @@ impl ContactTrees {
         }
         self.masses.clear();
         self.masses.extend(self.order.iter().map(|&(kind, id, _)| {
+            // (Divided in f64, where the hinge trees' `body_masses`
+            // divides in f32.)
             let mass = |inv: f32| {
                 if inv > 0.0 {
                     1.0 / f64::from(inv)
                 } else {
-                    IMMOVABLE
+                    f64::from(IMMOVABLE)
                 }
             };
             if kind == BODY {
@@ -272,13 +258,9 @@ impl ContactTrees {
             }
         }));
         self.held.resize(m, [false; 2]);
-        self.speeds.resize(m, [0.0; 3]);
-        self.targets.resize(m, [0.0; 3]);
-        for v in [&mut self.d, &mut self.dinv, &mut self.off] {
-            v.resize(m, [[0.0; 3]; 3]);
-        }
-        self.rhs.resize(m, [0.0; 3]);
-        self.x.resize(m, [0.0; 3]);
+        self.speeds.resize(m, [0.0; 2]);
+        self.targets.resize(m, [0.0; 2]);
+        self.blocks.resize(m);
     }
 
     /// The contact constraints solved exactly this step, in no order.
@@ -329,15 +311,8 @@ impl ContactTrees {
         let mut rounds = 0;
         loop {
             self.assemble(constraints, states, ctx, bias);
-            let order = &self.order[..m];
-            let system = System {
-                d: &mut self.d[..m],
-                dinv: &mut self.dinv[..m],
-                off: &self.off[..m],
-                rhs: &mut self.rhs[..m],
-                x: &mut self.x[..m],
-            };
-            elimination::eliminate(system, |k| (Coupling::Dense, order[k].2));
+            let order = &self.order;
+            self.blocks.eliminate(m, |k| (Coupling::Dense, order[k].2));
             if !self.pivot(constraints) {
                 break;
             }
@@ -347,7 +322,7 @@ impl ContactTrees {
             }
         }
         for (k, &(kind, id, _)) in self.order.iter().enumerate() {
-            let x = self.x[k];
+            let x = self.blocks.x[k];
             if kind == BODY {
                 let s = &states[id as usize];
                 let (v, w) = s.velocity();
@@ -382,7 +357,7 @@ impl ContactTrees {
                 let broken = if self.held[k][i] {
                     self.after(c, k, i) < self.targets[k][i] - CLOSING_TOLERANCE
                 } else {
-                    f64::from(cp.normal_impulse) + self.x[k][i] < 0.0
+                    f64::from(cp.normal_impulse) + self.blocks.x[k][i] < 0.0
                 };
                 if broken {
                     self.held[k][i] = !self.held[k][i];
@@ -398,7 +373,7 @@ impl ContactTrees {
     fn after(&self, c: &ContactConstraint, k: usize, r: usize) -> f64 {
         let change = |body: u32| match self.place[body as usize] {
             usize::MAX => [0.0; 3],
-            at => self.x[at],
+            at => self.blocks.x[at],
         };
         let dot = |row: V3, dv: V3| row[0] * dv[0] + row[1] * dv[1] + row[2] * dv[2];
         let (ja, jb) = point_rows(c)[r];
@@ -418,20 +393,24 @@ impl ContactTrees {
     ) {
         for k in 0..self.order.len() {
             let (kind, id, parent) = self.order[k];
-            self.rhs[k] = [0.0; 3];
+            self.blocks.rhs[k] = [0.0; 3];
             if kind == BODY {
-                let [mm, ii] = self.masses[k];
-                self.d[k] = [[mm, 0.0, 0.0], [0.0, mm, 0.0], [0.0, 0.0, ii]];
+                self.blocks.d[k] = body_block(self.masses[k]);
                 if parent != usize::MAX {
                     let p = self.order[parent].1 as usize;
-                    self.off[k] = coupling_at(&constraints[p], id, self.held[parent]);
+                    self.blocks.off[k] = coupling_at(&constraints[p], id, self.held[parent]);
                 }
             } else {
                 let c = &constraints[id as usize];
                 let block = contact_block(c, states, ctx, bias, self.held[k]);
-                (self.d[k], self.rhs[k], self.speeds[k], self.targets[k]) = block;
+                (
+                    self.blocks.d[k],
+                    self.blocks.rhs[k],
+                    self.speeds[k],
+                    self.targets[k],
+                ) = block;
                 if parent != usize::MAX {
-                    self.off[k] = tr(&coupling_at(c, self.order[parent].1, self.held[k]));
+                    self.blocks.off[k] = tr(&coupling_at(c, self.order[parent].1, self.held[k]));
                 }
             }
         }
@@ -449,7 +428,7 @@ impl ContactTrees {
                 for (end, row) in [(c.a, ja), (c.b, jb)] {
                     let at = self.place[end as usize];
                     if at != usize::MAX {
-                        for (rhs, j) in self.rhs[at].iter_mut().zip(row) {
+                        for (rhs, j) in self.blocks.rhs[at].iter_mut().zip(row) {
                             *rhs += j * back;
                         }
                     }
@@ -495,19 +474,15 @@ fn contact_block(
     ctx: &StepContext,
     bias: bool,
     held: [bool; 2],
-) -> (M3, V3, V3, V3) {
+) -> (M3, V3, [f64; 2], [f64; 2]) {
+    let softness = ctx.contact_softness(c.masses);
     let [ma, ia, mb, ib] = c.masses.map(f64::from);
-    let softness = if ma + ia == 0.0 || mb + ib == 0.0 {
-        ctx.static_soft
-    } else {
-        ctx.soft
-    };
     let (ba, bb) = (states[c.a as usize].load(), states[c.b as usize].load());
     let velocity = |s: &crate::body::BodyState| [s.v.x, s.v.y, s.w].map(f64::from);
     let (va, vb) = (velocity(&ba), velocity(&bb));
     let dot = |row: V3, v: V3| row[0] * v[0] + row[1] * v[1] + row[2] * v[2];
     let mut d = [[-1.0, 0.0, 0.0], [0.0, -1.0, 0.0], [0.0, 0.0, -1.0]];
-    let (mut rhs, mut speeds, mut targets) = ([0.0; 3], [0.0; 3], [0.0; 3]);
+    let (mut rhs, mut speeds, mut targets) = ([0.0; 3], [0.0; 2], [0.0; 2]);
     for (i, ((ja, jb), cp)) in point_rows(c).into_iter().zip(&c.points).enumerate().take(c.count) {
         let s = cp.separation;
         targets[i] = f64::from(if s > 0.0 {
@@ -595,7 +570,7 @@ mod tests {
         );
         let mut solved: Vec<u32> = trees.solved().collect();
         solved.sort_unstable();
-        let chosen = trees.chosen().0.to_vec();
+        let chosen = trees.chosen().to_vec();
         (trees, chosen, solved)
     }
 

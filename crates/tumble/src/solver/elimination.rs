@@ -139,52 +139,81 @@ pub(crate) fn inv(m: &M3) -> M3 {
     [[c00, c01, c02], [c01, c11, c12], [c02, c12, c22]]
 }
 
-/// The buffers of a tree's system, one entry per node, nodes in
-/// breadth-first order (every parent before its children).
-pub(crate) struct System<'a> {
-    /// Each node's diagonal block (overwritten by the elimination).
-    pub d: &'a mut [M3],
-    /// Each node's block's inverse, after the elimination.
-    pub dinv: &'a mut [M3],
-    /// Each node's coupling with its parent: the parent's rows, this
-    /// node's columns.
-    pub off: &'a [M3],
-    /// Each node's right-hand side (overwritten by the elimination).
-    pub rhs: &'a mut [V3],
-    /// Each node's solution: a body's velocity change, a constraint's
-    /// impulse.
-    pub x: &'a mut [V3],
+/// A mass standing for an infinite one (a body that cannot move or turn,
+/// a locked axis), large enough that no solve moves it.
+pub(crate) const IMMOVABLE: f32 = 1e20;
+
+/// A body's mass and rotational inertia for the system, from its inverses
+/// ([`IMMOVABLE`] for an axis it cannot move along).
+pub(crate) fn body_masses(b: &crate::body::SolverBody) -> [f64; 2] {
+    let mass = |inv: f32| f64::from(if inv > 0.0 { 1.0 / inv } else { IMMOVABLE });
+    [mass(b.inv_mass), mass(b.inv_inertia)]
 }
 
-/// Eliminates the system leaf to root and solves it back root to leaf
-/// into `x`. `node(k)` is node `k`'s coupling pattern with its parent and
-/// its parent's place (`usize::MAX` for a root).
-#[inline(always)]
-pub(crate) fn eliminate(system: System<'_>, node: impl Fn(usize) -> (Coupling, usize)) {
-    let m = system.x.len();
-    // (Each buffer cut to the nodes, so that indexing by a node needs no
-    // bounds check; a parent's still does.)
-    let (d, dinv, off) = (&mut system.d[..m], &mut system.dinv[..m], &system.off[..m]);
-    let (rhs, x) = (&mut system.rhs[..m], system.x);
-    for k in (0..m).rev() {
-        dinv[k] = inv(&d[k]);
-        let (coupling, p) = node(k);
-        if p != usize::MAX {
-            let (t, upd) = couple(&off[k], &dinv[k], coupling);
-            for (row, u) in d[p].iter_mut().zip(&upd) {
-                sub(row, u);
-            }
-            let bu = mv(&t, &rhs[k]);
-            sub(&mut rhs[p], &bu);
+/// A body's diagonal block: its mass matrix, from [`body_masses`].
+pub(crate) fn body_block([mass, inertia]: [f64; 2]) -> M3 {
+    [[mass, 0.0, 0.0], [0.0, mass, 0.0], [0.0, 0.0, inertia]]
+}
+
+/// The blocks of a tree's system, one entry per node, nodes in
+/// breadth-first order (every parent before its children); kept by each
+/// exact solve (no allocation in a steady step).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Blocks {
+    /// Each node's diagonal block (overwritten by the elimination).
+    pub d: Vec<M3>,
+    /// Each node's block's inverse, after the elimination.
+    pub dinv: Vec<M3>,
+    /// Each node's coupling with its parent: the parent's rows, this
+    /// node's columns.
+    pub off: Vec<M3>,
+    /// Each node's right-hand side (overwritten by the elimination).
+    pub rhs: Vec<V3>,
+    /// Each node's solution: a body's velocity change, a constraint's
+    /// impulse.
+    pub x: Vec<V3>,
+}
+
+impl Blocks {
+    /// Room for `m` nodes.
+    pub(crate) fn resize(&mut self, m: usize) {
+        for v in [&mut self.d, &mut self.dinv, &mut self.off] {
+            v.resize(m, [[0.0; 3]; 3]);
         }
+        self.rhs.resize(m, [0.0; 3]);
+        self.x.resize(m, [0.0; 3]);
     }
-    for k in 0..m {
-        let (coupling, p) = node(k);
-        let mut b = rhs[k];
-        if p != usize::MAX {
-            let h = couple_back(&off[k], &x[p], coupling);
-            sub(&mut b, &h);
+
+    /// Eliminates the system of the first `m` nodes leaf to root and solves
+    /// it back root to leaf into `x`. `node(k)` is node `k`'s coupling
+    /// pattern with its parent and its parent's place (`usize::MAX` for a
+    /// root).
+    #[inline(always)]
+    pub(crate) fn eliminate(&mut self, m: usize, node: impl Fn(usize) -> (Coupling, usize)) {
+        // (Each buffer cut to the nodes, so that indexing by a node needs no
+        // bounds check; a parent's still does.)
+        let (d, dinv, off) = (&mut self.d[..m], &mut self.dinv[..m], &self.off[..m]);
+        let (rhs, x) = (&mut self.rhs[..m], &mut self.x[..m]);
+        for k in (0..m).rev() {
+            dinv[k] = inv(&d[k]);
+            let (coupling, p) = node(k);
+            if p != usize::MAX {
+                let (t, upd) = couple(&off[k], &dinv[k], coupling);
+                for (row, u) in d[p].iter_mut().zip(&upd) {
+                    sub(row, u);
+                }
+                let bu = mv(&t, &rhs[k]);
+                sub(&mut rhs[p], &bu);
+            }
         }
-        x[k] = mv(&dinv[k], &b);
+        for k in 0..m {
+            let (coupling, p) = node(k);
+            let mut b = rhs[k];
+            if p != usize::MAX {
+                let h = couple_back(&off[k], &x[p], coupling);
+                sub(&mut b, &h);
+            }
+            x[k] = mv(&dinv[k], &b);
+        }
     }
 }

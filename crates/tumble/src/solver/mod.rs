@@ -306,16 +306,17 @@ impl Solver {
             self.slots.truncate(kept);
         }
         // (Which also finds whether two bodies' masses are far enough apart
-        // for a contact between them to be heavy: see `contact_trees`.)
-        let (mut lightest, mut densest) = (0.0f32, f32::INFINITY);
+        // for a contact between them to be heavy: see `contact_trees`. In
+        // inverse masses: the lightest body's is the largest.)
+        let (mut lightest, mut heaviest) = (0.0f32, f32::INFINITY);
         for (k, &slot) in self.slots.iter().enumerate() {
             self.index_of[slot as usize] = k as u32;
             let inv = self.bodies[k].inv_mass;
             if inv > 0.0 {
-                (lightest, densest) = (lightest.max(inv), densest.min(inv));
+                (lightest, heaviest) = (lightest.max(inv), heaviest.min(inv));
             }
         }
-        self.heavy_possible = lightest >= contact_trees::EXACT_CONTACT_MASS_RATIO * densest;
+        self.heavy_possible = lightest >= contact_trees::EXACT_CONTACT_MASS_RATIO * heaviest;
     }
 
     /// The bodies [`Solver::gather_bodies`] left out because this step's
@@ -731,9 +732,9 @@ impl Solver {
         }
         // The contacts the exact solve takes next step are marked, and
         // those it let go unmarked.
-        let (chosen, is_chosen) = self.contact_trees.chosen();
+        let chosen = self.contact_trees.chosen();
         for &i in &self.picked.exact {
-            if !is_chosen(i) {
+            if chosen.binary_search(&i).is_err() {
                 let c = &mut contacts[self.picked.contacts[i as usize]];
                 c.options = c.options.switched(ContactOptions::EXACT, false);
             }

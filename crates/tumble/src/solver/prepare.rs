@@ -30,7 +30,8 @@ pub(crate) struct Picked {
     /// The constraints of contacts marked for the exact solve
     /// (`ContactOptions::EXACT`), ascending.
     pub exact: Vec<u32>,
-    /// Per candidate, while picking: [`PICK`], [`BOUNCY`] and [`TRACK`].
+    /// Per candidate, while picking: [`PICK`], [`BOUNCY`], [`TRACK`],
+    /// [`HEAVY`] and [`EXACT`].
     flags: Vec<u8>,
     /// Per constraint, its contact's flags.
     chosen_flags: Vec<u8>,
@@ -398,8 +399,8 @@ fn flag_of(c: &Contact, ba: &SolverBody, bb: &SolverBody, heavy: bool) -> u8 {
         return PICK | bouncy | track;
     }
     // (A body that cannot move has no inverse mass: never heavy.)
-    let (light, dense) = (ba.inv_mass.max(bb.inv_mass), ba.inv_mass.min(bb.inv_mass));
-    let heavy = if dense > 0.0 && light >= EXACT_CONTACT_MASS_RATIO * dense {
+    let (light, heavy) = (ba.inv_mass.max(bb.inv_mass), ba.inv_mass.min(bb.inv_mass));
+    let heavy = if heavy > 0.0 && light >= EXACT_CONTACT_MASS_RATIO * heavy {
         HEAVY
     } else {
         0

@@ -435,12 +435,7 @@ fn solve_soft_normal(
 ) {
     let (a, b) = (c.a as usize, c.b as usize);
     let n = c.normal;
-    let [ma, ia, mb, ib] = c.masses;
-    let softness = if ma + ia == 0.0 || mb + ib == 0.0 {
-        ctx.static_soft
-    } else {
-        ctx.soft
-    };
+    let softness = ctx.contact_softness(c.masses);
     if c.block {
         let [p1, p2] = &c.points;
         let terms = [

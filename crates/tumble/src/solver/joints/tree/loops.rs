@@ -195,7 +195,7 @@ impl JointTrees {
             for k in start..end {
                 let (kind, _, p) = self.order[k];
                 if p != usize::MAX {
-                    self.t[k] = couple(&self.off[k], &self.dinv[k], coupling(kind)).0;
+                    self.t[k] = couple(&self.blocks.off[k], &self.blocks.dinv[k], coupling(kind)).0;
                 }
             }
         }
@@ -229,9 +229,12 @@ impl JointTrees {
                     let (kind, _, p) = self.order[k];
                     let mut b = col[at(k)];
                     if p != usize::MAX {
-                        sub(&mut b, &couple_back(&self.off[k], &col[at(p)], coupling(kind)));
+                        sub(
+                            &mut b,
+                            &couple_back(&self.blocks.off[k], &col[at(p)], coupling(kind)),
+                        );
                     }
-                    col[at(k)] = mv(&self.dinv[k], &b);
+                    col[at(k)] = mv(&self.blocks.dinv[k], &b);
                 }
                 offset += end - start;
             }
@@ -247,7 +250,7 @@ impl JointTrees {
             let mut bx = 0.0;
             for (&e, rows) in l.ends.iter().zip(&l.rows) {
                 if e != usize::MAX {
-                    bx += dot(&rows[r], &self.x[e]);
+                    bx += dot(&rows[r], &self.blocks.x[e]);
                 }
             }
             self.schur_rhs.push(l.rhs[r] - bx);
@@ -273,7 +276,7 @@ impl JointTrees {
             let mut offset = 0;
             for &(start, end) in g.spans() {
                 let w = &self.cols[c * m + offset..c * m + offset + (end - start)];
-                for (x, w) in self.x[start..end].iter_mut().zip(w) {
+                for (x, w) in self.blocks.x[start..end].iter_mut().zip(w) {
                     for i in 0..3 {
                         x[i] -= w[i] * y;
                     }

@@ -41,7 +41,7 @@ use crate::body::SolverBody;
 use crate::body::StateCell;
 use crate::joint::{drift_bias, point_mass_matrix, rigid, JointConstraint, JointKind, Motion};
 use crate::math::Vec2;
-use crate::solver::elimination::{self, tr, Coupling, System, M3, V3};
+use crate::solver::elimination::{body_block, body_masses, tr, Blocks, Coupling, IMMOVABLE, M3, V3};
 use crate::step_context::{Softness, StepContext};
 
 mod loops;
@@ -77,11 +77,8 @@ pub(crate) struct JointTrees {
     seen_body: Vec<bool>,
     seen_joint: Vec<bool>,
     queue: std::collections::VecDeque<(u8, u32, usize)>,
-    d: Vec<M3>,
-    rhs: Vec<V3>,
-    off: Vec<M3>,
-    dinv: Vec<M3>,
-    x: Vec<V3>,
+    /// The system's blocks.
+    blocks: Blocks,
     /// Per node of `order`, a joint's third row this solve.
     spins: Vec<Spin>,
     /// Per node of `order`, a body's mass and rotational inertia (an
@@ -108,7 +105,7 @@ pub(crate) struct JointTrees {
     loops: Vec<Loop>,
     /// Per body: its place in `order`, if the forest holds it.
     place: Vec<usize>,
-    /// Per node of `order`: the elimination's product `t` ([`elimination::couple`])
+    /// Per node of `order`: the elimination's product `t` (`elimination::couple`)
     /// with its parent, for the loops' columns.
     t: Vec<M3>,
     /// The forest's response to each loop row's unit impulse: node by
@@ -373,10 +370,6 @@ fn spin_row(j: &JointConstraint, h: f32) -> Spin {
 /// friction). This give shares the load as an elastic frame would, and
 /// leaves a turn of this fraction of the change its row makes.
 const FRICTION_GIVE: f32 = 1e-4;
-
-/// A mass standing for an infinite one (a body that cannot move or turn,
-/// a locked axis), large enough that no solve moves it.
-const IMMOVABLE: f32 = 1e20;
 
 const BODY: u8 = 0;
 const JOINT: u8 = 1;
@@ -665,23 +658,18 @@ impl JointTrees {
             });
         }
         self.group_loops();
-        for v in [&mut self.d, &mut self.off, &mut self.dinv, &mut self.t] {
-            v.resize(m, [[0.0; 3]; 3]);
-        }
-        self.rhs.resize(m, [0.0; 3]);
+        self.blocks.resize(m);
+        self.t.resize(m, [[0.0; 3]; 3]);
         // Each body node's mass and inertia, for the step (joint nodes:
         // unused).
         self.masses.clear();
         self.masses.extend(self.order.iter().map(|&(kind, id, _)| {
-            let mass = |inv: f32| f64::from(if inv > 0.0 { 1.0 / inv } else { IMMOVABLE });
             if kind == BODY {
-                let sb = &bodies[id as usize];
-                [mass(sb.inv_mass), mass(sb.inv_inertia)]
+                body_masses(&bodies[id as usize])
             } else {
                 [0.0; 2]
             }
         }));
-        self.x.resize(m, [0.0; 3]);
         self.arms.resize(m, (Vec2::ZERO, Vec2::ZERO));
         // Each joint's third row, for the whole step (a held motor is
         // let go at each solve's start).
@@ -815,7 +803,7 @@ impl JointTrees {
             for k in 0..m {
                 if let Spin::Motor { held: None, .. } = self.spins[k] {
                     let before = joints[self.order[k].1 as usize].impulses.motor;
-                    again |= self.spins[k].hold_past_bound(before, self.x[k][2] as f32);
+                    again |= self.spins[k].hold_past_bound(before, self.blocks.x[k][2] as f32);
                 }
             }
             for l in &mut self.loops {
@@ -830,7 +818,7 @@ impl JointTrees {
         }
         for k in 0..m {
             let (kind, id, _) = self.order[k];
-            let x = self.x[k].map(|v| v as f32);
+            let x = self.blocks.x[k].map(|v| v as f32);
             if kind == BODY {
                 let s = &states[id as usize];
                 let (v, w) = s.velocity();
@@ -871,15 +859,14 @@ impl JointTrees {
         for k in 0..self.order.len() {
             let (kind, id, parent) = self.order[k];
             if kind == BODY {
-                let [mm, ii] = self.masses[k];
-                self.d[k] = [[mm, 0.0, 0.0], [0.0, mm, 0.0], [0.0, 0.0, ii]];
-                self.rhs[k] = [0.0; 3];
+                self.blocks.d[k] = body_block(self.masses[k]);
+                self.blocks.rhs[k] = [0.0; 3];
                 if parent != usize::MAX {
                     let j = &joints[self.order[parent].1 as usize];
-                    self.off[k] =
+                    self.blocks.off[k] =
                         rows_at(j, self.arms[parent], id, self.spins[parent].solved()).map(|r| r.map(|x| -x));
                     if let Some(held) = self.spins[parent].held() {
-                        self.rhs[k][2] += held_on(j, id, held);
+                        self.blocks.rhs[k][2] += held_on(j, id, held);
                     }
                 }
             } else {
@@ -887,12 +874,14 @@ impl JointTrees {
                 let motion = Motion::load(j, states);
                 let (ra, rb) = motion.anchors(j);
                 self.arms[k] = (ra, rb);
-                (self.d[k], self.rhs[k]) = joint_block(j, &motion, (ra, rb), self.spins[k], (ctx, soft, a2));
+                (self.blocks.d[k], self.blocks.rhs[k]) =
+                    joint_block(j, &motion, (ra, rb), self.spins[k], (ctx, soft, a2));
                 if parent != usize::MAX {
                     let b = self.order[parent].1;
-                    self.off[k] = tr(&rows_at(j, (ra, rb), b, self.spins[k].solved()).map(|r| r.map(|x| -x)));
+                    self.blocks.off[k] =
+                        tr(&rows_at(j, (ra, rb), b, self.spins[k].solved()).map(|r| r.map(|x| -x)));
                     if let Some(held) = self.spins[k].held() {
-                        self.rhs[parent][2] += held_on(j, b, held);
+                        self.blocks.rhs[parent][2] += held_on(j, b, held);
                     }
                 }
             }
@@ -908,7 +897,7 @@ impl JointTrees {
             if let Some(held) = l.spin.held() {
                 for (end, e) in [j.a, j.b].into_iter().zip(l.ends) {
                     if e != usize::MAX {
-                        self.rhs[e][2] += held_on(j, end, held);
+                        self.blocks.rhs[e][2] += held_on(j, end, held);
                     }
                 }
             }
@@ -918,16 +907,8 @@ impl JointTrees {
     /// Eliminates the system leaf to root and solves it back root to leaf
     /// into `x`: each body's velocity change and each joint's impulse.
     fn eliminate(&mut self) {
-        let m = self.order.len();
-        let order = &self.order[..m];
-        let system = System {
-            d: &mut self.d[..m],
-            dinv: &mut self.dinv[..m],
-            off: &self.off[..m],
-            rhs: &mut self.rhs[..m],
-            x: &mut self.x[..m],
-        };
-        elimination::eliminate(system, |k| {
+        let order = &self.order;
+        self.blocks.eliminate(order.len(), |k| {
             let (kind, _, p) = order[k];
             (coupling(kind), p)
         });

@@ -65,7 +65,7 @@ impl JointTrees {
         for (k, &(kind, id, _)) in self.order.iter().enumerate() {
             if kind == BODY {
                 let free = free_axes(locks, id);
-                let x = self.x[k];
+                let x = self.blocks.x[k];
                 let s = &states[id as usize];
                 let (dp, dq) = s.motion();
                 s.set_motion(dp + free * Vec2::new(x[0] as f32, x[1] as f32), dq);
@@ -96,15 +96,15 @@ impl JointTrees {
                         f64::from(IMMOVABLE)
                     }
                 };
-                self.d[k] = [
+                self.blocks.d[k] = [
                     [mass(free.x), 0.0, 0.0],
                     [0.0, mass(free.y), 0.0],
                     [0.0, 0.0, f64::from(IMMOVABLE)],
                 ];
-                self.rhs[k] = [0.0; 3];
+                self.blocks.rhs[k] = [0.0; 3];
                 if parent != usize::MAX {
                     let j = &joints[self.order[parent].1 as usize];
-                    self.off[k] = rows_at(j, self.arms[parent], id, false).map(|r| r.map(|x| -x));
+                    self.blocks.off[k] = rows_at(j, self.arms[parent], id, false).map(|r| r.map(|x| -x));
                 }
             } else {
                 let j = &joints[id as usize];
@@ -118,11 +118,11 @@ impl JointTrees {
                     motion.separation(j, ra, rb)
                 };
                 widest = widest.max(c.length());
-                self.rhs[k] = [c.x, c.y, 0.0].map(f64::from);
-                self.d[k] = [[0.0; 3], [0.0; 3], [0.0, 0.0, -1.0]];
+                self.blocks.rhs[k] = [c.x, c.y, 0.0].map(f64::from);
+                self.blocks.d[k] = [[0.0; 3], [0.0; 3], [0.0, 0.0, -1.0]];
                 if parent != usize::MAX {
                     let b = self.order[parent].1;
-                    self.off[k] = tr(&rows_at(j, (ra, rb), b, false).map(|r| r.map(|x| -x)));
+                    self.blocks.off[k] = tr(&rows_at(j, (ra, rb), b, false).map(|r| r.map(|x| -x)));
                 }
             }
         }
