@@ -1,7 +1,7 @@
 //! `tumble-bench`: Tumble against Box2D v3 and Rapier on the same scenes.
 //!
 //! ```text
-//! tumble-bench [--json] [--scene NAME] [--steps N] [--chunk N] [--threads N] [--engine NAME] [--plot FILE.png] [--stages] [--scaling]
+//! tumble-bench [--json] [--scene NAME] [--steps N] [--chunk N] [--threads N] [--lanes W] [--engine NAME] [--plot FILE.png] [--stages] [--scaling]
 //! ```
 
 use std::path::PathBuf;
@@ -10,7 +10,7 @@ use tumble_bench::engines::EngineKind;
 use tumble_bench::spec::{self, QUALITY_SCENES, SCENES};
 use tumble_bench::{plot, report, runner, sleep};
 
-const USAGE: &str = "usage: tumble-bench [--json] [--scene NAME] [--steps N] [--chunk N] [--threads N] [--engine NAME] [--plot FILE.png] [--stages] [--scaling]
+const USAGE: &str = "usage: tumble-bench [--json] [--scene NAME] [--steps N] [--chunk N] [--threads N] [--lanes W] [--engine NAME] [--plot FILE.png] [--stages] [--scaling]
 
 Builds each scene in Tumble, Box2D v3 (boxdd) and Rapier (rapier2d), steps the
 three in turn (N steps each per turn, default 10) timing every step, and prints
@@ -55,6 +55,8 @@ x86_64.
   --chunk N        steps each engine takes per turn (default 10; 50 with --scaling)
   --threads N      threads every engine steps on (default 1): Tumble's workers, Box2D's
                    worker count, a rayon pool of N for Rapier's parallel solver
+  --lanes W        Tumble's lane width: widest (the default: eight lanes where the processor
+                   has AVX2, else four) or four (to measure the four-wide path on any processor)
   --engine NAME    run one engine only (tumble, box2d, rapier), say under a profiler
   --plot FILE.png  also draw a bar chart of the medians
   --stages         instead, step each scene in each engine alone and print where its step
@@ -123,6 +125,14 @@ fn parse(args: &[String]) -> Result<Options, String> {
                     return Err(format!("--threads {n} is not in 1..=32"));
                 }
                 options.threads = n;
+            }
+            "--lanes" => {
+                let name = value("--lanes")?;
+                let width = [tumble::LaneWidth::Widest, tumble::LaneWidth::Four]
+                    .into_iter()
+                    .find(|w| w.name() == name)
+                    .ok_or(format!("--lanes {name:?} is not \"widest\" or \"four\""))?;
+                tumble_bench::engines::tumble::set_lane_width(width);
             }
             "--stages" => options.stages = true,
             "--scaling" => options.scaling = true,

@@ -59,6 +59,25 @@ def test_world_settings_round_trip():
         tumble.SolverSettings(nonsense=1)
 
 
+def test_every_lane_width_steps_a_pile_to_the_same_bits():
+    def pile(lane_width):
+        w = tumble.World(solver=tumble.SolverSettings(lane_width=lane_width))
+        make_ground(w)
+        for i in range(40):
+            w.create_body(position=(0.3 * (i % 7) - 1.0, 0.6 + 0.55 * i)).add_box(0.5, 0.5)
+        for _ in range(120):
+            w.step(1 / 60)
+        return w.get_positions().tobytes()
+
+    assert tumble.SolverSettings().lane_width == "widest"
+    assert tumble.SolverSettings(lane_width="four").lane_width == "four"
+    assert pile("four") == pile("widest")
+    s = tumble.SolverSettings()
+    with pytest.raises(ValueError, match="lane_width"):
+        s.lane_width = "sixteen"
+    assert s.lane_width == "widest"
+
+
 def test_the_profile_times_the_stages_only_while_profiling():
     def column(profiling):
         w = tumble.World(profiling=profiling)

@@ -214,8 +214,9 @@
 // `unsafe` is forbidden in every module but one: what the step's worker
 // threads share (`threads`): the team that hands them the step's
 // parallel loops, the cells of the body states the solve writes at once,
-// and the cache hint that the walks over scattered contacts ask ahead
-// with.
+// and what needs the processor's intrinsics: the cache hint that the
+// walks over scattered contacts ask ahead with, and the eight-wide (AVX2)
+// lanes of the solver's kernels.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -276,7 +277,7 @@ pub use filter::{Filter, QueryFilter, DEFAULT_CATEGORY};
 pub use hooks::{ContactHooks, ContactMaterial, NoHooks, OneWayPlatforms, ShapePair};
 pub use joint::{DistanceJoint, JointKind, MotorJoint, PrismaticJoint, RevoluteJoint, WeldJoint, WheelJoint};
 pub use math::{Aabb, Rot, Transform, Vec2};
-pub use settings::{Coloring, PositionCorrection, SolverSettings, Sweep, WorldSettings};
+pub use settings::{Coloring, LaneWidth, PositionCorrection, SolverSettings, Sweep, WorldSettings};
 pub use shapes::{
     chain_segments, convex_hull, decompose_concave, Capsule, ChainSegment, Circle, MassData, Polygon,
     Segment, Shape, ShapeDef,

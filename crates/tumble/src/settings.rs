@@ -224,8 +224,8 @@ impl Sweep {
 
 /// How the solver groups its constraints into colors: sets in which no
 /// dynamic body appears twice, so that a color's constraints can be
-/// solved at the same time (four lanes wide, and split over the worker
-/// threads) with the same result as one after the other.
+/// solved at the same time (in lanes of a vector register, and split
+/// over the worker threads) with the same result as one after the other.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Coloring {
@@ -257,6 +257,42 @@ impl Coloring {
             Coloring::Bounded => "bounded",
             Coloring::Ordered => "ordered",
             Coloring::Off => "off",
+        }
+    }
+}
+
+/// How many constraints the solver's lane kernels solve at once: the
+/// contacts, hinges and body integration of a graph color, in lanes of a
+/// vector register. Only the speed depends on it, never the results: each
+/// lane computes exactly what the one-at-a-time kernel would, and a
+/// color's constraints share no body, so every width gives the same bits.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum LaneWidth {
+    /// The widest this processor runs: eight lanes (AVX2) on x86-64
+    /// processors that have AVX2, detected when the solver starts a step;
+    /// four elsewhere. The default.
+    #[default]
+    Widest,
+    /// Four lanes (SSE on x86-64, NEON on aarch64) on every processor.
+    Four,
+}
+
+impl LaneWidth {
+    /// The name used in reports: `widest`, `four`.
+    pub fn name(self) -> &'static str {
+        match self {
+            LaneWidth::Widest => "widest",
+            LaneWidth::Four => "four",
+        }
+    }
+
+    /// The lanes a batch has under this setting on this processor: 8 or 4.
+    pub fn lanes(self) -> usize {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            LaneWidth::Widest if crate::threads::has_avx2() => 8,
+            LaneWidth::Widest | LaneWidth::Four => 4,
         }
     }
 }
@@ -293,7 +329,7 @@ pub struct SolverSettings {
     /// How overlap is removed.
     pub position_correction: PositionCorrection,
     /// How independent constraints are grouped to be solved several at a
-    /// time, in four-wide lanes: see [`Coloring`].
+    /// time, in lanes (see [`LaneWidth`]): see [`Coloring`].
     pub coloring: Coloring,
     /// Sweep order of the velocity iterations.
     pub sweep: Sweep,
@@ -345,6 +381,10 @@ pub struct SolverSettings {
     /// depends on it, never the results.
     #[cfg_attr(feature = "serde", serde(default = "min_shared_color_default"))]
     pub min_shared_color: u32,
+    /// How many constraints the lane kernels solve at once: see
+    /// [`LaneWidth`] (the widest the processor runs, by default).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub lane_width: LaneWidth,
 }
 
 /// Serde's value for a missing `min_shared_color`: the default.
@@ -400,6 +440,7 @@ impl Default for SolverSettings {
             joint_hertz: 60.0,
             joint_damping_ratio: 2.0,
             min_shared_color: 100,
+            lane_width: LaneWidth::Widest,
         }
     }
 }

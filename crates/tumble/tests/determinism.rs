@@ -177,6 +177,69 @@ fn every_worker_count_gives_the_same_bits() {
     }
 }
 
+/// The lane kernels give the same bits four and eight lanes wide (the
+/// width only decides how many constraints of a color are solved at
+/// once), on the pyramid in the rain with every position correction and
+/// coloring, and on the joint scene (its hinges in lane batches);
+/// switching the width in mid-run changes nothing either. On a processor
+/// without AVX2 both runs are four wide.
+#[test]
+fn every_lane_width_gives_the_same_bits() {
+    use common::{advance_joints, joint_scene};
+    use tumble::{Coloring, LaneWidth, PositionCorrection, SolverSettings};
+    for (coloring, position_correction) in [
+        (Coloring::Bounded, PositionCorrection::SplitImpulse),
+        (Coloring::Bounded, PositionCorrection::SoftStep),
+        (Coloring::Bounded, PositionCorrection::Baumgarte),
+        (Coloring::Ordered, PositionCorrection::SplitImpulse),
+    ] {
+        let on = |lane_width| SolverSettings {
+            coloring,
+            position_correction,
+            min_shared_color: 0,
+            lane_width,
+            ..SolverSettings::default()
+        };
+        for workers in [1, 2] {
+            let four = world_hash(&rain_on_pyramid(workers, on(LaneWidth::Four), 240));
+            let widest = world_hash(&rain_on_pyramid(workers, on(LaneWidth::Widest), 240));
+            assert_eq!(
+                four,
+                widest,
+                "{coloring:?}, {position_correction:?}, {workers} workers: four lanes give {four:#018x}, \
+                 {} give {widest:#018x}",
+                LaneWidth::Widest.lanes()
+            );
+        }
+    }
+    let joints = |widths: [LaneWidth; 2]| {
+        let mut world = joint_scene(2);
+        for step in 0..300 {
+            let lane_width = widths[usize::from(step >= 150)];
+            world
+                .set_solver_settings(SolverSettings {
+                    lane_width,
+                    ..*world.solver_settings()
+                })
+                .unwrap();
+            advance_joints(&mut world);
+        }
+        world_hash(&world)
+    };
+    let four = joints([LaneWidth::Four; 2]);
+    assert_eq!(four, joints([LaneWidth::Widest; 2]), "the joint scene");
+    assert_eq!(
+        four,
+        joints([LaneWidth::Four, LaneWidth::Widest]),
+        "switched to the widest"
+    );
+    assert_eq!(
+        four,
+        joints([LaneWidth::Widest, LaneWidth::Four]),
+        "switched to four"
+    );
+}
+
 /// With workers, the step lends the broadphase's tree to another worker
 /// to rebuild beside the substeps: it must come back
 /// whole. After the busy scene on 1 and on 3 workers, queries over the

@@ -3,18 +3,35 @@
 
 use super::{Engine, Memory};
 use crate::spec::{build_world, BenchWorld, Spec, DT, V2};
-use tumble::{BodyId, BodyType, JointId, SolverSettings, World};
+use std::sync::OnceLock;
+use tumble::{BodyId, BodyType, JointId, LaneWidth, SolverSettings, World};
+
+/// The lane width Tumble runs with in this process (`--lanes`): the
+/// default's, the widest the processor runs, unless set.
+static LANE_WIDTH: OnceLock<LaneWidth> = OnceLock::new();
+
+/// Makes Tumble run `width` lanes wide in every scene this process builds
+/// (once, before the first).
+pub fn set_lane_width(width: LaneWidth) {
+    let _ = LANE_WIDTH.set(width);
+}
+
+/// The lane width Tumble runs with.
+fn lane_width() -> LaneWidth {
+    *LANE_WIDTH.get_or_init(LaneWidth::default)
+}
 
 /// What the output says about how Tumble runs.
 pub fn settings(threads: usize) -> String {
     let s = SolverSettings::default();
     format!(
-        "Tumble defaults: {} velocity iterations over {} substeps, {} graph coloring (4 lanes), warm starting {}, \
+        "Tumble defaults: {} velocity iterations over {} substeps, {} graph coloring ({} lanes), warm starting {}, \
          {:?} position correction, {:?} sweep, contact recycling {}, {threads} worker thread(s), \
          sleeping off (on in the sleep scene)",
         s.iterations,
         s.substeps,
         s.coloring.name(),
+        lane_width().lanes(),
         if s.warm_starting { "on" } else { "off" },
         s.position_correction,
         s.sweep,
@@ -41,6 +58,13 @@ impl TumbleScene {
         world
             .set_workers(threads)
             .expect("a worker count the bench accepts");
+        let solver = SolverSettings {
+            lane_width: lane_width(),
+            ..*world.solver_settings()
+        };
+        world
+            .set_solver_settings(solver)
+            .expect("the scene's settings with a lane width");
         TumbleScene {
             world,
             bodies,

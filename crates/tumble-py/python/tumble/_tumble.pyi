@@ -73,6 +73,7 @@ class SolverSettings:
     joint_hertz: float
     joint_damping_ratio: float
     min_shared_color: int
+    lane_width: str
     def __init__(self, **fields: Any) -> None: ...
 
 class MotionLocks:

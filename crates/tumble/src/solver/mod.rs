@@ -66,6 +66,7 @@ use crate::settings::{Coloring, PositionCorrection, Sweep};
 use crate::store::Store;
 use crate::threads::{block_size, for_each_range, with_team, Team};
 use graph::{Graph, Pass};
+use lanes::{LaneMask, Lanes, Width, F4};
 use scalar::{bounce_constraint, store_impulses};
 use std::sync::atomic::{AtomicBool, Ordering};
 use types::{held, ColorKey, ContactConstraint, LaneKind, Lock};
@@ -360,7 +361,10 @@ impl Solver {
             bodies,
             ctx,
         );
-        self.as_colored = self.graph.may_keep(ctx.settings.coloring, &self.joint_keys)
+        let width = Width::of(ctx.settings.lane_width);
+        self.as_colored = self
+            .graph
+            .may_keep((ctx.settings.coloring, width), &self.joint_keys)
             && prepare::prepare_as_colored(
                 (&mut self.constraints, &self.picked),
                 &mut self.graph,
@@ -494,7 +498,7 @@ impl Solver {
                 &mut self.keys,
                 &mut self.joint_keys,
                 self.index_of.len(),
-                ctx.settings.coloring,
+                (ctx.settings.coloring, Width::of(ctx.settings.lane_width)),
             );
             if lanes_later(ctx) {
                 let sources = sources(
@@ -1094,23 +1098,43 @@ fn integrate_positions(
         hold_locks(locks, pseudo);
     }
     let limits = Limits::of(ctx);
+    let states = (states, pseudo, team);
+    match Width::of(ctx.settings.lane_width) {
+        Width::Four => integrate_runs::<F4>(bodies, states, &limits),
+        #[cfg(target_arch = "x86_64")]
+        Width::Eight => integrate_runs::<lanes::F8>(bodies, states, &limits),
+    }
+}
+
+/// [`integrate_positions`]'s moves, a run of bodies to each worker: `L`'s
+/// lanes of bodies at a time, the rest of each run one by one.
+#[inline(always)]
+fn integrate_runs<L: Lanes>(
+    bodies: &[SolverBody],
+    (states, pseudo, team): (&[StateCell], Option<&[StateCell]>, Option<&Team>),
+    limits: &Limits,
+) {
     let block = block_size(team, bodies.len(), MIN_BODIES);
     for_each_range(team, bodies.len(), block, |run| {
-        // Four bodies at a time, lane-wide; the rest of the run one by one.
         let pseudo = pseudo.map(|p| &p[run.clone()]);
         let (bodies, states) = (&bodies[run.clone()], &states[run]);
-        let tail = bodies.len() - bodies.len() % lanes::W;
-        for k in (0..tail).step_by(lanes::W) {
-            let four = k..k + lanes::W;
-            integrate_four(
-                &bodies[four.clone()],
-                (&states[four.clone()], pseudo.map(|p| &p[four])),
-                &limits,
-            );
-        }
-        for k in tail..bodies.len() {
-            integrate_position(&bodies[k], (&states[k], pseudo.map(|p| &p[k])), &limits);
-        }
+        L::enter(
+            #[inline(always)]
+            || {
+                let tail = bodies.len() - bodies.len() % L::W;
+                for k in (0..tail).step_by(L::W) {
+                    let lanes = k..k + L::W;
+                    integrate_lanes::<L>(
+                        &bodies[lanes.clone()],
+                        (&states[lanes.clone()], pseudo.map(|p| &p[lanes])),
+                        limits,
+                    );
+                }
+                for k in tail..bodies.len() {
+                    integrate_position(&bodies[k], (&states[k], pseudo.map(|p| &p[k])), limits);
+                }
+            },
+        );
     });
 }
 
@@ -1182,43 +1206,42 @@ fn integrate_position(b: &SolverBody, (cell, pseudo): (&StateCell, Option<&State
     }
 }
 
-/// [`integrate_position`] for four bodies at once, lane-wide: the same
-/// operations in the same order, so the same bits (the branches become
-/// selects). A dynamic body past the speed limit (none in a sane scene)
-/// sends the four to the scalar one.
+/// [`integrate_position`] for a lane's worth of bodies at once: the
+/// same operations in the same order, so the same bits (the branches
+/// become selects). A dynamic body past the speed limit (none in a sane
+/// scene) sends them all to the scalar one.
 #[inline(always)]
-fn integrate_four(
+fn integrate_lanes<L: Lanes>(
     bodies: &[SolverBody],
     (cells, pseudo): (&[StateCell], Option<&[StateCell]>),
     limits: &Limits,
 ) {
-    use lanes::{Fw, Mask};
-    let s: [BodyState; lanes::W] = std::array::from_fn(|l| cells[l].load());
-    let dynamic = Mask::from_fn(|l| bodies[l].dynamic);
-    let lane = |f: fn(&BodyState) -> f32| Fw::from_fn(|l| f(&s[l]));
+    let s: [BodyState; lanes::MAX_W] = std::array::from_fn(|l| cells[l.min(L::W - 1)].load());
+    let dynamic = L::Mask::from_fn(|l| bodies[l].dynamic);
+    let lane = |f: fn(&BodyState) -> f32| L::from_fn(|l| f(&s[l]));
     let (vx, vy) = (lane(|s| s.v.x), lane(|s| s.v.y));
-    if ((vx * vx + vy * vy).gt(Fw::splat(limits.max_speed_squared)) & dynamic).any() {
+    if ((vx * vx + vy * vy).gt(L::splat(limits.max_speed_squared)) & dynamic).any() {
         for (l, b) in bodies.iter().enumerate() {
             integrate_position(b, (&cells[l], pseudo.map(|p| &p[l])), limits);
         }
         return;
     }
     let w = lane(|s| s.w);
-    let spin = Fw::from_fn(|l| limits.max_spin.min(bodies[l].max_spin));
+    let spin = L::from_fn(|l| limits.max_spin.min(bodies[l].max_spin));
     let w = dynamic.select(w.clamp(-spin, spin), w);
-    let zero = Fw::splat(0.0);
+    let zero = L::splat(0.0);
     let (pvx, pvy, pw) = match pseudo {
         Some(p) => {
-            let v: [(Vec2, f32); lanes::W] = std::array::from_fn(|l| p[l].velocity());
+            let v: [(Vec2, f32); lanes::MAX_W] = std::array::from_fn(|l| p[l.min(L::W - 1)].velocity());
             (
-                Fw::from_fn(|l| v[l].0.x),
-                Fw::from_fn(|l| v[l].0.y),
-                Fw::from_fn(|l| v[l].1),
+                L::from_fn(|l| v[l].0.x),
+                L::from_fn(|l| v[l].0.y),
+                L::from_fn(|l| v[l].1),
             )
         }
         None => (zero, zero, zero),
     };
-    let h = Fw::splat(limits.h);
+    let h = L::splat(limits.h);
     let dpx = lane(|s| s.dp.x) + h * (vx + pvx);
     let dpy = lane(|s| s.dp.y) + h * (vy + pvy);
     // `Rot::integrate`'s steps.
@@ -1227,7 +1250,7 @@ fn integrate_four(
     let c = qc - da * qs;
     let sn = qs + da * qc;
     let mag = (c * c + sn * sn).sqrt();
-    let inv = mag.gt(zero).select(Fw::splat(1.0) / mag, zero);
+    let inv = mag.gt(zero).select(L::splat(1.0) / mag, zero);
     let (c, sn) = (c * inv, sn * inv);
     for (l, cell) in cells.iter().enumerate() {
         cell.store(BodyState {
@@ -1419,8 +1442,9 @@ mod tests {
             let pseudo: Vec<StateCell> = pseudo.into_iter().map(StateCell::new).collect();
             let mut scalar = ([c], states.clone(), pseudo.clone());
             let mut lanes = ([c], states, pseudo);
-            let mut batch = wide::PointBatch::new(&[0], &lanes.0, &bodies, 2);
-            let split = crate::threads::SharedCell::new(wide::PointBatch::split_impulses(&[0], &lanes.0));
+            let mut batch = wide::PointBatch::<F4>::new(&[0], &lanes.0, &bodies, 2);
+            let split =
+                crate::threads::SharedCell::new(wide::PointBatch::<F4>::split_impulses(&[0], &lanes.0));
             let (cs, ss) = (&mut scalar.0[0], &mut scalar.1);
             // The lane's separation is the scalar one up to rounding (the
             // lanes associate the sums differently); the solves then
@@ -1445,7 +1469,7 @@ mod tests {
                 let pairs = [
                     (p.normal_impulse, q.normal_impulse),
                     (p.tangent_impulse, q.tangent_impulse),
-                    (p.pseudo_impulse, split.load()[0].0[0]),
+                    (p.pseudo_impulse, split.load()[0].lane(0)),
                     (p.max_normal_impulse, q.max_normal_impulse),
                     (s1.v.x, l1.v.x),
                     (s1.v.y, l1.v.y),
@@ -1511,12 +1535,23 @@ mod tests {
         }
     }
 
-    /// Four bodies integrated lane-wide end exactly where the scalar
+    /// Bodies integrated lane-wide, four or eight at a time, end exactly
+    /// where the scalar
     /// integration takes them (the same bits), kinematic ones spinning
     /// freely and dynamic ones held to the spin limit, and a group with a
     /// body past the speed limit clamped as the scalar one clamps it.
     #[test]
-    fn four_bodies_integrated_lane_wide_match_the_scalar_integration() {
+    fn bodies_integrated_lane_wide_match_the_scalar_integration() {
+        integrated_lanes_match_the_scalar_integration::<F4>();
+        #[cfg(target_arch = "x86_64")]
+        if crate::threads::has_avx2() {
+            lanes::F8::enter(integrated_lanes_match_the_scalar_integration::<lanes::F8>);
+        }
+    }
+
+    /// The test above on lanes `L`.
+    #[inline(always)]
+    fn integrated_lanes_match_the_scalar_integration<L: Lanes>() {
         let mut rng = Rng(0x5851_f42d_4c95_7f2d);
         let limits = Limits {
             h: 1.0 / 240.0,
@@ -1526,16 +1561,16 @@ mod tests {
         };
         let mut clamped = 0;
         for round in 0..2000 {
-            let bodies: Vec<SolverBody> = (0..lanes::W)
+            let bodies: Vec<SolverBody> = (0..L::W)
                 .map(|_| SolverBody {
                     dynamic: rng.range(0.0, 1.0) < 0.8,
                     ..SolverBody::default()
                 })
                 .collect();
-            let states: Vec<BodyState> = (0..lanes::W)
+            let states: Vec<BodyState> = (0..L::W)
                 .map(|l| {
                     // Now and then a body far past the limits.
-                    let wild = round % 7 == 0 && l == round % lanes::W;
+                    let wild = round % 7 == 0 && l == round % L::W;
                     let scale = if wild { 1000.0 } else { 20.0 };
                     let angle = rng.range(-3.0, 3.0);
                     BodyState {
@@ -1547,7 +1582,7 @@ mod tests {
                 })
                 .collect();
             // Split impulses' pseudo-velocities every other round.
-            let pseudo: Vec<BodyState> = (0..lanes::W)
+            let pseudo: Vec<BodyState> = (0..L::W)
                 .map(|_| BodyState {
                     v: rng.vec(1.0),
                     w: rng.range(-1.0, 1.0),
@@ -1559,12 +1594,12 @@ mod tests {
                 |s: &[BodyState]| -> Vec<StateCell> { s.iter().map(|&s| StateCell::new(s)).collect() };
             let (lanes, lanes_pseudo) = (cells(&states), cells(&pseudo));
             let (scalar, scalar_pseudo) = (cells(&states), cells(&pseudo));
-            integrate_four(&bodies, (&lanes, split.then_some(&lanes_pseudo[..])), &limits);
+            integrate_lanes::<L>(&bodies, (&lanes, split.then_some(&lanes_pseudo[..])), &limits);
             for (l, b) in bodies.iter().enumerate() {
                 integrate_position(b, (&scalar[l], split.then_some(&scalar_pseudo[l])), &limits);
             }
             let bits = |s: BodyState| [s.v.x, s.v.y, s.w, s.dp.x, s.dp.y, s.dq.c, s.dq.s].map(f32::to_bits);
-            for l in 0..lanes::W {
+            for l in 0..L::W {
                 let (x, y) = (lanes[l].load(), scalar[l].load());
                 assert_eq!(bits(x), bits(y), "round {round}, lane {l}");
                 let spent = [&lanes_pseudo[l], &scalar_pseudo[l]].map(|p| p.velocity() == (Vec2::ZERO, 0.0));
@@ -1614,8 +1649,8 @@ mod tests {
             let mut lanes = ([c], states);
             // (Only the batch of the constraint's own kind: the other's
             // fill asserts the point count in debug builds.)
-            let mut pair_batch = pair.then(|| wide::PairBatch::new(&[0], &lanes.0, &bodies, 2));
-            let mut point_batch = (!pair).then(|| wide::PointBatch::new(&[0], &lanes.0, &bodies, 2));
+            let mut pair_batch = pair.then(|| wide::PairBatch::<F4>::new(&[0], &lanes.0, &bodies, 2));
+            let mut point_batch = (!pair).then(|| wide::PointBatch::<F4>::new(&[0], &lanes.0, &bodies, 2));
             let separations = match (&pair_batch, &point_batch) {
                 (Some(batch), _) => batch.separations_of(&lanes.1, 0),
                 (_, Some(batch)) => batch.separations_of(&lanes.1, 0),

@@ -2,7 +2,7 @@
 
 use super::contact_trees::EXACT_CONTACT_MASS_RATIO;
 use super::graph::{Graph, Refill};
-use super::lanes::Mask;
+use super::lanes::{LaneMask, Lanes, MAX_W};
 use super::types::{block_determinant, held, ColorKey, ConstraintPoint, ContactConstraint, LaneKind};
 use super::wide::{self, LaneSource, Normal, PointSource};
 use crate::body::{Body, SolverBody};
@@ -314,38 +314,41 @@ impl<F: Fn(u32) -> u32> AsColored<'_, F> {
 
 impl<F: Fn(u32) -> u32 + Sync> Refill for AsColored<'_, F> {
     #[inline(always)]
-    fn batch<const N: usize, const M: usize>(
+    fn batch<L: Lanes, const N: usize, const M: usize>(
         &self,
-        batch: &mut wide::Batch<N, M>,
+        batch: &mut wide::Batch<L, N, M>,
         used: &[u32],
         keys: &[ColorKey],
     ) -> bool
     where
-        wide::Batch<N, M>: wide::Normal<N>,
+        wide::Batch<L, N, M>: wide::Normal<L, N>,
     {
         let sources = self.sources;
         let soft = sources.ctx.soft_step();
         let mut as_picked = true;
-        let lanes = std::array::from_fn(|l| match used.get(l) {
-            Some(&i) => {
-                let (ci, c) = self.contact(i);
-                let read = read_contact::<N>(c, ci, sources);
-                as_picked &= read.flag == self.picked.chosen_flags[i as usize] && c.manifold.count == N;
-                read.lane
-            }
-            None => LaneSource::pad(sources.solver_bodies.len() as u32),
-        });
+        // Every lane padding, then the lanes in use read over it, in a
+        // loop (an array built by a function of the lane would build each
+        // lane apart and copy it in).
+        let mut lanes = [LaneSource::pad(sources.solver_bodies.len() as u32); MAX_W];
+        let lanes = &mut lanes[..L::W];
+        for (lane, &i) in lanes.iter_mut().zip(used) {
+            let (ci, c) = self.contact(i);
+            let read = read_contact::<N>(c, ci, sources);
+            as_picked &= read.flag == self.picked.chosen_flags[i as usize] && c.manifold.count == N;
+            *lane = read.lane;
+        }
         if self.check && !as_picked {
             return false;
         }
-        batch.prepare(used, &lanes);
+        let lanes = &*lanes;
+        batch.prepare(used, lanes);
         if !self.check {
             return true;
         }
         // (Whether a block is well conditioned decides its kind only with
         // split impulses.)
-        let blocks = if soft { Mask::default() } else { batch.blocks() };
-        used.iter().zip(&lanes).enumerate().all(|(l, (&i, lane))| {
+        let blocks = if soft { L::Mask::default() } else { batch.blocks() };
+        used.iter().zip(lanes).enumerate().all(|(l, (&i, lane))| {
             let (ci, c) = self.contact(i);
             contact_key(
                 c,

@@ -1,5 +1,5 @@
-//! The lane-wide contact kernel: [`W`] constraints of one graph color
-//! solved at once, in structure-of-arrays form, either two-point blocks
+//! The lane-wide contact kernel: a batch's lanes of constraints of one
+//! graph color (four or eight: see [`Lanes`]) solved at once, in structure-of-arrays form, either two-point blocks
 //! ([`PairBatch`]) or single points ([`PointBatch`]).
 //!
 //! Within a color no dynamic body appears twice, so the constraints of a
@@ -7,11 +7,16 @@
 //! lane runs the same friction and normal arithmetic (for a block, the 2x2
 //! LCP, whose four cases become selects instead of branches; for a single
 //! point, the clamp of the scalar solve), and the lanes scatter their
-//! bodies back. The arithmetic is on [`glam::Vec4`] (one SSE register on
-//! x86, NEON or WASM SIMD elsewhere, four plain floats without SIMD): no
-//! `unsafe` and no intrinsics here, and IEEE arithmetic lane by lane, so
-//! the same results on every target up to `max`/`min` on a NaN or on a tie
-//! of `+0` and `-0` (see [`Fw::max`]).
+//! bodies back. The arithmetic is on the lane type `L` (one vector
+//! register): no `unsafe` and no intrinsics here, and IEEE arithmetic
+//! lane by lane, so the same results on every target and at every width
+//! up to `max`/`min` on a NaN or on a tie of `+0` and `-0` (see
+//! [`Lanes::max`]).
+//!
+//! Everything the kernels call is `#[inline(always)]`, down to the lane
+//! operations, and no closure a kernel passes on does lane arithmetic:
+//! the eight-wide kernels are compiled inside [`Lanes::enter`], and only
+//! code inlined into it takes the processor features they need.
 //!
 //! The lanes are held in vector registers from the start rather than
 //! written as plain `[f32; W]` arrays in short loops: left to LLVM's
@@ -22,7 +27,7 @@
 // Lane loops index several arrays by the same lane number on purpose.
 #![allow(clippy::needless_range_loop)]
 
-use super::lanes::{Fw, LaneBodies, Mask, Velocities, W};
+use super::lanes::{LaneBodies, LaneMask, Lanes, Velocities, MAX_W};
 use super::types::{ContactConstraint, MAX_BLOCK_CONDITION};
 use crate::body::{SolverBody, StateCell};
 use crate::contact::Contact;
@@ -30,38 +35,37 @@ use crate::math::Vec2;
 use crate::settings::PositionCorrection;
 use crate::step_context::StepContext;
 use crate::threads::SharedCell;
-use glam::Vec4;
 
 /// One value per lane, `f` of each lane's constraint (or source).
 #[inline(always)]
-fn lanes<S>(cs: &[&S; W], f: impl Fn(&S) -> f32) -> Fw {
-    Fw(Vec4::new(f(cs[0]), f(cs[1]), f(cs[2]), f(cs[3])))
+fn lanes<L: Lanes, S>(cs: &[&S], f: impl Fn(&S) -> f32) -> L {
+    L::from_fn(|l| f(cs[l]))
 }
 
 /// One contact point of a batch, per lane.
 #[derive(Clone, Copy, Debug, Default)]
-struct PointLanes {
+struct PointLanes<L> {
     /// Anchor on body A relative to its center of mass at the step start.
-    rax: Fw,
+    rax: L,
     /// Anchor on A, y.
-    ray: Fw,
+    ray: L,
     /// Anchor on body B.
-    rbx: Fw,
+    rbx: L,
     /// Anchor on B, y.
-    rby: Fw,
+    rby: L,
     /// Separation at the step start less the anchor gap along the normal.
-    base_separation: Fw,
+    base_separation: L,
     /// Effective mass along the tangent.
-    tangent_mass: Fw,
+    tangent_mass: L,
     /// Accumulated normal impulse (per substep).
-    normal_impulse: Fw,
+    normal_impulse: L,
     /// Accumulated friction impulse.
-    tangent_impulse: Fw,
+    tangent_impulse: L,
     /// Largest normal impulse so far this step.
-    max_normal_impulse: Fw,
+    max_normal_impulse: L,
 }
 
-impl PointLanes {
+impl<L: Lanes> PointLanes<L> {
     /// `(ra x n, rb x n)`: the angular levers of a normal impulse along
     /// `(nx, ny)` on A and on B. Computed where used, not kept: the solve
     /// of a large scene waits on memory, not on arithmetic, and four
@@ -69,14 +73,14 @@ impl PointLanes {
     /// pass. The same products and differences as `cross` (`a.x * b.y -
     /// a.y * b.x`), so the same bits as the scalar solve.
     #[inline(always)]
-    fn normal_levers(&self, (nx, ny): (Fw, Fw)) -> (Fw, Fw) {
+    fn normal_levers(&self, (nx, ny): (L, L)) -> (L, L) {
         (self.rax * ny - self.ray * nx, self.rbx * ny - self.rby * nx)
     }
 
     /// `(ra x t, rb x t)`: the angular levers of a friction impulse along
     /// the tangent `t = (ny, -nx)` (see [`PointLanes::normal_levers`]).
     #[inline(always)]
-    fn tangent_levers(&self, (nx, ny): (Fw, Fw)) -> (Fw, Fw) {
+    fn tangent_levers(&self, (nx, ny): (L, L)) -> (L, L) {
         let (tx, ty) = (ny, -nx);
         (self.rax * ty - self.ray * tx, self.rbx * ty - self.rby * tx)
     }
@@ -147,63 +151,64 @@ impl<const N: usize> LaneSource<N> {
 /// lane, and `M` lanes of normal mass data. Unused lanes have zero masses
 /// and impulses, so they compute zeros and are never scattered.
 #[derive(Clone, Debug)]
-pub(super) struct Batch<const N: usize, const M: usize> {
+pub(super) struct Batch<L: Lanes, const N: usize, const M: usize> {
     /// Lanes in use. (With the integer and flag fields below, outside
     /// the tests, one 64-byte line.)
     len: u32,
     /// Index of each lane's constraint: the tests' (the solve finds
     /// where each constraint's impulses are from the graph's lists).
     #[cfg(test)]
-    index: [u32; W],
+    index: L::Ints,
     /// Index of each lane's contact, whose manifold takes the impulses
     /// after the solve.
-    contact: [u32; W],
+    contact: L::Ints,
     /// Whether each lane's constraint is tracked (restitution, a hit
     /// event): it then takes the impulses too, for what runs after the
     /// solve.
-    track: [bool; W],
+    track: L::Flags,
     /// Each lane's bodies (a body the lane cannot move, static or
     /// kinematic, is never written).
-    bodies: LaneBodies,
+    bodies: LaneBodies<L>,
     /// Contact normal, from A to B.
-    nx: Fw,
+    nx: L,
     /// Normal, y.
-    ny: Fw,
+    ny: L,
     /// Friction coefficient.
-    friction: Fw,
+    friction: L,
     /// Inverse mass of A.
-    ma: Fw,
+    ma: L,
     /// Inverse inertia of A.
-    ia: Fw,
+    ia: L,
     /// Inverse mass of B.
-    mb: Fw,
+    mb: L,
     /// Inverse inertia of B.
-    ib: Fw,
+    ib: L,
     /// The normal masses. A block: its 2x2 matrix `K`, `[k11, k12,
     /// k22]` (its inverse is found where the solve needs it, as the
     /// separations are: see [`Batch::separations`]). A single point:
     /// `[normal mass]`.
-    mass: [Fw; M],
+    mass: [L; M],
     /// The points.
-    p: [PointLanes; N],
+    p: [PointLanes<L>; N],
 }
 
-/// Four two-point blocks: the normal impulses by the 2x2 LCP.
-pub(super) type PairBatch = Batch<2, 3>;
+/// A batch of two-point blocks: the normal impulses by the 2x2 LCP.
+pub(super) type PairBatch<L> = Batch<L, 2, 3>;
 
-/// Four one-point constraints: the normal impulse by the scalar clamp.
-pub(super) type PointBatch = Batch<1, 1>;
+/// A batch of one-point constraints: the normal impulse by the scalar
+/// clamp.
+pub(super) type PointBatch<L> = Batch<L, 1, 1>;
 
 /// A batch's accumulated split impulses (per point, lane by lane), which
 /// split impulses keep apart from it (see `Graph::pair_split`).
-pub(super) type Split<const N: usize> = SharedCell<[Fw; N]>;
+pub(super) type Split<L, const N: usize> = SharedCell<[L; N]>;
 
 /// The normal half of an iteration, which differs between blocks and
 /// single points.
-pub(super) trait Normal<const N: usize> {
+pub(super) trait Normal<L: Lanes, const N: usize> {
     /// The normal impulses of a velocity iteration, on gathered velocities
     /// `g` (after friction), the points' separations `sep`.
-    fn velocity_normal(&mut self, g: &mut Velocities, ctx: &StepContext, sep: [Fw; N]);
+    fn velocity_normal(&mut self, g: &mut Velocities<L>, ctx: &StepContext, sep: [L; N]);
 
     /// One split-impulse iteration on gathered pseudo-velocities `g`, the
     /// points' accumulated split impulses `split`. Returns false, having
@@ -211,35 +216,42 @@ pub(super) trait Normal<const N: usize> {
     /// push (the usual resting case): then the bodies need no write.
     fn pseudo_pass(
         &mut self,
-        g: &mut Velocities,
-        split: &mut [Fw; N],
+        g: &mut Velocities<L>,
+        split: &mut [L; N],
         ctx: &StepContext,
-        sep: [Fw; N],
+        sep: [L; N],
     ) -> bool;
 
     /// The normal impulses of a soft-step iteration on gathered velocities
     /// `g` (before friction): pushed out softly when `bias`, rigid in the
     /// relax pass; points taken one at a time go in reverse order when
     /// `reverse`. See `scalar::solve_soft_constraint`.
-    fn soft_normal(&mut self, g: &mut Velocities, ctx: &StepContext, bias: bool, reverse: bool, sep: [Fw; N]);
+    fn soft_normal(
+        &mut self,
+        g: &mut Velocities<L>,
+        ctx: &StepContext,
+        bias: bool,
+        reverse: bool,
+        sep: [L; N],
+    );
 
     /// The lanes whose points form a block well conditioned enough to
     /// solve as one (see
     /// [`block_determinant`](super::types::block_determinant)): with
     /// split impulses only those go in a two-point batch. None for single
     /// points.
-    fn blocks(&self) -> Mask;
+    fn blocks(&self) -> L::Mask;
 }
 
-impl<const N: usize, const M: usize> Batch<N, M>
+impl<L: Lanes, const N: usize, const M: usize> Batch<L, N, M>
 where
-    Batch<N, M>: Normal<N>,
+    Batch<L, N, M>: Normal<L, N>,
 {
     /// The constraints in the batch's lanes (indices into the step's
     /// constraint array).
     #[cfg(test)]
     pub(super) fn constraints(&self) -> &[u32] {
-        &self.index[..self.len as usize]
+        &self.index.as_ref()[..self.len as usize]
     }
 
     /// Each lane's bodies and whether the lane writes them: `(a, writes
@@ -251,7 +263,7 @@ where
     /// Lane `l`'s accumulated normal impulses (per substep), point by
     /// point.
     pub(super) fn normal_impulses(&self, l: usize) -> [f32; N] {
-        self.p.map(|p| p.normal_impulse.0[l])
+        self.p.map(|p| p.normal_impulse.lane(l))
     }
 
     /// Lane `l`'s current separations (the second zero for one point).
@@ -259,28 +271,28 @@ where
     pub(super) fn separations_of(&self, states: &[StateCell], l: usize) -> [f32; 2] {
         let mut out = [0.0; 2];
         for (o, s) in out.iter_mut().zip(&self.separations(states)) {
-            *o = s.0[l];
+            *o = s.lane(l);
         }
         out
     }
 
     /// A batch with no lanes in use, for [`Batch::fill`] to overwrite.
-    pub(super) fn empty() -> Batch<N, M> {
+    pub(super) fn empty() -> Batch<L, N, M> {
         Batch {
             len: 0,
             #[cfg(test)]
-            index: [0; W],
-            contact: [0; W],
-            track: [false; W],
+            index: L::Ints::default(),
+            contact: L::Ints::default(),
+            track: L::Flags::default(),
             bodies: LaneBodies::default(),
-            nx: Fw::default(),
-            ny: Fw::default(),
-            friction: Fw::default(),
-            ma: Fw::default(),
-            ia: Fw::default(),
-            mb: Fw::default(),
-            ib: Fw::default(),
-            mass: [Fw::default(); M],
+            nx: L::default(),
+            ny: L::default(),
+            friction: L::default(),
+            ma: L::default(),
+            ia: L::default(),
+            mb: L::default(),
+            ib: L::default(),
+            mass: [L::default(); M],
             p: [PointLanes::default(); N],
         }
     }
@@ -294,14 +306,14 @@ where
         constraints: &[ContactConstraint],
         bodies: &[SolverBody],
         dummy: u32,
-    ) -> Batch<N, M> {
+    ) -> Batch<L, N, M> {
         let mut batch = Batch::empty();
-        batch.fill(chunk, constraints, bodies, &Batch::<N, M>::pad(dummy));
+        batch.fill(chunk, constraints, bodies, &Batch::<L, N, M>::pad(dummy));
         // The tests start lanes from any largest normal impulse, which
         // `fill` takes to be zero (and their split impulses from any: see
         // `Batch::split_impulses`).
-        let pad = Batch::<N, M>::pad(dummy);
-        let mut cs = [&pad; W];
+        let pad = Batch::<L, N, M>::pad(dummy);
+        let mut cs = [&pad; MAX_W];
         for (c, &i) in cs.iter_mut().zip(chunk) {
             *c = &constraints[i as usize];
         }
@@ -315,9 +327,9 @@ where
     /// lane by lane, as the graph keeps them beside a batch (for the
     /// tests, which start from any).
     #[cfg(test)]
-    pub(super) fn split_impulses(chunk: &[u32], constraints: &[ContactConstraint]) -> [Fw; N] {
+    pub(super) fn split_impulses(chunk: &[u32], constraints: &[ContactConstraint]) -> [L; N] {
         std::array::from_fn(|k| {
-            Fw::from_fn(|l| {
+            L::from_fn(|l| {
                 chunk
                     .get(l)
                     .map_or(0.0, |&i| constraints[i as usize].points[k].pseudo_impulse)
@@ -350,6 +362,7 @@ where
     /// over all `W` lanes. The constraints are fresh from
     /// `prepare_contacts`: their split impulses and largest normal impulses
     /// are zero, and the lanes start at zero without reading them.
+    #[inline(always)]
     pub(super) fn fill(
         &mut self,
         chunk: &[u32],
@@ -357,16 +370,16 @@ where
         bodies: &[SolverBody],
         pad: &ContactConstraint,
     ) {
-        debug_assert!(chunk.len() <= W);
-        let mut cs = [pad; W];
+        debug_assert!(chunk.len() <= L::W);
+        let mut cs = [pad; MAX_W];
         for (c, &i) in cs.iter_mut().zip(chunk) {
             *c = &constraints[i as usize];
         }
         let cs = &cs;
         #[cfg(test)]
         {
-            self.index = [0; W];
-            self.index[..chunk.len()].copy_from_slice(chunk);
+            self.index = L::Ints::default();
+            self.index.as_mut()[..chunk.len()].copy_from_slice(chunk);
         }
         for (l, c) in cs.iter().enumerate().take(chunk.len()) {
             self.contact[l] = c.contact;
@@ -374,7 +387,7 @@ where
         }
         debug_assert!(cs.iter().all(|c| c.count == N));
         let dynamic = |i: u32| bodies.get(i as usize).is_some_and(|b| b.dynamic);
-        for l in 0..W {
+        for l in 0..L::W {
             let lb = &mut self.bodies;
             (lb.a[l], lb.b[l]) = (cs[l].a, cs[l].b);
             (lb.write_a[l], lb.write_b[l]) = (dynamic(lb.a[l]), dynamic(lb.b[l]));
@@ -395,7 +408,7 @@ where
                 tangent_impulse: lanes(cs, |c| c.points[k].tangent_impulse),
                 // Zero in every constraint `prepare_contacts` builds: not
                 // gathered.
-                max_normal_impulse: Fw::default(),
+                max_normal_impulse: L::default(),
             };
         }
         self.len = chunk.len() as u32;
@@ -417,15 +430,16 @@ where
     /// operations in the same order, lane by lane), with no constraint
     /// built in between. Unused lanes come out as [`Batch::pad`]'s.
     #[inline(always)]
-    pub(super) fn prepare(&mut self, chunk: &[u32], sources: &[LaneSource<N>; W]) {
-        let sources = sources.each_ref();
-        debug_assert!(chunk.len() <= W);
+    pub(super) fn prepare(&mut self, chunk: &[u32], sources: &[LaneSource<N>]) {
+        debug_assert_eq!(sources.len(), L::W);
+        let sources: [&LaneSource<N>; MAX_W] = std::array::from_fn(|l| &sources[l.min(L::W - 1)]);
+        debug_assert!(chunk.len() <= L::W);
         #[cfg(test)]
         {
-            self.index = [0; W];
-            self.index[..chunk.len()].copy_from_slice(chunk);
+            self.index = L::Ints::default();
+            self.index.as_mut()[..chunk.len()].copy_from_slice(chunk);
         }
-        for (l, s) in sources.iter().enumerate() {
+        for (l, s) in sources.iter().enumerate().take(L::W) {
             self.contact[l] = s.contact;
             self.track[l] = s.track;
             let lb = &mut self.bodies;
@@ -438,9 +452,9 @@ where
             lanes(&sources, |s| s.masses[2]),
             lanes(&sources, |s| s.masses[3]),
         );
-        let zero = Fw::default();
+        let zero = L::default();
         // `if k > 0 { 1 / k } else { 0 }`, lane-wise.
-        let inverse = |k: Fw| k.gt(zero).select(Fw::splat(1.0) / k, zero);
+        let inverse = |k: L| k.gt(zero).select(L::splat(1.0) / k, zero);
         // Per point: the normal levers and the effective normal mass, for
         // the block's K below.
         let mut levers = [(zero, zero); N];
@@ -461,10 +475,10 @@ where
             let (rta, rtb) = pl.tangent_levers((nx, ny));
             (levers[k], kn[k]) = ((rna, rnb), ma + mb + ia * rna * rna + ib * rnb * rnb);
             pl.tangent_mass = inverse(ma + mb + ia * rta * rta + ib * rtb * rtb);
-            let separation = lanes(&sources, |s| s.points[k].separation);
+            let separation: L = lanes(&sources, |s| s.points[k].separation);
             pl.base_separation = separation - ((pl.rbx - pl.rax) * nx + (pl.rby - pl.ray) * ny);
         }
-        let used = Fw::from_fn(|l| l as f32).lt(Fw::splat(chunk.len() as f32));
+        let used = L::from_fn(|l| l as f32).lt(L::splat(chunk.len() as f32));
         let (first, last) = (0, N - 1);
         if N == 2 {
             // K: `[k11, k12, k22]`, the points' normal masses and their
@@ -476,10 +490,10 @@ where
                 .iter_mut()
                 .zip([(kn[first], 1.0), (k12, 0.0), (kn[last], 1.0)])
             {
-                *m = used.select(k, Fw::splat(pad));
+                *m = used.select(k, L::splat(pad));
             }
         } else {
-            self.mass[0] = used.select(inverse(kn[first]), Fw::splat(1.0));
+            self.mass[0] = used.select(inverse(kn[first]), L::splat(1.0));
         }
         self.len = chunk.len() as u32;
         self.nx = nx;
@@ -493,7 +507,7 @@ where
 
     /// The lanes' normals, `(nx, ny)`.
     #[inline(always)]
-    fn n(&self) -> (Fw, Fw) {
+    fn n(&self) -> (L, L) {
         (self.nx, self.ny)
     }
 
@@ -503,27 +517,18 @@ where
     /// and bodies move only between substeps, so within a substep they
     /// come out the same bits every time.
     #[inline(always)]
-    fn separations(&self, states: &[StateCell]) -> [Fw; N] {
-        let mut dpx = Fw::default();
-        let mut dpy = Fw::default();
-        let (mut qac, mut qas, mut qbc, mut qbs) =
-            (Fw::default(), Fw::default(), Fw::default(), Fw::default());
-        for l in 0..W {
+    fn separations(&self, states: &[StateCell]) -> [L; N] {
+        let [dpx, dpy, qac, qas, qbc, qbs] = L::gather(|l| {
             let ((dpa, qa), (dpb, qb)) = (
                 states[self.bodies.a[l] as usize].motion(),
                 states[self.bodies.b[l] as usize].motion(),
             );
-            dpx.0[l] = dpb.x - dpa.x;
-            dpy.0[l] = dpb.y - dpa.y;
-            qac.0[l] = qa.c;
-            qas.0[l] = qa.s;
-            qbc.0[l] = qb.c;
-            qbs.0[l] = qb.s;
-        }
+            [dpb.x - dpa.x, dpb.y - dpa.y, qa.c, qa.s, qb.c, qb.s]
+        });
         let (nx, ny) = (self.nx, self.ny);
         let dn = dpx * nx + dpy * ny;
         // (dqB rb - dqA ra) . n, per point.
-        let mut sep = [Fw::default(); N];
+        let mut sep = [L::default(); N];
         for (s, p) in sep.iter_mut().zip(&self.p) {
             let gx = (qbc * p.rbx - qbs * p.rby) - (qac * p.rax - qas * p.ray);
             let gy = (qbs * p.rbx + qbc * p.rby) - (qas * p.rax + qac * p.ray);
@@ -539,7 +544,7 @@ where
         let mut smallest = f32::INFINITY;
         for l in 0..self.len as usize {
             for s in &sep {
-                smallest = smallest.min(s.0[l]);
+                smallest = smallest.min(s.lane(l));
             }
         }
         smallest
@@ -590,7 +595,7 @@ where
     pub(super) fn solve_velocity_and_pseudo(
         &mut self,
         (states, pseudo): (&[StateCell], &[StateCell]),
-        split: &Split<N>,
+        split: &Split<L, N>,
         ctx: &StepContext,
         reverse: bool,
     ) {
@@ -612,7 +617,7 @@ where
     /// every point (in reverse point order when `reverse`), then the
     /// normal impulses.
     #[inline(always)]
-    fn velocity_pass(&mut self, g: &mut Velocities, ctx: &StepContext, reverse: bool, sep: [Fw; N]) {
+    fn velocity_pass(&mut self, g: &mut Velocities<L>, ctx: &StepContext, reverse: bool, sep: [L; N]) {
         self.friction(g, reverse);
         self.velocity_normal(g, ctx, sep);
     }
@@ -632,14 +637,14 @@ where
 
     /// The normal relative velocity of point `k`.
     #[inline(always)]
-    fn point_velocity(&self, g: &Velocities, k: usize) -> Fw {
+    fn point_velocity(&self, g: &Velocities<L>, k: usize) -> L {
         let (rna, rnb) = self.p[k].normal_levers(self.n());
         (g.vbx - g.vax) * self.nx + (g.vby - g.vay) * self.ny + g.wb * rnb - g.wa * rna
     }
 
     /// Applies the normal impulse `lambda` at point `k` alone.
     #[inline(always)]
-    fn apply_point(&self, g: &mut Velocities, k: usize, lambda: Fw) {
+    fn apply_point(&self, g: &mut Velocities<L>, k: usize, lambda: L) {
         let levers = self.p[k].normal_levers(self.n());
         self.apply(g, lambda, self.n(), levers);
     }
@@ -648,7 +653,7 @@ where
     /// angular levers about A's and B's centers are `(ra, rb)`: minus to
     /// A, plus to B.
     #[inline(always)]
-    fn apply(&self, g: &mut Velocities, lambda: Fw, (dx, dy): (Fw, Fw), (ra, rb): (Fw, Fw)) {
+    fn apply(&self, g: &mut Velocities<L>, lambda: L, (dx, dy): (L, L), (ra, rb): (L, L)) {
         let (px, py) = (lambda * dx, lambda * dy);
         g.vax = g.vax - self.ma * px;
         g.vay = g.vay - self.ma * py;
@@ -661,7 +666,7 @@ where
     /// The friction impulses at every point (in reverse point order when
     /// `reverse`), on gathered velocities `g`.
     #[inline(always)]
-    fn friction(&mut self, g: &mut Velocities, reverse: bool) {
+    fn friction(&mut self, g: &mut Velocities<L>, reverse: bool) {
         let (nx, ny) = (self.nx, self.ny);
         let (tx, ty) = (ny, -nx);
         for j in 0..N {
@@ -686,23 +691,23 @@ where
     /// with the stiffer softness where a lane's body is static or
     /// kinematic.
     #[inline(always)]
-    fn soft_terms(&self, s: Fw, bias: bool, ctx: &StepContext) -> (Fw, Fw, Fw, Fw) {
-        let zero = Fw::default();
-        let one = Fw::splat(1.0);
+    fn soft_terms(&self, s: L, bias: bool, ctx: &StepContext) -> (L, L, L, L) {
+        let zero = L::default();
+        let one = L::splat(1.0);
         let speculative = s.gt(zero);
-        let closing = s * Fw::splat(ctx.inv_h());
+        let closing = s * L::splat(ctx.inv_h());
         if !bias {
             return (speculative.select(closing, zero), one, zero, one);
         }
         let fixed = (self.ma + self.ia).eq(zero) | (self.mb + self.ib).eq(zero);
         let pick = |f: fn(&crate::solver::Softness) -> f32| {
-            fixed.select(Fw::splat(f(&ctx.static_soft)), Fw::splat(f(&ctx.soft)))
+            fixed.select(L::splat(f(&ctx.static_soft)), L::splat(f(&ctx.soft)))
         };
         let rate = pick(|k| k.mass_scale * k.bias_rate);
         let mass_scale = pick(|k| k.mass_scale);
         let impulse_scale = pick(|k| k.impulse_scale);
         let inv_mass_scale = pick(|k| k.inv_mass_scale);
-        let push = (rate * s).max(Fw::splat(-ctx.max_push_out_speed));
+        let push = (rate * s).max(L::splat(-ctx.max_push_out_speed));
         (
             speculative.select(closing, push),
             speculative.select(one, mass_scale),
@@ -715,9 +720,9 @@ where
     /// lane-wise: close a gap at most, hold a touching point (and push it
     /// out with Baumgarte). See `StepContext::velocity_target`.
     #[inline(always)]
-    fn velocity_target(&self, s: Fw, ctx: &StepContext) -> Fw {
-        let inv_h = Fw::splat(ctx.inv_h());
-        let zero = Fw::default();
+    fn velocity_target(&self, s: L, ctx: &StepContext) -> L {
+        let inv_h = L::splat(ctx.inv_h());
+        let zero = L::default();
         let baumgarte = ctx.settings.position_correction == PositionCorrection::Baumgarte;
         let touching = if baumgarte { self.push_out(s, ctx) } else { zero };
         s.gt(zero).select(-s * inv_h, touching)
@@ -726,11 +731,11 @@ where
     /// The push-out velocity of split impulses (and Baumgarte) at
     /// separation `s`, lane-wise: see `StepContext::push_out`.
     #[inline(always)]
-    fn push_out(&self, s: Fw, ctx: &StepContext) -> Fw {
-        let k = Fw::splat(ctx.settings.baumgarte * ctx.inv_h());
-        (k * -(s + Fw::splat(ctx.linear_slop)))
-            .max(Fw::default())
-            .min(Fw::splat(ctx.max_push_out_speed))
+    fn push_out(&self, s: L, ctx: &StepContext) -> L {
+        let k = L::splat(ctx.settings.baumgarte * ctx.inv_h());
+        (k * -(s + L::splat(ctx.linear_slop)))
+            .max(L::default())
+            .min(L::splat(ctx.max_push_out_speed))
     }
 
     /// Writes lane `l`'s impulses, times `scale` (per substep to per
@@ -747,14 +752,14 @@ where
     ) {
         debug_assert!(l < self.len as usize && self.contact[l] == slot);
         for (mp, p) in contact.manifold.points.iter_mut().zip(&self.p) {
-            mp.normal_impulse = p.normal_impulse.0[l] * scale;
-            mp.tangent_impulse = p.tangent_impulse.0[l] * scale;
+            mp.normal_impulse = p.normal_impulse.lane(l) * scale;
+            mp.tangent_impulse = p.tangent_impulse.lane(l) * scale;
         }
         if self.track[l] {
             for (cp, p) in c.points.iter_mut().zip(&self.p) {
-                cp.normal_impulse = p.normal_impulse.0[l];
-                cp.tangent_impulse = p.tangent_impulse.0[l];
-                cp.max_normal_impulse = p.max_normal_impulse.0[l];
+                cp.normal_impulse = p.normal_impulse.lane(l);
+                cp.tangent_impulse = p.tangent_impulse.lane(l);
+                cp.max_normal_impulse = p.max_normal_impulse.lane(l);
             }
         }
     }
@@ -766,18 +771,18 @@ where
         for l in 0..self.len as usize {
             let c = &mut constraints[self.index[l] as usize];
             for (cp, p) in c.points.iter_mut().zip(&self.p) {
-                cp.normal_impulse = p.normal_impulse.0[l];
-                cp.tangent_impulse = p.tangent_impulse.0[l];
-                cp.max_normal_impulse = p.max_normal_impulse.0[l];
+                cp.normal_impulse = p.normal_impulse.lane(l);
+                cp.tangent_impulse = p.tangent_impulse.lane(l);
+                cp.max_normal_impulse = p.max_normal_impulse.lane(l);
             }
         }
     }
 }
 
-impl PairBatch {
+impl<L: Lanes> PairBatch<L> {
     /// Sets both points' normal impulses (and their largest so far).
     #[inline(always)]
-    fn set_normal(&mut self, x: [Fw; 2]) {
+    fn set_normal(&mut self, x: [L; 2]) {
         for (p, x) in self.p.iter_mut().zip(x) {
             p.normal_impulse = x;
             p.max_normal_impulse = p.max_normal_impulse.max(x);
@@ -789,8 +794,8 @@ impl PairBatch {
     /// `old`: both push, else only the first, else only the second, else
     /// neither, as selects.
     #[inline(always)]
-    fn block_lcp(&self, vn: [Fw; 2], t: [Fw; 2], old: [Fw; 2]) -> [Fw; 2] {
-        let zero = Fw::default();
+    fn block_lcp(&self, vn: [L; 2], t: [L; 2], old: [L; 2]) -> [L; 2] {
+        let zero = L::default();
         let [k11, k12, k22] = self.mass;
         let (_, [i11, i12, i22]) = self.inverse();
         let b1 = vn[0] - t[0] - (k11 * old[0] + k12 * old[1]);
@@ -813,23 +818,26 @@ impl PairBatch {
     /// ([`block_determinant`](super::types::block_determinant)),
     /// lane-wise, so the same bits.
     #[inline(always)]
-    fn inverse(&self) -> (Mask, [Fw; 3]) {
+    fn inverse(&self) -> (L::Mask, [L; 3]) {
         let [k11, k12, k22] = self.mass;
         let det = k11 * k22 - k12 * k12;
-        let invertible = det.gt(Fw::default()) & (k11 * k11).lt(Fw::splat(MAX_BLOCK_CONDITION) * det);
-        let inv = Fw::splat(1.0) / det;
+        let invertible = det.gt(L::default()) & (k11 * k11).lt(L::splat(MAX_BLOCK_CONDITION) * det);
+        let inv = L::splat(1.0) / det;
         (invertible, [k22 * inv, -k12 * inv, k11 * inv])
     }
 
     /// Both points' normal levers (see [`PointLanes::normal_levers`]).
     #[inline(always)]
-    fn normal_levers(&self) -> [(Fw, Fw); 2] {
-        self.p.each_ref().map(|p| p.normal_levers(self.n()))
+    fn normal_levers(&self) -> [(L, L); 2] {
+        // (Not `map`: its closure would be compiled apart from the kernel,
+        // without the lanes' processor features; see `Lanes::enter`.)
+        let n = self.n();
+        [self.p[0].normal_levers(n), self.p[1].normal_levers(n)]
     }
 
     /// Normal relative velocities of the two points.
     #[inline(always)]
-    fn normal_velocities(&self, g: &Velocities) -> [Fw; 2] {
+    fn normal_velocities(&self, g: &Velocities<L>) -> [L; 2] {
         let dn = (g.vbx - g.vax) * self.nx + (g.vby - g.vay) * self.ny;
         let [(rn1a, rn1b), (rn2a, rn2b)] = self.normal_levers();
         [dn + g.wb * rn1b - g.wa * rn1a, dn + g.wb * rn2b - g.wa * rn2a]
@@ -837,7 +845,7 @@ impl PairBatch {
 
     /// Applies the change from `old` to `x` of the two normal impulses.
     #[inline(always)]
-    fn apply_normal(&self, g: &mut Velocities, x: [Fw; 2], old: [Fw; 2]) {
+    fn apply_normal(&self, g: &mut Velocities<L>, x: [L; 2], old: [L; 2]) {
         let d1 = x[0] - old[0];
         let d2 = x[1] - old[1];
         let d = d1 + d2;
@@ -852,15 +860,15 @@ impl PairBatch {
     }
 }
 
-impl Normal<2> for PairBatch {
+impl<L: Lanes> Normal<L, 2> for PairBatch<L> {
     #[inline(always)]
-    fn blocks(&self) -> Mask {
+    fn blocks(&self) -> L::Mask {
         self.inverse().0
     }
 
     /// The normal block: the 2x2 LCP of the two points.
     #[inline(always)]
-    fn velocity_normal(&mut self, g: &mut Velocities, ctx: &StepContext, s: [Fw; 2]) {
+    fn velocity_normal(&mut self, g: &mut Velocities<L>, ctx: &StepContext, s: [L; 2]) {
         let targets = [self.velocity_target(s[0], ctx), self.velocity_target(s[1], ctx)];
         let vn = self.normal_velocities(g);
         let old = [self.p[0].normal_impulse, self.p[1].normal_impulse];
@@ -875,14 +883,14 @@ impl Normal<2> for PairBatch {
     #[inline(always)]
     fn pseudo_pass(
         &mut self,
-        g: &mut Velocities,
-        split: &mut [Fw; 2],
+        g: &mut Velocities<L>,
+        split: &mut [L; 2],
         ctx: &StepContext,
-        s: [Fw; 2],
+        s: [L; 2],
     ) -> bool {
         let targets = [self.push_out(s[0], ctx), self.push_out(s[1], ctx)];
         let vn = self.normal_velocities(g);
-        let zero = Fw::default();
+        let zero = L::default();
         let old = *split;
         let idle = old[0].eq(zero) & old[1].eq(zero) & vn[0].ge(targets[0]) & vn[1].ge(targets[1]);
         if idle.all() {
@@ -905,13 +913,13 @@ impl Normal<2> for PairBatch {
     #[inline(always)]
     fn soft_normal(
         &mut self,
-        g: &mut Velocities,
+        g: &mut Velocities<L>,
         ctx: &StepContext,
         bias: bool,
         reverse: bool,
-        sep: [Fw; 2],
+        sep: [L; 2],
     ) {
-        let zero = Fw::default();
+        let zero = L::default();
         let (b1, m1, i1, inv_m1) = self.soft_terms(sep[0], bias, ctx);
         let (b2, m2, i2, inv_m2) = self.soft_terms(sep[1], bias, ctx);
         let old = [self.p[0].normal_impulse, self.p[1].normal_impulse];
@@ -921,7 +929,7 @@ impl Normal<2> for PairBatch {
         let (d11, d22) = (k11 * inv_m1, k22 * inv_m2);
         let r1 = vn[0] + (b1 + i1 * k11 * old[0]) * inv_m1;
         let r2 = vn[1] + (b2 + i2 * k22 * old[1]) * inv_m2;
-        let inv = Fw::splat(1.0) / (d11 * d22 - k12 * k12);
+        let inv = L::splat(1.0) / (d11 * d22 - k12 * k12);
         let x1 = old[0] - (d22 * r1 - k12 * r2) * inv;
         let x2 = old[1] - (d11 * r2 - k12 * r1) * inv;
         // A lane whose `K` is too ill-conditioned for the block goes point
@@ -942,7 +950,7 @@ impl Normal<2> for PairBatch {
             let ((velocity_bias, mass_scale, impulse_scale), k_kk) = terms[k];
             let vn = self.point_velocity(&seq, k);
             let impulse =
-                -(Fw::splat(1.0) / k_kk) * (mass_scale * vn + velocity_bias) - impulse_scale * old[k];
+                -(L::splat(1.0) / k_kk) * (mass_scale * vn + velocity_bias) - impulse_scale * old[k];
             x[k] = (old[k] + impulse).max(zero);
             self.apply_point(&mut seq, k, x[k] - old[k]);
         }
@@ -956,21 +964,21 @@ impl Normal<2> for PairBatch {
     }
 }
 
-impl Normal<1> for PointBatch {
+impl<L: Lanes> Normal<L, 1> for PointBatch<L> {
     #[inline(always)]
-    fn blocks(&self) -> Mask {
-        Mask::default()
+    fn blocks(&self) -> L::Mask {
+        L::Mask::default()
     }
 
     /// The scalar solve's clamp: the accumulated impulse moves by the
     /// normal mass times the velocity error and stays non-negative.
     #[inline(always)]
-    fn velocity_normal(&mut self, g: &mut Velocities, ctx: &StepContext, [s]: [Fw; 1]) {
+    fn velocity_normal(&mut self, g: &mut Velocities<L>, ctx: &StepContext, [s]: [L; 1]) {
         let target = self.velocity_target(s, ctx);
         let vn = self.point_velocity(g, 0);
         let old = self.p[0].normal_impulse;
         let [normal_mass] = self.mass;
-        let new = (old + normal_mass * (target - vn)).max(Fw::default());
+        let new = (old + normal_mass * (target - vn)).max(L::default());
         self.apply_point(g, 0, new - old);
         let p = &mut self.p[0];
         p.normal_impulse = new;
@@ -982,12 +990,12 @@ impl Normal<1> for PointBatch {
     #[inline(always)]
     fn pseudo_pass(
         &mut self,
-        g: &mut Velocities,
-        split: &mut [Fw; 1],
+        g: &mut Velocities<L>,
+        split: &mut [L; 1],
         ctx: &StepContext,
-        [s]: [Fw; 1],
+        [s]: [L; 1],
     ) -> bool {
-        let zero = Fw::default();
+        let zero = L::default();
         let target = self.push_out(s, ctx);
         let [old] = *split;
         let idle = target.eq(zero) & old.eq(zero);
@@ -1006,18 +1014,18 @@ impl Normal<1> for PointBatch {
     #[inline(always)]
     fn soft_normal(
         &mut self,
-        g: &mut Velocities,
+        g: &mut Velocities<L>,
         ctx: &StepContext,
         bias: bool,
         _reverse: bool,
-        [s]: [Fw; 1],
+        [s]: [L; 1],
     ) {
         let (velocity_bias, mass_scale, impulse_scale, _) = self.soft_terms(s, bias, ctx);
         let vn = self.point_velocity(g, 0);
         let old = self.p[0].normal_impulse;
         let [normal_mass] = self.mass;
         let impulse = -normal_mass * (mass_scale * vn + velocity_bias) - impulse_scale * old;
-        let new = (old + impulse).max(Fw::default());
+        let new = (old + impulse).max(L::default());
         self.apply_point(g, 0, new - old);
         let p = &mut self.p[0];
         p.normal_impulse = new;

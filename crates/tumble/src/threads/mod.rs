@@ -4,11 +4,14 @@
 //! ([`for_each_indexed_mut`] and the like); the team that runs the
 //! step's parallel loops ([`Team`], with [`Blocks`] to hand a slice out
 //! run by run), the cells of the body states the solve's workers all read
-//! and write ([`SharedCell`]); and, as it needs an intrinsic too, the
-//! cache hint [`prefetch()`].
+//! and write ([`SharedCell`]); and, as they need intrinsics too, the
+//! cache hint [`prefetch()`] and the eight-wide lanes of the solver's
+//! kernels on processors with AVX2 ([`F8`], run through [`with_avx2`]).
 
 #![allow(unsafe_code)]
 
+#[cfg(target_arch = "x86_64")]
+mod avx;
 mod prefetch;
 mod runs;
 mod state;
@@ -16,6 +19,8 @@ mod team;
 #[forbid(unsafe_code)]
 mod workers;
 
+#[cfg(target_arch = "x86_64")]
+pub(crate) use avx::{has_avx2, with_avx2, F8, M8};
 pub(crate) use prefetch::{prefetch, prefetch_head, PREFETCH_AHEAD};
 pub(crate) use runs::{block_size, for_each4, for_each_range};
 pub(crate) use state::SharedCell;

@@ -1,16 +1,16 @@
 //! Lane batches: each color's two-point blocks and single points listed
-//! [`lanes::W`] to a batch (each color's run padded to whole batches),
+//! a batch's lanes to a batch (each color's run padded to whole batches),
 //! the batches filled from the constraints or built straight into them
 //! ([`Refill`]), each color's hinges packed into hinge batches, and the
 //! impulses read back from where the solve keeps them (a lane, or the
 //! constraint of one solved on its own).
 
-use super::Graph;
+use super::{with_batches, Batches, Graph};
 use crate::body::SolverBody;
 use crate::contact::Contact;
 use crate::joint::JointConstraint;
 use crate::solver::joints::hinges::HingeBatch;
-use crate::solver::lanes;
+use crate::solver::lanes::Lanes;
 use crate::solver::scalar::store_impulses;
 use crate::solver::types::{ColorKey, ContactConstraint, LaneKind};
 use crate::solver::wide;
@@ -21,13 +21,21 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// The fewest lane batches a worker fills at a time (while packing).
 const CHUNK: usize = 32;
 
+/// How many constraints ahead of a batch the packing asks for the
+/// constraints of a batch (two batches of four, one of eight): enough to
+/// hide the wait for memory, few enough that the requests of one batch do
+/// not fill the processor's queue of loads in flight.
+const AHEAD: usize = 8;
+
 impl Graph {
     /// Lists each color's two-point blocks and single points by lane
     /// batch (each color's run padded to whole batches), leaving in
     /// `scalar` what cannot go into one, and notes in [`Graph::lanes`]
     /// where each constraint's impulses are kept. Every batch is then
-    /// filled from its own [`lanes::W`] entries, independently.
+    /// filled from its own entries (as many as its lanes),
+    /// independently.
     pub(super) fn pack(&mut self, keys: &[ColorKey]) {
+        let w = self.width.lanes();
         self.blocks.clear();
         self.points.clear();
         self.lanes.clear();
@@ -53,11 +61,11 @@ impl Graph {
                 }
             }
             color.scalar.truncate(k);
-            color.pairs = pad_to_batches(&mut self.blocks, blocks_start);
-            color.singles = pad_to_batches(&mut self.points, points_start);
+            color.pairs = pad_to_batches(&mut self.blocks, blocks_start, w);
+            color.singles = pad_to_batches(&mut self.points, points_start, w);
         }
-        self.pair_count = self.blocks.len() / lanes::W;
-        self.single_count = self.points.len() / lanes::W;
+        self.pair_count = self.blocks.len() / w;
+        self.single_count = self.points.len() / w;
     }
 
     /// Fills the batches [`Graph::build`] listed from `constraints`.
@@ -67,22 +75,24 @@ impl Graph {
         bodies: &[SolverBody],
         parallel: bool,
     ) {
-        fill_from(
-            &mut self.pairs,
-            self.pair_count,
-            &self.blocks,
-            constraints,
-            bodies,
-            parallel,
-        );
-        fill_from(
-            &mut self.singles,
-            self.single_count,
-            &self.points,
-            constraints,
-            bodies,
-            parallel,
-        );
+        with_batches!(self, b => {
+            fill_from(
+                &mut b.pairs,
+                self.pair_count,
+                &self.blocks,
+                constraints,
+                bodies,
+                parallel,
+            );
+            fill_from(
+                &mut b.singles,
+                self.single_count,
+                &self.points,
+                constraints,
+                bodies,
+                parallel,
+            );
+        })
     }
 
     /// Refills every batch in use with the constraints `refill` builds
@@ -96,19 +106,21 @@ impl Graph {
     /// ([`Graph::lone_constraints`]) are the caller's to build.
     pub(in crate::solver) fn refill_with(&mut self, refill: &impl Refill, parallel: bool) -> bool {
         let keys = self.kept.contact_keys();
-        refill_from(
-            &mut self.pairs,
-            (self.pair_count, &self.blocks),
-            keys,
-            refill,
-            parallel,
-        ) && refill_from(
-            &mut self.singles,
-            (self.single_count, &self.points),
-            keys,
-            refill,
-            parallel,
-        )
+        with_batches!(self, b => {
+            refill_from(
+                &mut b.pairs,
+                (self.pair_count, &self.blocks),
+                keys,
+                refill,
+                parallel,
+            ) && refill_from(
+                &mut b.singles,
+                (self.single_count, &self.points),
+                keys,
+                refill,
+                parallel,
+            )
+        })
     }
 
     /// The constraints solved one at a time (outside the batches: each
@@ -130,6 +142,7 @@ impl Graph {
     /// split between the workers when `parallel`.
     pub(in crate::solver) fn pack_hinges(&mut self, joints: &[JointConstraint], dummy: u32, parallel: bool) {
         // Serially, each batch's run of the joint array; then the fills.
+        let w = self.width.lanes();
         let places = &mut self.hinge_places;
         places.clear();
         for color in &mut self.colors[..self.count] {
@@ -139,20 +152,14 @@ impl Graph {
             places.extend(
                 hinges
                     .clone()
-                    .step_by(lanes::W)
-                    .map(|chunk| chunk as u32..(chunk + lanes::W).min(hinges.end) as u32),
+                    .step_by(w)
+                    .map(|chunk| chunk as u32..(chunk + w).min(hinges.end) as u32),
             );
             color.hinges = first..places.len();
         }
         let count = places.len();
-        if self.hinges.len() < count {
-            self.hinges.resize_with(count, HingeBatch::empty);
-        }
         let places = &self.hinge_places;
-        for_each_indexed_mut(parallel, &mut self.hinges[..count], CHUNK, |k, batch| {
-            let run = &places[k];
-            batch.fill(run.start as usize..run.end as usize, joints, dummy);
-        });
+        with_batches!(self, b => fill_hinges(&mut b.hinges, places, joints, dummy, parallel));
         self.hinge_count = count;
     }
 
@@ -168,9 +175,11 @@ impl Graph {
     /// Hands the hinge batches' impulses back to their joints' constraints
     /// (after the substeps).
     pub(in crate::solver) fn store_hinges(&self, joints: &mut [JointConstraint]) {
-        for batch in &self.hinges[..self.hinge_count] {
-            batch.store(joints);
-        }
+        with_batches!(ref self, b => {
+            for batch in &b.hinges[..self.hinge_count] {
+                batch.store(joints);
+            }
+        })
     }
 
     /// Writes the impulses, times `scale` (per substep to per step), into
@@ -187,18 +196,13 @@ impl Graph {
         scale: f32,
         parallel: bool,
     ) {
-        let (pairs, singles, lanes) = (&self.pairs, &self.singles, &self.lanes);
-        let store = |k: usize, contact: &mut Contact, c: &mut ContactConstraint| {
-            let lane = lanes[k];
-            let at = (lane & LANE) as usize;
-            let slot = slots[k];
-            match lane & !LANE {
-                IN_PAIRS => pairs[at / lanes::W].store((at % lanes::W, slot), contact, c, scale),
-                IN_SINGLES => singles[at / lanes::W].store((at % lanes::W, slot), contact, c, scale),
-                _ => store_impulses(c, contact, scale),
-            }
-        };
-        for_each_slot_mut(parallel, contacts.slots_mut(), slots, constraints, 256, &store);
+        with_batches!(ref self, b => store_from(
+            b,
+            &self.lanes,
+            (constraints, contacts, slots),
+            scale,
+            parallel,
+        ))
     }
 
     /// Adds the accumulated normal impulses of the constraints `picked`
@@ -212,20 +216,7 @@ impl Graph {
         picked: &[u32],
         totals: &mut [[f32; 2]],
     ) {
-        for (&k, total) in picked.iter().zip(totals) {
-            let lane = self.lanes[k as usize];
-            let at = (lane & LANE) as usize;
-            let impulses = match lane & !LANE {
-                IN_PAIRS => self.pairs[at / lanes::W].normal_impulses(at % lanes::W),
-                IN_SINGLES => {
-                    let [x] = self.singles[at / lanes::W].normal_impulses(at % lanes::W);
-                    [x, 0.0]
-                }
-                _ => constraints[k as usize].points.map(|p| p.normal_impulse),
-            };
-            total[0] += impulses[0];
-            total[1] += impulses[1];
-        }
+        with_batches!(ref self, b => add_normal_impulses_from(b, &self.lanes, constraints, picked, totals))
     }
 }
 
@@ -247,32 +238,100 @@ const LANE: u32 = (1 << 30) - 1;
 /// An unused lane's entry in [`Graph::blocks`] and [`Graph::points`].
 const NO_CONSTRAINT: u32 = u32::MAX;
 
-/// Pads the run of `list` from `start` to whole batches with
-/// [`NO_CONSTRAINT`] and returns its batches' range.
+/// Pads the run of `list` from `start` to whole batches of `w` lanes
+/// with [`NO_CONSTRAINT`] and returns its batches' range.
 #[inline]
-fn pad_to_batches(list: &mut Vec<u32>, start: usize) -> std::ops::Range<usize> {
-    while list.len() % lanes::W != 0 {
+fn pad_to_batches(list: &mut Vec<u32>, start: usize, w: usize) -> std::ops::Range<usize> {
+    while list.len() % w != 0 {
         list.push(NO_CONSTRAINT);
     }
-    start / lanes::W..list.len() / lanes::W
+    start / w..list.len() / w
+}
+
+/// Fills the hinge batches, one for each run of the joint array in
+/// `places` (see [`Graph::pack_hinges`]).
+fn fill_hinges<L: Lanes>(
+    hinges: &mut Vec<HingeBatch<L>>,
+    places: &[std::ops::Range<u32>],
+    joints: &[JointConstraint],
+    dummy: u32,
+    parallel: bool,
+) {
+    let count = places.len();
+    if hinges.len() < count {
+        hinges.resize_with(count, HingeBatch::empty);
+    }
+    for_each_indexed_mut(parallel, &mut hinges[..count], CHUNK, |k, batch| {
+        let run = &places[k];
+        L::enter(
+            #[inline(always)]
+            || batch.fill(run.start as usize..run.end as usize, joints, dummy),
+        );
+    });
+}
+
+/// [`Graph::store`] from batches `b`, whose lanes `lanes` lists.
+fn store_from<L: Lanes>(
+    b: &Batches<L>,
+    lanes: &[u32],
+    (constraints, contacts, slots): (&mut [ContactConstraint], &mut Store<Contact>, &[u32]),
+    scale: f32,
+    parallel: bool,
+) {
+    let store = |k: usize, contact: &mut Contact, c: &mut ContactConstraint| {
+        let lane = lanes[k];
+        let at = (lane & LANE) as usize;
+        let slot = slots[k];
+        match lane & !LANE {
+            IN_PAIRS => b.pairs[at / L::W].store((at % L::W, slot), contact, c, scale),
+            IN_SINGLES => b.singles[at / L::W].store((at % L::W, slot), contact, c, scale),
+            _ => store_impulses(c, contact, scale),
+        }
+    };
+    for_each_slot_mut(parallel, contacts.slots_mut(), slots, constraints, 256, &store);
+}
+
+/// [`Graph::add_normal_impulses`] from batches `b`, whose lanes `lanes`
+/// lists.
+fn add_normal_impulses_from<L: Lanes>(
+    b: &Batches<L>,
+    lanes: &[u32],
+    constraints: &[ContactConstraint],
+    picked: &[u32],
+    totals: &mut [[f32; 2]],
+) {
+    for (&k, total) in picked.iter().zip(totals) {
+        let lane = lanes[k as usize];
+        let at = (lane & LANE) as usize;
+        let impulses = match lane & !LANE {
+            IN_PAIRS => b.pairs[at / L::W].normal_impulses(at % L::W),
+            IN_SINGLES => {
+                let [x] = b.singles[at / L::W].normal_impulses(at % L::W);
+                [x, 0.0]
+            }
+            _ => constraints[k as usize].points.map(|p| p.normal_impulse),
+        };
+        total[0] += impulses[0];
+        total[1] += impulses[1];
+    }
 }
 
 /// Fills the first `count` of `batches` (made up to that many) from
-/// `list`, [`lanes::W`] entries each, split between the workers when
+/// `list`, a batch's lanes of entries each, split between the workers when
 /// `parallel`: `fill` packs one batch from its entries in use, told those
-/// of the batch after next too (in color order the constraints lie
-/// scattered: it asks for those while this one is filled). Once `fill`
+/// of the batch [`AHEAD`] entries on too (in color order the constraints
+/// lie scattered: it asks for those while this one is filled). Once `fill`
 /// refuses a batch (returns false), the batches not yet begun are left as
 /// they were, and this returns false.
-fn fill_batches<const N: usize, const M: usize>(
-    batches: &mut Vec<wide::Batch<N, M>>,
+fn fill_batches<L: Lanes, const N: usize, const M: usize>(
+    batches: &mut Vec<wide::Batch<L, N, M>>,
     count: usize,
     list: &[u32],
     parallel: bool,
-    fill: impl Fn(&mut wide::Batch<N, M>, &[u32], &[u32]) -> bool + Sync + Send,
+    fill: impl Fn(&mut wide::Batch<L, N, M>, &[u32], &[u32]) -> bool + Sync + Send,
 ) -> bool
 where
-    wide::Batch<N, M>: wide::Normal<N>,
+    wide::Batch<L, N, M>: wide::Normal<L, N>,
 {
     if batches.len() < count {
         batches.resize_with(count, wide::Batch::empty);
@@ -283,9 +342,13 @@ where
         if refused.load(Ordering::Relaxed) {
             return;
         }
-        let after_next = list.get((k + 2) * lanes::W..(k + 3) * lanes::W).unwrap_or(&[]);
-        let lanes = &list[k * lanes::W..(k + 1) * lanes::W];
-        if !fill(batch, &lanes[..in_use(lanes)], &after_next[..in_use(after_next)]) {
+        let next = k + AHEAD / L::W;
+        let after_next = list.get(next * L::W..(next + 1) * L::W).unwrap_or(&[]);
+        let lanes = &list[k * L::W..(k + 1) * L::W];
+        if !L::enter(
+            #[inline(always)]
+            || fill(batch, &lanes[..in_use(lanes)], &after_next[..in_use(after_next)]),
+        ) {
             refused.store(true, Ordering::Relaxed);
         }
     });
@@ -294,64 +357,78 @@ where
 
 /// Fills the first `count` of `batches` from `list` and `constraints`
 /// (see [`fill_batches`]).
-fn fill_from<const N: usize, const M: usize>(
-    batches: &mut Vec<wide::Batch<N, M>>,
+fn fill_from<L: Lanes, const N: usize, const M: usize>(
+    batches: &mut Vec<wide::Batch<L, N, M>>,
     count: usize,
     list: &[u32],
     constraints: &[ContactConstraint],
     bodies: &[SolverBody],
     parallel: bool,
 ) where
-    wide::Batch<N, M>: wide::Normal<N>,
+    wide::Batch<L, N, M>: wide::Normal<L, N>,
 {
-    let pad = wide::Batch::<N, M>::pad(bodies.len() as u32);
-    fill_batches(batches, count, list, parallel, |batch, used, after_next| {
-        for &i in after_next {
-            prefetch(&constraints[i as usize]);
-        }
-        batch.fill(used, constraints, bodies, &pad);
-        true
-    });
+    let pad = wide::Batch::<L, N, M>::pad(bodies.len() as u32);
+    fill_batches(
+        batches,
+        count,
+        list,
+        parallel,
+        #[inline(always)]
+        |batch, used, after_next| {
+            for &i in after_next {
+                prefetch(&constraints[i as usize]);
+            }
+            batch.fill(used, constraints, bodies, &pad);
+            true
+        },
+    );
 }
 
 /// Fills the first `count` of `batches` from `list` with the constraints
 /// `refill` builds (see [`Graph::refill_with`]), asking it for those of
 /// the batch after next ahead. Returns false once it refuses a batch.
-fn refill_from<const N: usize, const M: usize>(
-    batches: &mut Vec<wide::Batch<N, M>>,
+fn refill_from<L: Lanes, const N: usize, const M: usize>(
+    batches: &mut Vec<wide::Batch<L, N, M>>,
     (count, list): (usize, &[u32]),
     keys: &[ColorKey],
     refill: &impl Refill,
     parallel: bool,
 ) -> bool
 where
-    wide::Batch<N, M>: wide::Normal<N>,
+    wide::Batch<L, N, M>: wide::Normal<L, N>,
 {
-    fill_batches(batches, count, list, parallel, |batch, used, after_next| {
-        for &i in after_next {
-            refill.ahead(i);
-        }
-        refill.batch(batch, used, keys)
-    })
+    fill_batches(
+        batches,
+        count,
+        list,
+        parallel,
+        #[inline(always)]
+        |batch, used, after_next| {
+            for &i in after_next {
+                refill.ahead(i);
+            }
+            refill.batch(batch, used, keys)
+        },
+    )
 }
 
 /// What [`Graph::refill_with`] builds the batches with: each batch's
 /// constraints straight into its lanes, given their indices and their
 /// keys as the coloring holds them.
 pub(in crate::solver) trait Refill: Sync {
-    /// Builds the constraints `used` (at most [`lanes::W`] indices, each
+    /// Builds the constraints `used` (at most a batch's lanes of indices, each
     /// with its key as held in `keys`) into `batch`, its other lanes
     /// padding; returns false, with nothing built usable, if it finds
     /// any one's key (or anything else the coloring depends on) not as
     /// held.
-    fn batch<const N: usize, const M: usize>(
+    fn batch<L: Lanes, const N: usize, const M: usize>(
         &self,
-        batch: &mut wide::Batch<N, M>,
+        batch: &mut wide::Batch<L, N, M>,
         used: &[u32],
         keys: &[ColorKey],
     ) -> bool
     where
-        wide::Batch<N, M>: wide::Normal<N>;
+        wide::Batch<L, N, M>: wide::Normal<L, N>;
 
     /// Asks for what building constraint `i` reads: it is built soon.
     fn ahead(&self, i: u32);
@@ -361,6 +438,7 @@ pub(in crate::solver) trait Refill: Sync {
 mod tests {
     use crate::settings::Coloring;
     use crate::solver::graph::tests::{is_hinge, random_colored};
+    use crate::solver::graph::with_batches;
     use crate::test_rng::Rng;
 
     #[test]
@@ -378,12 +456,14 @@ mod tests {
                 let mut placed = vec![0; joints.len()];
                 let mut in_batch = vec![false; joints.len()];
                 for color in &graph.colors[..graph.count] {
-                    for batch in &graph.hinges[color.hinges.clone()] {
-                        for &place in batch.places() {
-                            placed[place as usize] += 1;
-                            in_batch[place as usize] = true;
-                            assert!(is_hinge(&joints[place as usize]));
-                        }
+                    let places: Vec<u32> = with_batches!(ref graph, b => b.hinges[color.hinges.clone()]
+                        .iter()
+                        .flat_map(|batch| batch.places().to_vec())
+                        .collect());
+                    for place in places {
+                        placed[place as usize] += 1;
+                        in_batch[place as usize] = true;
+                        assert!(is_hinge(&joints[place as usize]));
                     }
                     for place in color.lone_joints() {
                         placed[place] += 1;

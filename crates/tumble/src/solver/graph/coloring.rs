@@ -9,6 +9,7 @@
 
 use super::{Color, Graph};
 use crate::settings::{Coloring, GRAPH_COLORS};
+use crate::solver::lanes::Width;
 use crate::solver::types::{ColorKey, LaneKind, NOT_HELD};
 
 impl Graph {
@@ -29,10 +30,16 @@ impl Graph {
         keys: &mut [ColorKey],
         joint_keys: &mut [ColorKey],
         body_slots: usize,
-        coloring: Coloring,
+        (coloring, width): (Coloring, Width),
     ) {
-        self.kept_last =
-            coloring == Coloring::Bounded && self.reusable && self.kept.keeps_all(joint_keys, keys);
+        // (The lists are padded to whole batches of the width they were
+        // built for.)
+        let same_width = width == self.width;
+        self.width = width;
+        self.kept_last = coloring == Coloring::Bounded
+            && same_width
+            && self.reusable
+            && self.kept.keeps_all(joint_keys, keys);
         if self.kept_last {
             // Every constraint and joint is as it was colored last step
             // (the resting pyramids, the joint grid: nearly every step):
@@ -186,8 +193,16 @@ impl Graph {
     /// (`joint_keys`) are all as they were colored. Then, if every
     /// contact is too, the step's constraints can be built straight into
     /// the batches ([`Graph::refill_with`]).
-    pub(in crate::solver) fn may_keep(&self, coloring: Coloring, joint_keys: &[ColorKey]) -> bool {
-        self.kept_last && coloring == Coloring::Bounded && self.reusable && self.kept.holds_joints(joint_keys)
+    pub(in crate::solver) fn may_keep(
+        &self,
+        (coloring, width): (Coloring, Width),
+        joint_keys: &[ColorKey],
+    ) -> bool {
+        self.kept_last
+            && coloring == Coloring::Bounded
+            && width == self.width
+            && self.reusable
+            && self.kept.holds_joints(joint_keys)
     }
 
     /// Takes this step as colored last step, every color, list and
@@ -281,6 +296,7 @@ mod tests {
     use crate::body::SolverBody;
     use crate::settings::DYNAMIC_GRAPH_COLORS;
     use crate::solver::graph::tests::{build, keys, members, random_colored};
+    use crate::solver::graph::with_batches;
     use crate::solver::types::ContactConstraint;
     use crate::test_rng::Rng;
 
@@ -288,11 +304,14 @@ mod tests {
     /// joints' order, and the bounded coloring's held state.
     fn built(graph: &Graph) -> String {
         format!(
-            "{:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
+            "{:?} {} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
             &graph.colors[..graph.count],
-            &graph.pairs[..graph.pair_count],
-            &graph.singles[..graph.single_count],
-            &graph.hinges[..graph.hinge_count],
+            with_batches!(ref graph, b => format!(
+                "{:?} {:?} {:?}",
+                &b.pairs[..graph.pair_count],
+                &b.singles[..graph.single_count],
+                &b.hinges[..graph.hinge_count]
+            )),
             graph.overflow,
             graph.joint_overflow,
             graph.joint_colors,

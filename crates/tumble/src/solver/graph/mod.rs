@@ -22,24 +22,60 @@ pub(super) use solve::Pass;
 
 use super::joints::hinges::HingeBatch;
 use super::kept_colors::KeptColors;
+#[cfg(target_arch = "x86_64")]
+use super::lanes::F8;
+use super::lanes::{Lanes, Width, F4};
 use super::wide;
 use crate::body::StateCell;
+
+/// Runs `$body` with `$b` bound to the graph's batches of the lane width
+/// in use (`&mut`, or `&` with `ref`): the body is compiled once for each
+/// lane type, so the generic kernels it calls are too.
+macro_rules! with_batches {
+    ($graph:expr, $b:ident => $body:expr) => {
+        match $graph.width {
+            $crate::solver::lanes::Width::Four => {
+                let $b = &mut $graph.four;
+                $body
+            }
+            #[cfg(target_arch = "x86_64")]
+            $crate::solver::lanes::Width::Eight => {
+                let $b = &mut $graph.eight;
+                $body
+            }
+        }
+    };
+    (ref $graph:expr, $b:ident => $body:expr) => {
+        match $graph.width {
+            $crate::solver::lanes::Width::Four => {
+                let $b = &$graph.four;
+                $body
+            }
+            #[cfg(target_arch = "x86_64")]
+            $crate::solver::lanes::Width::Eight => {
+                let $b = &$graph.eight;
+                $body
+            }
+        }
+    };
+}
+use with_batches;
 
 /// One color of the constraint graph: no dynamic body appears twice in it,
 /// so its constraints can be solved in any order, or several at once.
 #[derive(Clone, Debug, Default)]
 struct Color {
-    /// Its two-point block constraints, [`lanes::W`](super::lanes::W) to a batch: a range
-    /// of [`Graph::pairs`].
+    /// Its two-point block constraints, a batch's lanes to a batch: a
+    /// range of [`Batches::pairs`].
     pairs: std::ops::Range<usize>,
-    /// Its one-point constraints, [`lanes::W`](super::lanes::W) to a batch: a range of
-    /// [`Graph::singles`].
+    /// Its one-point constraints, likewise: a range of
+    /// [`Batches::singles`].
     singles: std::ops::Range<usize>,
     /// Its other constraints (ill-conditioned pairs), solved one at a
     /// time: indices into the constraint array.
     scalar: Vec<u32>,
-    /// Its hinges packed four to a batch ([`HingeBatch`]): a range of
-    /// [`Graph::hinges`], empty until [`Graph::pack_hinges`].
+    /// Its hinges packed a batch's lanes to a batch ([`HingeBatch`]): a
+    /// range of [`Batches::hinges`], empty until [`Graph::pack_hinges`].
     hinges: std::ops::Range<usize>,
     /// Its hinges (revolute joints), the first of its joints in the joint
     /// array: how many.
@@ -84,25 +120,22 @@ pub(crate) struct Graph {
     colors: Vec<Color>,
     /// How many colors are in use.
     count: usize,
-    /// The two-point batches of all colors, color by color (one buffer,
-    /// so a color with a few blocks holds no spare capacity of its own).
-    /// Only the first `pair_count` are in use: the rest are last steps'
-    /// batches, kept so that packing refills them in place.
-    pairs: Vec<wide::PairBatch>,
-    /// How many of `pairs` are in use this step.
+    /// Which lane type the batches are of: the batches in use are
+    /// `four`'s or `eight`'s.
+    width: Width,
+    /// The batches, four lanes wide.
+    four: Batches<F4>,
+    /// The batches, eight lanes wide.
+    #[cfg(target_arch = "x86_64")]
+    eight: Batches<F8>,
+    /// How many of the pair batches are in use this step.
     pair_count: usize,
-    /// The one-point batches of all colors, color by color; the first
-    /// `single_count` are in use.
-    singles: Vec<wide::PointBatch>,
-    /// How many of `singles` are in use this step.
+    /// How many of the one-point batches are in use this step.
     single_count: usize,
-    /// The hinge batches of all colors, color by color; the first
-    /// `hinge_count` are in use.
-    hinges: Vec<HingeBatch>,
     /// Per hinge batch in use, its run of the joint array (while
     /// packing).
     hinge_places: Vec<std::ops::Range<u32>>,
-    /// How many of `hinges` are in use this step.
+    /// How many of the hinge batches are in use this step.
     hinge_count: usize,
     /// Constraints solved one at a time after the colors, in constraint
     /// order: all of them when coloring is off.
@@ -130,9 +163,9 @@ pub(crate) struct Graph {
     pass: u32,
     /// The two-point block constraints of every color, color by
     /// color, each color's run padded with `batches::NO_CONSTRAINT` to whole
-    /// batches: batch `k` of [`Graph::pairs`] holds entries `W k..W (k+1)`.
+    /// batches: pair batch `k` holds entries `W k..W (k+1)`, `W` its lanes.
     blocks: Vec<u32>,
-    /// The one-point constraints, likewise for [`Graph::singles`].
+    /// The one-point constraints, likewise for the one-point batches.
     points: Vec<u32>,
     /// Per constraint, where the solve keeps its impulses: a lane of
     /// [`Graph::blocks`] or [`Graph::points`] (tagged `batches::IN_PAIRS` or
@@ -145,13 +178,6 @@ pub(crate) struct Graph {
     /// otherwise. Apart from the states, which they would make 40 bytes
     /// (see [`BodyState`](crate::body::BodyState)).
     pub(super) pseudo: Vec<StateCell>,
-    /// With split impulses, each two-point batch's split impulses (per
-    /// point, lane by lane): kept apart from the batches, which the soft
-    /// step (the default, which has none) streams every pass. Set up by
-    /// [`Graph::reset_pseudo`] for the substeps that push.
-    pair_split: Vec<wide::Split<2>>,
-    /// Likewise for the one-point batches.
-    single_split: Vec<wide::Split<1>>,
     /// Whether the colors' lists (and the joints' order) are a bounded
     /// coloring of the keys the bounded coloring holds: then a step
     /// whose keys are all as they were reuses them.
@@ -161,6 +187,54 @@ pub(crate) struct Graph {
     /// building its constraints straight into the batches (see
     /// [`Graph::may_keep`]); after a step that changed it, it does not.
     kept_last: bool,
+}
+
+/// The lane batches of the constraint graph, of one lane type `L`: kept
+/// from step to step and refilled in place.
+#[derive(Clone, Debug)]
+struct Batches<L: Lanes> {
+    /// The two-point batches of all colors, color by color (one buffer,
+    /// so a color with a few blocks holds no spare capacity of its own).
+    /// Only the first [`Graph::pair_count`] are in use: the rest are last
+    /// steps' batches, kept so that packing refills them in place.
+    pairs: Vec<wide::PairBatch<L>>,
+    /// The one-point batches of all colors, color by color; the first
+    /// [`Graph::single_count`] are in use.
+    singles: Vec<wide::PointBatch<L>>,
+    /// The hinge batches of all colors, color by color; the first
+    /// [`Graph::hinge_count`] are in use.
+    hinges: Vec<HingeBatch<L>>,
+    /// With split impulses, each two-point batch's split impulses (per
+    /// point, lane by lane): kept apart from the batches, which the soft
+    /// step (the default, which has none) streams every pass. Set up by
+    /// [`Graph::reset_pseudo`] for the substeps that push.
+    pair_split: Vec<wide::Split<L, 2>>,
+    /// Likewise for the one-point batches.
+    single_split: Vec<wide::Split<L, 1>>,
+}
+
+impl<L: Lanes> Default for Batches<L> {
+    fn default() -> Batches<L> {
+        Batches {
+            pairs: Vec::new(),
+            singles: Vec::new(),
+            hinges: Vec::new(),
+            pair_split: Vec::new(),
+            single_split: Vec::new(),
+        }
+    }
+}
+
+impl<L: Lanes> Batches<L> {
+    /// Heap bytes held (capacities).
+    fn memory_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.pairs.capacity() * size_of::<wide::PairBatch<L>>()
+            + self.singles.capacity() * size_of::<wide::PointBatch<L>>()
+            + self.hinges.capacity() * size_of::<HingeBatch<L>>()
+            + self.pair_split.capacity() * size_of::<wide::Split<L, 2>>()
+            + self.single_split.capacity() * size_of::<wide::Split<L, 1>>()
+    }
 }
 
 impl Graph {
@@ -174,9 +248,7 @@ impl Graph {
             .sum();
         colors
             + self.colors.capacity() * size_of::<Color>()
-            + self.pairs.capacity() * size_of::<wide::PairBatch>()
-            + self.singles.capacity() * size_of::<wide::PointBatch>()
-            + self.hinges.capacity() * size_of::<HingeBatch>()
+            + with_batches!(ref self, b => b.memory_bytes())
             + self.hinge_places.capacity() * size_of::<std::ops::Range<u32>>()
             + (self.overflow.capacity()
                 + self.last.capacity()
@@ -188,8 +260,6 @@ impl Graph {
                 * size_of::<u32>()
             + self.kept.memory_bytes()
             + (self.states.capacity() + self.pseudo.capacity()) * size_of::<StateCell>()
-            + self.pair_split.capacity() * size_of::<wide::Split<2>>()
-            + self.single_split.capacity() * size_of::<wide::Split<1>>()
     }
 }
 
@@ -280,12 +350,14 @@ mod tests {
             .iter()
             .map(|c| {
                 let mut m: Vec<u32> = c.scalar.clone();
-                for batch in &graph.pairs[c.pairs.clone()] {
-                    m.extend_from_slice(batch.constraints());
-                }
-                for batch in &graph.singles[c.singles.clone()] {
-                    m.extend_from_slice(batch.constraints());
-                }
+                with_batches!(ref graph, b => {
+                    for batch in &b.pairs[c.pairs.clone()] {
+                        m.extend_from_slice(batch.constraints());
+                    }
+                    for batch in &b.singles[c.singles.clone()] {
+                        m.extend_from_slice(batch.constraints());
+                    }
+                });
                 m.sort_unstable();
                 m
             })
@@ -346,7 +418,8 @@ mod tests {
         if !graph.colors_primed() {
             graph.prime_colors(std::iter::empty(), std::iter::empty(), bodies.len());
         }
-        graph.build(keys, joint_keys, bodies.len(), coloring);
+        let width = Width::of(crate::settings::LaneWidth::Widest);
+        graph.build(keys, joint_keys, bodies.len(), (coloring, width));
         graph.fill(constraints, bodies, false);
         *joints = graph.joint_order().iter().map(|&k| joints[k as usize]).collect();
     }

@@ -3,37 +3,43 @@
 //! the substeps at all, and the check that the sharing is safe (no body
 //! one lane writes is touched by another lane of its color).
 
-use super::{Color, Graph};
+use super::{with_batches, Color, Graph};
 use crate::body::SolverBody;
 use crate::joint::{self, JointConstraint};
 use crate::solver::joints::hinges::HingeBatch;
+use crate::solver::lanes::Lanes;
 use crate::solver::wide;
 use crate::step_context::StepContext;
 use crate::threads::{block_size, Blocks, Team};
 
 impl Color {
-    /// The color's work, in one-point batches (see [`PAIR_WORK`]).
+    /// The color's work, in one-point batches of four lanes (see
+    /// [`PAIR_WORK`]), its batches being `lanes` wide.
     #[inline]
-    fn work(&self) -> usize {
-        PAIR_WORK * self.pairs.len()
-            + self.singles.len()
-            + HINGE_WORK * self.hinges.len()
+    fn work(&self, lanes: usize) -> usize {
+        batch_work(lanes)
+            * (PAIR_WORK * self.pairs.len() + self.singles.len() + HINGE_WORK * self.hinges.len())
             + JOINT_WORK * self.lone_joints().len()
     }
 
-    /// Whether a team shares the color: its work is at least the
-    /// settings' `min_shared_color`.
+    /// Whether a team shares the color (of batches `lanes` wide): its
+    /// work is at least the settings' `min_shared_color`.
     #[inline]
-    fn shared(&self, ctx: &StepContext) -> bool {
-        self.work() >= ctx.settings.min_shared_color as usize
+    fn shared(&self, ctx: &StepContext, lanes: usize) -> bool {
+        self.work(lanes) >= ctx.settings.min_shared_color as usize
     }
 
     /// The team to share the color's batches and joints with: none (its
     /// driver alone) when the color's work is under the settings'
     /// [`min_shared_color`](crate::SolverSettings::min_shared_color).
     #[inline]
-    pub(super) fn team<'t>(&self, team: Option<&'t Team>, ctx: &StepContext) -> Option<&'t Team> {
-        team.filter(|_| self.shared(ctx))
+    pub(super) fn team<'t>(
+        &self,
+        team: Option<&'t Team>,
+        ctx: &StepContext,
+        lanes: usize,
+    ) -> Option<&'t Team> {
+        team.filter(|_| self.shared(ctx, lanes))
     }
 
     /// The color's two-point batches, one-point batches, hinge batches
@@ -45,26 +51,17 @@ impl Color {
     /// first, would otherwise give one thread all the batches and the
     /// other all the joints.)
     #[inline]
-    pub(super) fn runs<'a>(
+    pub(super) fn runs<'a, L: Lanes>(
         &self,
         team: Option<&Team>,
-        (pairs, singles, hinges, joints): (
-            &'a mut [wide::PairBatch],
-            &'a mut [wide::PointBatch],
-            &'a mut [HingeBatch],
-            &'a mut [JointConstraint],
-        ),
-    ) -> (
-        Blocks<'a, wide::PairBatch>,
-        Blocks<'a, wide::PointBatch>,
-        Blocks<'a, HingeBatch>,
-        Blocks<'a, JointConstraint>,
-    ) {
-        let work = block_size(team, self.work(), 1);
+        ((pairs, singles, hinges), joints): (ColorBatches<'a, L>, &'a mut [JointConstraint]),
+    ) -> ColorRuns<'a, L> {
+        let work = block_size(team, self.work(L::W), 1);
+        let batch = batch_work(L::W);
         (
-            Blocks::new(pairs, (work / PAIR_WORK).max(MIN_BATCHES)),
-            Blocks::new(singles, work.max(MIN_BATCHES)),
-            Blocks::new(hinges, (work / HINGE_WORK).max(MIN_BATCHES)),
+            Blocks::new(pairs, (work / (PAIR_WORK * batch)).max(MIN_BATCHES)),
+            Blocks::new(singles, (work / batch).max(MIN_BATCHES)),
+            Blocks::new(hinges, (work / (HINGE_WORK * batch)).max(MIN_BATCHES)),
             Blocks::new(joints, (work / JOINT_WORK).max(MIN_JOINTS)),
         )
     }
@@ -78,13 +75,14 @@ impl Graph {
     /// every body integrated, by one thread.
     pub(in crate::solver) fn shares_the_colors(&self, ctx: &StepContext) -> bool {
         let overflow = self.overflow.len() + self.joint_overflow.len();
+        let lanes = self.width.lanes();
         let (shared, alone) = self.colors[..self.count]
             .iter()
             .fold((0, overflow), |(shared, alone), c| {
-                if c.shared(ctx) {
-                    (shared + c.work(), alone)
+                if c.shared(ctx, lanes) {
+                    (shared + c.work(lanes), alone)
                 } else {
-                    (shared, alone + c.work())
+                    (shared, alone + c.work(lanes))
                 }
             });
         let (part, whole) = MIN_SHARED_PART;
@@ -103,22 +101,31 @@ impl Graph {
         // Per body: the color pass that last touched it, times two, plus
         // one if that touch wrote it.
         self.marks.resize(bodies.len() + 1, 0);
+        let mut footprints = Vec::new();
         for color in &self.colors[..self.count] {
             self.pass = self.pass.wrapping_add(1);
             let pass = self.pass;
-            let lanes = self.pairs[color.pairs.clone()]
+            footprints.clear();
+            with_batches!(ref self, batches => {
+                footprints.extend(
+                    batches.pairs[color.pairs.clone()]
+                        .iter()
+                        .flat_map(|b| b.footprint())
+                        .chain(
+                            batches.singles[color.singles.clone()]
+                                .iter()
+                                .flat_map(|b| b.footprint()),
+                        )
+                        .chain(
+                            batches.hinges[color.hinges.clone()]
+                                .iter()
+                                .flat_map(|b| b.footprint()),
+                        ),
+                )
+            });
+            let lanes = footprints
                 .iter()
-                .flat_map(|b| b.footprint())
-                .chain(
-                    self.singles[color.singles.clone()]
-                        .iter()
-                        .flat_map(|b| b.footprint()),
-                )
-                .chain(
-                    self.hinges[color.hinges.clone()]
-                        .iter()
-                        .flat_map(|b| b.footprint()),
-                )
+                .copied()
                 .chain(joints[color.lone_joints()].iter().map(joint::footprint));
             for (a, writes_a, b, writes_b) in lanes {
                 for (body, writes) in [(a, writes_a), (b, writes_b)] {
@@ -162,6 +169,28 @@ const HINGE_WORK: usize = 2;
 /// ns a pass on the joint grid's hinges).
 const JOINT_WORK: usize = 1;
 
+/// A color's two-point, one-point and hinge batches.
+pub(super) type ColorBatches<'a, L> = (
+    &'a mut [wide::PairBatch<L>],
+    &'a mut [wide::PointBatch<L>],
+    &'a mut [HingeBatch<L>],
+);
+
+/// A color's batches and other joints, in runs for a team (see
+/// [`Color::runs`]).
+pub(super) type ColorRuns<'a, L> = (
+    Blocks<'a, wide::PairBatch<L>>,
+    Blocks<'a, wide::PointBatch<L>>,
+    Blocks<'a, HingeBatch<L>>,
+    Blocks<'a, JointConstraint>,
+);
+
+/// What a batch of `lanes` lanes costs, in batches of four.
+#[inline]
+fn batch_work(lanes: usize) -> usize {
+    lanes / 4
+}
+
 /// The fewest lane batches a thread takes at a time: fewer cost more to
 /// hand over than to solve.
 const MIN_BATCHES: usize = 4;
@@ -195,7 +224,11 @@ mod tests {
         let (mut shared_seen, mut alone_seen) = (false, false);
         for _ in 0..20 {
             let (graph, ..) = random_colored(&mut rng, (120, 400, 40), Coloring::Bounded);
-            let works: Vec<usize> = graph.colors[..graph.count].iter().map(Color::work).collect();
+            let lanes = graph.width.lanes();
+            let works: Vec<usize> = graph.colors[..graph.count]
+                .iter()
+                .map(|c| c.work(lanes))
+                .collect();
             let extra = graph.overflow.len() + graph.joint_overflow.len();
             let largest = *works.iter().max().expect("a colored graph");
             for threshold in works.iter().copied().chain([0, largest + 1]) {

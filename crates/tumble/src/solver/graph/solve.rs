@@ -4,12 +4,12 @@
 //! constraints solved on one thread, and the separations brought up to
 //! date between them.
 
-use super::sharing::batch_blocks;
-use super::{Color, Graph};
+use super::sharing::{batch_blocks, ColorBatches};
+use super::{with_batches, Batches, Color, Graph};
 use crate::body::StateCell;
 use crate::joint::{self, JointConstraint};
 use crate::solver::joints::hinges::HingeBatch;
-use crate::solver::lanes::Fw;
+use crate::solver::lanes::Lanes;
 use crate::solver::scalar::{
     current_separation, solve_constraint, solve_pseudo_constraint, solve_soft_constraint,
     warm_start_constraint,
@@ -61,31 +61,8 @@ impl Graph {
     ) -> f32 {
         let smallest = AtomicMin::new();
         smallest.fold(self.update_scalar_separations(constraints, states));
-        let (pairs, singles) = (
-            &mut self.pairs[..self.pair_count],
-            &mut self.singles[..self.single_count],
-        );
-        let update_pairs = |_, run: &mut [wide::PairBatch]| {
-            smallest.fold(
-                run.iter()
-                    .map(|b| b.smallest_separation(states))
-                    .fold(f32::INFINITY, f32::min),
-            );
-        };
-        let update_singles = |_, run: &mut [wide::PointBatch]| {
-            smallest.fold(
-                run.iter()
-                    .map(|b| b.smallest_separation(states))
-                    .fold(f32::INFINITY, f32::min),
-            );
-        };
-        for_each4(
-            team,
-            (batch_blocks(team, pairs), &update_pairs),
-            (batch_blocks(team, singles), &update_singles),
-            (Blocks::<()>::new(&mut [], 1), &|_, _| {}),
-            (Blocks::<()>::new(&mut [], 1), &|_, _| {}),
-        );
+        let counts = (self.pair_count, self.single_count);
+        with_batches!(self, b => b.fold_separations(counts, (states, team), &smallest));
         smallest.get()
     }
 
@@ -124,30 +101,8 @@ impl Graph {
         (states, team): (&[StateCell], Option<&Team>),
         ctx: &StepContext,
     ) {
-        for color in self.colors[..self.count].iter().filter(|c| !c.is_empty()) {
-            let team = color.team(team, ctx);
-            let (pairs, singles, hinges, joints) = color.runs(
-                team,
-                (
-                    &mut self.pairs[color.pairs.clone()],
-                    &mut self.singles[color.singles.clone()],
-                    &mut self.hinges[color.hinges.clone()],
-                    &mut joints[color.lone_joints()],
-                ),
-            );
-            for_each4(
-                team,
-                (pairs, &|_, run| run.iter().for_each(|b| b.warm_start(states))),
-                (singles, &|_, run| run.iter().for_each(|b| b.warm_start(states))),
-                (hinges, &|_, run| run.iter().for_each(|b| b.warm_start(states))),
-                (joints, &|_, run| {
-                    run.iter().for_each(|j| joint::warm_start(j, states))
-                }),
-            );
-            for &i in &color.scalar {
-                warm_start_constraint(&constraints[i as usize], states);
-            }
-        }
+        let colors = &self.colors[..self.count];
+        with_batches!(self, b => b.warm_start(colors, (constraints, joints), (states, team), ctx));
         for &i in &self.overflow {
             warm_start_constraint(&constraints[i as usize], states);
         }
@@ -175,7 +130,6 @@ impl Graph {
         pass: Pass<'_>,
     ) {
         let colors = &self.colors[..self.count];
-        let (pairs, singles) = (&mut self.pairs, &mut self.singles);
         let overflow = (&self.overflow[..], self.joint_overflow.clone());
         if reverse {
             solve_overflow(
@@ -187,26 +141,7 @@ impl Graph {
                 pass,
             );
         }
-        let order: &mut dyn Iterator<Item = &Color> = if reverse {
-            &mut colors.iter().rev().filter(|c| !c.is_empty())
-        } else {
-            &mut colors.iter().filter(|c| !c.is_empty())
-        };
-        let hinges = &mut self.hinges;
-        let split = (&self.pair_split[..], &self.single_split[..]);
-        for c in order {
-            let joints = &mut joints[c.lone_joints()];
-            solve_color(
-                c,
-                (pairs, singles, hinges),
-                split,
-                (constraints, joints),
-                (states, team),
-                ctx,
-                reverse,
-                pass,
-            );
-        }
+        with_batches!(self, b => b.iterate(colors, (constraints, joints), (states, team), ctx, (reverse, pass)));
         if !reverse {
             solve_overflow((constraints, joints), overflow, states, ctx, reverse, pass);
         }
@@ -220,13 +155,8 @@ impl Graph {
             c.points[0].pseudo_impulse = 0.0;
             c.points[1].pseudo_impulse = 0.0;
         });
-        let zero = Fw::default();
-        self.pair_split.clear();
-        self.pair_split
-            .resize_with(self.pair_count, || SharedCell::new([zero; 2]));
-        self.single_split.clear();
-        self.single_split
-            .resize_with(self.single_count, || SharedCell::new([zero; 1]));
+        let counts = (self.pair_count, self.single_count);
+        with_batches!(self, b => b.reset_split(counts));
     }
 
     /// Calls `f` on each constraint solved one at a time (not in a batch).
@@ -245,6 +175,167 @@ impl Graph {
             f(&mut constraints[i as usize]);
         }
     }
+}
+
+impl<L: Lanes> Batches<L> {
+    /// Folds the smallest separation of the batches in use (the first
+    /// `counts` pair and one-point batches) into `smallest`.
+    fn fold_separations(
+        &mut self,
+        (pairs, singles): (usize, usize),
+        (states, team): (&[StateCell], Option<&Team>),
+        smallest: &AtomicMin,
+    ) {
+        let (pairs, singles) = (&mut self.pairs[..pairs], &mut self.singles[..singles]);
+        let update_pairs = |_, run: &mut [wide::PairBatch<L>]| {
+            L::enter(
+                #[inline(always)]
+                || {
+                    let mut least = f32::INFINITY;
+                    for b in run.iter() {
+                        least = least.min(b.smallest_separation(states));
+                    }
+                    smallest.fold(least)
+                },
+            );
+        };
+        let update_singles = |_, run: &mut [wide::PointBatch<L>]| {
+            L::enter(
+                #[inline(always)]
+                || {
+                    let mut least = f32::INFINITY;
+                    for b in run.iter() {
+                        least = least.min(b.smallest_separation(states));
+                    }
+                    smallest.fold(least)
+                },
+            );
+        };
+        for_each4(
+            team,
+            (batch_blocks(team, pairs), &update_pairs),
+            (batch_blocks(team, singles), &update_singles),
+            (Blocks::<()>::new(&mut [], 1), &|_, _| {}),
+            (Blocks::<()>::new(&mut [], 1), &|_, _| {}),
+        );
+    }
+
+    /// The warm start of the colors `colors` (see [`Graph::warm_start`]).
+    fn warm_start(
+        &mut self,
+        colors: &[Color],
+        (constraints, joints): (&[ContactConstraint], &mut [JointConstraint]),
+        (states, team): (&[StateCell], Option<&Team>),
+        ctx: &StepContext,
+    ) {
+        for color in colors.iter().filter(|c| !c.is_empty()) {
+            let team = color.team(team, ctx, L::W);
+            let (pairs, singles, hinges, joints) = color.runs(
+                team,
+                (
+                    (
+                        &mut self.pairs[color.pairs.clone()],
+                        &mut self.singles[color.singles.clone()],
+                        &mut self.hinges[color.hinges.clone()],
+                    ),
+                    &mut joints[color.lone_joints()],
+                ),
+            );
+            for_each4(
+                team,
+                (pairs, &|_, run| {
+                    in_lanes::<L, _>(
+                        run,
+                        #[inline(always)]
+                        |b| b.warm_start(states),
+                    )
+                }),
+                (singles, &|_, run| {
+                    in_lanes::<L, _>(
+                        run,
+                        #[inline(always)]
+                        |b| b.warm_start(states),
+                    )
+                }),
+                (hinges, &|_, run| {
+                    in_lanes::<L, _>(
+                        run,
+                        #[inline(always)]
+                        |b| b.warm_start(states),
+                    )
+                }),
+                (joints, &|_, run| {
+                    run.iter().for_each(|j| joint::warm_start(j, states))
+                }),
+            );
+            for &i in &color.scalar {
+                warm_start_constraint(&constraints[i as usize], states);
+            }
+        }
+    }
+
+    /// One iteration over the colors `colors`, in order or reversed (see
+    /// [`Graph::iterate`]; the overflow is the caller's).
+    fn iterate(
+        &mut self,
+        colors: &[Color],
+        (constraints, joints): (&mut [ContactConstraint], &mut [JointConstraint]),
+        (states, team): (&[StateCell], Option<&Team>),
+        ctx: &StepContext,
+        (reverse, pass): (bool, Pass<'_>),
+    ) {
+        let order: &mut dyn Iterator<Item = &Color> = if reverse {
+            &mut colors.iter().rev().filter(|c| !c.is_empty())
+        } else {
+            &mut colors.iter().filter(|c| !c.is_empty())
+        };
+        let Batches {
+            pairs,
+            singles,
+            hinges,
+            pair_split,
+            single_split,
+        } = self;
+        for c in order {
+            let joints = &mut joints[c.lone_joints()];
+            solve_color(
+                c,
+                (pairs, singles, hinges),
+                (pair_split, single_split),
+                (constraints, joints),
+                (states, team),
+                ctx,
+                reverse,
+                pass,
+            );
+        }
+    }
+
+    /// Zeroes the split impulses of the first `counts` pair and one-point
+    /// batches (see [`Graph::reset_pseudo`]).
+    fn reset_split(&mut self, (pairs, singles): (usize, usize)) {
+        let zero = L::default();
+        self.pair_split.clear();
+        self.pair_split.resize_with(pairs, || SharedCell::new([zero; 2]));
+        self.single_split.clear();
+        self.single_split
+            .resize_with(singles, || SharedCell::new([zero; 1]));
+    }
+}
+
+/// Runs `f` on each batch of `run` inside [`Lanes::enter`], so that the
+/// kernels it calls take the lanes' processor features. (Pass `f` with
+/// `#[inline(always)]`: a closure is compiled apart unless inlined.)
+#[inline(always)]
+fn in_lanes<L: Lanes, B>(run: &mut [B], f: impl Fn(&mut B)) {
+    L::enter(
+        #[inline(always)]
+        || {
+            for b in run.iter_mut() {
+                f(b)
+            }
+        },
+    )
 }
 
 /// One iteration of one constraint, scalar: the velocity one, then the
@@ -303,31 +394,39 @@ fn solve_overflow(
 /// threads, then its scalar constraints.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn solve_color(
+fn solve_color<L: Lanes>(
     color: &Color,
-    (pairs, singles, hinges): (&mut [wide::PairBatch], &mut [wide::PointBatch], &mut [HingeBatch]),
-    (pair_split, single_split): (&[wide::Split<2>], &[wide::Split<1>]),
+    (pairs, singles, hinges): ColorBatches<'_, L>,
+    (pair_split, single_split): (&[wide::Split<L, 2>], &[wide::Split<L, 1>]),
     (constraints, joints): (&mut [ContactConstraint], &mut [JointConstraint]),
     (states, team): (&[StateCell], Option<&Team>),
     ctx: &StepContext,
     reverse: bool,
     pass: Pass<'_>,
 ) {
-    let team = color.team(team, ctx);
+    let team = color.team(team, ctx, L::W);
     let (pairs, singles, hinges, joints) = color.runs(
         team,
         (
-            &mut pairs[color.pairs.clone()],
-            &mut singles[color.singles.clone()],
-            &mut hinges[color.hinges.clone()],
+            (
+                &mut pairs[color.pairs.clone()],
+                &mut singles[color.singles.clone()],
+                &mut hinges[color.hinges.clone()],
+            ),
             joints,
         ),
     );
     let bias = pass.bias();
-    let solve_hinges = |_, run: &mut [HingeBatch]| run.iter_mut().for_each(|b| b.solve(states, ctx, bias));
+    let solve_hinges = |_, run: &mut [HingeBatch<L>]| {
+        in_lanes::<L, _>(
+            run,
+            #[inline(always)]
+            |b| b.solve(states, ctx, bias),
+        )
+    };
     let hinges = (
         hinges,
-        &solve_hinges as &(dyn Fn(usize, &mut [HingeBatch]) + Sync),
+        &solve_hinges as &(dyn Fn(usize, &mut [HingeBatch<L>]) + Sync),
     );
     let solve_joints = |_, run: &mut [JointConstraint]| {
         for j in run {
@@ -349,14 +448,24 @@ fn solve_color(
             for_each4(
                 team,
                 (pairs, &|start, run| {
-                    for (b, split) in run.iter_mut().zip(&pair_split[start..]) {
-                        b.solve_velocity_and_pseudo((states, pseudo), split, ctx, reverse);
-                    }
+                    L::enter(
+                        #[inline(always)]
+                        || {
+                            for (b, split) in run.iter_mut().zip(&pair_split[start..]) {
+                                b.solve_velocity_and_pseudo((states, pseudo), split, ctx, reverse);
+                            }
+                        },
+                    )
                 }),
                 (singles, &|start, run| {
-                    for (b, split) in run.iter_mut().zip(&single_split[start..]) {
-                        b.solve_velocity_and_pseudo((states, pseudo), split, ctx, reverse);
-                    }
+                    L::enter(
+                        #[inline(always)]
+                        || {
+                            for (b, split) in run.iter_mut().zip(&single_split[start..]) {
+                                b.solve_velocity_and_pseudo((states, pseudo), split, ctx, reverse);
+                            }
+                        },
+                    )
                 }),
                 hinges,
                 joints,
@@ -365,12 +474,18 @@ fn solve_color(
         Pass::Velocity { pseudo: None } => for_each4(
             team,
             (pairs, &|_, run| {
-                run.iter_mut()
-                    .for_each(|b| b.solve_velocity(states, ctx, reverse))
+                in_lanes::<L, _>(
+                    run,
+                    #[inline(always)]
+                    |b| b.solve_velocity(states, ctx, reverse),
+                )
             }),
             (singles, &|_, run| {
-                run.iter_mut()
-                    .for_each(|b| b.solve_velocity(states, ctx, reverse))
+                in_lanes::<L, _>(
+                    run,
+                    #[inline(always)]
+                    |b| b.solve_velocity(states, ctx, reverse),
+                )
             }),
             hinges,
             joints,
@@ -378,12 +493,18 @@ fn solve_color(
         Pass::Soft { bias } => for_each4(
             team,
             (pairs, &|_, run| {
-                run.iter_mut()
-                    .for_each(|b| b.solve_soft(states, ctx, reverse, bias))
+                in_lanes::<L, _>(
+                    run,
+                    #[inline(always)]
+                    |b| b.solve_soft(states, ctx, reverse, bias),
+                )
             }),
             (singles, &|_, run| {
-                run.iter_mut()
-                    .for_each(|b| b.solve_soft(states, ctx, reverse, bias))
+                in_lanes::<L, _>(
+                    run,
+                    #[inline(always)]
+                    |b| b.solve_soft(states, ctx, reverse, bias),
+                )
             }),
             hinges,
             joints,

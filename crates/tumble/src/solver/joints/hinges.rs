@@ -1,18 +1,19 @@
-//! Revolute joints four at a time: [`W`] hinges of one graph color
-//! (no dynamic body twice, so they are independent) packed into a
+//! Revolute joints a batch at a time: four or eight hinges of one graph
+//! color (see [`Lanes`]; no dynamic body twice, so they are
+//! independent) packed into a
 //! [`HingeBatch`] once a step, in structure-of-arrays form as the
 //! contacts' batches are, then warm started and solved lane-wide every
 //! pass: the same arithmetic as `joint/revolute.rs` in the same order on each
 //! lane, so each lane's bits are what the scalar kernel gives (the tests
 //! hold them to it). A part only some lanes have (a spring, a motor,
-//! limits) is computed on all four and kept where the lane has it; a
+//! limits) is computed on every lane and kept where the lane has it; a
 //! part no lane has is skipped. After the substeps the batches hand
 //! their impulses back to the joints' constraints.
 //!
 //! A scene of hinges (Box2D's joint grid, the ragdolls) spends most of
 //! its solve here: a hinge's point row is some sixty multiplies and adds
-//! that the scalar kernel does one at a time. Four hinges do them at once
-//! here, and they are packed into these batches once a step rather than
+//! that the scalar kernel does one at a time. A batch's hinges do them
+//! at once here, and they are packed into these batches once a step rather than
 //! read from their constraints into lanes on every pass, so each pass
 //! reads its batch contiguously.
 
@@ -22,93 +23,93 @@
 use crate::body::StateCell;
 use crate::joint::{rigid, JointConstraint, JointKind, RevoluteJoint};
 use crate::math::Vec2;
-use crate::solver::lanes::{Fw, LaneBodies, Mask, Velocities, W};
+use crate::solver::lanes::{LaneBodies, LaneMask, Lanes, Velocities, MAX_W};
 use crate::step_context::{Softness, StepContext};
 
-/// A pair of lanes: the x and y of four vectors.
-type Lanes2 = (Fw, Fw);
+/// A pair of lanes: the x and y of a batch's vectors.
+type Lanes2<L> = (L, L);
 
 /// Up to [`W`] hinges of one color, lane by lane. Unused lanes sit on
 /// the dummy body state (at rest, never written) with zero masses, so
 /// their arithmetic yields zeros that are never scattered.
 #[derive(Clone, Debug)]
-pub(crate) struct HingeBatch {
+pub(crate) struct HingeBatch<L: Lanes> {
     /// Lanes in use.
     len: u32,
     /// Each lane's place in the step's joint array, whose constraint
     /// takes the impulses back after the substeps.
-    place: [u32; W],
+    place: L::Ints,
     /// Each lane's bodies (one the joint cannot move is never written).
-    bodies: LaneBodies,
+    bodies: LaneBodies<L>,
     /// Whether some lane has a spring, a motor or limits.
     angular: bool,
     /// Inverse masses and inertias.
-    ma: Fw,
-    ia: Fw,
-    mb: Fw,
-    ib: Fw,
+    ma: L,
+    ia: L,
+    mb: L,
+    ib: L,
     /// Frame A's origin relative to body A's center of mass at the step
     /// start, world axes.
-    anchor_a: Lanes2,
+    anchor_a: Lanes2<L>,
     /// Frame B's origin relative to body B's.
-    anchor_b: Lanes2,
+    anchor_b: Lanes2<L>,
     /// Body B's center of mass less body A's at the step start.
-    delta_center: Lanes2,
+    delta_center: Lanes2<L>,
     /// The point's accumulated impulse.
-    linear: Lanes2,
+    linear: Lanes2<L>,
     /// The spring's, motor's and limits' accumulated impulses (kept and
     /// warm started whether or not the parts are on, as the scalar
     /// kernel does).
-    spring_impulse: Fw,
-    motor_impulse: Fw,
-    lower_impulse: Fw,
-    upper_impulse: Fw,
+    spring_impulse: L,
+    motor_impulse: L,
+    lower_impulse: L,
+    upper_impulse: L,
     /// The spring, motor and limits: read only when `angular`.
-    parts: AngularLanes,
+    parts: AngularLanes<L>,
 }
 
 /// The angular parts of a batch's hinges (see `revolute::solve`).
 #[derive(Clone, Debug, Default)]
-struct AngularLanes {
+struct AngularLanes<L: Lanes> {
     /// Frame B's angle less frame A's at the step start.
-    delta_angle: Fw,
+    delta_angle: L,
     /// The lanes with a spring of some stiffness, a motor, limits.
-    spring: Mask,
-    motor: Mask,
-    limit: Mask,
+    spring: L::Mask,
+    motor: L::Mask,
+    limit: L::Mask,
     /// The spring's target angle and softness.
-    target_angle: Fw,
-    bias_rate: Fw,
-    mass_scale: Fw,
-    impulse_scale: Fw,
+    target_angle: L,
+    bias_rate: L,
+    mass_scale: L,
+    impulse_scale: L,
     /// The motor's speed and torque.
-    motor_speed: Fw,
-    max_motor_torque: Fw,
+    motor_speed: L,
+    max_motor_torque: L,
     /// The limits.
-    lower_angle: Fw,
-    upper_angle: Fw,
+    lower_angle: L,
+    upper_angle: L,
 }
 
-impl HingeBatch {
+impl<L: Lanes> HingeBatch<L> {
     /// A batch with no lanes in use, for [`HingeBatch::fill`] to overwrite.
-    pub(crate) fn empty() -> HingeBatch {
+    pub(crate) fn empty() -> HingeBatch<L> {
         HingeBatch {
             len: 0,
-            place: [0; W],
+            place: L::Ints::default(),
             bodies: LaneBodies::default(),
             angular: false,
-            ma: Fw::default(),
-            ia: Fw::default(),
-            mb: Fw::default(),
-            ib: Fw::default(),
-            anchor_a: Lanes2::default(),
-            anchor_b: Lanes2::default(),
-            delta_center: Lanes2::default(),
-            linear: Lanes2::default(),
-            spring_impulse: Fw::default(),
-            motor_impulse: Fw::default(),
-            lower_impulse: Fw::default(),
-            upper_impulse: Fw::default(),
+            ma: L::default(),
+            ia: L::default(),
+            mb: L::default(),
+            ib: L::default(),
+            anchor_a: <Lanes2<L>>::default(),
+            anchor_b: <Lanes2<L>>::default(),
+            delta_center: <Lanes2<L>>::default(),
+            linear: <Lanes2<L>>::default(),
+            spring_impulse: L::default(),
+            motor_impulse: L::default(),
+            lower_impulse: L::default(),
+            upper_impulse: L::default(),
             parts: AngularLanes::default(),
         }
     }
@@ -116,11 +117,12 @@ impl HingeBatch {
     /// Packs the hinges at `places` of `joints` (at most [`W`], all
     /// hinges, no dynamic body twice) into this batch's lanes, in place;
     /// unused lanes sit on body state `dummy` (see [`HingeBatch`]).
+    #[inline(always)]
     pub(crate) fn fill(&mut self, places: std::ops::Range<usize>, joints: &[JointConstraint], dummy: u32) {
-        debug_assert!(places.len() <= W);
+        debug_assert!(places.len() <= L::W);
         const PAD: JointConstraint = JointConstraint::EMPTY;
-        let mut js = [&PAD; W];
-        let mut r = [RevoluteJoint::default(); W];
+        let mut js = [&PAD; MAX_W];
+        let mut r = [RevoluteJoint::default(); MAX_W];
         for (l, place) in places.clone().enumerate() {
             let j = &joints[place];
             js[l] = j;
@@ -131,7 +133,7 @@ impl HingeBatch {
         }
         self.len = places.len() as u32;
         let lb = &mut self.bodies;
-        for l in 0..W {
+        for l in 0..L::W {
             let in_use = l < places.len();
             (lb.a[l], lb.b[l]) = if in_use {
                 (js[l].a, js[l].b)
@@ -144,49 +146,83 @@ impl HingeBatch {
             lb.write_a[l] = in_use && (ma != 0.0 || ia != 0.0);
             lb.write_b[l] = in_use && (mb != 0.0 || ib != 0.0);
         }
-        let lanes = |f: &dyn Fn(&JointConstraint) -> f32| Fw::from_fn(|l| f(js[l]));
-        let pair = |f: &dyn Fn(&JointConstraint) -> Vec2| (lanes(&|j| f(j).x), lanes(&|j| f(j).y));
-        self.ma = lanes(&|j| j.masses[0]);
-        self.ia = lanes(&|j| j.masses[1]);
-        self.mb = lanes(&|j| j.masses[2]);
-        self.ib = lanes(&|j| j.masses[3]);
-        self.anchor_a = pair(&|j| j.anchor_a);
-        self.anchor_b = pair(&|j| j.anchor_b);
-        self.delta_center = pair(&|j| j.delta_center);
-        self.linear = pair(&|j| j.impulses.linear);
-        self.spring_impulse = lanes(&|j| j.impulses.spring);
-        self.motor_impulse = lanes(&|j| j.impulses.motor);
-        self.lower_impulse = lanes(&|j| j.impulses.lower);
-        self.upper_impulse = lanes(&|j| j.impulses.upper);
+        // Each lane's values read at once, then each value built from its
+        // lanes (see `Lanes::gather`).
+        let [ma, ia, mb, ib, aax, aay, abx, aby, dcx, dcy, px, py, spring, motor, lower, upper] =
+            L::gather(|l| {
+                let j = js[l];
+                let i = &j.impulses;
+                [
+                    j.masses[0],
+                    j.masses[1],
+                    j.masses[2],
+                    j.masses[3],
+                    j.anchor_a.x,
+                    j.anchor_a.y,
+                    j.anchor_b.x,
+                    j.anchor_b.y,
+                    j.delta_center.x,
+                    j.delta_center.y,
+                    i.linear.x,
+                    i.linear.y,
+                    i.spring,
+                    i.motor,
+                    i.lower,
+                    i.upper,
+                ]
+            });
+        (self.ma, self.ia, self.mb, self.ib) = (ma, ia, mb, ib);
+        self.anchor_a = (aax, aay);
+        self.anchor_b = (abx, aby);
+        self.delta_center = (dcx, dcy);
+        self.linear = (px, py);
+        self.spring_impulse = spring;
+        self.motor_impulse = motor;
+        self.lower_impulse = lower;
+        self.upper_impulse = upper;
         let used = |l: usize| l < places.len();
         let spring = |l: usize| used(l) && r[l].enable_spring && r[l].hertz > 0.0;
         let motor = |l: usize| used(l) && r[l].enable_motor;
         let limit = |l: usize| used(l) && r[l].enable_limit;
-        self.angular = (0..W).any(|l| spring(l) || motor(l) || limit(l));
+        self.angular = (0..L::W).any(|l| spring(l) || motor(l) || limit(l));
         if !self.angular {
             return;
         }
-        let kind = |f: &dyn Fn(&RevoluteJoint) -> f32| Fw::from_fn(|l| f(&r[l]));
+        let [delta_angle, target_angle, bias_rate, mass_scale, impulse_scale, motor_speed, max_motor_torque, lower_angle, upper_angle] =
+            L::gather(|l| {
+                let (j, r) = (js[l], &r[l]);
+                [
+                    j.delta_angle,
+                    r.target_angle,
+                    j.spring.bias_rate,
+                    j.spring.mass_scale,
+                    j.spring.impulse_scale,
+                    r.motor_speed,
+                    r.max_motor_torque,
+                    r.lower_angle,
+                    r.upper_angle,
+                ]
+            });
         self.parts = AngularLanes {
-            delta_angle: lanes(&|j| j.delta_angle),
-            spring: Mask::from_fn(spring),
-            motor: Mask::from_fn(motor),
-            limit: Mask::from_fn(limit),
-            target_angle: kind(&|r| r.target_angle),
-            bias_rate: lanes(&|j| j.spring.bias_rate),
-            mass_scale: lanes(&|j| j.spring.mass_scale),
-            impulse_scale: lanes(&|j| j.spring.impulse_scale),
-            motor_speed: kind(&|r| r.motor_speed),
-            max_motor_torque: kind(&|r| r.max_motor_torque),
-            lower_angle: kind(&|r| r.lower_angle),
-            upper_angle: kind(&|r| r.upper_angle),
+            delta_angle,
+            spring: L::Mask::from_fn(spring),
+            motor: L::Mask::from_fn(motor),
+            limit: L::Mask::from_fn(limit),
+            target_angle,
+            bias_rate,
+            mass_scale,
+            impulse_scale,
+            motor_speed,
+            max_motor_torque,
+            lower_angle,
+            upper_angle,
         };
     }
 
     /// The places in the joint array of the lanes in use.
     #[cfg(test)]
     pub(crate) fn places(&self) -> &[u32] {
-        &self.place[..self.len as usize]
+        &self.place.as_ref()[..self.len as usize]
     }
 
     /// Hands the accumulated impulses back to the lanes' constraints.
@@ -208,19 +244,21 @@ impl HingeBatch {
     }
 
     /// `joint::warm_start` for the batch's hinges.
+    #[inline(always)]
     pub(crate) fn warm_start(&self, states: &[StateCell]) {
-        let mut m = Lanes::load(self, states);
+        let mut m = LaneMotion::load(self, states);
         let r = m.anchors(self);
         m.apply_linear(self, r, self.linear);
         let angular = self.spring_impulse + self.motor_impulse + self.lower_impulse - self.upper_impulse;
-        m.apply_angular(self, Mask::all_set(), angular);
+        m.apply_angular(self, L::Mask::all_set(), angular);
         m.store(self, states);
     }
 
     /// `joint::solve` for the batch's hinges: the biased pass (`bias`)
     /// or the relax.
+    #[inline(always)]
     pub(crate) fn solve(&mut self, states: &[StateCell], ctx: &StepContext, bias: bool) {
-        let mut m = Lanes::load(self, states);
+        let mut m = LaneMotion::load(self, states);
         if self.angular {
             self.solve_angular(&mut m, ctx, bias);
         }
@@ -229,52 +267,48 @@ impl HingeBatch {
     }
 }
 
-/// Four hinges' bodies during one kernel: loaded, changed, stored.
-struct Lanes {
+/// A batch's hinges' bodies during one kernel: loaded, changed, stored.
+struct LaneMotion<L> {
     /// Velocities of A and B (changed by the kernel).
-    v: Velocities,
+    v: Velocities<L>,
     /// Translations of A and B since the step began.
-    dpa: Lanes2,
-    dpb: Lanes2,
+    dpa: Lanes2<L>,
+    dpb: Lanes2<L>,
     /// Rotations of A and B since the step began, `(cos, sin)`.
-    dqa: Lanes2,
-    dqb: Lanes2,
+    dqa: Lanes2<L>,
+    dqb: Lanes2<L>,
 }
 
-impl Lanes {
+impl<L: Lanes> LaneMotion<L> {
     #[inline(always)]
-    fn load(batch: &HingeBatch, states: &[StateCell]) -> Lanes {
+    fn load(batch: &HingeBatch<L>, states: &[StateCell]) -> LaneMotion<L> {
         let lb = &batch.bodies;
-        let mut m = Lanes {
-            v: lb.gather(states),
-            dpa: Lanes2::default(),
-            dpb: Lanes2::default(),
-            dqa: Lanes2::default(),
-            dqb: Lanes2::default(),
-        };
-        for l in 0..W {
+        let [pax, pay, pbx, pby, qac, qas, qbc, qbs] = L::gather(|l| {
             let ((pa, qa), (pb, qb)) = (
                 states[lb.a[l] as usize].motion(),
                 states[lb.b[l] as usize].motion(),
             );
-            (m.dpa.0 .0[l], m.dpa.1 .0[l]) = (pa.x, pa.y);
-            (m.dpb.0 .0[l], m.dpb.1 .0[l]) = (pb.x, pb.y);
-            (m.dqa.0 .0[l], m.dqa.1 .0[l]) = (qa.c, qa.s);
-            (m.dqb.0 .0[l], m.dqb.1 .0[l]) = (qb.c, qb.s);
+            [pa.x, pa.y, pb.x, pb.y, qa.c, qa.s, qb.c, qb.s]
+        });
+        LaneMotion {
+            v: lb.gather(states),
+            dpa: (pax, pay),
+            dpb: (pbx, pby),
+            dqa: (qac, qas),
+            dqb: (qbc, qbs),
         }
-        m
     }
 
     /// Writes back the velocities of the bodies the lanes write.
     #[inline(always)]
-    fn store(&self, batch: &HingeBatch, states: &[StateCell]) {
+    fn store(&self, batch: &HingeBatch<L>, states: &[StateCell]) {
         batch.bodies.scatter(states, &self.v);
     }
 
     /// The anchors now, turned with their bodies since the step began:
     /// `(rax, ray, rbx, rby)`.
     #[inline(always)]
-    fn anchors(&self, batch: &HingeBatch) -> (Fw, Fw, Fw, Fw) {
+    fn anchors(&self, batch: &HingeBatch<L>) -> (L, L, L, L) {
         let ((ca, sa), (cb, sb)) = (self.dqa, self.dqb);
         let ((ax, ay), (bx, by)) = (batch.anchor_a, batch.anchor_b);
         (
@@ -288,7 +322,12 @@ impl Lanes {
     /// Applies the linear impulse `(px, py)` at the anchors (minus on A,
     /// plus on B).
     #[inline(always)]
-    fn apply_linear(&mut self, batch: &HingeBatch, (rax, ray, rbx, rby): (Fw, Fw, Fw, Fw), (px, py): Lanes2) {
+    fn apply_linear(
+        &mut self,
+        batch: &HingeBatch<L>,
+        (rax, ray, rbx, rby): (L, L, L, L),
+        (px, py): Lanes2<L>,
+    ) {
         let (ma, ia, mb, ib) = (batch.ma, batch.ia, batch.mb, batch.ib);
         self.v.vax = self.v.vax - ma * px;
         self.v.vay = self.v.vay - ma * py;
@@ -301,7 +340,7 @@ impl Lanes {
     /// Applies the angular impulse `impulse` (minus on A, plus on B) in
     /// the lanes of `mask`.
     #[inline(always)]
-    fn apply_angular(&mut self, batch: &HingeBatch, mask: Mask, impulse: Fw) {
+    fn apply_angular(&mut self, batch: &HingeBatch<L>, mask: L::Mask, impulse: L) {
         self.v.wa = mask.select(self.v.wa - batch.ia * impulse, self.v.wa);
         self.v.wb = mask.select(self.v.wb + batch.ib * impulse, self.v.wb);
     }
@@ -309,24 +348,45 @@ impl Lanes {
 
 /// `unwind` lane-wide: each angle brought into `-pi..=pi`.
 #[inline(always)]
-fn unwind_lanes(angle: Fw) -> Fw {
+fn unwind_lanes<L: Lanes>(angle: L) -> L {
     use std::f32::consts::{PI, TAU};
-    let (below, above) = (angle.lt(Fw::splat(-PI)), angle.gt(Fw::splat(PI)));
-    below.select(
-        angle + Fw::splat(TAU),
-        above.select(angle - Fw::splat(TAU), angle),
-    )
+    let (below, above) = (angle.lt(L::splat(-PI)), angle.gt(L::splat(PI)));
+    below.select(angle + L::splat(TAU), above.select(angle - L::splat(TAU), angle))
 }
 
-impl HingeBatch {
+/// `limit_impulse` lane-wide, for the lanes `limit`: given a limit's
+/// gap `c`, the speed `cdot` closing it and its accumulated impulse
+/// `acc`, the change of `acc`, and `acc`. (A function, not a closure: a
+/// closure is compiled apart from the kernel, without the lanes'
+/// processor features; see `Lanes::enter`.)
+#[inline(always)]
+fn limit_impulse<L: Lanes>(
+    (c, cdot, acc): (L, L, L),
+    (inv_h, soft): (L, Softness),
+    axial_mass: L,
+    limit: L::Mask,
+) -> (L, L) {
+    let open = c.gt(L::splat(0.0));
+    let rate = open.select(c * inv_h, L::splat(soft.bias_rate) * c);
+    let mass_scale = open.select(L::splat(1.0), L::splat(soft.mass_scale));
+    let impulse_scale = open.select(L::splat(0.0), L::splat(soft.impulse_scale));
+    let impulse = -mass_scale * axial_mass * (cdot + rate) - impulse_scale * acc;
+    // `f32::max(x, 0.0)` as a select: 0 for a NaN too, and +0 for -0 (the
+    // lane maximum would keep either).
+    let sum = acc + impulse;
+    let new = sum.gt(L::splat(0.0)).select(sum, L::splat(0.0));
+    (new - acc, limit.select(new, acc))
+}
+
+impl<L: Lanes> HingeBatch<L> {
     /// The spring, motor and limits of the lanes that have them (see
     /// `revolute::solve`).
     #[inline(always)]
-    fn solve_angular(&mut self, m: &mut Lanes, ctx: &StepContext, bias: bool) {
+    fn solve_angular(&mut self, m: &mut LaneMotion<L>, ctx: &StepContext, bias: bool) {
         let axial = self.ia + self.ib;
         let axial_mass = axial
-            .gt(Fw::splat(0.0))
-            .select(Fw::splat(1.0) / axial, Fw::splat(0.0));
+            .gt(L::splat(0.0))
+            .select(L::splat(1.0) / axial, L::splat(0.0));
         let p = &self.parts;
         // The angle (`Motion::angle` lane-wide: the same bits); the lanes
         // without a spring or limits never use it.
@@ -345,7 +405,7 @@ impl HingeBatch {
         let motor = p.motor;
         if motor.any() {
             let cdot = m.v.wb - m.v.wa - p.motor_speed;
-            let max = Fw::splat(ctx.h) * p.max_motor_torque;
+            let max = L::splat(ctx.h) * p.max_motor_torque;
             let old = self.motor_impulse;
             let new = (old - axial_mass * cdot).clamp(-max, max);
             self.motor_impulse = motor.select(new, old);
@@ -353,24 +413,21 @@ impl HingeBatch {
         }
         let limit = p.limit;
         if limit.any() {
-            let (inv_h, soft) = (Fw::splat(ctx.inv_h()), rigid(ctx, bias));
-            // `limit_impulse` lane-wide: the change of `acc`, and `acc`.
-            let limit_impulse = |c: Fw, cdot: Fw, acc: Fw| {
-                let open = c.gt(Fw::splat(0.0));
-                let rate = open.select(c * inv_h, Fw::splat(soft.bias_rate) * c);
-                let mass_scale = open.select(Fw::splat(1.0), Fw::splat(soft.mass_scale));
-                let impulse_scale = open.select(Fw::splat(0.0), Fw::splat(soft.impulse_scale));
-                let impulse = -mass_scale * axial_mass * (cdot + rate) - impulse_scale * acc;
-                // `f32::max(x, 0.0)` as a select: 0 for a NaN too, and +0
-                // for -0 (the lane maximum would keep either).
-                let sum = acc + impulse;
-                let new = sum.gt(Fw::splat(0.0)).select(sum, Fw::splat(0.0));
-                (new - acc, limit.select(new, acc))
-            };
-            let (lower, acc) = limit_impulse(angle - p.lower_angle, m.v.wb - m.v.wa, self.lower_impulse);
+            let (inv_h, soft) = (L::splat(ctx.inv_h()), rigid(ctx, bias));
+            let (lower, acc) = limit_impulse(
+                (angle - p.lower_angle, m.v.wb - m.v.wa, self.lower_impulse),
+                (inv_h, soft),
+                axial_mass,
+                limit,
+            );
             self.lower_impulse = acc;
             m.apply_angular(self, limit, lower);
-            let (upper, acc) = limit_impulse(p.upper_angle - angle, m.v.wa - m.v.wb, self.upper_impulse);
+            let (upper, acc) = limit_impulse(
+                (p.upper_angle - angle, m.v.wa - m.v.wb, self.upper_impulse),
+                (inv_h, soft),
+                axial_mass,
+                limit,
+            );
             self.upper_impulse = acc;
             m.apply_angular(self, limit, -upper);
         }
@@ -380,7 +437,7 @@ impl HingeBatch {
     /// and `point_impulse`), with softness `soft`, the drift corrected no
     /// faster than `max_push`.
     #[inline(always)]
-    fn solve_point(&mut self, m: &mut Lanes, soft: Softness, max_push: f32) {
+    fn solve_point(&mut self, m: &mut LaneMotion<L>, soft: Softness, max_push: f32) {
         let r @ (rax, ray, rbx, rby) = m.anchors(self);
         let ((adx, ady), (bdx, bdy)) = (m.dpa, m.dpb);
         let (dcx, dcy) = self.delta_center;
@@ -390,23 +447,23 @@ impl HingeBatch {
         let cdot_x = (m.v.vbx + -m.v.wb * rby) - (m.v.vax + -m.v.wa * ray);
         let cdot_y = (m.v.vby + m.v.wb * rbx) - (m.v.vay + m.v.wa * rax);
         // `drift_bias` lane-wide.
-        let bias_rate = Fw::splat(soft.bias_rate);
+        let bias_rate = L::splat(soft.bias_rate);
         let (bias_x, bias_y) = (bias_rate * cx, bias_rate * cy);
         let speed = (bias_x * bias_x + bias_y * bias_y).sqrt();
-        let max_push = Fw::splat(max_push);
-        let scale = speed.gt(max_push).select(max_push / speed, Fw::splat(1.0));
+        let max_push = L::splat(max_push);
+        let scale = speed.gt(max_push).select(max_push / speed, L::splat(1.0));
         let (rhs_x, rhs_y) = (cdot_x + bias_x * scale, cdot_y + bias_y * scale);
         let (ma, ia, mb, ib) = (self.ma, self.ia, self.mb, self.ib);
         let k11 = ma + mb + ray * ray * ia + rby * rby * ib;
         let k12 = -ray * rax * ia - rby * rbx * ib;
         let k22 = ma + mb + rax * rax * ia + rbx * rbx * ib;
         let det = k11 * k22 - k12 * k12;
-        let inv = Fw::splat(1.0) / det;
-        let singular = det.eq(Fw::splat(0.0));
-        let x = singular.select(Fw::splat(0.0), inv * (k22 * rhs_x - k12 * rhs_y));
-        let y = singular.select(Fw::splat(0.0), inv * (k11 * rhs_y - k12 * rhs_x));
+        let inv = L::splat(1.0) / det;
+        let singular = det.eq(L::splat(0.0));
+        let x = singular.select(L::splat(0.0), inv * (k22 * rhs_x - k12 * rhs_y));
+        let y = singular.select(L::splat(0.0), inv * (k11 * rhs_y - k12 * rhs_x));
         let (acc_x, acc_y) = self.linear;
-        let (mass_scale, impulse_scale) = (Fw::splat(-soft.mass_scale), Fw::splat(soft.impulse_scale));
+        let (mass_scale, impulse_scale) = (L::splat(-soft.mass_scale), L::splat(soft.impulse_scale));
         let px = mass_scale * x - impulse_scale * acc_x;
         let py = mass_scale * y - impulse_scale * acc_y;
         self.linear = (acc_x + px, acc_y + py);
@@ -420,13 +477,14 @@ mod tests {
     use crate::body::BodyState;
     use crate::joint::JointImpulses;
     use crate::math::Rot;
+    use crate::solver::lanes::F4;
     use crate::test_rng::Rng;
 
-    /// Four random hinges on bodies 1 to 8 (body A static, row 0, one
+    /// `w` random hinges on bodies 1 to `2 w` (body A static, row 0, one
     /// time in four), with every mix of limits, motor and spring, and
     /// random impulses to warm start from.
-    fn hinges(rng: &mut Rng, h: f32) -> Vec<JointConstraint> {
-        (0..W as u32)
+    fn hinges(rng: &mut Rng, h: f32, w: usize) -> Vec<JointConstraint> {
+        (0..w as u32)
             .map(|l| {
                 let fixed = rng.range(0.0, 1.0) < 0.25;
                 let mass = |rng: &mut Rng, moves: bool| if moves { rng.range(0.05, 3.0) } else { 0.0 };
@@ -478,10 +536,10 @@ mod tests {
             .collect()
     }
 
-    /// Nine bodies' states (row 0 the static one, at rest) moved and
+    /// `2 w + 1` bodies' states (row 0 the static one, at rest) moved and
     /// turned at random.
-    fn states(rng: &mut Rng) -> Vec<StateCell> {
-        (0..=2 * W)
+    fn states(rng: &mut Rng, w: usize) -> Vec<StateCell> {
+        (0..=2 * w)
             .map(|i| {
                 StateCell::new(if i == 0 {
                     BodyState::default()
@@ -513,16 +571,18 @@ mod tests {
     }
 
     /// Runs a substep's warm start, biased pass and relax twice on the
-    /// first `n` of four random hinges, in a batch and one at a time,
-    /// and checks that both leave the same bits, the dummy row untouched.
-    fn batch_matches_scalar(rng: &mut Rng, n: usize, ctx: &StepContext) {
-        let joints = hinges(rng, ctx.h);
-        let states = states(rng);
+    /// first `n` of a batch's worth of random hinges, in a batch of lanes
+    /// `L` and one at a time, and checks that both leave the same bits, the
+    /// dummy row untouched.
+    #[inline(always)]
+    fn batch_matches_scalar<L: Lanes>(rng: &mut Rng, n: usize, ctx: &StepContext) {
+        let joints = hinges(rng, ctx.h, L::W);
+        let states = states(rng, L::W);
         // Row 0 is the static body, at rest: the dummy of spare lanes.
         let dummy = 0;
         let (mut wide, wide_states) = (joints.clone(), states.clone());
         let (mut scalar, scalar_states) = (joints, states);
-        let mut batch = HingeBatch::empty();
+        let mut batch = HingeBatch::<L>::empty();
         batch.fill(0..n, &wide, dummy);
         // A lane writes exactly the bodies its joint can move, and a
         // spare lane none (the coloring's guarantee rests on it).
@@ -559,23 +619,40 @@ mod tests {
         assert_eq!(wide_states[0].velocity(), (Vec2::ZERO, 0.0));
     }
 
-    #[test]
-    fn a_hinge_batch_gives_the_scalar_kernels_bits() {
+    /// [`batch_matches_scalar`] `rounds` times for each count of hinges
+    /// in `counts` (a function of the lanes), four and, where the
+    /// processor has them, eight lanes wide.
+    fn on_every_width(seed: u64, rounds: usize, counts: fn(usize) -> std::ops::Range<usize>) {
         let ctx = StepContext::for_tests();
-        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-        for _ in 0..500 {
-            batch_matches_scalar(&mut rng, W, &ctx);
+        let mut rng = Rng(seed);
+        for n in counts(F4::W) {
+            for _ in 0..rounds {
+                batch_matches_scalar::<F4>(&mut rng, n, &ctx);
+            }
+        }
+        #[cfg(target_arch = "x86_64")]
+        if crate::threads::has_avx2() {
+            use crate::solver::lanes::F8;
+            F8::enter(
+                #[inline(always)]
+                || {
+                    for n in counts(F8::W) {
+                        for _ in 0..rounds {
+                            batch_matches_scalar::<F8>(&mut rng, n, &ctx);
+                        }
+                    }
+                },
+            );
         }
     }
 
     #[test]
+    fn a_hinge_batch_gives_the_scalar_kernels_bits() {
+        on_every_width(0x9e37_79b9_7f4a_7c15, 500, |w| w..w + 1);
+    }
+
+    #[test]
     fn a_batch_of_fewer_hinges_than_lanes_solves_those_alone() {
-        let ctx = StepContext::for_tests();
-        let mut rng = Rng(7);
-        for n in 1..W {
-            for _ in 0..50 {
-                batch_matches_scalar(&mut rng, n, &ctx);
-            }
-        }
+        on_every_width(7, 50, |w| 1..w);
     }
 }
