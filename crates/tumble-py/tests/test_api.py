@@ -63,8 +63,9 @@ def test_every_lane_width_steps_a_pile_to_the_same_bits():
     def pile(lane_width):
         w = tumble.World(solver=tumble.SolverSettings(lane_width=lane_width))
         make_ground(w)
-        for i in range(40):
-            w.create_body(position=(0.3 * (i % 7) - 1.0, 0.6 + 0.55 * i)).add_box(0.5, 0.5)
+        # Enough boxes for the step to run wider than four lanes where it can.
+        for i in range(100):
+            w.create_body(position=(0.6 * (i % 10) - 3.0, 0.6 + 0.55 * i)).add_box(0.5, 0.5)
         for _ in range(120):
             w.step(1 / 60)
         return w.get_positions().tobytes()

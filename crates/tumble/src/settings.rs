@@ -271,7 +271,9 @@ impl Coloring {
 pub enum LaneWidth {
     /// The widest this processor runs: eight lanes (AVX2) on x86-64
     /// processors that have AVX2, detected when the solver starts a step;
-    /// four elsewhere. The default.
+    /// four elsewhere. A world of a few dozen awake bodies runs four wide
+    /// whatever the processor: its graph colors would leave most of eight
+    /// lanes empty. The default.
     #[default]
     Widest,
     /// Four lanes (SSE on x86-64, NEON on aarch64) on every processor.
@@ -287,7 +289,8 @@ impl LaneWidth {
         }
     }
 
-    /// The lanes a batch has under this setting on this processor: 8 or 4.
+    /// The lanes a batch has under this setting on this processor, in a
+    /// world of many bodies: 8 or 4.
     pub fn lanes(self) -> usize {
         match self {
             #[cfg(target_arch = "x86_64")]

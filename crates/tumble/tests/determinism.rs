@@ -187,6 +187,10 @@ fn every_worker_count_gives_the_same_bits() {
 fn every_lane_width_gives_the_same_bits() {
     use common::{advance_joints, joint_scene};
     use tumble::{Coloring, LaneWidth, PositionCorrection, SolverSettings};
+    let on_default = |lane_width| SolverSettings {
+        lane_width,
+        ..SolverSettings::default()
+    };
     for (coloring, position_correction) in [
         (Coloring::Bounded, PositionCorrection::SplitImpulse),
         (Coloring::Bounded, PositionCorrection::SoftStep),
@@ -226,6 +230,33 @@ fn every_lane_width_gives_the_same_bits() {
         }
         world_hash(&world)
     };
+    // A world that grows from one box to 150 and is thinned out again
+    // crosses the size a step runs wider from, both ways.
+    let growing = |lane_width| {
+        use tumble::{BodyDef, Polygon, ShapeDef};
+        let mut world = world_on(1, on_default(lane_width), 20.0);
+        let mut boxes = Vec::new();
+        for step in 0..600 {
+            if step < 300 && step % 2 == 0 {
+                let x = ((step * 37) % 31) as f32 * 0.5 - 7.5;
+                let def = BodyDef::dynamic().at(tumble::Vec2::new(x, 12.0));
+                let b = world.create_body(&def).unwrap();
+                world
+                    .create_shape(b, Polygon::new_box(0.3, 0.3).unwrap(), &ShapeDef::default())
+                    .unwrap();
+                boxes.push(b);
+            } else if step >= 400 && step % 2 == 0 && boxes.len() > 1 {
+                world.remove_body(boxes.swap_remove(step % boxes.len())).unwrap();
+            }
+            world.step(common::DT);
+        }
+        world_hash(&world)
+    };
+    assert_eq!(
+        growing(LaneWidth::Four),
+        growing(LaneWidth::Widest),
+        "a growing world"
+    );
     let four = joints([LaneWidth::Four; 2]);
     assert_eq!(four, joints([LaneWidth::Widest; 2]), "the joint scene");
     assert_eq!(

@@ -162,6 +162,10 @@ pub(super) trait LaneMask<F>:
     fn select(self, a: F, b: F) -> F;
 }
 
+/// The fewest awake bodies a step runs wider than four lanes for (see
+/// [`Width::for_step`]).
+pub(crate) const FEW_BODIES: usize = 64;
+
 /// Which lane type the solver's kernels run on.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) enum Width {
@@ -182,6 +186,26 @@ impl Width {
             #[cfg(target_arch = "x86_64")]
             8 => Width::Eight,
             _ => Width::Four,
+        }
+    }
+
+    /// The width of a step of `bodies` awake bodies, the last step's
+    /// having been `last`: the widest the setting allows, but four lanes
+    /// for a world of fewer than [`FEW_BODIES`] (half that once it runs
+    /// wider, so that a world about that size does not switch every
+    /// step): in a few bodies' graph colors, eight-lane batches would be
+    /// mostly padding.
+    pub(crate) fn for_step(setting: crate::settings::LaneWidth, bodies: usize, last: Width) -> Width {
+        let widest = Width::of(setting);
+        let least = if last == widest {
+            FEW_BODIES / 2
+        } else {
+            FEW_BODIES
+        };
+        if bodies >= least {
+            widest
+        } else {
+            Width::Four
         }
     }
 
@@ -548,6 +572,28 @@ mod tests {
             F8::enter(
                 #[inline(always)]
                 || check_atan2::<F8>(&points),
+            );
+        }
+    }
+
+    /// A world of a few bodies runs four wide; one of many the widest
+    /// the setting allows, and keeps it until it has half as many.
+    #[test]
+    fn small_worlds_run_four_wide_and_the_width_changes_with_hysteresis() {
+        use crate::settings::LaneWidth;
+        let widest = Width::of(LaneWidth::Widest);
+        assert_eq!(widest.lanes(), LaneWidth::Widest.lanes());
+        for last in [Width::Four, widest] {
+            assert_eq!(Width::for_step(LaneWidth::Four, 10_000, last), Width::Four);
+            assert_eq!(Width::for_step(LaneWidth::Widest, 3, last), Width::Four);
+            assert_eq!(Width::for_step(LaneWidth::Widest, FEW_BODIES, last), widest);
+        }
+        let between = FEW_BODIES * 3 / 4;
+        assert_eq!(Width::for_step(LaneWidth::Widest, between, widest), widest);
+        if widest != Width::Four {
+            assert_eq!(
+                Width::for_step(LaneWidth::Widest, between, Width::Four),
+                Width::Four
             );
         }
     }

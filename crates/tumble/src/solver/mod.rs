@@ -125,6 +125,8 @@ pub(crate) struct Solver {
     /// Whether two of this step's bodies' masses differ by
     /// `EXACT_CONTACT_MASS_RATIO` or more (see `prepare::Sources::heavy`).
     heavy_possible: bool,
+    /// The lane width of this step's kernels (see [`Width::for_step`]).
+    width: Width,
     /// Whether this step's constraints were built straight into the
     /// batches of last step's coloring ([`prepare::prepare_as_colored`]).
     as_colored: bool,
@@ -202,6 +204,7 @@ impl Solver {
             self.begin(bodies.slot_count());
             self.gather_bodies(awake_bodies, gather, share_bodies);
             self.end_bodies();
+            self.width = Width::for_step(ctx.settings.lane_width, self.bodies.len() - 1, self.width);
             self.pick_joints((joints, bodies), awake_joints, ctx.max_speed);
             self.prepare_contacts(contacts, with_points, bodies, ctx);
         });
@@ -361,10 +364,9 @@ impl Solver {
             bodies,
             ctx,
         );
-        let width = Width::of(ctx.settings.lane_width);
         self.as_colored = self
             .graph
-            .may_keep((ctx.settings.coloring, width), &self.joint_keys)
+            .may_keep((ctx.settings.coloring, self.width), &self.joint_keys)
             && prepare::prepare_as_colored(
                 (&mut self.constraints, &self.picked),
                 &mut self.graph,
@@ -498,7 +500,7 @@ impl Solver {
                 &mut self.keys,
                 &mut self.joint_keys,
                 self.index_of.len(),
-                (ctx.settings.coloring, Width::of(ctx.settings.lane_width)),
+                (ctx.settings.coloring, self.width),
             );
             if lanes_later(ctx) {
                 let sources = sources(
@@ -688,7 +690,12 @@ impl Solver {
                         },
                     );
                 }
-                integrate_positions(bodies, locks, (&states, split.then_some(&pseudo[..]), team), ctx);
+                integrate_positions(
+                    (bodies, locks),
+                    (&states, split.then_some(&pseudo[..]), team),
+                    graph.width(),
+                    ctx,
+                );
                 if !bouncy.is_empty() {
                     graph.add_normal_impulses(constraints, bouncy, pushed);
                 }
@@ -1011,7 +1018,7 @@ fn soft_substep(
             s.solve(constraints, states, ctx, true);
         }
     }
-    integrate_positions(bodies, locks, (states, None, team), ctx);
+    integrate_positions((bodies, locks), (states, None, team), graph.width(), ctx);
     graph.update_scalar_separations(constraints, states);
     for it in 0..relax {
         let reverse = backward(ctx.settings.sweep, it);
@@ -1086,9 +1093,9 @@ fn hold_locks(locks: &[Lock], states: &[StateCell]) {
 /// split impulses, by their pseudo-velocities `pseudo` too, which are
 /// then spent.
 fn integrate_positions(
-    bodies: &[SolverBody],
-    locks: &[Lock],
+    (bodies, locks): (&[SolverBody], &[Lock]),
     (states, pseudo, team): (&[StateCell], Option<&[StateCell]>, Option<&Team>),
+    width: Width,
     ctx: &StepContext,
 ) {
     // What the contacts pushed along a locked axis is dropped before it
@@ -1099,7 +1106,7 @@ fn integrate_positions(
     }
     let limits = Limits::of(ctx);
     let states = (states, pseudo, team);
-    match Width::of(ctx.settings.lane_width) {
+    match width {
         Width::Four => integrate_runs::<F4>(bodies, states, &limits),
         #[cfg(target_arch = "x86_64")]
         Width::Eight => integrate_runs::<lanes::F8>(bodies, states, &limits),
@@ -1324,7 +1331,7 @@ mod tests {
                 })
             })
             .collect();
-        integrate_positions(&bodies, &[], (&states, None, None), &ctx);
+        integrate_positions((&bodies, &[]), (&states, None, None), Width::Four, &ctx);
         let mut clamped = 0;
         for (&v, cell) in velocities.iter().zip(&states) {
             let speed = v.length();

@@ -238,6 +238,11 @@ impl<L: Lanes> Batches<L> {
 }
 
 impl Graph {
+    /// The lane width of the batches.
+    pub(in crate::solver) fn width(&self) -> Width {
+        self.width
+    }
+
     /// Heap bytes held by the coloring's reused buffers (capacities).
     pub(crate) fn memory_bytes(&self) -> usize {
         use std::mem::size_of;
