@@ -55,7 +55,7 @@ use tumble::math::Rot;
 use tumble::{
     BodyDef, BodyId, BodyType, Capsule, ChainSegment, CharacterController, Circle, Color, Coloring,
     ContactHooks, ContactMaterial, DebugDraw, DistanceJoint, DrawOptions, Explosion, Filter, FixedStepper,
-    JointDef, JointId, JointKind, MassData, MotionLocks, MotorJoint, OneWayPlatforms, Polygon,
+    JointDef, JointId, JointKind, LaneWidth, MassData, MotionLocks, MotorJoint, OneWayPlatforms, Polygon,
     PositionCorrection, PrismaticJoint, QueryFilter, RevoluteJoint, Segment, Shape, ShapeDef, ShapeError,
     ShapeId, ShapePair, SolverSettings, Sweep, Transform, Vec2, WeldJoint, WheelJoint, World, WorldSettings,
 };
@@ -566,6 +566,7 @@ impl Gen {
         } else {
             d.min_shared_color
         };
+        s.lane_width = self.rng.pick(&[LaneWidth::Widest, LaneWidth::Four]);
         s
     }
 
