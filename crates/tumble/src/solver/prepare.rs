@@ -477,10 +477,11 @@ fn read_contact<'a, const N: usize>(
         }
     };
     let (center_a, center_b) = (center(ia, ba, c.body_a), center(ib, bb, c.body_b));
-    let points = std::array::from_fn(|k| {
-        if k >= c.manifold.count {
-            return PointSource::default();
-        }
+    // A loop, not `array::from_fn`: that builds the points in a function
+    // of its own and copies them out, and the copy, in wider moves than
+    // the stores that wrote them, waits for each store to land.
+    let mut points = [PointSource::default(); N];
+    for (k, point) in points.iter_mut().enumerate().take(c.manifold.count) {
         let mp = &c.manifold.points[k];
         // A kept manifold's levers are those it was computed with (see
         // `Contact::kept_levers`).
@@ -507,14 +508,14 @@ fn read_contact<'a, const N: usize>(
         } else {
             (0.0, 0.0)
         };
-        PointSource {
+        *point = PointSource {
             ra,
             rb,
             separation: mp.separation,
             normal_impulse,
             tangent_impulse,
-        }
-    });
+        };
+    }
     Read {
         lane: LaneSource {
             contact: ci,
