@@ -164,7 +164,7 @@ pub(super) trait LaneMask<F>:
 
 /// The fewest awake bodies a step runs wider than four lanes for (see
 /// [`Width::for_step`]).
-pub(crate) const FEW_BODIES: usize = 64;
+const FEW_BODIES: usize = 64;
 
 /// Which lane type the solver's kernels run on.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

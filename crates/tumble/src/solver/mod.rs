@@ -125,8 +125,6 @@ pub(crate) struct Solver {
     /// Whether two of this step's bodies' masses differ by
     /// `EXACT_CONTACT_MASS_RATIO` or more (see `prepare::Sources::heavy`).
     heavy_possible: bool,
-    /// The lane width of this step's kernels (see [`Width::for_step`]).
-    width: Width,
     /// Whether this step's constraints were built straight into the
     /// batches of last step's coloring ([`prepare::prepare_as_colored`]).
     as_colored: bool,
@@ -204,7 +202,6 @@ impl Solver {
             self.begin(bodies.slot_count());
             self.gather_bodies(awake_bodies, gather, share_bodies);
             self.end_bodies();
-            self.width = Width::for_step(ctx.settings.lane_width, self.bodies.len() - 1, self.width);
             self.pick_joints((joints, bodies), awake_joints, ctx.max_speed);
             self.prepare_contacts(contacts, with_points, bodies, ctx);
         });
@@ -323,6 +320,13 @@ impl Solver {
         self.heavy_possible = lightest >= contact_trees::EXACT_CONTACT_MASS_RATIO * heaviest;
     }
 
+    /// The lane width of this step's kernels, once its bodies are
+    /// gathered: [`Width::for_step`] of their count, from the width the
+    /// graph's batches were last built at.
+    fn width(&self, ctx: &StepContext) -> Width {
+        Width::for_step(ctx.settings.lane_width, self.bodies.len() - 1, self.graph.width())
+    }
+
     /// The bodies [`Solver::gather_bodies`] left out because this step's
     /// forces would take them past the float range (slots, ascending).
     pub fn non_finite(&self) -> &[u32] {
@@ -366,7 +370,7 @@ impl Solver {
         );
         self.as_colored = self
             .graph
-            .may_keep((ctx.settings.coloring, self.width), &self.joint_keys)
+            .may_keep((ctx.settings.coloring, self.width(ctx)), &self.joint_keys)
             && prepare::prepare_as_colored(
                 (&mut self.constraints, &self.picked),
                 &mut self.graph,
@@ -461,6 +465,7 @@ impl Solver {
         (contacts, joints, bodies): (&Store<Contact>, &Store<Joint>, &Store<Body>),
         ctx: &StepContext,
     ) {
+        let width = self.width(ctx);
         let graph = &mut self.graph;
         if self.as_colored {
             // The batches are filled: the rest of the coloring stands.
@@ -500,7 +505,7 @@ impl Solver {
                 &mut self.keys,
                 &mut self.joint_keys,
                 self.index_of.len(),
-                (ctx.settings.coloring, self.width),
+                (ctx.settings.coloring, width),
             );
             if lanes_later(ctx) {
                 let sources = sources(

@@ -343,11 +343,11 @@ where
             return;
         }
         let next = k + AHEAD / L::W;
-        let after_next = list.get(next * L::W..(next + 1) * L::W).unwrap_or(&[]);
+        let ahead = list.get(next * L::W..(next + 1) * L::W).unwrap_or(&[]);
         let lanes = &list[k * L::W..(k + 1) * L::W];
         if !L::enter(
             #[inline(always)]
-            || fill(batch, &lanes[..in_use(lanes)], &after_next[..in_use(after_next)]),
+            || fill(batch, &lanes[..in_use(lanes)], &ahead[..in_use(ahead)]),
         ) {
             refused.store(true, Ordering::Relaxed);
         }
@@ -374,8 +374,8 @@ fn fill_from<L: Lanes, const N: usize, const M: usize>(
         list,
         parallel,
         #[inline(always)]
-        |batch, used, after_next| {
-            for &i in after_next {
+        |batch, used, ahead| {
+            for &i in ahead {
                 prefetch(&constraints[i as usize]);
             }
             batch.fill(used, constraints, bodies, &pad);
@@ -386,7 +386,7 @@ fn fill_from<L: Lanes, const N: usize, const M: usize>(
 
 /// Fills the first `count` of `batches` from `list` with the constraints
 /// `refill` builds (see [`Graph::refill_with`]), asking it for those of
-/// the batch after next ahead. Returns false once it refuses a batch.
+/// the batch [`AHEAD`] entries on. Returns false once it refuses a batch.
 fn refill_from<L: Lanes, const N: usize, const M: usize>(
     batches: &mut Vec<wide::Batch<L, N, M>>,
     (count, list): (usize, &[u32]),
@@ -403,8 +403,8 @@ where
         list,
         parallel,
         #[inline(always)]
-        |batch, used, after_next| {
-            for &i in after_next {
+        |batch, used, ahead| {
+            for &i in ahead {
                 refill.ahead(i);
             }
             refill.batch(batch, used, keys)

@@ -3,7 +3,7 @@
 //! the substeps at all, and the check that the sharing is safe (no body
 //! one lane writes is touched by another lane of its color).
 
-use super::{with_batches, Color, Graph};
+use super::{with_batches, Batches, Color, Graph};
 use crate::body::SolverBody;
 use crate::joint::{self, JointConstraint};
 use crate::solver::joints::hinges::HingeBatch;
@@ -101,48 +101,49 @@ impl Graph {
         // Per body: the color pass that last touched it, times two, plus
         // one if that touch wrote it.
         self.marks.resize(bodies.len() + 1, 0);
-        let mut footprints = Vec::new();
-        for color in &self.colors[..self.count] {
-            self.pass = self.pass.wrapping_add(1);
-            let pass = self.pass;
-            footprints.clear();
-            with_batches!(ref self, batches => {
-                footprints.extend(
-                    batches.pairs[color.pairs.clone()]
-                        .iter()
-                        .flat_map(|b| b.footprint())
-                        .chain(
-                            batches.singles[color.singles.clone()]
-                                .iter()
-                                .flat_map(|b| b.footprint()),
-                        )
-                        .chain(
-                            batches.hinges[color.hinges.clone()]
-                                .iter()
-                                .flat_map(|b| b.footprint()),
-                        ),
-                )
-            });
-            let lanes = footprints
-                .iter()
-                .copied()
-                .chain(joints[color.lone_joints()].iter().map(joint::footprint));
-            for (a, writes_a, b, writes_b) in lanes {
-                for (body, writes) in [(a, writes_a), (b, writes_b)] {
-                    let i = body as usize;
-                    if writes && !bodies.get(i).is_some_and(|b| b.dynamic) {
-                        return false;
-                    }
-                    let mark = self.marks[i];
-                    if mark >> 1 == pass && (writes || mark & 1 == 1) {
-                        return false;
-                    }
-                    self.marks[i] = pass << 1 | u32::from(writes);
+        let colors = &self.colors[..self.count];
+        let marks = (&mut self.marks[..], &mut self.pass);
+        with_batches!(ref self, b => footprints_are_disjoint(b, colors, (bodies, joints), marks))
+    }
+}
+
+/// [`Graph::footprints_are_disjoint`] for the batches `b` of `colors`
+/// (an iterator over a color's lanes has a type for each lane type: the
+/// walk is written once, generic over it).
+fn footprints_are_disjoint<L: Lanes>(
+    b: &Batches<L>,
+    colors: &[Color],
+    (bodies, joints): (&[SolverBody], &[JointConstraint]),
+    (marks, pass): (&mut [u32], &mut u32),
+) -> bool {
+    for color in colors {
+        *pass = pass.wrapping_add(1);
+        let pass = *pass;
+        let lanes = b.pairs[color.pairs.clone()]
+            .iter()
+            .flat_map(|b| b.footprint())
+            .chain(
+                b.singles[color.singles.clone()]
+                    .iter()
+                    .flat_map(|b| b.footprint()),
+            )
+            .chain(b.hinges[color.hinges.clone()].iter().flat_map(|b| b.footprint()))
+            .chain(joints[color.lone_joints()].iter().map(joint::footprint));
+        for (a, writes_a, b, writes_b) in lanes {
+            for (body, writes) in [(a, writes_a), (b, writes_b)] {
+                let i = body as usize;
+                if writes && !bodies.get(i).is_some_and(|b| b.dynamic) {
+                    return false;
                 }
+                let mark = marks[i];
+                if mark >> 1 == pass && (writes || mark & 1 == 1) {
+                    return false;
+                }
+                marks[i] = pass << 1 | u32::from(writes);
             }
         }
-        true
     }
+    true
 }
 
 /// The least part of a step's solver work, as (numerator,

@@ -187,30 +187,9 @@ impl<L: Lanes> Batches<L> {
         smallest: &AtomicMin,
     ) {
         let (pairs, singles) = (&mut self.pairs[..pairs], &mut self.singles[..singles]);
-        let update_pairs = |_, run: &mut [wide::PairBatch<L>]| {
-            L::enter(
-                #[inline(always)]
-                || {
-                    let mut least = f32::INFINITY;
-                    for b in run.iter() {
-                        least = least.min(b.smallest_separation(states));
-                    }
-                    smallest.fold(least)
-                },
-            );
-        };
-        let update_singles = |_, run: &mut [wide::PointBatch<L>]| {
-            L::enter(
-                #[inline(always)]
-                || {
-                    let mut least = f32::INFINITY;
-                    for b in run.iter() {
-                        least = least.min(b.smallest_separation(states));
-                    }
-                    smallest.fold(least)
-                },
-            );
-        };
+        let update_pairs = |_, run: &mut [wide::PairBatch<L>]| smallest.fold(least_separation(run, states));
+        let update_singles =
+            |_, run: &mut [wide::PointBatch<L>]| smallest.fold(least_separation(run, states));
         for_each4(
             team,
             (batch_blocks(team, pairs), &update_pairs),
@@ -321,6 +300,27 @@ impl<L: Lanes> Batches<L> {
         self.single_split
             .resize_with(singles, || SharedCell::new([zero; 1]));
     }
+}
+
+/// The smallest current separation of the batches `run`.
+#[inline(always)]
+fn least_separation<L: Lanes, const N: usize, const M: usize>(
+    run: &[wide::Batch<L, N, M>],
+    states: &[StateCell],
+) -> f32
+where
+    wide::Batch<L, N, M>: wide::Normal<L, N>,
+{
+    L::enter(
+        #[inline(always)]
+        || {
+            let mut least = f32::INFINITY;
+            for b in run {
+                least = least.min(b.smallest_separation(states));
+            }
+            least
+        },
+    )
 }
 
 /// Runs `f` on each batch of `run` inside [`Lanes::enter`], so that the
