@@ -7,6 +7,7 @@ use crate::errors::invalid;
 use numpy::ndarray::{Array2, Array3};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 use std::sync::Mutex;
 use tumble_envs::{Autoreset, Batch, Canvas, Env, EnvError, Options, Pcg64};
 
@@ -83,9 +84,23 @@ fn frame<'py>(py: Python<'py>, env: &dyn Env) -> Bound<'py, PyArray3<u8>> {
 /// `tumble.envs.LunarLander` and `tumble.envs.BipedalWalker`).
 #[pyclass(module = "tumble._tumble")]
 pub struct EnvCore {
-    env: Mutex<Box<dyn Env>>,
-    action: Mutex<Vec<f32>>,
+    inner: Mutex<Core>,
     observation_len: usize,
+}
+
+/// An environment with the buffers its steps reuse, behind one lock.
+struct Core {
+    env: Box<dyn Env>,
+    action: Vec<f32>,
+    observation: Vec<f32>,
+}
+
+impl EnvCore {
+    /// The environment and its buffers (a step holds the lock
+    /// throughout, so Python threads sharing the core take turns).
+    fn lock(&self) -> std::sync::MutexGuard<'_, Core> {
+        self.inner.lock().expect("not poisoned")
+    }
 }
 
 #[pymethods]
@@ -116,10 +131,14 @@ impl EnvCore {
             render,
         );
         let env = tumble_envs::make(env_id, &o).map_err(refused)?;
+        let observation_len = env.observation_len();
         Ok(EnvCore {
-            observation_len: env.observation_len(),
-            action: Mutex::new(Vec::with_capacity(env.action_len())),
-            env: Mutex::new(env),
+            inner: Mutex::new(Core {
+                action: Vec::with_capacity(env.action_len()),
+                observation: vec![0.0; observation_len],
+                env,
+            }),
+            observation_len,
         })
     }
 
@@ -132,13 +151,13 @@ impl EnvCore {
     /// Action values (1 for a discrete action).
     #[getter]
     fn action_len(&self) -> usize {
-        self.env.lock().expect("not poisoned").action_len()
+        self.lock().env.action_len()
     }
 
     /// gymnasium's ``max_episode_steps`` for the environment.
     #[getter]
     fn max_episode_steps(&self) -> u32 {
-        self.env.lock().expect("not poisoned").max_episode_steps()
+        self.lock().env.max_episode_steps()
     }
 
     /// Starts an episode drawing from numpy's PCG64 state ``rng`` (``(state,
@@ -146,41 +165,50 @@ impl EnvCore {
     /// draws left off when ``None``; returns the first observation.
     #[pyo3(signature = (rng = None))]
     fn reset<'py>(&self, py: Python<'py>, rng: Option<NumpyState>) -> Bound<'py, PyArray1<f32>> {
-        let mut guard = self.env.lock().expect("not poisoned");
-        let env: &mut Box<dyn Env> = &mut guard;
+        let mut guard = self.lock();
+        let Core { env, observation, .. } = &mut *guard;
         let rng = rng.map_or_else(|| env.rng(), rng_from);
-        let mut obs = vec![0.0f32; self.observation_len];
-        py.detach(|| env.reset(rng, &mut obs));
-        PyArray1::from_vec(py, obs)
+        py.detach(|| env.reset(rng, observation));
+        PyArray1::from_slice(py, observation)
     }
 
-    /// Steps with ``action``: returns ``(observation, reward, terminated)``.
+    /// Steps with ``action``: returns gymnasium's ``(observation, reward,
+    /// terminated, truncated, info)``, ``truncated`` always ``False`` (the
+    /// time limit is gymnasium's ``TimeLimit`` wrapper's) and ``info``
+    /// ``{}``.
+    #[allow(clippy::type_complexity)]
     fn step<'py>(
         &self,
         py: Python<'py>,
         action: &Bound<'py, PyAny>,
-    ) -> PyResult<(Bound<'py, PyArray1<f32>>, f64, bool)> {
-        let mut values = self.action.lock().expect("not poisoned");
-        self::action(action, &mut values)?;
-        let mut guard = self.env.lock().expect("not poisoned");
-        let env: &mut Box<dyn Env> = &mut guard;
-        let values: &[f32] = &values;
-        let mut obs = vec![0.0f32; self.observation_len];
-        let step = py.detach(|| env.step(values, &mut obs)).map_err(refused)?;
-        Ok((PyArray1::from_vec(py, obs), step.reward, step.terminated))
+    ) -> PyResult<(Bound<'py, PyArray1<f32>>, f64, bool, bool, Bound<'py, PyDict>)> {
+        let mut guard = self.lock();
+        let Core {
+            env,
+            action: values,
+            observation,
+        } = &mut *guard;
+        self::action(action, values)?;
+        let step = py.detach(|| env.step(values, observation)).map_err(refused)?;
+        Ok((
+            PyArray1::from_slice(py, observation),
+            step.reward,
+            step.terminated,
+            false,
+            PyDict::new(py),
+        ))
     }
 
     /// The random stream's state now, numpy's way: ``(state, inc,
     /// has_uint32, uinteger)``.
     fn rng_state(&self) -> NumpyState {
-        rng_to(self.env.lock().expect("not poisoned").rng())
+        rng_to(self.lock().env.rng())
     }
 
     /// The scene drawn as gymnasium draws it: an ``(height, width, 3)``
     /// ``uint8`` array.
     fn render<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray3<u8>> {
-        let env = self.env.lock().expect("not poisoned");
-        frame(py, env.as_ref())
+        frame(py, self.lock().env.as_ref())
     }
 }
 

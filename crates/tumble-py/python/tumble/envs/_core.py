@@ -69,10 +69,10 @@ class CoreEnv(gym.Env):
         """Steps with ``action``: observation, reward, terminated,
         truncated (always ``False``: the time limit is gymnasium's
         ``TimeLimit`` wrapper's) and ``{}``."""
-        obs, reward, terminated = self._core.step(action)
+        result = self._core.step(action)
         if self.render_mode == "human":
             self.render()
-        return obs, reward, terminated, False, {}
+        return result
 
     def render(self) -> np.ndarray | None:
         """The frame as an ``(400, 600, 3)`` array (``rgb_array``), or
