@@ -8,7 +8,7 @@ use numpy::ndarray::{Array2, Array3};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard, TryLockError};
 use tumble_envs::{Autoreset, Batch, Canvas, Env, EnvError, Options, Pcg64};
 
 /// An environment error as the module's `InvalidValueError`.
@@ -95,11 +95,28 @@ struct Core {
     observation: Vec<f32>,
 }
 
+/// Locks `mutex`, waiting for it with the GIL released. A step holds its
+/// environment's lock while it runs with the GIL released, and needs the
+/// GIL back to finish: a second Python thread waiting for the lock with
+/// the GIL held would deadlock the two. So Python threads sharing an
+/// environment take turns.
+fn lock<'a, T: Send>(py: Python<'_>, mutex: &'a Mutex<T>) -> MutexGuard<'a, T> {
+    loop {
+        match mutex.try_lock() {
+            Ok(guard) => return guard,
+            Err(TryLockError::WouldBlock) => py.detach(|| drop(mutex.lock())),
+            Err(TryLockError::Poisoned(_)) => {
+                panic!("an earlier step panicked with the environment half stepped")
+            }
+        }
+    }
+}
+
 impl EnvCore {
     /// The environment and its buffers (a step holds the lock
-    /// throughout, so Python threads sharing the core take turns).
-    fn lock(&self) -> std::sync::MutexGuard<'_, Core> {
-        self.inner.lock().expect("not poisoned")
+    /// throughout).
+    fn lock(&self, py: Python<'_>) -> MutexGuard<'_, Core> {
+        lock(py, &self.inner)
     }
 }
 
@@ -150,14 +167,14 @@ impl EnvCore {
 
     /// Action values (1 for a discrete action).
     #[getter]
-    fn action_len(&self) -> usize {
-        self.lock().env.action_len()
+    fn action_len(&self, py: Python<'_>) -> usize {
+        self.lock(py).env.action_len()
     }
 
     /// gymnasium's ``max_episode_steps`` for the environment.
     #[getter]
-    fn max_episode_steps(&self) -> u32 {
-        self.lock().env.max_episode_steps()
+    fn max_episode_steps(&self, py: Python<'_>) -> u32 {
+        self.lock(py).env.max_episode_steps()
     }
 
     /// Starts an episode drawing from numpy's PCG64 state ``rng`` (``(state,
@@ -165,7 +182,7 @@ impl EnvCore {
     /// draws left off when ``None``; returns the first observation.
     #[pyo3(signature = (rng = None))]
     fn reset<'py>(&self, py: Python<'py>, rng: Option<NumpyState>) -> Bound<'py, PyArray1<f32>> {
-        let mut guard = self.lock();
+        let mut guard = self.lock(py);
         let Core { env, observation, .. } = &mut *guard;
         let rng = rng.map_or_else(|| env.rng(), rng_from);
         py.detach(|| env.reset(rng, observation));
@@ -182,7 +199,7 @@ impl EnvCore {
         py: Python<'py>,
         action: &Bound<'py, PyAny>,
     ) -> PyResult<(Bound<'py, PyArray1<f32>>, f64, bool, bool, Bound<'py, PyDict>)> {
-        let mut guard = self.lock();
+        let mut guard = self.lock(py);
         let Core {
             env,
             action: values,
@@ -201,14 +218,14 @@ impl EnvCore {
 
     /// The random stream's state now, numpy's way: ``(state, inc,
     /// has_uint32, uinteger)``.
-    fn rng_state(&self) -> NumpyState {
-        rng_to(self.lock().env.rng())
+    fn rng_state(&self, py: Python<'_>) -> NumpyState {
+        rng_to(self.lock(py).env.rng())
     }
 
     /// The scene drawn as gymnasium draws it: an ``(height, width, 3)``
     /// ``uint8`` array.
     fn render<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray3<u8>> {
-        frame(py, self.lock().env.as_ref())
+        frame(py, self.lock(py).env.as_ref())
     }
 }
 
@@ -298,7 +315,7 @@ impl VecCore {
         py: Python<'py>,
         rngs: Vec<Option<NumpyState>>,
     ) -> PyResult<Bound<'py, PyArray2<f32>>> {
-        let mut guard = self.batch.lock().expect("not poisoned");
+        let mut guard = lock(py, &self.batch);
         let batch: &mut Batch<Box<dyn Env>> = &mut guard;
         if rngs.len() != self.num_envs {
             return Err(invalid(format!(
@@ -340,7 +357,7 @@ impl VecCore {
         Bound<'py, PyArray1<bool>>,
     )> {
         let values = self.actions(actions)?;
-        let mut guard = self.batch.lock().expect("not poisoned");
+        let mut guard = lock(py, &self.batch);
         let batch: &mut Batch<Box<dyn Env>> = &mut guard;
         let mut obs = vec![0.0f32; self.num_envs * self.observation_len];
         py.detach(|| batch.step(&values, &mut obs)).map_err(refused)?;
@@ -365,7 +382,7 @@ impl VecCore {
         &self,
         py: Python<'py>,
     ) -> (Bound<'py, PyArray1<bool>>, Bound<'py, PyArray2<f32>>) {
-        let batch = self.batch.lock().expect("not poisoned");
+        let batch = lock(py, &self.batch);
         let n = self.observation_len;
         let mut mask = vec![false; self.num_envs];
         let mut rows = vec![0.0f32; self.num_envs * n];
@@ -381,7 +398,7 @@ impl VecCore {
 
     /// Environment ``index`` drawn: an ``(height, width, 3)`` ``uint8`` array.
     fn render<'py>(&self, py: Python<'py>, index: usize) -> PyResult<Bound<'py, PyArray3<u8>>> {
-        let batch = self.batch.lock().expect("not poisoned");
+        let batch = lock(py, &self.batch);
         let env = batch
             .env(index)
             .ok_or_else(|| invalid(format!("no environment {index} of {}", self.num_envs)))?;
@@ -465,7 +482,7 @@ impl WalkerHeuristic {
                 s.len()
             )));
         }
-        let a = self.inner.lock().expect("not poisoned").act(&s);
+        let a = lock(py, &self.inner).act(&s);
         Ok(PyArray1::from_slice(py, &a))
     }
 }

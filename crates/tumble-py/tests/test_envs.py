@@ -287,3 +287,45 @@ def test_same_step_autoreset_matches_gymnasiums_own_vector_env():
                 assert np.array_equal(ia["final_obs"][i], ib["final_obs"][i])
                 ended += 1
     assert ended >= 3
+
+
+def test_threads_sharing_an_environment_take_turns():
+    # A step holds its environment while it runs with the GIL released; a
+    # second thread stepping the same environment must wait for it without
+    # holding the GIL. Run in a child process so that a deadlock fails the
+    # test instead of hanging the suite.
+    code = """
+import threading
+import gymnasium as gym
+import numpy as np
+import tumble.envs
+
+single = gym.make("tumble/BipedalWalker-v3").unwrapped
+single.reset(seed=0)
+vector = tumble.envs.make_vec("LunarLander-v3", num_envs=4, workers=2)
+vector.reset(seed=0)
+steps = []
+
+def run():
+    done = 0
+    for _ in range(3000):
+        _, _, terminated, _, _ = single.step(np.zeros(4, dtype=np.float32))
+        if terminated:
+            single.reset()
+        vector.step(np.zeros(4, dtype=np.int64))
+        done += 1
+    steps.append(done)
+
+threads = [threading.Thread(target=run) for _ in range(3)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+print(sum(steps))
+"""
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["9000"]
