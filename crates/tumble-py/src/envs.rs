@@ -85,7 +85,6 @@ fn frame<'py>(py: Python<'py>, env: &dyn Env) -> Bound<'py, PyArray3<u8>> {
 #[pyclass(module = "tumble._tumble")]
 pub struct EnvCore {
     inner: Mutex<Core>,
-    observation_len: usize,
 }
 
 /// An environment with the buffers its steps reuse, behind one lock.
@@ -148,21 +147,19 @@ impl EnvCore {
             render,
         );
         let env = tumble_envs::make(env_id, &o).map_err(refused)?;
-        let observation_len = env.observation_len();
         Ok(EnvCore {
             inner: Mutex::new(Core {
                 action: Vec::with_capacity(env.action_len()),
-                observation: vec![0.0; observation_len],
+                observation: vec![0.0; env.observation_len()],
                 env,
             }),
-            observation_len,
         })
     }
 
     /// Observation values.
     #[getter]
-    fn observation_len(&self) -> usize {
-        self.observation_len
+    fn observation_len(&self, py: Python<'_>) -> usize {
+        self.lock(py).observation.len()
     }
 
     /// Action values (1 for a discrete action).
