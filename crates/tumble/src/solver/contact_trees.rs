@@ -48,7 +48,7 @@
 //! body arriving at a gap are equalities that can drive it in as fast as
 //! the gap allows, and the soft rows ride such arrivals out better.
 
-use super::elimination::{body_block, tr, Blocks, Coupling, IMMOVABLE, M3, V3};
+use super::elimination::{body_block, tr, Blocks, IMMOVABLE, M3, V3};
 use super::types::{ContactConstraint, Lock};
 use crate::body::{SolverBody, StateCell};
 use crate::math::{cross, Vec2};
@@ -312,7 +312,7 @@ impl ContactTrees {
         loop {
             self.assemble(constraints, states, ctx, bias);
             let order = &self.order;
-            self.blocks.eliminate(m, |k| (Coupling::Dense, order[k].2));
+            self.blocks.eliminate(m, |k| order[k].2);
             if !self.pivot(constraints) {
                 break;
             }

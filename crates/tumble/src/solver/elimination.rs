@@ -1,7 +1,8 @@
 //! Baraff's linear-time elimination of a tree of bodies and constraints
 //! (D. Baraff, "Linear-time dynamics using Lagrange multipliers", 1996),
-//! shared by the exact solves of joint trees ([`super::joints::tree`])
-//! and of contact stacks ([`super::contact_trees`]).
+//! for the exact solve of contact stacks ([`super::contact_trees`]), and
+//! the small block algebra the exact solve of joint trees shares with it
+//! ([`super::joints::tree`], which eliminates in joint space).
 //!
 //! The system `[M -J^T; -J -G]` of a tree is stored node by node, each
 //! node a body (its 3x3 mass matrix) or a constraint (its rows, padded to
@@ -16,82 +17,28 @@ pub(crate) type M3 = [[f64; 3]; 3];
 /// A 3-vector block: a body's velocity change or a constraint's impulse.
 pub(crate) type V3 = [f64; 3];
 
-/// Where a coupling block's entries can be other than zero: the
-/// products of the elimination leave out the terms of its zeros, each of
-/// which would add a zero, and sum the rest in the order of a full
-/// product.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Coupling {
-    /// A body's block under its hinge or weld: the point's two rows and
-    /// the third, `[[a, 0, b], [0, c, d], [0, 0, e]]`.
-    BodyUnderHinge,
-    /// A hinge's or weld's block under its body: the transpose.
-    HingeUnderBody,
-    /// Any entry (a contact's normal rows, along any direction).
-    Dense,
-}
-
-/// For coupling block `o` (of the pattern `coupling`) and the inverse `d`
-/// of its node's block: `t = o d` and `t o^T`, the products of the
-/// elimination. `d` is symmetric, and so is `t o^T = o d o^T`: its upper
-/// triangle is computed and mirrored, so that every block of the
-/// elimination stays exactly symmetric ([`inv`] relies on it).
+/// For coupling block `o` and the inverse `d` of its node's block: `t = o
+/// d` and `t o^T`, the products of the elimination. `d` is symmetric, and
+/// so is `t o^T = o d o^T`: its upper triangle is computed and mirrored,
+/// so that every block of the elimination stays exactly symmetric ([`inv`]
+/// relies on it).
 #[inline(always)]
-pub(crate) fn couple(o: &M3, d: &M3, coupling: Coupling) -> (M3, M3) {
-    let t = match coupling {
-        Coupling::BodyUnderHinge => [
-            [0, 1, 2].map(|j| o[0][0] * d[0][j] + o[0][2] * d[2][j]),
-            [0, 1, 2].map(|j| o[1][1] * d[1][j] + o[1][2] * d[2][j]),
-            [0, 1, 2].map(|j| o[2][2] * d[2][j]),
-        ],
-        Coupling::HingeUnderBody => [
-            [0, 1, 2].map(|j| o[0][0] * d[0][j]),
-            [0, 1, 2].map(|j| o[1][1] * d[1][j]),
-            [0, 1, 2].map(|j| o[2][0] * d[0][j] + o[2][1] * d[1][j] + o[2][2] * d[2][j]),
-        ],
-        Coupling::Dense => {
-            [0, 1, 2].map(|i| [0, 1, 2].map(|j| o[i][0] * d[0][j] + o[i][1] * d[1][j] + o[i][2] * d[2][j]))
-        }
-    };
+pub(crate) fn couple(o: &M3, d: &M3) -> (M3, M3) {
+    let t = [0, 1, 2].map(|i| [0, 1, 2].map(|j| o[i][0] * d[0][j] + o[i][1] * d[1][j] + o[i][2] * d[2][j]));
     // Entry (i, j) of t o^T: row i of t against row j of o.
     let dot = |i: usize, j: usize| {
         let (r, q) = (&t[i], &o[j]);
-        match coupling {
-            Coupling::BodyUnderHinge => match j {
-                0 => r[0] * q[0] + r[2] * q[2],
-                1 => r[1] * q[1] + r[2] * q[2],
-                _ => r[2] * q[2],
-            },
-            Coupling::HingeUnderBody => match j {
-                0 => r[0] * q[0],
-                1 => r[1] * q[1],
-                _ => r[0] * q[0] + r[1] * q[1] + r[2] * q[2],
-            },
-            Coupling::Dense => r[0] * q[0] + r[1] * q[1] + r[2] * q[2],
-        }
+        r[0] * q[0] + r[1] * q[1] + r[2] * q[2]
     };
     let (u00, u01, u02) = (dot(0, 0), dot(0, 1), dot(0, 2));
     let (u11, u12, u22) = (dot(1, 1), dot(1, 2), dot(2, 2));
     (t, [[u00, u01, u02], [u01, u11, u12], [u02, u12, u22]])
 }
 
-/// `o^T x` for coupling block `o` of the pattern `coupling` (see
-/// [`couple`]), its zeros' terms left out.
+/// `o^T x` for coupling block `o`.
 #[inline(always)]
-pub(crate) fn couple_back(o: &M3, x: &V3, coupling: Coupling) -> V3 {
-    match coupling {
-        Coupling::BodyUnderHinge => [
-            o[0][0] * x[0],
-            o[1][1] * x[1],
-            o[0][2] * x[0] + o[1][2] * x[1] + o[2][2] * x[2],
-        ],
-        Coupling::HingeUnderBody => [
-            o[0][0] * x[0] + o[2][0] * x[2],
-            o[1][1] * x[1] + o[2][1] * x[2],
-            o[2][2] * x[2],
-        ],
-        Coupling::Dense => [0, 1, 2].map(|j| o[0][j] * x[0] + o[1][j] * x[1] + o[2][j] * x[2]),
-    }
+pub(crate) fn couple_back(o: &M3, x: &V3) -> V3 {
+    [0, 1, 2].map(|j| o[0][j] * x[0] + o[1][j] * x[1] + o[2][j] * x[2])
 }
 
 /// The transpose.
@@ -185,20 +132,19 @@ impl Blocks {
     }
 
     /// Eliminates the system of the first `m` nodes leaf to root and solves
-    /// it back root to leaf into `x`. `node(k)` is node `k`'s coupling
-    /// pattern with its parent and its parent's place (`usize::MAX` for a
-    /// root).
+    /// it back root to leaf into `x`. `parent(k)` is node `k`'s parent's
+    /// place (`usize::MAX` for a root).
     #[inline(always)]
-    pub(crate) fn eliminate(&mut self, m: usize, node: impl Fn(usize) -> (Coupling, usize)) {
+    pub(crate) fn eliminate(&mut self, m: usize, parent: impl Fn(usize) -> usize) {
         // (Each buffer cut to the nodes, so that indexing by a node needs no
         // bounds check; a parent's still does.)
         let (d, dinv, off) = (&mut self.d[..m], &mut self.dinv[..m], &self.off[..m]);
         let (rhs, x) = (&mut self.rhs[..m], &mut self.x[..m]);
         for k in (0..m).rev() {
             dinv[k] = inv(&d[k]);
-            let (coupling, p) = node(k);
+            let p = parent(k);
             if p != usize::MAX {
-                let (t, upd) = couple(&off[k], &dinv[k], coupling);
+                let (t, upd) = couple(&off[k], &dinv[k]);
                 for (row, u) in d[p].iter_mut().zip(&upd) {
                     sub(row, u);
                 }
@@ -207,10 +153,10 @@ impl Blocks {
             }
         }
         for k in 0..m {
-            let (coupling, p) = node(k);
+            let p = parent(k);
             let mut b = rhs[k];
             if p != usize::MAX {
-                let h = couple_back(&off[k], &x[p], coupling);
+                let h = couple_back(&off[k], &x[p]);
                 sub(&mut b, &h);
             }
             x[k] = mv(&dinv[k], &b);

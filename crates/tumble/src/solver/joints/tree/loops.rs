@@ -7,8 +7,8 @@
 //! which then becomes `x - A^-1 B y`: one pass of the forest's kept
 //! elimination per loop row, and a small dense solve.
 
-use super::{coupling, JointTrees, Spin};
-use crate::solver::elimination::{couple, couple_back, mv, sub, M3, V3};
+use super::{JointTrees, Spin};
+use crate::solver::elimination::{M3, V3};
 
 /// The most joints closing loops in one component that the exact solve
 /// closes: the loops' rows are solved as one dense system beside the
@@ -170,13 +170,13 @@ impl JointTrees {
         }
     }
 
-    /// Solves the loops' rows beside the forest's, after [`Self::eliminate`]
-    /// has solved the forest alone into `x`, and corrects `x` by them,
+    /// Solves the loops' rows beside the forest's, after the forest alone
+    /// is solved into `x`, and corrects `x` by them,
     /// component by component: with `A` the forest's system, `B` the
     /// loops' coupling with its bodies and `D` their own blocks, the loops'
     /// impulses `y` solve `(D - B^T A^-1 B) y = r - B^T x` (the Schur
     /// complement, one column of `A^-1 B` per loop row, from the forest's
-    /// elimination kept), and `x` becomes `x - A^-1 B y`. Each loop's
+    /// factors kept), and `x` becomes `x - A^-1 B y`. Each loop's
     /// impulses are left in it.
     pub(super) fn close_loops(&mut self) {
         for gi in 0..self.groups.len() {
@@ -188,17 +188,6 @@ impl JointTrees {
     fn close_group(&mut self, g: LoopGroup) {
         let (lo, hi) = g.loops;
         let (m, n) = (g.nodes(), 3 * (hi - lo));
-        // (The elimination's products, again: kept by the forest's own
-        // elimination, they would cost every tree without a loop a store a
-        // node.)
-        for &(start, end) in g.spans() {
-            for k in start..end {
-                let (kind, _, p) = self.order[k];
-                if p != usize::MAX {
-                    self.t[k] = couple(&self.blocks.off[k], &self.blocks.dinv[k], coupling(kind)).0;
-                }
-            }
-        }
         self.cols.clear();
         self.cols.resize(m * n, [0.0; 3]);
         for c in 0..n {
@@ -208,35 +197,26 @@ impl JointTrees {
             if r == 2 && !l.spin.solved() {
                 continue;
             }
-            let col = &mut self.cols[c * m..(c + 1) * m];
-            for (&e, rows) in l.local.iter().zip(&l.rows) {
+            // The loop row's unit impulse pushes its two bodies: the
+            // forest's response to that push, tree by tree.
+            let (ends, rows) = (l.ends, l.rows);
+            for (&e, rows) in ends.iter().zip(&rows) {
                 if e != usize::MAX {
-                    col[e] = rows[r];
+                    self.col_force[e] = rows[r];
                 }
             }
             let mut offset = 0;
             for &(start, end) in g.spans() {
-                // (A node's parent is in its tree, so at the same offset.)
-                let at = |k: usize| offset + k - start;
-                for k in (start..end).rev() {
-                    let p = self.order[k].2;
-                    if p != usize::MAX {
-                        let bu = mv(&self.t[k], &col[at(k)]);
-                        sub(&mut col[at(p)], &bu);
-                    }
-                }
-                for k in start..end {
-                    let (kind, _, p) = self.order[k];
-                    let mut b = col[at(k)];
-                    if p != usize::MAX {
-                        sub(
-                            &mut b,
-                            &couple_back(&self.blocks.off[k], &col[at(p)], coupling(kind)),
-                        );
-                    }
-                    col[at(k)] = mv(&self.blocks.dinv[k], &b);
-                }
+                let t = self.spans.partition_point(|s| s.0 < start);
+                self.space.solve(t, &self.col_force, &self.minv, &mut self.col_x);
+                self.cols[c * m + offset..c * m + offset + (end - start)]
+                    .copy_from_slice(&self.col_x[start..end]);
                 offset += end - start;
+            }
+            for &e in &ends {
+                if e != usize::MAX {
+                    self.col_force[e] = [0.0; 3];
+                }
             }
         }
         // (B^T v at loop row i: the loop's rows at its bodies times v
@@ -250,7 +230,7 @@ impl JointTrees {
             let mut bx = 0.0;
             for (&e, rows) in l.ends.iter().zip(&l.rows) {
                 if e != usize::MAX {
-                    bx += dot(&rows[r], &self.blocks.x[e]);
+                    bx += dot(&rows[r], &self.x[e]);
                 }
             }
             self.schur_rhs.push(l.rhs[r] - bx);
@@ -276,7 +256,7 @@ impl JointTrees {
             let mut offset = 0;
             for &(start, end) in g.spans() {
                 let w = &self.cols[c * m + offset..c * m + offset + (end - start)];
-                for (x, w) in self.blocks.x[start..end].iter_mut().zip(w) {
+                for (x, w) in self.x[start..end].iter_mut().zip(w) {
                     for i in 0..3 {
                         x[i] -= w[i] * y;
                     }

@@ -12,12 +12,13 @@
 //! projected shut ([`projection`]).
 //!
 //! After each Gauss-Seidel pass, the point rows of each such tree are
-//! solved all at once, exactly, by Baraff's linear-time elimination on the
-//! tree of bodies and joints (D. Baraff, "Linear-time dynamics using
-//! Lagrange multipliers", 1996): the system `[M -J^T; -J -G]`, with `G` the
-//! soft step's compliance in the biased pass and none in the relax, is
-//! eliminated leaf to root and solved back root to leaf, one small block
-//! per body and per joint, with no fill-in. The forest is built once a step
+//! solved all at once, exactly, by a linear-time elimination over the tree
+//! (after D. Baraff, "Linear-time dynamics using Lagrange multipliers",
+//! 1996): the system `[M -J^T; -J -G]`, with `G` the soft step's
+//! compliance in the biased pass and none in the relax, is taken to joint
+//! space, `(J M^-1 J^T + G) x = -c`, and eliminated leaf to root and
+//! solved back root to leaf, one small block per joint, with no fill-in
+//! ([`JointSpace`]). The forest is built once a step
 //! by union-find over the dynamic bodies (the static world is no node: the
 //! one joint of a tree on it is the tree's root, any second one would close
 //! a loop through the ground). The joints that close loops, when a
@@ -41,12 +42,14 @@ use crate::body::SolverBody;
 use crate::body::StateCell;
 use crate::joint::{drift_bias, point_mass_matrix, rigid, JointConstraint, JointKind, Motion};
 use crate::math::Vec2;
-use crate::solver::elimination::{body_block, body_masses, tr, Blocks, Coupling, IMMOVABLE, M3, V3};
+use crate::solver::elimination::{body_masses, IMMOVABLE, M3, V3};
 use crate::step_context::{Softness, StepContext};
 
+mod joint_space;
 mod loops;
 mod projection;
 
+use joint_space::JointSpace;
 use loops::{Loop, LoopGroup, MAX_CLOSED_LOOPS};
 
 /// The forest of the step's revolute joints that need an exact solve,
@@ -77,13 +80,20 @@ pub(crate) struct JointTrees {
     seen_body: Vec<bool>,
     seen_joint: Vec<bool>,
     queue: std::collections::VecDeque<(u8, u32, usize)>,
-    /// The system's blocks.
-    blocks: Blocks,
+    /// The system in joint space ([`JointSpace`]).
+    space: JointSpace,
+    /// Per node of `order`: a body's velocity change, a joint's impulse,
+    /// this solve (or this projection's moves).
+    x: Vec<V3>,
+    /// Per node of `order`: the known impulses on a body (a held motor's),
+    /// this solve.
+    force: Vec<V3>,
     /// Per node of `order`, a joint's third row this solve.
     spins: Vec<Spin>,
-    /// Per node of `order`, a body's mass and rotational inertia (an
-    /// [`IMMOVABLE`] one for a body that cannot move or turn).
-    masses: Vec<[f64; 2]>,
+    /// Per node of `order`, a body's inverse mass (twice) and inverse
+    /// rotational inertia (those of an [`IMMOVABLE`] body for one that
+    /// cannot move or turn).
+    minv: Vec<V3>,
     /// Per node of `order`, a joint's anchors this solve (read by the
     /// bodies below it).
     arms: Vec<(Vec2, Vec2)>,
@@ -105,12 +115,16 @@ pub(crate) struct JointTrees {
     loops: Vec<Loop>,
     /// Per body: its place in `order`, if the forest holds it.
     place: Vec<usize>,
-    /// Per node of `order`: the elimination's product `t` (`elimination::couple`)
-    /// with its parent, for the loops' columns.
-    t: Vec<M3>,
     /// The forest's response to each loop row's unit impulse: node by
     /// node, three columns per loop.
     cols: Vec<V3>,
+    /// Per node of `order`: the push of one loop row's unit impulse on
+    /// the bodies (zero but at its two), and the forest's response to it.
+    col_force: Vec<V3>,
+    col_x: Vec<V3>,
+    /// Per node of `order`: a body's inverse masses in the projection
+    /// (none along an axis a lock holds, and none to turn).
+    gap_minv: Vec<V3>,
     /// The loops' Schur complement (row by row) and right-hand side, of
     /// one component at a time.
     schur: Vec<f64>,
@@ -375,6 +389,12 @@ const BODY: u8 = 0;
 const JOINT: u8 = 1;
 const NONE: u32 = u32::MAX;
 
+/// Arm `r` turned a quarter, `(-r.y, r.x)`: a joint's rows at a body
+/// carry it (see [`JointSpace`]).
+fn quarter_turned(r: Vec2) -> [f64; 2] {
+    [-f64::from(r.y), f64::from(r.x)]
+}
+
 /// Joint `j`'s rows at body `end` for its anchors `ra`, `rb` now, as the
 /// elimination's coupling block: the point's two, and the angle's when
 /// `spins` (else a filler).
@@ -636,14 +656,8 @@ impl JointTrees {
             if !closed(self, root) || !exact(self, root) {
                 continue;
             }
-            let end = |b: u32| {
-                if node_of(b) == ground {
-                    usize::MAX
-                } else {
-                    self.place[b as usize]
-                }
-            };
-            let ends = [end(j.a), end(j.b)];
+            // (A body outside the forest, static, has no place.)
+            let ends = [j.a, j.b].map(|b| self.place[b as usize]);
             self.loops.push(Loop {
                 group: root,
                 impulse: [0.0; 3],
@@ -658,16 +672,25 @@ impl JointTrees {
             });
         }
         self.group_loops();
-        self.blocks.resize(m);
-        self.t.resize(m, [[0.0; 3]; 3]);
-        // Each body node's mass and inertia, for the step (joint nodes:
-        // unused).
-        self.masses.clear();
-        self.masses.extend(self.order.iter().map(|&(kind, id, _)| {
+        let place = &self.place;
+        self.space.build(
+            &self.order,
+            |kind| kind == JOINT,
+            |id| [joints[id as usize].a, joints[id as usize].b].map(|b| place[b as usize]),
+            &self.spans,
+        );
+        for v in [&mut self.x, &mut self.force, &mut self.col_force, &mut self.col_x] {
+            v.resize(m, [0.0; 3]);
+        }
+        // Each body node's inverse mass and inertia, for the step (joint
+        // nodes: unused).
+        self.minv.clear();
+        self.minv.extend(self.order.iter().map(|&(kind, id, _)| {
             if kind == BODY {
-                body_masses(&bodies[id as usize])
+                let [mass, inertia] = body_masses(&bodies[id as usize]);
+                [1.0 / mass, 1.0 / mass, 1.0 / inertia]
             } else {
-                [0.0; 2]
+                [0.0; 3]
             }
         }));
         self.arms.resize(m, (Vec2::ZERO, Vec2::ZERO));
@@ -794,8 +817,12 @@ impl JointTrees {
             }
         }
         loop {
-            self.assemble(joints, states, (ctx, bias));
-            self.eliminate();
+            let forced = self.assemble(joints, states, (ctx, bias));
+            let force = forced.then_some(&self.force[..]);
+            self.space.factor(&self.minv, force);
+            for t in 0..self.spans.len() {
+                self.space.finish(t, force, &self.minv, &mut self.x);
+            }
             if !self.loops.is_empty() {
                 self.close_loops();
             }
@@ -803,7 +830,7 @@ impl JointTrees {
             for k in 0..m {
                 if let Spin::Motor { held: None, .. } = self.spins[k] {
                     let before = joints[self.order[k].1 as usize].impulses.motor;
-                    again |= self.spins[k].hold_past_bound(before, self.blocks.x[k][2] as f32);
+                    again |= self.spins[k].hold_past_bound(before, self.x[k][2] as f32);
                 }
             }
             for l in &mut self.loops {
@@ -818,7 +845,7 @@ impl JointTrees {
         }
         for k in 0..m {
             let (kind, id, _) = self.order[k];
-            let x = self.blocks.x[k].map(|v| v as f32);
+            let x = self.x[k].map(|v| v as f32);
             if kind == BODY {
                 let s = &states[id as usize];
                 let (v, w) = s.velocity();
@@ -837,16 +864,16 @@ impl JointTrees {
         }
     }
 
-    /// Builds the blocks of the system `[M -J^T; -J -G]` in `order`: each
-    /// body's mass matrix, each joint's compliance and velocity error, and
-    /// the coupling of each node with its parent. A held motor's impulse
-    /// acts on its two bodies as a known one.
+    /// Sets this solve's system in joint space (see [`JointSpace`]): each
+    /// joint's rows at its bodies, compliance and velocity error; a held
+    /// motor's impulse acts on its two bodies as a known one (in
+    /// `force`). Returns whether any does.
     fn assemble(
         &mut self,
         joints: &[JointConstraint],
         states: &[StateCell],
         (ctx, bias): (&StepContext, bool),
-    ) {
+    ) -> bool {
         let soft = rigid(ctx, bias);
         let a2 = if soft.impulse_scale > 0.0 {
             soft.mass_scale / soft.impulse_scale
@@ -856,32 +883,32 @@ impl JointTrees {
         // The angular impulse of joint `j`'s held motor on body `end`.
         let held_on =
             |j: &JointConstraint, end: u32, held: f32| f64::from(if end == j.a { -held } else { held });
-        for k in 0..self.order.len() {
-            let (kind, id, parent) = self.order[k];
-            if kind == BODY {
-                self.blocks.d[k] = body_block(self.masses[k]);
-                self.blocks.rhs[k] = [0.0; 3];
-                if parent != usize::MAX {
-                    let j = &joints[self.order[parent].1 as usize];
-                    self.blocks.off[k] =
-                        rows_at(j, self.arms[parent], id, self.spins[parent].solved()).map(|r| r.map(|x| -x));
-                    if let Some(held) = self.spins[parent].held() {
-                        self.blocks.rhs[k][2] += held_on(j, id, held);
-                    }
-                }
-            } else {
-                let j = &joints[id as usize];
-                let motion = Motion::load(j, states);
-                let (ra, rb) = motion.anchors(j);
-                self.arms[k] = (ra, rb);
-                (self.blocks.d[k], self.blocks.rhs[k]) =
-                    joint_block(j, &motion, (ra, rb), self.spins[k], (ctx, soft, a2));
-                if parent != usize::MAX {
-                    let b = self.order[parent].1;
-                    self.blocks.off[k] =
-                        tr(&rows_at(j, (ra, rb), b, self.spins[k].solved()).map(|r| r.map(|x| -x)));
-                    if let Some(held) = self.spins[k].held() {
-                        self.blocks.rhs[parent][2] += held_on(j, b, held);
+        let forced = self
+            .spins
+            .iter()
+            .chain(self.loops.iter().map(|l| &l.spin))
+            .any(|s| s.held().is_some());
+        if forced {
+            self.force.iter_mut().for_each(|f| *f = [0.0; 3]);
+        }
+        let space = &mut self.space;
+        for q in 0..space.len() {
+            let k = space.place(q);
+            let j = &joints[self.order[k].1 as usize];
+            let motion = Motion::load(j, states);
+            let (ra, rb) = motion.anchors(j);
+            self.arms[k] = (ra, rb);
+            let spin = self.spins[k];
+            let solved = spin.solved();
+            let (d, c) = joint_block(j, &motion, (ra, rb), spin, (ctx, soft, a2));
+            space.d[q] = d.map(|r| r.map(|x| -x));
+            space.c[q] = c;
+            space.arms[q] = [ra, rb].map(quarter_turned);
+            space.rows[q] = if solved { 3 } else { 2 };
+            if let Some(held) = spin.held() {
+                for (end, e) in [j.a, j.b].into_iter().zip(space.ends(q)) {
+                    if e != usize::MAX {
+                        self.force[e][2] += held_on(j, end, held);
                     }
                 }
             }
@@ -897,32 +924,12 @@ impl JointTrees {
             if let Some(held) = l.spin.held() {
                 for (end, e) in [j.a, j.b].into_iter().zip(l.ends) {
                     if e != usize::MAX {
-                        self.blocks.rhs[e][2] += held_on(j, end, held);
+                        self.force[e][2] += held_on(j, end, held);
                     }
                 }
             }
         }
-    }
-
-    /// Eliminates the system leaf to root and solves it back root to leaf
-    /// into `x`: each body's velocity change and each joint's impulse.
-    fn eliminate(&mut self) {
-        let order = &self.order;
-        self.blocks.eliminate(order.len(), |k| {
-            let (kind, _, p) = order[k];
-            (coupling(kind), p)
-        });
-    }
-}
-
-/// How a node of kind `kind` couples with its parent: a body under its
-/// joint, or a joint under its body.
-#[inline(always)]
-fn coupling(kind: u8) -> Coupling {
-    if kind == BODY {
-        Coupling::BodyUnderHinge
-    } else {
-        Coupling::HingeUnderBody
+        forced
     }
 }
 

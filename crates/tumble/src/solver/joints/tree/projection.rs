@@ -31,7 +31,7 @@
 //! whose components close a loop are left as they are too: a spanning
 //! tree's projection would pull the loop's other joints open.
 
-use super::{rows_at, tr, JointTrees, BODY, IMMOVABLE};
+use super::{quarter_turned, JointTrees, BODY, IMMOVABLE};
 use crate::body::{SolverBody, StateCell};
 use crate::joint::{JointConstraint, Motion};
 use crate::math::Vec2;
@@ -61,11 +61,14 @@ impl JointTrees {
         if widest <= LINEAR_TOLERANCE || widest > reach {
             return;
         }
-        self.eliminate();
+        self.space.factor(&self.gap_minv, None);
+        for t in 0..self.spans.len() {
+            self.space.finish(t, None, &self.gap_minv, &mut self.x);
+        }
         for (k, &(kind, id, _)) in self.order.iter().enumerate() {
             if kind == BODY {
                 let free = free_axes(locks, id);
-                let x = self.blocks.x[k];
+                let x = self.x[k];
                 let s = &states[id as usize];
                 let (dp, dq) = s.motion();
                 s.set_motion(dp + free * Vec2::new(x[0] as f32, x[1] as f32), dq);
@@ -73,9 +76,9 @@ impl JointTrees {
         }
     }
 
-    /// Builds the system `[M -J^T; -J 0]` of the joints' gaps now, in the
-    /// forest's order, each body's turn held (an [`IMMOVABLE`] inertia, each
-    /// joint's third row a filler), and returns the widest gap.
+    /// Sets the system `J M^-1 J^T dl = -C` of the joints' gaps now in
+    /// joint space, each body's turn held (an [`IMMOVABLE`] inertia, each
+    /// joint's third row left out), and returns the widest gap.
     fn assemble_gaps(
         &mut self,
         joints: &[JointConstraint],
@@ -83,48 +86,42 @@ impl JointTrees {
         states: &[StateCell],
         locks: &[Lock],
     ) -> f32 {
-        let mut widest = 0.0f32;
-        for k in 0..self.order.len() {
-            let (kind, id, parent) = self.order[k];
+        let immovable = 1.0 / f64::from(IMMOVABLE);
+        self.gap_minv.resize(self.order.len(), [0.0; 3]);
+        for (k, &(kind, id, _)) in self.order.iter().enumerate() {
             if kind == BODY {
                 let sb = &bodies[id as usize];
                 let free = free_axes(locks, id);
-                let mass = |axis: f32| {
+                let inv = |axis: f32| {
                     if sb.inv_mass > 0.0 && axis != 0.0 {
-                        1.0 / f64::from(sb.inv_mass)
+                        f64::from(sb.inv_mass)
                     } else {
-                        f64::from(IMMOVABLE)
+                        immovable
                     }
                 };
-                self.blocks.d[k] = [
-                    [mass(free.x), 0.0, 0.0],
-                    [0.0, mass(free.y), 0.0],
-                    [0.0, 0.0, f64::from(IMMOVABLE)],
-                ];
-                self.blocks.rhs[k] = [0.0; 3];
-                if parent != usize::MAX {
-                    let j = &joints[self.order[parent].1 as usize];
-                    self.blocks.off[k] = rows_at(j, self.arms[parent], id, false).map(|r| r.map(|x| -x));
-                }
-            } else {
-                let j = &joints[id as usize];
-                let motion = Motion::load(j, states);
-                let (ra, rb) = motion.anchors(j);
-                self.arms[k] = (ra, rb);
-                // (A tree left as it is: no gap, so no move.)
-                let c = if self.unprojected[id as usize] {
-                    Vec2::ZERO
-                } else {
-                    motion.separation(j, ra, rb)
-                };
-                widest = widest.max(c.length());
-                self.blocks.rhs[k] = [c.x, c.y, 0.0].map(f64::from);
-                self.blocks.d[k] = [[0.0; 3], [0.0; 3], [0.0, 0.0, -1.0]];
-                if parent != usize::MAX {
-                    let b = self.order[parent].1;
-                    self.blocks.off[k] = tr(&rows_at(j, (ra, rb), b, false).map(|r| r.map(|x| -x)));
-                }
+                self.gap_minv[k] = [inv(free.x), inv(free.y), immovable];
             }
+        }
+        let mut widest = 0.0f32;
+        let space = &mut self.space;
+        for q in 0..space.len() {
+            let k = space.place(q);
+            let id = self.order[k].1;
+            let j = &joints[id as usize];
+            let motion = Motion::load(j, states);
+            let (ra, rb) = motion.anchors(j);
+            self.arms[k] = (ra, rb);
+            // (A tree left as it is: no gap, so no move.)
+            let c = if self.unprojected[id as usize] {
+                Vec2::ZERO
+            } else {
+                motion.separation(j, ra, rb)
+            };
+            widest = widest.max(c.length());
+            space.c[q] = [c.x, c.y, 0.0].map(f64::from);
+            space.d[q] = [[0.0; 3], [0.0; 3], [0.0, 0.0, 1.0]];
+            space.arms[q] = [ra, rb].map(quarter_turned);
+            space.rows[q] = 2;
         }
         widest
     }
