@@ -1,7 +1,10 @@
 //! The reinforcement-learning environments (`tumble.envs`): one
 //! environment (`EnvCore`) or a batch stepped over threads (`VecCore`),
-//! each step wholly in Rust with the GIL released. The gymnasium classes
-//! in `python/tumble/envs` wrap them.
+//! each step wholly in Rust. A batch steps with the GIL released; one
+//! environment's step holds it, as gymnasium's own environments do: the
+//! step lasts a few microseconds, and releasing and retaking the GIL
+//! around it would add about a twentieth. The gymnasium classes in
+//! `python/tumble/envs` wrap them.
 
 use crate::errors::invalid;
 use numpy::ndarray::{Array2, Array3};
@@ -94,11 +97,11 @@ struct Core {
     observation: Vec<f32>,
 }
 
-/// Locks `mutex`, waiting for it with the GIL released. A step holds its
-/// environment's lock while it runs with the GIL released, and needs the
-/// GIL back to finish: a second Python thread waiting for the lock with
-/// the GIL held would deadlock the two. So Python threads sharing an
-/// environment take turns.
+/// Locks `mutex`, waiting for it with the GIL released. A batch's step
+/// or a reset holds its lock while it runs with the GIL released, and
+/// needs the GIL back to finish: a second Python thread waiting for the
+/// lock with the GIL held would deadlock the two. So Python threads
+/// sharing an environment take turns.
 fn lock<'a, T: Send>(py: Python<'_>, mutex: &'a Mutex<T>) -> MutexGuard<'a, T> {
     loop {
         match mutex.try_lock() {
@@ -203,7 +206,7 @@ impl EnvCore {
             observation,
         } = &mut *guard;
         self::action(action, values)?;
-        let step = py.detach(|| env.step(values, observation)).map_err(refused)?;
+        let step = env.step(values, observation).map_err(refused)?;
         Ok((
             PyArray1::from_slice(py, observation),
             step.reward,
