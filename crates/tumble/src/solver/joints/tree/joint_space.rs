@@ -5,11 +5,12 @@
 //!
 //! The joints are eliminated leaf to root, each body's child joints one
 //! after another (the last first) once their own subtrees are: a joint's
-//! neighbours still in the system are then its earlier siblings and its
-//! parent body's own joint, which all share that body and so are already
-//! coupled with each other, and the elimination makes no fill-in. A chain
-//! costs one small block a joint, half of what the same elimination over
-//! the bodies' and joints' blocks together costs (Baraff's ordering).
+//! neighbours still in the system are then its siblings not yet
+//! eliminated and its parent body's own joint, which all share that body
+//! and so are already coupled with each other, and the elimination makes
+//! no fill-in. A chain costs one small block a joint, where eliminating
+//! the bodies' and joints' blocks together (Baraff's ordering) inverts a
+//! dense block for each body too.
 //!
 //! A joint's block has two rows (a hinge's point) or three (with a
 //! weld's angle or a motor's row); the products are taken at the sizes of
@@ -627,4 +628,201 @@ fn mul_tv<const N: usize>(a: &[[f64; N]; N], v: &[f64; N]) -> [f64; N] {
 #[inline(always)]
 fn mul(a: &V3, v: &V3) -> V3 {
     [a[0] * v[0], a[1] * v[1], a[2] * v[2]]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_rng::Rng;
+
+    const BODY: u8 = 0;
+    const JOINT: u8 = 1;
+
+    /// A forest: its order, its trees' spans, and each joint's ends.
+    type Forest = (Vec<(u8, u32, usize)>, Vec<(usize, usize)>, Vec<[usize; 2]>);
+
+    /// A random forest of `trees` trees over a few bodies each, in
+    /// breadth-first order as the exact solve builds it: each tree hung
+    /// from the static world by a root joint or not, each body after the
+    /// first hinged to a random earlier one (so some bodies have several
+    /// child joints). Returns the order, the spans and each joint's ends
+    /// (by joint id: bodies `a`, `b` as places).
+    fn forest(rng: &mut Rng, trees: usize) -> Forest {
+        let (mut order, mut spans, mut ends) = (Vec::new(), Vec::new(), Vec::new());
+        for _ in 0..trees {
+            let n = 1 + (rng.range(0.0, 6.0) as usize);
+            let parents: Vec<usize> = (1..n).map(|i| rng.range(0.0, i as f32) as usize).collect();
+            let start = order.len();
+            // Breadth first from body 0 (under its root joint, if hung).
+            let mut place = vec![usize::MAX; n];
+            let hung = rng.range(0.0, 1.0) < 0.5;
+            let root_joint = hung.then(|| {
+                let id = ends.len();
+                ends.push([usize::MAX; 2]);
+                order.push((JOINT, id as u32, usize::MAX));
+                order.len() - 1
+            });
+            place[0] = order.len();
+            order.push((BODY, 0, root_joint.unwrap_or(usize::MAX)));
+            if let Some(k) = root_joint {
+                ends[order[k].1 as usize] = [usize::MAX, place[0]];
+            }
+            let mut queue = std::collections::VecDeque::from([0usize]);
+            while let Some(b) = queue.pop_front() {
+                let kids: Vec<usize> = (1..n).filter(|&i| parents[i - 1] == b).collect();
+                let mut joint_places = Vec::new();
+                for &kid in &kids {
+                    let id = ends.len();
+                    // Either end may be the parent body.
+                    let flip = rng.range(0.0, 1.0) < 0.5;
+                    ends.push([0, 0]);
+                    order.push((JOINT, id as u32, place[b]));
+                    joint_places.push((order.len() - 1, id, kid, flip));
+                }
+                for (jp, id, kid, flip) in joint_places {
+                    place[kid] = order.len();
+                    order.push((BODY, kid as u32, jp));
+                    ends[id] = if flip {
+                        [place[kid], place[b]]
+                    } else {
+                        [place[b], place[kid]]
+                    };
+                    queue.push_back(kid);
+                }
+            }
+            spans.push((start, order.len()));
+        }
+        (order, spans, ends)
+    }
+
+    /// Solves `a x = b` densely (Gaussian elimination, partial pivoting).
+    fn dense_solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Vec<f64> {
+        let n = b.len();
+        for col in 0..n {
+            let p = (col..n)
+                .max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))
+                .unwrap();
+            a.swap(col, p);
+            b.swap(col, p);
+            for row in col + 1..n {
+                let f = a[row][col] / a[col][col];
+                let pivot = a[col].clone();
+                for (x, p) in a[row].iter_mut().zip(&pivot).skip(col) {
+                    *x -= f * p;
+                }
+                b[row] -= f * b[col];
+            }
+        }
+        let mut x = vec![0.0; n];
+        for row in (0..n).rev() {
+            let s: f64 = (row + 1..n).map(|c| a[row][c] * x[c]).sum();
+            x[row] = (b[row] - s) / a[row][row];
+        }
+        x
+    }
+
+    #[test]
+    fn the_joint_space_elimination_solves_the_whole_system_exactly() {
+        let mut rng = Rng(0x5eed_1234_9876_abcd);
+        for case in 0..200 {
+            let (order, spans, ends) = forest(&mut rng, 1 + case % 3);
+            let m = order.len();
+            let mut space = JointSpace::default();
+            space.build(&order, |kind| kind == JOINT, |id| ends[id as usize], &spans);
+            // Each body's inverse masses; each joint's rows, compliance,
+            // velocity error; known impulses on the bodies.
+            let minv: Vec<V3> = (0..m)
+                .map(|_| {
+                    let im = f64::from(rng.range(0.2, 2.0));
+                    [im, im, f64::from(rng.range(0.5, 5.0))]
+                })
+                .collect();
+            let force: Vec<V3> = (0..m)
+                .map(|_| [0, 1, 2].map(|_| f64::from(rng.range(-1.0, 1.0))))
+                .collect();
+            for q in 0..space.len() {
+                space.rows[q] = if rng.range(0.0, 1.0) < 0.3 { 3 } else { 2 };
+                space.arms[q] = [0, 1].map(|_| [0, 1].map(|_| f64::from(rng.range(-1.0, 1.0))));
+                let g = f64::from(rng.range(0.0, 0.1));
+                space.d[q] = [
+                    [g, 0.0, 0.0],
+                    [0.0, g, 0.0],
+                    [0.0, 0.0, if space.rows[q] == 3 { g } else { 1.0 }],
+                ];
+                space.c[q] = [0, 1, 2].map(|_| f64::from(rng.range(-1.0, 1.0)));
+                if space.rows[q] == 2 {
+                    space.c[q][2] = 0.0;
+                }
+            }
+            // The whole system [M -J^T; -J -G] [dv; x] = [f; c], densely:
+            // three unknowns a node (a two-row joint's third a filler).
+            let mut a = vec![vec![0.0; 3 * m]; 3 * m];
+            let mut b = vec![0.0; 3 * m];
+            for (k, &(kind, ..)) in order.iter().enumerate() {
+                if kind == BODY {
+                    for i in 0..3 {
+                        a[3 * k + i][3 * k + i] = 1.0 / minv[k][i];
+                        b[3 * k + i] = force[k][i];
+                    }
+                }
+            }
+            for q in 0..space.len() {
+                let (k, spin) = (space.place(q), space.rows[q] == 3);
+                for i in 0..3 {
+                    for j in 0..3 {
+                        a[3 * k + i][3 * k + j] = -space.d[q][i][j];
+                    }
+                    b[3 * k + i] = space.c[q][i];
+                }
+                for (e, &body) in space.ends(q).iter().enumerate() {
+                    if body == NO_PLACE {
+                        continue;
+                    }
+                    let p = space.arms[q][e];
+                    let rows = [
+                        [1.0, 0.0, p[0]],
+                        [0.0, 1.0, p[1]],
+                        [0.0, 0.0, if spin { 1.0 } else { 0.0 }],
+                    ];
+                    for i in 0..3 {
+                        for j in 0..3 {
+                            let v = -SIGNS[e] * rows[i][j];
+                            a[3 * k + i][3 * body + j] = v;
+                            a[3 * body + j][3 * k + i] = v;
+                        }
+                    }
+                }
+            }
+            let expected = dense_solve(a.clone(), b.clone());
+            let mut x = vec![[0.0; 3]; m];
+            space.factor(&minv, Some(&force));
+            for t in 0..spans.len() {
+                space.finish(t, Some(&force), &minv, &mut x);
+            }
+            let close = |x: &[V3], expected: &[f64], what: &str| {
+                for k in 0..m {
+                    for i in 0..3 {
+                        let (got, want) = (x[k][i], expected[3 * k + i]);
+                        assert!(
+                            (got - want).abs() <= 1e-9 * (1.0 + want.abs()),
+                            "case {case} {what}: node {k} row {i}: {got} against {want}"
+                        );
+                    }
+                }
+            };
+            close(&x, &expected, "with the velocity errors");
+            // Again for the forces alone, with the factors kept (a loop
+            // row's column).
+            for q in 0..space.len() {
+                let k = space.place(q);
+                b[3 * k..3 * k + 3].fill(0.0);
+            }
+            let expected = dense_solve(a, b);
+            let mut x = vec![[0.0; 3]; m];
+            for t in 0..spans.len() {
+                space.solve(t, &force, &minv, &mut x);
+            }
+            close(&x, &expected, "with the forces alone");
+        }
+    }
 }
