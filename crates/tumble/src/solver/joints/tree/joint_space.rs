@@ -245,7 +245,8 @@ impl JointSpace {
             let link = self.links[q];
             let (arms, spin) = (self.arms[q], self.rows[q] == 3);
             let mut d = load::<N>(&self.d[q]);
-            let mut b = self.c[q].map(|c| -c);
+            let c = self.c[q];
+            let mut b = [-c[0], -c[1], -c[2]];
             for (e, (&body, &p)) in link.ends.iter().zip(&arms).enumerate() {
                 if body != NO_PLACE {
                     let rows = Rows { p, spin };

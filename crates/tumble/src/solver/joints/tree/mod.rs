@@ -424,8 +424,10 @@ fn joint_block(
     let cdot = motion.relative_velocity(ra, rb);
     let [k11, k12, k22] = point_mass_matrix(j.masses, ra, rb);
     let kk = [[k11, k12], [k12, k22]];
+    // (Element by element: an array's `map` is not always inlined.)
     let gamma = if a2.is_finite() && spin.soft_point() {
-        kk.map(|r| r.map(|x| x / a2))
+        let (g11, g12, g22) = (kk[0][0] / a2, kk[0][1] / a2, kk[1][1] / a2);
+        [[g11, g12], [g12, g22]]
     } else {
         [[0.0; 2]; 2]
     };
@@ -453,13 +455,13 @@ fn joint_block(
         }
         _ => (0.0, -1.0),
     };
-    let rhs = [-r.x, -r.y, spin_error].map(f64::from);
+    let rhs = [f64::from(-r.x), f64::from(-r.y), f64::from(spin_error)];
+    let g = |x: f32| -f64::from(x);
     let d = [
-        [-gamma[0][0], -gamma[0][1], 0.0],
-        [-gamma[1][0], -gamma[1][1], 0.0],
-        [0.0, 0.0, spin_diag],
-    ]
-    .map(|r| r.map(f64::from));
+        [g(gamma[0][0]), g(gamma[0][1]), 0.0],
+        [g(gamma[1][0]), g(gamma[1][1]), 0.0],
+        [0.0, 0.0, f64::from(spin_diag)],
+    ];
     (d, rhs)
 }
 
@@ -845,7 +847,7 @@ impl JointTrees {
         }
         for k in 0..m {
             let (kind, id, _) = self.order[k];
-            let x = self.x[k].map(|v| v as f32);
+            let x = [self.x[k][0] as f32, self.x[k][1] as f32, self.x[k][2] as f32];
             if kind == BODY {
                 let s = &states[id as usize];
                 let (v, w) = s.velocity();
@@ -901,9 +903,13 @@ impl JointTrees {
             let spin = self.spins[k];
             let solved = spin.solved();
             let (d, c) = joint_block(j, &motion, (ra, rb), spin, (ctx, soft, a2));
-            space.d[q] = d.map(|r| r.map(|x| -x));
+            space.d[q] = [
+                [-d[0][0], -d[0][1], -d[0][2]],
+                [-d[1][0], -d[1][1], -d[1][2]],
+                [-d[2][0], -d[2][1], -d[2][2]],
+            ];
             space.c[q] = c;
-            space.arms[q] = [ra, rb].map(quarter_turned);
+            space.arms[q] = [quarter_turned(ra), quarter_turned(rb)];
             space.rows[q] = if solved { 3 } else { 2 };
             if let Some(held) = spin.held() {
                 for (end, e) in [j.a, j.b].into_iter().zip(space.ends(q)) {

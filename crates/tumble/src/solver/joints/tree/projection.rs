@@ -120,7 +120,7 @@ impl JointTrees {
             widest = widest.max(c.length());
             space.c[q] = [c.x, c.y, 0.0].map(f64::from);
             space.d[q] = [[0.0; 3], [0.0; 3], [0.0, 0.0, 1.0]];
-            space.arms[q] = [ra, rb].map(quarter_turned);
+            space.arms[q] = [quarter_turned(ra), quarter_turned(rb)];
             space.rows[q] = 2;
         }
         widest
