@@ -347,9 +347,10 @@ pub struct SolverSettings {
     /// Keep a contact's manifold while its two bodies have moved less than
     /// [`CONTACT_RECYCLE_DISTANCE`] relative to each other since it was
     /// computed, moving its points with the bodies instead of colliding the
-    /// shapes again (contact recycling, an idea of Box2D v3.2). A resting
-    /// pile then costs almost no narrowphase. Off collides every pair every
-    /// step.
+    /// shapes again (contact recycling, an idea of Box2D v3.2), and while no
+    /// corner of a face's manifold has slid more than [`LINEAR_SLOP`] past
+    /// the end of its face. A resting pile then costs almost no
+    /// narrowphase. Off collides every pair every step.
     #[cfg_attr(feature = "serde", serde(default = "recycling_default"))]
     pub contact_recycling: bool,
     /// The soft step's contact stiffness, Hz (30, Box2D's default; capped

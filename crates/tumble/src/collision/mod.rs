@@ -82,6 +82,17 @@ pub(crate) enum Keep {
     /// (the clipping paths of two polygons or capsules, or no point at
     /// all): keep it while the pair moves less than the recycle distance.
     Complete,
+    /// Two polygons' (or capsules') faces, clipped: every point of the
+    /// pair within the speculative distance is in it, and each point that
+    /// is a corner of the incident shape lies `margin` or more inside the
+    /// ends of the reference face. Keep it while the pair moves less than
+    /// the recycle distance and `margin`: a corner slid past the end of
+    /// the face meets another feature (the next face turns away), where
+    /// the kept point would go on pushing against the face's line.
+    Face {
+        /// How far the nearest corner point is from an end of the face.
+        margin: f32,
+    },
     /// No point: a separating axis (or, see `Contact::update`, the two
     /// bodies' bounding circles) holds the two surfaces at least `gap`
     /// apart. Any other pose within `gap` less the speculative distance of

@@ -343,8 +343,10 @@ fn reference_face<'a>(a: &'a ClipPolygon, b: &'a ClipPolygon) -> ReferenceFace<'
 
 /// Clips the incident edge to the reference face and keeps the points no
 /// farther than `speculative` in front of it. The manifold is in the frame
-/// the polygons are in, with the normal from A to B.
-fn clip_to_reference_face(face: &ReferenceFace, speculative: f32) -> Manifold {
+/// the polygons are in, with the normal from A to B; with it, how far its
+/// points that are corners of the incident polygon lie inside the face's
+/// ends ([`Keep::Face`]; infinite when none is).
+fn clip_to_reference_face(face: &ReferenceFace, speculative: f32) -> (Manifold, f32) {
     let reference = face.reference;
     let incident = face.incident;
     let v1 = reference.vertex(face.edge);
@@ -370,10 +372,10 @@ fn clip_to_reference_face(face: &ReferenceFace, speculative: f32) -> Manifold {
         ..Manifold::default()
     };
     let Some(segment) = clip_segment_to_line(segment, -tangent, -tangent.dot(v1)) else {
-        return manifold;
+        return (manifold, 0.0);
     };
     let Some(segment) = clip_segment_to_line(segment, tangent, tangent.dot(v2)) else {
-        return manifold;
+        return (manifold, 0.0);
     };
 
     let front = normal.dot(v1);
@@ -395,11 +397,20 @@ fn clip_to_reference_face(face: &ReferenceFace, speculative: f32) -> Manifold {
         } else {
             &segment
         };
+    // How far the kept corners lie inside the face's ends (a point the
+    // clipping moved is on an end, over the incident edge's length: the
+    // edge still spans the end).
+    let (t1, t2) = (tangent.dot(v1), tangent.dot(v2));
+    let mut margin = f32::INFINITY;
     for clipped in kept {
         let core_separation = normal.dot(clipped.point) - front;
         let separation = core_separation - radius_sum;
         if separation > speculative || !separation.is_finite() {
             continue;
+        }
+        if clipped.point == incident.vertex(clipped.vertex) {
+            let t = tangent.dot(clipped.point);
+            margin = margin.min((t - t1).min(t2 - t).max(0.0));
         }
         // Midway between the incident surface (the core point pulled back by
         // its radius) and the reference surface (the point dropped onto the
@@ -413,7 +424,7 @@ fn clip_to_reference_face(face: &ReferenceFace, speculative: f32) -> Manifold {
         };
         manifold.count += 1;
     }
-    manifold
+    (manifold, margin)
 }
 
 /// The one-point fallback: nearest (or deepest) points of the rounded cores,
@@ -622,20 +633,20 @@ fn collide_local(a: &ClipPolygon, b: &ClipPolygon, speculative: f32) -> (Manifol
         // point lies beside the reference face, that is when clipping keeps
         // it; otherwise the nearest features are corners, found between the
         // reference and incident edges.
-        let manifold = clip_to_reference_face(&face, speculative);
+        let (manifold, margin) = clip_to_reference_face(&face, speculative);
         let face_gap = FACE_CONTACT_GAP + FACE_CONTACT_RELATIVE_GAP * face.separation;
         let nearest_kept = manifold
             .min_separation()
             .is_some_and(|s| s <= face.separation - radius_sum + face_gap);
         if nearest_kept {
-            return (manifold, Keep::Complete);
+            return (manifold, Keep::Face { margin });
         }
         return (corner_contact(&face, speculative), Keep::Nearest);
     }
 
-    let manifold = clip_to_reference_face(&face, speculative);
+    let (manifold, margin) = clip_to_reference_face(&face, speculative);
     if manifold.count > 0 {
-        return (manifold, Keep::Complete);
+        return (manifold, Keep::Face { margin });
     }
     // Clipping kept nothing although the cores overlap (an incident edge
     // beside the reference face, or its deepest end clipped away): fall back
@@ -907,7 +918,7 @@ fn clip_to_face(
         separation: 0.0,
         flip: false,
     };
-    clip_to_reference_face(&face, speculative).transformed(xf_a)
+    clip_to_reference_face(&face, speculative).0.transformed(xf_a)
 }
 
 #[cfg(test)]

@@ -422,6 +422,7 @@ impl Contact {
             // a fresh collision would find no point either.
             (Some(l), Keep::Apart { gap }) => (gap - l.empty, None),
             (Some(l), Keep::Complete) => (l.distance, None),
+            (Some(l), Keep::Face { margin }) => (l.distance.min(margin + l.past_face_end), None),
             // The nearest point of two apart cores: any other feature is
             // at least that far apart, so while the pair moves less than
             // the gap, none of them can touch.

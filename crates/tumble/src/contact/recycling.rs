@@ -73,6 +73,11 @@ pub(crate) struct RecycleLimits {
     /// moves less than the gap less this: see
     /// [`crate::collision::Keep::Apart`].)
     pub empty: f32,
+    /// For a face's manifold: how far past the end of its face a kept
+    /// corner may slide (see [`crate::collision::Keep::Face`]), so that a
+    /// box standing square on another (its corners at the face's ends)
+    /// keeps its manifold while it hardly moves.
+    pub past_face_end: f32,
 }
 
 /// `other`'s center of mass in `frame`'s center-of-mass frame (the

@@ -411,3 +411,63 @@ fn an_approaching_pair_keeps_its_empty_manifold_exactly_while_out_of_reach() {
     }
     assert!(kept > 40, "kept {kept} steps");
 }
+
+#[test]
+fn a_corner_slid_past_the_end_of_a_face_is_collided_again() {
+    // A box standing on a corner near the end of a plank's top face, the
+    // plank sliding away under it (kinematic, no friction), 3 mm a step:
+    // within a few steps the corner passes the end of the face, well
+    // inside the recycle distance. The kept manifold must not go on
+    // pressing the corner against the face's line past its end.
+    let mut world = world_with(true);
+    world.set_gravity(Vec2::ZERO).expect("a finite gravity");
+    let slick = ShapeDef {
+        friction: 0.0,
+        ..ShapeDef::default()
+    };
+    let plank = world
+        .create_body(&BodyDef::kinematic().at(Vec2::new(0.0, -0.1)))
+        .unwrap();
+    world
+        .create_shape(plank, Polygon::new_box(1.0, 0.1).unwrap(), &slick)
+        .unwrap();
+    world.set_linear_velocity(plank, Vec2::new(-0.18, 0.0)).unwrap();
+    // The corner 4 mm inside the face's right end (x = 1), 1 mm deep.
+    let half = 0.25;
+    let corner_to_center = half * std::f32::consts::SQRT_2;
+    let diamond = world
+        .create_body(
+            &BodyDef::dynamic()
+                .at(Vec2::new(0.996, corner_to_center - 0.001))
+                .with_angle(std::f32::consts::FRAC_PI_4),
+        )
+        .unwrap();
+    world
+        .create_shape(diamond, Polygon::new_box(half, half).unwrap(), &slick)
+        .unwrap();
+    for step in 0..8 {
+        let before = placements(&world);
+        world.step(DT);
+        let c = world.contacts().next().expect("the pair's contact");
+        let (sa, sb) = (world.shape(c.shape_a).unwrap(), world.shape(c.shape_b).unwrap());
+        let fresh = collide(
+            sa,
+            placement(&before, c.body_a),
+            sb,
+            placement(&before, c.body_b),
+            SPECULATIVE_DISTANCE,
+        );
+        let deepest = |m: &crate::collision::Manifold| {
+            m.points()
+                .iter()
+                .map(|p| p.separation)
+                .fold(f32::INFINITY, f32::min)
+        };
+        assert!(
+            (deepest(c.manifold) - deepest(&fresh)).abs() <= 1e-3
+                || c.manifold.count == fresh.count && fresh.count == 0,
+            "step {step}: kept {:?}\nfresh {fresh:?}",
+            c.manifold
+        );
+    }
+}

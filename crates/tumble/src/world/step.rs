@@ -18,8 +18,8 @@ use crate::hooks::{ContactHooks, NoHooks};
 use crate::island;
 use crate::math::{is_finite_vec, limit_length, within_extent, Rot, Transform, Vec2};
 use crate::settings::{
-    CONTACT_RECYCLE_DISTANCE, MAX_JOINT_PUSH_SPEED, MAX_PUSH_OUT_SPEED, MAX_ROTATION_PER_STEP, MIN_STEP,
-    SPECULATIVE_DISTANCE, TIME_TO_SLEEP, WORLD_EXTENT,
+    CONTACT_RECYCLE_DISTANCE, LINEAR_SLOP, MAX_JOINT_PUSH_SPEED, MAX_PUSH_OUT_SPEED, MAX_ROTATION_PER_STEP,
+    MIN_STEP, SPECULATIVE_DISTANCE, TIME_TO_SLEEP, WORLD_EXTENT,
 };
 use crate::solver::{
     prefetch, Gathered, Limits, Softness, SolveInput, SolveTimes, SolverBody, StepContext, BODY_RUN,
@@ -323,6 +323,7 @@ impl World {
             recycle: self.settings.solver.contact_recycling.then_some(RecycleLimits {
                 distance: CONTACT_RECYCLE_DISTANCE * lu,
                 empty: speculative,
+                past_face_end: LINEAR_SLOP * lu,
             }),
             seams: self.seams.slots(),
         };
