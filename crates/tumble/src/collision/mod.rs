@@ -78,9 +78,10 @@ pub fn collide(a: &Shape, xf_a: Transform, b: &Shape, xf_b: Transform, speculati
 pub(crate) enum Keep {
     /// Not at all: collide the pair again next step.
     Never,
-    /// Every point of the pair within the speculative distance is in it
-    /// (the clipping paths of two polygons or capsules, or no point at
-    /// all): keep it while the pair moves less than the recycle distance.
+    /// Every point of the pair within the speculative distance is in it,
+    /// and it has none (two polygons' or capsules' clipped faces are
+    /// [`Keep::Face`]): keep it while the pair moves less than the recycle
+    /// distance.
     Complete,
     /// Two polygons' (or capsules') faces, clipped: every point of the
     /// pair within the speculative distance is in it, and each point that
