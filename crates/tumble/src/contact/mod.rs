@@ -416,12 +416,14 @@ impl Contact {
         let count = self.manifold.count;
         let (limit, circle) = match (limits, keep) {
             (None, _) | (_, Keep::Never) => (0.0, None),
-            (Some(l), Keep::Complete) if count == 0 => (l.empty, None),
+            // No point (a face's manifold `reachable_points` emptied is
+            // one too): the pair may not come to overlap.
+            (Some(l), Keep::Complete) => (l.empty, None),
+            (Some(l), Keep::Face { .. }) if count == 0 => (l.empty, None),
             // A separating axis: while the pair moves less than the gap
             // less the speculative distance (this step's motion counted),
             // a fresh collision would find no point either.
             (Some(l), Keep::Apart { gap }) => (gap - l.empty, None),
-            (Some(l), Keep::Complete) => (l.distance, None),
             (Some(l), Keep::Face { margin }) => (l.distance.min(margin + l.past_face_end), None),
             // The nearest point of two apart cores: any other feature is
             // at least that far apart, so while the pair moves less than

@@ -53,6 +53,17 @@ struct Link {
     first: u32,
 }
 
+impl Link {
+    /// Its partners (joint `q`'s, this link): its later siblings, then its
+    /// parent body's joint; the `i`th partner's coupling is entry
+    /// `first + i`.
+    #[inline(always)]
+    fn partners(self, q: usize) -> impl Iterator<Item = usize> {
+        let parent = (self.parent != NO_JOINT).then_some(self.parent as usize);
+        (q + 1..self.siblings_end as usize).chain(parent)
+    }
+}
+
 /// The joints of the forest in joint space, indexed in elimination order:
 /// which couple with which (built once a step), and this solve's blocks
 /// and factors.
@@ -221,7 +232,7 @@ impl JointSpace {
     }
 
     /// Forms `A` from this solve's rows and compliances, with `minv` each
-    /// body place's inverse mass, mass and inertia (`[1/m, 1/m, 1/I]`),
+    /// body place's inverse masses along x and y and inverse inertia,
     /// and eliminates it, tree by tree, with the right-hand side for the
     /// joints' velocity errors and the known impulses `force` on the
     /// bodies (by place; none if `None`). [`JointSpace::finish`] then
@@ -247,22 +258,21 @@ impl JointSpace {
             let mut d = load::<N>(&self.d[q]);
             let c = self.c[q];
             let mut b = [-c[0], -c[1], -c[2]];
-            for (e, (&body, &p)) in link.ends.iter().zip(&arms).enumerate() {
+            for (&body, &p) in link.ends.iter().zip(&arms) {
                 if body != NO_PLACE {
                     let rows = Rows { p, spin };
                     add(&mut d, &rows.mass_with::<N>(1.0, rows, &minv[body]));
-                    if let Some(f) = force {
-                        push(&mut b, SIGNS[e], rows.times(&mul(&minv[body], &f[body])));
-                    }
                 }
+            }
+            if let Some(force) = force {
+                self.pushed(q, force, minv, &mut b);
             }
             store(&mut self.d[q], &d);
             self.b[q] = b;
             let at = link.shared as usize;
             let body = link.ends[at];
             let mine = Rows { p: arms[at], spin };
-            let partners = (q + 1..link.siblings_end as usize).chain(Some(link.parent as usize));
-            for (i, u) in partners.take_while(|&u| u != NO_JOINT as usize).enumerate() {
+            for (i, u) in link.partners(q).enumerate() {
                 let theirs = usize::from(self.links[u].ends[0] != body);
                 let other = Rows {
                     p: self.arms[u][theirs],
@@ -279,6 +289,22 @@ impl JointSpace {
         }
     }
 
+    /// Takes from right-hand side `b` of joint `q` what the known impulses
+    /// `force` on its bodies do to its rows: `J M^-1 f`.
+    #[inline(always)]
+    fn pushed(&self, q: usize, force: &[V3], minv: &[V3], b: &mut V3) {
+        let spin = self.rows[q] == 3;
+        for (e, (&body, &p)) in self.links[q].ends.iter().zip(&self.arms[q]).enumerate() {
+            if body != NO_PLACE {
+                push(
+                    b,
+                    SIGNS[e],
+                    Rows { p, spin }.times(&mul(&minv[body], &force[body])),
+                );
+            }
+        }
+    }
+
     /// Eliminates joint `q` in `N` x `N` blocks: inverts its block and
     /// takes it out of its partners' blocks, couplings with each other and
     /// right-hand sides.
@@ -287,17 +313,8 @@ impl JointSpace {
         let dinv = inverse::<N>(&load(&self.d[q]));
         store(&mut self.d[q], &dinv);
         let y = mul_nv(&dinv, &load_v(&self.b[q]));
-        let siblings = link.siblings_end as usize - q - 1;
-        let count = siblings + usize::from(link.parent != NO_JOINT);
-        let partner = |i: usize| {
-            if i < siblings {
-                q + 1 + i
-            } else {
-                link.parent as usize
-            }
-        };
-        for a in 0..count {
-            let ua = partner(a);
+        let count = link.partners(q).count();
+        for (a, ua) in link.partners(q).enumerate() {
             let ea = load::<N>(&self.coupling[link.first as usize + a]);
             // t = E_a^T A_qq^-1: the partner's rows, this joint's columns.
             let t = mul_tn(&ea, &dinv);
@@ -332,8 +349,7 @@ impl JointSpace {
         }
     }
 
-    /// Finishes tree `t` (the span `span` of the forest's order) after
-    /// [`JointSpace::factor`] or a forward pass: solves back root to leaf
+    /// Finishes tree `t` after [`JointSpace::factor`] or a forward pass: solves back root to leaf
     /// for each joint's impulse, then each body's velocity change under
     /// them and the known impulses `force` (by place), into `x`, by place.
     pub(super) fn finish(&mut self, t: usize, force: Option<&[V3]>, minv: &[V3], x: &mut [V3]) {
@@ -350,12 +366,7 @@ impl JointSpace {
         for q in (from..to).rev() {
             let link = self.links[q];
             let mut v = load_v::<N>(&self.b[q]);
-            let siblings = link.siblings_end as usize - q - 1;
-            let partners = (q + 1..link.siblings_end as usize).chain(Some(link.parent as usize));
-            for (i, u) in partners.enumerate() {
-                if i == siblings && link.parent == NO_JOINT {
-                    break;
-                }
+            for (i, u) in link.partners(q).enumerate() {
                 let pull = mul_nv(
                     &load::<N>(&self.coupling[link.first as usize + i]),
                     &load_v(&self.b[u]),
@@ -407,23 +418,13 @@ impl JointSpace {
         let (from, to) = self.trees[t].0;
         for q in from..to {
             let mut b = [0.0; ROWS];
-            let spin = self.rows[q] == 3;
-            for (e, (&body, &p)) in self.links[q].ends.iter().zip(&self.arms[q]).enumerate() {
-                if body != NO_PLACE {
-                    push(
-                        &mut b,
-                        SIGNS[e],
-                        Rows { p, spin }.times(&mul(&minv[body], &force[body])),
-                    );
-                }
-            }
+            self.pushed(q, force, minv, &mut b);
             self.b[q] = b;
         }
         for q in from..to {
             let link = self.links[q];
             let y = mul_nv(&load::<N>(&self.d[q]), &load_v(&self.b[q]));
-            let partners = (q + 1..link.siblings_end as usize).chain(Some(link.parent as usize));
-            for (i, u) in partners.take_while(|&u| u != NO_JOINT as usize).enumerate() {
+            for (i, u) in link.partners(q).enumerate() {
                 let e = load::<N>(&self.coupling[link.first as usize + i]);
                 let mut b = load_v::<N>(&self.b[u]);
                 sub_v(&mut b, &mul_tv(&e, &y));

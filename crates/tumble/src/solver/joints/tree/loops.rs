@@ -37,8 +37,9 @@ pub(super) struct Loop {
     /// The places in `order` of its two bodies (`usize::MAX` for one that
     /// cannot move).
     pub(super) ends: [usize; 2],
-    /// Its diagonal block and right-hand side this solve.
-    pub(super) d: M3,
+    /// Its compliance `G` (the system's diagonal block is `-G`) and
+    /// velocity error this solve.
+    pub(super) compliance: M3,
     pub(super) rhs: V3,
     /// Its coupling blocks with its two bodies this solve (`-J`, rows by
     /// the bodies' velocities).
@@ -235,7 +236,11 @@ impl JointTrees {
             }
             self.schur_rhs.push(l.rhs[r] - bx);
             for c in 0..n {
-                let own = if i / 3 == c / 3 { l.d[r][c % 3] } else { 0.0 };
+                let own = if i / 3 == c / 3 {
+                    -l.compliance[r][c % 3]
+                } else {
+                    0.0
+                };
                 let col = &self.cols[c * m..(c + 1) * m];
                 let mut bw = 0.0;
                 for (&e, rows) in l.local.iter().zip(&l.rows) {

@@ -94,9 +94,6 @@ pub(crate) struct JointTrees {
     /// rotational inertia (those of an [`IMMOVABLE`] body for one that
     /// cannot move or turn).
     minv: Vec<V3>,
-    /// Per node of `order`, a joint's anchors this solve (read by the
-    /// bodies below it).
-    arms: Vec<(Vec2, Vec2)>,
     /// The [`load_key`] of the last [`JointTrees::build_for_loads`], when
     /// it found no tree.
     nothing_for: Option<u64>,
@@ -395,9 +392,9 @@ fn quarter_turned(r: Vec2) -> [f64; 2] {
     [-f64::from(r.y), f64::from(r.x)]
 }
 
-/// Joint `j`'s rows at body `end` for its anchors `ra`, `rb` now, as the
-/// elimination's coupling block: the point's two, and the angle's when
-/// `spins` (else a filler).
+/// Joint `j`'s rows at body `end` for its anchors `ra`, `rb` now (a
+/// loop's coupling with that body): the point's two, and the angle's
+/// when `spins` (else a filler).
 fn rows_at(j: &JointConstraint, (ra, rb): (Vec2, Vec2), end: u32, spins: bool) -> M3 {
     let (sign, [[x0, x1], [y0, y1]]) = if end == j.a {
         (-1.0, [[-1.0, ra.y], [-1.0, -ra.x]])
@@ -408,10 +405,11 @@ fn rows_at(j: &JointConstraint, (ra, rb): (Vec2, Vec2), end: u32, spins: bool) -
     [[x0, 0.0, x1], [0.0, y0, y1], [0.0, 0.0, spin]].map(|r| r.map(f64::from))
 }
 
-/// Joint `j`'s diagonal block and right-hand side in the system, for
+/// Joint `j`'s compliance `G` and velocity error `c` in the system, for
 /// its anchors `ra`, `rb` now and its third row `spin`: its point rows'
 /// compliance (none for rigid rows: a weld's, a driven hinge's) and
-/// velocity error with the drift's correction, and the third row's.
+/// velocity error with the drift's correction, and the third row's (a
+/// filler's compliance is one).
 #[inline(always)]
 fn joint_block(
     j: &JointConstraint,
@@ -441,7 +439,7 @@ fn joint_block(
     // rate (as the weld's own kernel does); a free motor's speed; else a
     // filler.
     let turn = motion.b.w - motion.a.w;
-    let (spin_error, spin_diag) = match spin {
+    let (spin_error, spin_give) = match spin {
         Spin::Weld => (turn + soft.bias_rate * motion.angle(j), 0.0),
         Spin::Motor {
             speed,
@@ -451,18 +449,18 @@ fn joint_block(
         } => {
             let [_, ia, _, ib] = j.masses;
             let give = if rigid { 0.0 } else { FRICTION_GIVE * (ia + ib) };
-            (turn - speed, -give)
+            (turn - speed, give)
         }
-        _ => (0.0, -1.0),
+        _ => (0.0, 1.0),
     };
     let rhs = [f64::from(-r.x), f64::from(-r.y), f64::from(spin_error)];
-    let g = |x: f32| -f64::from(x);
-    let d = [
+    let g = f64::from;
+    let compliance = [
         [g(gamma[0][0]), g(gamma[0][1]), 0.0],
         [g(gamma[1][0]), g(gamma[1][1]), 0.0],
-        [0.0, 0.0, f64::from(spin_diag)],
+        [0.0, 0.0, g(spin_give)],
     ];
-    (d, rhs)
+    (compliance, rhs)
 }
 
 impl JointTrees {
@@ -667,7 +665,7 @@ impl JointTrees {
                 joint: k,
                 spin: spin_row(j, h),
                 ends,
-                d: [[0.0; 3]; 3],
+                compliance: [[0.0; 3]; 3],
                 rhs: [0.0; 3],
                 rows: [[[0.0; 3]; 3]; 2],
                 scale: [0.0; 3],
@@ -695,7 +693,6 @@ impl JointTrees {
                 [0.0; 3]
             }
         }));
-        self.arms.resize(m, (Vec2::ZERO, Vec2::ZERO));
         // Each joint's third row, for the whole step (a held motor is
         // let go at each solve's start).
         self.spins.clear();
@@ -899,16 +896,9 @@ impl JointTrees {
             let j = &joints[self.order[k].1 as usize];
             let motion = Motion::load(j, states);
             let (ra, rb) = motion.anchors(j);
-            self.arms[k] = (ra, rb);
             let spin = self.spins[k];
             let solved = spin.solved();
-            let (d, c) = joint_block(j, &motion, (ra, rb), spin, (ctx, soft, a2));
-            space.d[q] = [
-                [-d[0][0], -d[0][1], -d[0][2]],
-                [-d[1][0], -d[1][1], -d[1][2]],
-                [-d[2][0], -d[2][1], -d[2][2]],
-            ];
-            space.c[q] = c;
+            (space.d[q], space.c[q]) = joint_block(j, &motion, (ra, rb), spin, (ctx, soft, a2));
             space.arms[q] = [quarter_turned(ra), quarter_turned(rb)];
             space.rows[q] = if solved { 3 } else { 2 };
             if let Some(held) = spin.held() {
@@ -923,7 +913,7 @@ impl JointTrees {
             let j = &joints[l.joint as usize];
             let motion = Motion::load(j, states);
             let arms = motion.anchors(j);
-            (l.d, l.rhs) = joint_block(j, &motion, arms, l.spin, (ctx, soft, a2));
+            (l.compliance, l.rhs) = joint_block(j, &motion, arms, l.spin, (ctx, soft, a2));
             l.rows = [j.a, j.b].map(|end| rows_at(j, arms, end, l.spin.solved()).map(|r| r.map(|x| -x)));
             let [k11, _, k22] = point_mass_matrix(j.masses, arms.0, arms.1);
             l.scale = [k11, k22, j.masses[1] + j.masses[3]].map(f64::from);

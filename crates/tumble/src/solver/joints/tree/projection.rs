@@ -110,7 +110,6 @@ impl JointTrees {
             let j = &joints[id as usize];
             let motion = Motion::load(j, states);
             let (ra, rb) = motion.anchors(j);
-            self.arms[k] = (ra, rb);
             // (A tree left as it is: no gap, so no move.)
             let c = if self.unprojected[id as usize] {
                 Vec2::ZERO
