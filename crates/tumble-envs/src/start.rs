@@ -45,7 +45,7 @@ use tumble::MassData;
 const LINEAR_SLOP: f64 = 0.005;
 /// Box2D 2.3's `b2_angularSlop` (2 degrees): how far past a limit a hinge
 /// may rest.
-const ANGULAR_SLOP: f64 = 2.0 / 180.0 * std::f64::consts::PI;
+pub(crate) const ANGULAR_SLOP: f64 = 2.0 / 180.0 * std::f64::consts::PI;
 /// Box2D 2.3's `b2_maxAngularCorrection` (8 degrees) per iteration.
 const MAX_ANGULAR_CORRECTION: f64 = 8.0 / 180.0 * std::f64::consts::PI;
 /// Box2D 2.3's `b2_maxLinearCorrection` per iteration.
