@@ -1413,7 +1413,7 @@ mod tests {
             ra,
             rb,
             // Gaps and overlaps around the slop.
-            base_separation: rng.range(-0.03, 0.02) - (rb - ra).dot(n),
+            start_separation: rng.range(-0.03, 0.02),
             normal_mass: 1.0 / kn,
             tangent_mass: 1.0 / kt,
             normal_impulse,
@@ -1523,7 +1523,7 @@ mod tests {
             let mut p2 = c.points[0];
             p2.ra += offset;
             p2.rb += offset;
-            p2.base_separation = rng.range(-0.03, 0.02) - (p2.rb - p2.ra).dot(n);
+            p2.start_separation = rng.range(-0.03, 0.02);
             p2.normal_impulse = rng.range(0.0, 2.0);
             let [ma, ia, mb, ib] = c.masses;
             let lever = |p: &ConstraintPoint| (cross(p.ra, n), cross(p.rb, n));

@@ -601,7 +601,7 @@ fn prepare_one(
         *cp = ConstraintPoint {
             ra,
             rb,
-            base_separation: p.separation - (rb - ra).dot(n),
+            start_separation: p.separation,
             separation: p.separation,
             normal_mass: if kn > 0.0 { 1.0 / kn } else { 0.0 },
             tangent_mass: if kt > 0.0 { 1.0 / kt } else { 0.0 },

@@ -42,9 +42,10 @@ pub(crate) struct ConstraintPoint {
     pub(crate) ra: Vec2,
     /// Anchor relative to body B's center of mass.
     pub(crate) rb: Vec2,
-    /// Separation at the start of the step less `(rb - ra) . n`: adding the
-    /// current anchor gap along the normal gives the current separation.
-    pub(crate) base_separation: f32,
+    /// Separation at the start of the step: the current one adds the
+    /// bodies' motion since then along the normal (see
+    /// `scalar::current_separation`).
+    pub(crate) start_separation: f32,
     /// The current separation, recomputed once per substep (bodies move
     /// only between substeps) for the one-at-a-time path.
     pub(crate) separation: f32,

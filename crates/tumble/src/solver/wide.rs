@@ -53,8 +53,8 @@ struct PointLanes<L> {
     rbx: L,
     /// Anchor on B, y.
     rby: L,
-    /// Separation at the step start less the anchor gap along the normal.
-    base_separation: L,
+    /// Separation at the step start.
+    start_separation: L,
     /// Effective mass along the tangent.
     tangent_mass: L,
     /// Accumulated normal impulse (per substep).
@@ -402,7 +402,7 @@ where
                 ray: lanes(cs, |c| c.points[k].ra.y),
                 rbx: lanes(cs, |c| c.points[k].rb.x),
                 rby: lanes(cs, |c| c.points[k].rb.y),
-                base_separation: lanes(cs, |c| c.points[k].base_separation),
+                start_separation: lanes(cs, |c| c.points[k].start_separation),
                 tangent_mass: lanes(cs, |c| c.points[k].tangent_mass),
                 normal_impulse: lanes(cs, |c| c.points[k].normal_impulse),
                 tangent_impulse: lanes(cs, |c| c.points[k].tangent_impulse),
@@ -465,7 +465,7 @@ where
                 ray: lanes(&sources, |s| s.points[k].ra.y),
                 rbx: lanes(&sources, |s| s.points[k].rb.x),
                 rby: lanes(&sources, |s| s.points[k].rb.y),
-                base_separation: zero,
+                start_separation: zero,
                 tangent_mass: zero,
                 normal_impulse: lanes(&sources, |s| s.points[k].normal_impulse),
                 tangent_impulse: lanes(&sources, |s| s.points[k].tangent_impulse),
@@ -475,8 +475,7 @@ where
             let (rta, rtb) = pl.tangent_levers((nx, ny));
             (levers[k], kn[k]) = ((rna, rnb), ma + mb + ia * rna * rna + ib * rnb * rnb);
             pl.tangent_mass = inverse(ma + mb + ia * rta * rta + ib * rtb * rtb);
-            let separation: L = lanes(&sources, |s| s.points[k].separation);
-            pl.base_separation = separation - ((pl.rbx - pl.rax) * nx + (pl.rby - pl.ray) * ny);
+            pl.start_separation = lanes(&sources, |s| s.points[k].separation);
         }
         let used = L::from_fn(|l| l as f32).lt(L::splat(chunk.len() as f32));
         let (first, last) = (0, N - 1);
@@ -518,21 +517,23 @@ where
     /// come out the same bits every time.
     #[inline(always)]
     fn separations(&self, states: &[StateCell]) -> [L; N] {
+        // (The cosines less one, as `scalar::current_separation` sums the
+        // anchors' moves.)
         let [dpx, dpy, qac, qas, qbc, qbs] = L::gather(|l| {
             let ((dpa, qa), (dpb, qb)) = (
                 states[self.bodies.a[l] as usize].motion(),
                 states[self.bodies.b[l] as usize].motion(),
             );
-            [dpb.x - dpa.x, dpb.y - dpa.y, qa.c, qa.s, qb.c, qb.s]
+            [dpb.x - dpa.x, dpb.y - dpa.y, qa.c - 1.0, qa.s, qb.c - 1.0, qb.s]
         });
         let (nx, ny) = (self.nx, self.ny);
         let dn = dpx * nx + dpy * ny;
-        // (dqB rb - dqA ra) . n, per point.
+        // ((dqB - 1) rb - (dqA - 1) ra) . n, per point.
         let mut sep = [L::default(); N];
         for (s, p) in sep.iter_mut().zip(&self.p) {
             let gx = (qbc * p.rbx - qbs * p.rby) - (qac * p.rax - qas * p.ray);
             let gy = (qbs * p.rbx + qbc * p.rby) - (qas * p.rax + qac * p.ray);
-            *s = dn + gx * nx + gy * ny + p.base_separation;
+            *s = dn + gx * nx + gy * ny + p.start_separation;
         }
         sep
     }
