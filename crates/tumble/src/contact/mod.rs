@@ -56,6 +56,11 @@ pub(crate) struct Contact {
     pub color: u8,
     /// What the contact reports and asks (from its shapes' flags).
     pub options: ContactOptions,
+    /// Each shape's radius if it is a circle, else zero: the solve follows
+    /// a circle's side of the separation from its center (see
+    /// `solver::scalar::current_separation`).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub round: [f32; 2],
     pub manifold: Manifold,
     /// Where the manifold was computed, for keeping it while the pair
     /// hardly moves.
@@ -265,6 +270,7 @@ impl Contact {
             restitution: material.restitution,
             tangent_speed: material.tangent_speed,
             options,
+            round: [0.0; 2],
             hit_pending: false,
             color: NO_COLOR,
             part_bits,

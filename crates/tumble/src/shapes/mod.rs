@@ -406,6 +406,17 @@ impl Shape {
         }
     }
 
+    /// The radius about which the shape is round all over: a circle's;
+    /// zero for the rest. A capsule's or a rounded polygon's rounding also
+    /// covers flat sides, which a contact follows as material points (see
+    /// `solver::scalar::current_separation`).
+    pub(crate) fn round_radius(&self) -> f32 {
+        match self {
+            Shape::Circle(c) => c.radius,
+            Shape::Capsule(_) | Shape::Polygon(_) | Shape::Segment(_) | Shape::ChainSegment(_) => 0.0,
+        }
+    }
+
     /// The farthest distance from the centroid to any point of the shape.
     pub fn extent(&self) -> f32 {
         match self {

@@ -527,6 +527,7 @@ fn read_contact<'a, const N: usize>(
             normal: c.manifold.normal,
             friction: c.friction,
             masses: [ba.inv_mass, ba.inv_inertia, bb.inv_mass, bb.inv_inertia],
+            round: c.round,
             points,
         },
         flag: flag_of(c, ba, bb, sources.heavy),
@@ -565,6 +566,7 @@ fn prepare_one(
         track: read.track,
         count: c.manifold.count,
         masses: read.masses,
+        round: read.round,
         ..ContactConstraint::default()
     };
     // Per point: the angular levers of a normal impulse and the

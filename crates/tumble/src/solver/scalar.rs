@@ -17,13 +17,27 @@ use crate::step_context::{Softness, StepContext};
 /// the soft step turns such noise into speeds that never settle (a box
 /// resting on another kept moving at a few 1e-7 m/s), where a body at
 /// rest (`dq` exactly 1) moves its anchors by exactly nothing.
+///
+/// A circle's side (`round`, its radius, see `Contact::round`) is
+/// followed from its center: turning a circle about its center leaves its
+/// nearest point where it was, where the material point that touched
+/// rolls away and lifts by `r (1 - cos)` (so the anchors' moves along the
+/// normal, less `r (1 - cos)` for each circle). Followed as a material
+/// point, a ball rolling at 5 m/s on a floor seemed to lift 7 mm a step,
+/// sank 2.6 mm into it and bounced on it at 0.08 m/s.
 #[inline]
-pub(super) fn current_separation(cp: &ConstraintPoint, n: Vec2, ba: &BodyState, bb: &BodyState) -> f32 {
+pub(super) fn current_separation(
+    cp: &ConstraintPoint,
+    (n, round): (Vec2, [f32; 2]),
+    ba: &BodyState,
+    bb: &BodyState,
+) -> f32 {
     let turned = |q: crate::math::Rot, r: Vec2| {
         Vec2::new((q.c - 1.0) * r.x - q.s * r.y, q.s * r.x + (q.c - 1.0) * r.y)
     };
     let d = (bb.dp - ba.dp) + (turned(bb.dq, cp.rb) - turned(ba.dq, cp.ra));
-    d.dot(n) + cp.start_separation
+    let rolled = round[0] * (ba.dq.c - 1.0) + round[1] * (bb.dq.c - 1.0);
+    d.dot(n) + rolled + cp.start_separation
 }
 
 /// The velocity of point `cp` of body B relative to body A's along `n`

@@ -88,6 +88,9 @@ pub(crate) struct ContactConstraint {
     /// Inverse masses and inertias `[ma, ia, mb, ib]`, copied here so the
     /// inner loops read only the constraint and the bodies' velocities.
     pub(crate) masses: [f32; 4],
+    /// [`Contact::round`](crate::contact::Contact::round): each side's
+    /// radius if it is a circle.
+    pub(crate) round: [f32; 2],
     pub(crate) points: [ConstraintPoint; 2],
     /// Two-point manifolds: the 2x2 normal mass matrix `K` (symmetric:
     /// `k11, k12, k22`), and its inverse when it is well conditioned

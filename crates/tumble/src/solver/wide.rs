@@ -109,6 +109,8 @@ pub(super) struct LaneSource<const N: usize> {
     pub(super) friction: f32,
     /// `[ma, ia, mb, ib]`, as [`ContactConstraint::masses`].
     pub(super) masses: [f32; 4],
+    /// As [`ContactConstraint::round`].
+    pub(super) round: [f32; 2],
     /// The points.
     pub(super) points: [PointSource; N],
 }
@@ -142,6 +144,7 @@ impl<const N: usize> LaneSource<N> {
             normal: Vec2::ZERO,
             friction: 0.0,
             masses: [0.0; 4],
+            round: [0.0; 2],
             points: [PointSource::default(); N],
         }
     }
@@ -183,6 +186,10 @@ pub(super) struct Batch<L: Lanes, const N: usize, const M: usize> {
     mb: L,
     /// Inverse inertia of B.
     ib: L,
+    /// A's radius if it is a circle (see [`ContactConstraint::round`]).
+    round_a: L,
+    /// B's, likewise.
+    round_b: L,
     /// The normal masses. A block: its 2x2 matrix `K`, `[k11, k12,
     /// k22]` (its inverse is found where the solve needs it, as the
     /// separations are: see [`Batch::separations`]). A single point:
@@ -292,6 +299,8 @@ where
             ia: L::default(),
             mb: L::default(),
             ib: L::default(),
+            round_a: L::default(),
+            round_b: L::default(),
             mass: [L::default(); M],
             p: [PointLanes::default(); N],
         }
@@ -419,6 +428,8 @@ where
         self.ia = lanes(cs, |c| c.masses[1]);
         self.mb = lanes(cs, |c| c.masses[2]);
         self.ib = lanes(cs, |c| c.masses[3]);
+        self.round_a = lanes(cs, |c| c.round[0]);
+        self.round_b = lanes(cs, |c| c.round[1]);
     }
 
     /// Builds the constraints `chunk` from `sources` (the first
@@ -502,6 +513,8 @@ where
         self.ia = ia;
         self.mb = mb;
         self.ib = ib;
+        self.round_a = lanes(&sources, |s| s.round[0]);
+        self.round_b = lanes(&sources, |s| s.round[1]);
     }
 
     /// The lanes' normals, `(nx, ny)`.
@@ -528,12 +541,15 @@ where
         });
         let (nx, ny) = (self.nx, self.ny);
         let dn = dpx * nx + dpy * ny;
+        // (Circles followed from their centers: see
+        // `scalar::current_separation`.)
+        let rolled = self.round_a * qac + self.round_b * qbc;
         // ((dqB - 1) rb - (dqA - 1) ra) . n, per point.
         let mut sep = [L::default(); N];
         for (s, p) in sep.iter_mut().zip(&self.p) {
             let gx = (qbc * p.rbx - qbs * p.rby) - (qac * p.rax - qas * p.ray);
             let gy = (qbs * p.rbx + qbc * p.rby) - (qas * p.rax + qac * p.ray);
-            *s = dn + gx * nx + gy * ny + p.start_separation;
+            *s = dn + gx * nx + gy * ny + rolled + p.start_separation;
         }
         sep
     }

@@ -42,6 +42,10 @@ impl World {
             (part_a << 32) | (part_b << 40),
             self.contact_options(sa, sb),
         );
+        contact.round = [
+            self.shapes[sa].shape.round_radius(),
+            self.shapes[sb].shape.round_radius(),
+        ];
         let radius = self.shapes[sa].shape.radius().max(self.shapes[sb].shape.radius());
         contact.rolling_resistance = da.rolling_resistance.max(db.rolling_resistance) * radius;
         let ci = self.contacts.insert(contact).index;
