@@ -1465,7 +1465,7 @@ mod tests {
             // would be 2.4e-5 m/s in a target at this substep length).
             let smallest = batch.smallest_separation(&lanes.1);
             let separation =
-                current_separation(&cs.points[0], (cs.normal, cs.round), &ss[0].load(), &ss[1].load());
+                current_separation(&cs.points[0], cs.normal, cs.round, &ss[0].load(), &ss[1].load());
             assert!((smallest - separation).abs() < 1e-6);
             cs.points[0].separation = smallest;
             for it in 0..4 {

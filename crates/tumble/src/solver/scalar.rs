@@ -28,7 +28,8 @@ use crate::step_context::{Softness, StepContext};
 #[inline]
 pub(super) fn current_separation(
     cp: &ConstraintPoint,
-    (n, round): (Vec2, [f32; 2]),
+    n: Vec2,
+    round: [f32; 2],
     ba: &BodyState,
     bb: &BodyState,
 ) -> f32 {

@@ -1,7 +1,7 @@
 //! Contact recycling: a kept manifold matches a fresh one, resting piles
 //! keep theirs, and anything that moves gets a new one.
 
-use super::tests::{body_with, ground, unit_box, zero_gravity, DT};
+use super::tests::{body_made_of, body_with, ground, unit_box, zero_gravity, DT};
 use super::*;
 use crate::body::BodyDef;
 use crate::collision::collide;
@@ -425,26 +425,24 @@ fn a_corner_slid_past_the_end_of_a_face_is_collided_again() {
         friction: 0.0,
         ..ShapeDef::default()
     };
-    let plank = world
-        .create_body(&BodyDef::kinematic().at(Vec2::new(0.0, -0.1)))
-        .unwrap();
-    world
-        .create_shape(plank, Polygon::new_box(1.0, 0.1).unwrap(), &slick)
-        .unwrap();
+    let plank = body_made_of(
+        &mut world,
+        &BodyDef::kinematic().at(Vec2::new(0.0, -0.1)),
+        Polygon::new_box(1.0, 0.1).unwrap(),
+        &slick,
+    );
     world.set_linear_velocity(plank, Vec2::new(-0.18, 0.0)).unwrap();
     // The corner 4 mm inside the face's right end (x = 1), 1 mm deep.
     let half = 0.25;
     let corner_to_center = half * std::f32::consts::SQRT_2;
-    let diamond = world
-        .create_body(
-            &BodyDef::dynamic()
-                .at(Vec2::new(0.996, corner_to_center - 0.001))
-                .with_angle(std::f32::consts::FRAC_PI_4),
-        )
-        .unwrap();
-    world
-        .create_shape(diamond, Polygon::new_box(half, half).unwrap(), &slick)
-        .unwrap();
+    body_made_of(
+        &mut world,
+        &BodyDef::dynamic()
+            .at(Vec2::new(0.996, corner_to_center - 0.001))
+            .with_angle(std::f32::consts::FRAC_PI_4),
+        Polygon::new_box(half, half).unwrap(),
+        &slick,
+    );
     for step in 0..8 {
         let before = placements(&world);
         world.step(DT);

@@ -13,8 +13,18 @@ pub(super) const DT: f32 = 1.0 / 60.0;
 
 /// A body made from `def` with one shape of the default material.
 pub(super) fn body_with(world: &mut World, def: &BodyDef, shape: impl Into<Shape>) -> BodyId {
+    body_made_of(world, def, shape, &ShapeDef::default())
+}
+
+/// A body made from `def` with one shape of material `material`.
+pub(super) fn body_made_of(
+    world: &mut World,
+    def: &BodyDef,
+    shape: impl Into<Shape>,
+    material: &ShapeDef,
+) -> BodyId {
     let b = world.create_body(def).unwrap();
-    world.create_shape(b, shape, &ShapeDef::default()).unwrap();
+    world.create_shape(b, shape, material).unwrap();
     b
 }
 

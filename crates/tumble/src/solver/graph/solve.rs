@@ -79,7 +79,7 @@ impl Graph {
             let (ba, bb) = (&states[c.a as usize].load(), &states[c.b as usize].load());
             let n = c.normal;
             for cp in c.points[..c.count].iter_mut() {
-                cp.separation = current_separation(cp, (n, c.round), ba, bb);
+                cp.separation = current_separation(cp, n, c.round, ba, bb);
                 smallest = smallest.min(cp.separation);
             }
         };

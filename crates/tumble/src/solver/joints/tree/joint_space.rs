@@ -349,9 +349,10 @@ impl JointSpace {
         }
     }
 
-    /// Finishes tree `t` after [`JointSpace::factor`] or a forward pass: solves back root to leaf
-    /// for each joint's impulse, then each body's velocity change under
-    /// them and the known impulses `force` (by place), into `x`, by place.
+    /// Finishes tree `t` after [`JointSpace::factor`] or a forward pass:
+    /// solves back root to leaf for each joint's impulse, then each body's
+    /// velocity change under them and the known impulses `force` (by
+    /// place), into `x`, by place.
     pub(super) fn finish(&mut self, t: usize, force: Option<&[V3]>, minv: &[V3], x: &mut [V3]) {
         if self.narrow[t] {
             self.finish_tree::<2>(t, force, minv, x);
