@@ -60,7 +60,10 @@ fail() {
 }
 
 echo "== testbed smoke: Xvfb :$DISPLAY_NUM"
-Xvfb ":$DISPLAY_NUM" -screen 0 1280x800x24 -nolisten tcp >"$OUT/xvfb.log" 2>&1 &
+# -noreset: by default the server resets when its last client leaves, and a
+# window opened during the reset cannot connect; between two windows here
+# no client may be connected.
+Xvfb ":$DISPLAY_NUM" -screen 0 1280x800x24 -nolisten tcp -noreset >"$OUT/xvfb.log" 2>&1 &
 XVFB_PID=$!
 export DISPLAY=":$DISPLAY_NUM"
 unset WAYLAND_DISPLAY
