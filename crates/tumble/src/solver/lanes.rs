@@ -132,10 +132,14 @@ pub(super) trait Lanes:
         let (num, den) = (steep.select(ax, ay), steep.select(ay, ax));
         let t = den.gt(zero).select(num / den, zero);
         let t2 = t * t;
-        let poly = crate::math::ATAN_POLYNOMIAL
-            .iter()
-            .rev()
-            .fold(zero, |acc, &c| acc * t2 + Self::splat(c));
+        // (A loop, not an iterator's fold: a fold is a function of its
+        // own, which the compiler may leave out of line, compiled without
+        // the lanes' processor features, each lane operation a call.)
+        let coefficients = &crate::math::ATAN_POLYNOMIAL;
+        let mut poly = zero;
+        for k in (0..coefficients.len()).rev() {
+            poly = poly * t2 + Self::splat(coefficients[k]);
+        }
         let angle = t * poly;
         let angle = steep.select(Self::splat(FRAC_PI_2) - angle, angle);
         let angle = x.lt(zero).select(Self::splat(PI) - angle, angle);
