@@ -14,7 +14,7 @@
 use tumble::{BodyId, SolverSettings, Vec2, World, WorldSettings};
 
 /// The environments' substeps (350 Hz): the fewest at which gymnasium's
-/// heuristic pilots fly and walk them as at 8, the soft step's most (the
+/// heuristic pilots fly them as at 8, the soft step's most (the
 /// lander lands as often as on gymnasium's own; at 6 it crashes more).
 /// The RL guide's physics settings give the figures.
 pub(crate) const SUBSTEPS: u32 = 7;

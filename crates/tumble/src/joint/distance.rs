@@ -185,8 +185,7 @@ pub(super) fn solve(
             speed(m),
             mass,
             &mut i.lower,
-            ctx,
-            bias,
+            (ctx.inv_h(), bias),
             most,
         );
         m.apply_linear(j, ra, rb, lower * axis);
@@ -196,8 +195,7 @@ pub(super) fn solve(
             -speed(m),
             mass,
             &mut i.upper,
-            ctx,
-            bias,
+            (ctx.inv_h(), bias),
             most,
         );
         m.apply_linear(j, ra, rb, -upper * axis);

@@ -108,29 +108,32 @@ pub(super) fn drift_rate(rate: f32, c: f32, max_push: f32) -> f32 {
 /// One side of a limit on position `c` (positive while the limit is not
 /// reached) with relative velocity `cdot` along it and effective mass
 /// `mass`: the change of the accumulated impulse `acc` (kept at least 0).
-/// A limit not reached yet lets the gap close within the substep; one
-/// passed is pushed back softly in the biased pass, no faster than
-/// `max_push` (a slider's or a rod's limit: see
+/// A limit is a hard bound on where the substep ends: one not reached yet
+/// lets the gap close within the substep and no further (speculative),
+/// and one passed is pushed back to it within the substep in the biased
+/// pass (no faster than `max_push`: a slider's or a rod's limit, see
 /// [`crate::settings::MAX_JOINT_PUSH_SPEED`]; infinite for a hinge's
-/// angle, which turns each body about its own center).
-#[allow(clippy::too_many_arguments)]
+/// angle), the relax taking that push out of the velocities again. A
+/// soft limit (the joints' stiffness, as Box2D v3's) gives way under a
+/// load that outweighs its spring: ragdolls falling on each other bent
+/// their hinges up to 48 degrees past their limits, where hard ones,
+/// converged by [`LIMIT_PASSES`](crate::solver::LIMIT_PASSES), hold them
+/// within 5.
 #[inline]
 pub(super) fn limit_impulse(
     c: f32,
     cdot: f32,
     mass: f32,
     acc: &mut f32,
-    ctx: &StepContext,
-    bias: bool,
+    (inv_h, bias): (f32, bool),
     max_push: f32,
 ) -> f32 {
-    let (rate, soft) = if c > 0.0 {
-        (c * ctx.inv_h(), Softness::RIGID)
+    let rate = if c > 0.0 {
+        c * inv_h
     } else {
-        let soft = rigid(ctx, bias);
-        (drift_rate(soft.bias_rate, c, max_push), soft)
+        drift_rate(if bias { inv_h } else { 0.0 }, c, max_push)
     };
-    let impulse = -soft.mass_scale * mass * (cdot + rate) - soft.impulse_scale * *acc;
+    let impulse = -mass * (cdot + rate);
     let new = (*acc + impulse).max(0.0);
     let applied = new - *acc;
     *acc = new;

@@ -41,7 +41,7 @@ pub use wheel::WheelJoint;
 
 pub(crate) use constraint::{footprint, JointConstraint, Motion};
 pub(crate) use kernels::{drift_bias, point_mass_matrix, rigid};
-pub(crate) use solve::{prepare_joint, reaction, solve, warm_start};
+pub(crate) use solve::{prepare_joint, reaction, solve, solve_limits, warm_start};
 
 use crate::body::edges::{self, Edge};
 use crate::body::Body;

@@ -221,28 +221,7 @@ pub(super) fn solve(
         turn(m, j, impulse);
     }
     if r.enable_limit {
-        let i = &mut j.impulses;
-        let lower = limit_impulse(
-            angle - r.lower_angle,
-            m.b.w - m.a.w,
-            axial_mass,
-            &mut i.lower,
-            ctx,
-            bias,
-            f32::INFINITY,
-        );
-        turn(m, j, lower);
-        let i = &mut j.impulses;
-        let upper = limit_impulse(
-            r.upper_angle - angle,
-            m.a.w - m.b.w,
-            axial_mass,
-            &mut i.upper,
-            ctx,
-            bias,
-            f32::INFINITY,
-        );
-        turn(m, j, -upper);
+        solve_limit_rows(j, r, m, ((ra, rb), angle), (ctx.inv_h(), bias));
     }
     let c = m.separation(j, ra, rb);
     let cdot = m.relative_velocity(ra, rb);
@@ -257,6 +236,73 @@ pub(super) fn solve(
     );
     j.impulses.linear += impulse;
     m.apply_linear(j, ra, rb, impulse);
+}
+
+/// One of the passes over the limits alone that follow each biased
+/// iteration ([`LIMIT_PASSES`](crate::solver::LIMIT_PASSES)): the limit
+/// rows of a hinge whose limit pushes (some impulse stored). Returns
+/// whether it changed the bodies. (The lane kernel in
+/// `solver/joints/hinges.rs` takes the same steps.)
+pub(super) fn solve_limits(
+    j: &mut JointConstraint,
+    r: &RevoluteJoint,
+    m: &mut Motion,
+    ctx: &StepContext,
+) -> bool {
+    if !(r.enable_limit && (j.impulses.lower > 0.0 || j.impulses.upper > 0.0)) {
+        return false;
+    }
+    let anchors = m.anchors(j);
+    let angle = m.angle(j);
+    solve_limit_rows(j, r, m, (anchors, angle), (ctx.inv_h(), true));
+    true
+}
+
+/// The two limit rows at anchors `ra`, `rb` and joint angle `angle`, a
+/// limit passed pushed back at `inv_h` in the biased pass (`bias`). Each
+/// impulse turns the bodies about the hinge, the point held (see
+/// [`point_hold`]), and its point impulse is the point's: a limit's push
+/// neither opens the hinge nor fights the point's own correction, which
+/// a limb turned about its center would (a lander's leg pressed into its
+/// limit by its motor then never came to rest).
+fn solve_limit_rows(
+    j: &mut JointConstraint,
+    r: &RevoluteJoint,
+    m: &mut Motion,
+    ((ra, rb), angle): ((Vec2, Vec2), f32),
+    (inv_h, bias): (f32, bool),
+) {
+    let (hold, axial_mass) = point_hold(j, ra, rb);
+    let turn = |m: &mut Motion, j: &mut JointConstraint, impulse: f32| {
+        m.apply_angular(j, impulse);
+        let push = -hold * impulse;
+        m.apply_linear(j, ra, rb, push);
+        // A held point's share of the angular rows is implied by them
+        // (see `warm_start`); another hinge's is its point's impulse.
+        if !j.point_held {
+            j.impulses.linear += push;
+        }
+    };
+    let i = &mut j.impulses;
+    let lower = limit_impulse(
+        angle - r.lower_angle,
+        m.b.w - m.a.w,
+        axial_mass,
+        &mut i.lower,
+        (inv_h, bias),
+        f32::INFINITY,
+    );
+    turn(m, j, lower);
+    let i = &mut j.impulses;
+    let upper = limit_impulse(
+        r.upper_angle - angle,
+        m.a.w - m.b.w,
+        axial_mass,
+        &mut i.upper,
+        (inv_h, bias),
+        f32::INFINITY,
+    );
+    turn(m, j, -upper);
 }
 
 /// What the joint applied, per substep: the point's impulse on body B,

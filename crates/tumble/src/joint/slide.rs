@@ -65,8 +65,7 @@ impl Slide {
             speed(m),
             mass,
             &mut i.lower,
-            ctx,
-            bias,
+            (ctx.inv_h(), bias),
             most,
         );
         m.apply_axial(j, self.axis, self.axial_arms, push);
@@ -76,8 +75,7 @@ impl Slide {
             -speed(m),
             mass,
             &mut i.upper,
-            ctx,
-            bias,
+            (ctx.inv_h(), bias),
             most,
         );
         m.apply_axial(j, self.axis, self.axial_arms, -pull);

@@ -176,6 +176,22 @@ pub(crate) fn solve(j: &mut JointConstraint, states: &[StateCell], ctx: &StepCon
     m.store(j, states);
 }
 
+/// One pass over the joint's limits alone, after a biased iteration
+/// (see [`LIMIT_PASSES`](crate::solver::LIMIT_PASSES)): a hinge's whose
+/// limit pushes; nothing for other kinds.
+pub(crate) fn solve_limits(j: &mut JointConstraint, states: &[StateCell], ctx: &StepContext) {
+    let JointKind::Revolute(r) = j.kind else {
+        return;
+    };
+    if j.held_exactly {
+        return;
+    }
+    let mut m = Motion::load(j, states);
+    if revolute::solve_limits(j, &r, &mut m, ctx) {
+        m.store(j, states);
+    }
+}
+
 /// What the joint did over the step: the force on body B (world axes)
 /// and the torque, from its impulses per substep of length `h`, and its
 /// motor's impulse over the whole step of `substeps`.

@@ -2,7 +2,7 @@
 //! spin-up), limits under load, chains at rest, the error cases, and the
 //! joint's place in islands, sleeping and collision.
 
-use super::tests::{body_with, ground, unit_box, zero_gravity, DT};
+use super::tests::{body_made_of, body_with, ground, unit_box, zero_gravity, DT};
 use super::*;
 use crate::body::BodyDef;
 use crate::error::JointError;
@@ -228,6 +228,56 @@ fn revolute_limits_hold_a_heavy_arm_at_the_lower_limit() {
     let (force, torque) = world.joint_reaction(j).unwrap();
     assert!((force.y / weight_total - 1.0).abs() < 0.02, "reaction {force}");
     assert!(torque > 0.0, "the lower limit pushes the arm up: {torque}");
+}
+
+/// A light plank on a pivot, its turn limited to 0.2 rad either way,
+/// struck at one end by a box 50 times its mass dropped from 1 m: the
+/// limit stops the plank and carries the box, its angle passing the limit
+/// by no more than a thousandth of a radian at any step. (A limit as soft
+/// as the joints' stiffness gave way under the blow by a tenth.)
+#[test]
+fn a_hinge_limit_holds_under_a_heavy_impact() {
+    let mut world = World::default();
+    let pivot = anchor(&mut world);
+    let plank = body_with(
+        &mut world,
+        &BodyDef::dynamic(),
+        Polygon::new_box(1.0, 0.05).unwrap(),
+    );
+    let hinge = RevoluteJoint::default().with_limits(-0.2, 0.2);
+    let j = world
+        .create_joint(&JointDef::new(pivot, plank, hinge).at(&world, Vec2::ZERO).unwrap())
+        .unwrap();
+    let plank_mass = world.mass_data(plank).unwrap().mass;
+    // (A 0.4 m box has an area of 0.16 m^2.)
+    let material = ShapeDef {
+        density: 50.0 * plank_mass / 0.16,
+        ..ShapeDef::default()
+    };
+    let weight = body_made_of(
+        &mut world,
+        &BodyDef::dynamic().at(Vec2::new(0.8, 1.25)),
+        Polygon::new_box(0.2, 0.2).unwrap(),
+        &material,
+    );
+    let ratio = world.mass_data(weight).unwrap().mass / plank_mass;
+    assert!((ratio - 50.0).abs() < 0.01, "mass ratio {ratio}");
+    let mut worst = 0.0f32;
+    for _ in 0..180 {
+        world.step(DT);
+        let angle = world.joint_angle(j).unwrap();
+        worst = worst.max(-0.2 - angle).max(angle - 0.2);
+    }
+    let angle = world.joint_angle(j).unwrap();
+    assert!(
+        (angle + 0.2).abs() < 1e-3,
+        "the plank rests on its limit: {angle}"
+    );
+    assert!(
+        world.position(weight).unwrap().x > 0.5,
+        "the box stays on the plank"
+    );
+    assert!(worst < 1e-3, "the limit gave way by {worst} rad");
 }
 
 #[test]

@@ -34,6 +34,10 @@ pub(in crate::solver) enum Pass<'a> {
         /// Push overlaps out (the solve) or not (the relax).
         bias: bool,
     },
+    /// A pass over the joints' limits alone, after a biased iteration
+    /// (see [`LIMIT_PASSES`](crate::solver::LIMIT_PASSES)): the contacts
+    /// and every other row are left as they are.
+    Limits,
 }
 
 impl Pass<'_> {
@@ -42,7 +46,7 @@ impl Pass<'_> {
     #[inline]
     fn bias(self) -> bool {
         match self {
-            Pass::Velocity { .. } => true,
+            Pass::Velocity { .. } | Pass::Limits => true,
             Pass::Soft { bias } => bias,
         }
     }
@@ -356,6 +360,7 @@ fn solve_one(
             }
         }
         Pass::Soft { bias } => solve_soft_constraint(c, states, ctx, reverse, bias),
+        Pass::Limits => {}
     }
 }
 
@@ -371,6 +376,12 @@ fn solve_overflow(
     pass: Pass<'_>,
 ) {
     let joints = &mut joints[joint_range];
+    if let Pass::Limits = pass {
+        for j in joints.iter_mut() {
+            joint::solve_limits(j, states, ctx);
+        }
+        return;
+    }
     if reverse {
         for j in joints.iter_mut().rev() {
             joint::solve(j, states, ctx, pass.bias());
@@ -417,12 +428,21 @@ fn solve_color<L: Lanes>(
         ),
     );
     let bias = pass.bias();
+    let limits = matches!(pass, Pass::Limits);
     let solve_hinges = |_, run: &mut [HingeBatch<L>]| {
-        in_lanes::<L, _>(
-            run,
-            #[inline(always)]
-            |b| b.solve(states, ctx, bias),
-        )
+        if limits {
+            in_lanes::<L, _>(
+                run,
+                #[inline(always)]
+                |b| b.solve_limits(states, ctx),
+            )
+        } else {
+            in_lanes::<L, _>(
+                run,
+                #[inline(always)]
+                |b| b.solve(states, ctx, bias),
+            )
+        }
     };
     let hinges = (
         hinges,
@@ -430,7 +450,11 @@ fn solve_color<L: Lanes>(
     );
     let solve_joints = |_, run: &mut [JointConstraint]| {
         for j in run {
-            joint::solve(j, states, ctx, bias);
+            if limits {
+                joint::solve_limits(j, states, ctx);
+            } else {
+                joint::solve(j, states, ctx, bias);
+            }
         }
     };
     let joints = (
@@ -509,6 +533,10 @@ fn solve_color<L: Lanes>(
             hinges,
             joints,
         ),
+        Pass::Limits => {
+            for_each4(team, (pairs, &|_, _| {}), (singles, &|_, _| {}), hinges, joints);
+            return;
+        }
     }
     // After the stage, on this thread alone: the scalar kernels write both
     // bodies, static ones included, so they must never run beside the

@@ -66,6 +66,23 @@ pub(crate) struct HingeBatch<L: Lanes> {
     upper_impulse: L,
     /// The spring, motor and limits: read only when `angular`.
     parts: AngularLanes<L>,
+    /// The limit rows as the last pass found the bodies (see
+    /// [`HingeBatch::solve_limits`]).
+    limit_rows: LimitRows<L>,
+}
+
+/// The limit rows of a batch's hinges as the bodies stand in a pass.
+#[derive(Clone, Debug, Default)]
+struct LimitRows<L: Lanes> {
+    /// The anchors, `(rax, ray, rbx, rby)`.
+    anchors: (L, L, L, L),
+    /// The point impulse that holds the point per unit angular impulse,
+    /// and the angular rows' mass with the point held.
+    hold: Lanes2<L>,
+    axial_mass: L,
+    /// The angle's distances from the lower limit and to the upper.
+    lower_c: L,
+    upper_c: L,
 }
 
 /// The angular parts of a batch's hinges (see `revolute::solve`).
@@ -111,6 +128,7 @@ impl<L: Lanes> HingeBatch<L> {
             lower_impulse: L::default(),
             upper_impulse: L::default(),
             parts: AngularLanes::default(),
+            limit_rows: LimitRows::default(),
         }
     }
 
@@ -265,6 +283,107 @@ impl<L: Lanes> HingeBatch<L> {
         self.solve_point(&mut m, rigid(ctx, bias), ctx.max_joint_push_speed);
         m.store(self, states);
     }
+
+    /// One pass over the limits alone (`revolute::solve_limits`
+    /// lane-wide): the limit rows of the lanes whose limits push, as the
+    /// biased pass before it left them.
+    #[inline(always)]
+    pub(crate) fn solve_limits(&mut self, states: &[StateCell], ctx: &StepContext) {
+        let zero = L::splat(0.0);
+        let pushing = self.parts.limit & (self.lower_impulse.gt(zero) | self.upper_impulse.gt(zero));
+        if !pushing.any() {
+            return;
+        }
+        // (Only the velocities: the rows' geometry is the biased pass's.)
+        let mut m = LaneMotion {
+            v: self.bodies.gather(states),
+            dpa: Default::default(),
+            dpb: Default::default(),
+            dqa: Default::default(),
+            dqb: Default::default(),
+        };
+        let inv_h = L::splat(ctx.inv_h());
+        self.solve_limit_rows(&mut m, pushing, (inv_h, inv_h));
+        m.store(self, states);
+    }
+
+    /// `revolute::solve_limit_rows` lane-wide on the lanes `mask`, from
+    /// the rows kept in `limit_rows`: a limit passed pushed back at
+    /// `push`.
+    #[inline(always)]
+    fn solve_limit_rows(&mut self, m: &mut LaneMotion<L>, mask: L::Mask, (inv_h, push): (L, L)) {
+        let rows = self.limit_rows.clone();
+        let (lower, acc) = limit_impulse(
+            (rows.lower_c, m.v.wb - m.v.wa, self.lower_impulse),
+            (inv_h, push),
+            rows.axial_mass,
+            mask,
+        );
+        self.lower_impulse = acc;
+        self.turn_held(m, (rows.anchors, rows.hold), mask, lower);
+        let (upper, acc) = limit_impulse(
+            (rows.upper_c, m.v.wa - m.v.wb, self.upper_impulse),
+            (inv_h, push),
+            rows.axial_mass,
+            mask,
+        );
+        self.upper_impulse = acc;
+        self.turn_held(m, (rows.anchors, rows.hold), mask, -upper);
+    }
+
+    /// Frame B's angle less frame A's (`Motion::angle` lane-wide: the
+    /// same bits).
+    #[inline(always)]
+    fn angle(&self, m: &LaneMotion<L>) -> L {
+        let ((ca, sa), (cb, sb)) = (m.dqa, m.dqb);
+        let relative = (ca * sb - sa * cb).atan2(ca * cb + sa * sb);
+        unwind_lanes(self.parts.delta_angle + relative)
+    }
+
+    /// `revolute::point_hold` lane-wide: for anchors `r`, the point
+    /// impulse that keeps the anchors' relative velocity through a unit
+    /// angular impulse, and the angular row's mass with the point held.
+    #[inline(always)]
+    fn point_hold(&self, (rax, ray, rbx, rby): (L, L, L, L)) -> (Lanes2<L>, L) {
+        let (ma, ia, mb, ib) = (self.ma, self.ia, self.mb, self.ib);
+        // couple = ia * perp(ra) + ib * perp(rb), perp(x, y) = (-y, x)
+        let (ux, uy) = (ia * -ray + ib * -rby, ia * rax + ib * rbx);
+        let k11 = ma + mb + ray * ray * ia + rby * rby * ib;
+        let k12 = -ray * rax * ia - rby * rbx * ib;
+        let k22 = ma + mb + rax * rax * ia + rbx * rbx * ib;
+        let det = k11 * k22 - k12 * k12;
+        let inv = L::splat(1.0) / det;
+        let singular = det.eq(L::splat(0.0));
+        let zero = L::splat(0.0);
+        let hx = singular.select(zero, inv * (k22 * ux - k12 * uy));
+        let hy = singular.select(zero, inv * (k11 * uy - k12 * ux));
+        let k = ia + ib - (ux * hx + uy * hy);
+        ((hx, hy), k.gt(zero).select(L::splat(1.0) / k, zero))
+    }
+
+    /// Applies the angular impulse `impulse` on the lanes `mask` with the
+    /// point impulse that holds the hinge's point (`hold` per unit, at
+    /// anchors `r`), and adds that point impulse to the point's own.
+    #[inline(always)]
+    fn turn_held(
+        &mut self,
+        m: &mut LaneMotion<L>,
+        (r, (hx, hy)): ((L, L, L, L), Lanes2<L>),
+        mask: L::Mask,
+        impulse: L,
+    ) {
+        m.apply_angular(self, mask, impulse);
+        let push = (-hx * impulse, -hy * impulse);
+        let before = m.v;
+        m.apply_linear(self, r, push);
+        let after = m.v;
+        m.v.select_from(mask, &after, &before);
+        let (acc_x, acc_y) = self.linear;
+        self.linear = (
+            mask.select(acc_x + push.0, acc_x),
+            mask.select(acc_y + push.1, acc_y),
+        );
+    }
 }
 
 /// A batch's hinges' bodies during one kernel: loaded, changed, stored.
@@ -356,21 +475,21 @@ fn unwind_lanes<L: Lanes>(angle: L) -> L {
 
 /// `limit_impulse` lane-wide, for the lanes `limit`: given a limit's
 /// gap `c`, the speed `cdot` closing it and its accumulated impulse
-/// `acc`, the change of `acc`, and `acc`. (A function, not a closure: a
-/// closure is compiled apart from the kernel, without the lanes'
-/// processor features; see `Lanes::enter`.)
+/// `acc`, the change of `acc`, and `acc`; a limit passed is pushed back
+/// at `push` (the inverse substep in the biased pass, zero in the
+/// relax). (A function, not a closure: a closure is compiled apart from
+/// the kernel, without the lanes' processor features; see
+/// `Lanes::enter`.)
 #[inline(always)]
 fn limit_impulse<L: Lanes>(
     (c, cdot, acc): (L, L, L),
-    (inv_h, soft): (L, Softness),
+    (inv_h, push): (L, L),
     axial_mass: L,
     limit: L::Mask,
 ) -> (L, L) {
     let open = c.gt(L::splat(0.0));
-    let rate = open.select(c * inv_h, L::splat(soft.bias_rate) * c);
-    let mass_scale = open.select(L::splat(1.0), L::splat(soft.mass_scale));
-    let impulse_scale = open.select(L::splat(0.0), L::splat(soft.impulse_scale));
-    let impulse = -mass_scale * axial_mass * (cdot + rate) - impulse_scale * acc;
+    let rate = open.select(c * inv_h, push * c);
+    let impulse = -axial_mass * (cdot + rate);
     // `f32::max(x, 0.0)` as a select: 0 for a NaN too, and +0 for -0 (the
     // lane maximum would keep either).
     let sum = acc + impulse;
@@ -388,11 +507,8 @@ impl<L: Lanes> HingeBatch<L> {
             .gt(L::splat(0.0))
             .select(L::splat(1.0) / axial, L::splat(0.0));
         let p = &self.parts;
-        // The angle (`Motion::angle` lane-wide: the same bits); the lanes
-        // without a spring or limits never use it.
-        let ((ca, sa), (cb, sb)) = (m.dqa, m.dqb);
-        let relative = (ca * sb - sa * cb).atan2(ca * cb + sa * sb);
-        let angle = unwind_lanes(p.delta_angle + relative);
+        // (The lanes without a spring or limits never use the angle.)
+        let angle = self.angle(m);
         let spring = p.spring;
         if spring.any() {
             let c = unwind_lanes(angle - p.target_angle);
@@ -413,23 +529,20 @@ impl<L: Lanes> HingeBatch<L> {
         }
         let limit = p.limit;
         if limit.any() {
-            let (inv_h, soft) = (L::splat(ctx.inv_h()), rigid(ctx, bias));
-            let (lower, acc) = limit_impulse(
-                (angle - p.lower_angle, m.v.wb - m.v.wa, self.lower_impulse),
-                (inv_h, soft),
+            // (Kept for the passes over the limits that follow a biased
+            // pass: the bodies do not move before them.)
+            let anchors = m.anchors(self);
+            let (hold, axial_mass) = self.point_hold(anchors);
+            self.limit_rows = LimitRows {
+                anchors,
+                hold,
                 axial_mass,
-                limit,
-            );
-            self.lower_impulse = acc;
-            m.apply_angular(self, limit, lower);
-            let (upper, acc) = limit_impulse(
-                (p.upper_angle - angle, m.v.wa - m.v.wb, self.upper_impulse),
-                (inv_h, soft),
-                axial_mass,
-                limit,
-            );
-            self.upper_impulse = acc;
-            m.apply_angular(self, limit, -upper);
+                lower_c: angle - p.lower_angle,
+                upper_c: p.upper_angle - angle,
+            };
+            let inv_h = L::splat(ctx.inv_h());
+            let push = if bias { inv_h } else { L::splat(0.0) };
+            self.solve_limit_rows(m, limit, (inv_h, push));
         }
     }
 
@@ -570,10 +683,10 @@ mod tests {
         out
     }
 
-    /// Runs a substep's warm start, biased pass and relax twice on the
-    /// first `n` of a batch's worth of random hinges, in a batch of lanes
-    /// `L` and one at a time, and checks that both leave the same bits, the
-    /// dummy row untouched.
+    /// Runs a substep's warm start, biased pass, passes over the limits
+    /// and relax twice on the first `n` of a batch's worth of random
+    /// hinges, in a batch of lanes `L` and one at a time, and checks that
+    /// both leave the same bits, the dummy row untouched.
     #[inline(always)]
     fn batch_matches_scalar<L: Lanes>(rng: &mut Rng, n: usize, ctx: &StepContext) {
         let joints = hinges(rng, ctx.h, L::W);
@@ -596,17 +709,28 @@ mod tests {
                 assert_eq!((a, writes_a, b, writes_b), (dummy, false, dummy, false));
             }
         }
-        for pass in 0..6 {
-            let bias = pass % 3 == 1;
-            if pass % 3 == 0 {
-                batch.warm_start(&wide_states);
-                scalar[..n]
-                    .iter()
-                    .for_each(|j| crate::joint::warm_start(j, &scalar_states));
-            } else {
-                batch.solve(&wide_states, ctx, bias);
-                for j in &mut scalar[..n] {
-                    crate::joint::solve(j, &scalar_states, ctx, bias);
+        // Each substep: the warm start, the biased pass, three passes over
+        // the limits, the relax.
+        for pass in 0..12 {
+            match pass % 6 {
+                0 => {
+                    batch.warm_start(&wide_states);
+                    scalar[..n]
+                        .iter()
+                        .for_each(|j| crate::joint::warm_start(j, &scalar_states));
+                }
+                step @ (1 | 5) => {
+                    let bias = step == 1;
+                    batch.solve(&wide_states, ctx, bias);
+                    for j in &mut scalar[..n] {
+                        crate::joint::solve(j, &scalar_states, ctx, bias);
+                    }
+                }
+                _ => {
+                    batch.solve_limits(&wide_states, ctx);
+                    for j in &mut scalar[..n] {
+                        crate::joint::solve_limits(j, &scalar_states, ctx);
+                    }
                 }
             }
             batch.store(&mut wide);
