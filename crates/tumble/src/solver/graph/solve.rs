@@ -415,20 +415,27 @@ fn solve_color<L: Lanes>(
     reverse: bool,
     pass: Pass<'_>,
 ) {
+    // A pass over the limits reads only the color's hinges and joints:
+    // a color with none is skipped, and its contacts are left out of the
+    // runs the team shares.
+    let limits = matches!(pass, Pass::Limits);
+    if limits && color.hinges.is_empty() && joints.is_empty() {
+        return;
+    }
+    let contacts = |range: &std::ops::Range<usize>| if limits { 0..0 } else { range.clone() };
     let team = color.team(team, ctx, L::W);
     let (pairs, singles, hinges, joints) = color.runs(
         team,
         (
             (
-                &mut pairs[color.pairs.clone()],
-                &mut singles[color.singles.clone()],
+                &mut pairs[contacts(&color.pairs)],
+                &mut singles[contacts(&color.singles)],
                 &mut hinges[color.hinges.clone()],
             ),
             joints,
         ),
     );
     let bias = pass.bias();
-    let limits = matches!(pass, Pass::Limits);
     let solve_hinges = |_, run: &mut [HingeBatch<L>]| {
         if limits {
             in_lanes::<L, _>(
