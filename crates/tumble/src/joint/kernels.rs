@@ -140,6 +140,22 @@ pub(super) fn limit_impulse(
     applied
 }
 
+/// A pass over the limits has settled a limit when what it applied is at
+/// most this fraction of the impulse the limit stores: another pass would
+/// change what the limit pushes by less again. A few limbs held apart
+/// from any contact (a lander's legs pressed into their limits by their
+/// motors in flight) settle in one pass, and the passes left would only
+/// cost time.
+pub(crate) const LIMIT_SETTLED: f32 = 1e-3;
+
+/// Whether a pass over a limit that applied `applied` (the two rows'
+/// impulses, in magnitude) to a limit now storing `stored` has yet to
+/// settle it (see [`LIMIT_SETTLED`]).
+#[inline]
+pub(crate) fn limit_unsettled(applied: f32, stored: f32) -> bool {
+    applied > LIMIT_SETTLED * stored
+}
+
 /// A motor's change of accumulated impulse `acc`: towards `cdot == 0` with
 /// mass `mass`, the total within `+/- max`.
 #[inline]

@@ -40,7 +40,7 @@ pub use weld::WeldJoint;
 pub use wheel::WheelJoint;
 
 pub(crate) use constraint::{footprint, JointConstraint, Motion};
-pub(crate) use kernels::{drift_bias, point_mass_matrix, rigid};
+pub(crate) use kernels::{drift_bias, point_mass_matrix, rigid, LIMIT_SETTLED};
 pub(crate) use solve::{prepare_joint, reaction, solve, solve_limits, warm_start};
 
 use crate::body::edges::{self, Edge};

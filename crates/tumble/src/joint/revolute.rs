@@ -11,7 +11,7 @@
 use super::checks::{check_finite, check_limits, check_non_negative, check_spring};
 use super::constraint::{unwind, JointConstraint, Motion};
 use super::kernels::{
-    inverse, limit_impulse, motor_impulse, point_impulse, rigid, soft_impulse, solve_point,
+    inverse, limit_impulse, limit_unsettled, motor_impulse, point_impulse, rigid, soft_impulse, solve_point,
 };
 use crate::debug_draw::{Color, DebugDraw};
 use crate::error::JointError;
@@ -221,7 +221,7 @@ pub(super) fn solve(
         turn(m, j, impulse);
     }
     if r.enable_limit {
-        solve_limit_rows(j, r, m, ((ra, rb), angle), (ctx.inv_h(), bias));
+        let _ = solve_limit_rows(j, r, m, ((ra, rb), angle), (ctx.inv_h(), bias));
     }
     let c = m.separation(j, ra, rb);
     let cdot = m.relative_velocity(ra, rb);
@@ -241,21 +241,24 @@ pub(super) fn solve(
 /// One of the passes over the limits alone that follow each biased
 /// iteration ([`LIMIT_PASSES`](crate::solver::LIMIT_PASSES)): the limit
 /// rows of a hinge whose limit pushes (some impulse stored). Returns
-/// whether it changed the bodies. (The lane kernel in
-/// `solver/joints/hinges.rs` takes the same steps.)
+/// `None` when it has none (the bodies are unchanged), else whether the
+/// pass has yet to settle it (see
+/// [`LIMIT_SETTLED`](crate::joint::LIMIT_SETTLED)). (The lane kernel
+/// in `solver/joints/hinges.rs` takes the same steps.)
 pub(super) fn solve_limits(
     j: &mut JointConstraint,
     r: &RevoluteJoint,
     m: &mut Motion,
     ctx: &StepContext,
-) -> bool {
+) -> Option<bool> {
     if !(r.enable_limit && (j.impulses.lower > 0.0 || j.impulses.upper > 0.0)) {
-        return false;
+        return None;
     }
     let anchors = m.anchors(j);
     let angle = m.angle(j);
-    solve_limit_rows(j, r, m, (anchors, angle), (ctx.inv_h(), true));
-    true
+    let (lower, upper) = solve_limit_rows(j, r, m, (anchors, angle), (ctx.inv_h(), true));
+    let stored = j.impulses.lower + j.impulses.upper;
+    Some(limit_unsettled(lower.abs() + upper.abs(), stored))
 }
 
 /// The two limit rows at anchors `ra`, `rb` and joint angle `angle`, a
@@ -264,14 +267,15 @@ pub(super) fn solve_limits(
 /// [`point_hold`]), and its point impulse is the point's: a limit's push
 /// neither opens the hinge nor fights the point's own correction, which
 /// a limb turned about its center would (a lander's leg pressed into its
-/// limit by its motor then never came to rest).
+/// limit by its motor then never came to rest). Returns the impulses the
+/// two rows applied.
 fn solve_limit_rows(
     j: &mut JointConstraint,
     r: &RevoluteJoint,
     m: &mut Motion,
     ((ra, rb), angle): ((Vec2, Vec2), f32),
     (inv_h, bias): (f32, bool),
-) {
+) -> (f32, f32) {
     let (hold, axial_mass) = point_hold(j, ra, rb);
     let turn = |m: &mut Motion, j: &mut JointConstraint, impulse: f32| {
         m.apply_angular(j, impulse);
@@ -303,6 +307,7 @@ fn solve_limit_rows(
         f32::INFINITY,
     );
     turn(m, j, -upper);
+    (lower, upper)
 }
 
 /// What the joint applied, per substep: the point's impulse on body B,

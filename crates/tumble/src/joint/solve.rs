@@ -178,18 +178,21 @@ pub(crate) fn solve(j: &mut JointConstraint, states: &[StateCell], ctx: &StepCon
 
 /// One pass over the joint's limits alone, after a biased iteration
 /// (see [`LIMIT_PASSES`](crate::solver::LIMIT_PASSES)): a hinge's whose
-/// limit pushes; nothing for other kinds.
-pub(crate) fn solve_limits(j: &mut JointConstraint, states: &[StateCell], ctx: &StepContext) {
+/// limit pushes; nothing for other kinds. Returns whether the pass has
+/// yet to settle it (see [`LIMIT_SETTLED`](crate::joint::LIMIT_SETTLED)).
+pub(crate) fn solve_limits(j: &mut JointConstraint, states: &[StateCell], ctx: &StepContext) -> bool {
     let JointKind::Revolute(r) = j.kind else {
-        return;
+        return false;
     };
     if j.held_exactly {
-        return;
+        return false;
     }
     let mut m = Motion::load(j, states);
-    if revolute::solve_limits(j, &r, &mut m, ctx) {
-        m.store(j, states);
-    }
+    let Some(unsettled) = revolute::solve_limits(j, &r, &mut m, ctx) else {
+        return false;
+    };
+    m.store(j, states);
+    unsettled
 }
 
 /// What the joint did over the step: the force on body B (world axes)

@@ -1007,7 +1007,9 @@ fn sources<'a>(
 /// (5) with two and 2 to 5 (3.5) with three; with the soft limits of
 /// Box2D v3 (a limit as stiff as the joints), 12 to 48 (30). A pass reads
 /// and writes only the hinges whose limits push (some impulse stored):
-/// their velocities and the rows the biased pass kept.
+/// their velocities and the rows the biased pass kept. These are the most
+/// passes: the passes stop once one leaves every limit settled (see
+/// [`LIMIT_SETTLED`](crate::joint::LIMIT_SETTLED)).
 pub(crate) const LIMIT_PASSES: u32 = 3;
 
 /// Whether joint `j` is a hinge with limits that Gauss-Seidel solves.
@@ -1050,8 +1052,18 @@ fn soft_substep(
         if let Some(s) = stacks.as_deref_mut() {
             s.solve(constraints, states, ctx, true);
         }
+        // (Set by any worker whose limits a pass has yet to settle; the
+        // order they set it in does not matter, so neither do the workers.)
+        let unsettled = AtomicBool::new(false);
         for _ in 0..limit_passes {
-            graph.iterate((constraints, joints), (states, team), ctx, reverse, Pass::Limits);
+            unsettled.store(false, Ordering::Relaxed);
+            let pass = Pass::Limits {
+                unsettled: &unsettled,
+            };
+            graph.iterate((constraints, joints), (states, team), ctx, reverse, pass);
+            if !unsettled.load(Ordering::Relaxed) {
+                break;
+            }
         }
     }
     integrate_positions((bodies, locks), (states, None, team), graph.width(), ctx);

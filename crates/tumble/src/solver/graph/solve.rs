@@ -18,6 +18,7 @@ use crate::solver::types::ContactConstraint;
 use crate::solver::wide;
 use crate::step_context::StepContext;
 use crate::threads::{for_each4, AtomicMin, Blocks, SharedCell, Team};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Which iteration a pass over the constraints is.
 #[derive(Clone, Copy, Debug)]
@@ -37,7 +38,11 @@ pub(in crate::solver) enum Pass<'a> {
     /// A pass over the joints' limits alone, after a biased iteration
     /// (see [`LIMIT_PASSES`](crate::solver::LIMIT_PASSES)): the contacts
     /// and every other row are left as they are.
-    Limits,
+    Limits {
+        /// Set when the pass has yet to settle a limit (see
+        /// [`LIMIT_SETTLED`](crate::joint::LIMIT_SETTLED)).
+        unsettled: &'a AtomicBool,
+    },
 }
 
 impl Pass<'_> {
@@ -46,7 +51,7 @@ impl Pass<'_> {
     #[inline]
     fn bias(self) -> bool {
         match self {
-            Pass::Velocity { .. } | Pass::Limits => true,
+            Pass::Velocity { .. } | Pass::Limits { .. } => true,
             Pass::Soft { bias } => bias,
         }
     }
@@ -360,7 +365,7 @@ fn solve_one(
             }
         }
         Pass::Soft { bias } => solve_soft_constraint(c, states, ctx, reverse, bias),
-        Pass::Limits => {}
+        Pass::Limits { .. } => {}
     }
 }
 
@@ -376,9 +381,11 @@ fn solve_overflow(
     pass: Pass<'_>,
 ) {
     let joints = &mut joints[joint_range];
-    if let Pass::Limits = pass {
+    if let Pass::Limits { unsettled } = pass {
         for j in joints.iter_mut() {
-            joint::solve_limits(j, states, ctx);
+            if joint::solve_limits(j, states, ctx) {
+                unsettled.store(true, Ordering::Relaxed);
+            }
         }
         return;
     }
@@ -418,7 +425,11 @@ fn solve_color<L: Lanes>(
     // A pass over the limits reads only the color's hinges and joints:
     // a color with none is skipped, and its contacts are left out of the
     // runs the team shares.
-    let limits = matches!(pass, Pass::Limits);
+    let unsettled = match pass {
+        Pass::Limits { unsettled } => Some(unsettled),
+        _ => None,
+    };
+    let limits = unsettled.is_some();
     if limits && color.hinges.is_empty() && joints.is_empty() {
         return;
     }
@@ -437,11 +448,15 @@ fn solve_color<L: Lanes>(
     );
     let bias = pass.bias();
     let solve_hinges = |_, run: &mut [HingeBatch<L>]| {
-        if limits {
+        if let Some(unsettled) = unsettled {
             in_lanes::<L, _>(
                 run,
                 #[inline(always)]
-                |b| b.solve_limits(states, ctx),
+                |b| {
+                    if b.solve_limits(states, ctx) {
+                        unsettled.store(true, Ordering::Relaxed);
+                    }
+                },
             )
         } else {
             in_lanes::<L, _>(
@@ -457,8 +472,10 @@ fn solve_color<L: Lanes>(
     );
     let solve_joints = |_, run: &mut [JointConstraint]| {
         for j in run {
-            if limits {
-                joint::solve_limits(j, states, ctx);
+            if let Some(unsettled) = unsettled {
+                if joint::solve_limits(j, states, ctx) {
+                    unsettled.store(true, Ordering::Relaxed);
+                }
             } else {
                 joint::solve(j, states, ctx, bias);
             }
@@ -540,7 +557,7 @@ fn solve_color<L: Lanes>(
             hinges,
             joints,
         ),
-        Pass::Limits => {
+        Pass::Limits { .. } => {
             for_each4(team, (pairs, &|_, _| {}), (singles, &|_, _| {}), hinges, joints);
             return;
         }

@@ -21,7 +21,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use crate::body::StateCell;
-use crate::joint::{rigid, JointConstraint, JointKind, RevoluteJoint};
+use crate::joint::{rigid, JointConstraint, JointKind, RevoluteJoint, LIMIT_SETTLED};
 use crate::math::Vec2;
 use crate::solver::lanes::{LaneBodies, LaneMask, Lanes, Velocities, MAX_W};
 use crate::step_context::{Softness, StepContext};
@@ -286,13 +286,15 @@ impl<L: Lanes> HingeBatch<L> {
 
     /// One pass over the limits alone (`revolute::solve_limits`
     /// lane-wide): the limit rows of the lanes whose limits push, as the
-    /// biased pass before it left them.
+    /// biased pass before it left them. Returns whether the pass has yet
+    /// to settle one of them (see
+    /// [`LIMIT_SETTLED`](crate::joint::LIMIT_SETTLED)).
     #[inline(always)]
-    pub(crate) fn solve_limits(&mut self, states: &[StateCell], ctx: &StepContext) {
+    pub(crate) fn solve_limits(&mut self, states: &[StateCell], ctx: &StepContext) -> bool {
         let zero = L::splat(0.0);
         let pushing = self.parts.limit & (self.lower_impulse.gt(zero) | self.upper_impulse.gt(zero));
         if !pushing.any() {
-            return;
+            return false;
         }
         // (Only the velocities: the rows' geometry is the biased pass's.)
         let mut m = LaneMotion {
@@ -303,15 +305,19 @@ impl<L: Lanes> HingeBatch<L> {
             dqb: Default::default(),
         };
         let inv_h = L::splat(ctx.inv_h());
-        self.solve_limit_rows(&mut m, pushing, (inv_h, inv_h));
+        let (lower, upper) = self.solve_limit_rows(&mut m, pushing, (inv_h, inv_h));
         m.store(self, states);
+        // (`joint::kernels::limit_unsettled` lane-wide: the same bits.)
+        let stored = self.lower_impulse + self.upper_impulse;
+        let unsettled = (lower.abs() + upper.abs()).gt(L::splat(LIMIT_SETTLED) * stored);
+        (pushing & unsettled).any()
     }
 
     /// `revolute::solve_limit_rows` lane-wide on the lanes `mask`, from
     /// the rows kept in `limit_rows`: a limit passed pushed back at
-    /// `push`.
+    /// `push`. Returns the impulses the two rows applied.
     #[inline(always)]
-    fn solve_limit_rows(&mut self, m: &mut LaneMotion<L>, mask: L::Mask, (inv_h, push): (L, L)) {
+    fn solve_limit_rows(&mut self, m: &mut LaneMotion<L>, mask: L::Mask, (inv_h, push): (L, L)) -> (L, L) {
         let rows = self.limit_rows.clone();
         let (lower, acc) = limit_impulse(
             (rows.lower_c, m.v.wb - m.v.wa, self.lower_impulse),
@@ -329,6 +335,7 @@ impl<L: Lanes> HingeBatch<L> {
         );
         self.upper_impulse = acc;
         self.turn_held(m, (rows.anchors, rows.hold), mask, -upper);
+        (lower, upper)
     }
 
     /// Frame B's angle less frame A's (`Motion::angle` lane-wide: the
@@ -542,7 +549,7 @@ impl<L: Lanes> HingeBatch<L> {
             };
             let inv_h = L::splat(ctx.inv_h());
             let push = if bias { inv_h } else { L::splat(0.0) };
-            self.solve_limit_rows(m, limit, (inv_h, push));
+            let _ = self.solve_limit_rows(m, limit, (inv_h, push));
         }
     }
 
