@@ -52,6 +52,39 @@ pub(crate) struct JointConstraint {
     /// spring): those rows then turn its bodies about the point, as the
     /// exact solve will keep them (see `revolute::solve`).
     pub point_held: bool,
+    /// A hinge's limit rows as its last biased pass found them, which
+    /// the passes over the limits alone that follow it take as they are:
+    /// the bodies do not turn in between.
+    pub limit_rows: LimitRows,
+}
+
+/// A hinge's two limit rows at the bodies' rotations of one substep: the
+/// anchors, the point impulse that holds the hinge's point through a unit
+/// angular impulse and the angular rows' mass with the point held (see
+/// `revolute::point_hold`), and how far the angle is from each limit.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct LimitRows {
+    /// The anchors, `(ra, rb)`.
+    pub anchors: (Vec2, Vec2),
+    /// The point impulse per unit angular impulse.
+    pub hold: Vec2,
+    /// The angular rows' mass with the point held.
+    pub axial_mass: f32,
+    /// The angle less the lower limit.
+    pub lower_c: f32,
+    /// The upper limit less the angle.
+    pub upper_c: f32,
+}
+
+impl LimitRows {
+    /// No rows: nothing pushes.
+    pub(crate) const NONE: LimitRows = LimitRows {
+        anchors: (Vec2::ZERO, Vec2::ZERO),
+        hold: Vec2::ZERO,
+        axial_mass: 0.0,
+        lower_c: 0.0,
+        upper_c: 0.0,
+    };
 }
 
 impl JointConstraint {
@@ -72,6 +105,7 @@ impl JointConstraint {
         angular_spring: Softness::RIGID,
         held_exactly: false,
         point_held: false,
+        limit_rows: LimitRows::NONE,
     };
 }
 

@@ -9,7 +9,7 @@
 //! (`solver/joints/hinges.rs`).
 
 use super::checks::{check_finite, check_limits, check_non_negative, check_spring};
-use super::constraint::{unwind, JointConstraint, Motion};
+use super::constraint::{unwind, JointConstraint, LimitRows, Motion};
 use super::kernels::{
     inverse, limit_impulse, limit_unsettled, motor_impulse, point_impulse, rigid, soft_impulse, solve_point,
 };
@@ -221,7 +221,11 @@ pub(super) fn solve(
         turn(m, j, impulse);
     }
     if r.enable_limit {
-        let _ = solve_limit_rows(j, r, m, ((ra, rb), angle), (ctx.inv_h(), bias));
+        let rows = limit_rows(j, r, (ra, rb), angle);
+        if bias {
+            j.limit_rows = rows;
+        }
+        let _ = solve_limit_rows(j, &rows, m, (ctx.inv_h(), bias));
     }
     let c = m.separation(j, ra, rb);
     let cdot = m.relative_velocity(ra, rb);
@@ -254,15 +258,27 @@ pub(super) fn solve_limits(
     if !(r.enable_limit && (j.impulses.lower > 0.0 || j.impulses.upper > 0.0)) {
         return None;
     }
-    let anchors = m.anchors(j);
-    let angle = m.angle(j);
-    let (lower, upper) = solve_limit_rows(j, r, m, (anchors, angle), (ctx.inv_h(), true));
+    let rows = j.limit_rows;
+    let (lower, upper) = solve_limit_rows(j, &rows, m, (ctx.inv_h(), true));
     let stored = j.impulses.lower + j.impulses.upper;
     Some(limit_unsettled(lower.abs() + upper.abs(), stored))
 }
 
-/// The two limit rows at anchors `ra`, `rb` and joint angle `angle`, a
-/// limit passed pushed back at `inv_h` in the biased pass (`bias`). Each
+/// Hinge `j`'s limit rows (see [`LimitRows`]) at anchors `ra`, `rb` and
+/// joint angle `angle`.
+fn limit_rows(j: &JointConstraint, r: &RevoluteJoint, (ra, rb): (Vec2, Vec2), angle: f32) -> LimitRows {
+    let (hold, axial_mass) = point_hold(j, ra, rb);
+    LimitRows {
+        anchors: (ra, rb),
+        hold,
+        axial_mass,
+        lower_c: angle - r.lower_angle,
+        upper_c: r.upper_angle - angle,
+    }
+}
+
+/// The two limit rows `rows`, a limit passed pushed back at `inv_h` in
+/// the biased pass (`bias`). Each
 /// impulse turns the bodies about the hinge, the point held (see
 /// [`point_hold`]), and its point impulse is the point's: a limit's push
 /// neither opens the hinge nor fights the point's own correction, which
@@ -271,12 +287,17 @@ pub(super) fn solve_limits(
 /// two rows applied.
 fn solve_limit_rows(
     j: &mut JointConstraint,
-    r: &RevoluteJoint,
+    rows: &LimitRows,
     m: &mut Motion,
-    ((ra, rb), angle): ((Vec2, Vec2), f32),
     (inv_h, bias): (f32, bool),
 ) -> (f32, f32) {
-    let (hold, axial_mass) = point_hold(j, ra, rb);
+    let LimitRows {
+        anchors: (ra, rb),
+        hold,
+        axial_mass,
+        lower_c,
+        upper_c,
+    } = *rows;
     let turn = |m: &mut Motion, j: &mut JointConstraint, impulse: f32| {
         m.apply_angular(j, impulse);
         let push = -hold * impulse;
@@ -289,7 +310,7 @@ fn solve_limit_rows(
     };
     let i = &mut j.impulses;
     let lower = limit_impulse(
-        angle - r.lower_angle,
+        lower_c,
         m.b.w - m.a.w,
         axial_mass,
         &mut i.lower,
@@ -299,7 +320,7 @@ fn solve_limit_rows(
     turn(m, j, lower);
     let i = &mut j.impulses;
     let upper = limit_impulse(
-        r.upper_angle - angle,
+        upper_c,
         m.a.w - m.b.w,
         axial_mass,
         &mut i.upper,

@@ -19,7 +19,7 @@
 //! Each kernel writes only the bodies that can move
 //! ([`footprint`](super::footprint)).
 
-use super::constraint::{JointConstraint, Motion};
+use super::constraint::{JointConstraint, LimitRows, Motion};
 use super::{distance, motor, prismatic, revolute, weld, wheel, Joint, JointImpulses, JointKind};
 use crate::body::{Body, BodyState, SolverBody, StateCell};
 use crate::math::{Rot, Vec2};
@@ -82,6 +82,7 @@ pub(crate) fn prepare_joint(
         angular_spring,
         held_exactly: false,
         point_held: false,
+        limit_rows: LimitRows::NONE,
     };
     let most = |s: &SolverBody| (ctx.max_speed, ctx.max_spin.min(s.max_spin));
     bound_warm_start(&mut constraint, (most(sa), most(sb)));

@@ -651,6 +651,7 @@ mod tests {
                     angular_spring: Softness::RIGID,
                     held_exactly: false,
                     point_held: false,
+                    limit_rows: Default::default(),
                 }
             })
             .collect()
