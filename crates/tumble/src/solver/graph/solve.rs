@@ -138,6 +138,12 @@ impl Graph {
         reverse: bool,
         pass: Pass<'_>,
     ) {
+        if let Pass::Limits { unsettled } = pass {
+            if self.hinge_count == 0 && team.is_none() {
+                self.solve_lone_limits(joints, states, ctx, (reverse, unsettled));
+                return;
+            }
+        }
         let colors = &self.colors[..self.count];
         let overflow = (&self.overflow[..], self.joint_overflow.clone());
         if reverse {
@@ -153,6 +159,42 @@ impl Graph {
         with_batches!(self, b => b.iterate(colors, (constraints, joints), (states, team), ctx, (reverse, pass)));
         if !reverse {
             solve_overflow((constraints, joints), overflow, states, ctx, reverse, pass);
+        }
+    }
+
+    /// A pass over the limits on one thread with no hinge batch: each
+    /// color's joints and then the overflow's, one at a time (as
+    /// [`Graph::iterate`] visits them, without the machinery that hands
+    /// a color's batches and joints to the workers, which in a small
+    /// scene costs more than the limits themselves). A color's joints
+    /// share no body, so their order within it changes no bit.
+    fn solve_lone_limits(
+        &self,
+        joints: &mut [JointConstraint],
+        states: &[StateCell],
+        ctx: &StepContext,
+        (reverse, unsettled): (bool, &AtomicBool),
+    ) {
+        let mut solve = |j: &mut JointConstraint| {
+            if joint::solve_limits(j, states, ctx) {
+                unsettled.store(true, Ordering::Relaxed);
+            }
+        };
+        // (The overflow's joints may share bodies: forward either way, as
+        // `solve_overflow` takes them.)
+        let overflow = self.joint_overflow.clone();
+        if reverse {
+            joints[overflow.clone()].iter_mut().for_each(&mut solve);
+        }
+        let colors = &self.colors[..self.count];
+        let mut color = |c: &Color| joints[c.lone_joints()].iter_mut().for_each(&mut solve);
+        if reverse {
+            colors.iter().rev().for_each(&mut color);
+        } else {
+            colors.iter().for_each(&mut color);
+        }
+        if !reverse {
+            joints[overflow].iter_mut().for_each(&mut solve);
         }
     }
 
