@@ -45,10 +45,9 @@ const LEG_SPRING_TORQUE: f32 = 40.0;
 /// The damping ratio of the lander's joint correction: ten times Tumble's
 /// default, whose rows give less in each pass. The legs' motors press
 /// them into their limits, and on them the landed hull rocks: at the
-/// default ratio it rocks on and never comes to rest (the discrete
-/// heuristic, seeds 0..199, lands with the bonus 35 times); at this one
-/// it comes to rest as gymnasium's does (182 episodes at 200 or more, a
-/// mean return of 239 with 16 crashes; gymnasium's 180, 245 and 13).
+/// default ratio it rocks on and seldom comes to rest, so a landing
+/// seldom earns its bonus; at this one it comes to rest as gymnasium's
+/// does (the RL guide's physics settings give the figures).
 const JOINT_DAMPING_RATIO: f32 = 20.0;
 const SIDE_ENGINE_HEIGHT: f64 = 14.0;
 const SIDE_ENGINE_AWAY: f64 = 12.0;
