@@ -144,6 +144,19 @@ impl Graph {
                 return;
             }
         }
+        self.iterate_colors((constraints, joints), (states, team), ctx, reverse, pass);
+    }
+
+    /// [`Graph::iterate`] color by color, each color's batches and joints
+    /// handed to the runs the team shares.
+    fn iterate_colors(
+        &mut self,
+        (constraints, joints): (&mut [ContactConstraint], &mut [JointConstraint]),
+        (states, team): (&[StateCell], Option<&Team>),
+        ctx: &StepContext,
+        reverse: bool,
+        pass: Pass<'_>,
+    ) {
         let colors = &self.colors[..self.count];
         let overflow = (&self.overflow[..], self.joint_overflow.clone());
         if reverse {
@@ -609,5 +622,82 @@ fn solve_color<L: Lanes>(
     // batches.
     for &i in &color.scalar {
         solve_one(&mut constraints[i as usize], states, ctx, reverse, pass);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::body::BodyState;
+    use crate::joint::JointKind;
+    use crate::settings::Coloring;
+    use crate::solver::graph::tests::random_colored;
+    use crate::solver::joints::hinges::tests::bits;
+    use crate::test_rng::Rng;
+
+    #[test]
+    fn a_limit_pass_without_hinge_batches_gives_the_colors_bits() {
+        // A pass over the limits with no hinge batch, on one thread, walks
+        // the joints itself: it must give what handing each color to the
+        // runs gives, both ways round, and say the same of settling.
+        let ctx = StepContext::for_tests();
+        let mut rng = Rng(0x51ed_2701_3c7a_9b11);
+        let mut unsettled_seen = [false; 2];
+        for coloring in [Coloring::Bounded, Coloring::Ordered, Coloring::Off] {
+            for reverse in [false, true] {
+                for _ in 0..20 {
+                    let (mut graph, bodies, mut constraints, (_, mut joints, _)) =
+                        random_colored(&mut rng, (30, 40, 20), coloring);
+                    for j in &mut joints {
+                        if let JointKind::Revolute(r) = &mut j.kind {
+                            (r.enable_limit, r.lower_angle, r.upper_angle) = (true, -0.5, 0.5);
+                            let rows = &mut j.limit_rows;
+                            rows.anchors = (rng.vec(1.0), rng.vec(1.0));
+                            rows.hold = rng.vec(0.5);
+                            rows.axial_mass = rng.range(0.1, 2.0);
+                            rows.lower_c = rng.range(-0.3, 0.3);
+                            rows.upper_c = rng.range(-0.3, 0.3);
+                            j.impulses.upper = rng.range(0.0, 1.0);
+                        }
+                    }
+                    let states: Vec<StateCell> = (0..=bodies.len())
+                        .map(|_| {
+                            StateCell::new(BodyState {
+                                v: rng.vec(2.0),
+                                w: rng.range(-2.0, 2.0),
+                                ..BodyState::default()
+                            })
+                        })
+                        .collect();
+                    let (mut walked, walked_states) = (joints.clone(), states.clone());
+                    let (mut runs, runs_states) = (joints, states);
+                    // Passes until one settles every limit.
+                    for _ in 0..50 {
+                        let walked_unsettled = AtomicBool::new(false);
+                        let pass = Pass::Limits {
+                            unsettled: &walked_unsettled,
+                        };
+                        let both = (&mut constraints[..], &mut walked[..]);
+                        graph.iterate(both, (&walked_states, None), &ctx, reverse, pass);
+                        // What `Graph::iterate` does with a team or hinge
+                        // batches.
+                        let runs_unsettled = AtomicBool::new(false);
+                        let pass = Pass::Limits {
+                            unsettled: &runs_unsettled,
+                        };
+                        let both = (&mut constraints[..], &mut runs[..]);
+                        graph.iterate_colors(both, (&runs_states, None), &ctx, reverse, pass);
+                        assert_eq!(bits(&walked, &walked_states), bits(&runs, &runs_states));
+                        let unsettled = walked_unsettled.load(Ordering::Relaxed);
+                        assert_eq!(unsettled, runs_unsettled.load(Ordering::Relaxed));
+                        unsettled_seen[usize::from(unsettled)] = true;
+                        if !unsettled {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(unsettled_seen, [true, true], "both answers must occur");
     }
 }

@@ -592,7 +592,7 @@ impl<L: Lanes> HingeBatch<L> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::body::BodyState;
     use crate::joint::JointImpulses;
@@ -678,7 +678,7 @@ mod tests {
 
     /// Every float the kernels write: the bodies' velocities and the
     /// joints' impulses, as bits.
-    fn bits(joints: &[JointConstraint], states: &[StateCell]) -> Vec<u32> {
+    pub(crate) fn bits(joints: &[JointConstraint], states: &[StateCell]) -> Vec<u32> {
         let mut out = Vec::new();
         for s in states {
             let (v, w) = s.velocity();
