@@ -144,19 +144,6 @@ impl Graph {
                 return;
             }
         }
-        self.iterate_colors((constraints, joints), (states, team), ctx, reverse, pass);
-    }
-
-    /// [`Graph::iterate`] color by color, each color's batches and joints
-    /// handed to the runs the team shares.
-    fn iterate_colors(
-        &mut self,
-        (constraints, joints): (&mut [ContactConstraint], &mut [JointConstraint]),
-        (states, team): (&[StateCell], Option<&Team>),
-        ctx: &StepContext,
-        reverse: bool,
-        pass: Pass<'_>,
-    ) {
         let colors = &self.colors[..self.count];
         let overflow = (&self.overflow[..], self.joint_overflow.clone());
         if reverse {
@@ -188,26 +175,21 @@ impl Graph {
         ctx: &StepContext,
         (reverse, unsettled): (bool, &AtomicBool),
     ) {
-        let mut solve = |j: &mut JointConstraint| {
-            if joint::solve_limits(j, states, ctx) {
-                unsettled.store(true, Ordering::Relaxed);
-            }
-        };
         // (The overflow's joints may share bodies: forward either way, as
         // `solve_overflow` takes them.)
         let overflow = self.joint_overflow.clone();
         if reverse {
-            joints[overflow.clone()].iter_mut().for_each(&mut solve);
+            solve_joint_limits(&mut joints[overflow.clone()], states, ctx, unsettled);
         }
         let colors = &self.colors[..self.count];
-        let mut color = |c: &Color| joints[c.lone_joints()].iter_mut().for_each(&mut solve);
+        let mut color = |c: &Color| solve_joint_limits(&mut joints[c.lone_joints()], states, ctx, unsettled);
         if reverse {
             colors.iter().rev().for_each(&mut color);
         } else {
             colors.iter().for_each(&mut color);
         }
         if !reverse {
-            joints[overflow].iter_mut().for_each(&mut solve);
+            solve_joint_limits(&mut joints[overflow], states, ctx, unsettled);
         }
     }
 
@@ -437,11 +419,7 @@ fn solve_overflow(
 ) {
     let joints = &mut joints[joint_range];
     if let Pass::Limits { unsettled } = pass {
-        for j in joints.iter_mut() {
-            if joint::solve_limits(j, states, ctx) {
-                unsettled.store(true, Ordering::Relaxed);
-            }
-        }
+        solve_joint_limits(joints, states, ctx, unsettled);
         return;
     }
     if reverse {
@@ -625,6 +603,22 @@ fn solve_color<L: Lanes>(
     }
 }
 
+/// A pass over the limits of the joints `run`, one at a time in order;
+/// sets `unsettled` when it has yet to settle one of them.
+#[inline]
+fn solve_joint_limits(
+    run: &mut [JointConstraint],
+    states: &[StateCell],
+    ctx: &StepContext,
+    unsettled: &AtomicBool,
+) {
+    for j in run {
+        if joint::solve_limits(j, states, ctx) {
+            unsettled.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -635,11 +629,32 @@ mod tests {
     use crate::solver::joints::hinges::tests::bits;
     use crate::test_rng::Rng;
 
+    /// The order a pass over the limits takes joints in, one at a time:
+    /// the colors' (backward when `reverse`), then the overflow's, forward
+    /// either way and first when `reverse`.
+    fn limit_order(graph: &Graph, reverse: bool) -> Vec<usize> {
+        let mut colors: Vec<_> = graph.colors[..graph.count]
+            .iter()
+            .map(Color::lone_joints)
+            .collect();
+        if reverse {
+            colors.reverse();
+        }
+        let colors = colors.into_iter().flatten();
+        let overflow = graph.joint_overflow.clone();
+        if reverse {
+            overflow.chain(colors).collect()
+        } else {
+            colors.chain(overflow).collect()
+        }
+    }
+
     #[test]
     fn a_limit_pass_without_hinge_batches_gives_the_colors_bits() {
         // A pass over the limits with no hinge batch, on one thread, walks
-        // the joints itself: it must give what handing each color to the
-        // runs gives, both ways round, and say the same of settling.
+        // the joints itself: it must give what solving them one at a time
+        // in the colors' order gives (as the colors' runs do), both ways
+        // round, and say the same of settling.
         let ctx = StepContext::for_tests();
         let mut rng = Rng(0x51ed_2701_3c7a_9b11);
         let mut unsettled_seen = [false; 2];
@@ -679,14 +694,12 @@ mod tests {
                         };
                         let both = (&mut constraints[..], &mut walked[..]);
                         graph.iterate(both, (&walked_states, None), &ctx, reverse, pass);
-                        // What `Graph::iterate` does with a team or hinge
-                        // batches.
+                        // The joints one at a time in the colors' order.
                         let runs_unsettled = AtomicBool::new(false);
-                        let pass = Pass::Limits {
-                            unsettled: &runs_unsettled,
-                        };
-                        let both = (&mut constraints[..], &mut runs[..]);
-                        graph.iterate_colors(both, (&runs_states, None), &ctx, reverse, pass);
+                        for k in limit_order(&graph, reverse) {
+                            let one = std::slice::from_mut(&mut runs[k]);
+                            solve_joint_limits(one, &runs_states, &ctx, &runs_unsettled);
+                        }
                         assert_eq!(bits(&walked, &walked_states), bits(&runs, &runs_states));
                         let unsettled = walked_unsettled.load(Ordering::Relaxed);
                         assert_eq!(unsettled, runs_unsettled.load(Ordering::Relaxed));
