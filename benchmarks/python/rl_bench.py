@@ -6,8 +6,10 @@ Modes: ``single`` steps one environment made by ``gymnasium.make`` (its
 wrappers included) or EnvPool with one environment; ``vector`` steps
 ``--num-envs`` environments on ``--workers`` threads (Tumble's
 ``make_vec``, EnvPool's ``num_threads``; gymnasium's own ``SyncVectorEnv``
-has one thread). Each figure is the median of ``--repeats`` runs, the
-engines interleaved so that a noisy machine slows all alike.
+has one thread). Each environment is made once and warmed up by an
+untimed run; then each figure is the median of ``--repeats`` short runs,
+the engines taking turns run by run, so that a noisy machine slows all
+alike.
 
     python benchmarks/python/rl_bench.py            # a table
     python benchmarks/python/rl_bench.py --json     # rows as JSON
@@ -53,49 +55,76 @@ def random_actions(
     return actions
 
 
-def time_single(make: Callable[[], Any], steps: int) -> float:
-    """Steps per second of one environment under random actions."""
-    env = make()
-    actions = random_actions(env.action_space, 4096, 0)
-    env.reset(seed=0)
-    start = time.perf_counter()
-    for i in range(steps):
-        _, _, terminated, truncated, _ = env.step(actions[i & 4095])
-        if terminated or truncated:
-            env.reset()
-    elapsed = time.perf_counter() - start
-    env.close()
-    return steps / elapsed
+class Single:
+    """One environment under random actions, timed a run at a time: the
+    environment is made once and each run goes on where the last left
+    off (episodes reset as they end)."""
+
+    def __init__(self, make: Callable[[], Any]) -> None:
+        self.env = make()
+        self.actions = random_actions(self.env.action_space, 4096, 0)
+        self.env.reset(seed=0)
+        self.i = 0
+
+    def run(self, steps: int) -> float:
+        """Steps per second over the next ``steps`` steps."""
+        env, actions = self.env, self.actions
+        start = time.perf_counter()
+        for i in range(self.i, self.i + steps):
+            _, _, terminated, truncated, _ = env.step(actions[i & 4095])
+            if terminated or truncated:
+                env.reset()
+        elapsed = time.perf_counter() - start
+        self.i += steps
+        return steps / elapsed
+
+    def close(self) -> None:
+        """Closes the environment."""
+        self.env.close()
 
 
-def time_vector(
-    make: Callable[[], Any], steps: int, per_env_space: bool = False
-) -> float:
-    """Environment steps per second of a vector environment. EnvPool's
+class Vector:
+    """A vector environment under random actions, timed a run at a time
+    (see :class:`Single`; the environments reset themselves). EnvPool's
     ``action_space`` is one environment's (``per_env_space``): its actions
     are drawn once per environment, stacked, as ``int32`` when integer."""
-    env = make()
-    if not per_env_space:
-        actions = random_actions(env.action_space, 256, 0)
-    else:
-        rows = random_actions(env.action_space, 256 * env.num_envs, 0, ints=np.int32)
-        actions = [
-            np.stack(rows[k * env.num_envs : (k + 1) * env.num_envs])
-            for k in range(256)
-        ]
-    env.reset(seed=0)
-    start = time.perf_counter()
-    for i in range(steps):
-        env.step(actions[i & 255])
-    elapsed = time.perf_counter() - start
-    env.close()
-    return steps * env.num_envs / elapsed
+
+    def __init__(self, make: Callable[[], Any], per_env_space: bool = False) -> None:
+        self.env = env = make()
+        if not per_env_space:
+            self.actions = random_actions(env.action_space, 256, 0)
+        else:
+            rows = random_actions(
+                env.action_space, 256 * env.num_envs, 0, ints=np.int32
+            )
+            self.actions = [
+                np.stack(rows[k * env.num_envs : (k + 1) * env.num_envs])
+                for k in range(256)
+            ]
+        env.reset(seed=0)
+        self.i = 0
+
+    def run(self, steps: int) -> float:
+        """Environment steps per second over the next ``steps`` steps of
+        the whole vector."""
+        env, actions = self.env, self.actions
+        start = time.perf_counter()
+        for i in range(self.i, self.i + steps):
+            env.step(actions[i & 255])
+        elapsed = time.perf_counter() - start
+        self.i += steps
+        return steps * env.num_envs / elapsed
+
+    def close(self) -> None:
+        """Closes the environments."""
+        self.env.close()
 
 
 def makers(
     env_id: str, num_envs: int, workers: int
 ) -> list[tuple[str, str, int, int, Callable, Callable]]:
-    """(engine, mode, num_envs, workers, timer, maker) for each measurable row."""
+    """(engine, mode, num_envs, workers, runner, maker) for each measurable
+    row: ``runner(maker)`` is a :class:`Single` or a :class:`Vector`."""
     base, kw = _kwargs(env_id)
     rows: list[tuple[str, str, int, int, Callable, Callable]] = []
     tumble_has = base in tumble.envs.vector.SPECS
@@ -106,7 +135,7 @@ def makers(
                 "single",
                 1,
                 1,
-                time_single,
+                Single,
                 lambda: gym.make(f"tumble/{base}", **kw),
             )
         )
@@ -116,7 +145,7 @@ def makers(
                 "vector",
                 num_envs,
                 workers,
-                time_vector,
+                Vector,
                 lambda: tumble.envs.make_vec(
                     base, num_envs=num_envs, workers=workers, **kw
                 ),
@@ -125,16 +154,14 @@ def makers(
     try:
         import Box2D  # noqa: F401
 
-        rows.append(
-            ("gymnasium", "single", 1, 1, time_single, lambda: gym.make(base, **kw))
-        )
+        rows.append(("gymnasium", "single", 1, 1, Single, lambda: gym.make(base, **kw)))
         rows.append(
             (
                 "gymnasium",
                 "vector",
                 num_envs,
                 1,
-                time_vector,
+                Vector,
                 lambda: gym.make_vec(
                     base, num_envs=num_envs, vectorization_mode="sync", **kw
                 ),
@@ -151,7 +178,7 @@ def makers(
                 "single",
                 1,
                 1,
-                functools.partial(time_vector, per_env_space=True),
+                functools.partial(Vector, per_env_space=True),
                 lambda: envpool.make_gymnasium(
                     env_id, num_envs=1, num_threads=1, seed=0
                 ),
@@ -163,7 +190,7 @@ def makers(
                 "vector",
                 num_envs,
                 workers,
-                functools.partial(time_vector, per_env_space=True),
+                functools.partial(Vector, per_env_space=True),
                 lambda: envpool.make_gymnasium(
                     env_id, num_envs=num_envs, num_threads=workers, seed=0
                 ),
@@ -184,24 +211,35 @@ def main() -> None:
     parser.add_argument("--num-envs", type=int, default=64)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument(
-        "--steps", type=int, default=20000, help="single-env steps a run"
+        "--steps", type=int, default=4000, help="single-env steps a run"
     )
     parser.add_argument(
-        "--vector-steps", type=int, default=1000, help="vector steps a run"
+        "--vector-steps", type=int, default=200, help="vector steps a run"
     )
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--repeats", type=int, default=15)
     args = parser.parse_args()
 
     results = []
     for env_id in args.envs.split(","):
         rows = makers(env_id, args.num_envs, args.workers)
+        runners = [runner(make) for (_, _, _, _, runner, make) in rows]
+
+        def steps(row: tuple) -> int:
+            engine, mode = row[0], row[1]
+            n = args.steps if mode == "single" else args.vector_steps
+            # (gymnasium's sync vector steps its 64 environments one by one.)
+            return max(1, n // 10) if engine == "gymnasium" and mode == "vector" else n
+
+        # A first run of each untimed: the first steps of a fresh
+        # environment pay for its memory and its threads' start.
+        for row, runner in zip(rows, runners):
+            runner.run(max(1, steps(row) // 4))
         times: list[list[float]] = [[] for _ in rows]
         for _ in range(args.repeats):
-            for k, (engine, mode, n, w, timer, make) in enumerate(rows):
-                steps = args.steps if mode == "single" else args.vector_steps
-                if engine == "gymnasium" and mode == "vector":
-                    steps = max(1, steps // 10)
-                times[k].append(timer(make, steps))
+            for k, (row, runner) in enumerate(zip(rows, runners)):
+                times[k].append(runner.run(steps(row)))
+        for runner in runners:
+            runner.close()
         for (engine, mode, n, w, _, _), t in zip(rows, times):
             results.append(
                 {
