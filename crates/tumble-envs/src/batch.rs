@@ -1,7 +1,8 @@
 //! Many environments stepped as one: gymnasium's vector-environment rule
 //! (each episode truncated at the environment's time limit, and reset on
 //! the step after it ends), run over worker threads, each of which steps
-//! the same run of the environments every time ([`Crew`]).
+//! its own runs of the environments first every time, then helps with
+//! the others' ([`Crew`]).
 
 use crate::crew::Crew;
 use crate::{Env, EnvError, Pcg64};
@@ -36,6 +37,13 @@ pub struct BatchStep {
     pub truncated: bool,
 }
 
+/// How many runs a batch splits its environments into for each worker:
+/// a worker steps its own runs first, then helps with the others' (see
+/// [`Crew`]), a run at a time, so the runs are small enough for the
+/// workers to finish together, and large enough to keep an environment
+/// on its worker's core from step to step.
+const RUNS_PER_WORKER: usize = 8;
+
 /// One environment of a batch and its episode's bookkeeping.
 struct Slot<E> {
     env: E,
@@ -50,7 +58,8 @@ struct Slot<E> {
 
 /// `N` environments of one kind stepped together, each with its own
 /// random stream, over worker threads: the environments are split into
-/// contiguous runs, one a worker, the calling thread stepping the first.
+/// small contiguous runs, [`RUNS_PER_WORKER`] a worker, the calling
+/// thread one of the workers.
 ///
 /// Autoreset is gymnasium 1.x's default (`NEXT_STEP`) unless set
 /// otherwise ([`Autoreset`]): the step on which an episode ends reports
@@ -59,7 +68,7 @@ struct Slot<E> {
 /// episode's first observation with reward 0 and neither flag. Each environment's results are the same bits whatever the
 /// number of workers, and the same as that environment stepped alone.
 pub struct Batch<E: Env + 'static> {
-    /// The environments in contiguous runs, one a worker.
+    /// The environments in contiguous runs, [`RUNS_PER_WORKER`] a worker.
     crew: Crew<Run<E>, Job>,
     /// Environments in each run but perhaps the last.
     per_run: usize,
@@ -78,7 +87,7 @@ pub struct Batch<E: Env + 'static> {
     autoreset: Autoreset,
 }
 
-/// One worker's run of a batch's environments, and what it wrote.
+/// A run of a batch's environments, and what it wrote.
 struct Run<E> {
     /// The batch's index of its first environment.
     first: usize,
@@ -134,7 +143,8 @@ impl<E: Env + 'static> Batch<E> {
             return Err(EnvError::Setting("environments", "must all be of one kind"));
         }
         let len = envs.len();
-        let per_run = len.div_ceil(workers.min(len));
+        let workers = workers.min(len);
+        let per_run = len.div_ceil(workers * RUNS_PER_WORKER).max(1);
         let mut envs = envs.into_iter();
         let mut runs = Vec::new();
         while runs.len() * per_run < len {
@@ -156,8 +166,8 @@ impl<E: Env + 'static> Batch<E> {
                 slots,
             });
         }
-        let crew =
-            Crew::new(runs, work::<E>).map_err(|_| EnvError::Setting("workers", "could not be started"))?;
+        let crew = Crew::new(runs, workers, work::<E>)
+            .map_err(|_| EnvError::Setting("workers", "could not be started"))?;
         Ok(Batch {
             crew,
             per_run,

@@ -1,6 +1,7 @@
-//! [`Crew`]: threads that each own a fixed share of some work's state
-//! and run a job on it whenever the calling thread asks, the calling
-//! thread running the first share itself.
+//! [`Crew`]: threads that run a job on every share of some work's state
+//! whenever the calling thread asks, the calling thread working too: each
+//! thread takes the shares of its own home first, the same every time,
+//! then helps with the others' shares still untaken.
 //!
 //! A batch of environments steps many small worlds thousands of times a
 //! second, tens of microseconds a step each. A thread pool that hands out
@@ -9,8 +10,13 @@
 //! machine especially) than a small batch's step lasts, and an environment
 //! stepped on another core than last time finds its world in neither
 //! core's cache. A crew's threads spin for a while between jobs before
-//! they sleep, and each steps the same environments every time.
+//! they sleep, and each steps its home's environments every time; but a
+//! fixed split alone would leave the step as slow as its slowest thread
+//! (the episodes' lengths differ, and on a shared machine a thread may be
+//! held off its core for a while), so a thread done with its home takes
+//! the shares its neighbours have not begun.
 
+use std::ops::Range;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -24,11 +30,20 @@ use std::time::{Duration, Instant};
 const SPIN: Duration = Duration::from_micros(200);
 
 /// What the crew's threads share with the calling thread.
-struct Signal<J> {
-    /// Counts the jobs posted; a thread runs a job when it sees it change.
+struct Signal<S, J> {
+    /// The shares, each locked while a thread runs the job on it.
+    shares: Vec<Mutex<S>>,
+    /// Each thread's home: the shares it takes first.
+    homes: Vec<Range<usize>>,
+    /// Per home, the next share of it to take, tagged with the number of
+    /// the job it belongs to (`number << 32 | share`): a thread that
+    /// looks late, with the number of a job already done, takes nothing.
+    next: Vec<AtomicU64>,
+    /// Counts the jobs posted; a thread takes shares when it sees it
+    /// change.
     posted: AtomicU64,
-    /// Threads that finished the current job.
-    finished: AtomicUsize,
+    /// Shares done in the current job.
+    done: AtomicUsize,
     /// The threads stop at the next look.
     stop: AtomicBool,
     /// The current job (each thread takes its own handle on it, so none
@@ -37,19 +52,18 @@ struct Signal<J> {
     /// A sleeping thread waits here for the next job.
     sleep: Mutex<()>,
     wake: Condvar,
-    /// A panic a thread caught in the current job, handed to the caller.
+    /// A panic caught in the current job, handed to the caller.
     panic: Mutex<Option<Box<dyn std::any::Any + Send>>>,
 }
 
 /// A crew's job, run on one share.
 type Work<S, J> = Arc<dyn Fn(&mut S, &J) + Send + Sync>;
 
-/// Threads that each own one share of the state (`S`), run a job (`J`)
-/// on their share when [`Crew::run`] posts one, the calling thread running
-/// share 0 itself.
+/// Threads that run a job (`J`) on every share of the state (`S`) when
+/// [`Crew::run`] posts one, the calling thread among them: each takes its
+/// home's shares, then any share of the others' not yet taken.
 pub(crate) struct Crew<S, J> {
-    shares: Vec<Arc<Mutex<S>>>,
-    signal: Arc<Signal<J>>,
+    signal: Arc<Signal<S, J>>,
     work: Work<S, J>,
     threads: Vec<JoinHandle<()>>,
 }
@@ -61,17 +75,26 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl<S: Send + 'static, J: Send + Sync + 'static> Crew<S, J> {
-    /// A crew for `shares`: one thread for each share but the first.
-    /// `work` runs a job on a share. Errors if the system refuses a
-    /// thread.
+    /// A crew of `threads` (the caller and `threads - 1` of its own, at
+    /// least one, at most one a share) for `shares`, split into as many
+    /// homes of consecutive shares. `work` runs a job on a share. Errors
+    /// if the system refuses a thread.
     pub(crate) fn new(
         shares: Vec<S>,
+        threads: usize,
         work: impl Fn(&mut S, &J) + Send + Sync + 'static,
     ) -> std::io::Result<Crew<S, J>> {
-        let shares: Vec<_> = shares.into_iter().map(|s| Arc::new(Mutex::new(s))).collect();
+        let count = shares.len();
+        let threads = threads.clamp(1, count.max(1));
+        let homes: Vec<Range<usize>> = (0..threads)
+            .map(|t| t * count / threads..(t + 1) * count / threads)
+            .collect();
         let signal = Arc::new(Signal {
+            shares: shares.into_iter().map(Mutex::new).collect(),
+            next: homes.iter().map(|h| AtomicU64::new(h.end as u64)).collect(),
+            homes,
             posted: AtomicU64::new(0),
-            finished: AtomicUsize::new(0),
+            done: AtomicUsize::new(0),
             stop: AtomicBool::new(false),
             job: Mutex::new(None),
             sleep: Mutex::new(()),
@@ -80,40 +103,41 @@ impl<S: Send + 'static, J: Send + Sync + 'static> Crew<S, J> {
         });
         let work: Work<S, J> = Arc::new(work);
         let mut crew = Crew {
-            shares,
             signal,
             work,
             threads: Vec::new(),
         };
-        for (k, share) in crew.shares.iter().enumerate().skip(1) {
-            let (share, signal, work) = (share.clone(), crew.signal.clone(), crew.work.clone());
+        for t in 1..threads {
+            let (signal, work) = (crew.signal.clone(), crew.work.clone());
             let thread = std::thread::Builder::new()
-                .name(format!("tumble-env-{k}"))
-                .spawn(move || serve(&share, &signal, &*work))?;
+                .name(format!("tumble-env-{t}"))
+                .spawn(move || serve(t, &signal, &*work))?;
             crew.threads.push(thread);
         }
         Ok(crew)
     }
 
-    /// Runs `job` on every share, share 0 on this thread, and returns when
-    /// all are done. A panic in any share's job is resumed here.
+    /// Runs `job` on every share, this thread taking part, and returns
+    /// when all are done. A panic in any share's job is resumed here.
     pub(crate) fn run(&self, job: J) {
         let signal = &*self.signal;
         let job = Arc::new(job);
         *lock(&signal.job) = Some(job.clone());
-        signal.finished.store(0, Ordering::Relaxed);
-        signal.posted.fetch_add(1, Ordering::Release);
+        signal.done.store(0, Ordering::Relaxed);
+        let number = signal.posted.load(Ordering::Relaxed) + 1;
+        for (next, home) in signal.next.iter().zip(&signal.homes) {
+            next.store(tagged(number, home.start), Ordering::Relaxed);
+        }
+        // (Release: a thread that sees the new number sees the job and
+        // the homes set for it.)
+        signal.posted.store(number, Ordering::Release);
         // (Taken so that a thread between its last look and its sleep
         // cannot miss the wake.)
         drop(lock(&signal.sleep));
         signal.wake.notify_all();
-        let outcome = catch_unwind(AssertUnwindSafe(|| (self.work)(&mut lock(&self.shares[0]), &job)));
-        if let Err(payload) = outcome {
-            lock(&signal.panic).get_or_insert(payload);
-        }
-        let others = self.shares.len() - 1;
+        take_shares(0, number, signal, &job, &*self.work);
         let mut spins = 0u32;
-        while signal.finished.load(Ordering::Acquire) < others {
+        while signal.done.load(Ordering::Acquire) < signal.shares.len() {
             spins += 1;
             if spins < 1 << 12 {
                 std::hint::spin_loop();
@@ -129,18 +153,62 @@ impl<S: Send + 'static, J: Send + Sync + 'static> Crew<S, J> {
     /// Share `index`, locked (none runs a job between two calls of
     /// [`Crew::run`]).
     pub(crate) fn share(&self, index: usize) -> MutexGuard<'_, S> {
-        lock(&self.shares[index])
+        lock(&self.signal.shares[index])
     }
 
     /// How many shares.
     pub(crate) fn len(&self) -> usize {
-        self.shares.len()
+        self.signal.shares.len()
+    }
+}
+
+/// Share `share` of job `number`, as a home's next share is kept.
+fn tagged(number: u64, share: usize) -> u64 {
+    (number << 32) | share as u64
+}
+
+/// Takes the next share of `home` for job `number`, if it has one left
+/// and that job is still the current one.
+fn take<S, J>(signal: &Signal<S, J>, home: usize, number: u64) -> Option<usize> {
+    let next = &signal.next[home];
+    let end = signal.homes[home].end as u64;
+    let mut seen = next.load(Ordering::Acquire);
+    loop {
+        if seen >> 32 != number & 0xffff_ffff || seen & 0xffff_ffff >= end {
+            return None;
+        }
+        match next.compare_exchange_weak(seen, seen + 1, Ordering::AcqRel, Ordering::Acquire) {
+            Ok(_) => return Some((seen & 0xffff_ffff) as usize),
+            Err(now) => seen = now,
+        }
+    }
+}
+
+/// Thread `thread`'s part of job `number`: its home's shares, then the
+/// others' untaken ones, the homes after its own first. Counts each share
+/// done, and keeps the first panic for the caller.
+fn take_shares<S, J>(
+    thread: usize,
+    number: u64,
+    signal: &Signal<S, J>,
+    job: &J,
+    work: &(dyn Fn(&mut S, &J) + Send + Sync),
+) {
+    let homes = signal.homes.len();
+    for home in (0..homes).map(|k| (thread + k) % homes) {
+        while let Some(share) = take(signal, home, number) {
+            let outcome = catch_unwind(AssertUnwindSafe(|| work(&mut lock(&signal.shares[share]), job)));
+            if let Err(payload) = outcome {
+                lock(&signal.panic).get_or_insert(payload);
+            }
+            signal.done.fetch_add(1, Ordering::Release);
+        }
     }
 }
 
 /// A crew thread: waits for each posted job (spinning for [`SPIN`], then
-/// asleep), runs it on its share, and counts itself finished.
-fn serve<S, J>(share: &Mutex<S>, signal: &Signal<J>, work: &(dyn Fn(&mut S, &J) + Send + Sync)) {
+/// asleep), then takes its part of it.
+fn serve<S, J>(thread: usize, signal: &Signal<S, J>, work: &(dyn Fn(&mut S, &J) + Send + Sync)) {
     let mut seen = 0u64;
     loop {
         let start = Instant::now();
@@ -171,14 +239,12 @@ fn serve<S, J>(share: &Mutex<S>, signal: &Signal<J>, work: &(dyn Fn(&mut S, &J) 
             }
         };
         seen = posted;
+        // (The job posted as `posted`, or a later one: then its shares are
+        // tagged with a later number, and none is taken here.)
         let job = lock(&signal.job).clone();
         if let Some(job) = job {
-            let outcome = catch_unwind(AssertUnwindSafe(|| work(&mut lock(share), &job)));
-            if let Err(payload) = outcome {
-                lock(&signal.panic).get_or_insert(payload);
-            }
+            take_shares(thread, posted, signal, &job, work);
         }
-        signal.finished.fetch_add(1, Ordering::Release);
     }
 }
 
@@ -210,13 +276,14 @@ mod tests {
     }
 
     #[test]
-    fn every_share_runs_each_job_once_on_the_same_thread_every_time() {
-        let crew = Crew::new((0..3).map(|_| Tally::default()).collect(), add).unwrap();
-        assert_eq!(crew.len(), 3);
+    fn every_share_runs_each_job_once() {
+        let crew = Crew::new((0..6).map(|_| Tally::default()).collect(), 3, add).unwrap();
+        assert_eq!(crew.len(), 6);
+        assert_eq!(crew.threads.len(), 2);
         for job in 1..=200u64 {
             crew.run(job);
-            // Right after each run, every share has it.
-            for k in 0..3 {
+            // Right after each run, every share has it, once.
+            for k in 0..6 {
                 assert_eq!(
                     crew.share(k).sum,
                     job * (job + 1) / 2,
@@ -224,25 +291,52 @@ mod tests {
                 );
             }
         }
-        let caller = std::thread::current().id();
-        let mut owners = Vec::new();
-        for k in 0..3 {
-            let tally = crew.share(k);
-            assert_eq!(tally.threads.len(), 200);
-            assert!(
-                tally.threads.iter().all(|&t| t == tally.threads[0]),
-                "share {k} moved"
-            );
-            owners.push(tally.threads[0]);
-        }
-        // Share 0 on the caller, each other on a thread of its own.
-        assert_eq!(owners[0], caller);
-        assert!(owners[1] != caller && owners[2] != caller && owners[1] != owners[2]);
+    }
+
+    #[test]
+    fn a_thread_done_with_its_home_takes_a_busy_threads_shares() {
+        // Two threads, two shares each. In job 2 the first share of the
+        // second home waits until the home's other share has run, which
+        // only another thread can then do: a crew that kept each thread
+        // to its home would wait out the timeout.
+        let ran = Arc::new(AtomicBool::new(false));
+        let seen = ran.clone();
+        let crew = Crew::new(
+            (0..4).collect::<Vec<usize>>(),
+            2,
+            move |share: &mut usize, job: &u32| {
+                if *job != 2 {
+                    return;
+                }
+                if *share == 3 {
+                    seen.store(true, Ordering::Release);
+                }
+                if *share == 2 {
+                    let start = Instant::now();
+                    while !seen.load(Ordering::Acquire) {
+                        assert!(start.elapsed() < Duration::from_secs(20), "share 3 never ran");
+                        std::thread::yield_now();
+                    }
+                }
+            },
+        )
+        .unwrap();
+        crew.run(1);
+        crew.run(2);
+        assert!(ran.load(Ordering::Acquire));
+    }
+
+    #[test]
+    fn a_crew_has_at_most_one_thread_a_share() {
+        let crew = Crew::new(vec![Tally::default(), Tally::default()], 8, add).unwrap();
+        assert_eq!(crew.threads.len(), 1);
+        crew.run(5);
+        assert_eq!((crew.share(0).sum, crew.share(1).sum), (5, 5));
     }
 
     #[test]
     fn a_sleeping_crew_wakes_for_the_next_job() {
-        let crew = Crew::new(vec![Tally::default(), Tally::default()], add).unwrap();
+        let crew = Crew::new(vec![Tally::default(), Tally::default()], 2, add).unwrap();
         crew.run(1);
         // Past the spin: the thread is asleep.
         std::thread::sleep(SPIN * 20);
@@ -252,14 +346,17 @@ mod tests {
 
     #[test]
     fn a_panic_in_a_job_reaches_the_caller_and_the_crew_goes_on() {
-        // Shares (which, jobs done); the second share's thread panics on
-        // job 7.
-        let crew = Crew::new(vec![(0u32, 0u32), (1, 0)], |share: &mut (u32, u32), job: &u32| {
-            if share.0 == 1 && *job == 7 {
-                panic!("job 7");
-            }
-            share.1 += 1;
-        })
+        // Shares (which, jobs done); the second share panics on job 7.
+        let crew = Crew::new(
+            vec![(0u32, 0u32), (1, 0)],
+            2,
+            |share: &mut (u32, u32), job: &u32| {
+                if share.0 == 1 && *job == 7 {
+                    panic!("job 7");
+                }
+                share.1 += 1;
+            },
+        )
         .unwrap();
         crew.run(1);
         let caught = catch_unwind(AssertUnwindSafe(|| crew.run(7)));
