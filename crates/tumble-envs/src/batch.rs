@@ -58,8 +58,9 @@ struct Slot<E> {
 
 /// `N` environments of one kind stepped together, each with its own
 /// random stream, over worker threads: the environments are split into
-/// small contiguous runs, [`RUNS_PER_WORKER`] a worker, the calling
-/// thread one of the workers.
+/// small contiguous runs, eight a worker, the calling thread one of the
+/// workers; each worker steps its own runs first, then helps with the
+/// others'.
 ///
 /// Autoreset is gymnasium 1.x's default (`NEXT_STEP`) unless set
 /// otherwise ([`Autoreset`]): the step on which an episode ends reports
