@@ -37,12 +37,13 @@ pub struct BatchStep {
     pub truncated: bool,
 }
 
-/// How many runs a batch splits its environments into for each worker:
-/// a worker steps its own runs first, then helps with the others' (see
-/// [`Crew`]), a run at a time, so the runs are small enough for the
-/// workers to finish together, and large enough to keep an environment
-/// on its worker's core from step to step.
-const RUNS_PER_WORKER: usize = 8;
+/// How many runs a batch splits its environments into for each worker
+/// (each at least one environment): a worker steps its own runs first,
+/// then helps with the others' (see [`Crew`]), a run at a time, so the
+/// finer the runs, the closer together the workers finish. A run per
+/// environment, as at 64 environments on 2 workers, costs a lock and a
+/// compare-and-swap an environment, nothing beside its step.
+const RUNS_PER_WORKER: usize = 32;
 
 /// One environment of a batch and its episode's bookkeeping.
 struct Slot<E> {
@@ -58,9 +59,9 @@ struct Slot<E> {
 
 /// `N` environments of one kind stepped together, each with its own
 /// random stream, over worker threads: the environments are split into
-/// small contiguous runs, eight a worker, the calling thread one of the
-/// workers; each worker steps its own runs first, then helps with the
-/// others'.
+/// small contiguous runs, up to 32 a worker, the calling thread one of
+/// the workers; each worker steps its own runs first, then helps with
+/// the others'.
 ///
 /// Autoreset is gymnasium 1.x's default (`NEXT_STEP`) unless set
 /// otherwise ([`Autoreset`]): the step on which an episode ends reports
@@ -69,7 +70,8 @@ struct Slot<E> {
 /// episode's first observation with reward 0 and neither flag. Each environment's results are the same bits whatever the
 /// number of workers, and the same as that environment stepped alone.
 pub struct Batch<E: Env + 'static> {
-    /// The environments in contiguous runs, [`RUNS_PER_WORKER`] a worker.
+    /// The environments in contiguous runs, up to [`RUNS_PER_WORKER`] a
+    /// worker.
     crew: Crew<Run<E>, Job>,
     /// Environments in each run but perhaps the last.
     per_run: usize,
