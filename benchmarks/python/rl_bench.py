@@ -55,69 +55,74 @@ def random_actions(
     return actions
 
 
-class Single:
-    """One environment under random actions, timed a run at a time: the
-    environment is made once and each run goes on where the last left
-    off (episodes reset as they end)."""
+class Runner:
+    """An environment under random actions, timed a run at a time: it is
+    made once and each run goes on where the last left off. ``actions``
+    are taken in turn, round and round; ``per_step`` environment steps
+    are counted for each call of ``step``."""
 
-    def __init__(self, make: Callable[[], Any]) -> None:
-        self.env = make()
-        self.actions = random_actions(self.env.action_space, 4096, 0)
-        self.env.reset(seed=0)
+    def __init__(self, env: Any, actions: list[Any], per_step: int) -> None:
+        self.env, self.actions, self.per_step = env, actions, per_step
+        env.reset(seed=0)
         self.i = 0
 
     def run(self, steps: int) -> float:
-        """Steps per second over the next ``steps`` steps."""
-        env, actions = self.env, self.actions
+        """Environment steps per second over the next ``steps`` steps."""
         start = time.perf_counter()
-        for i in range(self.i, self.i + steps):
-            _, _, terminated, truncated, _ = env.step(actions[i & 4095])
-            if terminated or truncated:
-                env.reset()
+        self.advance(range(self.i, self.i + steps))
         elapsed = time.perf_counter() - start
         self.i += steps
-        return steps / elapsed
+        return steps * self.per_step / elapsed
+
+    def advance(self, steps: range) -> None:
+        """Takes the steps ``steps`` (indices into the actions)."""
+        raise NotImplementedError
 
     def close(self) -> None:
         """Closes the environment."""
         self.env.close()
 
 
-class Vector:
-    """A vector environment under random actions, timed a run at a time
-    (see :class:`Single`; the environments reset themselves). EnvPool's
+class Single(Runner):
+    """One environment, reset as its episodes end."""
+
+    def __init__(self, make: Callable[[], Any]) -> None:
+        env = make()
+        super().__init__(env, random_actions(env.action_space, 4096, 0), 1)
+
+    def advance(self, steps: range) -> None:
+        """Takes the steps ``steps``, resetting at each episode's end."""
+        env, actions = self.env, self.actions
+        for i in steps:
+            _, _, terminated, truncated, _ = env.step(actions[i % len(actions)])
+            if terminated or truncated:
+                env.reset()
+
+
+class Vector(Runner):
+    """A vector environment (its environments reset themselves). EnvPool's
     ``action_space`` is one environment's (``per_env_space``): its actions
     are drawn once per environment, stacked, as ``int32`` when integer."""
 
     def __init__(self, make: Callable[[], Any], per_env_space: bool = False) -> None:
-        self.env = env = make()
+        env = make()
         if not per_env_space:
-            self.actions = random_actions(env.action_space, 256, 0)
+            actions = random_actions(env.action_space, 256, 0)
         else:
             rows = random_actions(
                 env.action_space, 256 * env.num_envs, 0, ints=np.int32
             )
-            self.actions = [
+            actions = [
                 np.stack(rows[k * env.num_envs : (k + 1) * env.num_envs])
                 for k in range(256)
             ]
-        env.reset(seed=0)
-        self.i = 0
+        super().__init__(env, actions, env.num_envs)
 
-    def run(self, steps: int) -> float:
-        """Environment steps per second over the next ``steps`` steps of
-        the whole vector."""
+    def advance(self, steps: range) -> None:
+        """Takes the steps ``steps`` of the whole vector."""
         env, actions = self.env, self.actions
-        start = time.perf_counter()
-        for i in range(self.i, self.i + steps):
-            env.step(actions[i & 255])
-        elapsed = time.perf_counter() - start
-        self.i += steps
-        return steps * env.num_envs / elapsed
-
-    def close(self) -> None:
-        """Closes the environments."""
-        self.env.close()
+        for i in steps:
+            env.step(actions[i % len(actions)])
 
 
 def makers(

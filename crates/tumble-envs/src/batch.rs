@@ -147,7 +147,7 @@ impl<E: Env + 'static> Batch<E> {
         }
         let len = envs.len();
         let workers = workers.min(len);
-        let per_run = len.div_ceil(workers * RUNS_PER_WORKER).max(1);
+        let per_run = len.div_ceil(workers * RUNS_PER_WORKER);
         let mut envs = envs.into_iter();
         let mut runs = Vec::new();
         while runs.len() * per_run < len {
