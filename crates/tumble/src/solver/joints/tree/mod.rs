@@ -97,6 +97,13 @@ pub(crate) struct JointTrees {
     /// The [`load_key`] of the last [`JointTrees::build_for_loads`], when
     /// it found no tree.
     nothing_for: Option<u64>,
+    /// The [`forest_key`] the forest standing was built from (empty when
+    /// none stands): a step whose joints give the same key has the same
+    /// forest, and only the rows that follow the joints' settings are set
+    /// again.
+    built_from: Vec<u64>,
+    /// This step's [`forest_key`].
+    key: Vec<u64>,
     /// Per joint: whether its tree's component has a loop or a row left to
     /// Gauss-Seidel, so that the projection leaves the tree as it is.
     unprojected: Vec<bool>,
@@ -209,6 +216,30 @@ fn load_key(joints: &[JointConstraint], bodies: &[SolverBody]) -> u64 {
         key = fold(fold(fold(key, ends), masses), moving);
     }
     key
+}
+
+/// Everything [`JointTrees::build`] decides the forest by, word by word,
+/// into `out`: the body count, and per joint in the joints' order its two
+/// bodies, how it enters the forest (a hinge; rows rigid; an angle held
+/// in Gauss-Seidel) and its bodies' masses and whether each can move. Two
+/// steps with the same words have the same forest, loops and masses; only
+/// each joint's third row ([`spin_row`]: its motor's speed and bound) may
+/// differ. Compared whole, not digested: a digest that matched by chance
+/// would solve the step with another step's forest.
+fn forest_key(joints: &[JointConstraint], bodies: &[SolverBody], out: &mut Vec<u64>) {
+    out.clear();
+    out.push(bodies.len() as u64);
+    for j in joints {
+        let (a, b) = (&bodies[j.a as usize], &bodies[j.b as usize]);
+        let how = u64::from(matches!(j.kind, JointKind::Revolute(_)))
+            | u64::from(has_rigid_rows(j)) << 1
+            | u64::from(holds_an_angle(j)) << 2
+            | u64::from(a.dynamic) << 3
+            | u64::from(b.dynamic) << 4;
+        let masses =
+            |s: &SolverBody| u64::from(s.inv_mass.to_bits()) << 32 | u64::from(s.inv_inertia.to_bits());
+        out.extend([u64::from(j.a) << 32 | u64::from(j.b), how, masses(a), masses(b)]);
+    }
 }
 
 /// Whether joint `j` is a weld rigid in position and angle: always in a
@@ -472,7 +503,27 @@ impl JointTrees {
     /// enough, are kept: a step with neither (a contact scene, a ragdoll
     /// pile, a net) need not call this, but [`JointTrees::clear`]. `h` is
     /// the substep, which bounds each motor row's impulse.
+    ///
+    /// A step whose joints build the forest the last one built (see
+    /// [`forest_key`]: the same joints between the same bodies, nearly
+    /// every step of a jointed scene) keeps it, and only sets each
+    /// joint's third row again.
     pub(crate) fn build(&mut self, joints: &[JointConstraint], bodies: &[SolverBody], h: f32) {
+        forest_key(joints, bodies, &mut self.key);
+        if !self.built_from.is_empty() && self.key == self.built_from {
+            self.nothing_for = None;
+            self.set_spins(joints, h);
+            for l in &mut self.loops {
+                l.impulse = [0.0; 3];
+            }
+            return;
+        }
+        self.build_forest(joints, bodies, h);
+        std::mem::swap(&mut self.key, &mut self.built_from);
+    }
+
+    /// [`JointTrees::build`] from nothing.
+    fn build_forest(&mut self, joints: &[JointConstraint], bodies: &[SolverBody], h: f32) {
         self.clear();
         self.spans.clear();
         self.nothing_for = None;
@@ -663,7 +714,7 @@ impl JointTrees {
                 impulse: [0.0; 3],
                 local: [usize::MAX; 2],
                 joint: k,
-                spin: spin_row(j, h),
+                spin: Spin::Free,
                 ends,
                 compliance: [[0.0; 3]; 3],
                 rhs: [0.0; 3],
@@ -693,8 +744,14 @@ impl JointTrees {
                 [0.0; 3]
             }
         }));
-        // Each joint's third row, for the whole step (a held motor is
-        // let go at each solve's start).
+        self.set_spins(joints, h);
+    }
+
+    /// Each joint's third row in the forest and its loops, for the whole
+    /// step (a held motor is let go at each solve's start): the motors'
+    /// speeds and bounds follow the joints' settings, which may change
+    /// from step to step in a forest that stands.
+    fn set_spins(&mut self, joints: &[JointConstraint], h: f32) {
         self.spins.clear();
         self.spins.extend(self.order.iter().map(|&(kind, id, _)| {
             if kind == JOINT {
@@ -703,6 +760,9 @@ impl JointTrees {
                 Spin::Free
             }
         }));
+        for l in &mut self.loops {
+            l.spin = spin_row(&joints[l.joint as usize], h);
+        }
     }
 
     /// [`JointTrees::build`] for a step in which no joint
@@ -785,6 +845,7 @@ impl JointTrees {
     /// No tree this step: no joint [`calls_for_exact_solve`], or the step is not the
     /// soft step, where alone the exact solve runs.
     pub(crate) fn clear(&mut self) {
+        self.built_from.clear();
         self.order.clear();
         self.loops.clear();
         self.groups.clear();
@@ -1120,6 +1181,95 @@ mod tests {
         (joints, bodies, states)
     }
 
+    /// A random joint graph over a few bodies of masses far apart (a
+    /// tree, loops, loops through the ground, joints doubled between one
+    /// pair, more loops than a component may close), of hinges, hinges
+    /// with friction and rigid welds, its bodies moving every way: the
+    /// joints, the bodies (the static one last) and their states.
+    fn random_graph(
+        rng: &mut crate::test_rng::Rng,
+    ) -> (Vec<JointConstraint>, Vec<SolverBody>, Vec<StateCell>) {
+        use crate::body::BodyState;
+        use crate::joint::WeldJoint;
+        let n = 2 + (rng.range(0.0, 30.0) as u32);
+        let ground = n;
+        let masses: Vec<f32> = (0..n)
+            .map(|_| [0.5, 1.0, 2.0, 40.0][rng.range(0.0, 4.0) as usize])
+            .collect();
+        let centers: Vec<Vec2> = (0..=n).map(|_| rng.vec(5.0)).collect();
+        let bodies = rods(masses.iter().copied());
+        let inverse = |b: u32| {
+            if b == ground {
+                (0.0, 0.0)
+            } else {
+                (1.0 / masses[b as usize], 12.0 / masses[b as usize])
+            }
+        };
+        let count = n + (rng.range(0.0, 20.0) as u32);
+        let chain = rng.range(0.0, 1.0) < 0.5;
+        // (The bodies in clusters of a few, joined within a cluster or
+        // to the ground: many components, each with a few loops.)
+        let cluster = 2 + (rng.range(0.0, 5.0) as u32);
+        let joints: Vec<JointConstraint> = (0..count)
+            .filter_map(|k| {
+                // (Half the graphs a spanning chain first, so that
+                // they hold every body; then any pair of a cluster.)
+                let (a, b) = if chain && k < n {
+                    (if k == 0 { ground } else { k - 1 }, k)
+                } else {
+                    let first = cluster * (rng.range(0.0, n.div_ceil(cluster) as f32) as u32);
+                    let mut pick = || {
+                        let b = first + rng.range(0.0, (cluster + 1) as f32) as u32;
+                        if b >= first + cluster || b >= n {
+                            ground
+                        } else {
+                            b
+                        }
+                    };
+                    (pick(), pick())
+                };
+                if a == b {
+                    return None;
+                }
+                let at = centers[a as usize].lerp(centers[b as usize], rng.range(0.2, 0.8)) + rng.vec(0.3);
+                let ((ma, ia), (mb, ib)) = (inverse(a), inverse(b));
+                let kind = match rng.range(0.0, 3.0) as u32 {
+                    0 => JointKind::Revolute(RevoluteJoint::default()),
+                    1 => JointKind::Revolute(RevoluteJoint {
+                        enable_motor: true,
+                        max_motor_torque: rng.range(0.0, 50.0),
+                        ..RevoluteJoint::default()
+                    }),
+                    _ => JointKind::Weld(WeldJoint::rigid()),
+                };
+                Some(JointConstraint {
+                    a,
+                    b,
+                    masses: [ma, ia, mb, ib],
+                    anchor_a: at - centers[a as usize],
+                    anchor_b: at - centers[b as usize],
+                    delta_center: centers[b as usize] - centers[a as usize],
+                    kind,
+                    ..JointConstraint::EMPTY
+                })
+            })
+            .collect();
+        let states: Vec<StateCell> = (0..=n)
+            .map(|k| {
+                StateCell::new(if k == ground {
+                    BodyState::default()
+                } else {
+                    BodyState {
+                        v: rng.vec(3.0),
+                        w: rng.range(-3.0, 3.0),
+                        ..BodyState::default()
+                    }
+                })
+            })
+            .collect();
+        (joints, bodies, states)
+    }
+
     /// Random joint graphs over a few bodies of masses far apart (trees,
     /// loops, loops through the ground, joints doubled between one pair,
     /// more loops than a component may close), of hinges, hinges with
@@ -1128,89 +1278,11 @@ mod tests {
     /// finite.
     #[test]
     fn the_exact_solve_holds_every_joint_it_takes_on_random_graphs() {
-        use crate::body::BodyState;
-        use crate::joint::WeldJoint;
         let ctx = StepContext::for_tests();
         let mut rng = crate::test_rng::Rng(0x10_0b5);
         let (mut held, mut closed, mut left_open) = (0, 0, 0);
         for trial in 0..300 {
-            let n = 2 + (rng.range(0.0, 30.0) as u32);
-            let ground = n;
-            let masses: Vec<f32> = (0..n)
-                .map(|_| [0.5, 1.0, 2.0, 40.0][rng.range(0.0, 4.0) as usize])
-                .collect();
-            let centers: Vec<Vec2> = (0..=n).map(|_| rng.vec(5.0)).collect();
-            let bodies = rods(masses.iter().copied());
-            let inverse = |b: u32| {
-                if b == ground {
-                    (0.0, 0.0)
-                } else {
-                    (1.0 / masses[b as usize], 12.0 / masses[b as usize])
-                }
-            };
-            let count = n + (rng.range(0.0, 20.0) as u32);
-            let chain = rng.range(0.0, 1.0) < 0.5;
-            // (The bodies in clusters of a few, joined within a cluster or
-            // to the ground: many components, each with a few loops.)
-            let cluster = 2 + (rng.range(0.0, 5.0) as u32);
-            let joints: Vec<JointConstraint> = (0..count)
-                .filter_map(|k| {
-                    // (Half the graphs a spanning chain first, so that
-                    // they hold every body; then any pair of a cluster.)
-                    let (a, b) = if chain && k < n {
-                        (if k == 0 { ground } else { k - 1 }, k)
-                    } else {
-                        let first = cluster * (rng.range(0.0, n.div_ceil(cluster) as f32) as u32);
-                        let mut pick = || {
-                            let b = first + rng.range(0.0, (cluster + 1) as f32) as u32;
-                            if b >= first + cluster || b >= n {
-                                ground
-                            } else {
-                                b
-                            }
-                        };
-                        (pick(), pick())
-                    };
-                    if a == b {
-                        return None;
-                    }
-                    let at =
-                        centers[a as usize].lerp(centers[b as usize], rng.range(0.2, 0.8)) + rng.vec(0.3);
-                    let ((ma, ia), (mb, ib)) = (inverse(a), inverse(b));
-                    let kind = match rng.range(0.0, 3.0) as u32 {
-                        0 => JointKind::Revolute(RevoluteJoint::default()),
-                        1 => JointKind::Revolute(RevoluteJoint {
-                            enable_motor: true,
-                            max_motor_torque: rng.range(0.0, 50.0),
-                            ..RevoluteJoint::default()
-                        }),
-                        _ => JointKind::Weld(WeldJoint::rigid()),
-                    };
-                    Some(JointConstraint {
-                        a,
-                        b,
-                        masses: [ma, ia, mb, ib],
-                        anchor_a: at - centers[a as usize],
-                        anchor_b: at - centers[b as usize],
-                        delta_center: centers[b as usize] - centers[a as usize],
-                        kind,
-                        ..JointConstraint::EMPTY
-                    })
-                })
-                .collect();
-            let states: Vec<StateCell> = (0..=n)
-                .map(|k| {
-                    StateCell::new(if k == ground {
-                        BodyState::default()
-                    } else {
-                        BodyState {
-                            v: rng.vec(3.0),
-                            w: rng.range(-3.0, 3.0),
-                            ..BodyState::default()
-                        }
-                    })
-                })
-                .collect();
+            let (joints, bodies, states) = random_graph(&mut rng);
             let mut joints = joints;
             let mut trees = JointTrees::default();
             trees.build(&joints, &bodies, ctx.h);
@@ -1235,6 +1307,71 @@ mod tests {
         assert!(
             held > 1000 && closed > 100 && left_open > 20,
             "{held} held, {closed} loops closed, {left_open} left"
+        );
+    }
+
+    /// A forest kept from the last step (the same joints between the same
+    /// bodies, solved there with other velocities) solves as one built
+    /// anew, bit for bit, with its joints' motor bounds as they are now;
+    /// a body whose mass changed has it built anew.
+    #[test]
+    fn a_kept_forest_solves_as_one_built_anew() {
+        let ctx = StepContext::for_tests();
+        let mut rng = crate::test_rng::Rng(0x57a_d1e);
+        let mut kept = JointTrees::default();
+        let (mut reused, mut rebuilt) = (0, 0);
+        for trial in 0..200 {
+            let (mut joints, mut bodies, states) = random_graph(&mut rng);
+            // Last step: the same graph, its bodies moving the other way.
+            kept.build(&joints, &bodies, ctx.h);
+            let backward: Vec<StateCell> = states
+                .iter()
+                .map(|s| {
+                    let mut b = s.load();
+                    (b.v, b.w) = (-b.v, -b.w);
+                    StateCell::new(b)
+                })
+                .collect();
+            let mut last = joints.clone();
+            kept.mark_held(&mut last);
+            kept.solve(&mut last, &backward, &ctx, true);
+            // This step: new motor bounds, and now and then a new mass.
+            for j in &mut joints {
+                if let JointKind::Revolute(r) = &mut j.kind {
+                    r.max_motor_torque = rng.range(0.0, 50.0);
+                }
+            }
+            // (A body the first joint holds: the ground is the last.)
+            let remassed = trial % 4 == 0;
+            if remassed {
+                let body = joints[0].a.min(joints[0].b);
+                bodies[body as usize].inv_mass *= 2.0;
+            }
+            let solved = |trees: &mut JointTrees| {
+                let mut joints = joints.clone();
+                let states: Vec<StateCell> = states.iter().map(|s| StateCell::new(s.load())).collect();
+                trees.build(&joints, &bodies, ctx.h);
+                trees.mark_held(&mut joints);
+                trees.solve(&mut joints, &states, &ctx, true);
+                trees.solve(&mut joints, &states, &ctx, false);
+                let velocities: Vec<_> = states.iter().map(|s| s.velocity()).collect();
+                format!(
+                    "{:?} {velocities:?}",
+                    joints.iter().map(|j| j.impulses).collect::<Vec<_>>()
+                )
+            };
+            let (standing, fresh) = (solved(&mut kept), solved(&mut JointTrees::default()));
+            assert_eq!(standing, fresh, "trial {trial}");
+            if kept.key == kept.built_from {
+                assert!(!remassed, "trial {trial}: a forest kept past a changed mass");
+                reused += 1;
+            } else {
+                rebuilt += 1;
+            }
+        }
+        assert!(
+            reused > 100 && rebuilt >= 50,
+            "{reused} kept, {rebuilt} built anew"
         );
     }
 
