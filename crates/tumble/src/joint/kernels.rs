@@ -5,7 +5,6 @@
 //! solver's lane kernels for hinges and its exact tree solve take the same
 //! steps.
 
-use super::constraint::JointConstraint;
 use crate::math::{clamp_symmetric, Vec2};
 use crate::step_context::{Softness, StepContext};
 
@@ -46,28 +45,27 @@ pub(crate) fn point_mass_matrix(masses: [f32; 4], ra: Vec2, rb: Vec2) -> [f32; 3
     [k11, k12, k22]
 }
 
-/// The point constraint's 2x2 mass matrix for anchors `ra`, `rb`, solved
-/// against `rhs`: `K^-1 rhs`.
+/// The point constraint's 2x2 mass matrix `k` ([`point_mass_matrix`])
+/// solved against `rhs`: `K^-1 rhs`.
 #[inline]
-pub(super) fn solve_point(masses: [f32; 4], ra: Vec2, rb: Vec2, rhs: Vec2) -> Vec2 {
-    let [k11, k12, k22] = point_mass_matrix(masses, ra, rb);
+pub(super) fn solve_point([k11, k12, k22]: [f32; 3], rhs: Vec2) -> Vec2 {
     solve_2x2(k11, k12, k22, rhs)
 }
 
-/// The soft point constraint's impulse: drift `c`, relative velocity
-/// `cdot`, softness `soft`, accumulated impulse `acc` (not yet updated),
-/// the drift corrected no faster than `max_push`.
+/// The soft point constraint's impulse, `k` its mass matrix
+/// ([`point_mass_matrix`] at its anchors now): drift `c`, relative
+/// velocity `cdot`, softness `soft`, accumulated impulse `acc` (not yet
+/// updated), the drift corrected no faster than `max_push`.
 #[inline]
 pub(super) fn point_impulse(
-    j: &JointConstraint,
-    (ra, rb): (Vec2, Vec2),
+    k: [f32; 3],
     soft: Softness,
     c: Vec2,
     cdot: Vec2,
     acc: Vec2,
     max_push: f32,
 ) -> Vec2 {
-    let x = solve_point(j.masses, ra, rb, cdot + drift_bias(soft.bias_rate, c, max_push));
+    let x = solve_point(k, cdot + drift_bias(soft.bias_rate, c, max_push));
     -soft.mass_scale * x - soft.impulse_scale * acc
 }
 

@@ -12,7 +12,7 @@
 
 use super::checks::{check_finite, check_non_negative, check_spring};
 use super::constraint::{JointConstraint, Motion};
-use super::kernels::{inverse, point_impulse};
+use super::kernels::{inverse, point_impulse, point_mass_matrix};
 use crate::error::JointError;
 use crate::math::{clamp_symmetric, Vec2};
 use crate::step_context::{Softness, StepContext};
@@ -113,7 +113,8 @@ pub(super) fn solve(j: &mut JointConstraint, mj: &MotorJoint, m: &mut Motion, ct
     let c = m.separation(j, ra, rb);
     let cdot = m.relative_velocity(ra, rb) - mj.linear_velocity;
     let acc = j.impulses.linear;
-    let mut total = acc + point_impulse(j, (ra, rb), soft, c, cdot, acc, f32::INFINITY);
+    let k = point_mass_matrix(j.masses, ra, rb);
+    let mut total = acc + point_impulse(k, soft, c, cdot, acc, f32::INFINITY);
     let max = ctx.h * mj.max_force;
     if total.length_squared() > max * max {
         total *= max / total.length();

@@ -11,7 +11,8 @@
 use super::checks::{check_finite, check_limits, check_non_negative, check_spring};
 use super::constraint::{unwind, JointConstraint, LimitRows, Motion};
 use super::kernels::{
-    inverse, limit_impulse, limit_unsettled, motor_impulse, point_impulse, rigid, soft_impulse, solve_point,
+    inverse, limit_impulse, limit_unsettled, motor_impulse, point_impulse, point_mass_matrix, rigid,
+    soft_impulse, solve_point,
 };
 use crate::debug_draw::{Color, DebugDraw};
 use crate::error::JointError;
@@ -152,7 +153,8 @@ pub(super) fn warm_start(j: &JointConstraint, m: &mut Motion) {
     let angular = i.spring + i.motor + i.lower - i.upper;
     m.apply_angular(j, angular);
     if j.point_held {
-        m.apply_linear(j, ra, rb, -point_hold(j, ra, rb).0 * angular);
+        let k = point_mass_matrix(j.masses, ra, rb);
+        m.apply_linear(j, ra, rb, -point_hold(j, k, (ra, rb)).0 * angular);
     }
 }
 
@@ -164,11 +166,13 @@ pub(super) fn warm_start(j: &JointConstraint, m: &mut Motion) {
 /// limit on a light limb pushes as hard as the limb needs, where turning
 /// it about its center undoes what the point's solve then takes back, and
 /// a motor under load lags.
-fn point_hold(j: &JointConstraint, ra: Vec2, rb: Vec2) -> (Vec2, f32) {
+/// (`k` is the point's mass matrix at anchors `ra`, `rb`:
+/// [`point_mass_matrix`].)
+fn point_hold(j: &JointConstraint, k: [f32; 3], (ra, rb): (Vec2, Vec2)) -> (Vec2, f32) {
     let [_, ia, _, ib] = j.masses;
     // (The point's velocity change through a unit angular impulse.)
     let couple = ia * ra.perp() + ib * rb.perp();
-    let hold = solve_point(j.masses, ra, rb, couple);
+    let hold = solve_point(k, couple);
     (hold, inverse(ia + ib - couple.dot(hold)))
 }
 
@@ -182,8 +186,11 @@ pub(super) fn solve(
     bias: bool,
 ) {
     let (ra, rb) = m.anchors(j);
+    // (The point's mass matrix, for its hold, the limits' and its own
+    // row: the bodies turn only between iterations.)
+    let k = point_mass_matrix(j.masses, ra, rb);
     let (hold, axial_mass) = if j.point_held {
-        point_hold(j, ra, rb)
+        point_hold(j, k, (ra, rb))
     } else {
         let [_, ia, _, ib] = j.masses;
         (Vec2::ZERO, inverse(ia + ib))
@@ -221,7 +228,12 @@ pub(super) fn solve(
         turn(m, j, impulse);
     }
     if r.enable_limit {
-        let rows = limit_rows(j, r, (ra, rb), angle);
+        let held = if j.point_held {
+            (hold, axial_mass)
+        } else {
+            point_hold(j, k, (ra, rb))
+        };
+        let rows = limit_rows(r, (ra, rb), held, angle);
         if bias {
             j.limit_rows = rows;
         }
@@ -230,8 +242,7 @@ pub(super) fn solve(
     let c = m.separation(j, ra, rb);
     let cdot = m.relative_velocity(ra, rb);
     let impulse = point_impulse(
-        j,
-        (ra, rb),
+        k,
         rigid(ctx, bias),
         c,
         cdot,
@@ -264,10 +275,15 @@ pub(super) fn solve_limits(
     Some(limit_unsettled(lower.abs() + upper.abs(), stored))
 }
 
-/// Hinge `j`'s limit rows (see [`LimitRows`]) at anchors `ra`, `rb` and
-/// joint angle `angle`.
-fn limit_rows(j: &JointConstraint, r: &RevoluteJoint, (ra, rb): (Vec2, Vec2), angle: f32) -> LimitRows {
-    let (hold, axial_mass) = point_hold(j, ra, rb);
+/// Hinge `r`'s limit rows (see [`LimitRows`]) at anchors `ra`, `rb`, the
+/// point held by `hold` ([`point_hold`]: its impulse a unit turn takes,
+/// and the turn's mass), and joint angle `angle`.
+fn limit_rows(
+    r: &RevoluteJoint,
+    (ra, rb): (Vec2, Vec2),
+    (hold, axial_mass): (Vec2, f32),
+    angle: f32,
+) -> LimitRows {
     LimitRows {
         anchors: (ra, rb),
         hold,
@@ -338,7 +354,8 @@ pub(super) fn reaction(j: &JointConstraint) -> (Vec2, f32) {
     let angular = i.axial() + i.motor;
     if j.point_held {
         // (The point's part of the angular rows' impulses: see `solve`.)
-        let (hold, _) = point_hold(j, j.anchor_a, j.anchor_b);
+        let k = point_mass_matrix(j.masses, j.anchor_a, j.anchor_b);
+        let (hold, _) = point_hold(j, k, (j.anchor_a, j.anchor_b));
         return (i.linear - hold * angular, angular);
     }
     (i.linear, angular)

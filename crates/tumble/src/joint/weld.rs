@@ -7,7 +7,7 @@
 
 use super::checks::{check_finite, check_spring};
 use super::constraint::{JointConstraint, Motion};
-use super::kernels::{inverse, point_impulse, rigid, soft_impulse};
+use super::kernels::{inverse, point_impulse, point_mass_matrix, rigid, soft_impulse};
 use super::JointKind;
 use crate::error::JointError;
 use crate::math::Vec2;
@@ -91,7 +91,8 @@ pub(super) fn solve(j: &mut JointConstraint, m: &mut Motion, ctx: &StepContext, 
     let (ra, rb) = m.anchors(j);
     let c = m.separation(j, ra, rb);
     let cdot = m.relative_velocity(ra, rb);
-    let impulse = point_impulse(j, (ra, rb), linear, c, cdot, j.impulses.linear, max_push);
+    let k = point_mass_matrix(j.masses, ra, rb);
+    let impulse = point_impulse(k, linear, c, cdot, j.impulses.linear, max_push);
     j.impulses.linear += impulse;
     m.apply_linear(j, ra, rb, impulse);
 }
