@@ -66,6 +66,13 @@ impl Graph {
         }
         self.pair_count = self.blocks.len() / w;
         self.single_count = self.points.len() / w;
+        self.filled.clear();
+        let colors = &self.colors[..self.count];
+        self.filled.extend(
+            (0..colors.len())
+                .filter(|&k| !colors[k].is_empty())
+                .map(|k| k as u8),
+        );
     }
 
     /// Fills the batches [`Graph::build`] listed from `constraints`.

@@ -92,8 +92,8 @@ impl Graph {
                 smallest = smallest.min(cp.separation);
             }
         };
-        for color in &mut self.colors[..self.count] {
-            for &i in &color.scalar {
+        for &k in &self.filled {
+            for &i in &self.colors[k as usize].scalar {
                 update(&mut constraints[i as usize]);
             }
         }
@@ -110,7 +110,7 @@ impl Graph {
         (states, team): (&[StateCell], Option<&Team>),
         ctx: &StepContext,
     ) {
-        let colors = &self.colors[..self.count];
+        let colors = (&self.colors[..self.count], &self.filled[..]);
         with_batches!(self, b => b.warm_start(colors, (constraints, joints), (states, team), ctx));
         for &i in &self.overflow {
             warm_start_constraint(&constraints[i as usize], states);
@@ -144,7 +144,7 @@ impl Graph {
                 return;
             }
         }
-        let colors = &self.colors[..self.count];
+        let colors = (&self.colors[..self.count], &self.filled[..]);
         let overflow = (&self.overflow[..], self.joint_overflow.clone());
         if reverse {
             solve_overflow(
@@ -182,11 +182,14 @@ impl Graph {
             solve_joint_limits(&mut joints[overflow.clone()], states, ctx, unsettled);
         }
         let colors = &self.colors[..self.count];
-        let mut color = |c: &Color| solve_joint_limits(&mut joints[c.lone_joints()], states, ctx, unsettled);
+        let mut color = |&k: &u8| {
+            let c = &colors[k as usize];
+            solve_joint_limits(&mut joints[c.lone_joints()], states, ctx, unsettled)
+        };
         if reverse {
-            colors.iter().rev().for_each(&mut color);
+            self.filled.iter().rev().for_each(&mut color);
         } else {
-            colors.iter().for_each(&mut color);
+            self.filled.iter().for_each(&mut color);
         }
         if !reverse {
             solve_joint_limits(&mut joints[overflow], states, ctx, unsettled);
@@ -248,12 +251,12 @@ impl<L: Lanes> Batches<L> {
     /// The warm start of the colors `colors` (see [`Graph::warm_start`]).
     fn warm_start(
         &mut self,
-        colors: &[Color],
+        (colors, filled): (&[Color], &[u8]),
         (constraints, joints): (&[ContactConstraint], &mut [JointConstraint]),
         (states, team): (&[StateCell], Option<&Team>),
         ctx: &StepContext,
     ) {
-        for color in colors.iter().filter(|c| !c.is_empty()) {
+        for color in filled.iter().map(|&k| &colors[k as usize]) {
             let team = color.team(team, ctx, L::W);
             let (pairs, singles, hinges, joints) = color.runs(
                 team,
@@ -303,16 +306,17 @@ impl<L: Lanes> Batches<L> {
     /// [`Graph::iterate`]; the overflow is the caller's).
     fn iterate(
         &mut self,
-        colors: &[Color],
+        (colors, filled): (&[Color], &[u8]),
         (constraints, joints): (&mut [ContactConstraint], &mut [JointConstraint]),
         (states, team): (&[StateCell], Option<&Team>),
         ctx: &StepContext,
         (reverse, pass): (bool, Pass<'_>),
     ) {
+        let color = |&k: &u8| &colors[k as usize];
         let order: &mut dyn Iterator<Item = &Color> = if reverse {
-            &mut colors.iter().rev().filter(|c| !c.is_empty())
+            &mut filled.iter().rev().map(color)
         } else {
-            &mut colors.iter().filter(|c| !c.is_empty())
+            &mut filled.iter().map(color)
         };
         let Batches {
             pairs,
