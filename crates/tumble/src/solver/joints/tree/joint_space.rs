@@ -59,8 +59,25 @@ impl Link {
     /// `first + i`.
     #[inline(always)]
     fn partners(self, q: usize) -> impl Iterator<Item = usize> {
-        let parent = (self.parent != NO_JOINT).then_some(self.parent as usize);
-        (q + 1..self.siblings_end as usize).chain(parent)
+        (0..self.partner_count(q)).map(move |i| self.partner(q, i))
+    }
+
+    /// How many partners it has (joint `q`'s, this link).
+    #[inline(always)]
+    fn partner_count(self, q: usize) -> usize {
+        self.siblings_end as usize - q - 1 + usize::from(self.parent != NO_JOINT)
+    }
+
+    /// Its `i`th partner (joint `q`'s, this link), `i` under
+    /// [`Link::partner_count`].
+    #[inline(always)]
+    fn partner(self, q: usize, i: usize) -> usize {
+        let sibling = q + 1 + i;
+        if sibling < self.siblings_end as usize {
+            sibling
+        } else {
+            self.parent as usize
+        }
     }
 }
 
@@ -313,7 +330,7 @@ impl JointSpace {
         let dinv = inverse::<N>(&load(&self.d[q]));
         store(&mut self.d[q], &dinv);
         let y = mul_nv(&dinv, &load_v(&self.b[q]));
-        let count = link.partners(q).count();
+        let count = link.partner_count(q);
         for (a, ua) in link.partners(q).enumerate() {
             let ea = load::<N>(&self.coupling[link.first as usize + a]);
             // t = E_a^T A_qq^-1: the partner's rows, this joint's columns.
