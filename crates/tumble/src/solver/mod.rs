@@ -530,26 +530,25 @@ impl Solver {
         // The joint trees Gauss-Seidel cannot converge get an exact solve
         // after each pass (soft step only: see `joints::tree`), which reads
         // and writes their constraints' impulses: then every hinge stays
-        // in its constraint, solved one at a time. Whether any joint calls
-        // for it is found while the joints are built, by the workers.
+        // in its constraint, solved one at a time. Whether any joint may
+        // call for it (one that calls for it, or one that may hold up a
+        // tree heavy enough to) is found while the joints are built, by
+        // the workers.
         let soft = ctx.soft_step();
-        let (exact, held_up) = (AtomicBool::new(false), AtomicBool::new(false));
+        let trees = AtomicBool::new(false);
         crate::threads::for_each_indexed_mut(ctx.parallel, &mut self.joints, 64, |place, constraint| {
             let k = order[place] as usize;
             let (ji, (a, b)) = (slots[k], picked[k]);
             *constraint = joint::prepare_joint(&joints[ji], ji, (a, b), solver_bodies, bodies, ctx);
-            if soft {
-                if joints::tree::calls_for_exact_solve(constraint, solver_bodies) {
-                    exact.store(true, Ordering::Relaxed);
-                } else if joints::tree::holds_a_tree_up(constraint, solver_bodies) {
-                    held_up.store(true, Ordering::Relaxed);
-                }
+            if soft
+                && (joints::tree::calls_for_exact_solve(constraint, solver_bodies)
+                    || joints::tree::holds_a_tree_up(constraint, solver_bodies))
+            {
+                trees.store(true, Ordering::Relaxed);
             }
         });
-        if exact.into_inner() {
+        if trees.into_inner() {
             self.trees.build(&self.joints, &self.bodies, ctx.h);
-        } else if held_up.into_inner() {
-            self.trees.build_for_loads(&self.joints, &self.bodies, ctx.h);
         } else {
             self.trees.clear();
         }

@@ -94,9 +94,6 @@ pub(crate) struct JointTrees {
     /// rotational inertia (those of an [`IMMOVABLE`] body for one that
     /// cannot move or turn).
     minv: Vec<V3>,
-    /// The [`load_key`] of the last [`JointTrees::build_for_loads`], when
-    /// it found no tree.
-    nothing_for: Option<u64>,
     /// The [`forest_key`] the forest standing was built from (empty when
     /// none stands): a step whose joints give the same key has the same
     /// forest, and only the rows that follow the joints' settings are set
@@ -195,27 +192,6 @@ pub(crate) fn holds_a_tree_up(j: &JointConstraint, bodies: &[SolverBody]) -> boo
     matches!(j.kind, JointKind::Revolute(_))
         && j.a != j.b
         && bodies[j.a as usize].dynamic != bodies[j.b as usize].dynamic
-}
-
-/// A digest of what [`JointTrees::build_for_loads`] decides by: each
-/// hinge's two bodies, whether each can move, and their masses, in the
-/// joints' order.
-fn load_key(joints: &[JointConstraint], bodies: &[SolverBody]) -> u64 {
-    // (FNV-1a over 64-bit words: a changed or moved input changes the
-    // digest, at a few instructions a joint.)
-    let fold = |key: u64, word: u64| (key ^ word).wrapping_mul(0x0000_0100_0000_01b3);
-    let mut key = fold(0xcbf2_9ce4_8422_2325, bodies.len() as u64);
-    for j in joints {
-        if !matches!(j.kind, JointKind::Revolute(_)) {
-            continue;
-        }
-        let (a, b) = (&bodies[j.a as usize], &bodies[j.b as usize]);
-        let masses = u64::from(a.inv_mass.to_bits()) << 32 | u64::from(b.inv_mass.to_bits());
-        let ends = u64::from(j.a) << 32 | u64::from(j.b);
-        let moving = u64::from(a.dynamic) | u64::from(b.dynamic) << 1;
-        key = fold(fold(fold(key, ends), masses), moving);
-    }
-    key
 }
 
 /// Everything [`JointTrees::build`] decides the forest by, word by word,
@@ -507,11 +483,12 @@ impl JointTrees {
     /// A step whose joints build the forest the last one built (see
     /// [`forest_key`]: the same joints between the same bodies, nearly
     /// every step of a jointed scene) keeps it, and only sets each
-    /// joint's third row again.
+    /// joint's third row again; so a step that kept no tree (a large net
+    /// hung from the ground, all loops) keeps none again without the
+    /// union-find.
     pub(crate) fn build(&mut self, joints: &[JointConstraint], bodies: &[SolverBody], h: f32) {
         forest_key(joints, bodies, &mut self.key);
         if !self.built_from.is_empty() && self.key == self.built_from {
-            self.nothing_for = None;
             self.set_spins(joints, h);
             for l in &mut self.loops {
                 l.impulse = [0.0; 3];
@@ -526,7 +503,6 @@ impl JointTrees {
     fn build_forest(&mut self, joints: &[JointConstraint], bodies: &[SolverBody], h: f32) {
         self.clear();
         self.spans.clear();
-        self.nothing_for = None;
         let n = bodies.len();
         let ground = n as u32;
         let node_of = |b: u32| if bodies[b as usize].dynamic { b } else { ground };
@@ -762,24 +738,6 @@ impl JointTrees {
         }));
         for l in &mut self.loops {
             l.spin = spin_row(&joints[l.joint as usize], h);
-        }
-    }
-
-    /// [`JointTrees::build`] for a step in which no joint
-    /// [`calls_for_exact_solve`], but some [`holds_a_tree_up`]: only a
-    /// heavy tree hung from the ground can be kept. A step with the same
-    /// hinges between the same bodies as one that kept none keeps none
-    /// again, without the union-find (a large net hung from the ground,
-    /// all loops).
-    pub(crate) fn build_for_loads(&mut self, joints: &[JointConstraint], bodies: &[SolverBody], h: f32) {
-        let key = load_key(joints, bodies);
-        if self.nothing_for == Some(key) {
-            self.clear();
-            return;
-        }
-        self.build(joints, bodies, h);
-        if self.order.is_empty() {
-            self.nothing_for = Some(key);
         }
     }
 
@@ -1556,10 +1514,10 @@ mod tests {
         let hinges = |t: &JointTrees| t.order.iter().filter(|(kind, ..)| *kind == JOINT).count();
         let mut trees = JointTrees::default();
         // Nine alike links: the top one carries nine times its mass.
-        trees.build_for_loads(&joints(9), &bodies(&[1.0; 9]), h);
+        trees.build(&joints(9), &bodies(&[1.0; 9]), h);
         assert_eq!(hinges(&trees), 0);
         // Ten: the whole chain.
-        trees.build_for_loads(&joints(10), &bodies(&[1.0; 10]), h);
+        trees.build(&joints(10), &bodies(&[1.0; 10]), h);
         assert_eq!(hinges(&trees), 10);
         // Ten, with the free end hinged to the ground too (a bridge, one
         // loop): the chain, its loop closed by the last hinge.
@@ -1570,7 +1528,7 @@ mod tests {
             b: ground,
             ..bridge[1]
         });
-        trees.build_for_loads(&bridge, &bodies(&[1.0; 10]), h);
+        trees.build(&bridge, &bodies(&[1.0; 10]), h);
         assert_eq!((hinges(&trees), trees.loops.len()), (10, 1));
         // More loops than the exact solve closes (every link hinged to the
         // ground as well): none; asked again unchanged, still none (from
@@ -1579,18 +1537,18 @@ mod tests {
         for b in 0..MAX_CLOSED_LOOPS {
             net.push(JointConstraint { a: b, ..bridge[10] });
         }
-        trees.build_for_loads(&net, &bodies(&[1.0; 10]), h);
+        trees.build(&net, &bodies(&[1.0; 10]), h);
         assert_eq!(hinges(&trees), 0);
-        trees.build_for_loads(&net, &bodies(&[1.0; 10]), h);
+        trees.build(&net, &bodies(&[1.0; 10]), h);
         assert_eq!(hinges(&trees), 0);
         // The loops' joints gone: the key changes and the chain is kept.
-        trees.build_for_loads(&bridge[..10], &bodies(&[1.0; 10]), h);
+        trees.build(&bridge[..10], &bodies(&[1.0; 10]), h);
         assert_eq!((hinges(&trees), trees.loops.len()), (10, 0));
         // Nine links again, the last one made heavier to carry ten links'
         // mass: the same joints, other masses, kept.
-        trees.build_for_loads(&joints(9), &bodies(&[1.0; 9]), h);
+        trees.build(&joints(9), &bodies(&[1.0; 9]), h);
         assert_eq!(hinges(&trees), 0);
-        trees.build_for_loads(
+        trees.build(
             &joints(9),
             &bodies(&[1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 2.0]),
             h,
