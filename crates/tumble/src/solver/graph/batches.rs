@@ -71,7 +71,7 @@ impl Graph {
         self.filled.extend(
             (0..colors.len())
                 .filter(|&k| !colors[k].is_empty())
-                .map(|k| k as u8),
+                .map(|k| k as u32),
         );
     }
 

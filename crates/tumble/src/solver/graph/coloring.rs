@@ -458,6 +458,50 @@ mod tests {
     }
 
     #[test]
+    fn the_filled_colors_of_a_long_ordered_coloring_reach_every_constraint() {
+        // 300 one-point contacts in a chain, each sharing a body with the
+        // next: the ordered coloring gives each a color of its own, far
+        // more colors than the bounded coloring's.
+        let n = 300;
+        let mut bodies = vec![
+            SolverBody {
+                dynamic: true,
+                ..SolverBody::default()
+            };
+            n + 1
+        ];
+        bodies.push(SolverBody::default());
+        let constraints: Vec<ContactConstraint> = (0..n as u32)
+            .map(|k| ContactConstraint {
+                a: k,
+                b: k + 1,
+                count: 1,
+                ..ContactConstraint::default()
+            })
+            .collect();
+        let mut keys = keys(&constraints, &bodies);
+        let mut graph = Graph::default();
+        let no_joints = (&mut Vec::new(), &mut [][..]);
+        build(
+            &mut graph,
+            (&constraints, &mut keys),
+            no_joints,
+            &bodies,
+            Coloring::Ordered,
+        );
+        assert_eq!(graph.count, n);
+        // What the passes walk: the filled colors' members, in order.
+        let (colors, overflow) = members(&graph);
+        assert!(overflow.is_empty());
+        let walked: Vec<u32> = graph
+            .filled
+            .iter()
+            .flat_map(|&k| colors[k as usize].iter().copied())
+            .collect();
+        assert_eq!(walked, (0..n as u32).collect::<Vec<u32>>());
+    }
+
+    #[test]
     fn a_body_touching_more_than_the_colors_overflows() {
         // Body 0 touches 30 others: at most one of its contacts per color.
         let mut bodies = vec![

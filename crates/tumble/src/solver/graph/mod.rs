@@ -123,7 +123,7 @@ pub(crate) struct Graph {
     /// The colors in use that hold something to solve, in order (see
     /// [`Color::is_empty`]): the passes walk these alone. Set when the
     /// colors are packed.
-    filled: Vec<u8>,
+    filled: Vec<u32>,
     /// Which lane type the batches are of: the batches in use are
     /// `four`'s or `eight`'s.
     width: Width,

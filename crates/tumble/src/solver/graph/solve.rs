@@ -182,7 +182,7 @@ impl Graph {
             solve_joint_limits(&mut joints[overflow.clone()], states, ctx, unsettled);
         }
         let colors = &self.colors[..self.count];
-        let mut color = |&k: &u8| {
+        let mut color = |&k: &u32| {
             let c = &colors[k as usize];
             solve_joint_limits(&mut joints[c.lone_joints()], states, ctx, unsettled)
         };
@@ -251,7 +251,7 @@ impl<L: Lanes> Batches<L> {
     /// The warm start of the colors `colors` (see [`Graph::warm_start`]).
     fn warm_start(
         &mut self,
-        (colors, filled): (&[Color], &[u8]),
+        (colors, filled): (&[Color], &[u32]),
         (constraints, joints): (&[ContactConstraint], &mut [JointConstraint]),
         (states, team): (&[StateCell], Option<&Team>),
         ctx: &StepContext,
@@ -306,13 +306,13 @@ impl<L: Lanes> Batches<L> {
     /// [`Graph::iterate`]; the overflow is the caller's).
     fn iterate(
         &mut self,
-        (colors, filled): (&[Color], &[u8]),
+        (colors, filled): (&[Color], &[u32]),
         (constraints, joints): (&mut [ContactConstraint], &mut [JointConstraint]),
         (states, team): (&[StateCell], Option<&Team>),
         ctx: &StepContext,
         (reverse, pass): (bool, Pass<'_>),
     ) {
-        let color = |&k: &u8| &colors[k as usize];
+        let color = |&k: &u32| &colors[k as usize];
         let order: &mut dyn Iterator<Item = &Color> = if reverse {
             &mut filled.iter().rev().map(color)
         } else {
