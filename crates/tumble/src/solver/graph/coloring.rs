@@ -457,28 +457,39 @@ mod tests {
         }
     }
 
+    /// `n` dynamic bodies and the shared static one, last.
+    fn moving_bodies(n: usize) -> Vec<SolverBody> {
+        let mut bodies = vec![
+            SolverBody {
+                dynamic: true,
+                ..SolverBody::default()
+            };
+            n
+        ];
+        bodies.push(SolverBody::default());
+        bodies
+    }
+
+    /// A one-point contact between each pair of bodies `(a, b)`.
+    fn one_point_contacts(pairs: impl Iterator<Item = (u32, u32)>) -> Vec<ContactConstraint> {
+        pairs
+            .map(|(a, b)| ContactConstraint {
+                a,
+                b,
+                count: 1,
+                ..ContactConstraint::default()
+            })
+            .collect()
+    }
+
     #[test]
     fn the_filled_colors_of_a_long_ordered_coloring_reach_every_constraint() {
         // 300 one-point contacts in a chain, each sharing a body with the
         // next: the ordered coloring gives each a color of its own, far
         // more colors than the bounded coloring's.
         let n = 300;
-        let mut bodies = vec![
-            SolverBody {
-                dynamic: true,
-                ..SolverBody::default()
-            };
-            n + 1
-        ];
-        bodies.push(SolverBody::default());
-        let constraints: Vec<ContactConstraint> = (0..n as u32)
-            .map(|k| ContactConstraint {
-                a: k,
-                b: k + 1,
-                count: 1,
-                ..ContactConstraint::default()
-            })
-            .collect();
+        let bodies = moving_bodies(n + 1);
+        let constraints = one_point_contacts((0..n as u32).map(|k| (k, k + 1)));
         let mut keys = keys(&constraints, &bodies);
         let mut graph = Graph::default();
         let no_joints = (&mut Vec::new(), &mut [][..]);
@@ -504,22 +515,8 @@ mod tests {
     #[test]
     fn a_body_touching_more_than_the_colors_overflows() {
         // Body 0 touches 30 others: at most one of its contacts per color.
-        let mut bodies = vec![
-            SolverBody {
-                dynamic: true,
-                ..SolverBody::default()
-            };
-            31
-        ];
-        bodies.push(SolverBody::default());
-        let constraints: Vec<ContactConstraint> = (1..31)
-            .map(|b| ContactConstraint {
-                a: 0,
-                b,
-                count: 1,
-                ..ContactConstraint::default()
-            })
-            .collect();
+        let bodies = moving_bodies(31);
+        let constraints = one_point_contacts((1..31).map(|b| (0, b)));
         let mut keys = keys(&constraints, &bodies);
         let mut graph = Graph::default();
         let no_joints = (&mut Vec::new(), &mut [][..]);
