@@ -12,6 +12,9 @@ use tumble::{Coloring, LaneWidth, PositionCorrection, Sweep};
 #[derive(Clone, PartialEq)]
 pub struct SolverSettings {
     /// Velocity iterations per step, 1 to 16, shared over the substeps.
+    /// Under the soft step each substep pushes overlap out in the first
+    /// half of its iterations and relaxes in the rest: give it at least
+    /// two, or what its contacts push out stays in the bodies as speed.
     #[pyo3(get, set)]
     pub iterations: u32,
     /// Substeps per step, 1 to 8 (no more than ``iterations``).

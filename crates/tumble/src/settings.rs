@@ -174,13 +174,15 @@ pub enum PositionCorrection {
     /// substep solves the contacts once with a soft push-out (a spring of
     /// [`SolverSettings::contact_hertz`] and
     /// [`SolverSettings::contact_damping_ratio`], stiffer against static
-    /// bodies), moves the bodies, then relaxes the velocities once without
-    /// it, so the push-out never stays in the bodies as speed. A resting
-    /// contact then gives like a spring of that frequency, each point
-    /// softened by its own effective mass as in Box2D (a square box on
-    /// the ground sinks `1.25 g / omega^2`, 0.09 mm at 60 Hz). Two-point
-    /// manifolds are solved as one block. The default: with
-    /// [`Coloring::Bounded`] it stands pyramids of 100 rows and threads.
+    /// bodies), moves the bodies, then relaxes the velocities without it,
+    /// so the push-out never stays in the bodies as speed (given at least
+    /// two [`SolverSettings::iterations`] a substep: one pushes, one
+    /// relaxes). A resting contact then gives like a spring of that
+    /// frequency, each point softened by its own effective mass as in
+    /// Box2D (a square box on the ground sinks `1.25 g / omega^2`, 0.09 mm
+    /// at 60 Hz). Two-point manifolds are solved as one block. The
+    /// default: with [`Coloring::Bounded`] it stands pyramids of 100 rows
+    /// and threads.
     SoftStep,
 }
 
@@ -316,9 +318,13 @@ pub const DYNAMIC_GRAPH_COLORS: usize = GRAPH_COLORS - 4;
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SolverSettings {
-    /// Velocity iterations per step, 1..=16, shared out over the substeps.
-    /// More iterations converge further towards the exact coupled solution
-    /// of all contacts.
+    /// Velocity iterations per step, 1..=16, shared out over the substeps
+    /// (any left over go to the first ones). More iterations converge
+    /// further towards the exact coupled solution of all contacts. Under
+    /// the soft step ([`PositionCorrection::SoftStep`]) a substep's
+    /// iterations are split: the first half (at least one) push overlap
+    /// out, the rest relax; a substep with a single iteration has no
+    /// relax, and what its contacts push out stays in the bodies as speed.
     pub iterations: u32,
     /// Substeps per step, 1..=8 (never more than `iterations`): the step is
     /// split into this many smaller ones that share one collision pass. A
