@@ -182,20 +182,33 @@ struct PyHooks {
 impl PyHooks {
     /// Runs `call` unless a hook already failed; an exception is kept and
     /// the answer is `true`.
+    ///
+    /// The lock on the kept exception is never held across the call: a
+    /// Python call may give up the GIL (a sleep, I/O, the interpreter's
+    /// switch interval), and a worker holding the lock while it waits to
+    /// take the GIL back would wait for ever on another that took the GIL
+    /// and waits for the lock.
     fn ask(&self, call: impl FnOnce(Python<'_>) -> PyResult<bool>) -> bool {
         Python::attach(|py| {
-            let mut error = self.error.lock().unwrap_or_else(|e| e.into_inner());
-            if error.is_some() {
+            if self.failed() {
                 return true;
             }
             match call(py) {
                 Ok(keep) => keep,
                 Err(e) => {
-                    *error = Some(e);
+                    let mut error = self.error.lock().unwrap_or_else(|e| e.into_inner());
+                    // (Another worker's hook may have failed meanwhile:
+                    // the first kept is the one raised.)
+                    error.get_or_insert(e);
                     true
                 }
             }
         })
+    }
+
+    /// Whether a hook has raised.
+    fn failed(&self) -> bool {
+        self.error.lock().unwrap_or_else(|e| e.into_inner()).is_some()
     }
 }
 

@@ -371,6 +371,64 @@ def test_python_hooks_and_one_way_platforms(world):
     assert ball.position.y == pytest.approx(2.1 + 0.25, abs=0.05)
 
 
+# A world of boxes all asking a Python pre_solve hook, stepped on four
+# workers; the hook gives up the GIL (as a sleep, I/O or the interpreter's
+# switch interval may) and, if asked, raises after a while. Run apart, so
+# that a step that never returns fails the test instead of hanging it.
+HOOKS_ON_WORKERS = """
+import sys, time
+import tumble
+
+world = tumble.World(workers=4)
+world.create_body("static", position=(0, -1)).add_box(200, 2, pre_solve=True)
+for i in range(600):
+    body = world.create_body(position=(i % 100 - 50, 0.45 + 0.9 * (i // 100)))
+    body.add_box(0.9, 0.9, pre_solve=True)
+raises = sys.argv[1] == "raise"
+raised = 0
+
+
+class Hooks:
+    asked = 0
+
+    def pre_solve(self, contact):
+        Hooks.asked += 1
+        time.sleep(0)
+        if raises and Hooks.asked > 50:
+            raise RuntimeError("from a worker's hook")
+        return True
+
+
+for _ in range(10):
+    try:
+        world.step(1 / 60, hooks=Hooks())
+    except RuntimeError as e:
+        assert raises and "worker" in str(e), e
+        raised += 1
+print("asked", Hooks.asked, "steps", world.step_count, "raised", raised)
+"""
+
+
+@pytest.mark.parametrize("mode", ["answer", "raise"])
+def test_python_hooks_that_give_up_the_gil_on_worker_threads(tmp_path, mode):
+    import subprocess
+    import sys
+
+    script = tmp_path / "hooks_on_workers.py"
+    script.write_text(HOOKS_ON_WORKERS)
+    done = subprocess.run(
+        [sys.executable, str(script), mode], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    asked, steps, raised = map(int, done.stdout.split()[1::2])
+    assert steps == 10
+    if mode == "raise":
+        # Each step raises its first hook's exception, once.
+        assert raised == 10 and asked > 50
+    else:
+        assert raised == 0 and asked > 5000
+
+
 def test_debug_draw_lists_primitives(world):
     ground = make_ground(world)
     ball = world.create_body(position=(0, 2))
