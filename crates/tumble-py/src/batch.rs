@@ -108,9 +108,10 @@ fn vectors(arr: &PyReadonlyArray2<'_, f32>, count: usize, what: &str) -> PyResul
 impl World {
     /// The keys of all live bodies, in slot order (``uint64``): the order
     /// of every batch getter called without ``bodies``.
-    fn body_ids<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u64>> {
-        let inner = &self.inner;
-        column(py, py.detach(|| inner.bodies().map(key).collect()))
+    fn body_ids<'py>(slf: &Bound<'py, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<u64>>> {
+        let w = read(slf)?;
+        let inner = &w.inner;
+        Ok(column(py, py.detach(|| inner.bodies().map(key).collect())))
     }
 
     /// The positions of ``bodies`` (all when ``None``; else an array of
@@ -246,8 +247,9 @@ impl World {
     /// ``hit_shapes``, ``hit_bodies`` (``(n, 2)`` ``uint64`` keys, A then
     /// B), ``hit_points``, ``hit_normals`` (``(n, 2)`` ``float32``) and
     /// ``hit_speeds`` (``(n,)`` ``float32``).
-    fn contact_event_arrays<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let e = self.inner.contact_events();
+    fn contact_event_arrays<'py>(slf: &Bound<'py, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let w = read(slf)?;
+        let e = w.inner.contact_events();
         let (keys, points, normals, speeds) = py.detach(|| {
             let mut keys: Vec<(String, Vec<u64>)> = Vec::new();
             for (name, list) in [("begin", &e.begin), ("end", &e.end)] {
@@ -279,8 +281,9 @@ impl World {
     /// The sensor events of the last step as arrays, in a dict:
     /// ``begin`` and ``end``, each ``(n, 3)`` ``uint64``: the sensor shape's
     /// key, its body's and the visitor shape's.
-    fn sensor_event_arrays<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let e = self.inner.sensor_events();
+    fn sensor_event_arrays<'py>(slf: &Bound<'py, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let w = read(slf)?;
+        let e = w.inner.sensor_events();
         let lists = py.detach(|| {
             [("begin", &e.begin), ("end", &e.end)].map(|(name, list)| {
                 let flat: Vec<u64> = list

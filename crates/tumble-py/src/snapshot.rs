@@ -72,8 +72,9 @@ impl World {
     /// with their warm-start impulses, who is asleep, the settings. A world
     /// made from them by :meth:`from_bytes` steps bit for bit as this one
     /// would. User data is not included (pickle the world to keep it).
-    fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        Ok(PyBytes::new(py, &encode(&self.inner)?))
+    fn to_bytes<'py>(slf: &Bound<'py, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let w = read(slf)?;
+        Ok(PyBytes::new(py, &encode(&w.inner)?))
     }
 
     /// The world saved by :meth:`to_bytes`. Raises

@@ -96,14 +96,18 @@ impl World {
         Ok(World::wrap(py, inner))
     }
 
-    fn __repr__(&self) -> String {
+    fn __repr__(slf: &Bound<'_, Self>) -> String {
+        // (A repr never raises: a world being stepped says so.)
+        let Ok(w) = read(slf) else {
+            return "<tumble.World: being stepped>".to_string();
+        };
         format!(
             "<tumble.World: {} bodies, {} shapes, {} joints, {} contacts, step {}>",
-            self.inner.body_count(),
-            self.inner.shape_count(),
-            self.inner.joint_count(),
-            self.inner.contact_count(),
-            self.inner.step_count()
+            w.inner.body_count(),
+            w.inner.shape_count(),
+            w.inner.joint_count(),
+            w.inner.contact_count(),
+            w.inner.step_count()
         )
     }
 
@@ -137,25 +141,30 @@ impl World {
     /// Gravity, length units per second squared (default ``(0, -10)``).
     /// Changing it wakes every sleeping body.
     #[getter]
-    fn gravity(&self) -> Vec2 {
-        self.inner.gravity().into()
+    fn gravity(slf: &Bound<'_, Self>) -> PyResult<Vec2> {
+        let w = read(slf)?;
+        Ok(w.inner.gravity().into())
     }
 
     #[setter]
-    fn set_gravity(&mut self, gravity: V2) -> PyResult<()> {
-        self.inner.set_gravity(gravity.0).check()
+    fn set_gravity(slf: &Bound<'_, Self>, gravity: V2) -> PyResult<()> {
+        let mut w = write(slf)?;
+        w.inner.set_gravity(gravity.0).check()
     }
 
     /// Whether islands of resting bodies fall asleep. Turning it off wakes
     /// every body.
     #[getter]
-    fn sleeping(&self) -> bool {
-        self.inner.settings().sleeping
+    fn sleeping(slf: &Bound<'_, Self>) -> PyResult<bool> {
+        let w = read(slf)?;
+        Ok(w.inner.settings().sleeping)
     }
 
     #[setter]
-    fn set_sleeping(&mut self, on: bool) {
-        self.inner.set_sleeping(on);
+    fn set_sleeping(slf: &Bound<'_, Self>, on: bool) -> PyResult<()> {
+        let mut w = write(slf)?;
+        w.inner.set_sleeping(on);
+        Ok(())
     }
 
     /// Whether polygons that never move relative to each other (shapes of
@@ -165,13 +174,16 @@ impl World {
     /// make, not the tiles' inner sides (no ghost collisions). On by
     /// default; :attr:`Shape.seam_edges` tells which edges are seams.
     #[getter]
-    fn smooth_seams(&self) -> bool {
-        self.inner.settings().smooth_seams
+    fn smooth_seams(slf: &Bound<'_, Self>) -> PyResult<bool> {
+        let w = read(slf)?;
+        Ok(w.inner.settings().smooth_seams)
     }
 
     #[setter]
-    fn set_smooth_seams(&mut self, on: bool) {
-        self.inner.set_smooth_seams(on);
+    fn set_smooth_seams(slf: &Bound<'_, Self>, on: bool) -> PyResult<()> {
+        let mut w = write(slf)?;
+        w.inner.set_smooth_seams(on);
+        Ok(())
     }
 
     /// Whether the step times its stages into :attr:`profile` (on by
@@ -179,130 +191,152 @@ impl World {
     /// zero: the timing costs a few percent of the step of a world of a
     /// few bodies, nothing measurable in a large one.
     #[getter]
-    fn profiling(&self) -> bool {
-        self.inner.settings().profiling
+    fn profiling(slf: &Bound<'_, Self>) -> PyResult<bool> {
+        let w = read(slf)?;
+        Ok(w.inner.settings().profiling)
     }
 
     #[setter]
-    fn set_profiling(&mut self, on: bool) {
-        self.inner.set_profiling(on);
+    fn set_profiling(slf: &Bound<'_, Self>, on: bool) -> PyResult<()> {
+        let mut w = write(slf)?;
+        w.inner.set_profiling(on);
+        Ok(())
     }
 
     /// How many threads the step runs on (1 to the engine's limit). The
     /// results do not depend on it.
     #[getter]
-    fn workers(&self) -> usize {
-        self.inner.settings().workers
+    fn workers(slf: &Bound<'_, Self>) -> PyResult<usize> {
+        let w = read(slf)?;
+        Ok(w.inner.settings().workers)
     }
 
     #[setter]
-    fn set_workers(&mut self, workers: usize) -> PyResult<()> {
-        self.inner.set_workers(workers).check()
+    fn set_workers(slf: &Bound<'_, Self>, workers: usize) -> PyResult<()> {
+        let mut w = write(slf)?;
+        w.inner.set_workers(workers).check()
     }
 
     /// How many threads the step actually runs on (:attr:`workers`, or 1
     /// if the system refused the threads).
     #[getter]
-    fn worker_threads(&self) -> usize {
-        self.inner.worker_threads()
+    fn worker_threads(slf: &Bound<'_, Self>) -> PyResult<usize> {
+        let w = read(slf)?;
+        Ok(w.inner.worker_threads())
     }
 
     /// The fastest a body moves, metres per second (scaled by the length
     /// unit); a faster body is slowed to it.
     #[getter]
-    fn max_linear_speed(&self) -> f32 {
-        self.inner.settings().max_linear_speed
+    fn max_linear_speed(slf: &Bound<'_, Self>) -> PyResult<f32> {
+        let w = read(slf)?;
+        Ok(w.inner.settings().max_linear_speed)
     }
 
     #[setter]
-    fn set_max_linear_speed(&mut self, speed: f32) -> PyResult<()> {
-        self.inner.set_max_linear_speed(speed).check()
+    fn set_max_linear_speed(slf: &Bound<'_, Self>, speed: f32) -> PyResult<()> {
+        let mut w = write(slf)?;
+        w.inner.set_max_linear_speed(speed).check()
     }
 
     /// The longest step taken at once, seconds: a longer ``dt`` is split
     /// into equal steps no longer than this, at most
     /// :attr:`max_step_splits` of them.
     #[getter]
-    fn max_step(&self) -> f32 {
-        self.inner.settings().max_step
+    fn max_step(slf: &Bound<'_, Self>) -> PyResult<f32> {
+        let w = read(slf)?;
+        Ok(w.inner.settings().max_step)
     }
 
     #[setter]
-    fn set_max_step(&mut self, max_step: f32) -> PyResult<()> {
-        let splits = self.inner.settings().max_step_splits;
-        self.inner.set_max_step(max_step, splits).check()
+    fn set_max_step(slf: &Bound<'_, Self>, max_step: f32) -> PyResult<()> {
+        let mut w = write(slf)?;
+        let splits = w.inner.settings().max_step_splits;
+        w.inner.set_max_step(max_step, splits).check()
     }
 
     /// The most steps one call to :meth:`step` runs.
     #[getter]
-    fn max_step_splits(&self) -> u32 {
-        self.inner.settings().max_step_splits
+    fn max_step_splits(slf: &Bound<'_, Self>) -> PyResult<u32> {
+        let w = read(slf)?;
+        Ok(w.inner.settings().max_step_splits)
     }
 
     #[setter]
-    fn set_max_step_splits(&mut self, splits: u32) -> PyResult<()> {
-        let max_step = self.inner.settings().max_step;
-        self.inner.set_max_step(max_step, splits).check()
+    fn set_max_step_splits(slf: &Bound<'_, Self>, splits: u32) -> PyResult<()> {
+        let mut w = write(slf)?;
+        let max_step = w.inner.settings().max_step;
+        w.inner.set_max_step(max_step, splits).check()
     }
 
     /// Length units per metre (fixed when the world is made).
     #[getter]
-    fn length_units_per_meter(&self) -> f32 {
-        self.inner.settings().length_units_per_meter
+    fn length_units_per_meter(slf: &Bound<'_, Self>) -> PyResult<f32> {
+        let w = read(slf)?;
+        Ok(w.inner.settings().length_units_per_meter)
     }
 
     /// The approach speed above which a contact beginning is a hit
     /// (fixed when the world is made).
     #[getter]
-    fn hit_event_threshold(&self) -> f32 {
-        self.inner.settings().hit_event_threshold
+    fn hit_event_threshold(slf: &Bound<'_, Self>) -> PyResult<f32> {
+        let w = read(slf)?;
+        Ok(w.inner.settings().hit_event_threshold)
     }
 
     /// The solver's settings, a copy: change it and assign it back.
     #[getter]
-    fn solver(&self) -> SolverSettings {
-        SolverSettings::from_rust(self.inner.solver_settings())
+    fn solver(slf: &Bound<'_, Self>) -> PyResult<SolverSettings> {
+        let w = read(slf)?;
+        Ok(SolverSettings::from_rust(w.inner.solver_settings()))
     }
 
     #[setter]
-    fn set_solver(&mut self, settings: PyRef<'_, SolverSettings>) -> PyResult<()> {
-        self.inner.set_solver_settings(settings.to_rust()).check()
+    fn set_solver(slf: &Bound<'_, Self>, settings: PyRef<'_, SolverSettings>) -> PyResult<()> {
+        let mut w = write(slf)?;
+        w.inner.set_solver_settings(settings.to_rust()).check()
     }
 
     /// Steps taken so far.
     #[getter]
-    fn step_count(&self) -> u64 {
-        self.inner.step_count()
+    fn step_count(slf: &Bound<'_, Self>) -> PyResult<u64> {
+        let w = read(slf)?;
+        Ok(w.inner.step_count())
     }
 
     /// Number of live bodies.
     #[getter]
-    fn body_count(&self) -> usize {
-        self.inner.body_count()
+    fn body_count(slf: &Bound<'_, Self>) -> PyResult<usize> {
+        let w = read(slf)?;
+        Ok(w.inner.body_count())
     }
 
     /// Number of live shapes.
     #[getter]
-    fn shape_count(&self) -> usize {
-        self.inner.shape_count()
+    fn shape_count(slf: &Bound<'_, Self>) -> PyResult<usize> {
+        let w = read(slf)?;
+        Ok(w.inner.shape_count())
     }
 
     /// Number of live joints.
     #[getter]
-    fn joint_count(&self) -> usize {
-        self.inner.joint_count()
+    fn joint_count(slf: &Bound<'_, Self>) -> PyResult<usize> {
+        let w = read(slf)?;
+        Ok(w.inner.joint_count())
     }
 
     /// Number of contacts (pairs of shapes whose boxes overlap).
     #[getter]
-    fn contact_count(&self) -> usize {
-        self.inner.contact_count()
+    fn contact_count(slf: &Bound<'_, Self>) -> PyResult<usize> {
+        let w = read(slf)?;
+        Ok(w.inner.contact_count())
     }
 
     /// Number of bodies awake (simulated) now.
     #[getter]
-    fn awake_body_count(&self) -> usize {
-        self.inner.awake_body_count()
+    fn awake_body_count(slf: &Bound<'_, Self>) -> PyResult<usize> {
+        let w = read(slf)?;
+        Ok(w.inner.awake_body_count())
     }
 
     /// Every live body, in slot order (the order of :meth:`body_ids`).
@@ -361,8 +395,9 @@ impl World {
 
     /// How long each stage of the last step took, milliseconds, by name.
     #[getter]
-    fn profile<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let p = self.inner.profile();
+    fn profile<'py>(slf: &Bound<'py, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let w = read(slf)?;
+        let p = w.inner.profile();
         let d = PyDict::new(py);
         for (name, ms) in [
             ("update_pairs", p.update_pairs),
@@ -383,8 +418,9 @@ impl World {
 
     /// Heap memory the world holds, bytes, by part (and ``total``).
     #[getter]
-    fn memory_usage<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let m = self.inner.memory_usage();
+    fn memory_usage<'py>(slf: &Bound<'py, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let w = read(slf)?;
+        let m = w.inner.memory_usage();
         let d = PyDict::new(py);
         for (name, bytes) in [
             ("bodies", m.bodies),

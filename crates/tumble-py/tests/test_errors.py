@@ -159,3 +159,35 @@ def test_a_hook_cannot_call_its_world_and_its_error_is_raised(world):
         world.step(1 / 60, hooks=Hooks())
     # The step itself completed.
     assert world.step_count == 2
+
+    # Every call on the world, its properties and setters included, says
+    # so the same way (not with a bare RuntimeError), and a repr says it
+    # is being stepped.
+    calls = {
+        "body_count": lambda: world.body_count,
+        "gravity": lambda: world.gravity,
+        "to_bytes": lambda: world.to_bytes(),
+        "body_ids": lambda: world.body_ids(),
+        "contact_event_arrays": lambda: world.contact_event_arrays(),
+        "set gravity": lambda: setattr(world, "gravity", (0, 1)),
+        "set workers": lambda: setattr(world, "workers", 2),
+        "set sleeping": lambda: setattr(world, "sleeping", False),
+    }
+    seen = {}
+
+    class Asks:
+        def pre_solve(self, contact):
+            for name, call in calls.items():
+                try:
+                    call()
+                except Exception as e:  # noqa: BLE001 (the test reads them all)
+                    seen[name] = e
+            seen["repr"] = repr(world)
+            return True
+
+    world.step(1 / 60, hooks=Asks())
+    assert seen.pop("repr") == "<tumble.World: being stepped>"
+    assert set(seen) == set(calls)
+    for name, e in seen.items():
+        assert isinstance(e, tumble.TumbleError) and "busy" in str(e), (name, e)
+    assert world.gravity == (0, -10) and world.workers == 1 and world.sleeping
