@@ -150,6 +150,10 @@ impl World {
         // (Made when a static shape is near: most fast bodies meet none.)
         let mut sweep = None;
         let mut first = Hit { t: 1.0, core: None };
+        // Among equal times the lowest static shape slot wins: the search
+        // meets the shapes in its tree's order, which depends on when the
+        // tree was last rebuilt, and so on the worker count.
+        let mut first_other = u32::MAX;
         for &si in &self.bodies[bi].shapes {
             let slot = &self.shapes[si];
             if slot.def.sensor {
@@ -174,10 +178,14 @@ impl World {
                     let sweep =
                         *sweep.get_or_insert_with(|| Sweep::new(self.bodies[bi].local_center, (start, end)));
                     let seams = self.seams.of(other);
-                    let hit = impact((&other_slot.shape, still, seams), (shape, sweep), target)
-                        .filter(|hit| hit.t < first.t && self.hook_keeps(si, other, sweep.at(hit.t), hooks));
+                    let hit =
+                        impact((&other_slot.shape, still, seams), (shape, sweep), target).filter(|hit| {
+                            (hit.t < first.t || (hit.t == first.t && other < first_other))
+                                && self.hook_keeps(si, other, sweep.at(hit.t), hooks)
+                        });
                     if let Some(hit) = hit {
                         first = hit;
+                        first_other = other;
                     }
                     true
                 });
