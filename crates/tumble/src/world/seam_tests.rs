@@ -507,6 +507,66 @@ fn smooth_seams_switch_off_and_on_at_run_time() {
 }
 
 #[test]
+fn a_concave_outline_has_the_seams_and_mass_of_its_parts_attached_one_by_one() {
+    // An outline's parts are attached together and their body settled
+    // once; the seams (the parts' shared diagonals, and where a static
+    // outline meets a tile beside it) and the mass must be those of
+    // attaching the parts one at a time.
+    let comb: Vec<Vec2> = (0..12)
+        .flat_map(|i| {
+            let x = i as f32;
+            [
+                Vec2::new(x, 1.0),
+                Vec2::new(x + 0.5, 1.0),
+                Vec2::new(x + 0.5, 0.4),
+                Vec2::new(x + 1.0, 0.4),
+            ]
+        })
+        .chain([Vec2::new(12.0, 0.0), Vec2::new(0.0, 0.0)])
+        .rev()
+        .collect();
+    for body in [BodyDef::static_body(), BodyDef::default().at(Vec2::new(0.0, 3.0))] {
+        let mut world = World::default();
+        let mut apart = World::default();
+        let at_once = world.create_body(&body).unwrap();
+        let one_by_one = apart.create_body(&body).unwrap();
+        let def = ShapeDef::default();
+        let tile = tile_at(-0.5, 0.5);
+        world.create_shape(at_once, tile, &def).unwrap();
+        apart.create_shape(one_by_one, tile, &def).unwrap();
+        let parts = world.create_concave(at_once, &comb, &def).unwrap();
+        assert!(parts.len() >= 12, "{} parts", parts.len());
+        let alone: Vec<ShapeId> = parts
+            .iter()
+            .map(|&id| {
+                apart
+                    .create_shape(one_by_one, *world.shape(id).unwrap(), &def)
+                    .unwrap()
+            })
+            .collect();
+        let mut seamed = 0;
+        for (&id, &other) in parts.iter().zip(&alone) {
+            seamed += usize::from(!world.seam_edges(id).unwrap().is_empty());
+            assert_eq!(world.seam_edges(id).unwrap(), apart.seam_edges(other).unwrap());
+        }
+        assert_eq!(seamed, parts.len(), "every part meets another along a diagonal");
+        let first = world.body_shapes(at_once).unwrap()[0];
+        let first_apart = apart.body_shapes(one_by_one).unwrap()[0];
+        assert_eq!(
+            world.seam_edges(first).unwrap(),
+            apart.seam_edges(first_apart).unwrap()
+        );
+        assert!(
+            !world.seam_edges(first).unwrap().is_empty(),
+            "the tile welds to the outline"
+        );
+        let m = world.mass_data(at_once).unwrap().mass;
+        let n = apart.mass_data(one_by_one).unwrap().mass;
+        assert!((m - n).abs() <= 1e-5 * n, "{m} against {n}");
+    }
+}
+
+#[test]
 fn a_moving_compound_of_tiles_slides_over_a_tile_floor() {
     // Both sides have seams: a dynamic body of two half boxes side by
     // side, sliding over the tiles.

@@ -106,6 +106,33 @@ impl World {
     }
 
     fn create_shape_unchecked(&mut self, bi: u32, shape: Shape, def: &ShapeDef) -> ShapeId {
+        let si = self.attach_shape(bi, shape, def);
+        self.settle_attached(bi, &[si]);
+        self.shape_id(si)
+    }
+
+    /// Creates the shapes of one call (one shape, a concave outline's
+    /// parts, a chain's segments) on body `bi`, settling the body once for
+    /// them all: a part at a time would recompute the mass and find the
+    /// seams of every part near it once per part, cubic in the parts of
+    /// an outline whose parts all meet.
+    fn create_shapes_unchecked(
+        &mut self,
+        bi: u32,
+        shapes: impl IntoIterator<Item = Shape>,
+        def: &ShapeDef,
+    ) -> Vec<ShapeId> {
+        let slots: Vec<u32> = shapes
+            .into_iter()
+            .map(|shape| self.attach_shape(bi, shape, def))
+            .collect();
+        self.settle_attached(bi, &slots);
+        slots.into_iter().map(|si| self.shape_id(si)).collect()
+    }
+
+    /// Puts a shape on body `bi` (its slot, sensor and proxy); the body is
+    /// settled by [`World::settle_attached`].
+    fn attach_shape(&mut self, bi: u32, shape: Shape, def: &ShapeDef) -> u32 {
         let aabb = shape.aabb(self.bodies[bi].xf);
         let part = self.bodies[bi].shapes.len() as u32;
         let margin = self.proxy_margin(&shape, self.bodies[bi].body_type);
@@ -130,6 +157,13 @@ impl World {
             self.create_shape_proxy(si, aabb);
         }
         self.bodies[bi].shapes.push(si);
+        si
+    }
+
+    /// Brings body `bi` up to date after the shapes `added` were attached:
+    /// woken, its mass recomputed, its proxies predicted, and the seams
+    /// near the new shapes found again.
+    fn settle_attached(&mut self, bi: u32, added: &[u32]) {
         if !self.bodies[bi].never_awake {
             self.wake_body(bi);
         }
@@ -142,9 +176,9 @@ impl World {
         // nothing to weld to).
         let b = &self.bodies[bi];
         if b.body_type == BodyType::Static || b.shapes.len() > 1 {
-            self.reseam_shape(si);
+            let regions: Vec<Aabb> = added.iter().filter_map(|&si| self.seam_region(si)).collect();
+            self.reseam(&regions);
         }
-        self.shape_id(si)
     }
 
     /// Splits a concave outline (a simple polygon, either winding) into
@@ -166,10 +200,7 @@ impl World {
         }
         let masses: Vec<MassData> = parts.iter().map(|p| p.mass(def.density)).collect();
         self.check_body_mass(bi, &masses)?;
-        Ok(parts
-            .into_iter()
-            .map(|p| self.create_shape_unchecked(bi, Shape::Polygon(p), def))
-            .collect())
+        Ok(self.create_shapes_unchecked(bi, parts.into_iter().map(Shape::Polygon), def))
     }
 
     /// Attaches a chain of one-sided segments along `points` (body frame):
@@ -198,10 +229,7 @@ impl World {
         for c in &segments {
             self.check_reach(&Shape::ChainSegment(*c))?;
         }
-        Ok(segments
-            .into_iter()
-            .map(|c| self.create_shape_unchecked(bi, Shape::ChainSegment(c), def))
-            .collect())
+        Ok(self.create_shapes_unchecked(bi, segments.into_iter().map(Shape::ChainSegment), def))
     }
 
     /// Removes a shape; its body's mass is recomputed, and the body and
