@@ -8,6 +8,8 @@
 //! hands its state over ([`Pcg64::from_numpy_state`]); this module then
 //! produces numpy's `uniform` and `integers` results exactly.
 
+use crate::EnvError;
+
 /// The 128-bit multiplier of numpy's PCG64 (its `PCG_DEFAULT_MULTIPLIER_128`).
 const MULTIPLIER: u128 = (0x2360_ED05_1FC6_5DA4_u128 << 64) | 0x4385_DF64_9FCC_F645;
 
@@ -26,12 +28,24 @@ impl Pcg64 {
     /// The generator whose `bit_generator.state` is `{"state": {"state":
     /// state, "inc": increment}, "has_uint32": .., "uinteger": ..}`
     /// (`buffered` is `Some(uinteger)` when `has_uint32` is 1).
-    pub fn from_numpy_state(state: u128, increment: u128, buffered: Option<u32>) -> Pcg64 {
-        Pcg64 {
+    ///
+    /// The increment must be odd, as numpy's seeding always makes it: an
+    /// odd increment gives the generator its full period of 2^128, while
+    /// an even one can leave it on a fixed point (state 0, increment 0
+    /// draws zeros for ever, and a rejection loop drawing from it never
+    /// ends), so an even increment is refused.
+    pub fn from_numpy_state(state: u128, increment: u128, buffered: Option<u32>) -> Result<Pcg64, EnvError> {
+        if increment & 1 == 0 {
+            return Err(EnvError::Setting(
+                "a PCG64 state's increment (\"inc\")",
+                "must be odd",
+            ));
+        }
+        Ok(Pcg64 {
             state,
             increment,
             buffered,
-        }
+        })
     }
 
     /// The state in numpy's terms: `(state, inc, uinteger if has_uint32)`.
@@ -47,7 +61,11 @@ impl Pcg64 {
         let words = seed_sequence_words(seed);
         let state = (u128::from(words[0]) << 64) | u128::from(words[1]);
         let sequence = (u128::from(words[2]) << 64) | u128::from(words[3]);
-        let mut g = Pcg64::from_numpy_state(0, (sequence << 1) | 1, None);
+        let mut g = Pcg64 {
+            state: 0,
+            increment: (sequence << 1) | 1,
+            buffered: None,
+        };
         g.next_u64();
         g.state = g.state.wrapping_add(state);
         g.next_u64();
@@ -164,13 +182,24 @@ mod tests {
     fn draws_match_numpy() {
         let state = 208_745_520_555_909_116_978_795_849_195_383_758_904_u128;
         let inc = 261_136_684_632_268_670_825_940_853_076_396_136_793_u128;
-        let mut g = Pcg64::from_numpy_state(state, inc, None);
+        let mut g = Pcg64::from_numpy_state(state, inc, None).unwrap();
         let got: Vec<f64> = (0..3).map(|_| g.next_f64()).collect();
         assert_eq!(got, [0.625095466604667, 0.8972138009695755, 0.7756856902451935]);
-        let mut g = Pcg64::from_numpy_state(state, inc, None);
+        let mut g = Pcg64::from_numpy_state(state, inc, None).unwrap();
         assert_eq!((g.integers(-9999, 9999), g.integers(-9999, 9999)), (8897, 2501));
         assert_eq!(g.numpy_state().2, None, "both halves of the draw used");
         assert_eq!(Pcg64::from_seed(7).numpy_state(), (state, inc, None));
+    }
+
+    /// An even increment is refused: state 0 with increment 0 would draw
+    /// zeros for ever, and `integers` reject them for ever.
+    #[test]
+    fn an_even_increment_is_refused() {
+        let err = Pcg64::from_numpy_state(0, 0, None).unwrap_err();
+        assert!(err.to_string().contains("must be odd"), "{err}");
+        assert!(Pcg64::from_numpy_state(5, 2 << 70, Some(3)).is_err());
+        let mut g = Pcg64::from_numpy_state(0, 1, None).unwrap();
+        assert!((0..4).map(|_| g.integers(0, 3)).all(|v| (0..3).contains(&v)));
     }
 
     /// `np.random.default_rng(s).bit_generator.state` for seeds of one

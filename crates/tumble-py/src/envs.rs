@@ -9,8 +9,9 @@
 use crate::errors::invalid;
 use numpy::ndarray::{Array2, Array3};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
+use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyComplex, PyDict};
 use std::sync::{Mutex, MutexGuard, TryLockError};
 use tumble_envs::{Autoreset, Batch, Canvas, Env, EnvError, Options, Pcg64};
 
@@ -23,9 +24,9 @@ fn refused(e: EnvError) -> PyErr {
 /// has_uint32, uinteger)` from `bit_generator.state`.
 type NumpyState = (u128, u128, bool, u32);
 
-fn rng_from(state: NumpyState) -> Pcg64 {
+fn rng_from(state: NumpyState) -> PyResult<Pcg64> {
     let (s, inc, has, word) = state;
-    Pcg64::from_numpy_state(s, inc, has.then_some(word))
+    Pcg64::from_numpy_state(s, inc, has.then_some(word)).map_err(refused)
 }
 
 fn rng_to(rng: Pcg64) -> NumpyState {
@@ -55,22 +56,46 @@ fn options(
 }
 
 /// One action from Python: an int (a discrete action's index) or a
-/// sequence or array of floats.
+/// sequence or array of real numbers. Complex values are refused, not
+/// cut to their real part as numpy's casts would.
 fn action(value: &Bound<'_, PyAny>, out: &mut Vec<f32>) -> PyResult<()> {
     out.clear();
     if let Ok(a) = value.extract::<PyReadonlyArray1<'_, f32>>() {
         out.extend(a.as_array().iter());
+    } else if let Ok(a) = value.extract::<PyReadonlyArray1<'_, f64>>() {
+        out.extend(a.as_array().iter().map(|&v| v as f32));
     } else if let Ok(i) = value.extract::<i64>() {
         out.push(i as f32);
+    } else if is_complex(value) {
+        return Err(complex_refused());
     } else if let Ok(x) = value.extract::<f64>() {
         out.push(x as f32);
     } else {
-        let values: Vec<f64> = value
-            .extract()
-            .map_err(|_| invalid("an action is an int or a sequence of numbers"))?;
-        out.extend(values.iter().map(|&v| v as f32));
+        let not_numbers = || invalid("an action is an int or a sequence of numbers");
+        for item in value.try_iter().map_err(|_| not_numbers())? {
+            let item = item.map_err(|_| not_numbers())?;
+            if is_complex(&item) {
+                return Err(complex_refused());
+            }
+            out.push(item.extract::<f64>().map_err(|_| not_numbers())? as f32);
+        }
     }
     Ok(())
+}
+
+/// Whether `value` is a complex number or an array of them (Python's
+/// `complex`, numpy's complex scalars and arrays).
+fn is_complex(value: &Bound<'_, PyAny>) -> bool {
+    value.is_instance_of::<PyComplex>()
+        || value
+            .getattr(intern!(value.py(), "dtype"))
+            .and_then(|d| d.getattr(intern!(value.py(), "kind")))
+            .and_then(|k| k.extract::<String>())
+            .is_ok_and(|k| k == "c")
+}
+
+fn complex_refused() -> PyErr {
+    invalid("an action is real: complex values are refused")
 }
 
 /// A rendered frame as an `(height, width, 3)` `uint8` array.
@@ -181,12 +206,12 @@ impl EnvCore {
     /// inc, has_uint32, uinteger)``), or from where the last episode's
     /// draws left off when ``None``; returns the first observation.
     #[pyo3(signature = (rng = None))]
-    fn reset<'py>(&self, py: Python<'py>, rng: Option<NumpyState>) -> Bound<'py, PyArray1<f32>> {
+    fn reset<'py>(&self, py: Python<'py>, rng: Option<NumpyState>) -> PyResult<Bound<'py, PyArray1<f32>>> {
         let mut guard = self.lock(py);
         let Core { env, observation, .. } = &mut *guard;
-        let rng = rng.map_or_else(|| env.rng(), rng_from);
+        let rng = rng.map_or_else(|| Ok(env.rng()), rng_from)?;
         py.detach(|| env.reset(rng, observation));
-        PyArray1::from_slice(py, observation)
+        Ok(PyArray1::from_slice(py, observation))
     }
 
     /// Steps with ``action``: returns gymnasium's ``(observation, reward,
@@ -332,9 +357,9 @@ impl VecCore {
                 // Never reset: start from seed 0's stream as numpy would
                 // from a fixed seed; the Python side always passes states
                 // on the first reset.
-                None => batch.env(i).map_or_else(|| Pcg64::from_seed(0), |e| e.rng()),
+                None => Ok(batch.env(i).map_or_else(|| Pcg64::from_seed(0), |e| e.rng())),
             })
-            .collect();
+            .collect::<PyResult<_>>()?;
         let mut obs = vec![0.0f32; self.num_envs * self.observation_len];
         py.detach(|| batch.reset(&streams, &mut obs)).map_err(refused)?;
         let obs = Array2::from_shape_vec((self.num_envs, self.observation_len), obs).expect("n x len");
@@ -416,8 +441,13 @@ impl VecCore {
             a.as_array().iter().map(|&v| v as f32).collect()
         } else {
             let np = actions.py().import("numpy")?;
-            let flat = np
-                .call_method1("asarray", (actions, "float32"))?
+            let array = np.call_method1("asarray", (actions,))?;
+            if is_complex(&array) {
+                return Err(complex_refused());
+            }
+            let flat = array
+                .call_method1("astype", ("float32",))
+                .map_err(|_| invalid("actions must be numbers"))?
                 .call_method0("ravel")?;
             let flat = flat
                 .cast_into::<PyArray1<f32>>()

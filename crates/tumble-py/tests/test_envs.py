@@ -190,6 +190,66 @@ def test_bad_input_raises_and_steps_nothing():
         tumble.envs.make_vec("Pong-v5", num_envs=1)
 
 
+def test_complex_actions_are_refused_not_cut_to_their_real_part():
+    cont = gym.make("tumble/LunarLander-v3", continuous=True).unwrapped
+    cont.reset(seed=0)
+    state = cont._core.rng_state()
+    for bad in (
+        np.array([0.5, 0.5j]),
+        [0.5, 1j],
+        [np.complex64(0.5), 0.0],
+        (np.complex128(0.5), 0.0),
+    ):
+        with pytest.raises(tumble.InvalidValueError, match="complex"):
+            cont.step(bad)
+    assert cont._core.rng_state() == state
+    discrete = gym.make("tumble/LunarLander-v3").unwrapped
+    discrete.reset(seed=0)
+    for bad in (np.complex128(2), 2 + 0j):
+        with pytest.raises(tumble.InvalidValueError, match="complex"):
+            discrete.step(bad)
+    # Real arrays of any float width still pass.
+    assert np.isfinite(cont.step(np.array([0.5, -0.5]))[0]).all()
+    assert np.isfinite(cont.step(np.array([0.5, -0.5], np.float32))[0]).all()
+    vec = tumble.envs.make_vec("LunarLander-v3", num_envs=2, continuous=True)
+    vec.reset(seed=0)
+    with pytest.raises(tumble.InvalidValueError, match="complex"):
+        vec.step(np.zeros((2, 2), np.complex64))
+    with pytest.raises(tumble.InvalidValueError, match="complex"):
+        vec.step([[0.0, 1j], [0.0, 0.0]])
+
+
+def test_a_stream_set_in_place_is_drawn_from_as_gymnasiums_is():
+    env = gym.make("tumble/BipedalWalker-v3").unwrapped
+    first = env.reset(seed=5)[0]
+    env.reset(seed=6)
+    env.np_random.bit_generator.state = np.random.default_rng(5).bit_generator.state
+    assert np.array_equal(env.reset()[0], first)
+
+
+@pytest.mark.parametrize("env_id", ["LunarLander-v3", "BipedalWalker-v3"])
+def test_a_generator_state_with_an_even_increment_is_refused(env_id):
+    # PCG64 needs an odd increment; state 0 with increment 0 would draw
+    # zeros for ever and the terrain's draws would never end.
+    env = gym.make("tumble/" + env_id).unwrapped
+    env.reset(seed=0)
+    stuck = {
+        "bit_generator": "PCG64",
+        "state": {"state": 0, "inc": 0},
+        "has_uint32": 0,
+        "uinteger": 0,
+    }
+    env.np_random.bit_generator.state = stuck
+    with pytest.raises(tumble.InvalidValueError, match="must be odd"):
+        env.reset()
+    core = tumble._tumble.EnvCore(env_id)
+    with pytest.raises(tumble.InvalidValueError, match="must be odd"):
+        core.reset((0, 0, False, 0))
+    vec = tumble.envs.make_vec(env_id, num_envs=2)
+    with pytest.raises(tumble.InvalidValueError, match="must be odd"):
+        vec._core.reset([(1, 2, False, 0), None])
+
+
 @pytest.mark.parametrize("env_id", ["tumble/BipedalWalker-v3", "tumble/BipedalWalkerHardcore-v3"])
 def test_the_walker_passes_gymnasiums_checker(env_id):
     env = gym.make(env_id)

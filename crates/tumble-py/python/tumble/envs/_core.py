@@ -41,11 +41,15 @@ class CoreEnv(gym.Env):
     seeds it as gymnasium does and hands its state to the core, which
     draws from it in gymnasium's order; a reset without a seed goes on
     from where the last episode's draws left off. After each reset
-    ``self.np_random`` holds the stream as it then stands.
+    ``self.np_random`` holds the stream as it then stands (the draws of
+    the steps after it are the core's: ``self.np_random`` does not follow
+    them). A stream replaced or set in place since the last reset
+    (``self.np_random.bit_generator.state = ...``) is drawn from as it
+    stands, as gymnasium's own environments draw from it.
     """
 
     _core: EnvCore
-    _handed: np.random.Generator | None = None
+    _handed: tuple[np.random.Generator, tuple[int, int, bool, int]] | None = None
     _screen: Any = None
     _clock: Any = None
 
@@ -55,12 +59,14 @@ class CoreEnv(gym.Env):
         """Starts an episode; returns the first observation and ``{}``."""
         super().reset(seed=seed, options=options)
         rng = self.np_random
-        if seed is not None or rng is not self._handed:
-            obs = self._core.reset(numpy_state(rng))
-        else:
+        state = numpy_state(rng)
+        if seed is None and self._handed == (rng, state):
             obs = self._core.reset(None)
-        set_numpy_state(rng, self._core.rng_state())
-        self._handed = rng
+        else:
+            obs = self._core.reset(state)
+        after = self._core.rng_state()
+        set_numpy_state(rng, after)
+        self._handed = (rng, after)
         if self.render_mode == "human":
             self.render()
         return obs, {}
