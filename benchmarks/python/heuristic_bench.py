@@ -11,9 +11,18 @@ usual check) and over all of them.
 
     python benchmarks/python/heuristic_bench.py             # a table
     python benchmarks/python/heuristic_bench.py --json      # rows as JSON
+    python benchmarks/python/heuristic_bench.py --fresh     # a new env a seed
+
+One environment flies every seed in turn, as a training loop resets
+one, unless ``--fresh`` makes a new one for each. gymnasium's walker
+keeps its Box2D world across resets, so there an episode depends on the
+episodes before it and the two ways give other figures; its lander
+builds a new world at each reset, and Tumble's environments start every
+episode from the seed alone, so theirs agree.
 
 Rows: ``{"env", "engine", "seeds", "mean_return", "at_least_200",
-"came_to_rest", "crashed", "fell", "reached_end", "mean_steps"}`` (the
+"came_to_rest", "crashed", "fell", "reached_end", "mean_steps",
+"fresh"}`` (the
 lander's rows leave ``fell`` and ``reached_end`` null, the walker's
 ``at_least_200``, ``came_to_rest`` and ``crashed``). gymnasium's own
 environments need its Box2D binding (``box2d``); without it only
@@ -76,27 +85,32 @@ def _episode_walker(env: Any, make_pilot: Callable, seed: int) -> dict:
             }
 
 
-def episodes(env_name: str, engine: str, seeds: int) -> list[dict]:
-    """The heuristic's episodes of ``env_name`` on ``engine``, seed by seed."""
+def episodes(env_name: str, engine: str, seeds: int, fresh: bool = False) -> list[dict]:
+    """The heuristic's episodes of ``env_name`` on ``engine``, seed by seed,
+    in one environment or (``fresh``) a new one for each."""
     continuous = env_name == "LunarLanderContinuous-v3"
     base = "LunarLander-v3" if continuous else env_name
     kwargs = {"continuous": True} if continuous else {}
     env_id = base if engine == "gymnasium" else f"tumble/{base}"
-    env = gym.make(env_id, **kwargs)
+    shared = gym.make(env_id, **kwargs)
+
+    def env() -> Any:
+        return gym.make(env_id, **kwargs) if fresh else shared
+
     if base == "LunarLander-v3":
         if engine == "gymnasium":
             from gymnasium.envs.box2d.lunar_lander import heuristic
         else:
             heuristic = lunar_lander.heuristic
-        return [_episode_lander(env, heuristic, seed) for seed in range(seeds)]
+        return [_episode_lander(env(), heuristic, seed) for seed in range(seeds)]
     if engine == "gymnasium":
         from gymnasium.envs.box2d.bipedal_walker import BipedalWalkerHeuristics
     else:
         BipedalWalkerHeuristics = bipedal_walker.BipedalWalkerHeuristics
-    return [_episode_walker(env, BipedalWalkerHeuristics, s) for s in range(seeds)]
+    return [_episode_walker(env(), BipedalWalkerHeuristics, s) for s in range(seeds)]
 
 
-def summary(env_name: str, engine: str, runs: list[dict]) -> dict:
+def summary(env_name: str, engine: str, runs: list[dict], fresh: bool = False) -> dict:
     """One row: the episodes' figures."""
     returns = np.array([r["return"] for r in runs])
     lander = env_name.startswith("LunarLander")
@@ -111,6 +125,7 @@ def summary(env_name: str, engine: str, runs: list[dict]) -> dict:
         "fell": None,
         "reached_end": None,
         "mean_steps": float(np.mean([r["steps"] for r in runs])),
+        "fresh": fresh,
     }
     if lander:
         row["at_least_200"] = int((returns >= 200).sum())
@@ -127,15 +142,15 @@ def _cell(value: Any) -> str:
     return "-" if value is None else str(value)
 
 
-def run(envs: list[str], seeds: int) -> list[dict]:
+def run(envs: list[str], seeds: int, fresh: bool = False) -> list[dict]:
     """The rows of ``envs`` over seeds ``0..seeds``: per engine, the
     first 50 seeds' and all of them (one row when ``seeds`` <= 50)."""
     rows = []
     for env_name in envs:
         for engine in engines():
-            runs = episodes(env_name, engine, seeds)
+            runs = episodes(env_name, engine, seeds, fresh)
             for count in sorted({min(50, seeds), seeds}):
-                rows.append(summary(env_name, engine, runs[:count]))
+                rows.append(summary(env_name, engine, runs[:count], fresh))
     return rows
 
 
@@ -145,6 +160,9 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
     parser.add_argument("--seeds", type=int, default=200, help="seeds 0..N")
     parser.add_argument("--envs", default=",".join(ENVS), help="comma-separated")
+    parser.add_argument(
+        "--fresh", action="store_true", help="a new environment for each seed's episode"
+    )
     args = parser.parse_args()
     if args.seeds < 1:
         parser.error("--seeds must be at least 1")
@@ -152,7 +170,7 @@ def main() -> None:
     unknown = [e for e in envs if e not in ENVS]
     if unknown:
         parser.error(f"unknown envs {unknown}; the envs are {', '.join(ENVS)}")
-    rows = run(envs, args.seeds)
+    rows = run(envs, args.seeds, args.fresh)
     if args.json:
         print(json.dumps({"rows": rows}, indent=1))
         return

@@ -19,6 +19,7 @@ KEYS = (
     "fell",
     "reached_end",
     "mean_steps",
+    "fresh",
 )
 
 
@@ -49,3 +50,12 @@ def test_the_first_fifty_seeds_are_a_row_of_their_own():
     first = bench.summary("LunarLander-v3", "tumble", runs[:50])
     assert first["seeds"] == 50 and first["mean_return"] == pytest.approx(24.5)
     assert first["came_to_rest"] == 50 and first["crashed"] == 0
+
+
+def test_tumbles_episodes_do_not_depend_on_the_ones_before():
+    # One environment flying seeds 0..2 in turn, or a new one a seed: the
+    # same episodes, since a Tumble episode starts from its seed alone.
+    for env_name in ("LunarLander-v3", "BipedalWalker-v3"):
+        shared = bench.episodes(env_name, "tumble", 3)
+        fresh = bench.episodes(env_name, "tumble", 3, fresh=True)
+        assert shared == fresh
