@@ -150,6 +150,28 @@ impl BroadPhase {
         &self.tree
     }
 
+    /// Checks a broadphase read from a snapshot: its tree
+    /// ([`DynamicTree::check`]), a finite margin, and the moved proxies'
+    /// list and flags agreeing, with a flag for every live proxy.
+    #[cfg(feature = "serde")]
+    pub(crate) fn check(&self) -> Result<(), &'static str> {
+        self.tree.check()?;
+        if !(self.margin.is_finite() && self.margin >= 0.0) {
+            return Err("the broadphase margin is not a finite number of at least 0");
+        }
+        let flags = &self.in_move_buffer;
+        let flagged = flags.iter().filter(|&&f| f).count();
+        let listed = |p: u32| self.tree.is_proxy(p) && flags.get(p as usize) == Some(&true);
+        if flagged != self.move_buffer.len() || !self.move_buffer.iter().all(|&p| listed(p)) {
+            return Err("the broadphase's moved proxies do not match their flags");
+        }
+        let nodes = self.tree.node_count() as u32;
+        if (0..nodes).any(|p| self.tree.is_proxy(p) && p as usize >= flags.len()) {
+            return Err("a broadphase proxy has no moved flag");
+        }
+        Ok(())
+    }
+
     /// Number of live proxies.
     #[inline]
     #[cfg(test)]

@@ -296,6 +296,14 @@ impl World {
             return Err("the solver settings are out of range");
         }
         let world = &s.settings;
+        let in_range = super::LENGTH_UNITS_RANGE.contains(&world.length_units_per_meter)
+            && crate::math::is_finite_vec(world.gravity)
+            && world.hit_event_threshold.is_finite()
+            && world.hit_event_threshold >= 0.0
+            && (1..=crate::settings::MAX_STEP_SPLITS_LIMIT).contains(&world.max_step_splits);
+        if !in_range {
+            return Err("the length units, gravity, hit threshold or step splits are out of range");
+        }
         if super::checks::check_max_linear_speed(world.max_linear_speed).is_err()
             || super::checks::check_max_step(world.max_step, world.max_step_splits).is_err()
         {
@@ -358,6 +366,7 @@ fn check_links(s: &Snapshot) -> Result<(), &'static str> {
     s.joints.check()?;
     s.islands.check()?;
     s.sensors.check()?;
+    s.broadphase.check()?;
     let live_body = |i: u32| s.bodies.is_alive(i);
     let live_shape = |i: u32| s.shapes.is_alive(i);
     for (bi, b) in s.bodies.iter() {
@@ -407,6 +416,12 @@ fn check_links(s: &Snapshot) -> Result<(), &'static str> {
         if !body.frozen && !tree.fat_aabb(slot.proxy).contains(slot.shape.aabb(body.xf)) {
             return Err("a shape's fat box does not hold the shape");
         }
+    }
+    // Each shape with a proxy names its own leaf (checked above), so as
+    // many proxies as such shapes leaves no leaf without a shape.
+    let with_proxies = s.shapes.iter().filter(|(_, slot)| slot.proxy != NULL).count();
+    if with_proxies != s.broadphase.tree().proxy_count() {
+        return Err("the broadphase holds a proxy of no shape");
     }
     for (ci, c) in s.contacts.iter() {
         if !live_shape(c.shape_a) || !live_shape(c.shape_b) {

@@ -74,7 +74,8 @@ fn broken_links_are_refused_by_name() {
             aabb["min"][0] = 9999.0.into();
             aabb["max"][0] = 10000.0.into();
         },
-        "fat box",
+        // (The tree's own check sees the leaf outside its parent's box.)
+        "box",
     );
     refused(&|v| v["last_dt"] = (-1.0).into(), "last step");
     let live = good["contacts"]["meta"]
@@ -107,6 +108,67 @@ fn broken_links_are_refused_by_name() {
         &|v| v["settings"]["solver"]["iterations"] = 0.into(),
         "solver settings",
     );
+}
+
+#[test]
+fn world_settings_out_of_range_are_refused() {
+    // Each would panic or poison the first step (a clamp between NaN
+    // bounds, a speculative margin of -inf).
+    let world = pile();
+    let refused = |edit: &dyn Fn(&mut serde_json::Value)| {
+        let err = load_edited(&world, edit).map(|_| ()).unwrap_err();
+        assert!(err.contains("out of range"), "{err}");
+    };
+    refused(&|v| v["settings"]["length_units_per_meter"] = (-1.0).into());
+    refused(&|v| v["settings"]["length_units_per_meter"] = 0.0.into());
+    refused(&|v| v["settings"]["hit_event_threshold"] = (-2.0).into());
+    refused(&|v| v["settings"]["max_step_splits"] = 0.into());
+    refused(&|v| v["settings"]["gravity"][1] = 1e39.into());
+}
+
+/// Every link of every tree node, and each moved-proxy record, pointed
+/// somewhere else: refused when loaded, or loaded into a world that
+/// steps and answers queries (an edit can leave a valid tree).
+#[test]
+fn a_damaged_broadphase_is_refused_not_a_later_panic() {
+    let mut world = pile();
+    // Something in the moved list.
+    let b = world.bodies().nth(1).unwrap();
+    world.set_transform(b, Vec2::new(0.0, 5.0), 0.0).unwrap();
+    let good = serde_json::to_value(
+        postcard::from_bytes::<Snapshot>(&postcard::to_allocvec(&world.snapshot_ref()).unwrap()).unwrap(),
+    )
+    .unwrap();
+    let nodes = good["broadphase"]["tree"]["nodes"].as_array().unwrap().len();
+    let mut refusals = 0;
+    let mut tried = 0;
+    let mut try_edit = |edit: &dyn Fn(&mut serde_json::Value)| {
+        tried += 1;
+        match load_edited(&world, edit) {
+            Err(_) => refusals += 1,
+            Ok(mut loaded) => {
+                loaded.step(DT);
+                let _ =
+                    loaded.ray_cast_closest(Vec2::new(-5.0, 0.3), Vec2::new(10.0, 0.0), Default::default());
+            }
+        }
+    };
+    for k in 0..nodes {
+        for field in ["parent_or_next", "child1", "child2"] {
+            for value in [0u64, 1, k as u64, nodes as u64, u32::MAX as u64 - 1] {
+                try_edit(&|v| v["broadphase"]["tree"]["nodes"][k][field] = value.into());
+            }
+        }
+        try_edit(&|v| v["broadphase"]["tree"]["nodes"][k]["height"] = 3.into());
+    }
+    for value in [0u64, nodes as u64, u32::MAX as u64 - 1] {
+        try_edit(&|v| v["broadphase"]["tree"]["root"] = value.into());
+        try_edit(&|v| v["broadphase"]["tree"]["free_list"] = value.into());
+        try_edit(&|v| v["broadphase"]["move_buffer"][0] = value.into());
+    }
+    try_edit(&|v| v["broadphase"]["in_move_buffer"] = serde_json::json!([]));
+    try_edit(&|v| v["broadphase"]["margin"] = (-1.0).into());
+    assert!(refusals > tried / 2, "{refusals} of {tried} refused");
 }
 
 /// A state holding infinities and NaN (a frozen body's, which nothing

@@ -589,91 +589,122 @@ impl DynamicTree {
         }
     }
 
-    /// Checks every invariant of the tree: parent and child links agree,
-    /// each internal box is exactly the union of its children (or, on a node
-    /// enlarged since the last [`rebuild`](Self::rebuild), holds it), only
-    /// internal nodes with an enlarged parent (or none) are enlarged, heights
-    /// are right and every node's subtrees differ in height by at most two,
-    /// and every node is either reachable from the root or on the free list.
-    /// For tests.
-    ///
-    /// # Panics
-    ///
-    /// With a description of the first broken invariant.
-    #[cfg(test)]
-    pub fn validate(&self) {
+    /// Checks the tree's invariants: every link in range and pointing
+    /// back, no node reached twice, heights right and every node's
+    /// subtrees differing in height by at most two, categories and
+    /// static marks the union of the children's, boxes holding their
+    /// children (equal to their union unless enlarged, and enlarged
+    /// nodes under enlarged parents), the leaf count the proxy count, and
+    /// every node either reachable from the root or on the free list. A
+    /// tree read from a snapshot is checked so that a damaged one is an
+    /// error when loaded, not an index panic in a later step.
+    #[cfg(any(test, feature = "serde"))]
+    pub fn check(&self) -> Result<(), &'static str> {
+        let len = self.nodes.len();
+        let node = |index: u32| {
+            self.nodes
+                .get(index as usize)
+                .ok_or("a tree link is out of range")
+        };
         let mut reachable = 0usize;
         let mut leaves = 0usize;
         if self.root != NULL_NODE {
-            assert_eq!(
-                self.nodes[self.root as usize].parent_or_next, NULL_NODE,
-                "the root has a parent"
-            );
+            if node(self.root)?.parent_or_next != NULL_NODE {
+                return Err("the tree's root has a parent");
+            }
             let mut stack = NodeStack::new();
             stack.push(self.root);
             while let Some(index) = stack.pop() {
                 reachable += 1;
-                let node = &self.nodes[index as usize];
-                assert_ne!(node.height, FREE_HEIGHT, "node {index} is free but linked");
-                if node.enlarged && node.parent_or_next != NULL_NODE {
-                    let parent = &self.nodes[node.parent_or_next as usize];
-                    assert!(parent.enlarged, "node {index} is enlarged but its parent is not");
+                // Each node is reached through its one parent; more
+                // visits than nodes means a node is linked twice.
+                if reachable > len {
+                    return Err("a tree node is linked twice");
                 }
-                if node.is_leaf() {
-                    assert_eq!(node.height, 0, "leaf {index} has height {}", node.height);
-                    assert!(!node.enlarged, "leaf {index} is marked enlarged");
+                let n = node(index)?;
+                if n.height == FREE_HEIGHT {
+                    return Err("a free tree node is linked");
+                }
+                if n.enlarged && n.parent_or_next != NULL_NODE && !node(n.parent_or_next)?.enlarged {
+                    return Err("an enlarged tree node's parent is not enlarged");
+                }
+                if n.is_leaf() {
+                    if n.height != 0 || n.enlarged {
+                        return Err("a tree leaf has a height or is marked enlarged");
+                    }
                     leaves += 1;
                     continue;
                 }
-                let (c1, c2) = (node.child1, node.child2);
-                for child in [c1, c2] {
-                    assert!((child as usize) < self.nodes.len(), "bad child of {index}");
-                    let parent = self.nodes[child as usize].parent_or_next;
-                    assert_eq!(parent, index, "child {child} does not point back to {index}");
+                let (c1, c2) = (n.child1, n.child2);
+                if c1 == c2 {
+                    return Err("a tree node has one child twice");
                 }
-                let (n1, n2) = (&self.nodes[c1 as usize], &self.nodes[c2 as usize]);
-                assert_eq!(node.height, 1 + n1.height.max(n2.height), "height of {index}");
-                assert_eq!(
-                    (node.categories, node.holds_static),
-                    Node::tags_over(n1, n2),
-                    "categories and static mark of {index}"
-                );
-                assert!(
-                    (n1.height as i32 - n2.height as i32).abs() <= MAX_HEIGHT_DIFFERENCE,
-                    "node {index} is unbalanced: {} vs {}",
-                    n1.height,
-                    n2.height
-                );
+                let (n1, n2) = (node(c1)?, node(c2)?);
+                if n1.parent_or_next != index || n2.parent_or_next != index {
+                    return Err("a tree node's child does not point back to it");
+                }
+                if n1.height == FREE_HEIGHT || n2.height == FREE_HEIGHT {
+                    return Err("a free tree node is linked");
+                }
+                if n.height != 1 + n1.height.max(n2.height)
+                    || (i32::from(n1.height) - i32::from(n2.height)).abs() > MAX_HEIGHT_DIFFERENCE
+                {
+                    return Err("a tree node's height is wrong or unbalanced");
+                }
+                if (n.categories, n.holds_static) != Node::tags_over(n1, n2) {
+                    return Err("a tree node's categories are not its children's");
+                }
                 let union = n1.aabb.union(n2.aabb);
-                if node.enlarged {
-                    assert!(node.aabb.contains(union), "enlarged box of {index}");
+                let holds = if n.enlarged {
+                    n.aabb.contains(union)
                 } else {
-                    assert_eq!(node.aabb, union, "box of {index}");
+                    n.aabb == union
+                };
+                if !holds {
+                    return Err("a tree node's box does not hold its children's");
                 }
                 stack.push(c1);
                 stack.push(c2);
             }
         }
-        assert_eq!(leaves, self.proxy_count, "leaf count");
+        if leaves != self.proxy_count {
+            return Err("the tree's leaf count is not its proxy count");
+        }
         let mut free = 0usize;
         let mut index = self.free_list;
         while index != NULL_NODE {
-            let node = &self.nodes[index as usize];
-            assert_eq!(
-                node.height, FREE_HEIGHT,
-                "node {index} on the free list is in use"
-            );
+            let n = node(index)?;
+            if n.height != FREE_HEIGHT {
+                return Err("a tree node on the free list is in use");
+            }
             free += 1;
-            assert!(free <= self.nodes.len(), "the free list loops");
-            index = node.parent_or_next;
+            if free > len {
+                return Err("the tree's free list loops");
+            }
+            index = n.parent_or_next;
         }
-        assert_eq!(reachable + free, self.nodes.len(), "lost nodes");
+        if reachable + free != len {
+            return Err("a tree node is neither in the tree nor free");
+        }
+        Ok(())
+    }
+
+    /// [`DynamicTree::check`] for tests.
+    ///
+    /// # Panics
+    ///
+    /// With the first broken invariant.
+    #[cfg(test)]
+    pub fn validate(&self) {
+        if let Err(broken) = self.check() {
+            panic!("{broken}");
+        }
     }
 
     // ---- node storage ----
 
     /// Nodes allocated, in use or free: the tree's memory footprint.
-    #[cfg(test)]
+    #[cfg(any(test, feature = "serde"))]
     pub(crate) fn node_count(&self) -> usize {
         self.nodes.len()
     }
