@@ -8,6 +8,7 @@ use crate::errors::{invalid, Check};
 use crate::keys::{handle, key};
 use crate::objects::Body;
 use crate::objects::{read, write, World};
+use crate::real::float32_array;
 use numpy::ndarray::{Array1, Array2};
 use numpy::{Element, IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
@@ -307,14 +308,15 @@ impl World {
     /// contacts.
     #[allow(clippy::type_complexity)]
     fn contact_points<'py>(
-        &self,
-        py: Python<'py>,
+        slf: &Bound<'py, Self>,
     ) -> PyResult<(
         Bound<'py, PyArray2<f32>>,
         Bound<'py, PyArray2<f32>>,
         Bound<'py, PyArray1<f32>>,
     )> {
-        let inner = &self.inner;
+        let py = slf.py();
+        let w = read(slf)?;
+        let inner = &w.inner;
         let (points, normals, seps) = py.detach(|| {
             let (mut points, mut normals, mut seps) = (Vec::new(), Vec::new(), Vec::new());
             for c in inner.contacts() {
@@ -333,8 +335,7 @@ impl World {
 
 /// Any 2D array-like as `float32` (a list of pairs, a `float64` array).
 fn as_f32_2d<'py>(obj: &Bound<'py, PyAny>) -> PyResult<PyReadonlyArray2<'py, f32>> {
-    let np = obj.py().import("numpy")?;
-    let arr = np.call_method1("ascontiguousarray", (obj, "float32"))?;
+    let arr = float32_array(obj, "the values")?;
     arr.extract::<PyReadonlyArray2<'py, f32>>().map_err(|_| {
         invalid(format!(
             "expected a 2D array, one row per body, not {}-dimensional",
@@ -347,8 +348,7 @@ fn as_f32_2d<'py>(obj: &Bound<'py, PyAny>) -> PyResult<PyReadonlyArray2<'py, f32
 
 /// Any 1D array-like as `float32`.
 fn as_f32_1d<'py>(obj: &Bound<'py, PyAny>) -> PyResult<PyReadonlyArray1<'py, f32>> {
-    let np = obj.py().import("numpy")?;
-    let arr = np.call_method1("ascontiguousarray", (obj, "float32"))?;
+    let arr = float32_array(obj, "the values")?;
     arr.extract::<PyReadonlyArray1<'py, f32>>()
         .map_err(|_| invalid("expected a 1D array, one number per body"))
 }

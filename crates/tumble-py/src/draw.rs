@@ -2,7 +2,7 @@
 //! primitives, which `tumble.pygame_util` (pure Python) puts on a pygame
 //! surface.
 
-use crate::objects::World;
+use crate::objects::{read, World};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 use tumble::{Color, DebugDraw, DrawOptions, Vec2};
@@ -64,8 +64,7 @@ impl World {
     /// contact normals (``normal_length`` long) and broadphase boxes.
     #[pyo3(signature = (*, shapes = true, joints = true, contacts = false, normals = false, aabbs = false, normal_length = 0.3))]
     fn debug_draw<'py>(
-        &self,
-        py: Python<'py>,
+        slf: &Bound<'py, Self>,
         shapes: bool,
         joints: bool,
         contacts: bool,
@@ -82,8 +81,9 @@ impl World {
             normal_length,
             ..DrawOptions::default()
         };
+        let py = slf.py();
         let mut collect = Collect::default();
-        self.inner.debug_draw(&mut collect, &options);
+        read(slf)?.inner.debug_draw(&mut collect, &options);
         let out = PyList::empty(py);
         for p in collect.0 {
             let item = match p {

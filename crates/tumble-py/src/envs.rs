@@ -7,11 +7,11 @@
 //! `python/tumble/envs` wrap them.
 
 use crate::errors::invalid;
+use crate::real::{complex_refused, float32_array, is_complex};
 use numpy::ndarray::{Array2, Array3};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
-use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyComplex, PyDict};
+use pyo3::types::PyDict;
 use std::sync::{Mutex, MutexGuard, TryLockError};
 use tumble_envs::{Autoreset, Batch, Canvas, Env, EnvError, Options, Pcg64};
 
@@ -67,7 +67,7 @@ fn action(value: &Bound<'_, PyAny>, out: &mut Vec<f32>) -> PyResult<()> {
     } else if let Ok(i) = value.extract::<i64>() {
         out.push(i as f32);
     } else if is_complex(value) {
-        return Err(complex_refused());
+        return Err(complex_refused("an action"));
     } else if let Ok(x) = value.extract::<f64>() {
         out.push(x as f32);
     } else {
@@ -75,27 +75,12 @@ fn action(value: &Bound<'_, PyAny>, out: &mut Vec<f32>) -> PyResult<()> {
         for item in value.try_iter().map_err(|_| not_numbers())? {
             let item = item.map_err(|_| not_numbers())?;
             if is_complex(&item) {
-                return Err(complex_refused());
+                return Err(complex_refused("an action"));
             }
             out.push(item.extract::<f64>().map_err(|_| not_numbers())? as f32);
         }
     }
     Ok(())
-}
-
-/// Whether `value` is a complex number or an array of them (Python's
-/// `complex`, numpy's complex scalars and arrays).
-fn is_complex(value: &Bound<'_, PyAny>) -> bool {
-    value.is_instance_of::<PyComplex>()
-        || value
-            .getattr(intern!(value.py(), "dtype"))
-            .and_then(|d| d.getattr(intern!(value.py(), "kind")))
-            .and_then(|k| k.extract::<String>())
-            .is_ok_and(|k| k == "c")
-}
-
-fn complex_refused() -> PyErr {
-    invalid("an action is real: complex values are refused")
 }
 
 /// A rendered frame as an `(height, width, 3)` `uint8` array.
@@ -434,35 +419,46 @@ impl VecCore {
 impl VecCore {
     /// The actions argument as a flat float vector of the batch's shape.
     fn actions(&self, actions: &Bound<'_, PyAny>) -> PyResult<Vec<f32>> {
-        let want = self.num_envs * self.action_len;
-        let values: Vec<f32> = if let Ok(a) = actions.extract::<PyReadonlyArray2<'_, f32>>() {
-            a.as_array().iter().copied().collect()
-        } else if let Ok(a) = actions.extract::<PyReadonlyArray1<'_, i64>>() {
-            a.as_array().iter().map(|&v| v as f32).collect()
-        } else {
-            let np = actions.py().import("numpy")?;
-            let array = np.call_method1("asarray", (actions,))?;
-            if is_complex(&array) {
-                return Err(complex_refused());
+        let (n, len) = (self.num_envs, self.action_len);
+        // A row per environment; a discrete action may come as one
+        // number per environment. Any other shape with as many values
+        // (the transpose, one flat row) is refused, not spread across
+        // the wrong environments.
+        let shaped = |shape: &[usize]| {
+            if shape == [n, len] || (len == 1 && shape == [n]) {
+                return Ok(());
             }
-            let flat = array
-                .call_method1("astype", ("float32",))
-                .map_err(|_| invalid("actions must be numbers"))?
-                .call_method0("ravel")?;
-            let flat = flat
-                .cast_into::<PyArray1<f32>>()
-                .map_err(|_| invalid("actions must be numbers"))?;
-            flat.to_vec()?
+            let tuple = |s: &[usize]| {
+                format!(
+                    "({})",
+                    s.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")
+                )
+            };
+            let one = if len == 1 {
+                format!(" or ({n},)")
+            } else {
+                String::new()
+            };
+            Err(invalid(format!(
+                "actions have the shape {}; expected ({n}, {len}){one}: {n} environments x {len} action values",
+                tuple(shape)
+            )))
         };
-        if values.len() != want {
-            return Err(invalid(format!(
-                "actions have {} values; expected {want} ({} environments x {})",
-                values.len(),
-                self.num_envs,
-                self.action_len
-            )));
+        if let Ok(a) = actions.extract::<PyReadonlyArray2<'_, f32>>() {
+            shaped(a.as_array().shape())?;
+            return Ok(a.as_array().iter().copied().collect());
         }
-        Ok(values)
+        if let Ok(a) = actions.extract::<PyReadonlyArray1<'_, i64>>() {
+            shaped(a.as_array().shape())?;
+            return Ok(a.as_array().iter().map(|&v| v as f32).collect());
+        }
+        let array = float32_array(actions, "actions")?;
+        shaped(&array.getattr("shape")?.extract::<Vec<usize>>()?)?;
+        let flat = array
+            .call_method0("ravel")?
+            .cast_into::<PyArray1<f32>>()
+            .map_err(|_| invalid("actions must be numbers"))?;
+        Ok(flat.to_vec()?)
     }
 }
 

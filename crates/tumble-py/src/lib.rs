@@ -27,6 +27,7 @@ mod keys;
 mod mover;
 mod objects;
 mod queries;
+mod real;
 mod settings;
 mod shape;
 mod snapshot;

@@ -5,7 +5,7 @@ use crate::events::repr;
 use crate::geometry;
 use crate::objects::Body;
 use crate::objects::Shape;
-use crate::objects::{body_obj, read, shape_obj, World};
+use crate::objects::{body_obj, read, shape_obj, write, World};
 use crate::shape::{query_filter, QueryFilter};
 use crate::vec::{Vec2, V2};
 use pyo3::prelude::*;
@@ -235,14 +235,15 @@ impl World {
     /// within ``radius`` and fading to nothing at ``radius + falloff``.
     #[pyo3(signature = (center, radius, impulse_per_length, falloff = 0.0, filter = None))]
     fn explode(
-        &mut self,
+        slf: &Bound<'_, Self>,
         center: V2,
         radius: f32,
         impulse_per_length: f32,
         falloff: f32,
         filter: Option<PyRef<'_, QueryFilter>>,
     ) -> PyResult<()> {
-        self.inner
+        write(slf)?
+            .inner
             .explode(&Explosion {
                 center: center.0,
                 radius,

@@ -6,7 +6,7 @@
 //! adds the Python user data (pickled as Python pickles it).
 
 use crate::errors::invalid;
-use crate::objects::{read, UserData, World};
+use crate::objects::{read, write, UserData, World};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyTuple};
 use serde::de::value::{BytesDeserializer, Error as ValueError, SeqAccessDeserializer};
@@ -102,18 +102,19 @@ impl World {
 
     /// Restores a pickled world: its snapshot and its user data.
     fn __setstate__(
-        &mut self,
-        py: Python<'_>,
+        slf: &Bound<'_, Self>,
         state: (Vec<u8>, Bound<'_, PyDict>, Bound<'_, PyDict>, Bound<'_, PyDict>),
     ) -> PyResult<()> {
         let (bytes, bodies, shapes, joints) = state;
-        self.inner = decode(&bytes)?;
-        self.data = UserData {
+        let inner = decode(&bytes)?;
+        let data = UserData {
             bodies: bodies.copy()?.unbind(),
             shapes: shapes.copy()?.unbind(),
             joints: joints.copy()?.unbind(),
         };
-        let _ = py;
+        let mut w = write(slf)?;
+        w.inner = inner;
+        w.data = data;
         Ok(())
     }
 

@@ -184,7 +184,7 @@ def test_bad_input_raises_and_steps_nothing():
         gym.make("tumble/LunarLander-v3", enable_wind=True, wind_power=1e308)
     vec = tumble.envs.make_vec("LunarLander-v3", num_envs=3)
     vec.reset(seed=0)
-    with pytest.raises(tumble.InvalidValueError, match="expected 3"):
+    with pytest.raises(tumble.InvalidValueError, match=r"expected \(3, 1\) or \(3,\)"):
         vec.step(np.array([0, 1]))
     with pytest.raises(ValueError):
         tumble.envs.make_vec("Pong-v5", num_envs=1)
@@ -217,6 +217,34 @@ def test_complex_actions_are_refused_not_cut_to_their_real_part():
         vec.step(np.zeros((2, 2), np.complex64))
     with pytest.raises(tumble.InvalidValueError, match="complex"):
         vec.step([[0.0, 1j], [0.0, 0.0]])
+
+
+def test_vector_actions_of_another_shape_are_refused():
+    # As many values in another shape (the transpose, one flat row, a
+    # cube) would spread across the wrong environments.
+    vec = tumble.envs.make_vec("BipedalWalker-v3", num_envs=2)
+    vec.reset(seed=0)
+    before = vec._core.step(np.zeros((2, 4), np.float32))[0]
+    vec.reset(seed=0)
+    for bad in (
+        np.zeros((4, 2), np.float32),
+        np.zeros(8, np.float32),
+        np.zeros((2, 2, 2)),
+        [[0.0] * 2] * 4,
+        np.zeros(8, np.int64),
+    ):
+        with pytest.raises(tumble.InvalidValueError, match=r"expected \(2, 4\)"):
+            vec.step(bad)
+    for bad in (np.array([["0"] * 4] * 2), np.zeros((2, 4), "datetime64[s]")):
+        with pytest.raises(tumble.InvalidValueError, match="must be numbers"):
+            vec.step(bad)
+    # Nothing stepped: the first step is the same as before.
+    assert np.array_equal(vec._core.step(np.zeros((2, 4)))[0], before)
+    lander = tumble.envs.make_vec("LunarLander-v3", num_envs=3)
+    lander.reset(seed=0)
+    lander.step(np.array([0, 1, 2]))
+    lander.step(np.array([[0], [1], [2]]))
+    lander.step([0, 1, 2])
 
 
 def test_a_stream_set_in_place_is_drawn_from_as_gymnasiums_is():

@@ -3,6 +3,7 @@ message, and the world is unchanged after it."""
 
 import math
 
+import numpy as np
 import pytest
 import tumble
 from conftest import make_ground
@@ -172,7 +173,12 @@ def test_a_hook_cannot_call_its_world_and_its_error_is_raised(world):
         "set gravity": lambda: setattr(world, "gravity", (0, 1)),
         "set workers": lambda: setattr(world, "workers", 2),
         "set sleeping": lambda: setattr(world, "sleeping", False),
+        "contact_points": lambda: world.contact_points(),
+        "debug_draw": lambda: world.debug_draw(),
+        "explode": lambda: world.explode((0, 0), 1, 1),
+        "__setstate__": lambda: world.__setstate__(state),
     }
+    state = world.__reduce__()[2]
     seen = {}
 
     class Asks:
@@ -191,3 +197,15 @@ def test_a_hook_cannot_call_its_world_and_its_error_is_raised(world):
     for name, e in seen.items():
         assert isinstance(e, tumble.TumbleError) and "busy" in str(e), (name, e)
     assert world.gravity == (0, -10) and world.workers == 1 and world.sleeping
+
+
+def test_batch_setters_refuse_complex_values(world):
+    bodies = [world.create_body(position=(i, 0)) for i in range(3)]
+    before = world.to_bytes()
+    with pytest.raises(tumble.InvalidValueError, match="complex"):
+        world.set_linear_velocities(bodies, np.ones((3, 2)) * (1 + 2j))
+    with pytest.raises(tumble.InvalidValueError, match="complex"):
+        world.set_angular_velocities(bodies, [1, 2j, 3])
+    with pytest.raises(tumble.InvalidValueError, match="numbers"):
+        world.apply_impulses(bodies, [["a", "b"]] * 3)
+    assert world.to_bytes() == before
