@@ -7,7 +7,7 @@
 use crate::errors::{invalid, Check};
 use crate::keys::{handle, key};
 use crate::objects::Body;
-use crate::objects::{read, write, World};
+use crate::objects::{own_body, read, write, World};
 use crate::real::float32_array;
 use numpy::ndarray::{Array1, Array2};
 use numpy::{Element, IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
@@ -17,9 +17,14 @@ use tumble::{BodyError, BodyId, BodyType};
 
 /// The bodies an argument names: `None` for all of the world's (in slot
 /// order), else those of an array of keys or a sequence of `Body` objects
-/// or keys. Every one must be live (else `StaleHandleError`, before
-/// anything is done).
-fn named(w: &World, arg: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Vec<BodyId>>> {
+/// or keys. Every one must be live (else `StaleHandleError`) and a
+/// `Body` one of this world (else `InvalidValueError`), before anything
+/// is done.
+fn named(
+    world: &Bound<'_, World>,
+    w: &World,
+    arg: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Option<Vec<BodyId>>> {
     let Some(arg) = arg.filter(|a| !a.is_none()) else {
         return Ok(None);
     };
@@ -30,7 +35,7 @@ fn named(w: &World, arg: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Vec<BodyI
         for item in arg.try_iter()? {
             let item = item?;
             keys.push(match item.cast::<Body>() {
-                Ok(b) => key(b.get().id),
+                Ok(b) => key(own_body(world, w, b.get())?),
                 Err(_) => item.extract::<u64>()?,
             });
         }
@@ -48,8 +53,8 @@ fn named(w: &World, arg: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Vec<BodyI
 }
 
 /// The bodies an argument names, as [`named`], all of them listed.
-fn bodies(w: &World, arg: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<BodyId>> {
-    Ok(named(w, arg)?.unwrap_or_else(|| w.inner.bodies().collect()))
+fn bodies(world: &Bound<'_, World>, w: &World, arg: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<BodyId>> {
+    Ok(named(world, w, arg)?.unwrap_or_else(|| w.inner.bodies().collect()))
 }
 
 /// `N` numbers of each body `arg` names (as [`named`]), read by `get`, one
@@ -62,7 +67,7 @@ fn gather<const N: usize>(
     get: impl Fn(&tumble::World, BodyId) -> Result<[f32; N], BodyError> + Send,
 ) -> PyResult<Vec<f32>> {
     let w = read(slf)?;
-    let named = named(&w, arg)?;
+    let named = named(slf, &w, arg)?;
     let inner = &w.inner;
     slf.py()
         .detach(move || {
@@ -166,7 +171,7 @@ impl World {
     ) -> PyResult<()> {
         let arr = as_f32_2d(velocities)?;
         let mut w = write(slf)?;
-        let ids = self::bodies(&w, Some(bodies))?;
+        let ids = self::bodies(slf, &w, Some(bodies))?;
         let vs = vectors(&arr, ids.len(), "velocities")?;
         if vs.iter().any(|v| !v.is_finite()) {
             return Err::<(), _>(BodyError::NonFinite("linear velocity")).check();
@@ -186,7 +191,7 @@ impl World {
     ) -> PyResult<()> {
         let arr = as_f32_1d(velocities)?;
         let mut w = write(slf)?;
-        let ids = self::bodies(&w, Some(bodies))?;
+        let ids = self::bodies(slf, &w, Some(bodies))?;
         let ws = arr.as_array();
         if ws.len() != ids.len() {
             return Err(invalid(format!(
@@ -215,7 +220,7 @@ impl World {
     ) -> PyResult<()> {
         let arr = as_f32_2d(impulses)?;
         let mut w = write(slf)?;
-        let ids = self::bodies(&w, Some(bodies))?;
+        let ids = self::bodies(slf, &w, Some(bodies))?;
         let js = vectors(&arr, ids.len(), "impulses")?;
         // The engine's checks, made for all before any is applied (a
         // body named twice is checked with both impulses summed).

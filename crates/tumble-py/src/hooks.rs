@@ -10,7 +10,7 @@
 //! stepped: such a call raises), but it can read the shapes' and bodies'
 //! user data.
 
-use crate::errors::invalid;
+use crate::errors::{invalid, Check};
 use crate::objects::Body;
 use crate::objects::Shape;
 use crate::objects::{write, World};
@@ -25,7 +25,9 @@ use tumble::{ContactHooks, ContactMaterial};
 /// (no Python call per contact): pass it as ``World.step(dt, hooks=...)``.
 /// The platforms' shapes must be created with ``pre_solve=True``. A
 /// contact with a platform holds only while the other shape is on its
-/// ``up`` side and sunk less than ``sink_tolerance`` into it.
+/// ``up`` side (any nonzero direction) and sunk less than
+/// ``sink_tolerance`` (zero or more) into it. Bad values, or platforms of
+/// another world or removed, raise when made or when stepped with.
 #[pyclass(module = "tumble")]
 pub struct OneWayPlatforms {
     /// The platforms' shapes.
@@ -43,13 +45,53 @@ pub struct OneWayPlatforms {
 impl OneWayPlatforms {
     #[new]
     #[pyo3(signature = (platforms = Vec::new(), up = None, sink_tolerance = None))]
-    fn new(platforms: Vec<Py<Shape>>, up: Option<V2>, sink_tolerance: Option<f32>) -> OneWayPlatforms {
+    fn new(
+        platforms: Vec<Py<Shape>>,
+        up: Option<V2>,
+        sink_tolerance: Option<f32>,
+    ) -> PyResult<OneWayPlatforms> {
         let d = tumble::OneWayPlatforms::default();
-        OneWayPlatforms {
+        let p = OneWayPlatforms {
             platforms,
             up: up.unwrap_or(V2(d.up)),
             sink_tolerance: sink_tolerance.unwrap_or(d.sink_tolerance),
+        };
+        p.direction()?;
+        usable(p.sink_tolerance, "sink_tolerance", true)?;
+        Ok(p)
+    }
+}
+
+impl OneWayPlatforms {
+    /// `up` as a unit vector: refused when zero or not finite.
+    fn direction(&self) -> PyResult<tumble::Vec2> {
+        let up = self.up.0;
+        let unit = up.normalize_or_zero();
+        if !up.is_finite() || unit == tumble::Vec2::ZERO {
+            return Err(invalid("up must be a finite, nonzero direction"));
         }
+        Ok(unit)
+    }
+
+    /// The engine's platforms for `world` (`w`, borrowed): every shape one
+    /// of its live shapes.
+    fn native(&self, world: &Bound<'_, World>, w: &World) -> PyResult<tumble::OneWayPlatforms> {
+        let py = world.py();
+        let mut platforms = Vec::with_capacity(self.platforms.len());
+        for s in &self.platforms {
+            let s = s.bind(py).get();
+            if !s.world.is(world) {
+                return Err(invalid("a platform is a shape of another world"));
+            }
+            // A removed shape raises StaleHandleError.
+            w.inner.shape(s.id).check()?;
+            platforms.push(s.id);
+        }
+        Ok(tumble::OneWayPlatforms {
+            platforms,
+            up: self.direction()?,
+            sink_tolerance: usable(self.sink_tolerance, "sink_tolerance", true)?,
+        })
     }
 }
 
@@ -284,13 +326,8 @@ impl ContactHooks for PyHooks {
 pub fn step_with(world: &Bound<'_, World>, dt: f32, hooks: &Bound<'_, PyAny>) -> PyResult<()> {
     let py = world.py();
     if let Ok(p) = hooks.cast::<OneWayPlatforms>() {
-        let p = p.borrow();
-        let native = tumble::OneWayPlatforms {
-            platforms: p.platforms.iter().map(|s| s.get().id).collect(),
-            up: p.up.0,
-            sink_tolerance: p.sink_tolerance,
-        };
         let mut w = write(world)?;
+        let native = p.borrow().native(world, &w)?;
         let inner = &mut w.inner;
         py.detach(|| inner.step_with_hooks(dt, &native));
         return Ok(());

@@ -4,7 +4,7 @@ use crate::errors::Check;
 use crate::geometry;
 use crate::objects::Body;
 use crate::objects::Shape;
-use crate::objects::{read, shape_obj, World};
+use crate::objects::{own_body, read, shape_obj, World};
 use crate::shape::QueryFilter;
 use crate::vec::{Vec2, V2};
 use pyo3::prelude::*;
@@ -182,6 +182,7 @@ impl World {
         let shape = geometry::from_py(geometry)?;
         let c: tumble::CharacterController = (&*controller).into();
         let w = read(slf)?;
+        let ignore = ignore.map(|b| own_body(slf, &w, &b)).transpose()?;
         let m = w
             .inner
             .move_character(
@@ -190,7 +191,7 @@ impl World {
                 Transform::new(position.0, angle),
                 desired.0,
                 dt,
-                ignore.map(|b| b.id),
+                ignore,
             )
             .check()?;
         let py = slf.py();

@@ -4,7 +4,7 @@
 //! do: the world's in `world.rs` and beside each kind of thing it holds,
 //! a body's in `body.rs`, and so on.
 
-use crate::errors::busy;
+use crate::errors::{busy, Check};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use tumble::{BodyId, JointId, ShapeId};
@@ -62,6 +62,21 @@ pub fn read<'py>(world: &Bound<'py, World>) -> PyResult<PyRef<'py, World>> {
 /// See [`read`].
 pub fn write<'py>(world: &Bound<'py, World>) -> PyResult<PyRefMut<'py, World>> {
     world.try_borrow_mut().map_err(|_| busy())
+}
+
+/// The id of `body` as a body of `world` (`w`, borrowed): refused with
+/// `InvalidValueError` when it is a body of another world (whose id could
+/// name some other body here), `StaleHandleError` when it was removed.
+pub fn own_body(world: &Bound<'_, World>, w: &World, body: &Body) -> PyResult<BodyId> {
+    if !body.world.is(world) {
+        return Err(crate::errors::invalid(
+            "a body of another world was given to this one",
+        ));
+    }
+    if !w.inner.contains_body(body.id) {
+        return Err::<BodyId, _>(tumble::BodyError::StaleHandle).check();
+    }
+    Ok(body.id)
 }
 
 /// What a handle's `__reduce__` returns: `_handle` (`world.rs`) and its arguments.

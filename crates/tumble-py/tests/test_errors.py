@@ -209,3 +209,53 @@ def test_batch_setters_refuse_complex_values(world):
     with pytest.raises(tumble.InvalidValueError, match="numbers"):
         world.apply_impulses(bodies, [["a", "b"]] * 3)
     assert world.to_bytes() == before
+
+
+def test_a_body_or_shape_of_another_world_is_refused_not_mistaken():
+    # Handles of two worlds can share keys: a body of one must not stand
+    # in for the body of the other with the same key.
+    here, there = tumble.World(), tumble.World()
+    mine = here.create_body(position=(1, 1))
+    mine.add_circle(0.5)
+    theirs = there.create_body(position=(7, 7))
+    theirs.add_circle(0.5)
+    assert mine.key == theirs.key
+    before = here.to_bytes()
+    for call in (
+        lambda: here.get_positions([theirs]),
+        lambda: here.set_linear_velocities([theirs], [[5, 0]]),
+        lambda: here.apply_impulses([theirs], [[0, 3]]),
+    ):
+        with pytest.raises(tumble.InvalidValueError, match="another world"):
+            call()
+    assert here.to_bytes() == before
+    # The mover's ignored body likewise, and a removed one is stale.
+    controller = tumble.CharacterController()
+    capsule = tumble.Capsule((0, -0.5), (0, 0.5), 0.3)
+    with pytest.raises(tumble.InvalidValueError, match="another world"):
+        here.move_character(controller, capsule, (3, 1), (1, 0), 1 / 60, ignore=theirs)
+    gone = here.create_body(position=(3, 3))
+    gone.remove()
+    with pytest.raises(tumble.StaleHandleError):
+        here.move_character(controller, capsule, (3, 1), (1, 0), 1 / 60, ignore=gone)
+    # One-way platforms: shapes of this world, alive, a real direction.
+    their_platform = there.create_body("static").add_box(4, 0.2, pre_solve=True)
+    with pytest.raises(tumble.InvalidValueError, match="another world"):
+        here.step(1 / 60, hooks=tumble.OneWayPlatforms([their_platform]))
+    platform = here.create_body("static", position=(0, -2)).add_box(4, 0.2, pre_solve=True)
+    hooks = tumble.OneWayPlatforms([platform])
+    for bad in ((0, 0), (math.nan, 1)):
+        with pytest.raises(tumble.InvalidValueError, match="up"):
+            tumble.OneWayPlatforms([platform], up=bad)
+        hooks.up = bad
+        with pytest.raises(tumble.InvalidValueError, match="up"):
+            here.step(1 / 60, hooks=hooks)
+    with pytest.raises(tumble.InvalidValueError, match="sink_tolerance"):
+        tumble.OneWayPlatforms([platform], sink_tolerance=math.nan)
+    hooks.up = (0, 2)  # any length: the direction counts
+    count = here.step_count
+    here.step(1 / 60, hooks=hooks)
+    platform.remove()
+    with pytest.raises(tumble.StaleHandleError):
+        here.step(1 / 60, hooks=hooks)
+    assert here.step_count == count + 1
