@@ -12,12 +12,12 @@ use tumble::Transform;
 
 /// How a character moves (:meth:`World.move_character`): which way is
 /// ``up``, the ``skin`` gap it keeps, the steepest slope it walks up
-/// (``max_slope``, radians), the tallest step it climbs (``step_height``;
+/// (``max_slope``, radians, 0 to pi/2), the tallest step it climbs (``step_height``;
 /// 0: none) and how deep a step must be (``step_min_width``), how far below
 /// it keeps to the ground (``snap_to_ground``), which shapes it meets
 /// (``filter``), how many slides a move takes (``max_slides``) and which
 /// collision categories are one-way platforms (``one_way``). Unset
-/// fields take the engine's defaults; the engine checks them on use.
+/// fields take the engine's defaults; bad numbers raise when it is made.
 #[pyclass(module = "tumble")]
 #[derive(Clone)]
 pub struct CharacterController {
@@ -80,9 +80,9 @@ impl CharacterController {
         filter: Option<PyRef<'_, QueryFilter>>,
         max_slides: Option<u32>,
         one_way: Option<u64>,
-    ) -> CharacterController {
+    ) -> PyResult<CharacterController> {
         let d = tumble::CharacterController::default();
-        CharacterController {
+        let c = CharacterController {
             up: up.unwrap_or(V2(d.up)),
             skin: skin.unwrap_or(d.skin),
             max_slope: max_slope.unwrap_or(d.max_slope),
@@ -92,7 +92,10 @@ impl CharacterController {
             filter: filter.map_or(d.filter, |f| f.0),
             max_slides: max_slides.unwrap_or(d.max_slides),
             one_way: one_way.unwrap_or(d.one_way),
-        }
+        };
+        // Bad numbers raise here, not at the first move.
+        tumble::CharacterController::from(&c).validate().check()?;
+        Ok(c)
     }
 
     /// Which shapes it meets (a :class:`QueryFilter`).

@@ -259,3 +259,17 @@ def test_a_body_or_shape_of_another_world_is_refused_not_mistaken():
     with pytest.raises(tumble.StaleHandleError):
         here.step(1 / 60, hooks=hooks)
     assert here.step_count == count + 1
+
+
+def test_a_character_controller_with_bad_numbers_is_refused_when_made():
+    for bad in (
+        {"skin": -1},
+        {"up": (0, 0)},
+        {"up": (math.nan, 1)},
+        {"max_slope": -1},
+        {"max_slope": 100},
+        {"snap_to_ground": math.inf},
+    ):
+        with pytest.raises(tumble.InvalidValueError):
+            tumble.CharacterController(**bad)
+    assert tumble.CharacterController(max_slope=1.5).max_slope == pytest.approx(1.5)

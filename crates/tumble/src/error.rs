@@ -75,9 +75,13 @@ pub enum ShapeError {
 impl fmt::Display for ShapeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let msg = match self {
-            ShapeError::TooFewPoints => "a polygon needs at least 3 distinct points",
-            ShapeError::Collinear => "the points are collinear: the polygon has no area",
-            ShapeError::NonFinite => "a coordinate or size is NaN or infinite",
+            ShapeError::TooFewPoints => "too few distinct points: a polygon or a loop needs 3, a chain 2",
+            ShapeError::Collinear => {
+                "the points coincide or are collinear: the polygon has no area, or a segment no length"
+            }
+            ShapeError::NonFinite => {
+                "a coordinate or size is NaN or infinite, or so large that areas overflow"
+            }
             ShapeError::TooManyVertices => "the convex hull has more than 8 vertices",
             ShapeError::NonPositiveRadius => "a radius must be positive (a rounding radius >= 0)",
             ShapeError::DegenerateCapsule => "the capsule's two centers coincide: use a circle",

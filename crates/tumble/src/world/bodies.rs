@@ -296,7 +296,7 @@ impl World {
     /// # Errors
     /// [`BodyError::StaleHandle`]; [`BodyError::NonFinite`] for a NaN or
     /// infinite value; [`BodyError::OutOfRange`] for a body that is not
-    /// dynamic (`"mass data: the body is not dynamic"`: static and
+    /// dynamic (`"mass data for a body that is not dynamic"`: static and
     /// kinematic bodies have no mass), a mass that is not positive or
     /// whose inverse overflows, a negative inertia or one whose inverse
     /// overflows, or a center past the world extent. The body is
@@ -319,7 +319,7 @@ impl World {
         let bi = self.body_index(id)?;
         self.check_mass_data(&md)?;
         if self.bodies[bi].body_type != BodyType::Dynamic {
-            return Err(BodyError::OutOfRange("mass data: the body is not dynamic"));
+            return Err(BodyError::OutOfRange("mass data for a body that is not dynamic"));
         }
         self.apply_mass(bi, md, true);
         self.wake_body(bi);

@@ -178,7 +178,7 @@ fn bad_mass_data_is_refused_and_changes_nothing() {
     }
     assert_eq!(
         world.set_mass_data(ground, ok),
-        Err(BodyError::OutOfRange("mass data: the body is not dynamic"))
+        Err(BodyError::OutOfRange("mass data for a body that is not dynamic"))
     );
     assert_eq!(world.mass_data(ground).unwrap().mass, 0.0);
     world.remove_body(body).unwrap();

@@ -62,7 +62,7 @@ pub struct CharacterController {
     /// The gap kept between the character and what it touches, so the next
     /// cast does not start touching. Default 0.01.
     pub skin: f32,
-    /// The steepest slope (radians) the character walks up; steeper ones
+    /// The steepest slope (radians, 0 to pi/2) the character walks up; steeper ones
     /// are walls it slides down. Default 45 degrees.
     pub max_slope: f32,
     /// The tallest step (a stair, a kerb) the character steps up when it
@@ -106,8 +106,9 @@ impl Default for CharacterController {
 }
 
 impl CharacterController {
-    /// Checks the numbers: every one finite, `up` not zero, and the skin,
-    /// step height, step width and snap distance not negative.
+    /// Checks the numbers: every one finite, `up` not zero, the slope
+    /// between 0 and a right angle, and the skin, step height, step width
+    /// and snap distance not negative.
     pub fn validate(&self) -> Result<(), BodyError> {
         if !is_finite_vec(self.up) {
             return Err(BodyError::NonFinite("controller up"));
@@ -117,6 +118,9 @@ impl CharacterController {
         }
         if !self.max_slope.is_finite() {
             return Err(BodyError::NonFinite("controller max slope"));
+        }
+        if !(0.0..=std::f32::consts::FRAC_PI_2).contains(&self.max_slope) {
+            return Err(BodyError::OutOfRange("controller max slope (0 to pi/2)"));
         }
         let lengths = [
             (self.skin, "controller skin"),

@@ -413,6 +413,20 @@ fn a_controller_with_bad_numbers_is_refused() {
         ),
         (
             CharacterController {
+                max_slope: -0.1,
+                ..good
+            },
+            out_of_range("controller max slope (0 to pi/2)"),
+        ),
+        (
+            CharacterController {
+                max_slope: 100.0,
+                ..good
+            },
+            out_of_range("controller max slope (0 to pi/2)"),
+        ),
+        (
+            CharacterController {
                 step_height: f32::INFINITY,
                 ..good
             },
