@@ -253,7 +253,7 @@ pub fn from_py(obj: &Bound<'_, PyAny>) -> PyResult<RustShape> {
         return Ok(RustShape::ChainSegment(s.get().0));
     }
     Err(PyTypeError::new_err(
-        "expected a shape geometry: tumble.Circle, Capsule, Polygon or Segment",
+        "expected a shape geometry: tumble.Circle, Capsule, Polygon, Segment or ChainSegment",
     ))
 }
 

@@ -219,6 +219,13 @@ def test_complex_actions_are_refused_not_cut_to_their_real_part():
         vec.step([[0.0, 1j], [0.0, 0.0]])
 
 
+def test_a_vector_reset_names_what_a_seed_is():
+    vec = tumble.envs.make_vec("LunarLander-v3", num_envs=3)
+    for bad in ("s", 1.5, b"x"):
+        with pytest.raises(TypeError, match="seed is an int"):
+            vec.reset(seed=bad)
+
+
 def test_vector_actions_of_another_shape_are_refused():
     # As many values in another shape (the transpose, one flat row, a
     # cube) would spread across the wrong environments.

@@ -310,8 +310,10 @@ impl World {
     /// ([`WorldSettings::workers`]), 1 to [`MAX_WORKERS`]; the world's
     /// pool is made anew. The results do not change with the count.
     pub fn set_workers(&mut self, workers: usize) -> Result<(), BodyError> {
+        // (The message names the bound.)
+        const _: () = assert!(MAX_WORKERS == 64);
         if !(1..=MAX_WORKERS).contains(&workers) {
-            return Err(BodyError::OutOfRange("workers"));
+            return Err(BodyError::OutOfRange("workers (1 to 64)"));
         }
         if workers != self.settings.workers {
             self.workers = Workers::new(workers);

@@ -1086,7 +1086,10 @@ fn worker_counts_out_of_range_are_named_errors_and_change_nothing() {
     let mut world = World::default();
     assert_eq!(world.worker_threads(), 1);
     for bad in [0, MAX_WORKERS + 1] {
-        assert_eq!(world.set_workers(bad), Err(BodyError::OutOfRange("workers")));
+        assert_eq!(
+            world.set_workers(bad),
+            Err(BodyError::OutOfRange("workers (1 to 64)"))
+        );
         assert_eq!(world.settings().workers, 1);
     }
     world.set_workers(3).unwrap();

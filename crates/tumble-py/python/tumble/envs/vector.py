@@ -102,6 +102,11 @@ class VectorEnv(gym.vector.VectorEnv):
             seeds: list[int | None] = [None] * self.num_envs
         elif isinstance(seed, (int, np.integer)):
             seeds = [int(seed) + i for i in range(self.num_envs)]
+        elif isinstance(seed, (str, bytes)) or not hasattr(seed, "__len__"):
+            raise TypeError(
+                f"seed is an int, a sequence of ints (or None) one per environment, "
+                f"or None, not {type(seed).__name__}"
+            )
         else:
             seeds = list(seed)
             if len(seeds) != self.num_envs:
