@@ -65,6 +65,10 @@ fn action(value: &Bound<'_, PyAny>, out: &mut Vec<f32>) -> PyResult<()> {
     } else if let Ok(a) = value.extract::<PyReadonlyArray1<'_, f64>>() {
         out.extend(a.as_array().iter().map(|&v| v as f32));
     } else if let Ok(i) = value.extract::<i64>() {
+        // Past 2^24 an int has no exact float: name it as given.
+        if i.unsigned_abs() > 1 << 24 {
+            return Err(invalid(format!("no action {i}")));
+        }
         out.push(i as f32);
     } else if is_complex(value) {
         return Err(complex_refused("an action"));

@@ -171,6 +171,8 @@ def test_bad_input_raises_and_steps_nothing():
     for bad in (4, -1, 2.5, float("nan")):
         with pytest.raises(ValueError):
             env.step(bad)
+    with pytest.raises(ValueError, match="no action 1099511627776"):
+        env.step(2**40)
     assert env._core.rng_state() == state
     with pytest.raises(tumble.InvalidValueError):
         gym.make("tumble/LunarLander-v3", continuous=True).unwrapped.step([0.0, 0.0])
