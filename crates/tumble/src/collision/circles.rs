@@ -236,13 +236,26 @@ pub(crate) fn collide_polygon_circle_beside(
     // separation, which bounds every other face's; in a corner's region
     // the corner's two faces have the normals nearest the offset, and the
     // corner is on both.)
-    let nearest = closest_point_on_segment(v1, v2, center_b);
-    let offset = center_b - nearest;
-    let distance = offset.length();
-    let normal = if distance > COINCIDENT_DISTANCE {
-        offset / distance
+    //
+    // Beside the face (the center projecting strictly between its ends)
+    // the normal is the face's own, exactly: the direction to the nearest
+    // point would carry that point's rounding, which grows with the
+    // face's length (a ball at rest on a 1 km box tilted 2.5e-5 and
+    // rolled away).
+    let along = (center_b - v1).dot(v2 - v1);
+    let (nearest, normal, distance) = if along > 0.0 && along < (v2 - v1).length_squared() {
+        let normal = a.normals[best_face];
+        (center_b - best_separation * normal, normal, best_separation)
     } else {
-        a.normals[best_face]
+        let nearest = closest_point_on_segment(v1, v2, center_b);
+        let offset = center_b - nearest;
+        let distance = offset.length();
+        let normal = if distance > COINCIDENT_DISTANCE {
+            offset / distance
+        } else {
+            a.normals[best_face]
+        };
+        (nearest, normal, distance)
     };
     let manifold = disc_contact(
         nearest,
@@ -307,6 +320,22 @@ mod tests {
         assert!((m.normal - Vec2::Y).length() < 1e-6);
         assert!((m.points[0].separation + 0.001).abs() < 1e-5);
         assert!((m.points[0].point - Vec2::new(1.0, 0.4995)).length() < 1e-5);
+    }
+
+    #[test]
+    fn a_ball_beside_a_long_face_meets_the_faces_own_normal() {
+        // Along a 2 km floor the direction to the nearest point of the
+        // face carries that point's rounding; the face's normal does not.
+        let ground = Polygon::new_box(1000.0, 0.5).unwrap();
+        let ball = circle(0.5);
+        for k in 0..200 {
+            let x = -990.0 + 9.9 * k as f32 + 0.37;
+            for gap in [-0.002, 0.0, 0.004] {
+                let m = collide_polygon_circle(&ground, at(0.0, 0.0), &ball, at(x, 1.0 + gap), 0.02);
+                assert_eq!(m.normal, Vec2::Y, "x {x}, gap {gap}");
+                assert!((m.points[0].separation - gap).abs() < 1e-4, "x {x}: {m:?}");
+            }
+        }
     }
 
     #[test]
