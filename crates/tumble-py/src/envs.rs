@@ -75,14 +75,10 @@ fn action(value: &Bound<'_, PyAny>, out: &mut Vec<f32>) -> PyResult<()> {
     } else if let Ok(x) = value.extract::<f64>() {
         out.push(x as f32);
     } else {
-        let not_numbers = || invalid("an action is an int or a sequence of numbers");
-        for item in value.try_iter().map_err(|_| not_numbers())? {
-            let item = item.map_err(|_| not_numbers())?;
-            if is_complex(&item) {
-                return Err(complex_refused("an action"));
-            }
-            out.push(item.extract::<f64>().map_err(|_| not_numbers())? as f32);
-        }
+        let values = float32_array(value, "an action")?
+            .extract::<PyReadonlyArray1<'_, f32>>()
+            .map_err(|_| invalid("an action is an int or a sequence of numbers"))?;
+        out.extend(values.as_array().iter());
     }
     Ok(())
 }

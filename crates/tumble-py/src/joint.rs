@@ -5,7 +5,7 @@ use crate::errors::Check;
 use crate::handles::{handle, Handle};
 use crate::keys::key;
 use crate::objects::Body;
-use crate::objects::{body_obj, joint_obj, read, write, Joint, World};
+use crate::objects::{body_obj, joint_obj, own_body, read, write, Joint, World};
 use crate::settings::py_bool;
 use crate::vec::{Vec2, V2};
 use pyo3::exceptions::PyTypeError;
@@ -357,15 +357,9 @@ impl World {
         user_data: Option<Bound<'_, PyAny>>,
     ) -> PyResult<Joint> {
         let kind = kind_from_py(params)?;
-        for b in [&body_a, &body_b] {
-            if !b.world.is(slf) {
-                return Err(crate::errors::invalid(
-                    "the bodies of a joint must be of its world",
-                ));
-            }
-        }
         let mut w = write(slf)?;
-        let mut def = JointDef::new(body_a.id, body_b.id, kind);
+        let (a, b) = (own_body(slf, &w, &body_a)?, own_body(slf, &w, &body_b)?);
+        let mut def = JointDef::new(a, b, kind);
         def.collide_connected = collide_connected;
         def = match (anchor, anchor_b) {
             (Some(a), Some(b)) => def.with_world_anchors(&w.inner, a.0, b.0).check()?,

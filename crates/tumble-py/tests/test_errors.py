@@ -225,6 +225,7 @@ def test_a_body_or_shape_of_another_world_is_refused_not_mistaken():
         lambda: here.get_positions([theirs]),
         lambda: here.set_linear_velocities([theirs], [[5, 0]]),
         lambda: here.apply_impulses([theirs], [[0, 3]]),
+        lambda: here.add_joint(mine, theirs, tumble.FilterJoint()),
     ):
         with pytest.raises(tumble.InvalidValueError, match="another world"):
             call()

@@ -143,6 +143,18 @@ fn margin_along(p: Vec2, q: Vec2, point: Vec2) -> f32 {
     along.min(length - along)
 }
 
+/// The nearest point of a straight edge to a circle center beside it (its
+/// projection strictly between the edge's ends), the edge's own unit
+/// `normal` facing the center, and the center's `distance` from the
+/// edge's line. Beside an edge the normal is the edge's, not the
+/// direction to the nearest point: that direction carries the point's
+/// rounding, which grows with the edge's length, and would tilt a long
+/// floor under a ball at rest enough to roll it away.
+#[inline]
+fn beside_edge(center: Vec2, normal: Vec2, distance: f32) -> (Vec2, Vec2, f32) {
+    (center - distance * normal, normal, distance)
+}
+
 /// [`collide_capsule_circle`], and when the circle rests on the capsule's
 /// side (not a cap), how far its center is from the side's nearer end.
 pub(crate) fn collide_capsule_circle_beside(
@@ -156,16 +168,20 @@ pub(crate) fn collide_capsule_circle_beside(
     let nearest = closest_point_on_segment(a.center1, a.center2, center_b);
     let offset = center_b - nearest;
     let distance = offset.length();
-    // A center on the segment leaves soonest sideways, across the segment.
-    let normal = if distance > COINCIDENT_DISTANCE {
-        offset / distance
-    } else {
-        let across = right_perp(a.center2 - a.center1);
-        let center_offset = center_b - 0.5 * (a.center1 + a.center2);
-        normal_or_fallback(across, center_offset)
-    };
     let margin = margin_along(a.center1, a.center2, center_b);
     let beside = (distance > COINCIDENT_DISTANCE && margin > 0.0).then_some(margin);
+    let across = right_perp(a.center2 - a.center1).normalize_or_zero();
+    let (nearest, normal, distance) = if beside.is_some() && across != Vec2::ZERO {
+        // The side's normal, turned to face the center.
+        let normal = if across.dot(offset) < 0.0 { -across } else { across };
+        beside_edge(center_b, normal, (center_b - a.center1).dot(normal))
+    } else if distance > COINCIDENT_DISTANCE {
+        (nearest, offset / distance, distance)
+    } else {
+        // A center on the segment leaves soonest sideways, across it.
+        let center_offset = center_b - 0.5 * (a.center1 + a.center2);
+        (nearest, normal_or_fallback(across, center_offset), distance)
+    };
     let manifold = disc_contact(
         nearest,
         a.radius,
@@ -236,16 +252,8 @@ pub(crate) fn collide_polygon_circle_beside(
     // separation, which bounds every other face's; in a corner's region
     // the corner's two faces have the normals nearest the offset, and the
     // corner is on both.)
-    //
-    // Beside the face (the center projecting strictly between its ends)
-    // the normal is the face's own, exactly: the direction to the nearest
-    // point would carry that point's rounding, which grows with the
-    // face's length (a ball at rest on a 1 km box tilted 2.5e-5 and
-    // rolled away).
-    let along = (center_b - v1).dot(v2 - v1);
-    let (nearest, normal, distance) = if along > 0.0 && along < (v2 - v1).length_squared() {
-        let normal = a.normals[best_face];
-        (center_b - best_separation * normal, normal, best_separation)
+    let (nearest, normal, distance) = if margin > 0.0 {
+        beside_edge(center_b, a.normals[best_face], best_separation)
     } else {
         let nearest = closest_point_on_segment(v1, v2, center_b);
         let offset = center_b - nearest;
@@ -323,17 +331,32 @@ mod tests {
     }
 
     #[test]
-    fn a_ball_beside_a_long_face_meets_the_faces_own_normal() {
+    fn a_ball_beside_a_long_edge_meets_the_edges_own_normal() {
         // Along a 2 km floor the direction to the nearest point of the
-        // face carries that point's rounding; the face's normal does not.
+        // edge carries that point's rounding; the edge's normal does not.
+        // A box's face, and a segment's (a capsule's) side level and
+        // tilted: along a tilted side the normal is the same everywhere.
         let ground = Polygon::new_box(1000.0, 0.5).unwrap();
+        let level = crate::shapes::Segment::new(Vec2::new(-1000.0, 0.0), Vec2::new(1000.0, 0.0))
+            .unwrap()
+            .as_capsule();
+        let slope = Vec2::new(1.0, 0.3).normalize();
+        let tilted = Capsule::new(-1000.0 * slope, 1000.0 * slope, 0.25).unwrap();
         let ball = circle(0.5);
+        let mut tilted_normal = None;
         for k in 0..200 {
             let x = -990.0 + 9.9 * k as f32 + 0.37;
             for gap in [-0.002, 0.0, 0.004] {
                 let m = collide_polygon_circle(&ground, at(0.0, 0.0), &ball, at(x, 1.0 + gap), 0.02);
-                assert_eq!(m.normal, Vec2::Y, "x {x}, gap {gap}");
+                assert_eq!(m.normal, Vec2::Y, "box, x {x}, gap {gap}");
                 assert!((m.points[0].separation - gap).abs() < 1e-4, "x {x}: {m:?}");
+                let m = collide_capsule_circle(&level, at(0.0, 0.0), &ball, at(x, 0.5 + gap), 0.02);
+                assert_eq!(m.normal, Vec2::Y, "segment, x {x}, gap {gap}");
+                assert!((m.points[0].separation - gap).abs() < 1e-4, "x {x}: {m:?}");
+                let center = x * slope + (0.75 + gap) * right_perp(slope) * -1.0;
+                let m = collide_capsule_circle(&tilted, at(0.0, 0.0), &ball, at(center.x, center.y), 0.02);
+                assert_eq!(*tilted_normal.get_or_insert(m.normal), m.normal, "tilted, x {x}");
+                assert!((m.points[0].separation - gap).abs() < 1e-3, "x {x}: {m:?}");
             }
         }
     }

@@ -165,6 +165,18 @@ pub(super) fn finite_frame(frame: &Transform) -> bool {
     is_finite_vec(frame.p) && frame.q.c.is_finite() && frame.q.s.is_finite()
 }
 
+/// Whether `units` can be [`WorldSettings::length_units_per_meter`]
+/// (within [`LENGTH_UNITS_RANGE`](crate::settings::LENGTH_UNITS_RANGE)).
+pub(super) fn length_units_ok(units: f32) -> bool {
+    crate::settings::LENGTH_UNITS_RANGE.contains(&units)
+}
+
+/// Whether `threshold` can be [`WorldSettings::hit_event_threshold`]:
+/// finite and not negative.
+pub(super) fn hit_threshold_ok(threshold: f32) -> bool {
+    threshold.is_finite() && threshold >= 0.0
+}
+
 /// Whether `speed` can be [`WorldSettings::max_linear_speed`].
 pub(super) fn check_max_linear_speed(speed: f32) -> Result<(), BodyError> {
     if !speed.is_finite() {

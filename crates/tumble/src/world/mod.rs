@@ -15,8 +15,7 @@ use crate::island::{Island, SplitScratch};
 use crate::joint::Joint;
 use crate::math::{is_finite_vec, Aabb, Vec2};
 use crate::settings::{
-    SolverSettings, WorldSettings, AABB_MARGIN, LENGTH_UNITS_RANGE, LINEAR_SLOP, MAX_STEP_SPLITS_LIMIT,
-    MAX_WORKERS,
+    SolverSettings, WorldSettings, AABB_MARGIN, LINEAR_SLOP, MAX_STEP_SPLITS_LIMIT, MAX_WORKERS,
 };
 use crate::solver::Solver;
 use crate::store::{BitSet, Store};
@@ -235,14 +234,14 @@ impl World {
     /// refuse (the count of splits is clamped into its range).
     pub fn new(settings: WorldSettings) -> World {
         let mut settings = settings;
-        if !LENGTH_UNITS_RANGE.contains(&settings.length_units_per_meter) {
+        if !checks::length_units_ok(settings.length_units_per_meter) {
             settings.length_units_per_meter = 1.0;
         }
         if !is_finite_vec(settings.gravity) {
             settings.gravity = WorldSettings::default().gravity;
         }
         settings.solver = settings.solver.repaired();
-        if !(settings.hit_event_threshold.is_finite() && settings.hit_event_threshold >= 0.0) {
+        if !checks::hit_threshold_ok(settings.hit_event_threshold) {
             settings.hit_event_threshold = crate::settings::HIT_EVENT_THRESHOLD;
         }
         settings.workers = settings.workers.clamp(1, MAX_WORKERS);

@@ -111,7 +111,7 @@ impl World {
         self.shape_id(si)
     }
 
-    /// Creates the shapes of one call (one shape, a concave outline's
+    /// Creates the shapes of one call (a concave outline's
     /// parts, a chain's segments) on body `bi`, settling the body once for
     /// them all: a part at a time would recompute the mass and find the
     /// seams of every part near it once per part, cubic in the parts of

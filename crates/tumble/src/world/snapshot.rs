@@ -296,13 +296,11 @@ impl World {
             return Err("the solver settings are out of range");
         }
         let world = &s.settings;
-        let in_range = super::LENGTH_UNITS_RANGE.contains(&world.length_units_per_meter)
+        let in_range = super::checks::length_units_ok(world.length_units_per_meter)
             && crate::math::is_finite_vec(world.gravity)
-            && world.hit_event_threshold.is_finite()
-            && world.hit_event_threshold >= 0.0
-            && (1..=crate::settings::MAX_STEP_SPLITS_LIMIT).contains(&world.max_step_splits);
+            && super::checks::hit_threshold_ok(world.hit_event_threshold);
         if !in_range {
-            return Err("the length units, gravity, hit threshold or step splits are out of range");
+            return Err("the length units, gravity or hit threshold are out of range");
         }
         if super::checks::check_max_linear_speed(world.max_linear_speed).is_err()
             || super::checks::check_max_step(world.max_step, world.max_step_splits).is_err()

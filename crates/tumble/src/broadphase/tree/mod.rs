@@ -640,11 +640,9 @@ impl DynamicTree {
                     return Err("a tree node has one child twice");
                 }
                 let (n1, n2) = (node(c1)?, node(c2)?);
+                // (A free child is found when it is visited.)
                 if n1.parent_or_next != index || n2.parent_or_next != index {
                     return Err("a tree node's child does not point back to it");
-                }
-                if n1.height == FREE_HEIGHT || n2.height == FREE_HEIGHT {
-                    return Err("a free tree node is linked");
                 }
                 if n.height != 1 + n1.height.max(n2.height)
                     || (i32::from(n1.height) - i32::from(n2.height)).abs() > MAX_HEIGHT_DIFFERENCE
