@@ -63,6 +63,17 @@ impl Corners {
         }
     }
 
+    /// The normals the chain's surface has at the segment's first vertex
+    /// (its second, `at_p2`), counter-clockwise: from the neighbour's face
+    /// to this one's at a convex vertex, this face's alone at any other.
+    fn normals_at(&self, at_p2: bool) -> [Vec2; 2] {
+        match at_p2 {
+            false if self.convex1 => [self.normal0, self.normal1],
+            true if self.convex2 => [self.normal1, self.normal2],
+            _ => [self.normal1; 2],
+        }
+    }
+
     /// The verdict on normal `n` (unit, segment frame, from the segment
     /// towards the other shape).
     fn judge(&self, n: Vec2) -> Verdict {
@@ -118,8 +129,20 @@ pub(crate) fn collide_chain_segment(
     if manifold.count == 0 {
         return (manifold, keep);
     }
-    match corners.judge(xf_a.q.inv_rotate(manifold.normal)) {
-        Verdict::Admit => (manifold, keep),
+    let normal = xf_a.q.inv_rotate(manifold.normal);
+    match corners.judge(normal) {
+        // Two corners (a vertex of the chain one of them) may be held apart
+        // only along the normals the chain's surface has at its vertex.
+        Verdict::Admit => match keep {
+            Keep::Corners { cone, recyclable } => {
+                let at_p2 = (xf_a.inv_apply(manifold.points[0].point) - p1).dot(p2 - p1)
+                    > 0.5 * (p2 - p1).length_squared();
+                let ends = corners.normals_at(at_p2).map(|n| xf_a.q.rotate(n));
+                let cone = cone.on_surface(manifold.normal, ends);
+                (manifold, Keep::Corners { cone, recyclable })
+            }
+            keep => (manifold, keep),
+        },
         Verdict::Skip => nothing,
         Verdict::Snap => {
             let m = match b {

@@ -8,7 +8,7 @@
 
 use super::distance::normal_or_fallback;
 use super::sat::point_max_separation;
-use super::{feature_id, Manifold, ManifoldPoint};
+use super::{feature_id, CornerCone, Manifold, ManifoldPoint};
 use crate::math::{right_perp, Transform, Vec2};
 use crate::shapes::{Capsule, Circle, Polygon};
 
@@ -155,32 +155,61 @@ fn beside_edge(center: Vec2, normal: Vec2, distance: f32) -> (Vec2, Vec2, f32) {
     (center - distance * normal, normal, distance)
 }
 
-/// [`collide_capsule_circle`], and when the circle rests on the capsule's
-/// side (not a cap), how far its center is from the side's nearer end.
+/// Where a circle meets the other shape, which says how long its manifold
+/// may be kept and which way it may be held off.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Around {
+    /// Beside a straight side, its center `margin` from the side's nearer
+    /// end.
+    Side(f32),
+    /// At a corner (a polygon's vertex, a capsule's end): the directions
+    /// that hold the circle off it, from the other shape towards the
+    /// circle, in world axes.
+    Corner(CornerCone),
+    /// Neither: the center inside the other's core, or on it.
+    Neither,
+}
+
+/// [`collide_capsule_circle`], and where the circle meets the capsule: its
+/// side or one of its ends.
 pub(crate) fn collide_capsule_circle_beside(
     a: &Capsule,
     xf_a: Transform,
     b: &Circle,
     xf_b: Transform,
     speculative: f32,
-) -> (Manifold, Option<f32>) {
+) -> (Manifold, Around) {
     let center_b = xf_a.inv_mul(xf_b).apply(b.center);
     let nearest = closest_point_on_segment(a.center1, a.center2, center_b);
     let offset = center_b - nearest;
     let distance = offset.length();
     let margin = margin_along(a.center1, a.center2, center_b);
-    let beside = (distance > COINCIDENT_DISTANCE && margin > 0.0).then_some(margin);
+    let beside = distance > COINCIDENT_DISTANCE && margin > 0.0;
     let across = right_perp(a.center2 - a.center1).normalize_or_zero();
-    let (nearest, normal, distance) = if beside.is_some() && across != Vec2::ZERO {
+    let (nearest, normal, distance, around) = if beside && across != Vec2::ZERO {
         // The side's normal, turned to face the center.
         let normal = if across.dot(offset) < 0.0 { -across } else { across };
-        beside_edge(center_b, normal, (center_b - a.center1).dot(normal))
+        let (nearest, normal, distance) = beside_edge(center_b, normal, (center_b - a.center1).dot(normal));
+        (nearest, normal, distance, Around::Side(margin))
     } else if distance > COINCIDENT_DISTANCE {
-        (nearest, offset / distance, distance)
+        // Off an end: every direction out of that end's half of the plane
+        // has the end as the segment's extreme point.
+        let faces = if nearest == a.center1 {
+            [-across, across]
+        } else {
+            [across, -across]
+        };
+        let cone = CornerCone::of_corner(faces, a.radius + b.radius).rotated(xf_a.q);
+        (nearest, offset / distance, distance, Around::Corner(cone))
     } else {
         // A center on the segment leaves soonest sideways, across it.
         let center_offset = center_b - 0.5 * (a.center1 + a.center2);
-        (nearest, normal_or_fallback(across, center_offset), distance)
+        (
+            nearest,
+            normal_or_fallback(across, center_offset),
+            distance,
+            Around::Neither,
+        )
     };
     let manifold = disc_contact(
         nearest,
@@ -192,7 +221,7 @@ pub(crate) fn collide_capsule_circle_beside(
         speculative,
     )
     .transformed(xf_a);
-    (manifold, beside)
+    (manifold, around)
 }
 
 /// Contact between a (possibly rounded) polygon (A) and a circle (B). When
@@ -208,15 +237,15 @@ pub fn collide_polygon_circle(
     collide_polygon_circle_beside(a, xf_a, b, xf_b, speculative).0
 }
 
-/// [`collide_polygon_circle`], and when the circle rests on a face (not a
-/// corner), how far its center is from the face's nearer end.
+/// [`collide_polygon_circle`], and where the circle meets the polygon: a
+/// face or a corner.
 pub(crate) fn collide_polygon_circle_beside(
     a: &Polygon,
     xf_a: Transform,
     b: &Circle,
     xf_b: Transform,
     speculative: f32,
-) -> (Manifold, Option<f32>) {
+) -> (Manifold, Around) {
     let center_b = xf_a.inv_mul(xf_b).apply(b.center);
     let n = a.count;
 
@@ -224,7 +253,7 @@ pub(crate) fn collide_polygon_circle_beside(
     let (best_face, best_separation) = point_max_separation(a, center_b);
     let radius = a.radius + b.radius;
     if best_separation - radius > speculative {
-        return (Manifold::default(), None);
+        return (Manifold::default(), Around::Neither);
     }
     let next = if best_face + 1 < n { best_face + 1 } else { 0 };
     let (v1, v2) = (a.vertices[best_face], a.vertices[next]);
@@ -244,7 +273,12 @@ pub(crate) fn collide_polygon_circle_beside(
             best_separation,
             speculative,
         );
-        return (manifold.transformed(xf_a), (margin > 0.0).then_some(margin));
+        let around = if margin > 0.0 {
+            Around::Side(margin)
+        } else {
+            Around::Neither
+        };
+        return (manifold.transformed(xf_a), around);
     }
 
     // Center outside: the nearest point of the core is on the face it is
@@ -252,18 +286,23 @@ pub(crate) fn collide_polygon_circle_beside(
     // separation, which bounds every other face's; in a corner's region
     // the corner's two faces have the normals nearest the offset, and the
     // corner is on both.)
-    let (nearest, normal, distance) = if margin > 0.0 {
-        beside_edge(center_b, a.normals[best_face], best_separation)
+    let (nearest, normal, distance, around) = if margin > 0.0 {
+        let (nearest, normal, distance) = beside_edge(center_b, a.normals[best_face], best_separation);
+        (nearest, normal, distance, Around::Side(margin))
     } else {
         let nearest = closest_point_on_segment(v1, v2, center_b);
         let offset = center_b - nearest;
         let distance = offset.length();
-        let normal = if distance > COINCIDENT_DISTANCE {
-            offset / distance
+        if distance > COINCIDENT_DISTANCE {
+            // At a corner: the directions between its two faces' normals.
+            let corner = if nearest == v1 { best_face } else { next };
+            let before = if corner > 0 { corner - 1 } else { n - 1 };
+            let faces = [a.normals[before], a.normals[corner]];
+            let cone = CornerCone::of_corner(faces, radius).rotated(xf_a.q);
+            (nearest, offset / distance, distance, Around::Corner(cone))
         } else {
-            a.normals[best_face]
-        };
-        (nearest, normal, distance)
+            (nearest, a.normals[best_face], distance, Around::Neither)
+        }
     };
     let manifold = disc_contact(
         nearest,
@@ -275,7 +314,7 @@ pub(crate) fn collide_polygon_circle_beside(
         speculative,
     )
     .transformed(xf_a);
-    (manifold, (margin > 0.0).then_some(margin))
+    (manifold, around)
 }
 
 #[cfg(test)]

@@ -15,6 +15,7 @@
 
 mod chain;
 pub(crate) mod circles;
+mod corners;
 pub(crate) mod distance;
 pub(crate) mod epa;
 pub(crate) mod gjk;
@@ -27,6 +28,7 @@ pub(crate) mod toi;
 mod proptests;
 
 pub use circles::{collide_capsule_circle, collide_circles, collide_polygon_circle};
+pub(crate) use corners::CornerCone;
 pub use distance::{shape_distance, DistanceOutput};
 pub use ray::{ray_cast, RayHit};
 pub use sat::{collide_capsules, collide_polygon_capsule, collide_polygons};
@@ -36,6 +38,7 @@ pub(crate) use toi::{sweep_time_of_impact, Sweep};
 
 use crate::math::{Transform, Vec2};
 use crate::shapes::Shape;
+use circles::Around;
 
 /// The feature id of a contact point: reference edge, incident vertex and
 /// flip flag packed as `(edge << 16) | (vertex << 8) | flip`, plus one so that
@@ -106,6 +109,18 @@ pub(crate) enum Keep {
     /// nearly as near, so keep it only while the pair moves less than the
     /// gap.
     Nearest,
+    /// The one nearest point of two apart cores meeting corner to corner,
+    /// or of a circle and a corner, and the directions that hold them
+    /// apart: the contact aims its normal within `cone` along the pair's
+    /// motion ([`CornerCone`]). Kept as [`Keep::Nearest`] when
+    /// `recyclable`; otherwise (a circle, whose normal follows its center)
+    /// collided again next step.
+    Corners {
+        /// The directions that hold the corners apart.
+        cone: CornerCone,
+        /// Whether the manifold may be kept as [`Keep::Nearest`].
+        recyclable: bool,
+    },
     /// A circle (shape B when `circle_is_b`) resting on a flat side: keep
     /// it while the center stays beside that side, `margin` from its nearer
     /// end, with the circle's end found from its center (a rolling circle
@@ -121,9 +136,26 @@ pub(crate) enum Keep {
 }
 
 impl Keep {
+    /// The same answer without a corner's cone: the normal is to stay as
+    /// found (a buried corner of a surface with seams has no normals of
+    /// its own to aim among).
+    fn unaimed(self) -> Keep {
+        match self {
+            Keep::Corners { recyclable: true, .. } => Keep::Nearest,
+            Keep::Corners {
+                recyclable: false, ..
+            } => Keep::Never,
+            other => other,
+        }
+    }
+
     /// The same answer with shapes A and B swapped.
     fn flipped(self) -> Keep {
         match self {
+            Keep::Corners { cone, recyclable } => Keep::Corners {
+                cone: cone.flipped(),
+                recyclable,
+            },
             Keep::Circle {
                 circle_is_b,
                 margin,
@@ -151,15 +183,19 @@ pub(crate) fn collide_recyclable(
 ) -> (Manifold, Keep) {
     // A circle pair computed with the circle as B; `flip` when the circle
     // is really shape A.
-    let round = |(m, beside): (Manifold, Option<f32>), radius: f32, flip: bool| {
-        let keep = match beside {
+    let round = |(m, around): (Manifold, Around), radius: f32, flip: bool| {
+        let keep = match around {
             _ if m.count == 0 => Keep::Complete,
-            Some(margin) => Keep::Circle {
+            Around::Side(margin) => Keep::Circle {
                 circle_is_b: !flip,
                 margin,
                 radius,
             },
-            None => Keep::Never,
+            Around::Corner(cone) => Keep::Corners {
+                cone: if flip { cone.flipped() } else { cone },
+                recyclable: false,
+            },
+            Around::Neither => Keep::Never,
         };
         (if flip { m.flipped() } else { m }, keep)
     };
@@ -185,7 +221,7 @@ pub(crate) fn collide_recyclable(
         }
         (Shape::Capsule(a), Shape::Polygon(b)) => {
             let (m, keep) = sat::collide_polygon_capsule_complete(b, xf_b, a, xf_a, speculative);
-            (m.flipped(), keep)
+            (m.flipped(), keep.flipped())
         }
         (Shape::Capsule(a), Shape::Capsule(b)) => {
             sat::collide_capsules_complete(a, xf_a, b, xf_b, speculative)
@@ -212,7 +248,14 @@ pub(crate) fn collide_recyclable(
         ),
         (Shape::Circle(a), Shape::Circle(b)) => {
             let m = circles::collide_circles(a, xf_a, b, xf_b, speculative);
-            let keep = if m.count == 0 { Keep::Complete } else { Keep::Never };
+            let keep = if m.count == 0 {
+                Keep::Complete
+            } else {
+                Keep::Corners {
+                    cone: CornerCone::round(a.radius + b.radius),
+                    recyclable: false,
+                }
+            };
             (m, keep)
         }
     }

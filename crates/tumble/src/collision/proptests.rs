@@ -3,7 +3,7 @@
 //! order only flips the normal, and the clipping path agrees with GJK/EPA.
 
 use super::{collide, ray_cast, shape_distance, time_of_impact, Manifold};
-use crate::math::{is_finite_vec, Transform, Vec2};
+use crate::math::{cross, is_finite_vec, Transform, Vec2};
 use crate::settings::SPECULATIVE_DISTANCE;
 use crate::shapes::{Capsule, Circle, Polygon, Shape};
 use proptest::prelude::*;
@@ -353,6 +353,72 @@ proptest! {
         well_formed(&m)?;
         if m.count > 0 {
             prop_assert!((m.normal - Vec2::Y).length() < 0.011, "{m:?}");
+        }
+    }
+}
+
+/// How far apart shapes `a` (at `xa`) and `b` (at `xb`) are along unit
+/// direction `d`, from A towards B: B's nearest extent along it less A's
+/// farthest, rounding included (a separating axis's measure).
+fn separation_along(a: &Shape, xa: Transform, b: &Shape, xb: Transform, d: Vec2) -> f32 {
+    let extent = |s: &Shape, xf: Transform, sign: f32| -> f32 {
+        let (points, radius): (Vec<Vec2>, f32) = match s {
+            Shape::Circle(c) => (vec![c.center], c.radius),
+            Shape::Capsule(c) => (vec![c.center1, c.center2], c.radius),
+            Shape::Polygon(p) => (p.vertices[..p.count].to_vec(), p.radius),
+            Shape::Segment(s) => (vec![s.point1, s.point2], 0.0),
+            Shape::ChainSegment(c) => (vec![c.segment.point1, c.segment.point2], 0.0),
+        };
+        let far = points
+            .iter()
+            .map(|&v| sign * d.dot(xf.apply(v)))
+            .fold(f32::MIN, f32::max);
+        far + radius
+    };
+    -extent(b, xb, -1.0) - extent(a, xa, 1.0)
+}
+
+proptest! {
+    /// Two corners facing each other (or a circle and a corner) come with
+    /// the cone of directions that hold them apart: the contact's normal
+    /// lies in it, along each of its directions the two corners are the
+    /// shapes' extreme points (so the separation the solver measures
+    /// along it is a separating axis's, below the true distance), and the
+    /// normal aimed in it along a motion keeps the pair at least as far
+    /// apart at the end of that motion as the line between the corners.
+    #[test]
+    fn corner_cones_hold_the_corners_apart(
+        a in prop_oneof![4 => shape(), 1 => chain_segment()],
+        xa in transform(),
+        b in shape(),
+        xb in transform(),
+        motion in point(0.5),
+        flip in any::<bool>(),
+    ) {
+        let (a, xa, b, xb) = if flip { (b, xb, a, xa) } else { (a, xa, b, xb) };
+        let (m, keep) = super::collide_recyclable(&a, xa, &b, xb, 1.0);
+        let super::Keep::Corners { cone, .. } = keep else {
+            return Ok(());
+        };
+        prop_assert_eq!(m.count, 1);
+        let (n, s) = (m.normal, m.points[0].separation);
+        let tol = 1e-3;
+        prop_assert!(cross(cone.from, cone.to) >= -tol, "more than a half turn: {cone:?}");
+        prop_assert!(cross(cone.from, n) >= -tol && cross(n, cone.to) >= -tol, "{n:?} outside {cone:?}");
+        let mid = (cone.from + cone.to).normalize_or(n);
+        let distance = shape_distance(&a, &xa, &b, &xb).distance;
+        for d in [cone.from, cone.to, mid, n] {
+            let along = separation_along(&a, xa, &b, xb, d);
+            let linear = (s + cone.radius) * d.dot(n) - cone.radius;
+            prop_assert!((along - linear).abs() <= tol * (1.0 + along.abs()), "along {d:?}: {along} vs {linear}; {m:?} {cone:?}");
+            prop_assert!(along <= distance + tol, "along {d:?}: {along} beyond the distance {distance}");
+        }
+        if let Some((aimed, separation)) = cone.aim(n, s, motion) {
+            prop_assert!(cross(cone.from, aimed) >= -tol && cross(aimed, cone.to) >= -tol, "{aimed:?} outside {cone:?}");
+            prop_assert!((separation - separation_along(&a, xa, &b, xb, aimed)).abs() <= tol * (1.0 + separation.abs()));
+            let end = (s + cone.radius) * n + motion;
+            prop_assert!(aimed.dot(end) >= n.dot(end) - tol, "aimed {aimed:?} ends nearer than {n:?}");
+            prop_assert!(aimed.dot(end) > 0.0);
         }
     }
 }

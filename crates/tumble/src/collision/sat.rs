@@ -16,7 +16,7 @@
 
 use super::distance::{one_point_manifold, rounded_contact, RoundedContact};
 use super::gjk::ShapeProxy;
-use super::{feature_id, Keep, Manifold, ManifoldPoint};
+use super::{feature_id, CornerCone, Keep, Manifold, ManifoldPoint};
 use crate::math::{left_perp, right_perp, Transform, Vec2};
 use crate::settings::{LINEAR_SLOP, MAX_POLYGON_VERTICES};
 use crate::shapes::{Capsule, Polygon};
@@ -166,6 +166,14 @@ impl ClipPolygon {
         } else {
             0
         }
+    }
+
+    /// The normals of the faces before and after vertex `i`
+    /// (counter-clockwise): the ends of the directions in which it is the
+    /// core's extreme point.
+    fn corner_faces(&self, i: usize) -> [Vec2; 2] {
+        let before = if i > 0 { i - 1 } else { self.count - 1 };
+        [self.normal(before), self.normal(i)]
     }
 
     fn proxy(&self) -> ShapeProxy {
@@ -452,8 +460,9 @@ const DISJOINT_SEPARATION: f32 = 0.1 * LINEAR_SLOP;
 
 /// The one-point contact of two apart cores whose nearest features are
 /// corners: their nearest points, with the normal along the line between
-/// them.
-fn corner_contact(face: &ReferenceFace, speculative: f32) -> Manifold {
+/// them; and when both are corners (not a corner facing the inside of an
+/// edge), the cone of directions that hold them apart.
+fn corner_contact(face: &ReferenceFace, speculative: f32) -> (Manifold, Option<CornerCone>) {
     let (reference, incident) = (face.reference, face.incident);
     // Apart convex cores are nearest at a vertex of one of them: the
     // nearest of every vertex against every edge of the other, both ways.
@@ -461,33 +470,42 @@ fn corner_contact(face: &ReferenceFace, speculative: f32) -> Manifold {
     let reference_vertex = nearest_vertex_to_edges(incident, reference);
     // (point on the reference core, point on the incident core, the
     // incident vertex for the feature id, the normal of the edge when the
-    // nearest point is inside one)
+    // nearest point is inside one, else the reference corner)
     let inside = |t: f32| t > 0.0 && t < 1.0;
-    let (p, q, vertex, edge_normal) = if incident_vertex.distance_squared <= reference_vertex.distance_squared
-    {
-        let v = &incident_vertex;
-        let normal = inside(v.fraction).then(|| reference.normal(v.edge));
-        (v.edge_point, v.vertex_point, v.vertex, normal)
-    } else {
-        let v = &reference_vertex;
-        let nearer_end = if v.fraction < 0.5 {
+    let nearer_end = |core: &ClipPolygon, v: &VertexEdge| {
+        if v.fraction < 0.5 {
             v.edge
         } else {
-            incident.next(v.edge)
+            core.next(v.edge)
+        }
+    };
+    let (p, q, vertex, edge) = if incident_vertex.distance_squared <= reference_vertex.distance_squared {
+        let v = &incident_vertex;
+        let edge = if inside(v.fraction) {
+            Ok(reference.normal(v.edge))
+        } else {
+            Err(nearer_end(reference, v))
         };
+        (v.edge_point, v.vertex_point, v.vertex, edge)
+    } else {
+        let v = &reference_vertex;
         // (This normal is the incident body's edge, while the ids' flip
         // flag names the reference body: contact recycling turns it with
         // the wrong one. Harmless: a one-corner manifold is kept only
         // while the pair moves less than its gap, so the turn and its
         // error stay within that gap.)
-        let normal = inside(v.fraction).then(|| -incident.normal(v.edge));
-        (v.vertex_point, v.edge_point, nearer_end, normal)
+        let edge = if inside(v.fraction) {
+            Ok(-incident.normal(v.edge))
+        } else {
+            Err(v.vertex)
+        };
+        (v.vertex_point, v.edge_point, nearer_end(incident, v), edge)
     };
     let offset = q - p;
     let distance = offset.length();
     let separation = distance - (reference.radius + incident.radius);
     if separation > speculative || !separation.is_finite() {
-        return Manifold::default();
+        return (Manifold::default(), None);
     }
     // From the reference core towards the incident one. A vertex facing
     // the inside of an edge is off along that edge's normal; the offset
@@ -495,13 +513,22 @@ fn corner_contact(face: &ReferenceFace, speculative: f32) -> Manifold {
     // its direction only to a few 1e-5 rad, enough to lose a resting box's
     // balance. Vertex against vertex, the offset is all there is (the
     // cores are at least the disjoint separation apart, so it has one).
-    let n = match edge_normal {
+    let (n, cone) = match edge {
         // Turned to the offset's side: a capsule's two "edges" are one
         // segment, and the first of equals may face away.
-        Some(normal) if normal.dot(offset) < 0.0 => -normal,
-        Some(normal) => normal,
-        None if distance > 0.0 => offset / distance,
-        None => reference.normal(face.edge),
+        Ok(normal) if normal.dot(offset) < 0.0 => (-normal, None),
+        Ok(normal) => (normal, None),
+        Err(corner) if distance > 0.0 => {
+            let n = offset / distance;
+            let cone = CornerCone::between(
+                n,
+                reference.corner_faces(corner),
+                incident.corner_faces(vertex),
+                reference.radius + incident.radius,
+            );
+            (n, Some(cone))
+        }
+        Err(_) => (reference.normal(face.edge), None),
     };
     let surface_reference = p + reference.radius * n;
     let surface_incident = q - incident.radius * n;
@@ -516,7 +543,8 @@ fn corner_contact(face: &ReferenceFace, speculative: f32) -> Manifold {
         id: feature_id(face.edge, vertex, face.flip),
         ..ManifoldPoint::default()
     };
-    manifold
+    let cone = cone.map(|c| if face.flip { c.flipped() } else { c });
+    (manifold, cone)
 }
 
 /// The nearest pair of a vertex of `vertices` and a point on an edge of
@@ -641,7 +669,15 @@ fn collide_local(a: &ClipPolygon, b: &ClipPolygon, speculative: f32) -> (Manifol
         if nearest_kept {
             return (manifold, Keep::Face { margin });
         }
-        return (corner_contact(&face, speculative), Keep::Nearest);
+        let (manifold, cone) = corner_contact(&face, speculative);
+        let keep = match cone {
+            Some(cone) => Keep::Corners {
+                cone,
+                recyclable: true,
+            },
+            None => Keep::Nearest,
+        };
+        return (manifold, keep);
     }
 
     let (manifold, margin) = clip_to_reference_face(&face, speculative);
@@ -672,6 +708,13 @@ fn collide_clip_polygons(
     let a = make_a(None);
     let b_local = make_b(Some(xf_a.inv_mul(xf_b)));
     let (manifold, keep) = collide_local(&a, &b_local, speculative);
+    let keep = match keep {
+        Keep::Corners { cone, recyclable } => Keep::Corners {
+            cone: cone.rotated(xf_a.q),
+            recyclable,
+        },
+        other => other,
+    };
     (manifold.transformed(xf_a), keep)
 }
 

@@ -88,7 +88,24 @@ fn smooth(
         .min_by(|x, y| x.separation.total_cmp(&y.separation))
         .map_or(p.centroid, |q| xf.inv_apply(q.point));
     match judge(p, seams, n, deepest) {
-        Verdict::Admit => found,
+        // Two corners may be held apart only along the normals the outer
+        // surface has at the polygon's corner.
+        Verdict::Admit => match found {
+            (m, Keep::Corners { cone, recyclable }) => {
+                let keep = match seams.cones[support_vertex(p, n)] {
+                    Cone::Span { from, to } => {
+                        let ends = [from.normal, to.normal].map(|e| xf.q.rotate(e));
+                        Keep::Corners {
+                            cone: cone.on_surface(manifold.normal, ends),
+                            recyclable,
+                        }
+                    }
+                    Cone::Buried => Keep::Corners { cone, recyclable }.unaimed(),
+                };
+                (m, keep)
+            }
+            kept => kept,
+        },
         Verdict::Replace(Bound { face: Some(face), .. }) => {
             let face = face as usize;
             let rebuilt = match other {
@@ -148,12 +165,17 @@ fn judge(p: &Polygon, seams: &Seams, n: Vec2, deepest: Vec2) -> Verdict {
             .find(|cone| *cone != Cone::Buried)
             .map_or(Verdict::Buried, |cone| verdict(cone, n));
     }
-    // Between two faces: the vertex whose own corner holds `n`, the
-    // polygon's support point towards the other shape.
-    let corner = (0..count)
+    // Between two faces: the vertex whose own corner holds `n`.
+    verdict(seams.cones[support_vertex(p, n)], n)
+}
+
+/// The vertex of polygon `p` farthest along `n` (its frame): the one
+/// whose own corner holds `n`, the polygon's support point towards a
+/// shape off that way.
+fn support_vertex(p: &Polygon, n: Vec2) -> usize {
+    (0..p.count)
         .max_by(|&i, &j| n.dot(p.vertices[i]).total_cmp(&n.dot(p.vertices[j])))
-        .unwrap_or(0);
-    verdict(seams.cones[corner], n)
+        .unwrap_or(0)
 }
 
 /// The verdict of one vertex's cone on normal `n`.

@@ -16,9 +16,9 @@ pub(crate) use recycling::{ManifoldCache, RecycleLimits};
 
 use crate::body::edges::{self, Edge};
 use crate::body::Body;
-use crate::collision::{collide_across_seams, collide_recyclable, Keep, Manifold};
+use crate::collision::{collide_across_seams, collide_recyclable, CornerCone, Keep, Manifold};
 use crate::hooks::ContactMaterial;
-use crate::math::cross_sv;
+use crate::math::{cross_sv, Vec2};
 use crate::shapes::seams::{seams_of, SeamSlots};
 use crate::shapes::{Shape, ShapeDef};
 use crate::store::Store;
@@ -192,6 +192,11 @@ impl ContactOptions {
 pub(crate) struct CollideContext<'a> {
     /// The step length, seconds.
     pub dt: f32,
+    /// How far ahead two corners' contact aims its normal, seconds: the
+    /// step and one substep more, as far ahead as the step's last relax
+    /// looks (it holds the velocity the next substep would close the gap
+    /// with).
+    pub aim_ahead: f32,
     /// The speculative distance of a resting pair.
     pub speculative: f32,
     /// How far a pair may move before its manifold is recomputed, when
@@ -413,15 +418,25 @@ impl Contact {
         } else {
             collide_recyclable(shape_a, a.xf, shape_b, b.xf, speculative + reach)
         };
+        if let Keep::Corners { cone, .. } = keep {
+            aim_corners(&mut manifold, &cone, a, b, ctx.aim_ahead);
+        }
         let nearest = match keep {
-            Keep::Nearest => manifold.min_separation(),
+            Keep::Nearest | Keep::Corners { recyclable: true, .. } => manifold.min_separation(),
             _ => None,
         };
         reachable_points(&mut manifold, a, b, speculative, dt);
         self.take(manifold);
         let count = self.manifold.count;
         let (limit, circle) = match (limits, keep) {
-            (None, _) | (_, Keep::Never) => (0.0, None),
+            (None, _)
+            | (
+                _,
+                Keep::Never
+                | Keep::Corners {
+                    recyclable: false, ..
+                },
+            ) => (0.0, None),
             // No point (a face's manifold `reachable_points` emptied is
             // one too): the pair may not come to overlap.
             (Some(l), Keep::Complete) => (l.empty, None),
@@ -434,7 +449,9 @@ impl Contact {
             // The nearest point of two apart cores: any other feature is
             // at least that far apart, so while the pair moves less than
             // the gap, none of them can touch.
-            (Some(l), Keep::Nearest) => (l.distance.min(nearest.unwrap_or(0.0)), None),
+            (Some(l), Keep::Nearest | Keep::Corners { recyclable: true, .. }) => {
+                (l.distance.min(nearest.unwrap_or(0.0)), None)
+            }
             // While the center cannot have passed the end of its side.
             (Some(l), Keep::Circle { margin, radius, .. }) => (l.distance.min(margin), Some(radius)),
         };
@@ -474,6 +491,29 @@ fn bounding_gap(a: &Body, b: &Body) -> f32 {
     (b.center - a.center).length() - a.extent - b.extent
 }
 
+/// The velocity of `body`'s material point at `point` (world).
+#[inline]
+fn velocity_at(body: &Body, point: Vec2) -> Vec2 {
+    body.v + cross_sv(body.w, point - body.center)
+}
+
+/// Aims the normal of `m`, two corners' one point, within `cone` at where
+/// the pair of bodies `a` and `b` will be `ahead` seconds on (the point on
+/// B moving at the bodies' relative velocity there; see [`CornerCone`]):
+/// corners passing each other are held apart along the face one is
+/// passing over, not braked along the line between them.
+#[inline]
+fn aim_corners(m: &mut Manifold, cone: &CornerCone, a: &Body, b: &Body, ahead: f32) {
+    let Some(p) = m.points().first() else {
+        return;
+    };
+    let motion = ahead * (velocity_at(b, p.point) - velocity_at(a, p.point));
+    if let Some((normal, separation)) = cone.aim(m.normal, p.separation, motion) {
+        m.normal = normal;
+        m.points[0].separation = separation;
+    }
+}
+
 /// Drops the points of `m` the pair of bodies `a` and `b` cannot reach in
 /// the step of `dt`: those farther apart than `speculative` plus the
 /// distance their own approach speed (the bodies' relative velocity at
@@ -491,8 +531,7 @@ fn reachable_points(m: &mut Manifold, a: &Body, b: &Body, speculative: f32, dt: 
     let mut kept = 0;
     for i in 0..count {
         let p = m.points[i];
-        let velocity_at = |body: &Body| body.v + cross_sv(body.w, p.point - body.center);
-        let approach = || (velocity_at(a) - velocity_at(b)).dot(normal);
+        let approach = || (velocity_at(a, p.point) - velocity_at(b, p.point)).dot(normal);
         // (Most points are within the speculative distance: their speeds
         // are not needed. A NaN separation or velocity keeps the point:
         // the step's checks report bodies gone non-finite.)

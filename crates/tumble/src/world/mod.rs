@@ -441,6 +441,8 @@ mod chain_tests;
 #[cfg(test)]
 mod continuous_tests;
 #[cfg(test)]
+mod corner_tests;
+#[cfg(test)]
 mod enable_tests;
 #[cfg(test)]
 mod game_tests;

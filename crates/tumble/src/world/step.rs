@@ -319,6 +319,7 @@ impl World {
         let speculative = SPECULATIVE_DISTANCE * lu;
         let ctx = CollideContext {
             dt,
+            aim_ahead: dt + dt / self.substeps() as f32,
             speculative,
             recycle: self.settings.solver.contact_recycling.then_some(RecycleLimits {
                 distance: CONTACT_RECYCLE_DISTANCE * lu,
@@ -458,10 +459,16 @@ impl World {
         }
     }
 
+    /// How many substeps a step takes (never more than its iterations).
+    fn substeps(&self) -> u32 {
+        let settings = self.settings.solver;
+        settings.substeps.min(settings.iterations)
+    }
+
     /// The solver's constants for a step of `dt`.
     fn step_context(&self, dt: f32, parallel: bool) -> StepContext {
         let settings = self.settings.solver;
-        let substeps = settings.substeps.min(settings.iterations);
+        let substeps = self.substeps();
         let lu = self.settings.length_units_per_meter;
         let h = dt / substeps as f32;
         // Stiffer than an eighth of the substep rate, the implicit spring

@@ -135,9 +135,8 @@ pub fn run(steps: u32) -> World {
 }
 
 /// The step at which [`advance_sleeping`] kicks a body of the settled,
-/// sleeping pile. (A circle of the pile rolls off on its own and wakes
-/// the pile again as it rolls back, at about step 600; all of it is
-/// asleep from about step 650.)
+/// sleeping pile: long after the last piece is dropped (step 90) and the
+/// pile has come to rest and fallen asleep.
 pub const KICK_STEP: u64 = 750;
 
 /// The steps the sleeping script runs: the kicked pile has this long
