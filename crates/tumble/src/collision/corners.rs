@@ -14,16 +14,16 @@
 //! apart as well: along each, the corners are the two shapes' extreme
 //! points, and the distance along it is a separating axis's, a lower
 //! bound of the true distance that a translation changes exactly. So the
-//! normal is aimed within the cone at where the pair will be once the
+//! normal is aimed within the cone along the pair's motion until the
 //! step's solve is done with it (the step and one substep on, as far as
-//! its last relax looks ahead), the direction that keeps the pair
-//! farthest apart there: the line between the corners while they keep
-//! facing each other, the face a corner is passing over once it goes by.
-//! When no direction in the cone keeps the pair apart there, the corners
-//! meet, and the line between them stays the normal. Touching corners
-//! keep it too: for an overlap it is the shortest way out.
+//! its last relax looks ahead): the direction that keeps the pair
+//! farthest apart all along that motion, the face a corner is passing
+//! over as it goes by. When no direction in the cone keeps the pair apart
+//! all along, the corners meet (or pass too near to tell), and the line
+//! between them stays the normal. Touching corners keep it too: for an
+//! overlap it is the shortest way out.
 
-use crate::math::{cross, Rot, Vec2};
+use crate::math::{cross, left_perp, Rot, Vec2};
 
 /// The directions along which two corners facing each other can be held
 /// apart: every unit normal turning counter-clockwise from `from` to `to`
@@ -126,11 +126,19 @@ impl CornerCone {
     /// The cone's normal for a one-point manifold `normal` with
     /// `separation`, when the point on B moves by `motion` relative to A
     /// in the time aimed at: `(normal, separation)` along the direction of
-    /// the cone that keeps the two cores farthest apart at its end, or
+    /// the cone that keeps the two cores apart all along that motion, or
     /// `None` to keep the line between the corners: when they touch, when
-    /// they meet by then whichever way they are held, or when the normal
-    /// is not in the cone (a corner contact's always is, but for
-    /// rounding).
+    /// no direction of the cone keeps them apart all along (they meet, or
+    /// pass so near that only the line between them can tell), or when
+    /// the normal is not in the cone (a corner contact's always is, but
+    /// for rounding).
+    ///
+    /// Along a fixed direction the separation of a translating pair
+    /// changes linearly, so it is least at one end of the motion: the
+    /// direction kept is the one whose lesser end is greatest, and it
+    /// must leave the cores farther apart than their rounding at both
+    /// ends (then no point of the way between overlaps, along it or at
+    /// all).
     pub(crate) fn aim(&self, normal: Vec2, separation: f32, motion: Vec2) -> Option<(Vec2, f32)> {
         if separation <= 0.0 {
             return None;
@@ -145,19 +153,26 @@ impl CornerCone {
             return None;
         }
         // The cores' offset, B's corner from A's, now and at the end of
-        // the motion.
-        let offset = (separation + self.radius) * normal;
-        let end = offset + motion;
-        let aimed = if self.holds(end) {
-            end.normalize_or_zero()
-        } else if self.from.dot(end) >= self.to.dot(end) {
-            self.from
-        } else {
-            self.to
-        };
-        if aimed.dot(end) <= 0.0 {
-            return None;
-        }
-        Some((aimed, aimed.dot(offset) - self.radius))
+        // the motion, and the least of the two along a direction.
+        let start = (separation + self.radius) * normal;
+        let end = start + motion;
+        let least = |n: Vec2| n.dot(start).min(n.dot(end));
+        // The greatest least lies where one end's separation peaks (the
+        // offset's own direction), where the two are equal (across the
+        // motion), or at an end of the cone.
+        let across = left_perp(motion).normalize_or_zero();
+        let candidates = [
+            normal,
+            end.normalize_or_zero(),
+            across,
+            -across,
+            self.from,
+            self.to,
+        ];
+        let best = candidates
+            .into_iter()
+            .filter(|&n| n != Vec2::ZERO && self.holds(n))
+            .max_by(|&a, &b| least(a).total_cmp(&least(b)))?;
+        (least(best) > self.radius).then(|| (best, best.dot(start) - self.radius))
     }
 }

@@ -384,8 +384,9 @@ proptest! {
     /// lies in it, along each of its directions the two corners are the
     /// shapes' extreme points (so the separation the solver measures
     /// along it is a separating axis's, below the true distance), and the
-    /// normal aimed in it along a motion keeps the pair at least as far
-    /// apart at the end of that motion as the line between the corners.
+    /// normal aimed in it along a motion keeps the pair apart at both ends
+    /// of that motion, at least as far as the line between the corners
+    /// does at the nearer end.
     #[test]
     fn corner_cones_hold_the_corners_apart(
         a in prop_oneof![4 => shape(), 1 => chain_segment()],
@@ -416,9 +417,10 @@ proptest! {
         if let Some((aimed, separation)) = cone.aim(n, s, motion) {
             prop_assert!(cross(cone.from, aimed) >= -tol && cross(aimed, cone.to) >= -tol, "{aimed:?} outside {cone:?}");
             prop_assert!((separation - separation_along(&a, xa, &b, xb, aimed)).abs() <= tol * (1.0 + separation.abs()));
-            let end = (s + cone.radius) * n + motion;
-            prop_assert!(aimed.dot(end) >= n.dot(end) - tol, "aimed {aimed:?} ends nearer than {n:?}");
-            prop_assert!(aimed.dot(end) > 0.0);
+            let start = (s + cone.radius) * n;
+            let least = |d: Vec2| d.dot(start).min(d.dot(start + motion));
+            prop_assert!(least(aimed) >= least(n) - tol, "aimed {aimed:?} nearer than {n:?}");
+            prop_assert!(least(aimed) > cone.radius && separation > 0.0);
         }
     }
 }

@@ -2,7 +2,8 @@
 //! spare, sliding over it or falling beside it, at any speed, leaves as it
 //! came (no ghost collision off the diagonal between the two corners);
 //! corners that do meet still collide, head on, off centre or a face
-//! against a corner, and never sink into each other.
+//! against a corner, and never sink into each other; and bodies flying
+//! at each other corner first or ball to ball never pass through.
 
 use super::tests::DT;
 use super::*;
@@ -253,5 +254,57 @@ fn corners_that_meet_still_collide() {
             "{speed} m/s onto the corner sank {}",
             onto.deepest
         );
+    }
+}
+
+#[test]
+fn bodies_meeting_head_on_never_pass_through_each_other() {
+    // Two equal bodies closing at up to 120 m/s (a step's travel more than
+    // their size), ball to ball, corner to corner and ball to corner, in
+    // zero gravity: they meet and stop each other (no bounce), momentum
+    // kept, and end on the sides they started on.
+    let shapes: [Shape; 2] = [
+        Circle::new(Vec2::ZERO, 0.5).unwrap().into(),
+        Polygon::new_box(0.5, 0.5).unwrap().into(),
+    ];
+    for speed in [5.0, 20.0, 60.0] {
+        for (a, b) in [(0, 0), (1, 1), (0, 1)] {
+            let mut world = World::default();
+            world.set_gravity(Vec2::ZERO).unwrap();
+            // Boxes turned 45 degrees meet corner first along x.
+            let turn = |k: usize| if k == 1 { std::f32::consts::FRAC_PI_4 } else { 0.0 };
+            let mut make = |k: usize, x: f32, v: f32| {
+                let def = BodyDef::dynamic()
+                    .at(Vec2::new(x, 0.0))
+                    .with_angle(turn(k))
+                    .with_velocity(Vec2::new(v, 0.0));
+                let body = world.create_body(&def).unwrap();
+                world.create_shape(body, shapes[k], &ShapeDef::default()).unwrap();
+                body
+            };
+            let (left, right) = (make(a, -3.0, speed), make(b, 3.0, -speed));
+            let mass = |w: &World, body| w.mass_data(body).unwrap().mass;
+            let momentum = |w: &World| {
+                mass(w, left) * w.linear_velocity(left).unwrap()
+                    + mass(w, right) * w.linear_velocity(right).unwrap()
+            };
+            let before = momentum(&world);
+            for _ in 0..120 {
+                world.step(DT);
+            }
+            let case = format!("{a} against {b} at {speed} m/s");
+            let (xl, xr) = (world.position(left).unwrap().x, world.position(right).unwrap().x);
+            assert!(xl < xr, "{case}: passed through, at {xl} and {xr}");
+            let relative = world.linear_velocity(right).unwrap() - world.linear_velocity(left).unwrap();
+            assert!(
+                relative.x > -1e-3 * speed,
+                "{case}: still closing at {relative:?}"
+            );
+            assert!(relative.x < 0.05 * speed, "{case}: bounced apart at {relative:?}");
+            assert!(
+                (momentum(&world) - before).length() <= 1e-3 * speed * mass(&world, left),
+                "{case}"
+            );
+        }
     }
 }
