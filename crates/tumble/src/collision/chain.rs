@@ -64,8 +64,10 @@ impl Corners {
     }
 
     /// The normals the chain's surface has at the segment's first vertex
-    /// (its second, `at_p2`), counter-clockwise: from the neighbour's face
-    /// to this one's at a convex vertex, this face's alone at any other.
+    /// (its second, `at_p2`), counter-clockwise: at a convex vertex, those
+    /// between the two faces that meet there (the neighbour's first at the
+    /// first vertex, this one's first at the second); this face's alone
+    /// at any other.
     fn normals_at(&self, at_p2: bool) -> [Vec2; 2] {
         match at_p2 {
             false if self.convex1 => [self.normal0, self.normal1],

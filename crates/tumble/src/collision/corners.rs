@@ -15,8 +15,9 @@
 //! points, and the distance along it is a separating axis's, a lower
 //! bound of the true distance that a translation changes exactly. So the
 //! normal is aimed within the cone along the pair's motion until the
-//! step's solve is done with it (the step and one substep on, as far as
-//! its last relax looks ahead): the direction that keeps the pair
+//! step's solve is done with it (the step and one substep on: the
+//! velocity the step leaves is held to what the gap allows over one more
+//! substep): the direction that keeps the pair
 //! farthest apart all along that motion, the face a corner is passing
 //! over as it goes by. When no direction in the cone keeps the pair apart
 //! all along, the corners meet (or pass too near to tell), and the line
@@ -125,21 +126,24 @@ impl CornerCone {
 
     /// The cone's normal for a one-point manifold `normal` with
     /// `separation`, when the point on B moves by `motion` relative to A
-    /// in the time aimed at: `(normal, separation)` along the direction of
-    /// the cone that keeps the two cores apart all along that motion, or
-    /// `None` to keep the line between the corners: when they touch, when
-    /// no direction of the cone keeps them apart all along (they meet, or
-    /// pass so near that only the line between them can tell), or when
-    /// the normal is not in the cone (a corner contact's always is, but
-    /// for rounding).
+    /// in the time aimed at: `(normal, separation)` along another
+    /// direction of the cone that keeps the two cores apart all along
+    /// that motion, by more than `slack`, or `None` to keep the line
+    /// between the corners: when they touch, when the line is the best
+    /// direction, when no direction of the cone keeps them apart all
+    /// along (they meet, or pass so near that only the line between them
+    /// can tell), or when the normal is not in the cone (a corner
+    /// contact's always is, but for rounding).
     ///
     /// Along a fixed direction the separation of a translating pair
     /// changes linearly, so it is least at one end of the motion: the
     /// direction kept is the one whose lesser end is greatest, and it
-    /// must leave the cores farther apart than their rounding at both
-    /// ends (then no point of the way between overlaps, along it or at
-    /// all).
-    pub(crate) fn aim(&self, normal: Vec2, separation: f32, motion: Vec2) -> Option<(Vec2, f32)> {
+    /// must leave the cores farther apart than their rounding and the
+    /// slack at both ends (then no point of the way between overlaps,
+    /// along it or at all). The slack covers what the motion of the
+    /// manifold's point does not tell: how far spin moves the corners
+    /// and the solver's ends of the point, which lie off it.
+    pub(crate) fn aim(&self, normal: Vec2, separation: f32, motion: Vec2, slack: f32) -> Option<(Vec2, f32)> {
         if separation <= 0.0 {
             return None;
         }
@@ -173,6 +177,6 @@ impl CornerCone {
             .into_iter()
             .filter(|&n| n != Vec2::ZERO && self.holds(n))
             .max_by(|&a, &b| least(a).total_cmp(&least(b)))?;
-        (least(best) > self.radius).then(|| (best, best.dot(start) - self.radius))
+        (best != normal && least(best) > self.radius + slack).then(|| (best, best.dot(start) - self.radius))
     }
 }

@@ -414,13 +414,16 @@ proptest! {
             prop_assert!((along - linear).abs() <= tol * (1.0 + along.abs()), "along {d:?}: {along} vs {linear}; {m:?} {cone:?}");
             prop_assert!(along <= distance + tol, "along {d:?}: {along} beyond the distance {distance}");
         }
-        if let Some((aimed, separation)) = cone.aim(n, s, motion) {
+        if let Some((aimed, separation)) = cone.aim(n, s, motion, 0.0) {
             prop_assert!(cross(cone.from, aimed) >= -tol && cross(aimed, cone.to) >= -tol, "{aimed:?} outside {cone:?}");
             prop_assert!((separation - separation_along(&a, xa, &b, xb, aimed)).abs() <= tol * (1.0 + separation.abs()));
             let start = (s + cone.radius) * n;
             let least = |d: Vec2| d.dot(start).min(d.dot(start + motion));
             prop_assert!(least(aimed) >= least(n) - tol, "aimed {aimed:?} nearer than {n:?}");
             prop_assert!(least(aimed) > cone.radius && separation > 0.0);
+            // B moved by the motion is still apart from A along it.
+            let moved = Transform { p: xb.p + motion, q: xb.q };
+            prop_assert!(separation_along(&a, xa, &b, moved, aimed) > -tol, "the end overlaps along {aimed:?}");
         }
     }
 }

@@ -193,9 +193,8 @@ pub(crate) struct CollideContext<'a> {
     /// The step length, seconds.
     pub dt: f32,
     /// How far ahead two corners' contact aims its normal, seconds: the
-    /// step and one substep more, as far ahead as the step's last relax
-    /// looks (it holds the velocity the next substep would close the gap
-    /// with).
+    /// step and one substep more (the velocity the step leaves is held to
+    /// what the gap allows over one more substep).
     pub aim_ahead: f32,
     /// The speculative distance of a resting pair.
     pub speculative: f32,
@@ -508,7 +507,11 @@ fn aim_corners(m: &mut Manifold, cone: &CornerCone, a: &Body, b: &Body, ahead: f
         return;
     };
     let motion = ahead * (velocity_at(b, p.point) - velocity_at(a, p.point));
-    if let Some((normal, separation)) = cone.aim(m.normal, p.separation, motion) {
+    // The cores' corners, and the solver's ends of the point along any
+    // direction of the cone, lie within the separation and the rounding
+    // of the point: spin moves them at most this much more than it.
+    let slack = ahead * (a.w.abs() + b.w.abs()) * (p.separation.max(0.0) + cone.radius);
+    if let Some((normal, separation)) = cone.aim(m.normal, p.separation, motion, slack) {
         m.normal = normal;
         m.points[0].separation = separation;
     }

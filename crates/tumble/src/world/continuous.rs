@@ -218,7 +218,7 @@ impl World {
         let xf = |s: u32| if s == si { pose } else { still };
         let (sa, sb) = (&self.shapes[low].shape, &self.shapes[high].shape);
         // (The manifold the step would give the hook: across seams, as the
-        // contact's own.)
+        // contact's own; a corner contact's normal unaimed, the pair met.)
         let (manifold, _) = collide_across_seams(
             (sa, self.seams.of(low), xf(low)),
             (sb, self.seams.of(high), xf(high)),

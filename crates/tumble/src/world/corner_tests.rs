@@ -2,13 +2,15 @@
 //! spare, sliding over it or falling beside it, at any speed, leaves as it
 //! came (no ghost collision off the diagonal between the two corners);
 //! corners that do meet still collide, head on, off centre or a face
-//! against a corner, and never sink into each other; and bodies flying
-//! at each other corner first or ball to ball never pass through.
+//! against a corner, and never sink into each other, spinning or not;
+//! and bodies flying at each other corner first or ball to ball never
+//! pass through.
 
 use super::tests::DT;
 use super::*;
 use crate::body::BodyDef;
 use crate::collision::shape_distance;
+use crate::math::Transform;
 use crate::shapes::{Capsule, Circle, Polygon, Shape, ShapeDef};
 
 /// The shapes a corner is passed by, each about its body's origin, with
@@ -268,7 +270,7 @@ fn bodies_meeting_head_on_never_pass_through_each_other() {
         Polygon::new_box(0.5, 0.5).unwrap().into(),
     ];
     for speed in [5.0, 20.0, 60.0] {
-        for (a, b) in [(0, 0), (1, 1), (0, 1)] {
+        for (a, b) in [(0, 0), (1, 1), (0, 1), (1, 0)] {
             let mut world = World::default();
             world.set_gravity(Vec2::ZERO).unwrap();
             // Boxes turned 45 degrees meet corner first along x.
@@ -305,6 +307,45 @@ fn bodies_meeting_head_on_never_pass_through_each_other() {
                 (momentum(&world) - before).length() <= 1e-3 * speed * mass(&world, left),
                 "{case}"
             );
+        }
+    }
+}
+
+#[test]
+fn spinning_bodies_falling_onto_a_corner_are_caught() {
+    // A ball or a box spinning either way (rolling into the corner, or
+    // against it) falls onto a box's top-left corner, its center just
+    // beside it: spin moves the contact's point sideways, which says
+    // nothing of how the corner and the ball's center close, so it must
+    // not let the contact look away from them.
+    let gravity = Vec2::new(0.0, -10.0);
+    for (mover, half) in [
+        (Shape::from(Circle::new(Vec2::ZERO, 0.5).unwrap()), 0.5),
+        (Polygon::new_box(0.5, 0.5).unwrap().into(), 0.5),
+    ] {
+        for spin in [-20.0, -7.0, 7.0, 20.0] {
+            for speed in [1.0, 5.0, 15.0] {
+                for beside in [0.05, 0.15, 0.3] {
+                    let mut world = World::default();
+                    world.set_gravity(gravity).unwrap();
+                    add_obstacle(&mut world, 0);
+                    let start = Vec2::new(-0.5 - beside, 0.5 + half + 0.3);
+                    let def = BodyDef::dynamic().at(start).with_velocity(Vec2::new(0.0, -speed));
+                    let body = world.create_body(&def).unwrap();
+                    world.set_angular_velocity(body, spin).unwrap();
+                    world.create_shape(body, mover, &ShapeDef::default()).unwrap();
+                    let corner: Shape = Polygon::new_box(0.5, 0.5).unwrap().into();
+                    let mut deepest: f32 = 0.0;
+                    for _ in 0..60 {
+                        world.step(DT);
+                        let xf = world.transform(body).unwrap();
+                        let d = shape_distance(&corner, &Transform::IDENTITY, &mover, &xf).distance;
+                        deepest = deepest.max(-d);
+                    }
+                    let case = format!("{mover:?} spinning {spin}, falling {speed} m/s, {beside} m beside");
+                    assert!(deepest < 0.02, "{case}: sank {deepest}");
+                }
+            }
         }
     }
 }
