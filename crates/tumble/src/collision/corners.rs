@@ -118,10 +118,11 @@ impl CornerCone {
         }
     }
 
-    /// Whether direction `d` lies in the cone, counting its ends (any
-    /// does in a round one: its zero ends cross nothing).
-    fn holds(&self, d: Vec2) -> bool {
-        cross(self.from, d) >= 0.0 && cross(d, self.to) >= 0.0
+    /// Whether direction `d` lies in the cone, counting its ends, or
+    /// within `tolerance` (a sine) outside them (any does in a round one:
+    /// its zero ends cross nothing).
+    fn holds(&self, d: Vec2, tolerance: f32) -> bool {
+        cross(self.from, d) >= -tolerance && cross(d, self.to) >= -tolerance
     }
 
     /// The cone's normal for a one-point manifold `normal` with
@@ -151,9 +152,8 @@ impl CornerCone {
         // ends: it is found to rounding, and lies on an end exactly when
         // one corner is a face's end in line with the other.
         const TOLERANCE: f32 = 1e-4;
-        let in_cone = cross(self.from, normal) >= -TOLERANCE && cross(normal, self.to) >= -TOLERANCE;
         let half_turn_at_most = cross(self.from, self.to) >= -TOLERANCE;
-        if !in_cone || !half_turn_at_most {
+        if !self.holds(normal, TOLERANCE) || !half_turn_at_most {
             return None;
         }
         // The cores' offset, B's corner from A's, now and at the end of
@@ -175,7 +175,7 @@ impl CornerCone {
         ];
         let best = candidates
             .into_iter()
-            .filter(|&n| n != Vec2::ZERO && self.holds(n))
+            .filter(|&n| n != Vec2::ZERO && self.holds(n, 0.0))
             .max_by(|&a, &b| least(a).total_cmp(&least(b)))?;
         (best != normal && least(best) > self.radius + slack).then(|| (best, best.dot(start) - self.radius))
     }

@@ -136,19 +136,6 @@ pub(crate) enum Keep {
 }
 
 impl Keep {
-    /// The same answer without a corner's cone: the normal is to stay as
-    /// found (a buried corner of a surface with seams has no normals of
-    /// its own to aim among).
-    fn unaimed(self) -> Keep {
-        match self {
-            Keep::Corners { recyclable: true, .. } => Keep::Nearest,
-            Keep::Corners {
-                recyclable: false, ..
-            } => Keep::Never,
-            other => other,
-        }
-    }
-
     /// The same answer with shapes A and B swapped.
     fn flipped(self) -> Keep {
         match self {

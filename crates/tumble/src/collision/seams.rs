@@ -100,7 +100,10 @@ fn smooth(
                             recyclable,
                         }
                     }
-                    Cone::Buried => Keep::Corners { cone, recyclable }.unaimed(),
+                    // A buried corner has no normals of its own to aim
+                    // among: the normal stays as found.
+                    Cone::Buried if recyclable => Keep::Nearest,
+                    Cone::Buried => Keep::Never,
                 };
                 (m, keep)
             }
